@@ -1,0 +1,102 @@
+"""Build every bundled profile: check, generate, and write only when all is well.
+
+All output is computed in memory first; files are written only if every spec
+checked and every module rendered, and each file is replaced atomically
+(written beside its target, then renamed), so a failing build leaves the
+previous generated files exactly as they were.
+"""
+
+from __future__ import annotations
+
+import os
+import tempfile
+from dataclasses import dataclass, field
+from importlib import resources
+from pathlib import Path
+
+from .check import check
+from .emit import render_engine, render_registry
+from .errors import SpecError, SpecErrors
+from .ir import ProfileIR
+from .resolve import SpecLibrary
+
+
+@dataclass(frozen=True)
+class Layout:
+    """Where specs are read from and output is written to."""
+
+    specs: Path
+    generated: Path
+    docs: Path
+    root: Path
+
+    @classmethod
+    def bundled(cls) -> "Layout":
+        """The project's own folders (an editable install points them at the work tree)."""
+        specs = Path(str(resources.files("mjspec.specs")))
+        generated = Path(str(resources.files("mjspec.generated")))
+        root = specs.parent
+        return cls(specs=specs, generated=generated, docs=root / "docs", root=root)
+
+
+@dataclass
+class BuildOutput:
+    """The result of compiling every spec of a layout, before anything is written."""
+
+    profiles: list[ProfileIR] = field(default_factory=list)
+    files: dict[Path, str] = field(default_factory=dict)
+    errors: list[SpecError] = field(default_factory=list)
+
+
+def compile_library(layout: Layout) -> BuildOutput:
+    """Check and render every spec in ``layout.specs``; collect every error."""
+    out = BuildOutput()
+    lib = SpecLibrary(layout.specs, layout.root)
+    for pid in lib.profile_ids():
+        try:
+            ir = check(lib.resolve_file(lib.path_of(pid)), expected_id=pid)
+        except SpecErrors as e:
+            out.errors.extend(e.errors)
+            continue
+        out.profiles.append(ir)
+        out.files[layout.generated / f"{pid}.py"] = render_engine(ir)
+    if not out.errors:
+        out.files[layout.generated / "__init__.py"] = render_registry([p.id for p in out.profiles])
+    return out
+
+
+def stale_files(layout: Layout, output: BuildOutput) -> list[Path]:
+    """Files whose content differs from what the specs generate, and generated files no spec makes."""
+    stale = [p for p, text in sorted(output.files.items()) if not p.exists() or p.read_text("utf-8") != text]
+    wanted = set(output.files)
+    for p in sorted(layout.generated.glob("*.py")):
+        if p not in wanted:
+            stale.append(p)
+    return stale
+
+
+def write_outputs(layout: Layout, output: BuildOutput) -> list[Path]:
+    """Write every changed file atomically and remove generated modules no spec makes; return what changed."""
+    changed = []
+    for path in stale_files(layout, output):
+        if path in output.files:
+            _atomic_write(path, output.files[path])
+        else:
+            path.unlink()
+        changed.append(path)
+    return changed
+
+
+def _atomic_write(path: Path, text: str) -> None:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as f:
+            f.write(text)
+        os.replace(tmp, path)
+    except BaseException:
+        try:
+            os.unlink(tmp)
+        except FileNotFoundError:
+            pass
+        raise

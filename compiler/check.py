@@ -1,0 +1,358 @@
+"""Check a resolved spec (JSON Schema, then meaning) and build its typed IR.
+
+Every problem found is collected and reported together, each with file, line
+and spec path, so an author fixes a spec in one pass.
+"""
+
+from __future__ import annotations
+
+import difflib
+import json
+from functools import lru_cache
+from importlib import resources
+from typing import Any, Mapping
+
+import jsonschema
+
+from mjspec.runtime.invariants import INVARIANTS
+from mjspec.runtime.text import LANGUAGES, Text
+from mjspec.runtime.tiles import NotationError, TileSet, Suit, parse_tiles
+
+from . import expr as X
+from .errors import Path, SpecError, SpecErrors
+from .ir import (
+    AmountIR,
+    ExampleIR,
+    ExampleMeldIR,
+    ExprIR,
+    GroupIR,
+    PatternIR,
+    ProfileIR,
+    ReadingIR,
+    RequirementIR,
+    ShapesIR,
+    TilesIR,
+)
+from .resolve import Resolved
+from .vocabulary import hand_vocabulary, payment_vocabulary
+
+
+@lru_cache(maxsize=1)
+def profile_schema() -> dict[str, Any]:
+    """The JSON Schema (draft 2020-12) of a profile, bundled with the specs."""
+    text = resources.files("mjspec.specs").joinpath("schema/profile.schema.json").read_text("utf-8")
+    schema: dict[str, Any] = json.loads(text)
+    return schema
+
+
+def schema_errors(resolved: Resolved) -> list[SpecError]:
+    """Every JSON Schema violation of ``resolved``, located, with did-you-mean for unknown keys."""
+    schema = profile_schema()
+    validator = jsonschema.Draft202012Validator(schema)
+    out: list[SpecError] = []
+    for err in sorted(validator.iter_errors(resolved.data), key=lambda e: list(map(str, e.absolute_path))):
+        out.extend(_explain(err, resolved))
+    return out
+
+
+def _explain(err: jsonschema.ValidationError, resolved: Resolved) -> list[SpecError]:
+    path: Path = tuple(err.absolute_path)
+    if err.validator == "additionalProperties" and isinstance(err.instance, dict):
+        allowed = sorted(err.schema.get("properties", {}))
+        out = []
+        for key in err.instance:
+            if key in allowed:
+                continue
+            near = difflib.get_close_matches(key, allowed, n=1)
+            hint = f"; did you mean {near[0]!r}?" if near else (f" (allowed: {', '.join(allowed)})" if allowed else "")
+            out.append(SpecError(f"unknown key {key!r}{hint}", resolved.where(path + (key,)), path + (key,)))
+        if out:
+            return out
+    if err.validator == "anyOf" and err.context:
+        best = jsonschema.exceptions.best_match(err.context)
+        if best is not None and best.validator != "type":
+            return _explain(best, resolved)
+        kinds = sorted({str(sub.schema.get("type")) for sub in err.context if "type" in sub.schema})
+        return [SpecError(f"{err.instance!r} is not valid here (expected {' or '.join(kinds)})", resolved.where(path), path)]
+    if err.validator == "required":
+        return [SpecError(err.message.replace("is a required property", "is required here"), resolved.where(path), path)]
+    if err.validator == "enum":
+        options = ", ".join(repr(x) for x in err.validator_value)
+        return [SpecError(f"{err.instance!r} is not one of {options}", resolved.where(path), path)]
+    return [SpecError(err.message, resolved.where(path), path)]
+
+
+class _Builder:
+    def __init__(self, resolved: Resolved, expected_id: str | None) -> None:
+        self.r = resolved
+        self.d: dict[str, Any] = resolved.data
+        self.errors: list[SpecError] = []
+        self.expected_id = expected_id
+
+    def err(self, path: Path, message: str) -> None:
+        self.errors.append(SpecError(message, self.r.where(path), path))
+
+    def text(self, raw: Any, path: Path, *, required: bool = True) -> Text | None:
+        if raw is None:
+            if required:
+                self.err(path, "missing text (needs " + ", ".join(LANGUAGES) + ")")
+            return None
+        missing = [lang for lang in LANGUAGES if lang not in raw]
+        for lang in missing:
+            self.err(path + (lang,), f"missing {lang} translation of a player-visible string")
+        if missing:
+            return None
+        return Text(**{lang: raw[lang] for lang in LANGUAGES})
+
+    def expr(self, source: Any, path: Path, vocab: X.Vocabulary, expect: X.Type) -> ExprIR | None:
+        if isinstance(source, bool):
+            source = "True" if source else "False"
+        if isinstance(source, int):
+            source = str(source)
+        try:
+            compiled = X.compile_expr(str(source), vocab, expect)
+        except X.ExprError as e:
+            col = f" (column {e.col + 1})" if e.col is not None else ""
+            self.err(path, f"in expression {str(source)!r}{col}: {e.message}")
+            return None
+        return ExprIR(str(source), compiled.python, self.r.where(path), compiled.helpers)
+
+    def build(self) -> ProfileIR | None:
+        d = self.d
+        pid = d["id"]
+        if self.expected_id is not None and pid != self.expected_id:
+            self.err(("id",), f"id {pid!r} must match the file name {self.expected_id + '.yaml'!r}")
+        names = self.text(d.get("names"), ("names",))
+        source = d["source"]
+
+        t = d.get("tiles", {})
+        tiles = TilesIR(
+            suits=tuple(t.get("suits", ["m", "p", "s"])),
+            honors=bool(t.get("honors", False)),
+            flowers=bool(t.get("flowers", False)),
+            red_fives=tuple(t.get("red_fives", [])),
+            copies=int(t.get("copies", 4)),
+        )
+        for i, s in enumerate(tiles.red_fives):
+            if s not in tiles.suits:
+                self.err(("tiles", "red_fives", i), f"a red five in suit {s!r}, which the tile set does not have")
+        tileset = TileSet(
+            suits=tuple(Suit(s) for s in tiles.suits),
+            honors=tiles.honors,
+            flowers=tiles.flowers,
+            red_fives=tuple(Suit(s) for s in tiles.red_fives),
+            copies=tiles.copies,
+        )
+
+        sh = d.get("shapes", {})
+        sp = sh.get("seven_pairs", False)
+        shapes = ShapesIR(
+            standard=bool(sh.get("standard", True)),
+            seven_pairs=bool(sp),
+            four_of_a_kind_as_two_pairs=bool(sp.get("four_of_a_kind_as_two_pairs", False)) if isinstance(sp, dict) else False,
+            thirteen_orphans=bool(sh.get("thirteen_orphans", False)),
+            knitted=bool(sh.get("knitted", False)),
+        )
+        if not (shapes.standard or shapes.seven_pairs or shapes.thirteen_orphans or shapes.knitted):
+            self.err(("shapes",), "the profile accepts no winning shape at all")
+
+        missing_suit = d.get("opening", {}).get("missing_suit", "none")
+        if missing_suit == "declare" and len(tiles.suits) < 2:
+            self.err(("opening", "missing_suit"), "a missing suit needs at least two suits in the tile set")
+
+        hv = hand_vocabulary()
+        requirements = []
+        seen_req: set[str] = set()
+        for i, raw in enumerate(d.get("win", {}).get("requirements", [])):
+            p = ("win", "requirements", i)
+            if raw["id"] in seen_req:
+                self.err(p + ("id",), f"duplicate requirement id {raw['id']!r}")
+            seen_req.add(raw["id"])
+            when = self.expr(raw["when"], p + ("when",), hv, X.BOOL)
+            reason = self.text(raw.get("reason"), p + ("reason",))
+            reading = self.text(raw.get("reading"), p + ("reading",), required=False)
+            if when and reason:
+                requirements.append(RequirementIR(raw["id"], when, reason, raw.get("section"), reading))
+
+        sc = d["scoring"]
+        groups = []
+        for gid, g in sc.get("groups", {}).items():
+            groups.append(GroupIR(gid, g["pick"], self.text(g.get("reading"), ("scoring", "groups", gid, "reading"), required=False)))
+        group_ids = {g.id for g in groups}
+        patterns = []
+        pattern_ids = list(sc["patterns"])
+        for pid_, raw in sc["patterns"].items():
+            p = ("scoring", "patterns", pid_)
+            pnames = self.text(raw.get("names"), p + ("names",))
+            definition = self.text(raw.get("definition"), p + ("definition",), required=False)
+            reading = self.text(raw.get("reading"), p + ("reading",), required=False)
+            group = raw.get("group")
+            if group is not None and group not in group_ids:
+                near = difflib.get_close_matches(group, group_ids, n=1)
+                hint = f"; did you mean {near[0]!r}?" if near else f" (declare it under scoring.groups)"
+                self.err(p + ("group",), f"unknown pattern group {group!r}{hint}")
+            excludes = tuple(raw.get("excludes", []))
+            for j, x in enumerate(excludes):
+                if x == pid_:
+                    self.err(p + ("excludes", j), "a pattern cannot exclude itself")
+                elif x not in sc["patterns"]:
+                    near = difflib.get_close_matches(x, pattern_ids, n=1)
+                    hint = f"; did you mean {near[0]!r}?" if near else ""
+                    self.err(p + ("excludes", j), f"excludes unknown pattern {x!r}{hint}")
+            if "when" not in raw and "count" not in raw:
+                self.err(p, "a pattern needs `when` (a condition) or `count` (how many times it scores)")
+            when = self.expr(raw["when"], p + ("when",), hv, X.BOOL) if "when" in raw else None
+            count = self.expr(raw["count"], p + ("count",), hv, X.INT) if "count" in raw else None
+            rawv = raw["value"]
+            value: int | ExprIR | None
+            if isinstance(rawv, int) and not isinstance(rawv, bool):
+                value = rawv
+                if rawv < 0:
+                    self.err(p + ("value",), f"a pattern value cannot be negative (got {rawv})")
+            else:
+                value = self.expr(rawv, p + ("value",), hv, X.INT)
+            if pnames is None or value is None or ("when" in raw and when is None) or ("count" in raw and count is None):
+                continue
+            patterns.append(
+                PatternIR(pid_, pnames, definition, reading, raw.get("section"), group, value, when, count, excludes, self.r.where(p))
+            )
+        if not sc["patterns"]:
+            self.err(("scoring", "patterns"), "a profile needs at least one scoring pattern")
+
+        pay = d.get("payments")
+        values: list[AmountIR] = []
+        ron: list[AmountIR] = []
+        tsumo: list[AmountIR] = []
+        if pay is None:
+            self.err(("payments",), "payments are required (ron and tsumo formulas)")
+        else:
+            named: list[str] = []
+            for name, src in pay.get("values", {}).items():
+                if name in ("fan", "capped", "tsumo", "ron", "dealer"):
+                    self.err(("payments", "values", name), f"{name!r} is a built-in name of payment formulas; choose another")
+                    continue
+                e = self.expr(src, ("payments", "values", name), payment_vocabulary(tuple(named)), X.INT)
+                named.append(name)
+                if e:
+                    values.append(AmountIR(name, e, "value"))
+            pv = payment_vocabulary(tuple(named))
+            for role, src in pay["ron"].items():
+                e = self.expr(src, ("payments", "ron", role), pv, X.INT)
+                if e:
+                    ron.append(AmountIR(role, e, "ron"))
+            if not pay["tsumo"]:
+                self.err(("payments", "tsumo"), "say what a self-draw is paid: `each`, or `dealer` and `non_dealer`")
+            if "each" in pay["tsumo"] and len(pay["tsumo"]) > 1:
+                self.err(("payments", "tsumo"), "`each` cannot be combined with dealer/non_dealer amounts")
+            if ("dealer" in pay["tsumo"]) != ("non_dealer" in pay["tsumo"]):
+                self.err(("payments", "tsumo"), "`dealer` and `non_dealer` go together")
+            for role, src in pay["tsumo"].items():
+                e = self.expr(src, ("payments", "tsumo", role), pv, X.INT)
+                if e:
+                    tsumo.append(AmountIR(role, e, "tsumo"))
+
+        invariants = tuple(d.get("invariants", []))
+        for i, name in enumerate(invariants):
+            if name not in INVARIANTS:
+                near = difflib.get_close_matches(name, list(INVARIANTS), n=1)
+                hint = f"; did you mean {near[0]!r}?" if near else f" (known: {', '.join(INVARIANTS)})"
+                self.err(("invariants", i), f"unknown invariant {name!r}{hint}")
+
+        pattern_set = set(sc["patterns"])
+        examples = []
+        for i, raw in enumerate(d.get("examples", [])):
+            ex = self.example(raw, ("examples", i), tileset, pattern_set)
+            if ex:
+                examples.append(ex)
+
+        readings = []
+        for i, raw in enumerate(d.get("readings", [])):
+            txt = self.text(raw.get("text"), ("readings", i, "text"))
+            if txt:
+                readings.append(ReadingIR(raw["id"], raw.get("section"), txt))
+
+        if self.errors or names is None:
+            return None
+        cap = sc.get("cap")
+        return ProfileIR(
+            id=pid,
+            version=int(d.get("version", 1)),
+            extends=d.get("extends"),
+            names=names,
+            source_book=str(source["book"]),
+            source_title=source["title"],
+            source_file=source.get("file"),
+            spec_file=self.r.files[0],
+            spec_files=self.r.files,
+            players=int(d.get("players", 4)),
+            tiles=tiles,
+            deal_dealer=int(d.get("deal", {}).get("dealer", 14)),
+            deal_others=int(d.get("deal", {}).get("others", 13)),
+            missing_suit=missing_suit,
+            shapes=shapes,
+            requirements=tuple(requirements),
+            total_unit=sc.get("total", "fan"),
+            cap=cap,
+            prefer=tuple(sc.get("prefer", ["total"])),
+            groups=tuple(groups),
+            patterns=tuple(patterns),
+            payment_values=tuple(values),
+            payment_ron=tuple(ron),
+            payment_tsumo=tuple(tsumo),
+            invariants=invariants,
+            examples=tuple(examples),
+            readings=tuple(readings),
+        )
+
+    def example(self, raw: Mapping[str, Any], p: Path, tileset: TileSet, patterns: set[str]) -> ExampleIR | None:
+        ok = True
+        for key in ("concealed", "win_tile"):
+            try:
+                parse_tiles(raw[key], tileset)
+            except NotationError as e:
+                self.err(p + (key,), str(e))
+                ok = False
+        melds = []
+        for j, m in enumerate(raw.get("melds", [])):
+            try:
+                parse_tiles(m["tiles"], tileset)
+            except NotationError as e:
+                self.err(p + ("melds", j, "tiles"), str(e))
+                ok = False
+            melds.append(ExampleMeldIR(m["type"], m["tiles"], m.get("from"), m.get("claimed")))
+        exp = raw["expect"]
+        for j, pid in enumerate(exp.get("patterns", [])):
+            if pid not in patterns:
+                near = difflib.get_close_matches(pid, sorted(patterns), n=1)
+                hint = f"; did you mean {near[0]!r}?" if near else ""
+                self.err(p + ("expect", "patterns", j), f"unknown pattern {pid!r}{hint}")
+                ok = False
+        if not ok:
+            return None
+        pays = exp.get("payments")
+        return ExampleIR(
+            name=raw["name"],
+            section=raw.get("section"),
+            concealed=raw["concealed"],
+            win_tile=raw["win_tile"],
+            win=raw["win"],
+            melds=tuple(melds),
+            context=tuple(sorted(raw.get("context", {}).items())),
+            legal=exp["legal"],
+            patterns=tuple(exp["patterns"]) if "patterns" in exp else None,
+            total=exp.get("total"),
+            payments=tuple(sorted(pays.items())) if pays is not None else None,
+            location=self.r.where(p),
+        )
+
+
+def check(resolved: Resolved, expected_id: str | None = None) -> ProfileIR:
+    """Validate ``resolved`` and return its IR, or raise :class:`SpecErrors` listing every problem."""
+    errors = schema_errors(resolved)
+    if errors:
+        raise SpecErrors.of(errors)
+    builder = _Builder(resolved, expected_id)
+    ir = builder.build()
+    if builder.errors or ir is None:
+        raise SpecErrors.of(builder.errors)
+    return ir

@@ -1,0 +1,74 @@
+"""Emit a profile's engine module from its IR: Jinja template, then black.
+
+Output is byte-deterministic: no timestamps, iteration in spec order, black
+pinned to an exact version in pyproject.toml. Every spec string reaches the
+module through ``repr()`` (the ``pyrepr`` and ``text`` filters) or as Python
+produced by the checked expression compiler; nothing else is interpolated.
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+from typing import Any
+
+import black
+import jinja2
+
+from mjspec.runtime.text import LANGUAGES, Text
+
+from .ir import ProfileIR
+
+BLACK_MODE = black.Mode(target_versions={black.TargetVersion.PY311}, line_length=100)
+
+
+def _pyrepr(value: Any) -> str:
+    """``repr`` of plain data only: refuse anything whose repr is not a Python literal."""
+    _check_literal(value)
+    return repr(value)
+
+
+def _check_literal(value: Any) -> None:
+    if value is None or isinstance(value, (bool, int, str)):
+        return
+    if isinstance(value, (tuple, list)):
+        for v in value:
+            _check_literal(v)
+        return
+    if isinstance(value, dict):
+        for k, v in value.items():
+            _check_literal(k)
+            _check_literal(v)
+        return
+    raise TypeError(f"refusing to emit a non-literal value of type {type(value).__name__}")
+
+
+def _text(value: Text) -> str:
+    args = ", ".join(f"{lang}={_pyrepr(value.get(lang))}" for lang in LANGUAGES)
+    return f"Text({args})"
+
+
+@lru_cache(maxsize=1)
+def environment() -> jinja2.Environment:
+    env = jinja2.Environment(
+        loader=jinja2.PackageLoader("mjspec.compiler", "templates"),
+        undefined=jinja2.StrictUndefined,
+        trim_blocks=True,
+        lstrip_blocks=True,
+        keep_trailing_newline=True,
+        autoescape=False,
+    )
+    env.filters["pyrepr"] = _pyrepr
+    env.filters["text"] = _text
+    return env
+
+
+def render_engine(ir: ProfileIR) -> str:
+    """The formatted source of ``generated/<id>.py``."""
+    raw = environment().get_template("engine.py.j2").render(ir=ir)
+    return black.format_str(raw, mode=BLACK_MODE)
+
+
+def render_registry(ids: list[str]) -> str:
+    """The source of ``generated/__init__.py``: which engines exist."""
+    raw = environment().get_template("registry.py.j2").render(ids=sorted(ids))
+    return black.format_str(raw, mode=BLACK_MODE)

@@ -1,0 +1,65 @@
+"""Errors a spec author sees: each names the file, the line and the spec path."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Iterable, Sequence
+
+PathPart = str | int
+Path = tuple[PathPart, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class Location:
+    """Where a value stands in a spec file (lines and columns count from 1)."""
+
+    file: str
+    line: int
+    column: int = 1
+
+    def __str__(self) -> str:
+        return f"{self.file}:{self.line}"
+
+
+def format_path(path: Sequence[PathPart]) -> str:
+    """``('scoring', 'patterns', 'root', 'value')`` -> ``scoring.patterns.root.value``."""
+    out = ""
+    for part in path:
+        if isinstance(part, int):
+            out += f"[{part}]"
+        else:
+            out += ("." if out else "") + part
+    return out or "(top)"
+
+
+@dataclass(frozen=True)
+class SpecError(Exception):
+    """One mistake in a spec: ``file:line: path: message``."""
+
+    message: str
+    location: Location | None = None
+    path: Path = ()
+
+    def __str__(self) -> str:
+        where = f"{self.location}: " if self.location else ""
+        return f"{where}{format_path(self.path)}: {self.message}"
+
+
+@dataclass
+class SpecErrors(Exception):
+    """Every mistake found in one pass, so an author can fix them all at once."""
+
+    errors: list[SpecError] = field(default_factory=list)
+
+    def __str__(self) -> str:
+        return "\n".join(str(e) for e in self.errors)
+
+    @classmethod
+    def of(cls, errors: Iterable[SpecError]) -> "SpecErrors":
+        return cls(sorted(errors, key=_sort_key))
+
+
+def _sort_key(e: SpecError) -> tuple[str, int, str]:
+    if e.location is None:
+        return ("", 0, e.message)
+    return (e.location.file, e.location.line, e.message)

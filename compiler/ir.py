@@ -1,0 +1,189 @@
+"""The typed intermediate representation of a checked profile.
+
+Built only by :mod:`mjspec.compiler.check` from a resolved, schema-valid spec;
+read by the templates (engine module, rule documents), which only loop and
+interpolate. Logic that templates would need (names of generated functions,
+the Python text of an expression) lives here as properties.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from mjspec.runtime.text import Text
+
+from .errors import Location
+
+
+@dataclass(frozen=True)
+class ExprIR:
+    """A checked expression: its spec text, where it stands, and the Python it compiles to."""
+
+    source: str
+    python: str
+    location: Location
+    helpers: frozenset[str]
+
+
+@dataclass(frozen=True)
+class TilesIR:
+    suits: tuple[str, ...]
+    honors: bool
+    flowers: bool
+    red_fives: tuple[str, ...]
+    copies: int
+
+
+@dataclass(frozen=True)
+class ShapesIR:
+    standard: bool
+    seven_pairs: bool
+    four_of_a_kind_as_two_pairs: bool
+    thirteen_orphans: bool
+    knitted: bool
+
+
+@dataclass(frozen=True)
+class RequirementIR:
+    id: str
+    when: ExprIR
+    reason: Text
+    section: str | None
+    reading: Text | None
+
+    @property
+    def func(self) -> str:
+        return f"_require_{self.id}"
+
+
+@dataclass(frozen=True)
+class GroupIR:
+    id: str
+    pick: str
+    reading: Text | None
+
+
+@dataclass(frozen=True)
+class PatternIR:
+    id: str
+    names: Text
+    definition: Text | None
+    reading: Text | None
+    section: str | None
+    group: str | None
+    value: int | ExprIR
+    when: ExprIR | None
+    count: ExprIR | None
+    excludes: tuple[str, ...]
+    location: Location
+
+    @property
+    def when_func(self) -> str:
+        return f"_when_{self.id}"
+
+    @property
+    def count_func(self) -> str:
+        return f"_count_{self.id}"
+
+    @property
+    def value_func(self) -> str:
+        return f"_value_{self.id}"
+
+    @property
+    def value_is_constant(self) -> bool:
+        return isinstance(self.value, int)
+
+
+@dataclass(frozen=True)
+class AmountIR:
+    """A named payment amount or a payer role's formula."""
+
+    name: str
+    expr: ExprIR
+    kind: str  # "value", "ron" or "tsumo"
+
+    @property
+    def func(self) -> str:
+        return f"_{self.kind}_{self.name}"
+
+
+@dataclass(frozen=True)
+class ExampleMeldIR:
+    type: str
+    tiles: str
+    source: str | None
+    claimed: str | None
+
+
+@dataclass(frozen=True)
+class ExampleIR:
+    name: str
+    section: str | None
+    concealed: str
+    win_tile: str
+    win: str
+    melds: tuple[ExampleMeldIR, ...]
+    context: tuple[tuple[str, object], ...]
+    legal: bool
+    patterns: tuple[str, ...] | None
+    total: int | None
+    payments: tuple[tuple[str, int], ...] | None
+    location: Location
+
+
+@dataclass(frozen=True)
+class ReadingIR:
+    id: str
+    section: str | None
+    text: Text
+
+
+@dataclass(frozen=True)
+class ProfileIR:
+    """One profile, fully resolved and checked."""
+
+    id: str
+    version: int
+    extends: str | None
+    names: Text
+    source_book: str
+    source_title: str
+    source_file: str | None
+    spec_file: str
+    spec_files: tuple[str, ...]
+    players: int
+    tiles: TilesIR
+    deal_dealer: int
+    deal_others: int
+    missing_suit: str
+    shapes: ShapesIR
+    requirements: tuple[RequirementIR, ...]
+    total_unit: str
+    cap: int | None
+    prefer: tuple[str, ...]
+    groups: tuple[GroupIR, ...]
+    patterns: tuple[PatternIR, ...]
+    payment_values: tuple[AmountIR, ...]
+    payment_ron: tuple[AmountIR, ...]
+    payment_tsumo: tuple[AmountIR, ...]
+    invariants: tuple[str, ...]
+    examples: tuple[ExampleIR, ...]
+    readings: tuple[ReadingIR, ...]
+
+    @property
+    def helpers(self) -> tuple[str, ...]:
+        """Runtime helper functions the compiled expressions call (sorted, for determinism)."""
+        used: set[str] = set()
+        for e in self.expressions:
+            used |= e.helpers
+        return tuple(sorted(used))
+
+    @property
+    def expressions(self) -> tuple[ExprIR, ...]:
+        out: list[ExprIR] = [r.when for r in self.requirements]
+        for p in self.patterns:
+            out += [x for x in (p.when, p.count) if x is not None]
+            if isinstance(p.value, ExprIR):
+                out.append(p.value)
+        out += [a.expr for a in (*self.payment_values, *self.payment_ron, *self.payment_tsumo)]
+        return tuple(out)

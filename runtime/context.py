@@ -1,0 +1,120 @@
+"""The situation of a win: how it was made and what the table looked like.
+
+Field names follow contracts/scoring.md (``context`` keys) so a request maps
+onto this type one to one.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, fields
+from enum import StrEnum
+from typing import Any, Mapping
+
+from .tiles import Suit
+
+
+class WinKind(StrEnum):
+    """How the winning tile arrived."""
+
+    TSUMO = "tsumo"
+    """Self-draw: drawn from the wall (or a replacement)."""
+    RON = "ron"
+    """On another player's discard, or robbing their kong."""
+
+
+class Wind(StrEnum):
+    """Seat and round winds."""
+
+    EAST = "E"
+    """East."""
+    SOUTH = "S"
+    """South."""
+    WEST = "W"
+    """West."""
+    NORTH = "N"
+    """North."""
+
+
+class ContextError(ValueError):
+    """A win context that is not well formed (unknown key, wrong type)."""
+
+
+@dataclass(frozen=True, slots=True)
+class WinContext:
+    """Every situational fact a pattern may depend on; all default to false / 0 / empty."""
+
+    seat_wind: Wind = Wind.EAST
+    round_wind: Wind = Wind.EAST
+    dealer: bool | None = None
+    riichi: bool = False
+    double_riichi: bool = False
+    ippatsu: bool = False
+    last_tile: bool = False
+    after_kong: bool = False
+    kong_shot: bool = False
+    robbing_kong: bool = False
+    first_draw: bool = False
+    fourth_tile: bool = False
+    dora_indicators: str = ""
+    ura_indicators: str = ""
+    flowers: str = ""
+    missing_suit: Suit | None = None
+    honba: int = 0
+    riichi_sticks: int = 0
+    options: tuple[tuple[str, Any], ...] = ()
+
+    @property
+    def is_dealer(self) -> bool:
+        """The winner is the dealer (given, or else: seat wind is East)."""
+        return self.seat_wind == Wind.EAST if self.dealer is None else self.dealer
+
+    @classmethod
+    def from_mapping(cls, raw: Mapping[str, Any]) -> "WinContext":
+        """Build a context from a request's ``context`` object, refusing unknown keys and wrong types."""
+        known = {f.name: f for f in fields(cls)}
+        values: dict[str, Any] = {}
+        for key, value in raw.items():
+            if key not in known:
+                import difflib
+
+                near = difflib.get_close_matches(key, known, n=1)
+                hint = f"; did you mean {near[0]!r}?" if near else ""
+                raise ContextError(f"unknown context key {key!r}{hint}")
+            values[key] = _coerce(key, value)
+        return cls(**values)
+
+
+_BOOL_KEYS = {"riichi", "double_riichi", "ippatsu", "last_tile", "after_kong", "kong_shot", "robbing_kong", "first_draw", "fourth_tile"}
+_INT_KEYS = {"honba", "riichi_sticks"}
+_TILE_KEYS = {"dora_indicators", "ura_indicators", "flowers"}
+
+
+def _coerce(key: str, value: Any) -> Any:
+    if key in _BOOL_KEYS or key == "dealer":
+        if not isinstance(value, bool):
+            raise ContextError(f"context.{key} must be true or false, got {value!r}")
+        return value
+    if key in _INT_KEYS:
+        if isinstance(value, bool) or not isinstance(value, int) or value < 0:
+            raise ContextError(f"context.{key} must be a whole number >= 0, got {value!r}")
+        return value
+    if key in _TILE_KEYS:
+        if not isinstance(value, str):
+            raise ContextError(f"context.{key} must be mpsz text, got {value!r}")
+        return value
+    if key in ("seat_wind", "round_wind"):
+        try:
+            return Wind(value)
+        except ValueError:
+            raise ContextError(f"context.{key} must be one of E, S, W, N, got {value!r}") from None
+    if key == "missing_suit":
+        if value is None:
+            return None
+        if value not in ("m", "p", "s"):
+            raise ContextError(f"context.missing_suit must be 'm', 'p' or 's', got {value!r}")
+        return Suit(value)
+    if key == "options":
+        if not isinstance(value, dict):
+            raise ContextError("context.options must be an object of option names to values")
+        return tuple(sorted(value.items()))
+    raise ContextError(f"context.{key} is not supported")  # pragma: no cover - guarded by the caller

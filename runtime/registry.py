@@ -1,0 +1,34 @@
+"""Find a generated engine by profile id."""
+
+from __future__ import annotations
+
+import difflib
+import importlib
+import re
+
+from .profile import Profile
+
+_ID = re.compile(r"^[a-z][a-z0-9_]*$")
+
+
+class UnknownProfile(LookupError):
+    """No generated engine has that id."""
+
+
+def profile_ids() -> tuple[str, ...]:
+    """Ids of every generated engine."""
+    from mjspec.generated import PROFILE_IDS
+
+    return tuple(PROFILE_IDS)
+
+
+def load_profile(profile_id: str) -> Profile:
+    """The compiled :class:`Profile` of ``profile_id``."""
+    ids = profile_ids()
+    if not isinstance(profile_id, str) or not _ID.match(profile_id) or profile_id not in ids:
+        near = difflib.get_close_matches(str(profile_id), ids, n=1)
+        hint = f"; did you mean {near[0]!r}?" if near else ""
+        raise UnknownProfile(f"unknown profile {profile_id!r}{hint} (known: {', '.join(ids)})")
+    module = importlib.import_module(f"mjspec.generated.{profile_id}")
+    profile: Profile = module.PROFILE
+    return profile
