@@ -57,8 +57,9 @@ def schema_errors(resolved: Resolved) -> list[SpecError]:
 
 def _explain(err: jsonschema.ValidationError, resolved: Resolved) -> list[SpecError]:
     path: Path = tuple(err.absolute_path)
+    schema: dict[str, Any] = err.schema if isinstance(err.schema, dict) else {}
     if err.validator == "additionalProperties" and isinstance(err.instance, dict):
-        allowed = sorted(err.schema.get("properties", {}))
+        allowed = sorted(schema.get("properties", {}))
         out = []
         for key in err.instance:
             if key in allowed:
@@ -72,12 +73,12 @@ def _explain(err: jsonschema.ValidationError, resolved: Resolved) -> list[SpecEr
         best = jsonschema.exceptions.best_match(err.context)
         if best is not None and best.validator != "type":
             return _explain(best, resolved)
-        kinds = sorted({str(sub.schema.get("type")) for sub in err.context if "type" in sub.schema})
+        kinds = sorted({str(sub.schema.get("type")) for sub in err.context if isinstance(sub.schema, dict) and "type" in sub.schema})
         return [SpecError(f"{err.instance!r} is not valid here (expected {' or '.join(kinds)})", resolved.where(path), path)]
     if err.validator == "required":
         return [SpecError(err.message.replace("is a required property", "is required here"), resolved.where(path), path)]
     if err.validator == "enum":
-        options = ", ".join(repr(x) for x in err.validator_value)
+        options = ", ".join(repr(x) for x in list(err.validator_value))  # type: ignore[arg-type]
         return [SpecError(f"{err.instance!r} is not one of {options}", resolved.where(path), path)]
     return [SpecError(err.message, resolved.where(path), path)]
 

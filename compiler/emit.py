@@ -8,17 +8,19 @@ produced by the checked expression compiler; nothing else is interpolated.
 
 from __future__ import annotations
 
+import re
 from functools import lru_cache
 from typing import Any
 
 import black
+from black.mode import TargetVersion
 import jinja2
 
 from mjspec.runtime.text import LANGUAGES, Text
 
 from .ir import ProfileIR
 
-BLACK_MODE = black.Mode(target_versions={black.TargetVersion.PY311}, line_length=100)
+BLACK_MODE = black.Mode(target_versions={TargetVersion.PY311}, line_length=100)
 
 
 def _pyrepr(value: Any) -> str:
@@ -42,6 +44,16 @@ def _check_literal(value: Any) -> None:
     raise TypeError(f"refusing to emit a non-literal value of type {type(value).__name__}")
 
 
+_PLAIN = re.compile(r"^[A-Za-z0-9_./ -]*$")
+
+
+def _plain(value: str) -> str:
+    """A file name or id placed in a comment: only plain characters, or the build stops."""
+    if not _PLAIN.match(value):
+        raise ValueError(f"refusing to place {value!r} in a generated comment")
+    return value
+
+
 def _text(value: Text) -> str:
     args = ", ".join(f"{lang}={_pyrepr(value.get(lang))}" for lang in LANGUAGES)
     return f"Text({args})"
@@ -59,6 +71,7 @@ def environment() -> jinja2.Environment:
     )
     env.filters["pyrepr"] = _pyrepr
     env.filters["text"] = _text
+    env.filters["plain"] = _plain
     return env
 
 

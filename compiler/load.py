@@ -94,7 +94,7 @@ def load_spec_file(path: FilePath, display: str | None = None) -> Loaded:
 
 def _refuse_aliases(loader: _Loader, file: str) -> None:
     while loader.check_event():
-        event = loader.get_event()
+        event = loader.get_event()  # type: ignore[no-untyped-call]
         anchor = getattr(event, "anchor", None)
         if isinstance(event, yaml.AliasEvent) or anchor is not None:
             mark = event.start_mark

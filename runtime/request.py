@@ -68,7 +68,7 @@ def _meld(profile: Profile, raw: Any, i: int) -> Meld:
         if key not in ("type", "tiles", "from", "claimed"):
             raise RequestError(f"melds[{i}]: unknown field {key!r} (fields: type, tiles, from, claimed)")
     try:
-        mtype = MeldType(raw.get("type"))
+        mtype = MeldType(str(raw.get("type")))
     except ValueError:
         raise RequestError(f"melds[{i}].type must be one of {', '.join(m.value for m in MeldType)}, got {raw.get('type')!r}") from None
     try:

@@ -1,0 +1,286 @@
+"""The vocabulary of a hand: melds, groups and complete-hand arrangements.
+
+A :class:`Meld` is what a player declared at the table (physical tiles, who
+it was claimed from). A :class:`Group` is the rules-level reading of some
+tiles (a sequence of 3m, a pair of 7z), whether they came from a meld or the
+concealed hand; patterns and scoring look only at groups. An
+:class:`Arrangement` is one full reading of a complete hand, as produced by
+:func:`mjspec.runtime.shapes.arrangements`.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from enum import StrEnum
+
+from .tiles import N_KINDS, Suit, Tile, number_of_kind, suit_of_kind
+
+__all__ = [
+    "MeldType",
+    "MeldError",
+    "Meld",
+    "GroupKind",
+    "Group",
+    "ShapeKind",
+    "WaitKind",
+    "Arrangement",
+]
+
+
+class MeldType(StrEnum):
+    """How a meld was declared."""
+
+    CHI = "chi"
+    """A sequence completed with the discard of the player on the left."""
+    PON = "pon"
+    """A triplet completed with anyone's discard."""
+    MINKAN = "minkan"
+    """An open kong: three concealed tiles plus anyone's discard."""
+    ANKAN = "ankan"
+    """A concealed kong: four tiles from the player's own hand."""
+    KAKAN = "kakan"
+    """An added kong: a drawn fourth tile added to an earlier pon."""
+
+    @property
+    def is_kong(self) -> bool:
+        return self in (MeldType.MINKAN, MeldType.ANKAN, MeldType.KAKAN)
+
+    @property
+    def is_concealed(self) -> bool:
+        """Only a concealed kong keeps the hand concealed."""
+        return self is MeldType.ANKAN
+
+
+class MeldError(ValueError):
+    """The tiles given do not form the meld declared."""
+
+
+_SOURCES = ("left", "across", "right")
+
+
+class GroupKind(StrEnum):
+    """The shape of one group of tiles in an arrangement."""
+
+    SEQUENCE = "sequence"
+    """Three consecutive numbers of one suit (chow, shuntsu)."""
+    TRIPLET = "triplet"
+    """Three of a kind (pung, koutsu)."""
+    KONG = "kong"
+    """Four of a kind, always a declared meld (kan)."""
+    PAIR = "pair"
+    """Two of a kind: the head of a standard hand, or one of seven pairs."""
+    KNITTED = "knitted"
+    """1-4-7, 2-5-8 or 3-6-9 of one suit, as in knitted-straight shapes."""
+    SINGLE = "single"
+    """A lone tile of thirteen-orphans or honors-and-knitted shapes."""
+
+
+# Tiles each group kind covers, as offsets from its lowest kind.
+_OFFSETS: dict[GroupKind, tuple[int, ...]] = {
+    GroupKind.SEQUENCE: (0, 1, 2),
+    GroupKind.TRIPLET: (0, 0, 0),
+    GroupKind.KONG: (0, 0, 0, 0),
+    GroupKind.PAIR: (0, 0),
+    GroupKind.KNITTED: (0, 3, 6),
+    GroupKind.SINGLE: (0,),
+}
+
+_MELD_GROUP: dict[MeldType, GroupKind] = {
+    MeldType.CHI: GroupKind.SEQUENCE,
+    MeldType.PON: GroupKind.TRIPLET,
+    MeldType.MINKAN: GroupKind.KONG,
+    MeldType.ANKAN: GroupKind.KONG,
+    MeldType.KAKAN: GroupKind.KONG,
+}
+
+
+def _is_terminal_or_honor(kind: int) -> bool:
+    return kind >= 27 or kind % 9 in (0, 8)
+
+
+@dataclass(frozen=True, slots=True)
+class Group:
+    """One group of a hand read as a shape.
+
+    ``tile`` is the lowest kind covered; ``meld`` is the declared meld type,
+    or None for a group read from the concealed hand. ``concealed`` is False
+    only for open melds (a concealed kong stays concealed).
+    """
+
+    kind: GroupKind
+    tile: int
+    concealed: bool
+    meld: MeldType | None = None
+
+    def __post_init__(self) -> None:
+        last = self.tile + _OFFSETS[self.kind][-1]
+        if not 0 <= self.tile < N_KINDS:
+            raise ValueError(f"group tile must be a hand-forming kind 0..33, got {self.tile}")
+        if last != self.tile and (self.tile >= 27 or last // 9 != self.tile // 9):
+            raise ValueError(f"a {self.kind} group cannot start at kind {self.tile}: it leaves its suit")
+        if self.meld is not None and _MELD_GROUP[self.meld] is not self.kind:
+            raise ValueError(f"a {self.meld} meld forms a {_MELD_GROUP[self.meld]}, not a {self.kind}")
+
+    @property
+    def kinds(self) -> tuple[int, ...]:
+        """Every kind covered, with repeats: a triplet of 3 is ``(3, 3, 3)``."""
+        return tuple(self.tile + d for d in _OFFSETS[self.kind])
+
+    @property
+    def suit(self) -> Suit:
+        return suit_of_kind(self.tile)
+
+    @property
+    def number(self) -> int:
+        """Number of the lowest tile within its suit."""
+        return number_of_kind(self.tile)
+
+    @property
+    def is_triplet(self) -> bool:
+        """A triplet or a kong: most patterns treat them alike."""
+        return self.kind is GroupKind.TRIPLET or self.kind is GroupKind.KONG
+
+    @property
+    def is_kong(self) -> bool:
+        return self.kind is GroupKind.KONG
+
+    @property
+    def is_sequence(self) -> bool:
+        return self.kind is GroupKind.SEQUENCE
+
+    @property
+    def is_pair(self) -> bool:
+        return self.kind is GroupKind.PAIR
+
+    @property
+    def is_terminal_or_honor_group(self) -> bool:
+        """Every tile is a terminal or an honor."""
+        return all(_is_terminal_or_honor(k) for k in self.kinds)
+
+    @property
+    def has_terminal_or_honor(self) -> bool:
+        """At least one tile is a terminal or an honor."""
+        return any(_is_terminal_or_honor(k) for k in self.kinds)
+
+    @property
+    def is_honor(self) -> bool:
+        return self.tile >= 27
+
+    def contains(self, kind: int) -> bool:
+        return kind in self.kinds
+
+
+@dataclass(frozen=True, slots=True)
+class Meld:
+    """A declared meld: its type, its physical tiles and where the claimed tile came from.
+
+    ``claimed`` is the tile taken from another player (None for a concealed
+    kong, or when unknown); ``source`` is that player's seat relative to the
+    claimer: ``"left"``, ``"across"`` or ``"right"``.
+    """
+
+    type: MeldType
+    tiles: tuple[Tile, ...]
+    claimed: Tile | None = None
+    source: str | None = None
+
+    def __post_init__(self) -> None:
+        mt = self.type
+        tiles = self.tiles
+        shown = " ".join(str(t) for t in tiles)
+        want = 4 if mt.is_kong else 3
+        if len(tiles) != want:
+            raise MeldError(f"a {mt} takes {want} tiles, got {len(tiles)}: {shown}")
+        if any(t.kind >= N_KINDS for t in tiles):
+            raise MeldError(f"flowers cannot be melded: {shown}")
+        kinds = sorted(t.kind for t in tiles)
+        if mt is MeldType.CHI:
+            if kinds[0] >= 27 or kinds != [kinds[0], kinds[0] + 1, kinds[0] + 2] or kinds[2] // 9 != kinds[0] // 9:
+                raise MeldError(f"a chi needs three consecutive tiles of one suit, got {shown}")
+        elif kinds.count(kinds[0]) != want:
+            raise MeldError(f"a {mt} needs {want} tiles of one kind, got {shown}")
+        if self.claimed is not None and self.claimed not in tiles:
+            raise MeldError(f"the claimed tile {self.claimed} is not among the meld's tiles {shown}")
+        if mt is MeldType.ANKAN and (self.claimed is not None or self.source is not None):
+            raise MeldError("a concealed kong has no claimed tile and no source")
+        if self.source is not None and self.source not in _SOURCES:
+            raise MeldError(f"meld source must be one of {', '.join(_SOURCES)}; got {self.source!r}")
+
+    @property
+    def kind(self) -> int:
+        """The lowest kind in the meld."""
+        return min(t.kind for t in self.tiles)
+
+    @property
+    def group(self) -> Group:
+        """The group this meld forms in every arrangement of the hand."""
+        return Group(_MELD_GROUP[self.type], self.kind, self.type.is_concealed, self.type)
+
+
+class ShapeKind(StrEnum):
+    """The overall shape of a complete hand."""
+
+    STANDARD = "standard"
+    """Four sets (sequences, triplets, kongs) and a pair."""
+    SEVEN_PAIRS = "seven_pairs"
+    """Seven pairs, fully concealed (chiitoitsu, qi dui)."""
+    THIRTEEN_ORPHANS = "thirteen_orphans"
+    """One of each terminal and honor plus a duplicate of one (kokushi musou)."""
+    KNITTED_STRAIGHT = "knitted_straight"
+    """1-4-7, 2-5-8, 3-6-9 in three different suits, plus a set and a pair (GB)."""
+    HONORS_AND_KNITTED = "honors_and_knitted"
+    """Fourteen distinct honors and knitted-suit tiles (GB quan bu kao)."""
+
+
+class WaitKind(StrEnum):
+    """How the winning tile completed the hand."""
+
+    TWO_SIDED = "two_sided"
+    """A sequence completed at either end of an open pair such as 23 (ryanmen)."""
+    EDGE = "edge"
+    """12 waiting on 3, or 89 waiting on 7 (penchan)."""
+    CLOSED = "closed"
+    """A sequence completed in the middle, 13 waiting on 2 (kanchan)."""
+    SINGLE = "single"
+    """A pair completed from a lone tile (tanki); also every seven-pairs wait."""
+    DUAL_PON = "dual_pon"
+    """A triplet completed from a pair, while another pair waited too (shanpon)."""
+    THIRTEEN_SIDED = "thirteen_sided"
+    """Thirteen orphans whose thirteen tiles before the win were all distinct."""
+    OTHER = "other"
+    """No winning tile was given, or the shape's wait has no name."""
+
+
+@dataclass(frozen=True, slots=True)
+class Arrangement:
+    """One way to read a complete hand.
+
+    ``groups`` holds every group of the hand, declared melds first in their
+    given order, then the concealed groups sorted by lowest kind. For the
+    standard shape that is the sets and the pair; for seven pairs, seven
+    PAIR groups; for thirteen orphans, twelve SINGLE groups and a PAIR.
+    ``win_group`` indexes the group the winning tile completed.
+    """
+
+    shape: ShapeKind
+    groups: tuple[Group, ...]
+    win_group: int | None
+    wait: WaitKind
+
+    @property
+    def pair(self) -> Group | None:
+        """The first pair group (the head of a standard hand), if any."""
+        for g in self.groups:
+            if g.kind is GroupKind.PAIR:
+                return g
+        return None
+
+    @property
+    def sets(self) -> tuple[Group, ...]:
+        """Every group that is not a pair."""
+        return tuple(g for g in self.groups if g.kind is not GroupKind.PAIR)
+
+    @property
+    def winning_group(self) -> Group | None:
+        """The group the winning tile completed, if a winning tile was given."""
+        return None if self.win_group is None else self.groups[self.win_group]

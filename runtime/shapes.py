@@ -1,0 +1,553 @@
+"""Hand shapes: completeness, arrangements, waits and shanten.
+
+Everything here works on ``counts34`` vectors (see
+:func:`mjspec.runtime.tiles.counts34`), the concealed part of the hand only;
+declared melds are passed separately. The hot paths rest on one fact: the
+three suits and the honors never share a group, so each suit's 9-count (or
+the honors' 7-count) tuple is solved once and the answer memoised by that
+tuple. A random hand then costs four dictionary look-ups.
+
+Which shapes count is data, a :class:`ShapeRules`, never a profile name.
+
+The memo tables grow with the distinct suit tuples seen; for tiles of at most
+four copies and hands of at most fourteen tiles that is bounded (a few
+hundred thousand tuples at worst, far fewer in play), so they are never
+evicted.
+"""
+
+from __future__ import annotations
+
+import itertools
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+
+from .hand import Arrangement, Group, GroupKind, Meld, ShapeKind, WaitKind
+from .tiles import N_KINDS
+
+__all__ = [
+    "ShapeRules",
+    "arrangements",
+    "is_complete",
+    "waits",
+    "is_ready",
+    "shanten",
+]
+
+
+@dataclass(frozen=True, kw_only=True)
+class ShapeRules:
+    """Which complete-hand shapes a profile accepts."""
+
+    standard: bool = True
+    """Four sets (melds included) and a pair."""
+    seven_pairs: bool = False
+    """Seven pairs."""
+    seven_pairs_allow_four_of_a_kind: bool = False
+    """A four of a kind counts as two pairs (Sichuan, GB); riichi needs seven distinct pairs."""
+    seven_pairs_concealed_only: bool = True
+    """Seven pairs only with no declared meld. Stated for the profile's sake: any meld
+    leaves fewer than 14 concealed tiles, so the shape functions consider seven pairs
+    only for meld-free hands whatever this says."""
+    thirteen_orphans: bool = False
+    """One of each terminal and honor plus one duplicate; needs honors in the tile set."""
+    knitted: bool = False
+    """Knitted straight and honors-and-knitted (GB). Not implemented yet: enabling it
+    makes the shape functions raise NotImplementedError when they reach these shapes."""
+
+    def __post_init__(self) -> None:
+        if not (self.standard or self.seven_pairs or self.thirteen_orphans or self.knitted):
+            raise ValueError("ShapeRules enables no shape at all")
+
+
+# Suits as (first kind, slice end); the honors are the last entry and are the
+# only one without sequences.
+_SUITS: tuple[tuple[int, int], ...] = ((0, 9), (9, 18), (18, 27), (27, 34))
+_HONOR_BASE = 27
+_ORPHANS: tuple[int, ...] = (0, 8, 9, 17, 18, 26, 27, 28, 29, 30, 31, 32, 33)
+_ORPHAN_SET = frozenset(_ORPHANS)
+
+
+def _check_counts(counts: Sequence[int], expected: Iterable[int], what: str) -> int:
+    if len(counts) != N_KINDS:
+        raise ValueError(f"{what} must be a counts34 vector of length {N_KINDS}, got length {len(counts)}")
+    total = sum(counts)
+    allowed = tuple(expected)
+    if total not in allowed:
+        want = " or ".join(str(n) for n in allowed)
+        raise ValueError(f"{what} holds {total} tiles; with these melds it must hold {want}")
+    return total
+
+
+def _melds_count(melds: Sequence[Meld]) -> int:
+    if len(melds) > 4:
+        raise ValueError(f"a hand has at most 4 melds, got {len(melds)}")
+    return len(melds)
+
+
+# ---------------------------------------------------------------------------
+# is_complete: per-suit flags
+# ---------------------------------------------------------------------------
+
+_NO = 8
+"""Flag for a suit tuple that is neither sets nor sets-plus-pair. Any sum of four
+flags that includes it exceeds 1, the only sum that means complete."""
+
+_FLAGS: dict[tuple[int, ...], int] = {}
+"""Suit tuple -> 0 (splits into sets), 1 (sets plus exactly one pair), or _NO."""
+
+
+def _sets_only(c: list[int], honors: bool) -> bool:
+    """Whether counts split into sets alone; consumes ``c``.
+
+    Greedy is exact: the lowest tile must start its groups, and three
+    sequences from one tile read equally as three triplets, so take a triplet
+    whenever there are three, and sequences for the rest.
+    """
+    n = len(c)
+    for i in range(n):
+        x = c[i]
+        if x >= 3:
+            x -= 3
+        if x == 0:
+            continue
+        if honors or i + 2 >= n or c[i + 1] < x or c[i + 2] < x:
+            return False
+        c[i + 1] -= x
+        c[i + 2] -= x
+    return True
+
+
+def _flag(key: tuple[int, ...]) -> int:
+    honors = len(key) == 7
+    total = sum(key)
+    if total % 3 == 0:
+        flag = 0 if _sets_only(list(key), honors) else _NO
+    elif total % 3 == 2:
+        flag = _NO
+        for i, x in enumerate(key):
+            if x >= 2:
+                c = list(key)
+                c[i] -= 2
+                if _sets_only(c, honors):
+                    flag = 1
+                    break
+    else:
+        flag = _NO
+    _FLAGS[key] = flag
+    return flag
+
+
+def _standard_complete(counts: Sequence[int]) -> bool:
+    f = _FLAGS
+    m = tuple(counts[0:9])
+    p = tuple(counts[9:18])
+    s = tuple(counts[18:27])
+    z = tuple(counts[27:34])
+    try:
+        return f[m] + f[p] + f[s] + f[z] == 1
+    except KeyError:
+        # First sight of some suit tuple: fill the table, then answer.
+        return sum(f[k] if k in f else _flag(k) for k in (m, p, s, z)) == 1
+
+
+def _seven_pairs_complete(counts: Sequence[int], allow_four: bool) -> bool:
+    # Callers have checked the total is 14, so "only even counts" means seven
+    # pairs when fours are allowed, and "only 0 or 2" seven distinct pairs.
+    return set(counts) <= ({0, 2, 4} if allow_four else {0, 2})
+
+
+def _thirteen_orphans_complete(counts: Sequence[int]) -> bool:
+    # With 14 tiles in all, 14 tiles on the 13 orphan kinds, each present,
+    # leaves exactly one duplicate and nothing else.
+    return sum(counts[k] for k in _ORPHANS) == 14 and all(counts[k] for k in _ORPHANS)
+
+
+def _knitted_straight_complete(counts: Sequence[int], n_melds: int) -> bool:
+    raise NotImplementedError("knitted shapes are not implemented yet")
+
+
+def _honors_and_knitted_complete(counts: Sequence[int], n_melds: int) -> bool:
+    raise NotImplementedError("knitted shapes are not implemented yet")
+
+
+def is_complete(counts: Sequence[int], n_melds: int, rules: ShapeRules) -> bool:
+    """Whether the concealed ``counts`` plus ``n_melds`` declared melds form a complete hand.
+
+    ``counts`` is a counts34 vector of ``14 - 3 * n_melds`` tiles (ValueError
+    otherwise). This is the hot path: a few dictionary look-ups per call.
+    """
+    if len(counts) != N_KINDS or sum(counts) != 14 - 3 * n_melds:
+        _check_counts(counts, (14 - 3 * n_melds,), "concealed")
+    if rules.standard and _standard_complete(counts):
+        return True
+    if n_melds == 0:
+        if rules.seven_pairs and _seven_pairs_complete(counts, rules.seven_pairs_allow_four_of_a_kind):
+            return True
+        if rules.thirteen_orphans and _thirteen_orphans_complete(counts):
+            return True
+    if rules.knitted:
+        return _knitted_straight_complete(counts, n_melds) or _honors_and_knitted_complete(counts, n_melds)
+    return False
+
+
+# ---------------------------------------------------------------------------
+# arrangements: per-suit decompositions
+# ---------------------------------------------------------------------------
+
+_Decomposition = tuple[Group, ...]
+_DECOMPOSITIONS: dict[tuple[int, tuple[int, ...]], tuple[tuple[_Decomposition, ...], tuple[_Decomposition, ...]]] = {}
+"""(first kind, suit tuple) -> (ways into sets alone, ways into sets plus one pair)."""
+
+# Concealed groups sort by lowest kind, then in GroupKind declaration order.
+_RANK: dict[GroupKind, int] = {k: i for i, k in enumerate(GroupKind)}
+
+
+def _group_key(g: Group) -> tuple[int, int]:
+    return (g.tile, _RANK[g.kind])
+
+
+def _suit_decompositions(
+    base: int, key: tuple[int, ...]
+) -> tuple[tuple[_Decomposition, ...], tuple[_Decomposition, ...]]:
+    memo_key = (base, key)
+    hit = _DECOMPOSITIONS.get(memo_key)
+    if hit is not None:
+        return hit
+    honors = base == _HONOR_BASE
+    n = len(key)
+    c = list(key)
+    found: tuple[set[tuple[tuple[int, int], ...]], set[tuple[tuple[int, int], ...]]] = (set(), set())
+    acc: list[tuple[int, int]] = []
+    seq, trip, pair = _RANK[GroupKind.SEQUENCE], _RANK[GroupKind.TRIPLET], _RANK[GroupKind.PAIR]
+
+    # Every group containing the lowest remaining tile starts there, so trying
+    # each group that starts at it reaches every decomposition; different
+    # orders reach the same multiset, hence the sets of sorted tuples.
+    def walk(i: int, pair_used: bool) -> None:
+        while i < n and c[i] == 0:
+            i += 1
+        if i == n:
+            found[int(pair_used)].add(tuple(sorted(acc)))
+            return
+        if c[i] >= 3:
+            c[i] -= 3
+            acc.append((i, trip))
+            walk(i, pair_used)
+            acc.pop()
+            c[i] += 3
+        if not honors and i + 2 < n and c[i + 1] and c[i + 2]:
+            c[i] -= 1
+            c[i + 1] -= 1
+            c[i + 2] -= 1
+            acc.append((i, seq))
+            walk(i, pair_used)
+            acc.pop()
+            c[i] += 1
+            c[i + 1] += 1
+            c[i + 2] += 1
+        if not pair_used and c[i] >= 2:
+            c[i] -= 2
+            acc.append((i, pair))
+            walk(i, True)
+            acc.pop()
+            c[i] += 2
+
+    if sum(key) % 3 != 1:
+        walk(0, False)
+    kinds = list(GroupKind)
+    result = tuple(
+        tuple(tuple(Group(kinds[r], base + off, True) for off, r in d) for d in sorted(ways)) for ways in found
+    )
+    out = (result[0], result[1])
+    _DECOMPOSITIONS[memo_key] = out
+    return out
+
+
+def _standard_readings(counts: Sequence[int]) -> list[_Decomposition]:
+    per = [_suit_decompositions(lo, tuple(counts[lo:hi])) for lo, hi in _SUITS]
+    readings: list[_Decomposition] = []
+    for pair_suit in range(len(per)):
+        choices = [ways[1] if j == pair_suit else ways[0] for j, ways in enumerate(per)]
+        if not all(choices):
+            continue
+        for combo in itertools.product(*choices):
+            readings.append(tuple(itertools.chain.from_iterable(combo)))
+    return readings
+
+
+def _seven_pairs_reading(counts: Sequence[int], allow_four: bool) -> list[_Decomposition]:
+    if not _seven_pairs_complete(counts, allow_four):
+        return []
+    return [tuple(Group(GroupKind.PAIR, k, True) for k, n in enumerate(counts) for _ in range(n // 2))]
+
+
+def _thirteen_orphans_reading(counts: Sequence[int]) -> list[_Decomposition]:
+    if not _thirteen_orphans_complete(counts):
+        return []
+    return [tuple(Group(GroupKind.PAIR if counts[k] == 2 else GroupKind.SINGLE, k, True) for k in _ORPHANS)]
+
+
+def _knitted_straight_readings(counts: Sequence[int], n_melds: int) -> list[_Decomposition]:
+    raise NotImplementedError("knitted shapes are not implemented yet")
+
+
+def _honors_and_knitted_readings(counts: Sequence[int], n_melds: int) -> list[_Decomposition]:
+    raise NotImplementedError("knitted shapes are not implemented yet")
+
+
+def _sequence_wait(group: Group, win_kind: int) -> WaitKind:
+    offset = win_kind - group.tile
+    number = group.number
+    if offset == 1:
+        return WaitKind.CLOSED
+    if (offset == 2 and number == 1) or (offset == 0 and number == 7):
+        return WaitKind.EDGE
+    return WaitKind.TWO_SIDED
+
+
+def _classify(shape: ShapeKind, group: Group, win_kind: int, counts: Sequence[int]) -> WaitKind:
+    if shape is ShapeKind.THIRTEEN_ORPHANS:
+        # The duplicate was drawn last exactly when the 13 tiles before were distinct.
+        return WaitKind.THIRTEEN_SIDED if counts[win_kind] == 2 else WaitKind.SINGLE
+    if shape is ShapeKind.SEVEN_PAIRS:
+        return WaitKind.SINGLE
+    if group.kind is GroupKind.SEQUENCE:
+        return _sequence_wait(group, win_kind)
+    if group.kind is GroupKind.TRIPLET:
+        return WaitKind.DUAL_PON
+    if group.kind is GroupKind.PAIR or group.kind is GroupKind.SINGLE:
+        return WaitKind.SINGLE
+    return WaitKind.OTHER
+
+
+def arrangements(
+    concealed: Sequence[int], melds: Sequence[Meld], win_kind: int | None, rules: ShapeRules
+) -> list[Arrangement]:
+    """Every distinct reading of the hand as a complete shape.
+
+    ``concealed`` is the counts34 vector of the concealed tiles, the winning
+    tile included (``14 - 3 * len(melds)`` tiles). With ``win_kind``, each
+    reading yields one arrangement per distinct concealed group containing
+    the winning kind, its wait classified; without, one arrangement per
+    reading with ``win_group=None`` and ``wait=WaitKind.OTHER``. An empty
+    list means the hand is not complete. Order: standard readings, then
+    seven pairs, thirteen orphans, knitted shapes; each deterministic.
+    """
+    n_melds = _melds_count(melds)
+    _check_counts(concealed, (14 - 3 * n_melds,), "concealed")
+    if win_kind is not None and not (0 <= win_kind < N_KINDS and concealed[win_kind] > 0):
+        raise ValueError(f"the winning kind {win_kind} must be among the concealed tiles")
+    readings: list[tuple[ShapeKind, _Decomposition]] = []
+    if rules.standard:
+        readings.extend((ShapeKind.STANDARD, d) for d in _standard_readings(concealed))
+    if n_melds == 0:
+        if rules.seven_pairs:
+            allow_four = rules.seven_pairs_allow_four_of_a_kind
+            readings.extend((ShapeKind.SEVEN_PAIRS, d) for d in _seven_pairs_reading(concealed, allow_four))
+        if rules.thirteen_orphans:
+            readings.extend((ShapeKind.THIRTEEN_ORPHANS, d) for d in _thirteen_orphans_reading(concealed))
+    if rules.knitted:
+        readings.extend((ShapeKind.KNITTED_STRAIGHT, d) for d in _knitted_straight_readings(concealed, n_melds))
+        readings.extend((ShapeKind.HONORS_AND_KNITTED, d) for d in _honors_and_knitted_readings(concealed, n_melds))
+
+    declared = tuple(m.group for m in melds)
+    out: dict[Arrangement, None] = {}  # an insertion-ordered set
+    for shape, reading in readings:
+        groups = declared + reading
+        if win_kind is None:
+            out[Arrangement(shape, groups, None, WaitKind.OTHER)] = None
+            continue
+        seen: set[Group] = set()
+        for i in range(n_melds, len(groups)):
+            g = groups[i]
+            # Equal groups (two 123m) are one choice: keep the first index.
+            if g in seen or not g.contains(win_kind):
+                continue
+            seen.add(g)
+            out[Arrangement(shape, groups, i, _classify(shape, g, win_kind, concealed))] = None
+    return list(out)
+
+
+# ---------------------------------------------------------------------------
+# waits
+# ---------------------------------------------------------------------------
+
+
+def waits(
+    concealed: Sequence[int],
+    melds: Sequence[Meld],
+    rules: ShapeRules,
+    kinds: Iterable[int],
+    *,
+    copies: int = 4,
+) -> frozenset[int]:
+    """The kinds among ``kinds`` that would complete the hand.
+
+    ``concealed`` is the counts34 vector of a waiting hand (``13 - 3 *
+    len(melds)`` tiles). A kind whose every copy (``copies``, 4 by default) is
+    already in the player's own hand and melds is excluded: there is no
+    fifth tile to win on. Other players' discards are not considered.
+    """
+    n_melds = _melds_count(melds)
+    _check_counts(concealed, (13 - 3 * n_melds,), "concealed")
+    own = list(concealed)
+    for meld in melds:
+        for t in meld.tiles:
+            own[t.kind] += 1
+    c = list(concealed)
+    out: list[int] = []
+    for k in kinds:
+        if not 0 <= k < N_KINDS:
+            raise ValueError(f"waits are hand-forming kinds 0..{N_KINDS - 1}, got {k}")
+        if own[k] >= copies:
+            continue
+        c[k] += 1
+        if is_complete(c, n_melds, rules):
+            out.append(k)
+        c[k] -= 1
+    return frozenset(out)
+
+
+def is_ready(
+    concealed: Sequence[int],
+    melds: Sequence[Meld],
+    rules: ShapeRules,
+    kinds: Iterable[int],
+    *,
+    copies: int = 4,
+) -> bool:
+    """Whether the hand waits on at least one tile that can still exist (tenpai)."""
+    return bool(waits(concealed, melds, rules, kinds, copies=copies))
+
+
+# ---------------------------------------------------------------------------
+# shanten
+# ---------------------------------------------------------------------------
+
+_Frontier = tuple[tuple[int, int, int], ...]
+_FRONTIERS: dict[tuple[int, ...], _Frontier] = {}
+"""Suit tuple -> the best (head, sets, partials) triples it can be split into.
+
+head is 0 or 1 (a pair kept as the hand's pair); partials are pairs, 12 and
+13 shapes. Only triples not dominated by another with the same head are kept.
+"""
+
+
+def _prune(found: Iterable[tuple[int, int, int]]) -> _Frontier:
+    # A triple is useless if another with the same head has at least as many
+    # sets and partials: the shanten value never decreases with either.
+    items = sorted(set(found), key=lambda x: (x[0], -x[1], -x[2]))
+    out: list[tuple[int, int, int]] = []
+    for h, m, t in items:
+        if any(h2 == h and m2 >= m and t2 >= t for h2, m2, t2 in out):
+            continue
+        out.append((h, m, t))
+    return tuple(out)
+
+
+def _frontier(key: tuple[int, ...]) -> _Frontier:
+    hit = _FRONTIERS.get(key)
+    if hit is not None:
+        return hit
+    n = len(key)
+    i = 0
+    while i < n and key[i] == 0:
+        i += 1
+    if i == n:
+        out: _Frontier = ((0, 0, 0),)
+        _FRONTIERS[key] = out
+        return out
+    honors = n == 7
+    found: list[tuple[int, int, int]] = []
+
+    def take(offsets: tuple[int, ...], dh: int, dm: int, dt: int) -> None:
+        c = list(key)
+        for d in offsets:
+            c[i + d] -= 1
+        for h, m, t in _frontier(tuple(c)):
+            if h + dh <= 1:
+                found.append((h + dh, m + dm, t + dt))
+
+    x = key[i]
+    # The lowest tile is either used by a group starting at it or left alone.
+    take((0,), 0, 0, 0)
+    if x >= 2:
+        take((0, 0), 1, 0, 0)
+        take((0, 0), 0, 0, 1)
+    if x >= 3:
+        take((0, 0, 0), 0, 1, 0)
+    if not honors:
+        if i + 1 < n and key[i + 1]:
+            take((0, 1), 0, 0, 1)
+        if i + 2 < n and key[i + 2]:
+            take((0, 2), 0, 0, 1)
+            if key[i + 1]:
+                take((0, 1, 2), 0, 1, 0)
+    out = _prune(found)
+    _FRONTIERS[key] = out
+    return out
+
+
+def _standard_shanten(counts: Sequence[int], n_melds: int) -> int:
+    cap = 4 - n_melds  # sets still to form from the concealed tiles
+    # Combine suit frontiers; partials beyond the free slots are worth nothing,
+    # so clip them to keep the combined frontier small.
+    acc: dict[tuple[int, int], int] = {(0, 0): 0}  # (head, sets) -> best partials
+    for lo, hi in _SUITS:
+        key = tuple(counts[lo:hi])
+        front = _FRONTIERS.get(key) or _frontier(key)
+        nxt: dict[tuple[int, int], int] = {}
+        for (h1, m1), t1 in acc.items():
+            for h2, m2, t2 in front:
+                h = h1 + h2
+                if h > 1:
+                    continue
+                m = m1 + m2
+                t = min(t1 + t2, cap - m)
+                if nxt.get((h, m), -1) < t:
+                    nxt[(h, m)] = t
+        acc = nxt
+    best = max(2 * m + t + h for (h, m), t in acc.items())
+    return 2 * cap - best
+
+
+def _seven_pairs_shanten(counts: Sequence[int], allow_four: bool) -> int:
+    if allow_four:
+        return 6 - min(7, sum(c // 2 for c in counts))
+    pairs = sum(1 for c in counts if c >= 2)
+    kinds = sum(1 for c in counts if c)
+    return 6 - pairs + max(0, 7 - kinds)
+
+
+def _thirteen_orphans_shanten(counts: Sequence[int]) -> int:
+    present = sum(1 for k in _ORPHANS if counts[k])
+    has_pair = any(counts[k] >= 2 for k in _ORPHANS)
+    return 13 - present - has_pair
+
+
+def _knitted_shanten(counts: Sequence[int], n_melds: int) -> int:
+    raise NotImplementedError("knitted shapes are not implemented yet")
+
+
+def shanten(concealed: Sequence[int], n_melds: int, rules: ShapeRules) -> int:
+    """Tiles short of ready, minimised over the enabled shapes: -1 complete, 0 ready.
+
+    ``concealed`` holds ``13 - 3 * n_melds`` tiles (a waiting hand) or ``14 -
+    3 * n_melds`` (just drew). The count is of tile exchanges by shape alone:
+    it does not know which tiles are still live, so a hand waiting only on a
+    kind it holds all four of counts as ready.
+    """
+    if not 0 <= n_melds <= 4:
+        raise ValueError(f"a hand has 0..4 melds, got {n_melds}")
+    _check_counts(concealed, (13 - 3 * n_melds, 14 - 3 * n_melds), "concealed")
+    best = 99
+    if rules.standard:
+        best = _standard_shanten(concealed, n_melds)
+    if n_melds == 0:
+        if rules.seven_pairs:
+            best = min(best, _seven_pairs_shanten(concealed, rules.seven_pairs_allow_four_of_a_kind))
+        if rules.thirteen_orphans:
+            best = min(best, _thirteen_orphans_shanten(concealed))
+    if rules.knitted:
+        best = min(best, _knitted_shanten(concealed, n_melds))
+    return best

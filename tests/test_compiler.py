@@ -1,0 +1,315 @@
+"""The compiler pipeline: bad input gets clear located errors, nothing is half-written,
+output is deterministic, and no spec string can become code."""
+
+from __future__ import annotations
+
+import ast
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from mjspec.compiler.build import Layout, compile_library, stale_files, write_outputs
+from mjspec.compiler.check import check
+from mjspec.compiler.errors import SpecErrors
+from mjspec.compiler.load import load_spec_text
+from mjspec.compiler.resolve import SpecLibrary
+
+from conftest import ROOT
+
+BASE = (ROOT / "specs" / "sichuan_tfmj.yaml").read_text("utf-8")
+
+
+def make_layout(tmp_path: Path, specs: dict[str, str]) -> Layout:
+    spec_dir = tmp_path / "specs"
+    (spec_dir / "schema").mkdir(parents=True)
+    for name, text in specs.items():
+        (spec_dir / f"{name}.yaml").write_text(text, "utf-8")
+    gen = tmp_path / "generated"
+    gen.mkdir()
+    return Layout(specs=spec_dir, generated=gen, docs=tmp_path / "docs", root=tmp_path)
+
+
+def errors_of(tmp_path: Path, specs: dict[str, str]) -> list[str]:
+    out = compile_library(make_layout(tmp_path, specs))
+    return [str(e) for e in out.errors]
+
+
+def child(body: str, parent: str = "sichuan_tfmj", pid: str = "house") -> str:
+    return f"id: {pid}\nextends: {parent}\n{body}"
+
+
+# ---- bad input -------------------------------------------------------------
+
+
+def test_malformed_yaml_is_located(tmp_path: Path) -> None:
+    errs = errors_of(tmp_path, {"bad": "id: bad\nnames: [unclosed\n"})
+    assert len(errs) == 1 and errs[0].startswith("specs/bad.yaml:") and "malformed YAML" in errs[0]
+
+
+def test_alias_bomb_is_refused_before_expansion(tmp_path: Path) -> None:
+    bomb = "a: &a [x, x, x, x, x, x, x, x, x]\n" + "".join(
+        f"{chr(98 + i)}: &{chr(98 + i)} [*{chr(97 + i)}, *{chr(97 + i)}, *{chr(97 + i)}, *{chr(97 + i)}, *{chr(97 + i)}]\n"
+        for i in range(9)
+    )
+    errs = errors_of(tmp_path, {"bomb": bomb})
+    assert len(errs) == 1 and "specs/bomb.yaml:1:" in errs[0] and "aliases" in errs[0]
+
+
+def test_unknown_key_gets_did_you_mean(tmp_path: Path) -> None:
+    text = BASE.replace("  cap: 3\n", "  cap: 3\n  capp: 4\n")
+    errs = errors_of(tmp_path, {"sichuan_tfmj": text})
+    assert any("scoring.capp: unknown key 'capp'; did you mean 'cap'?" in e for e in errs), errs
+    line = text.splitlines().index("  capp: 4") + 1
+    assert any(e.startswith(f"specs/sichuan_tfmj.yaml:{line}:") for e in errs)
+
+
+def test_unknown_key_in_child_points_at_child_file(tmp_path: Path) -> None:
+    errs = errors_of(tmp_path, {"sichuan_tfmj": BASE, "house": child("scoring:\n  cpa: 4\n")})
+    assert any(e.startswith("specs/house.yaml:4:") and "did you mean 'cap'" in e for e in errs), errs
+
+
+def test_cyclic_extends(tmp_path: Path) -> None:
+    errs = errors_of(tmp_path, {"a": "id: a\nextends: b\n", "b": "id: b\nextends: a\n"})
+    assert errs and all("cyclic `extends`" in e for e in errs)
+
+
+def test_extends_unknown_profile(tmp_path: Path) -> None:
+    errs = errors_of(tmp_path, {"a": "id: a\nextends: sichuan_tmfj\n"})
+    assert "extends unknown profile 'sichuan_tmfj'" in errs[0]
+
+
+def test_expression_naming_unknown_things(tmp_path: Path) -> None:
+    text = BASE.replace('when: "len(suits) == 1"', 'when: "len(suit) == 1"')
+    errs = errors_of(tmp_path, {"sichuan_tfmj": text})
+    assert len(errs) == 1
+    assert "scoring.patterns.full_flush.when" in errs[0] and "suit" in errs[0]
+    line = text.splitlines().index('      when: "len(suit) == 1"') + 1
+    assert errs[0].startswith(f"specs/sichuan_tfmj.yaml:{line}:")
+
+
+def test_semantic_errors_all_reported_at_once(tmp_path: Path) -> None:
+    body = (
+        "scoring:\n"
+        "  patterns:\n"
+        "    full_flush: {excludes: [all_tripplets]}\n"
+        "    root: {group: bass}\n"
+        "invariants: [fan_within_cap, zero_summ]\n"
+    )
+    errs = errors_of(tmp_path, {"sichuan_tfmj": BASE, "house": child(body)})
+    text = "\n".join(errs)
+    assert "excludes unknown pattern 'all_tripplets'; did you mean 'all_triplets'?" in text
+    assert "unknown pattern group 'bass'; did you mean 'base'?" in text
+    assert "unknown invariant 'zero_summ'" in text
+    assert len(errs) == 3
+
+
+def test_missing_translation_names_key_and_language(tmp_path: Path) -> None:
+    text = BASE.replace("        fr: Couleur pure (Qing Yi Se)\n", "")
+    errs = errors_of(tmp_path, {"sichuan_tfmj": text})
+    assert any("scoring.patterns.full_flush.names" in e and "fr" in e for e in errs), errs
+
+
+def test_duplicate_key(tmp_path: Path) -> None:
+    text = BASE.replace("  cap: 3\n", "  cap: 3\n  cap: 4\n")
+    errs = errors_of(tmp_path, {"sichuan_tfmj": text})
+    assert any("duplicate key 'cap'" in e for e in errs)
+
+
+def test_id_must_match_file(tmp_path: Path) -> None:
+    errs = errors_of(tmp_path, {"other": BASE})
+    assert any("must match the file name 'other.yaml'" in e for e in errs)
+
+
+def test_impossible_values(tmp_path: Path) -> None:
+    text = BASE.replace("  cap: 3\n", "  cap: -1\n").replace("      value: 2\n      when: \"len(suits) == 1\"", "      value: -2\n      when: \"len(suits) == 1\"")
+    errs = errors_of(tmp_path, {"sichuan_tfmj": text})
+    joined = "\n".join(errs)
+    assert "scoring.cap" in joined
+
+
+# ---- extends -----------------------------------------------------------------
+
+
+def test_child_states_only_differences(tmp_path: Path) -> None:
+    body = (
+        "names: {en: House, zh: 家规, ja: ハウス, pt: Casa, fr: Maison}\n"
+        "scoring:\n"
+        "  cap: 4\n"
+        "  patterns:\n"
+        "    kong_shot: null\n"
+        "    full_flush: {value: 3}\n"
+        "examples: []\n"
+    )
+    layout = make_layout(tmp_path, {"sichuan_tfmj": BASE, "house": child(body)})
+    lib = SpecLibrary(layout.specs, layout.root)
+    ir = check(lib.resolve_file(lib.path_of("house")), expected_id="house")
+    assert ir.cap == 4 and ir.extends == "sichuan_tfmj"
+    ids = [p.id for p in ir.patterns]
+    assert "kong_shot" not in ids and "root" in ids
+    flush = next(p for p in ir.patterns if p.id == "full_flush")
+    assert flush.value == 3 and flush.names.en == "Full Flush (Qing Yi Se)"
+    assert ir.spec_files == ("specs/house.yaml", "specs/sichuan_tfmj.yaml")
+
+
+# ---- writing ---------------------------------------------------------------
+
+
+def test_failing_build_leaves_previous_files_intact(tmp_path: Path) -> None:
+    layout = make_layout(tmp_path, {"sichuan_tfmj": BASE})
+    out = compile_library(layout)
+    assert not out.errors
+    write_outputs(layout, out)
+    before = {p.name: p.read_bytes() for p in layout.generated.iterdir()}
+    (layout.specs / "sichuan_tfmj.yaml").write_text(BASE.replace("  cap: 3\n", "  cap: 2\n"), "utf-8")
+    (layout.specs / "broken.yaml").write_text("id: broken\nnames: {en: x}\n", "utf-8")
+    out2 = compile_library(layout)
+    assert out2.errors
+    after = {p.name: p.read_bytes() for p in layout.generated.iterdir()}
+    assert after == before
+    assert not [p for p in layout.generated.iterdir() if p.name.endswith(".tmp")]
+
+
+def test_check_reports_stale_and_orphaned_files(tmp_path: Path) -> None:
+    layout = make_layout(tmp_path, {"sichuan_tfmj": BASE})
+    out = compile_library(layout)
+    write_outputs(layout, out)
+    assert stale_files(layout, compile_library(layout)) == []
+    target = layout.generated / "sichuan_tfmj.py"
+    target.write_text(target.read_text("utf-8") + "# hand edit\n", "utf-8")
+    (layout.generated / "gone.py").write_text("", "utf-8")
+    stale = stale_files(layout, compile_library(layout))
+    assert target in stale and layout.generated / "gone.py" in stale
+
+
+def test_generation_is_deterministic_across_hash_seeds(tmp_path: Path) -> None:
+    script = (
+        "import sys\n"
+        "from pathlib import Path\n"
+        "from mjspec.compiler.build import Layout, compile_library\n"
+        "out = compile_library(Layout.bundled())\n"
+        "for p, t in sorted(out.files.items()):\n"
+        "    sys.stdout.write(str(p.name) + '\\n' + t)\n"
+    )
+    outputs = []
+    for seed in ("1", "2", "12345"):
+        env = dict(os.environ, PYTHONHASHSEED=seed)
+        res = subprocess.run([sys.executable, "-c", script], capture_output=True, env=env, check=True)
+        outputs.append(res.stdout)
+    assert outputs[0] == outputs[1] == outputs[2]
+    assert b"sichuan_tfmj" in outputs[0]
+
+
+def test_bundled_generated_files_are_fresh() -> None:
+    layout = Layout.bundled()
+    out = compile_library(layout)
+    assert not out.errors
+    assert stale_files(layout, out) == [], "run `mjspec build`"
+
+
+# ---- no spec string becomes code ------------------------------------------
+
+NASTY = [
+    'Evil """ name',
+    "x'); import os; os.system('echo pwned'); ('",
+    "line one\nimport os\n",
+    "\\' + __import__('os').getcwd() + '",
+    "{{ ir }} {% raw %}",
+    "# comment\r\nprint(1)",
+]
+
+ALLOWED_CALLS = {
+    "Profile", "Text", "Source", "TileSet", "Suit", "Deal", "Opening", "MissingSuitRule", "ShapeRules",
+    "Requirement", "Pattern", "PatternGroup", "Pick", "Payments", "Example", "ExampleMeld",
+    "bool", "int", "len", "all", "any", "min", "max", "sum", "abs", "bounded_pow",
+}
+
+
+def _audit_module(source: str) -> list[str]:
+    """Every string constant of the module, after checking its structure admits no stray code."""
+    tree = ast.parse(source)
+    for node in tree.body:
+        if isinstance(node, ast.ImportFrom):
+            assert node.module == "__future__" or (node.module or "").startswith("mjspec.runtime.")
+        elif isinstance(node, ast.FunctionDef):
+            assert node.name.startswith(("_when_", "_count_", "_value_", "_require_", "_ron_", "_tsumo_"))
+            assert len(node.body) == 1 and isinstance(node.body[0], ast.Return)
+        elif isinstance(node, ast.Assign):
+            assert [t.id for t in node.targets if isinstance(t, ast.Name)] == ["PROFILE"]
+        elif isinstance(node, ast.Expr):
+            assert isinstance(node.value, ast.Constant)  # the docstring
+        else:
+            raise AssertionError(f"unexpected top-level statement {ast.dump(node)[:80]}")
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Call):
+            assert isinstance(node.func, ast.Name) and node.func.id in ALLOWED_CALLS, ast.dump(node)[:120]
+        assert not isinstance(node, (ast.Import, ast.Lambda, ast.NamedExpr, ast.Subscript))
+        if isinstance(node, ast.Attribute):
+            assert not node.attr.startswith("_")
+    return [n.value for n in ast.walk(tree) if isinstance(n, ast.Constant) and isinstance(n.value, str)]
+
+
+@pytest.mark.parametrize("nasty", NASTY)
+def test_spec_strings_reach_code_only_as_literals(tmp_path: Path, nasty: str) -> None:
+    import json
+
+    q = json.dumps(nasty)  # a YAML double-quoted scalar
+    body = (
+        f"names: {{en: {q}, zh: {q}, ja: {q}, pt: {q}, fr: {q}}}\n"
+        f"source: {{book: {q}, title: {q}, file: {q}}}\n"
+        "scoring:\n"
+        "  patterns:\n"
+        f"    root: {{section: {q}, names: {{en: {q}, zh: {q}, ja: {q}, pt: {q}, fr: {q}}}}}\n"
+        "examples:\n"
+        f"  - {{name: {q}, concealed: 111m234567m234p9p, win_tile: 9p, win: ron, context: {{missing_suit: s}}, expect: {{legal: true}}}}\n"
+    )
+    layout = make_layout(tmp_path, {"sichuan_tfmj": BASE, "house": child(body)})
+    out = compile_library(layout)
+    assert not out.errors, out.errors
+    source = out.files[layout.generated / "house.py"]
+    constants = _audit_module(source)
+    assert constants.count(nasty) >= 8
+
+
+@pytest.mark.parametrize(
+    "expression",
+    [
+        "__import__('os').system('x')",
+        "().__class__.__bases__",
+        "tiles.__class__",
+        "eval('1')",
+        "open('f')",
+        "len(suits) == 1\nimport os",
+        "len(suits) == 1; import os",
+        "lambda: 1",
+        "ｌen(suits) == 1",
+        "len(ѕuits) == 1",
+        "[g for g in sets][0]",
+        "f'{shape}' == 'x'",
+    ],
+)
+def test_hostile_expressions_are_spec_errors(tmp_path: Path, expression: str) -> None:
+    import json
+
+    body = f"scoring:\n  patterns:\n    full_flush: {{when: {json.dumps(expression)}}}\n"
+    layout = make_layout(tmp_path, {"sichuan_tfmj": BASE, "house": child(body)})
+    out = compile_library(layout)
+    assert out.errors and not any(p.name == "house.py" for p in out.files)
+    assert all("specs/house.yaml:5:" in str(e) for e in out.errors), out.errors
+
+
+def test_bundled_modules_pass_the_audit() -> None:
+    layout = Layout.bundled()
+    for path in sorted(layout.generated.glob("*.py")):
+        if path.name != "__init__.py":
+            _audit_module(path.read_text("utf-8"))
+
+
+def test_load_refuses_huge_depth() -> None:
+    text = "a: " + "[" * 60 + "]" * 60 + "\n"
+    with pytest.raises(SpecErrors) as e:
+        load_spec_text(text, "deep.yaml")
+    assert "nested deeper" in str(e.value)
