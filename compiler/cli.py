@@ -96,6 +96,10 @@ def _parser() -> argparse.ArgumentParser:
     bench.add_argument("--repeats", type=int, default=5, help="timed repeats; the median is reported (default 5)")
     bench.add_argument("--seed", type=int, default=20261129, help="corpus seed")
     bench.set_defaults(run=_cmd_bench)
+
+    from . import docs_cli
+
+    docs_cli.add_commands(sub)
     return p
 
 

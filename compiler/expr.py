@@ -142,9 +142,7 @@ class Enum(Type):
     def __post_init__(self) -> None:
         values = frozenset(self.values)
         if not values or not all(isinstance(x, str) and x for x in values):
-            raise ValueError(
-                f"enum {self.name!r} needs a non-empty set of non-empty strings"
-            )
+            raise ValueError(f"enum {self.name!r} needs a non-empty set of non-empty strings")
         object.__setattr__(self, "values", values)
 
     def describe(self) -> str:
@@ -163,9 +161,7 @@ class Record(Type):
         for attr, typ in attrs.items():
             _check_identifier(attr, f"attribute of record {self.name!r}")
             if not isinstance(typ, Type):
-                raise TypeError(
-                    f"{self.name}.{attr}: {typ!r} is not an expression Type"
-                )
+                raise TypeError(f"{self.name}.{attr}: {typ!r} is not an expression Type")
         object.__setattr__(self, "attrs", _pytypes.MappingProxyType(attrs))
 
     def __hash__(self) -> int:
@@ -365,18 +361,14 @@ def compile_expr(source: str, vocab: Vocabulary, expect: Type | None) -> Compile
 
 def _expect_message(expect: Type, got: Type) -> str:
     if expect == BOOL:
-        hint = {
-            INT: "; compare it, e.g. `... > 0`",
-        }.get(got, "")
+        hint = "; compare it, e.g. `... > 0`" if got == INT else ""
         if isinstance(got, (Optional, ListOf, SetOf)):
             hint = "; test it explicitly, e.g. `x is not None` or `len(x) > 0`"
-        return f"a condition must be true/false (bool), but this expression is {got.describe()}{hint}"
-    if expect == INT:
-        hint = (
-            "; a condition is not a number: write e.g. `1 if ... else 0`"
-            if got == BOOL
-            else ""
+        return (
+            f"a condition must be true/false (bool), but this expression is {got.describe()}{hint}"
         )
+    if expect == INT:
+        hint = "; a condition is not a number: write e.g. `1 if ... else 0`" if got == BOOL else ""
         return f"a value must be an int, but this expression is {got.describe()}{hint}"
     return f"this expression must be {expect.describe()}, but it is {got.describe()}"
 
@@ -509,9 +501,7 @@ class _Checked:
     type: Type
     node: ast.expr
     col: int | None
-    consts: tuple[object, ...] | None = (
-        None  # value(s) of a constant or a literal of constants
-    )
+    consts: tuple[object, ...] | None = None  # value(s) of a constant or a literal of constants
     path: tuple[str, ...] | None = None  # dotted path, for narrowing optionals
     narrowed: bool = False  # declared optional, known not None here
 
@@ -616,9 +606,7 @@ def _accepts(expected: Type, got: _Checked) -> str | None:
     return _accepts_type(expected, got.type, got.consts)
 
 
-def _accepts_type(
-    expected: Type, actual: Type, consts: tuple[object, ...] | None
-) -> str | None:
+def _accepts_type(expected: Type, actual: Type, consts: tuple[object, ...] | None) -> str | None:
     if expected == actual:
         return None
     if isinstance(expected, Optional):
@@ -650,11 +638,11 @@ def _comparable(
         return "compare with None using `is None` / `is not None`"
     for t in (a, b):
         if isinstance(t, Optional):
-            return f"one side is {t.describe()} and may be None; check `... is not None and ...` first"
-        if isinstance(t, IterOf):
             return (
-                "a generator cannot be compared; use all(...)/any(...) or a list [...]"
+                f"one side is {t.describe()} and may be None; check `... is not None and ...` first"
             )
+        if isinstance(t, IterOf):
+            return "a generator cannot be compared; use all(...)/any(...) or a list [...]"
     if isinstance(a, Enum) and b == STR and b_consts is not None:
         return _accepts_type(a, b, b_consts)
     if isinstance(b, Enum) and a == STR and a_consts is not None:
@@ -704,9 +692,7 @@ class _Checker:
             self.fail(rejected, node)
         method = _DISPATCH.get(type(node))
         if method is None:
-            self.fail(
-                f"{type(node).__name__} expressions are not allowed in rules", node
-            )
+            self.fail(f"{type(node).__name__} expressions are not allowed in rules", node)
         return method(self, node, ctx)
 
     def out(self, typ: Type, node: ast.expr, src: ast.AST, **kw: object) -> _Checked:
@@ -765,9 +751,7 @@ class _Checker:
         if value is None:
             return self.out(NONE, ast.Constant(value=None), node, consts=(None,))
         if isinstance(value, bool):
-            return self.out(
-                BOOL, ast.Constant(value=bool(value)), node, consts=(value,)
-            )
+            return self.out(BOOL, ast.Constant(value=bool(value)), node, consts=(value,))
         if isinstance(value, int):
             if abs(value) > MAX_INT:
                 self.fail(
@@ -790,9 +774,7 @@ class _Checker:
         if isinstance(value, complex):
             self.fail("complex numbers are not allowed; use integers", node)
         if isinstance(value, bytes):
-            self.fail(
-                "bytes literals are not allowed; use a plain string 'like this'", node
-            )
+            self.fail("bytes literals are not allowed; use a plain string 'like this'", node)
         self.fail(f"the constant {value!r} is not allowed", node)
 
     def name_text(self, name: str, node: ast.AST) -> None:
@@ -857,9 +839,7 @@ class _Checker:
             )
         typ = t.attrs[attr]
         path = base.path + (attr,) if base.path is not None else None
-        narrowed = (
-            isinstance(typ, Optional) and path is not None and path in ctx.nonnull
-        )
+        narrowed = isinstance(typ, Optional) and path is not None and path in ctx.nonnull
         if isinstance(typ, Optional) and narrowed:
             typ = typ.inner
         return self.out(
@@ -870,13 +850,9 @@ class _Checker:
             narrowed=narrowed,
         )
 
-    def check_literal(
-        self, node: ast.Tuple | ast.List | ast.Set, ctx: _Ctx
-    ) -> _Checked:
+    def check_literal(self, node: ast.Tuple | ast.List | ast.Set, ctx: _Ctx) -> _Checked:
         if not node.elts:
-            self.fail(
-                "empty literals are not allowed; list at least one constant", node
-            )
+            self.fail("empty literals are not allowed; list at least one constant", node)
         elts: list[ast.expr] = []
         values: list[object] = []
         elem_type: Type | None = None
@@ -892,9 +868,7 @@ class _Checker:
             ):
                 negate, inner = True, elt.operand
             if not isinstance(inner, ast.Constant):
-                self.fail(
-                    "literals may only hold constants, e.g. (1, 9) or ('m', 'p')", elt
-                )
+                self.fail("literals may only hold constants, e.g. (1, 9) or ('m', 'p')", elt)
             checked = self.check_constant(inner, ctx)
             if checked.type not in (INT, STR, BOOL):
                 self.fail(
@@ -964,9 +938,7 @@ class _Checker:
                     f"unary {sign} needs an int, but this is {checked.type.describe()}",
                     node,
                 )
-            op: ast.unaryop = (
-                ast.USub() if isinstance(node.op, ast.USub) else ast.UAdd()
-            )
+            op: ast.unaryop = ast.USub() if isinstance(node.op, ast.USub) else ast.UAdd()
             return self.out(INT, ast.UnaryOp(op=op, operand=checked.node), node)
         self.fail(
             "bitwise `~` is not allowed; use `not` for logic or `-x - 1` for arithmetic",
@@ -1014,9 +986,7 @@ class _Checker:
         for op, right_src in zip(node.ops, node.comparators):
             text = _CMP_TEXT[type(op)]
             if isinstance(op, (ast.Is, ast.IsNot)):
-                if not (
-                    isinstance(right_src, ast.Constant) and right_src.value is None
-                ):
+                if not (isinstance(right_src, ast.Constant) and right_src.value is None):
                     self.fail(
                         f"`{text}` may only be used as `x {text} None`; compare values with == or !=",
                         right_src,
@@ -1031,9 +1001,7 @@ class _Checker:
             else:
                 right = self.check(right_src, ctx)
                 if isinstance(op, (ast.Eq, ast.NotEq)):
-                    problem = _comparable(
-                        left.type, left.consts, right.type, right.consts
-                    )
+                    problem = _comparable(left.type, left.consts, right.type, right.consts)
                     if problem:
                         bad = right_src if right.consts is not None else node
                         self.fail(f"`{text}`: {problem}", bad)
@@ -1052,9 +1020,7 @@ class _Checker:
             ops.append(type(op)())
             comparators.append(right.node)
             left, left_src = right, right_src
-        return self.out(
-            BOOL, ast.Compare(left=first_node, ops=ops, comparators=comparators), node
-        )
+        return self.out(BOOL, ast.Compare(left=first_node, ops=ops, comparators=comparators), node)
 
     def membership(
         self,
@@ -1071,9 +1037,7 @@ class _Checker:
                 right_src,
             )
         if isinstance(coll, IterOf):
-            self.fail(
-                f"`{text}` needs a list or set; for a generator use any(...)", right_src
-            )
+            self.fail(f"`{text}` needs a list or set; for a generator use any(...)", right_src)
         if not isinstance(coll, (ListOf, SetOf)):
             self.fail(
                 f"the right side of `{text}` must be a list or set, but it is {coll.describe()}",
@@ -1099,9 +1063,7 @@ class _Checker:
     def check_ifexp(self, node: ast.IfExp, ctx: _Ctx) -> _Checked:
         test = self.truth(node.test, ctx, "an `if` test")
         body = self.check(node.body, ctx.narrowed(self.facts(node.test, ctx, True)))
-        orelse = self.check(
-            node.orelse, ctx.narrowed(self.facts(node.test, ctx, False))
-        )
+        orelse = self.check(node.orelse, ctx.narrowed(self.facts(node.test, ctx, False)))
         typ = self.unify(body, orelse, node)
         consts = None
         if (
@@ -1109,9 +1071,7 @@ class _Checker:
             and orelse.consts is not None
             and body.type == orelse.type == typ
         ):
-            consts = (
-                body.consts + orelse.consts
-            )  # keep checking enum spellings through `if`/`else`
+            consts = body.consts + orelse.consts  # keep checking enum spellings through `if`/`else`
         return self.out(
             typ,
             ast.IfExp(test=test.node, body=body.node, orelse=orelse.node),
@@ -1159,11 +1119,7 @@ class _Checker:
             if isinstance(arg, ast.Starred):
                 self.fail(_REJECTED[ast.Starred], arg)
         if not isinstance(node.func, ast.Name):
-            what = (
-                "methods"
-                if isinstance(node.func, ast.Attribute)
-                else "computed functions"
-            )
+            what = "methods" if isinstance(node.func, ast.Attribute) else "computed functions"
             self.fail(
                 f"only declared functions and {', '.join(BUILTIN_FUNCTIONS)} can be called; {what} cannot",
                 node.func,
@@ -1182,9 +1138,7 @@ class _Checker:
             node.func,
         )
 
-    def call_declared(
-        self, name: str, sig: FuncSig, node: ast.Call, ctx: _Ctx
-    ) -> _Checked:
+    def call_declared(self, name: str, sig: FuncSig, node: ast.Call, ctx: _Ctx) -> _Checked:
         if len(node.args) != len(sig.params):
             self.fail(
                 f"{name}{sig.describe()} takes {len(sig.params)} argument(s), got {len(node.args)}",
@@ -1255,9 +1209,7 @@ class _Checker:
             return self.out(INT, emit([arg]), node)
         if name in ("min", "max"):
             if nargs == 0:
-                self.fail(
-                    f"{name}(...) needs one list/generator or two or more ints", node
-                )
+                self.fail(f"{name}(...) needs one list/generator or two or more ints", node)
             if nargs == 1:
                 arg = one_iterable((INT,), "ints")
                 return self.out(INT, emit([arg]), node)
@@ -1358,16 +1310,10 @@ class _Checker:
                     f"set items must be ints, strings, bools or enums, not {elt.type.describe()}",
                     node.elt,
                 )
-            return self.out(
-                SetOf(elt.type), ast.SetComp(elt=elt.node, generators=[comp]), node
-            )
+            return self.out(SetOf(elt.type), ast.SetComp(elt=elt.node, generators=[comp]), node)
         if isinstance(node, ast.ListComp):
-            return self.out(
-                ListOf(elt.type), ast.ListComp(elt=elt.node, generators=[comp]), node
-            )
-        return self.out(
-            IterOf(elt.type), ast.GeneratorExp(elt=elt.node, generators=[comp]), node
-        )
+            return self.out(ListOf(elt.type), ast.ListComp(elt=elt.node, generators=[comp]), node)
+        return self.out(IterOf(elt.type), ast.GeneratorExp(elt=elt.node, generators=[comp]), node)
 
 
 _DISPATCH: dict[type, Callable[[Any, Any, _Ctx], _Checked]] = {
@@ -1451,34 +1397,26 @@ class _InternalError(AssertionError):
     pass
 
 
-def _verify(
-    python: str, built: ast.Expression, vocab: Vocabulary, helpers: Iterable[str]
-) -> None:
+def _verify(python: str, built: ast.Expression, vocab: Vocabulary, helpers: Iterable[str]) -> None:
     """Defence in depth: the emitted text must parse back to exactly what was built, within the whitelist."""
     try:
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")
             reparsed = ast.parse(python, mode="eval")
     except SyntaxError as exc:  # pragma: no cover - would be a compiler bug
-        raise _InternalError(
-            f"emitted code does not parse: {python!r}: {exc}"
-        ) from None
+        raise _InternalError(f"emitted code does not parse: {python!r}: {exc}") from None
     if ast.dump(reparsed) != ast.dump(built):
         raise _InternalError(f"emitted code does not round-trip: {python!r}")
     verify_python_ast(reparsed, vocab, frozenset(helpers))
 
 
-def verify_python_ast(
-    tree: ast.Expression, vocab: Vocabulary, helpers: frozenset[str]
-) -> None:
+def verify_python_ast(tree: ast.Expression, vocab: Vocabulary, helpers: frozenset[str]) -> None:
     """Assert that ``tree`` only uses whitelisted nodes, names, calls and constants."""
     receiver = vocab.receiver
     free_names = _EMITTED_BUILTINS | helpers | {receiver}
 
     def fail(why: str, node: ast.AST) -> NoReturn:
-        raise _InternalError(
-            f"emitted code failed verification: {why}: {ast.dump(node)[:200]}"
-        )
+        raise _InternalError(f"emitted code failed verification: {why}: {ast.dump(node)[:200]}")
 
     def visit(node: ast.AST, bound: frozenset[str]) -> None:
         if type(node) not in _ALLOWED_NODES:
@@ -1548,12 +1486,7 @@ def verify_python_ast(
             if gen.is_async or not isinstance(gen.target, ast.Name):
                 fail("comprehension target", node)
             var = gen.target.id
-            if (
-                var in free_names
-                or var in bound
-                or var.startswith("_")
-                or not var.isascii()
-            ):
+            if var in free_names or var in bound or var.startswith("_") or not var.isascii():
                 fail(f"loop variable {var!r}", node)
             visit(gen.iter, bound)
             inner = bound | {var}

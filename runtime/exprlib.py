@@ -47,4 +47,5 @@ def bounded_pow(base: int, exponent: int) -> int:
             f"{base} ** {exponent} would have more than {MAX_POW_BITS} bits; "
             "rule values must stay small"
         )
-    return int(base) ** int(exponent)
+    result: int = int(base) ** int(exponent)
+    return result
