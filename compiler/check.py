@@ -31,10 +31,30 @@ from .ir import (
     ReadingIR,
     RequirementIR,
     ShapesIR,
+    TableNoteIR,
     TilesIR,
 )
 from .resolve import Resolved
 from .vocabulary import hand_vocabulary, payment_vocabulary
+
+from mjspec.runtime.rules import (
+    CallRules,
+    Clock,
+    DealerRule,
+    Exchange,
+    ExchangeDirection,
+    ExhaustionRules,
+    KongPayments,
+    MatchRules,
+    PassRules,
+    PassWinRule,
+    TableRules,
+    TimeoutRules,
+    WinFlow,
+)
+
+#: Spec blocks that hold table rules, in document order; each may carry `section` and `reading`.
+TABLE_BLOCKS = ("wall", "opening", "turn", "calls", "passing", "flow", "kongs", "exhaustion", "match", "timeout")
 
 
 @lru_cache(maxsize=1)
@@ -272,6 +292,14 @@ class _Builder:
             if txt:
                 readings.append(ReadingIR(raw["id"], raw.get("section"), txt))
 
+        table = self.table(tiles)
+        notes = []
+        for block in TABLE_BLOCKS:
+            raw_block = d.get(block, {})
+            reading = self.text(raw_block.get("reading"), (block, "reading"), required=False)
+            if raw_block.get("section") or reading:
+                notes.append(TableNoteIR(block, raw_block.get("section"), reading))
+
         if self.errors or names is None:
             return None
         cap = sc.get("cap")
@@ -303,6 +331,51 @@ class _Builder:
             invariants=invariants,
             examples=tuple(examples),
             readings=tuple(readings),
+            table=table,
+            table_notes=tuple(notes),
+        )
+
+    def table(self, tiles: TilesIR) -> TableRules:
+        d = self.d
+        def pick(block: str, *keys: str) -> dict[str, Any]:
+            raw = d.get(block, {})
+            return {k: raw[k] for k in keys if k in raw}
+
+        ex_raw = d.get("opening", {}).get("exchange")
+        exchange = None
+        if ex_raw is not None:
+            exchange = Exchange(
+                tiles=int(ex_raw.get("tiles", 3)),
+                same_suit=bool(ex_raw.get("same_suit", True)),
+                directions=tuple(ExchangeDirection(x) for x in ex_raw.get("directions", ["left", "across", "right"])),
+            )
+        calls = CallRules(**pick("calls", "chi", "pon", "minkan", "ankan", "kakan", "kakan_drawn_tile_only",
+                                 "robbable_kakan", "multiple_ron", "missing_suit_blocks_calls"))
+        if calls.chi:
+            self.err(("calls", "chi"), "chi is not implemented by the table engine yet; set chi: false")
+        if calls.missing_suit_blocks_calls and d.get("opening", {}).get("missing_suit", "none") != "declare":
+            self.err(("calls", "missing_suit_blocks_calls"), "needs opening.missing_suit: declare")
+        passing_raw = pick("passing", "win", "call_counts_as_pass", "pon_blocks_same_tile")
+        if "win" in passing_raw:
+            passing_raw["win"] = PassWinRule(passing_raw["win"])
+        match_raw = pick("match", "hands", "dealer", "start_score")
+        if "dealer" in match_raw:
+            match_raw["dealer"] = DealerRule(match_raw["dealer"])
+        clocks = tuple(Clock(id=c["id"], per_action=c["per_action"], reserve=c["reserve"]) for c in d.get("clocks", []))
+        if len({c.id for c in clocks}) != len(clocks):
+            self.err(("clocks",), "clock ids must be unique")
+        return TableRules(
+            dice=int(d.get("wall", {}).get("dice_rolls", 1)),
+            exchange=exchange,
+            discard_missing_suit_first=bool(d.get("turn", {}).get("discard_missing_suit_first", False)),
+            calls=calls,
+            passing=PassRules(**passing_raw),
+            flow=WinFlow(d.get("flow", {}).get("mode", "single")),
+            kongs=KongPayments(**pick("kongs", "ankan_each", "minkan_discarder", "kakan_each", "transfer_on_kong_shot")),
+            exhaustion=ExhaustionRules(**pick("exhaustion", "missing_suit_penalty", "not_ready_pays_ready", "ready_value_cap", "refund_kong_income")),
+            match=MatchRules(**match_raw),
+            clocks=clocks,
+            timeout=TimeoutRules(**pick("timeout", "claim_win")),
         )
 
     def example(self, raw: Mapping[str, Any], p: Path, tileset: TileSet, patterns: set[str]) -> ExampleIR | None:

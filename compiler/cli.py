@@ -90,6 +90,30 @@ def _parser() -> argparse.ArgumentParser:
     s.add_argument("--jsonl", action="store_true", help="read JSON requests from stdin, one per line; answer one per line")
     s.set_defaults(run=_cmd_score)
 
+    play = sub.add_parser("play", help="play a match with bots, print a readable log, optionally write the record")
+    play.add_argument("profile", help="profile id")
+    play.add_argument("--seed", type=int, default=0, help="the match seed: every random choice follows from it (default 0)")
+    play.add_argument("--bots", default="greedy", help="one bot for all seats or four, comma-separated: greedy, random (default greedy)")
+    play.add_argument("--hands", type=int, help="hands to play (default: the profile's match length)")
+    play.add_argument("--record", type=Path, metavar="FILE", help="write the JSON game record here")
+    play.add_argument("--quiet", action="store_true", help="print only the result")
+    play.set_defaults(run=_cmd_play)
+
+    rep = sub.add_parser("replay", help="re-execute a game record and check every event and score")
+    rep.add_argument("record", type=Path, help="a record written by `mjspec play --record`")
+    rep.set_defaults(run=_cmd_replay)
+
+    sim = sub.add_parser("simulate", help="play many seeded bot games in parallel and summarise them")
+    sim.add_argument("profile", help="profile id")
+    sim.add_argument("--games", type=int, default=100, help="number of games (default 100)")
+    sim.add_argument("--workers", type=int, default=1, help="worker processes (default 1)")
+    sim.add_argument("--seed", type=int, default=0, help="game i uses seed SEED+i (default 0)")
+    sim.add_argument("--bots", default="greedy", help="as for play (default greedy)")
+    sim.add_argument("--hands", type=int, help="hands per game (default: the profile's match length)")
+    sim.add_argument("--json", type=Path, metavar="FILE", help="also write the statistics as JSON here")
+    sim.add_argument("--no-progress", action="store_true", help="no progress bar on stderr")
+    sim.set_defaults(run=_cmd_simulate)
+
     bench = sub.add_parser("bench", help="measure hand-evaluation speed on a seeded corpus")
     bench.add_argument("--profile", default="sichuan_tfmj", help="profile to measure (default sichuan_tfmj)")
     bench.add_argument("--hands", type=int, default=10_000, help="corpus size (default 10000)")
@@ -272,6 +296,111 @@ def score_jsonl(stdin: TextIO, stdout: TextIO) -> int:
             answer = score_request(raw)
         stdout.write(json.dumps(answer, ensure_ascii=False) + "\n")
         stdout.flush()
+    return 0
+
+
+def _bots(text: str) -> list[str]:
+    names = [n.strip() for n in text.split(",") if n.strip()]
+    if len(names) not in (1, 4):
+        raise UserError(f"--bots takes one name or four, comma-separated; got {text!r}")
+    from mjspec.runtime.simulate import BOTS
+
+    for n in names:
+        if n not in BOTS:
+            raise UserError(f"unknown bot {n!r} (choose from {', '.join(BOTS)})")
+    return names
+
+
+def _cmd_play(args: argparse.Namespace) -> int:
+    from mjspec.runtime.match import Match, play_hand
+    from mjspec.runtime.narrate import describe_event
+    from mjspec.runtime.record import match_record
+    from mjspec.runtime.simulate import make_players
+
+    profile = load_profile(args.profile)
+    if args.hands is not None and args.hands < 1:
+        raise UserError("--hands must be at least 1")
+    players = make_players(_bots(args.bots), args.seed)
+    match = Match(profile, args.seed, args.hands)
+    assert match.hands_total is not None
+    for n in range(match.hands_total):
+        hand = match.new_hand()
+        if not args.quiet:
+            print(f"== hand {n + 1}/{match.hands_total}, dealer seat {hand.dealer} ==")
+        start = 0
+        for line in (describe_event(e) for e in hand.events):
+            if line and not args.quiet:
+                print("  " + line)
+        start = len(hand.events)
+
+        def show(_action: object) -> None:
+            nonlocal start
+            for ev in hand.events[start:]:
+                line = describe_event(ev)
+                if line and not args.quiet:
+                    print("  " + line)
+            start = len(hand.events)
+
+        play_hand(hand, players, on_step=show)
+    match.finish()
+    print(f"{profile.id}, seed {args.seed}: totals {match.totals}; placement (first to last) seats {match.placements()}")
+    if args.record:
+        _write_json_atomic(args.record, match_record(match))
+        print(f"record written to {args.record}")
+    return 0
+
+
+def _write_json_atomic(path: Path, data: Any) -> None:
+    import os
+    import tempfile
+
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", dir=path.parent)
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8") as f:
+            json.dump(data, f, ensure_ascii=False, indent=1)
+            f.write("\n")
+        os.replace(tmp, path)
+    except BaseException:
+        if os.path.exists(tmp):
+            os.unlink(tmp)
+        raise
+
+
+def _cmd_replay(args: argparse.Namespace) -> int:
+    from mjspec.runtime.record import ReplayError, replay
+
+    try:
+        record = json.loads(args.record.read_text("utf-8"))
+    except OSError as e:
+        raise UserError(f"{args.record}: cannot read: {e.strerror}") from None
+    except json.JSONDecodeError as e:
+        raise UserError(f"{args.record}:{e.lineno}: not JSON: {e.msg}") from None
+    try:
+        summary = replay(record)
+    except ReplayError as e:
+        raise UserError(f"{args.record}: replay failed: {e}") from None
+    print(
+        f"{args.record}: ok: {summary.profile}, {summary.hands} hand(s), {summary.decisions} decisions, "
+        f"{summary.events} events reproduced; totals {list(summary.totals)}"
+    )
+    return 0
+
+
+def _cmd_simulate(args: argparse.Namespace) -> int:
+    from mjspec.runtime.simulate import simulate
+
+    load_profile(args.profile)
+    if args.games < 1 or args.workers < 1:
+        raise UserError("--games and --workers must be at least 1")
+    report = simulate(
+        args.profile, args.games, workers=args.workers, seed=args.seed, bots=_bots(args.bots), hands=args.hands,
+        progress=not args.no_progress,
+    )
+    print(report.table())
+    if args.json:
+        _write_json_atomic(args.json, report.to_json())
+        print(f"statistics written to {args.json}")
     return 0
 
 

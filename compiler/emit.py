@@ -10,12 +10,15 @@ from __future__ import annotations
 
 import re
 from functools import lru_cache
+from dataclasses import fields, is_dataclass
+from enum import StrEnum
 from typing import Any
 
 import black
 from black.mode import TargetVersion
 import jinja2
 
+from mjspec.runtime import rules
 from mjspec.runtime.text import LANGUAGES, Text
 
 from .ir import ProfileIR
@@ -54,6 +57,24 @@ def _plain(value: str) -> str:
     return value
 
 
+def _construct(value: Any) -> str:
+    """Python source that rebuilds a table-rules value: dataclasses and enums of ``mjspec.runtime.rules`` and literals."""
+    if is_dataclass(value) and not isinstance(value, type):
+        cls = type(value)
+        if getattr(rules, cls.__name__, None) is not cls:
+            raise TypeError(f"refusing to emit an instance of {cls.__name__}")
+        args = ", ".join(f"{f.name}={_construct(getattr(value, f.name))}" for f in fields(value))
+        return f"rules.{cls.__name__}({args})"
+    if isinstance(value, StrEnum):
+        cls = type(value)
+        if getattr(rules, cls.__name__, None) is not cls:
+            raise TypeError(f"refusing to emit an enum {cls.__name__}")
+        return f"rules.{cls.__name__}({_pyrepr(value.value)})"
+    if isinstance(value, tuple):
+        return "(" + "".join(f"{_construct(v)}, " for v in value) + ")"
+    return _pyrepr(value)
+
+
 def _text(value: Text) -> str:
     args = ", ".join(f"{lang}={_pyrepr(value.get(lang))}" for lang in LANGUAGES)
     return f"Text({args})"
@@ -72,6 +93,7 @@ def environment() -> jinja2.Environment:
     env.filters["pyrepr"] = _pyrepr
     env.filters["text"] = _text
     env.filters["plain"] = _plain
+    env.filters["construct"] = _construct
     return env
 
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from mjspec.runtime.rules import TableRules
 from mjspec.runtime.text import Text
 
 from .errors import Location
@@ -139,6 +140,15 @@ class ReadingIR:
 
 
 @dataclass(frozen=True)
+class TableNoteIR:
+    """The section and chosen reading attached to one block of table rules."""
+
+    block: str
+    section: str | None
+    reading: Text | None
+
+
+@dataclass(frozen=True)
 class ProfileIR:
     """One profile, fully resolved and checked."""
 
@@ -169,6 +179,8 @@ class ProfileIR:
     invariants: tuple[str, ...]
     examples: tuple[ExampleIR, ...]
     readings: tuple[ReadingIR, ...]
+    table: TableRules
+    table_notes: tuple[TableNoteIR, ...]
 
     @property
     def helpers(self) -> tuple[str, ...]:

@@ -9,6 +9,7 @@ expression; every mechanism lives in mjspec.runtime.
 from __future__ import annotations
 
 from mjspec.runtime.exprlib import bounded_pow
+from mjspec.runtime import rules
 from mjspec.runtime.profile import (
     Deal,
     Example,
@@ -323,7 +324,49 @@ PROFILE = Profile(
         ron=(("discarder", _ron_discarder),),
         tsumo=(("each", _tsumo_each),),
     ),
+    table=rules.TableRules(
+        dice=1,
+        exchange=None,
+        discard_missing_suit_first=True,
+        calls=rules.CallRules(
+            chi=False,
+            pon=True,
+            minkan=True,
+            ankan=True,
+            kakan=True,
+            kakan_drawn_tile_only=True,
+            robbable_kakan=True,
+            multiple_ron=True,
+            missing_suit_blocks_calls=False,
+        ),
+        passing=rules.PassRules(
+            win=rules.PassWinRule("same_or_lower_fan"),
+            call_counts_as_pass=True,
+            pon_blocks_same_tile=False,
+        ),
+        flow=rules.WinFlow("bloody_battle"),
+        kongs=rules.KongPayments(
+            ankan_each=2, minkan_discarder=2, kakan_each=1, transfer_on_kong_shot=True
+        ),
+        exhaustion=rules.ExhaustionRules(
+            missing_suit_penalty=0,
+            not_ready_pays_ready=True,
+            ready_value_cap=8,
+            refund_kong_income=True,
+        ),
+        match=rules.MatchRules(hands=8, dealer=rules.DealerRule("first_winner"), start_score=0),
+        clocks=(),
+        timeout=rules.TimeoutRules(claim_win=False),
+    ),
     invariants=(
+        "zero_sum",
+        "tile_conservation",
+        "no_chii",
+        "at_most_three_winners",
+        "departed_players_not_charged",
+        "payments_within_cap",
+        "replay_reproduces",
+        "never_stalls",
         "legal_wins_are_complete_shapes",
         "wins_satisfy_requirements",
         "fan_within_cap",

@@ -11,6 +11,7 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import TYPE_CHECKING, Callable
 
+from .rules import TableRules
 from .shapes import ShapeRules
 from .text import Text
 from .tiles import TileSet
@@ -155,6 +156,7 @@ class Profile:
     invariants: tuple[str, ...]
     examples: tuple[Example, ...] = ()
     extends: str | None = None
+    table: TableRules = TableRules()
     pattern_index: dict[str, Pattern] = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:

@@ -31,6 +31,7 @@ __all__ = [
     "waits",
     "is_ready",
     "shanten",
+    "discard_shanten",
 ]
 
 
@@ -488,27 +489,98 @@ def _frontier(key: tuple[int, ...]) -> _Frontier:
     return out
 
 
-def _standard_shanten(counts: Sequence[int], n_melds: int) -> int:
-    cap = 4 - n_melds  # sets still to form from the concealed tiles
-    # Combine suit frontiers; partials beyond the free slots are worth nothing,
-    # so clip them to keep the combined frontier small.
-    acc: dict[tuple[int, int], int] = {(0, 0): 0}  # (head, sets) -> best partials
-    for lo, hi in _SUITS:
-        key = tuple(counts[lo:hi])
-        front = _FRONTIERS.get(key) or _frontier(key)
-        nxt: dict[tuple[int, int], int] = {}
-        for (h1, m1), t1 in acc.items():
-            for h2, m2, t2 in front:
-                h = h1 + h2
-                if h > 1:
-                    continue
-                m = m1 + m2
-                t = min(t1 + t2, cap - m)
-                if nxt.get((h, m), -1) < t:
-                    nxt[(h, m)] = t
-        acc = nxt
+_Acc = dict[tuple[int, int], int]  # (head, sets) -> best partials
+
+
+_COMBINED: dict[tuple[tuple[tuple[tuple[int, int], int], ...], _Frontier, int], _Acc] = {}
+
+
+def _combine(acc: _Acc, front: _Frontier, cap: int) -> _Acc:
+    # Partials beyond the free slots are worth nothing, so clip them to keep
+    # the combined frontier small. Accumulators and frontiers are few and
+    # recur constantly, so the combination is memoised too.
+    key = (tuple(acc.items()), front, cap)
+    hit = _COMBINED.get(key)
+    if hit is not None:
+        return hit
+    nxt: _Acc = {}
+    for (h1, m1), t1 in acc.items():
+        for h2, m2, t2 in front:
+            h = h1 + h2
+            if h > 1:
+                continue
+            m = m1 + m2
+            t = min(t1 + t2, cap - m)
+            if nxt.get((h, m), -1) < t:
+                nxt[(h, m)] = t
+    _COMBINED[key] = nxt
+    return nxt
+
+
+def _acc_value(acc: _Acc, cap: int) -> int:
     best = max(2 * m + t + h for (h, m), t in acc.items())
     return 2 * cap - best
+
+
+_EMPTY_FRONTIER: _Frontier = ((0, 0, 0),)
+
+
+def _standard_shanten(counts: Sequence[int], n_melds: int) -> int:
+    cap = 4 - n_melds  # sets still to form from the concealed tiles
+    acc: _Acc = {(0, 0): 0}
+    for lo, hi in _SUITS:
+        key = tuple(counts[lo:hi])
+        acc = _combine(acc, _FRONTIERS.get(key) or _frontier(key), cap)
+    return _acc_value(acc, cap)
+
+
+def discard_shanten(concealed: Sequence[int], n_melds: int, rules: ShapeRules) -> dict[int, int]:
+    """Shanten after discarding one tile of each kind held: ``{kind: shanten}``.
+
+    ``concealed`` holds ``14 - 3 * n_melds`` tiles. Equal to calling
+    :func:`shanten` once per kind, but each suit's frontier is combined once:
+    a discard changes one suit only (the greedy bot's hot path).
+    """
+    if not 0 <= n_melds <= 4:
+        raise ValueError(f"a hand has 0..4 melds, got {n_melds}")
+    _check_counts(concealed, (14 - 3 * n_melds,), "concealed")
+    out: dict[int, int] = {}
+    if rules.standard:
+        cap = 4 - n_melds
+        keys = [tuple(concealed[lo:hi]) for lo, hi in _SUITS]
+        fronts = [_FRONTIERS.get(k) or _frontier(k) for k in keys]
+        for i, (lo, hi) in enumerate(_SUITS):
+            if not any(keys[i]):
+                continue
+            others: _Acc = {(0, 0): 0}
+            for j in range(len(_SUITS)):
+                if j != i and fronts[j] != _EMPTY_FRONTIER:
+                    others = _combine(others, fronts[j], cap)
+            for d in range(hi - lo):
+                if keys[i][d]:
+                    key = list(keys[i])
+                    key[d] -= 1
+                    k = tuple(key)
+                    out[lo + d] = _acc_value(_combine(others, _FRONTIERS.get(k) or _frontier(k), cap), cap)
+    else:
+        out = {k: 99 for k in range(N_KINDS) if concealed[k]}
+    if n_melds == 0 and (rules.seven_pairs or rules.thirteen_orphans) or rules.knitted:
+        c = list(concealed)
+        halves = sum(x // 2 for x in c)
+        for k in out:
+            if n_melds == 0 and rules.seven_pairs and rules.seven_pairs_allow_four_of_a_kind:
+                # Removing one tile changes only its own kind's pair count.
+                pairs = halves - c[k] // 2 + (c[k] - 1) // 2
+                out[k] = min(out[k], 6 - min(7, pairs))
+            c[k] -= 1
+            if n_melds == 0 and rules.seven_pairs and not rules.seven_pairs_allow_four_of_a_kind:
+                out[k] = min(out[k], _seven_pairs_shanten(c, False))
+            if n_melds == 0 and rules.thirteen_orphans:
+                out[k] = min(out[k], _thirteen_orphans_shanten(c))
+            if rules.knitted:
+                out[k] = min(out[k], _knitted_shanten(c, n_melds))
+            c[k] += 1
+    return out
 
 
 def _seven_pairs_shanten(counts: Sequence[int], allow_four: bool) -> int:

@@ -17,6 +17,7 @@ from mjspec.compiler.check import check
 from mjspec.compiler.errors import SpecErrors
 from mjspec.compiler.load import load_spec_text
 from mjspec.compiler.resolve import SpecLibrary
+from mjspec.runtime import rules
 
 from conftest import ROOT
 
@@ -228,12 +229,19 @@ ALLOWED_CALLS = {
 }
 
 
+RULE_TYPES = {
+    name for name in dir(rules) if isinstance(getattr(rules, name), type) and getattr(rules, name).__module__ == rules.__name__
+}
+
+
 def _audit_module(source: str) -> list[str]:
     """Every string constant of the module, after checking its structure admits no stray code."""
     tree = ast.parse(source)
     for node in tree.body:
         if isinstance(node, ast.ImportFrom):
-            assert node.module == "__future__" or (node.module or "").startswith("mjspec.runtime.")
+            assert node.module == "__future__" or (node.module or "").startswith("mjspec.runtime")
+            if node.module == "mjspec.runtime":
+                assert [a.name for a in node.names] == ["rules"]
         elif isinstance(node, ast.FunctionDef):
             assert node.name.startswith(("_when_", "_count_", "_value_", "_require_", "_ron_", "_tsumo_"))
             assert len(node.body) == 1 and isinstance(node.body[0], ast.Return)
@@ -245,7 +253,11 @@ def _audit_module(source: str) -> list[str]:
             raise AssertionError(f"unexpected top-level statement {ast.dump(node)[:80]}")
     for node in ast.walk(tree):
         if isinstance(node, ast.Call):
-            assert isinstance(node.func, ast.Name) and node.func.id in ALLOWED_CALLS, ast.dump(node)[:120]
+            if isinstance(node.func, ast.Attribute):  # rules.TableRules(...) and its parts
+                assert isinstance(node.func.value, ast.Name) and node.func.value.id == "rules"
+                assert node.func.attr in RULE_TYPES, node.func.attr
+            else:
+                assert isinstance(node.func, ast.Name) and node.func.id in ALLOWED_CALLS, ast.dump(node)[:120]
         assert not isinstance(node, (ast.Import, ast.Lambda, ast.NamedExpr, ast.Subscript))
         if isinstance(node, ast.Attribute):
             assert not node.attr.startswith("_")

@@ -500,3 +500,22 @@ def test_group_properties() -> None:
         Group(GroupKind.SEQUENCE, 27, True)
     with pytest.raises(ValueError):
         Group(GroupKind.TRIPLET, 3, False, MeldType.CHI)
+
+
+@given(st.randoms(use_true_random=False))
+def test_discard_shanten_equals_shanten_per_discard(rnd: "random.Random") -> None:
+    from mjspec.runtime.shapes import discard_shanten
+
+    for rules in (ShapeRules(seven_pairs=True, seven_pairs_allow_four_of_a_kind=True), ShapeRules(seven_pairs=True, thirteen_orphans=True)):
+        n_melds = rnd.choice([0, 0, 1, 2])
+        pool = [k for k in range(34) for _ in range(4)]
+        tiles = rnd.sample(pool, 14 - 3 * n_melds)
+        counts = [0] * 34
+        for k in tiles:
+            counts[k] += 1
+        got = discard_shanten(counts, n_melds, rules)
+        for k in set(tiles):
+            c = list(counts)
+            c[k] -= 1
+            assert got[k] == shanten(c, n_melds, rules)
+        assert set(got) == set(tiles)

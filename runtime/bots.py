@@ -1,0 +1,166 @@
+"""Bots that play any profile legally: a random one and a greedy one that lowers shanten.
+
+Both see only what a player may see (their own hand and the public table) and
+choose among ``legal_actions``; neither knows a profile's id.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Sequence
+
+from .actions import Action, ActionKind
+from .table import Hand
+from .shapes import discard_shanten, shanten
+from .tiles import Suit, Tile
+
+
+class RandomBot:
+    """Picks uniformly among the legal actions (its own seeded generator)."""
+
+    def __init__(self, seed: int = 0) -> None:
+        self.rng = random.Random(seed)
+
+    def choose(self, hand: Hand, seat: int, legal: Sequence[Action]) -> Action:
+        return self.rng.choice(list(legal))
+
+
+class GreedyBot:
+    """Wins whenever it can; otherwise discards toward the lowest shanten.
+
+    The opening: passes the three least connected tiles of its shortest suit,
+    and declares its least-held suit missing. Calls a pon or kong only when it
+    does not make the hand slower.
+    """
+
+    def __init__(self, seed: int = 0) -> None:
+        self.rng = random.Random(seed)
+
+    def choose(self, hand: Hand, seat: int, legal: Sequence[Action]) -> Action:
+        kinds = {a.kind for a in legal}
+        for win in (ActionKind.TSUMO, ActionKind.RON):
+            if win in kinds:
+                return next(a for a in legal if a.kind is win)
+        if ActionKind.EXCHANGE in kinds:
+            return self._exchange(hand, seat, legal)
+        if ActionKind.DECLARE in kinds:
+            held = {s: sum(1 for t in hand.hands[seat] if t.suit == s) for s in hand.profile.tiles.suits}
+            least = min(hand.profile.tiles.suits, key=lambda s: held[s])
+            return next(a for a in legal if a.suit == least)
+        if ActionKind.DISCARD in kinds:
+            return self._turn(hand, seat, legal)
+        return self._claim(hand, seat, legal)
+
+    # -- helpers
+
+    def _holds_missing(self, hand: Hand, seat: int) -> bool:
+        missing: Suit | None = hand.missing[seat]
+        return missing is not None and any(t.suit == missing for t in hand.hands[seat])
+
+    def _shanten(self, hand: Hand, tiles: Sequence[Tile], n_melds: int) -> int:
+        counts = [0] * 34
+        for t in tiles:
+            counts[t.kind] += 1
+        return shanten(counts, n_melds, hand.profile.shapes)
+
+    def _turn(self, hand: Hand, seat: int, legal: Sequence[Action]) -> Action:
+        tiles = hand.hands[seat]
+        discards = [a for a in legal if a.kind is ActionKind.DISCARD]
+        if self._holds_missing(hand, seat):
+            # The missing suit must go first: throw its least connected tile.
+            return min(discards, key=lambda a: (_connectivity(tiles, a.tile), a.tile))
+        n_melds = len(hand.melds[seat])
+        counts = [0] * 34
+        for t in tiles:
+            counts[t.kind] += 1
+        after = discard_shanten(counts, n_melds, hand.profile.shapes)
+        best: list[Action] = []
+        best_value = 99
+        for a in discards:
+            assert a.tile is not None
+            value = after[a.tile.kind]
+            if value < best_value:
+                best, best_value = [a], value
+            elif value == best_value:
+                best.append(a)
+        for kong in (a for a in legal if a.kind in (ActionKind.ANKAN, ActionKind.KAKAN)):
+            assert kong.tile is not None
+            kind = kong.tile.kind
+            if kong.kind is ActionKind.ANKAN:
+                rest, melds = [t for t in tiles if t.kind != kind], n_melds + 1
+            else:
+                rest, melds = list(tiles), n_melds
+                rest.remove(next(t for t in tiles if t.kind == kind))
+            if self._shanten(hand, rest, melds) <= best_value:
+                return kong
+        # Among equals, throw the least connected tile (terminals and isolated tiles first).
+        return min(best, key=lambda a: (_connectivity_in(counts, a.tile), self.rng.random()))
+
+    def _claim(self, hand: Hand, seat: int, legal: Sequence[Action]) -> Action:
+        tile = hand.claim_tile
+        assert tile is not None
+        passing = next(a for a in legal if a.kind is ActionKind.PASS)
+        if self._holds_missing(hand, seat) or tile.suit == hand.missing[seat]:
+            return passing
+        tiles = hand.hands[seat]
+        n_melds = len(hand.melds[seat])
+        now = self._shanten(hand, tiles, n_melds)
+        for kind in (ActionKind.MINKAN, ActionKind.PON):
+            act = next((a for a in legal if a.kind is kind), None)
+            if act is None:
+                continue
+            rest = [t for t in tiles if t.kind != tile.kind] + [t for t in tiles if t.kind == tile.kind][3 if kind is ActionKind.MINKAN else 2 :]
+            if kind is ActionKind.MINKAN:
+                after = self._shanten(hand, rest, n_melds + 1)
+                if after <= now:
+                    return act
+            else:
+                counts = [0] * 34
+                for t in rest:
+                    counts[t.kind] += 1
+                after = min(discard_shanten(counts, n_melds + 1, hand.profile.shapes).values())
+                if after < now:
+                    return act
+        return passing
+
+    def _exchange(self, hand: Hand, seat: int, legal: Sequence[Action]) -> Action:
+        tiles = hand.hands[seat]
+        by_suit = {s: [t for t in tiles if t.suit == s] for s in hand.profile.tiles.suits}
+        options = [s for s in by_suit if len(by_suit[s]) >= 3]
+        suit = min(options, key=lambda s: len(by_suit[s]))
+        chosen = sorted(by_suit[suit], key=lambda t: (_connectivity(tiles, t), t))[:3]
+        target = tuple(sorted(chosen))
+        for a in legal:
+            if tuple(sorted(a.tiles)) == target:
+                return a
+        return legal[0]
+
+
+def _connectivity_in(counts: Sequence[int], tile: Tile | None) -> int:
+    """:func:`_connectivity` from a counts34 vector."""
+    if tile is None:
+        return 0
+    k = tile.kind
+    score = 2 * counts[k]
+    if k < 27:
+        lo = k - k % 9
+        for n in (k - 2, k - 1, k + 1, k + 2):
+            if lo <= n < lo + 9:
+                score += counts[n]
+    return score
+
+
+def _connectivity(tiles: Sequence[Tile], tile: Tile | None) -> int:
+    """How many tiles of the hand sit on or next to ``tile`` (a cheap measure of usefulness)."""
+    if tile is None:
+        return 0
+    score = 0
+    for t in tiles:
+        if t.suit != tile.suit:
+            continue
+        d = abs(t.number - tile.number)
+        if d == 0:
+            score += 2
+        elif d <= 2 and tile.is_suited:
+            score += 1
+    return score

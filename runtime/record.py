@@ -1,0 +1,140 @@
+"""Game records (JSON) and replay.
+
+A record holds the profile id and spec version, the match seed, and for each
+hand its seed, its explicit wall and dice, every decision and every event with
+its score changes, then the match result. ``replay`` re-runs every decision on
+a fresh table built from the recorded wall and checks each event; a tampered
+or illegal record stops with a message naming the hand, the step and the rule.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, Mapping
+
+from .actions import Action, Event, IllegalAction
+from .match import Match
+from .profile import Profile
+from .registry import load_profile
+from .rules import ExchangeDirection
+from .table import Hand
+from .tiles import NotationError, format_tiles, parse_tiles
+
+FORMAT = "mjspec-record/1"
+
+
+class ReplayError(ValueError):
+    """A record that does not replay: names the hand and step, and what differs or which rule refused."""
+
+
+def hand_record(hand: Hand, index: int) -> dict[str, Any]:
+    return {
+        "index": index,
+        "dealer": hand.dealer,
+        "seed": hand.seed,
+        "wall": format_tiles(hand.initial_wall),
+        "dice": list(hand.dice),
+        "exchange_direction": hand.exchange_direction.value if hand.exchange_direction else None,
+        "decisions": [a.to_json() for a in hand.decisions],
+        "events": [e.to_json() for e in hand.events],
+        "scores": list(hand.scores),
+    }
+
+
+def match_record(match: Match) -> dict[str, Any]:
+    """The JSON record of a finished (or partly played) match."""
+    profile = match.profile
+    return {
+        "format": FORMAT,
+        "profile": profile.id,
+        "profile_version": profile.version,
+        "seed": match.seed,
+        "hands_total": match.hands_total,
+        "hands": [hand_record(h, i) for i, h in enumerate(match.hands)],
+        "totals": list(match.totals),
+        "placements": match.placements(),
+    }
+
+
+@dataclass(frozen=True)
+class ReplaySummary:
+    profile: str
+    hands: int
+    decisions: int
+    events: int
+    totals: tuple[int, ...]
+
+
+def replay(record: Mapping[str, Any]) -> ReplaySummary:
+    """Re-execute ``record`` and check it event by event; raise :class:`ReplayError` at the first difference."""
+    if not isinstance(record, Mapping) or record.get("format") != FORMAT:
+        raise ReplayError(f"not an mjspec record (expected format {FORMAT!r})")
+    try:
+        profile = load_profile(record["profile"])
+    except (KeyError, LookupError) as e:
+        raise ReplayError(f"record names no known profile: {e}") from None
+    if record.get("profile_version") != profile.version:
+        raise ReplayError(
+            f"record was made with {profile.id} version {record.get('profile_version')}, this engine is version {profile.version}"
+        )
+    match = Match(profile, int(record["seed"]), record.get("hands_total"))
+    n_decisions = n_events = 0
+    for i, raw in enumerate(record.get("hands", [])):
+        hand = _rebuild_hand(profile, match, raw, i)
+        match.hands.append(hand)
+        events = [Event.from_json(e) for e in raw.get("events", [])]
+        pos = _check_events(events, hand.events, 0, i, "the deal")
+        for step, a in enumerate(raw.get("decisions", [])):
+            try:
+                action = Action.from_json(a)
+            except ValueError as e:
+                raise ReplayError(f"hand {i}, decision {step}: {e}") from None
+            try:
+                new = hand.apply(action)
+            except IllegalAction as e:
+                raise ReplayError(f"hand {i}, decision {step} ({action}): illegal: {e.message} [rule: {e.rule}]") from None
+            pos = _check_events(events, new, pos, i, f"decision {step} ({action})")
+        if pos != len(events):
+            raise ReplayError(f"hand {i}: the record has {len(events) - pos} event(s) the replay never produced, from {events[pos].kind!r}")
+        if list(hand.scores) != list(raw.get("scores", [])):
+            raise ReplayError(f"hand {i}: recorded scores {raw.get('scores')} but the replay gives {hand.scores}")
+        n_decisions += len(hand.decisions)
+        n_events += len(hand.events)
+    match.finish()
+    if list(match.totals) != list(record.get("totals", [])):
+        raise ReplayError(f"recorded totals {record.get('totals')} but the replay gives {match.totals}")
+    return ReplaySummary(profile.id, len(match.hands), n_decisions, n_events, tuple(match.totals))
+
+
+def _rebuild_hand(profile: Profile, match: Match, raw: Mapping[str, Any], i: int) -> Hand:
+    match._settle()
+    if raw.get("dealer") != match.dealer:
+        raise ReplayError(f"hand {i}: recorded dealer {raw.get('dealer')} but the dealer rule gives seat {match.dealer}")
+    seed = match.rng.getrandbits(63)
+    if raw.get("seed") != seed:
+        raise ReplayError(f"hand {i}: recorded hand seed {raw.get('seed')} does not follow from the match seed")
+    try:
+        wall = parse_tiles(raw["wall"], profile.tiles)
+        direction = ExchangeDirection(raw["exchange_direction"]) if raw.get("exchange_direction") else None
+        dice = tuple(raw["dice"])
+        if len(dice) != 2 or not all(isinstance(d, int) and 1 <= d <= 6 for d in dice):
+            raise ValueError(f"dice must be two numbers 1-6, got {raw['dice']!r}")
+        hand = Hand(profile, dealer=match.dealer, seed=seed, wall=wall, dice=(dice[0], dice[1]), exchange_direction=direction)
+    except (KeyError, ValueError, NotationError) as e:
+        raise ReplayError(f"hand {i}: {e}") from None
+    fresh = Hand(profile, dealer=match.dealer, seed=seed)
+    if fresh.initial_wall != hand.initial_wall or fresh.dice != hand.dice or fresh.exchange_direction != hand.exchange_direction:
+        raise ReplayError(f"hand {i}: the recorded wall, dice or exchange direction do not follow from the seed")
+    return hand
+
+
+def _check_events(recorded: list[Event], produced: list[Event], pos: int, hand: int, where: str) -> int:
+    for ev in produced:
+        if pos >= len(recorded):
+            raise ReplayError(f"hand {hand}, {where}: the replay produced {ev.kind!r} but the record has no more events")
+        if recorded[pos].to_json() != ev.to_json():
+            raise ReplayError(
+                f"hand {hand}, {where}: event {pos} differs: recorded {recorded[pos].to_json()}, replayed {ev.to_json()}"
+            )
+        pos += 1
+    return pos

@@ -1,0 +1,175 @@
+"""Many seeded bot games, in parallel processes, summarised.
+
+Game ``i`` of a run uses seed ``seed + i``, so any game of a run can be
+played again alone with ``mjspec play PROFILE --seed N``.
+"""
+
+from __future__ import annotations
+
+import multiprocessing
+import sys
+import time
+from collections import Counter
+from dataclasses import dataclass, field
+from typing import Any, Callable, Iterable, Sequence
+
+from .bots import GreedyBot, RandomBot
+from .match import Player, play_match
+from .registry import load_profile
+from .table import SEATS
+
+BOTS: dict[str, Callable[[int], Player]] = {"greedy": GreedyBot, "random": RandomBot}
+
+
+def make_players(names: Sequence[str], seed: int) -> list[Player]:
+    """One bot per seat by name (``greedy`` or ``random``), each seeded from the game seed."""
+    if len(names) == 1:
+        names = list(names) * SEATS
+    if len(names) != SEATS:
+        raise ValueError(f"give one bot name or {SEATS}, got {len(names)}")
+    out = []
+    for i, n in enumerate(names):
+        if n not in BOTS:
+            raise ValueError(f"unknown bot {n!r} (choose from {', '.join(BOTS)})")
+        out.append(BOTS[n](seed * SEATS + i))
+    return out
+
+
+@dataclass
+class GameSummary:
+    """What one game contributes to the statistics (plain data, so it crosses process boundaries)."""
+
+    seed: int
+    hands: int = 0
+    wins_by_seat: list[int] = field(default_factory=lambda: [0] * SEATS)
+    patterns: Counter[str] = field(default_factory=Counter)
+    payments: Counter[str] = field(default_factory=Counter)
+    exhausted: int = 0
+    decisions: int = 0
+    draws: int = 0
+    totals: list[int] = field(default_factory=lambda: [0] * SEATS)
+    fans: Counter[int] = field(default_factory=Counter)
+
+
+def play_one(args: tuple[str, int, tuple[str, ...], int | None]) -> GameSummary:
+    profile_id, seed, bots, hands = args
+    profile = load_profile(profile_id)
+    match = play_match(profile, make_players(bots, seed), seed, hands)
+    s = GameSummary(seed)
+    for hand in match.hands:
+        s.hands += 1
+        s.exhausted += int(hand.exhausted)
+        s.decisions += len(hand.decisions)
+        for w in hand.wins:
+            s.wins_by_seat[w.seat] += 1
+            s.fans[w.score.total] += 1
+            for p in w.score.patterns:
+                s.patterns[p.id] += p.count
+        for ev in hand.events:
+            if ev.kind == "draw":
+                s.draws += 1
+            elif "amount" in ev.data:
+                s.payments[ev.kind] += int(ev.data["amount"])
+    s.totals = list(match.totals)
+    return s
+
+
+@dataclass
+class SimulationReport:
+    profile: str
+    games: int
+    workers: int
+    seconds: float
+    summaries: list[GameSummary]
+
+    def to_json(self) -> dict[str, Any]:
+        hands = sum(s.hands for s in self.summaries) or 1
+        wins = [sum(s.wins_by_seat[i] for s in self.summaries) for i in range(SEATS)]
+        patterns: Counter[str] = Counter()
+        payments: Counter[str] = Counter()
+        fans: Counter[int] = Counter()
+        for s in self.summaries:
+            patterns.update(s.patterns)
+            payments.update(s.payments)
+            fans.update(s.fans)
+        total_wins = sum(wins) or 1
+        return {
+            "profile": self.profile,
+            "games": self.games,
+            "hands": hands,
+            "workers": self.workers,
+            "seconds": round(self.seconds, 3),
+            "hands_per_second": round(hands / self.seconds, 1) if self.seconds else None,
+            "wins_per_hand_by_seat": [round(w / hands, 4) for w in wins],
+            "win_share_by_seat": [round(w / total_wins, 4) for w in wins],
+            "wins_per_hand": round(sum(wins) / hands, 4),
+            "exhaustion_rate": round(sum(s.exhausted for s in self.summaries) / hands, 4),
+            "pattern_frequency_per_win": {k: round(v / total_wins, 4) for k, v in sorted(patterns.items())},
+            "fan_distribution": {str(k): v for k, v in sorted(fans.items())},
+            "payments_total_by_kind": dict(sorted(payments.items())),
+            "decisions_per_hand": round(sum(s.decisions for s in self.summaries) / hands, 2),
+            "draws_per_hand": round(sum(s.draws for s in self.summaries) / hands, 2),
+            "first_seed": min((s.seed for s in self.summaries), default=None),
+        }
+
+    def table(self) -> str:
+        j = self.to_json()
+        lines = [
+            f"{j['profile']}: {j['games']} games, {j['hands']} hands in {j['seconds']} s "
+            f"({j['hands_per_second']} hands/s, {j['workers']} worker(s))",
+            f"  wins per hand {j['wins_per_hand']}, exhaustion rate {j['exhaustion_rate']}, "
+            f"{j['decisions_per_hand']} decisions and {j['draws_per_hand']} draws per hand",
+            "  seat        " + "".join(f"{i:>9}" for i in range(SEATS)),
+            "  wins/hand   " + "".join(f"{w:>9}" for w in j["wins_per_hand_by_seat"]),
+            "  pattern                 per win",
+        ]
+        for k, v in sorted(j["pattern_frequency_per_win"].items(), key=lambda kv: -kv[1]):
+            lines.append(f"    {k:<22}{v:>8}")
+        lines.append("  fan   wins")
+        for k, v in j["fan_distribution"].items():
+            lines.append(f"    {k:<4}{v:>6}")
+        lines.append("  payments (total units by kind)")
+        for k, v in j["payments_total_by_kind"].items():
+            lines.append(f"    {k:<22}{v:>8}")
+        return "\n".join(lines)
+
+
+def simulate(
+    profile_id: str,
+    games: int,
+    *,
+    workers: int = 1,
+    seed: int = 0,
+    bots: Sequence[str] = ("greedy",),
+    hands: int | None = None,
+    progress: bool = True,
+) -> SimulationReport:
+    """Play ``games`` seeded games with ``workers`` processes; return the report."""
+    load_profile(profile_id)
+    make_players(bots, 0)  # fail early on a bad bot name
+    jobs = [(profile_id, seed + i, tuple(bots), hands) for i in range(games)]
+    t0 = time.perf_counter()
+    results: list[GameSummary] = []
+    it: Iterable[GameSummary]
+    if workers <= 1:
+        it = map(play_one, jobs)
+        results = _collect(it, games, progress)
+    else:
+        with multiprocessing.get_context("spawn" if sys.platform == "darwin" else "fork").Pool(workers) as pool:
+            results = _collect(pool.imap_unordered(play_one, jobs, chunksize=max(1, games // (workers * 20))), games, progress)
+    results.sort(key=lambda s: s.seed)
+    return SimulationReport(profile_id, games, workers, time.perf_counter() - t0, results)
+
+
+def _collect(it: Iterable[GameSummary], total: int, progress: bool) -> list[GameSummary]:
+    out = []
+    width = 30
+    for n, s in enumerate(it, 1):
+        out.append(s)
+        if progress and (n == total or n % max(1, total // 100) == 0):
+            done = int(width * n / total)
+            sys.stderr.write(f"\r[{'#' * done}{'.' * (width - done)}] {n}/{total} games")
+            sys.stderr.flush()
+    if progress:
+        sys.stderr.write("\n")
+    return out

@@ -1,0 +1,871 @@
+"""The table engine: one hand of mahjong as a state machine driven by a profile's rules.
+
+``legal_actions(seat)`` lists what a seat may do now; ``apply(action)``
+verifies it (raising :class:`IllegalAction` naming the rule, with the state
+untouched) and then performs it together with every automatic step that
+follows (draws, replacement tiles, settlement), returning the events. Every
+random choice comes from one seeded generator or an explicit wall, so a hand
+replays exactly.
+
+Which mechanisms run is decided by ``profile.table`` (:class:`TableRules`)
+and the profile's scoring rules; nothing here looks at a profile's id.
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass
+from enum import StrEnum
+from itertools import combinations
+from typing import Any, Sequence
+
+from .actions import Action, ActionKind, Event, IllegalAction
+from .context import WinContext, WinKind
+from .hand import Meld, MeldType
+from .profile import MissingSuitRule, Profile
+from .rules import ExchangeDirection, PassWinRule, WinFlow
+from .scoring import Score, WinningHand, evaluate
+from .shapes import is_complete, waits
+from .tiles import Suit, Tile, format_tiles
+
+SEATS = 4
+
+
+class Phase(StrEnum):
+    """Where the hand stands."""
+
+    EXCHANGE = "exchange"
+    """Every player chooses tiles to pass (hidden, simultaneous)."""
+    DECLARE = "declare"
+    """Every player declares a missing suit."""
+    TURN = "turn"
+    """The player on turn discards, declares a kong or wins."""
+    CLAIM = "claim"
+    """The other players answer a discard: win, pon, kong or pass."""
+    ROB = "rob"
+    """The other players may rob an added kong."""
+    OVER = "over"
+    """The hand has ended."""
+
+
+@dataclass(frozen=True, slots=True)
+class WinRecord:
+    """One win of the hand."""
+
+    seat: int
+    discarder: int | None
+    tile: Tile
+    score: Score
+    order: int  # which win event (0 = first); several rons on one discard share it
+
+
+class Hand:
+    """One hand at the table."""
+
+    def __init__(
+        self,
+        profile: Profile,
+        *,
+        dealer: int = 0,
+        seed: int | None = None,
+        wall: Sequence[Tile] | None = None,
+        dice: tuple[int, int] | None = None,
+        exchange_direction: ExchangeDirection | None = None,
+    ) -> None:
+        self.profile = profile
+        self.rules = profile.table
+        self.rng = random.Random(seed)
+        self.seed = seed
+        self.dealer = dealer
+        # Chance, in a fixed order so that a seed replays exactly.
+        if wall is None:
+            tiles = [t for t in profile.tiles.all_tiles() if not t.is_flower]
+            self.rng.shuffle(tiles)
+            wall = tiles
+        elif sorted(wall) != sorted(t for t in profile.tiles.all_tiles() if not t.is_flower):
+            raise ValueError("an explicit wall must hold exactly the profile's tile set")
+        self.dice = dice if dice is not None else (self.rng.randint(1, 6), self.rng.randint(1, 6))
+        if self.rules.exchange is not None:
+            self.exchange_direction = exchange_direction or self.rng.choice(self.rules.exchange.directions)
+        else:
+            self.exchange_direction = None
+        self.initial_wall: tuple[Tile, ...] = tuple(wall)
+        self.wall: list[Tile] = _break_wall(list(wall), self.dice)
+        self.front = 0
+        self.back = len(self.wall)
+
+        self.hands: list[list[Tile]] = [[] for _ in range(SEATS)]
+        self.melds: list[list[Meld]] = [[] for _ in range(SEATS)]
+        self.discards: list[list[Tile]] = [[] for _ in range(SEATS)]
+        self.missing: list[Suit | None] = [None] * SEATS
+        self.exchange_choice: list[tuple[Tile, ...] | None] = [None] * SEATS
+        self.active = [True] * SEATS
+        self.scores = [0] * SEATS
+        self.events: list[Event] = []
+        self.decisions: list[Action] = []
+        self.wins: list[WinRecord] = []
+        self.win_events = 0
+        self.exhausted = False
+
+        # Turn state.
+        self.phase = Phase.OVER
+        self.turn = dealer
+        self.last_draw: Tile | None = None
+        self.drew_replacement = False
+        self.drew_last_tile = False
+        self.must_discard = False  # after a pon: no draw, so no win or kong
+        # Claim state.
+        self.claim_tile: Tile | None = None
+        self.claim_from: int | None = None
+        self.claim_options: dict[int, list[Action]] = {}
+        self.responses: dict[int, Action] = {}
+        self.claim_is_last_tile = False
+        self.claim_after_kong = False
+        # Passing rules.
+        self.pass_fan: list[int | None] = [None] * SEATS
+        self.discard_win_block = [False] * SEATS
+        self.pon_block: list[set[int]] = [set() for _ in range(SEATS)]
+        # Kong income (receiver, payer, amount) and the current chain of the player on turn.
+        self.kong_income: list[tuple[int, int, int]] = []
+        self.kong_chain: list[tuple[int, int, int]] = []
+        self.pending_kakan: tuple[int, Tile] | None = None
+        self.kong_this_turn = False  # the player on turn declared a kong since their last ordinary draw
+        self._cache: dict[int, list[Action]] = {}
+        self._cache_at = -1
+        self._tsumo_at = (-1, -1)
+        self._tsumo_cached: Score | None = None
+
+        self._deal()
+
+    # ------------------------------------------------------------------ setup
+
+    def _deal(self) -> None:
+        deal = self.profile.deal
+        order = [(self.dealer + i) % SEATS for i in range(SEATS)]
+        for seat in order:
+            n = deal.dealer if seat == self.dealer else deal.others
+            self.hands[seat] = [self._pop_front() for _ in range(n)]
+        self._emit(Event("deal", None, {"dealer": self.dealer, "dice": list(self.dice), "wall": len(self.wall)}))
+        if self.rules.exchange is not None:
+            self.phase = Phase.EXCHANGE
+        elif self.profile.opening.missing_suit is MissingSuitRule.DECLARE:
+            self.phase = Phase.DECLARE
+        else:
+            self._start_play()
+
+    def _start_play(self) -> None:
+        self.phase = Phase.TURN
+        self.turn = self.dealer
+        self.last_draw = self.hands[self.dealer][-1]
+        self.must_discard = False
+
+    # ----------------------------------------------------------------- wall
+
+    @property
+    def wall_remaining(self) -> int:
+        """Tiles left to draw (front and replacement tiles come from the same live wall)."""
+        return self.back - self.front
+
+    def _pop_front(self) -> Tile:
+        tile = self.wall[self.front]
+        self.front += 1
+        return tile
+
+    def _pop_back(self) -> Tile:
+        self.back -= 1
+        return self.wall[self.back]
+
+    # --------------------------------------------------------------- queries
+
+    @property
+    def over(self) -> bool:
+        return self.phase is Phase.OVER
+
+    def active_seats(self) -> list[int]:
+        return [s for s in range(SEATS) if self.active[s]]
+
+    def pending_seats(self) -> list[int]:
+        """Seats whose decision the table is waiting for."""
+        if self.phase is Phase.EXCHANGE:
+            return [s for s in range(SEATS) if self.exchange_choice[s] is None]
+        if self.phase is Phase.DECLARE:
+            return [s for s in range(SEATS) if self.missing[s] is None]
+        if self.phase is Phase.TURN:
+            return [self.turn]
+        if self.phase in (Phase.CLAIM, Phase.ROB):
+            return [s for s in sorted(self.claim_options) if s not in self.responses]
+        return []
+
+    def legal_actions(self, seat: int) -> list[Action]:
+        """Everything ``seat`` may do now (empty if the table is not waiting for it)."""
+        # Every change of state appends an event, so the event count keys a cache
+        # that spares recomputing the options between asking and applying.
+        if self._cache_at != len(self.events):
+            self._cache_at = len(self.events)
+            self._cache.clear()
+        hit = self._cache.get(seat)
+        if hit is None:
+            hit = self._cache[seat] = self._legal_actions(seat)
+        return list(hit)
+
+    def _legal_actions(self, seat: int) -> list[Action]:
+        if seat not in self.pending_seats():
+            return []
+        if self.phase is Phase.EXCHANGE:
+            return self._exchange_options(seat)
+        if self.phase is Phase.DECLARE:
+            return [Action(ActionKind.DECLARE, seat, suit=s) for s in self.profile.tiles.suits]
+        if self.phase is Phase.TURN:
+            return self._turn_options(seat)
+        return list(self.claim_options[seat])
+
+    def can(self, action: Action) -> bool:
+        """Whether ``action`` is legal now."""
+        try:
+            self.verify(action)
+        except IllegalAction:
+            return False
+        return True
+
+    def verify(self, action: Action) -> None:
+        """Raise :class:`IllegalAction` naming the rule if ``action`` is not legal now."""
+        if self.phase is Phase.OVER:
+            raise IllegalAction("hand-over", "the hand is over")
+        if not 0 <= action.seat < SEATS:
+            raise IllegalAction("seats", f"there is no seat {action.seat}")
+        if action.seat not in self.pending_seats():
+            who = ", ".join(map(str, self.pending_seats()))
+            raise IllegalAction("turn-order", f"seat {action.seat} is not to act now (waiting for seat {who} in phase {self.phase.value})")
+        legal = self.legal_actions(action.seat)
+        if action in legal:
+            return
+        raise IllegalAction(*self._why_illegal(action, legal))
+
+    def _why_illegal(self, action: Action, legal: list[Action]) -> tuple[str, str]:
+        kinds = sorted({a.kind.value for a in legal})
+        if action.kind.value not in kinds:
+            return ("phase", f"{action.kind.value} is not possible now; legal: {', '.join(kinds)}")
+        seat = action.seat
+        if action.kind is ActionKind.DISCARD and action.tile is not None:
+            if action.tile not in self.hands[seat]:
+                return ("own-tiles", f"seat {seat} does not hold {action.tile}")
+            return ("missing-suit-first", f"seat {seat} must discard the declared missing suit ({self.missing[seat]}) first")
+        if action.kind is ActionKind.EXCHANGE:
+            ex = self.rules.exchange
+            n = ex.tiles if ex else 0
+            return ("exchange", f"exchange exactly {n} tiles held{' of one suit' if ex and ex.same_suit else ''}")
+        if action.kind is ActionKind.KAKAN and self.rules.calls.kakan_drawn_tile_only:
+            return ("kakan-drawn-tile", "the tile added to a pon must be the tile just drawn")
+        return ("tiles", f"{action} does not match any legal {action.kind.value}: the tiles are not there")
+
+    # --------------------------------------------------------------- options
+
+    def _exchange_options(self, seat: int) -> list[Action]:
+        ex = self.rules.exchange
+        assert ex is not None
+        out: list[Action] = []
+        seen: set[tuple[Tile, ...]] = set()
+        groups: list[list[Tile]]
+        if ex.same_suit:
+            groups = [[t for t in sorted(self.hands[seat]) if t.suit == s] for s in self.profile.tiles.suits]
+        else:
+            groups = [sorted(self.hands[seat])]
+        for tiles in groups:
+            for combo in combinations(tiles, ex.tiles):
+                if combo not in seen:
+                    seen.add(combo)
+                    out.append(Action(ActionKind.EXCHANGE, seat, tiles=combo))
+        return out
+
+    def _holds_missing(self, seat: int) -> bool:
+        suit = self.missing[seat]
+        if suit is None:
+            return False
+        lo = _SUIT_BASE[suit]
+        return any(lo <= t.kind < lo + 9 for t in self.hands[seat])
+
+    def _turn_options(self, seat: int) -> list[Action]:
+        hand = self.hands[seat]
+        out: list[Action] = []
+        blocked = self.rules.calls.missing_suit_blocks_calls and self._holds_missing(seat)
+        if not self.must_discard:
+            if not blocked and self._tsumo_score(seat) is not None:
+                out.append(Action(ActionKind.TSUMO, seat))
+            if self.wall_remaining > 0 and not blocked:
+                counts = _counts(hand)
+                calls = self.rules.calls
+                if calls.ankan:
+                    for kind in sorted(k for k in range(34) if counts[k] == 4):
+                        out.append(Action(ActionKind.ANKAN, seat, tile=Tile(kind)))
+                if calls.kakan:
+                    for meld in self.melds[seat]:
+                        if meld.type is MeldType.PON and counts[meld.kind] >= 1:
+                            if calls.kakan_drawn_tile_only and (self.last_draw is None or self.last_draw.kind != meld.kind):
+                                continue
+                            out.append(Action(ActionKind.KAKAN, seat, tile=Tile(meld.kind)))
+        candidates = sorted(set(hand), key=_tile_key)
+        if self.rules.discard_missing_suit_first and self._holds_missing(seat):
+            candidates = [t for t in candidates if t.suit == self.missing[seat]]
+        out.extend(Action(ActionKind.DISCARD, seat, tile=t) for t in candidates)
+        return out
+
+    # ------------------------------------------------------------------ wins
+
+    def _context(self, seat: int, **flags: bool) -> WinContext:
+        return WinContext(missing_suit=self.missing[seat], dealer=seat == self.dealer, **flags)
+
+    def _tsumo_score(self, seat: int) -> Score | None:
+        if self._tsumo_at != (seat, len(self.events)):
+            self._tsumo_at = (seat, len(self.events))
+            self._tsumo_cached = self._compute_tsumo_score(seat)
+        return self._tsumo_cached
+
+    def _compute_tsumo_score(self, seat: int) -> Score | None:
+        hand = self.hands[seat]
+        if self.last_draw is None:
+            return None
+        counts = _counts(hand)
+        if not is_complete(counts, len(self.melds[seat]), self.profile.shapes):
+            return None
+        rest = list(hand)
+        rest.remove(self.last_draw)
+        ctx = self._context(seat, after_kong=self.drew_replacement, last_tile=self.drew_last_tile)
+        score = evaluate(self.profile, WinningHand(tuple(rest), tuple(self.melds[seat]), self.last_draw, WinKind.TSUMO), ctx)
+        if not score.legal or not self._fan_allowed(seat, score):
+            return None
+        return score
+
+    def _ron_score(self, seat: int, tile: Tile, *, robbing: bool) -> Score | None:
+        if self.rules.passing.win is PassWinRule.DISCARD_WINS and self.discard_win_block[seat]:
+            return None
+        if self.rules.calls.missing_suit_blocks_calls and (self._holds_missing(seat) or tile.suit == self.missing[seat]):
+            return None
+        counts = _counts(self.hands[seat])
+        counts[tile.kind] += 1
+        if not is_complete(counts, len(self.melds[seat]), self.profile.shapes):
+            return None
+        ctx = self._context(
+            seat,
+            robbing_kong=robbing,
+            kong_shot=not robbing and self.claim_after_kong,
+            last_tile=not robbing and self.claim_is_last_tile,
+        )
+        score = evaluate(self.profile, WinningHand(tuple(self.hands[seat]), tuple(self.melds[seat]), tile, WinKind.RON), ctx)
+        if not score.legal or not self._fan_allowed(seat, score):
+            return None
+        return score
+
+    def _fan_allowed(self, seat: int, score: Score) -> bool:
+        limit = self.pass_fan[seat]
+        return limit is None or score.total > limit
+
+    def _record_pass(self, seat: int, score: Score, *, discard_win: bool) -> None:
+        rule = self.rules.passing.win
+        if rule is PassWinRule.SAME_OR_LOWER_FAN:
+            prev = self.pass_fan[seat]
+            self.pass_fan[seat] = score.total if prev is None else max(prev, score.total)
+        elif rule is PassWinRule.DISCARD_WINS and discard_win:
+            self.discard_win_block[seat] = True
+
+    # ----------------------------------------------------------------- apply
+
+    def apply(self, action: Action) -> list[Event]:
+        """Perform ``action`` and every automatic step after it; return the new events."""
+        self.verify(action)
+        start = len(self.events)
+        self.decisions.append(action)
+        handler = {
+            ActionKind.EXCHANGE: self._do_exchange,
+            ActionKind.DECLARE: self._do_declare,
+            ActionKind.DISCARD: self._do_discard,
+            ActionKind.TSUMO: self._do_tsumo,
+            ActionKind.ANKAN: self._do_ankan,
+            ActionKind.KAKAN: self._do_kakan,
+        }.get(action.kind, self._do_response)
+        handler(action)
+        return self.events[start:]
+
+    def _emit(self, event: Event) -> None:
+        for seat, d in enumerate(event.deltas):
+            self.scores[seat] += d
+        self.events.append(event)
+
+    def _pay(self, kind: str, receiver: int, payer: int, amount: int, data: dict[str, Any] | None = None) -> None:
+        if amount == 0 or receiver == payer:
+            return
+        deltas = [0] * SEATS
+        deltas[receiver] += amount
+        deltas[payer] -= amount
+        self._emit(Event(kind, receiver, {"from": payer, "amount": amount, **(data or {})}, tuple(deltas)))
+
+    def _do_exchange(self, action: Action) -> None:
+        self.exchange_choice[action.seat] = action.tiles
+        self._emit(Event("exchange_chosen", action.seat))
+        if any(c is None for c in self.exchange_choice):
+            return
+        direction = self.exchange_direction
+        assert direction is not None
+        shift = {ExchangeDirection.RIGHT: 1, ExchangeDirection.ACROSS: 2, ExchangeDirection.LEFT: 3}[direction]
+        for seat in range(SEATS):
+            for t in self.exchange_choice[seat] or ():
+                self.hands[seat].remove(t)
+        for seat in range(SEATS):
+            self.hands[(seat + shift) % SEATS].extend(self.exchange_choice[seat] or ())
+        self._emit(Event("exchange", None, {"direction": direction.value}))
+        if self.profile.opening.missing_suit is MissingSuitRule.DECLARE:
+            self.phase = Phase.DECLARE
+        else:
+            self._start_play()
+
+    def _do_declare(self, action: Action) -> None:
+        self.missing[action.seat] = action.suit
+        if any(m is None for m in self.missing):
+            self._emit(Event("declare_chosen", action.seat))
+            return
+        self._emit(Event("declare", None, {"missing": [m.value if m else None for m in self.missing]}))
+        self._start_play()
+
+    def _note_passed_tsumo(self, seat: int) -> None:
+        if self.must_discard:
+            return
+        score = self._tsumo_score(seat)
+        if score is not None:
+            self._record_pass(seat, score, discard_win=False)
+
+    def _do_discard(self, action: Action) -> None:
+        seat, tile = action.seat, action.tile
+        assert tile is not None
+        self._note_passed_tsumo(seat)
+        self.hands[seat].remove(tile)
+        self.discards[seat].append(tile)
+        after_kong = self.kong_this_turn
+        last = self.drew_last_tile
+        self._emit(Event("discard", seat, {"tile": tile.mpsz}))
+        self.must_discard = False
+        self.last_draw = None
+        self._open_claims(seat, tile, after_kong=after_kong, last_tile=last)
+
+    def _open_claims(self, discarder: int, tile: Tile, *, after_kong: bool, last_tile: bool) -> None:
+        self.claim_tile = tile
+        self.claim_from = discarder
+        self.claim_after_kong = after_kong
+        self.claim_is_last_tile = last_tile
+        self.responses = {}
+        options: dict[int, list[Action]] = {}
+        calls = self.rules.calls
+        for offset in range(1, SEATS):
+            seat = (discarder + offset) % SEATS
+            if not self.active[seat]:
+                continue
+            acts: list[Action] = []
+            if self._ron_score(seat, tile, robbing=False) is not None:
+                acts.append(Action(ActionKind.RON, seat))
+            blocked = calls.missing_suit_blocks_calls and (self._holds_missing(seat) or tile.suit == self.missing[seat])
+            if not blocked:
+                n = sum(1 for t in self.hands[seat] if t.kind == tile.kind)
+                if calls.pon and n >= 2 and tile.kind not in self.pon_block[seat]:
+                    acts.append(Action(ActionKind.PON, seat))
+                if calls.minkan and n >= 3 and self.wall_remaining > 0:
+                    acts.append(Action(ActionKind.MINKAN, seat))
+            if acts:
+                acts.append(Action(ActionKind.PASS, seat))
+                options[seat] = acts
+        self.claim_options = options
+        if options:
+            self.phase = Phase.CLAIM
+        else:
+            self._end_chain()
+            self._next_draw((discarder + 1) % SEATS)
+
+    def _end_chain(self) -> None:
+        self.kong_chain = []
+        self.kong_this_turn = False
+
+    def _do_response(self, action: Action) -> None:
+        self.responses[action.seat] = action
+        self._emit(Event("respond", action.seat))
+        if self.pending_seats():
+            return
+        if self.phase is Phase.ROB:
+            self._resolve_rob()
+        else:
+            self._resolve_claims()
+
+    def _passes_on_claims(self, *, robbing: bool) -> None:
+        tile = self.claim_tile
+        assert tile is not None
+        for seat, resp in self.responses.items():
+            opts = {a.kind for a in self.claim_options[seat]}
+            if ActionKind.RON in opts and resp.kind is not ActionKind.RON:
+                if resp.kind is ActionKind.PASS or self.rules.passing.call_counts_as_pass:
+                    score = self._ron_score(seat, tile, robbing=robbing)
+                    if score is not None:
+                        self._record_pass(seat, score, discard_win=True)
+            if ActionKind.PON in opts and resp.kind is ActionKind.PASS and self.rules.passing.pon_blocks_same_tile:
+                self.pon_block[seat].add(tile.kind)
+
+    def _ron_winners(self) -> list[int]:
+        assert self.claim_from is not None
+        order = [(self.claim_from + i) % SEATS for i in range(1, SEATS)]
+        winners = [s for s in order if s in self.responses and self.responses[s].kind is ActionKind.RON]
+        if winners and not self.rules.calls.multiple_ron:
+            winners = winners[:1]
+        return winners
+
+    def _resolve_claims(self) -> None:
+        tile, discarder = self.claim_tile, self.claim_from
+        assert tile is not None and discarder is not None
+        winners = self._ron_winners()
+        scores = {s: self._ron_score(s, tile, robbing=False) for s in winners}
+        self._passes_on_claims(robbing=False)
+        self.phase = Phase.TURN  # provisional; every branch below sets the real phase
+        if winners:
+            self.discards[discarder].pop()
+            self._settle_rons(winners, scores, discarder, tile, robbing=False)
+            return
+        self._end_chain()
+        for seat, resp in sorted(self.responses.items()):
+            if resp.kind in (ActionKind.PON, ActionKind.MINKAN):
+                self.discards[discarder].pop()
+                self._call(seat, resp.kind, tile, discarder)
+                return
+        self._next_draw((discarder + 1) % SEATS)
+
+    def _call(self, seat: int, kind: ActionKind, tile: Tile, discarder: int) -> None:
+        n = 2 if kind is ActionKind.PON else 3
+        taken = [t for t in self.hands[seat] if t.kind == tile.kind][:n]
+        for t in taken:
+            self.hands[seat].remove(t)
+        source = {1: "left", 2: "across", 3: "right"}[(seat - discarder) % SEATS]
+        mtype = MeldType.PON if kind is ActionKind.PON else MeldType.MINKAN
+        self.melds[seat].append(Meld(mtype, (*taken, tile), tile, source))
+        self._emit(Event(mtype.value, seat, {"tile": tile.mpsz, "from": discarder}))
+        self.turn = seat
+        self.phase = Phase.TURN
+        self.last_draw = None
+        self.drew_replacement = False
+        self.drew_last_tile = False
+        if kind is ActionKind.PON:
+            self.must_discard = True
+            return
+        self._kong_payment(seat, MeldType.MINKAN, discarder)
+        self._replacement_draw(seat)
+
+    def _settle_rons(self, winners: list[int], scores: dict[int, Score | None], discarder: int, tile: Tile, *, robbing: bool) -> None:
+        order = self.win_events
+        self.win_events += 1
+        for seat in winners:
+            score = scores[seat]
+            assert score is not None
+            self.wins.append(WinRecord(seat, discarder, tile, score, order))
+            self._emit(Event("win", seat, {"tile": tile.mpsz, "from": discarder, "ron": True, "robbing": robbing,
+                                           "patterns": [p.id for p in score.patterns], "total": score.total}))
+            for role, amount in score.payments.items():
+                if role == "discarder":
+                    self._pay("win_payment", seat, discarder, amount)
+                elif role in ("others", "each"):
+                    for other in self.active_seats():
+                        if other not in (seat, discarder):
+                            self._pay("win_payment", seat, other, amount)
+        if self.rules.kongs.transfer_on_kong_shot and self.kong_chain and not robbing:
+            total = sum(amount for _, _, amount in self.kong_chain)
+            share = -(-total // len(winners))
+            for seat in winners:
+                self._pay("kong_transfer", seat, discarder, share)
+            chain = set(self.kong_chain)
+            self.kong_income = [e for e in self.kong_income if e not in chain]
+        self._end_chain()
+        for seat in winners:
+            self.active[seat] = False
+        self._after_win(next_from=winners[-1])
+
+    def _after_win(self, next_from: int) -> None:
+        if self.rules.flow is WinFlow.SINGLE or len(self.active_seats()) <= 1:
+            self._finish()
+            return
+        self._next_draw((next_from + 1) % SEATS)
+
+    def _do_tsumo(self, action: Action) -> None:
+        seat = action.seat
+        score = self._tsumo_score(seat)
+        assert score is not None and self.last_draw is not None
+        tile = self.last_draw
+        self.hands[seat].remove(tile)
+        order = self.win_events
+        self.win_events += 1
+        self.wins.append(WinRecord(seat, None, tile, score, order))
+        self._emit(Event("win", seat, {"tile": tile.mpsz, "ron": False, "patterns": [p.id for p in score.patterns], "total": score.total}))
+        for role, amount in score.payments.items():
+            for other in self.active_seats():
+                if other == seat:
+                    continue
+                if role == "each" or (role == "dealer") == (other == self.dealer):
+                    self._pay("win_payment", seat, other, amount)
+        self.active[seat] = False
+        self._end_chain()
+        self._after_win(next_from=seat)
+
+    def _do_ankan(self, action: Action) -> None:
+        seat, tile = action.seat, action.tile
+        assert tile is not None
+        self._note_passed_tsumo(seat)
+        taken = [t for t in self.hands[seat] if t.kind == tile.kind]
+        for t in taken:
+            self.hands[seat].remove(t)
+        self.melds[seat].append(Meld(MeldType.ANKAN, tuple(taken)))
+        self._emit(Event("ankan", seat, {"tile": tile.mpsz}))
+        self._kong_payment(seat, MeldType.ANKAN, None)
+        self._replacement_draw(seat)
+
+    def _do_kakan(self, action: Action) -> None:
+        seat, tile = action.seat, action.tile
+        assert tile is not None
+        self._note_passed_tsumo(seat)
+        added = next(t for t in self.hands[seat] if t.kind == tile.kind)
+        self.hands[seat].remove(added)
+        self._emit(Event("kakan_declared", seat, {"tile": added.mpsz}))
+        self.last_draw = None
+        if self.rules.calls.robbable_kakan:
+            options: dict[int, list[Action]] = {}
+            self.claim_tile, self.claim_from = added, seat
+            self.claim_after_kong = False
+            self.claim_is_last_tile = False
+            for offset in range(1, SEATS):
+                other = (seat + offset) % SEATS
+                if self.active[other] and self._ron_score(other, added, robbing=True) is not None:
+                    options[other] = [Action(ActionKind.RON, other), Action(ActionKind.PASS, other)]
+            if options:
+                self.pending_kakan = (seat, added)
+                self.claim_options = options
+                self.responses = {}
+                self.phase = Phase.ROB
+                return
+        self._complete_kakan(seat, added)
+
+    def _complete_kakan(self, seat: int, added: Tile) -> None:
+        index = next(i for i, m in enumerate(self.melds[seat]) if m.type is MeldType.PON and m.kind == added.kind)
+        pon = self.melds[seat][index]
+        self.melds[seat][index] = Meld(MeldType.KAKAN, (*pon.tiles, added), pon.claimed, pon.source)
+        self._emit(Event("kakan", seat, {"tile": added.mpsz}))
+        self._kong_payment(seat, MeldType.KAKAN, None)
+        self._replacement_draw(seat)
+
+    def _resolve_rob(self) -> None:
+        assert self.pending_kakan is not None
+        seat, added = self.pending_kakan
+        self.pending_kakan = None
+        winners = self._ron_winners()
+        scores = {s: self._ron_score(s, added, robbing=True) for s in winners}
+        self._passes_on_claims(robbing=True)
+        if winners:
+            # The added tile goes to the winners; no kong payment (004), the pon stays a pon.
+            self._settle_rons(winners, scores, seat, added, robbing=True)
+            return
+        self.phase = Phase.TURN
+        self._complete_kakan(seat, added)
+
+    def _kong_payment(self, seat: int, kind: MeldType, discarder: int | None) -> None:
+        k = self.rules.kongs
+        payers: list[tuple[int, int]] = []
+        if kind is MeldType.MINKAN and discarder is not None:
+            payers = [(discarder, k.minkan_discarder)]
+        else:
+            each = k.ankan_each if kind is MeldType.ANKAN else k.kakan_each
+            payers = [(o, each) for o in self.active_seats() if o != seat]
+        for payer, amount in payers:
+            if amount:
+                self._pay("kong_payment", seat, payer, amount, {"kong": kind.value})
+                entry = (seat, payer, amount)
+                self.kong_income.append(entry)
+                self.kong_chain.append(entry)
+
+    # ----------------------------------------------------------------- draws
+
+    def _clear_blocks(self, seat: int) -> None:
+        self.pass_fan[seat] = None
+        self.discard_win_block[seat] = False
+        self.pon_block[seat].clear()
+
+    def _next_draw(self, start: int) -> None:
+        seat = start
+        while not self.active[seat]:
+            seat = (seat + 1) % SEATS
+        if self.wall_remaining == 0:
+            self._exhaust()
+            return
+        tile = self._pop_front()
+        self._draw(seat, tile, replacement=False)
+
+    def _replacement_draw(self, seat: int) -> None:
+        self.kong_this_turn = True
+        tile = self._pop_back()
+        self._draw(seat, tile, replacement=True)
+
+    def _draw(self, seat: int, tile: Tile, *, replacement: bool) -> None:
+        self._clear_blocks(seat)
+        self.hands[seat].append(tile)
+        self.turn = seat
+        self.phase = Phase.TURN
+        self.last_draw = tile
+        self.drew_replacement = replacement
+        self.drew_last_tile = self.wall_remaining == 0
+        self.must_discard = False
+        if not replacement:
+            self.kong_chain = []
+            self.kong_this_turn = False
+        self._emit(Event("draw", seat, {"replacement": replacement, "left": self.wall_remaining}))
+
+    # ------------------------------------------------------------ exhaustion
+
+    def ready_value(self, seat: int) -> int | None:
+        """The best payment a discard win could bring ``seat`` now, with no situational bonus; None if not ready."""
+        if self._holds_missing(seat):
+            return None
+        melds = self.melds[seat]
+        found = waits(_counts(self.hands[seat]), melds, self.profile.shapes, self.profile.tiles.kinds(), copies=self.profile.tiles.copies)
+        best: int | None = None
+        for kind in sorted(found):
+            score = evaluate(self.profile, WinningHand(tuple(self.hands[seat]), tuple(melds), Tile(kind), WinKind.RON), self._context(seat))
+            if score.legal:
+                value = score.payments.get("discarder", 0)
+                best = value if best is None else max(best, value)
+        return best
+
+    def _exhaust(self) -> None:
+        self.exhausted = True
+        rules = self.rules.exhaustion
+        players = self.active_seats()
+        holders = [s for s in players if self._holds_missing(s) or any(t.suit == self.missing[s] for m in self.melds[s] for t in m.tiles)]
+        values = {s: (None if s in holders else self.ready_value(s)) for s in players}
+        ready = [s for s in players if values[s] is not None]
+        not_ready = [s for s in players if values[s] is None]
+        self._emit(Event("exhaustion", None, {"ready": ready, "not_ready": not_ready, "missing_suit_held": holders}))
+        if rules.refund_kong_income:
+            for seat in not_ready:
+                for entry in [e for e in self.kong_income if e[0] == seat]:
+                    self._pay("kong_refund", entry[1], seat, entry[2])
+                    self.kong_income.remove(entry)
+        if rules.missing_suit_penalty:
+            for seat in holders:
+                for other in players:
+                    if other not in holders:
+                        self._pay("missing_suit_penalty", other, seat, rules.missing_suit_penalty)
+        if rules.not_ready_pays_ready:
+            for seat in not_ready:
+                if rules.missing_suit_penalty and seat in holders:
+                    continue  # the penalty replaces the not-ready payment (004)
+                for other in ready:
+                    value = values[other]
+                    assert value is not None
+                    if rules.ready_value_cap is not None:
+                        value = min(value, rules.ready_value_cap)
+                    self._pay("not_ready_payment", other, seat, value)
+        self._finish()
+
+    def _finish(self) -> None:
+        self.phase = Phase.OVER
+        self.claim_options = {}
+        self._emit(Event("hand_end", None, {"scores": list(self.scores), "winners": [w.seat for w in self.wins], "exhausted": self.exhausted}))
+
+    # -------------------------------------------------------------- results
+
+    def next_dealer(self) -> int:
+        """Who deals next under 000 §11 style rules: first winner; discarder after a multi-ron first win; else the same."""
+        first = [w for w in self.wins if w.order == 0]
+        if not first:
+            return self.dealer
+        if len(first) > 1 and first[0].discarder is not None:
+            return first[0].discarder
+        return first[0].seat
+
+    def timeout_action(self, seat: int) -> Action | None:
+        """The documented default for a seat whose clock ran out (None if the table is not waiting for it)."""
+        legal = self.legal_actions(seat)
+        if not legal:
+            return None
+        kinds = {a.kind for a in legal}
+        if self.phase is Phase.EXCHANGE:
+            return legal[0]  # the first legal same-suit triple, suits in m-p-s order, tiles in order
+        if self.phase is Phase.DECLARE:
+            held = {s: sum(1 for t in self.hands[seat] if t.suit == s) for s in self.profile.tiles.suits}
+            least = min(self.profile.tiles.suits, key=lambda s: held[s])
+            return Action(ActionKind.DECLARE, seat, suit=least)
+        win_kind = ActionKind.TSUMO if self.phase is Phase.TURN else ActionKind.RON
+        if self.rules.timeout.claim_win and win_kind in kinds:
+            return Action(win_kind, seat)
+        if self.phase is Phase.TURN:
+            discards = [a for a in legal if a.kind is ActionKind.DISCARD]
+            drawn = [a for a in discards if a.tile == self.last_draw]
+            return drawn[0] if drawn else discards[-1]
+        return Action(ActionKind.PASS, seat)
+
+    def snapshot(self, seat: int | None = None) -> dict[str, Any]:
+        """The table as plain data; with ``seat``, other players' concealed tiles and hidden choices are masked."""
+        players = []
+        for s in range(SEATS):
+            own = seat is None or s == seat
+            players.append(
+                {
+                    "seat": s,
+                    "concealed": format_tiles(sorted(self.hands[s])) if own else None,
+                    "concealed_count": len(self.hands[s]),
+                    "melds": [{"type": m.type.value, "tiles": format_tiles(m.tiles)} for m in self.melds[s]],
+                    "discards": format_tiles(self.discards[s]),
+                    "missing_suit": (self.missing[s].value if self.missing[s] and (own or self.phase is not Phase.DECLARE) else None),
+                    "exchange": format_tiles(self.exchange_choice[s] or ()) if own and self.exchange_choice[s] else None,
+                    "active": self.active[s],
+                    "score": self.scores[s],
+                }
+            )
+        return {
+            "profile": self.profile.id,
+            "phase": self.phase.value,
+            "dealer": self.dealer,
+            "turn": self.turn,
+            "wall_remaining": self.wall_remaining,
+            "claim_tile": self.claim_tile.mpsz if self.phase in (Phase.CLAIM, Phase.ROB) and self.claim_tile else None,
+            "pending": self.pending_seats(),
+            "players": players,
+        }
+
+    def tile_census(self) -> list[Tile]:
+        """Every tile at the table now: wall, hands, melds, discards, won tiles and a pending added kong."""
+        out = list(self.wall[self.front : self.back])
+        for s in range(SEATS):
+            out += self.hands[s]
+            out += self.discards[s]
+            for m in self.melds[s]:
+                out += m.tiles
+        seen: set[int] = set()
+        for w in self.wins:
+            if w.order not in seen:  # several rons on one discard share one tile
+                seen.add(w.order)
+                out.append(w.tile)
+        if self.pending_kakan is not None:
+            out.append(self.pending_kakan[1])
+        return out
+
+
+_SUIT_BASE = {Suit.MAN: 0, Suit.PIN: 9, Suit.SOU: 18, Suit.HONOR: 27}
+
+
+def _tile_key(t: Tile) -> int:
+    return 2 * t.kind + t.red
+
+
+def _counts(tiles: Sequence[Tile]) -> list[int]:
+    c = [0] * 34
+    for t in tiles:
+        c[t.kind] += 1
+    return c
+
+
+def _break_wall(tiles: list[Tile], dice: tuple[int, int]) -> list[Tile]:
+    """Open the wall where the dice say (000 §1): the sum picks the side, the lower die the stack.
+
+    The engine's wall is a shuffled ring; opening it at that point rotates the ring.
+    """
+    side = (sum(dice) - 1) % SEATS
+    side_len = len(tiles) // SEATS
+    cut = (side * side_len + 2 * min(dice)) % len(tiles)
+    return tiles[cut:] + tiles[:cut]
