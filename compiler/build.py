@@ -18,6 +18,7 @@ from .check import check
 from .emit import render_engine, render_registry
 from .errors import SpecError, SpecErrors
 from .ir import ProfileIR
+from .render import render_rule_documents
 from .resolve import SpecLibrary
 
 
@@ -29,6 +30,18 @@ class Layout:
     generated: Path
     docs: Path
     root: Path
+    locale: Path | None = None
+    """The message catalogs of the rule documents (None: the ones bundled with the compiler)."""
+
+    @classmethod
+    def at(cls, root: Path) -> "Layout":
+        """A project folder laid out like this one: ``specs/``, ``generated/``, ``docs/`` under ``root``."""
+        return cls(specs=root / "specs", generated=root / "generated", docs=root / "docs", root=root)
+
+    @property
+    def rules(self) -> Path:
+        """Where the rendered rule documents go."""
+        return self.docs / "rules"
 
     @classmethod
     def bundled(cls) -> "Layout":
@@ -49,9 +62,15 @@ class BuildOutput:
 
 
 def compile_library(layout: Layout) -> BuildOutput:
-    """Check and render every spec in ``layout.specs``; collect every error."""
+    """Check and render every spec in ``layout.specs``; collect every error.
+
+    Besides the engine modules this renders the rule documents
+    (``docs/rules/<id>.<lang>.md`` and ``docs/rules/index.md``), whose figures
+    come from the engines just rendered.
+    """
     out = BuildOutput()
     lib = SpecLibrary(layout.specs, layout.root)
+    sources: dict[str, str] = {}
     for pid in lib.profile_ids():
         try:
             ir = check(lib.resolve_file(lib.path_of(pid)), expected_id=pid)
@@ -59,9 +78,12 @@ def compile_library(layout: Layout) -> BuildOutput:
             out.errors.extend(e.errors)
             continue
         out.profiles.append(ir)
-        out.files[layout.generated / f"{pid}.py"] = render_engine(ir)
+        sources[pid] = out.files[layout.generated / f"{pid}.py"] = render_engine(ir)
     if not out.errors:
         out.files[layout.generated / "__init__.py"] = render_registry([p.id for p in out.profiles])
+        docs, errors = render_rule_documents(out.profiles, sources, layout.rules, layout.locale)
+        out.files.update(docs)
+        out.errors.extend(errors)
     return out
 
 
@@ -72,11 +94,14 @@ def stale_files(layout: Layout, output: BuildOutput) -> list[Path]:
     for p in sorted(layout.generated.glob("*.py")):
         if p not in wanted:
             stale.append(p)
+    for p in sorted(layout.rules.glob("*.md")):  # docs/rules holds only rendered documents
+        if p not in wanted:
+            stale.append(p)
     return stale
 
 
 def write_outputs(layout: Layout, output: BuildOutput) -> list[Path]:
-    """Write every changed file atomically and remove generated modules no spec makes; return what changed."""
+    """Write every changed file atomically and remove generated files no spec makes; return what changed."""
     changed = []
     for path in stale_files(layout, output):
         if path in output.files:

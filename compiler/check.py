@@ -293,6 +293,11 @@ class _Builder:
                 readings.append(ReadingIR(raw["id"], raw.get("section"), txt))
 
         table = self.table(tiles)
+        clock_names = []
+        for i, c in enumerate(d.get("clocks", [])):
+            txt = self.text(c.get("names"), ("clocks", i, "names"), required=False)
+            if txt:
+                clock_names.append((c["id"], txt))
         notes = []
         for block in TABLE_BLOCKS:
             raw_block = d.get(block, {})
@@ -333,6 +338,7 @@ class _Builder:
             readings=tuple(readings),
             table=table,
             table_notes=tuple(notes),
+            clock_names=tuple(clock_names),
         )
 
     def table(self, tiles: TilesIR) -> TableRules:

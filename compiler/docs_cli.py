@@ -1,11 +1,159 @@
-"""Commands about rule documents and profiles: ``diff`` and ``new`` (filled in by the docs work)."""
+"""Commands about profiles as documents: ``mjspec diff`` and ``mjspec new``.
+
+``diff A B`` prints every rule on which two profiles differ (a readable table,
+or ``--json``). ``new ID --from PROFILE`` starts a house rule: a minimal spec
+``specs/ID.yaml`` that extends PROFILE, which builds unchanged. Both work on the
+project's own folders, or with ``--root DIR`` on a project laid out the same
+way (``DIR/specs``, ``DIR/generated``, ``DIR/docs``).
+"""
 
 from __future__ import annotations
 
 import argparse
-from typing import Any
+import difflib
+import json
+import keyword
+import re
+import sys
+from pathlib import Path
+from typing import Any, Callable
+
+import yaml
+
+from .build import Layout
+from .check import check
+from .errors import SpecErrors
+from .profile_diff import diff_profiles, format_table
+from .render import house_rule_names
+from .resolve import SpecLibrary
+
+_ID = re.compile(r"^[a-z][a-z0-9_]*$")
 
 
 def add_commands(sub: Any) -> None:
     """Register this module's subcommands on the ``mjspec`` parser."""
-    del sub
+    d = sub.add_parser(
+        "diff",
+        help="list every rule on which two profiles differ",
+        description=(
+            "Compare two profiles' resolved specs rule by rule: tile set, opening, calls, win flow, "
+            "each pattern present in one only or with another value, payments, exhaustion, match."
+        ),
+    )
+    d.add_argument("a", metavar="A", help="first profile id")
+    d.add_argument("b", metavar="B", help="second profile id")
+    d.add_argument("--json", action="store_true", help="print the differences as JSON")
+    d.add_argument("--root", type=Path, metavar="DIR", help="a project folder with specs/ (default: this project)")
+    d.set_defaults(run=_one_line_errors(_cmd_diff))
+
+    n = sub.add_parser(
+        "new",
+        help="start a house rule: a spec that extends an existing profile",
+        description=(
+            "Write specs/ID.yaml, a minimal spec that extends PROFILE (names in every language, the "
+            "parent's source). It builds as it is; then state what differs."
+        ),
+    )
+    n.add_argument("id", metavar="ID", help="the new profile's id (snake_case; also its file and module name)")
+    n.add_argument("--from", dest="parent", required=True, metavar="PROFILE", help="the profile to extend")
+    n.add_argument("--root", type=Path, metavar="DIR", help="a project folder with specs/ (default: this project)")
+    n.set_defaults(run=_one_line_errors(_cmd_new))
+
+
+def _layout(root: Path | None) -> Layout:
+    return Layout.bundled() if root is None else Layout.at(root)
+
+
+class DocsCommandError(Exception):
+    """A mistake in what the user asked of ``diff`` or ``new``: one line on stderr, exit status 2."""
+
+
+def _user_error(message: str) -> Exception:
+    return DocsCommandError(message)
+
+
+def _one_line_errors(command: Callable[[argparse.Namespace], int]) -> Callable[[argparse.Namespace], int]:
+    """Report a :class:`DocsCommandError` as ``mjspec: message`` with status 2, as the other commands do."""
+
+    def run(args: argparse.Namespace) -> int:
+        try:
+            return command(args)
+        except DocsCommandError as e:
+            print(f"mjspec: {e}", file=sys.stderr)
+            return 2
+
+    return run
+
+
+def _known(lib: SpecLibrary, profile_id: str) -> None:
+    ids = lib.profile_ids()
+    if profile_id not in ids:
+        near = difflib.get_close_matches(profile_id, ids, n=1)
+        hint = f"; did you mean {near[0]!r}?" if near else ""
+        raise _user_error(f"no spec for profile {profile_id!r} in {lib.folder}{hint} (known: {', '.join(ids) or 'none'})")
+
+
+def _cmd_diff(args: argparse.Namespace) -> int:
+    layout = _layout(args.root)
+    lib = SpecLibrary(layout.specs, layout.root)
+    for pid in (args.a, args.b):
+        _known(lib, pid)
+    diff = diff_profiles(lib, args.a, args.b)
+    if args.json:
+        print(json.dumps(diff.to_json(), ensure_ascii=False, indent=2))
+    else:
+        sys.stdout.write(format_table(diff))
+    return 0
+
+
+def new_spec_text(profile_id: str, parent_id: str, lib: SpecLibrary) -> str:
+    """The text of a minimal spec for ``profile_id`` extending ``parent_id``."""
+    parent = check(lib.resolve_file(lib.path_of(parent_id)), expected_id=parent_id)
+    source: dict[str, Any] = {"book": parent.source_book, "title": parent.source_title}
+    if parent.source_file:
+        source["file"] = parent.source_file
+    data = {
+        "id": profile_id,
+        "extends": parent_id,
+        "version": 1,
+        "names": house_rule_names(parent.names, profile_id),
+        "source": source,
+    }
+    header = (
+        f"# House rule {profile_id}, based on {parent_id} ({parent.names.en}).\n"
+        f"# State only what differs from {parent_id}: a mapping merges key by key,\n"
+        "# `key: null` removes an inherited entry, and a list replaces the parent's list.\n"
+        "# Every key is documented in specs/schema/profile.schema.json. Then run\n"
+        f"# `mjspec validate specs/{profile_id}.yaml` and `mjspec build`.\n"
+    )
+    body = yaml.safe_dump(data, allow_unicode=True, sort_keys=False, width=1000, default_flow_style=False)
+    return header + body
+
+
+def _cmd_new(args: argparse.Namespace) -> int:
+    pid: str = args.id
+    if not _ID.match(pid) or keyword.iskeyword(pid):
+        raise _user_error(
+            f"{pid!r} is not a valid profile id: use snake_case (a-z, 0-9, _), starting with a letter, and no Python keyword"
+        )
+    layout = _layout(args.root)
+    lib = SpecLibrary(layout.specs, layout.root)
+    _known(lib, args.parent)
+    path = lib.path_of(pid)
+    if pid in lib.profile_ids() or path.exists():
+        raise _user_error(f"{lib.display(path)} already exists; choose another id (nothing was written)")
+    text = new_spec_text(pid, args.parent, lib)
+    try:
+        with open(path, "x", encoding="utf-8", newline="\n") as f:
+            f.write(text)
+    except FileExistsError:
+        raise _user_error(f"{lib.display(path)} already exists; choose another id (nothing was written)") from None
+    try:
+        check(SpecLibrary(layout.specs, layout.root).resolve_file(path), expected_id=pid)
+    except SpecErrors:
+        path.unlink()
+        raise
+    shown = lib.display(path)
+    print(f"wrote {shown} (extends {args.parent})")
+    print(f"next: state what differs in {shown}, then `mjspec validate {shown}` and `mjspec build`")
+    return 0

@@ -66,10 +66,10 @@ def _construct(value: Any) -> str:
         args = ", ".join(f"{f.name}={_construct(getattr(value, f.name))}" for f in fields(value))
         return f"rules.{cls.__name__}({args})"
     if isinstance(value, StrEnum):
-        cls = type(value)
-        if getattr(rules, cls.__name__, None) is not cls:
-            raise TypeError(f"refusing to emit an enum {cls.__name__}")
-        return f"rules.{cls.__name__}({_pyrepr(value.value)})"
+        enum = type(value)
+        if getattr(rules, enum.__name__, None) is not enum:
+            raise TypeError(f"refusing to emit an enum {enum.__name__}")
+        return f"rules.{enum.__name__}({_pyrepr(value.value)})"
     if isinstance(value, tuple):
         return "(" + "".join(f"{_construct(v)}, " for v in value) + ")"
     return _pyrepr(value)

@@ -181,6 +181,7 @@ class ProfileIR:
     readings: tuple[ReadingIR, ...]
     table: TableRules
     table_notes: tuple[TableNoteIR, ...]
+    clock_names: tuple[tuple[str, Text], ...] = ()
 
     @property
     def helpers(self) -> tuple[str, ...]:

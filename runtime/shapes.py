@@ -560,8 +560,9 @@ def discard_shanten(concealed: Sequence[int], n_melds: int, rules: ShapeRules) -
                 if keys[i][d]:
                     key = list(keys[i])
                     key[d] -= 1
-                    k = tuple(key)
-                    out[lo + d] = _acc_value(_combine(others, _FRONTIERS.get(k) or _frontier(k), cap), cap)
+                    suit_key = tuple(key)
+                    front = _FRONTIERS.get(suit_key) or _frontier(suit_key)
+                    out[lo + d] = _acc_value(_combine(others, front, cap), cap)
     else:
         out = {k: 99 for k in range(N_KINDS) if concealed[k]}
     if n_melds == 0 and (rules.seven_pairs or rules.thirteen_orphans) or rules.knitted:

@@ -85,6 +85,7 @@ class Hand:
         elif sorted(wall) != sorted(t for t in profile.tiles.all_tiles() if not t.is_flower):
             raise ValueError("an explicit wall must hold exactly the profile's tile set")
         self.dice = dice if dice is not None else (self.rng.randint(1, 6), self.rng.randint(1, 6))
+        self.exchange_direction: ExchangeDirection | None
         if self.rules.exchange is not None:
             self.exchange_direction = exchange_direction or self.rng.choice(self.rules.exchange.directions)
         else:
@@ -311,8 +312,17 @@ class Hand:
 
     # ------------------------------------------------------------------ wins
 
-    def _context(self, seat: int, **flags: bool) -> WinContext:
-        return WinContext(missing_suit=self.missing[seat], dealer=seat == self.dealer, **flags)
+    def _context(
+        self, seat: int, *, after_kong: bool = False, last_tile: bool = False, kong_shot: bool = False, robbing_kong: bool = False
+    ) -> WinContext:
+        return WinContext(
+            missing_suit=self.missing[seat],
+            dealer=seat == self.dealer,
+            after_kong=after_kong,
+            last_tile=last_tile,
+            kong_shot=kong_shot,
+            robbing_kong=robbing_kong,
+        )
 
     def _tsumo_score(self, seat: int) -> Score | None:
         if self._tsumo_at != (seat, len(self.events)):
@@ -804,6 +814,7 @@ class Hand:
         players = []
         for s in range(SEATS):
             own = seat is None or s == seat
+            missing = self.missing[s]
             players.append(
                 {
                     "seat": s,
@@ -811,7 +822,7 @@ class Hand:
                     "concealed_count": len(self.hands[s]),
                     "melds": [{"type": m.type.value, "tiles": format_tiles(m.tiles)} for m in self.melds[s]],
                     "discards": format_tiles(self.discards[s]),
-                    "missing_suit": (self.missing[s].value if self.missing[s] and (own or self.phase is not Phase.DECLARE) else None),
+                    "missing_suit": (missing.value if missing is not None and (own or self.phase is not Phase.DECLARE) else None),
                     "exchange": format_tiles(self.exchange_choice[s] or ()) if own and self.exchange_choice[s] else None,
                     "active": self.active[s],
                     "score": self.scores[s],

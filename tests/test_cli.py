@@ -68,7 +68,9 @@ def test_validate_bundled_spec() -> None:
 
 def test_list() -> None:
     res = run("list")
-    assert res.returncode == 0 and res.stdout.startswith("sichuan_tfmj\t")
+    assert res.returncode == 0
+    ids = [line.split("\t")[0] for line in res.stdout.splitlines()]
+    assert "sichuan_tfmj" in ids and "sichuan_planet" in ids
 
 
 def test_build_check_passes_on_the_repository() -> None:

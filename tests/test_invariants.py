@@ -11,7 +11,11 @@ import random
 from typing import Any, Callable
 
 import pytest
-from hypothesis import given
+from collections import Counter
+import json
+import os
+
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from mjspec.compiler.build import Layout
@@ -24,9 +28,19 @@ from mjspec.runtime.scoring import HandError, WinningHand, evaluate
 from mjspec.runtime.shapes import waits
 from mjspec.runtime.tiles import Tile, counts34
 
+from mjspec.runtime.actions import ActionKind
+from mjspec.runtime.bots import GreedyBot, RandomBot
+from mjspec.runtime.match import play_hand, play_match
+from mjspec.runtime.record import match_record, replay
+from mjspec.runtime.scoring import compute_payments
+from mjspec.runtime.table import Hand
+
 from handkit import brute_force_complete, hand_kinds, random_context, random_hand, spec_payment
 
 Check = Callable[[Profile, WinningHand, WinContext], None]
+
+#: Seeded games per game invariant and profile in the default run (CI); the slow run plays 10,000.
+GAMES_PER_INVARIANT = int(os.environ.get("MJSPEC_GAMES", "200"))
 
 
 def _full_kinds(hand: WinningHand) -> list[int]:
@@ -121,6 +135,122 @@ def waits_exclude_fifth_copy(profile: Profile, hand: WinningHand, ctx: WinContex
     assert set(found) == expected
 
 
+# ---- game-level properties: each plays seeded hands with a mix of bots -------------
+
+
+def _players(seed: int) -> list[Any]:
+    """Greedy bots play sensibly; random bots reach odd corners (passed wins, calls on the missing suit)."""
+    rng = random.Random(seed)
+    return [GreedyBot(seed * 4 + i) if rng.random() < 0.6 else RandomBot(seed * 4 + i) for i in range(4)]
+
+
+def _watched_hand(profile: Profile, seed: int, step: Callable[[Hand], None]) -> Hand:
+    hand = Hand(profile, dealer=seed % 4, seed=seed)
+    step(hand)
+    play_hand(hand, _players(seed), on_step=lambda _a: step(hand))
+    return hand
+
+
+def zero_sum(profile: Profile, seed: int) -> None:
+    hand = _watched_hand(profile, seed, lambda h: None)
+    for ev in hand.events:
+        assert sum(ev.deltas) == 0, ev
+    assert sum(hand.scores) == 0
+    match = play_match(profile, _players(seed), seed, hands=min(3, profile.table.match.hands))
+    assert sum(match.totals) == 4 * profile.table.match.start_score
+
+
+def tile_conservation(profile: Profile, seed: int) -> None:
+    full = Counter(t for t in profile.tiles.all_tiles() if not t.is_flower)
+
+    def check(hand: Hand) -> None:
+        assert Counter(hand.tile_census()) == full, f"after {len(hand.events)} events"
+
+    _watched_hand(profile, seed, check)
+
+
+def no_chii(profile: Profile, seed: int) -> None:
+    def check(hand: Hand) -> None:
+        for s in hand.pending_seats():
+            assert all(a.kind is not ActionKind.CHI for a in hand.legal_actions(s))
+
+    hand = _watched_hand(profile, seed, check)
+    assert not any(ev.kind == "chi" for ev in hand.events)
+    assert all(m.type.value != "chi" for ms in hand.melds for m in ms)
+
+
+def at_most_three_winners(profile: Profile, seed: int) -> None:
+    hand = _watched_hand(profile, seed, lambda h: None)
+    assert len({w.seat for w in hand.wins}) == len(hand.wins) <= 3
+
+
+def departed_players_not_charged(profile: Profile, seed: int) -> None:
+    hand = _watched_hand(profile, seed, lambda h: None)
+    departed: set[int] = set()
+    settling: set[int] = set()
+    for ev in hand.events:
+        if ev.kind in ("win", "win_payment", "kong_transfer"):
+            if ev.kind == "win":
+                assert ev.seat not in departed, "a departed player won again"
+                settling.add(ev.seat)  # paid by its own settlement, then gone
+        else:
+            departed |= settling
+            settling = set()
+        for s in departed:
+            assert ev.deltas[s] >= 0, f"departed seat {s} charged by {ev}"
+        if ev.kind in ("discard", "draw", "pon", "minkan", "ankan", "kakan_declared", "respond"):
+            assert ev.seat not in departed, f"departed seat {ev.seat} acted: {ev}"
+
+
+def payments_within_cap(profile: Profile, seed: int) -> None:
+    if profile.cap is None:
+        return
+    top = max(
+        max(compute_payments(profile, profile.cap, profile.cap, tsumo, dealer).values())
+        for tsumo in (True, False)
+        for dealer in (True, False)
+    )
+    hand = _watched_hand(profile, seed, lambda h: None)
+    for ev in hand.events:
+        if ev.kind in ("win_payment", "not_ready_payment"):
+            assert ev.data["amount"] <= top, ev
+    for w in hand.wins:
+        assert w.score.capped <= profile.cap
+
+
+def replay_reproduces(profile: Profile, seed: int) -> None:
+    match = play_match(profile, _players(seed), seed, hands=min(2, profile.table.match.hands))
+    record = json.loads(json.dumps(match_record(match)))
+    summary = replay(record)
+    assert list(summary.totals) == match.totals
+    again = play_match(profile, _players(seed), seed, hands=min(2, profile.table.match.hands))
+    assert match_record(again) == record
+
+
+def never_stalls(profile: Profile, seed: int) -> None:
+    def check(hand: Hand) -> None:
+        if not hand.over:
+            pending = hand.pending_seats()
+            assert pending, f"nobody to act in phase {hand.phase.value}"
+            for s in pending:
+                assert hand.legal_actions(s), f"seat {s} pending with no legal action"
+
+    hand = _watched_hand(profile, seed, check)
+    assert hand.over and hand.events[-1].kind == "hand_end"
+
+
+GAME_PROPERTIES: dict[str, Callable[[Profile, int], None]] = {
+    "zero_sum": zero_sum,
+    "tile_conservation": tile_conservation,
+    "no_chii": no_chii,
+    "at_most_three_winners": at_most_three_winners,
+    "departed_players_not_charged": departed_players_not_charged,
+    "payments_within_cap": payments_within_cap,
+    "replay_reproduces": replay_reproduces,
+    "never_stalls": never_stalls,
+}
+
+
 PROPERTIES: dict[str, Check] = {
     "legal_wins_are_complete_shapes": legal_wins_are_complete_shapes,
     "wins_satisfy_requirements": wins_satisfy_requirements,
@@ -131,10 +261,30 @@ PROPERTIES: dict[str, Check] = {
 
 
 def test_every_catalog_invariant_has_a_property() -> None:
-    assert set(PROPERTIES) == set(INVARIANTS)
+    assert set(PROPERTIES) | set(GAME_PROPERTIES) == set(INVARIANTS)
+    assert not set(PROPERTIES) & set(GAME_PROPERTIES)
 
 
-CASES = [(pid, name) for pid in profile_ids() for name in load_profile(pid).invariants]
+CASES = [(pid, name) for pid in profile_ids() for name in load_profile(pid).invariants if name in PROPERTIES]
+GAME_CASES = [(pid, name) for pid in profile_ids() for name in load_profile(pid).invariants if name in GAME_PROPERTIES]
+
+
+@pytest.mark.parametrize("pid,name", GAME_CASES, ids=[f"{p}:{n}" for p, n in GAME_CASES])
+@settings(max_examples=GAMES_PER_INVARIANT)
+@given(seed=st.integers(min_value=0, max_value=2**31))
+def test_game_invariant(pid: str, name: str, seed: int) -> None:
+    GAME_PROPERTIES[name](load_profile(pid), seed)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("pid", profile_ids())
+def test_every_game_invariant_over_ten_thousand_games(pid: str) -> None:
+    """Run by hand (pytest -m slow): every game invariant of the profile over 10,000 seeded hands."""
+    profile = load_profile(pid)
+    names = [n for n in profile.invariants if n in GAME_PROPERTIES]
+    for seed in range(10_000):
+        for name in names:
+            GAME_PROPERTIES[name](profile, 1_000_000 + seed)
 
 
 @pytest.mark.parametrize("pid,name", CASES, ids=[f"{p}:{n}" for p, n in CASES])

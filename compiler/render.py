@@ -1,0 +1,1268 @@
+"""Render a profile's rule documents: ``docs/rules/<profile>.<lang>.md`` and ``docs/rules/index.md``.
+
+Three sources make a document, and each word comes from exactly one of them:
+
+- the **spec** (through the IR): every rule-specific word, such as pattern
+  names, definitions, requirement reasons and rule readings, in the
+  document's language;
+- the **message catalogs** (``compiler/locale/<lang>.po``, GNU gettext):
+  the fixed wording of the templates and of the sentences this module
+  composes around spec data; a message missing from any catalog is a build
+  error naming the msgid and the language;
+- the profile's **engine** (the generated module, loaded from the source the
+  build is about to write): every figure. Payment tables call
+  :func:`~mjspec.runtime.scoring.compute_payments`, worked examples call
+  :func:`~mjspec.runtime.scoring.evaluate`, so a document can never show a
+  figure the engine disagrees with.
+
+This module builds a small typed *document model* (:class:`RuleDocument`)
+from the IR; the templates (``templates/rules.md.j2``, ``index.md.j2``) only
+loop over it and interpolate. Sections whose data the IR does not have yet
+are empty tuples, so they simply do not appear.
+
+Markdown safety: every value a template interpolates is escaped for
+Markdown unless it is an :class:`Md` (text this module composed from catalog
+messages and already-escaped parts), so no spec string can inject markup,
+links or HTML into a document. Output is deterministic: spec order, sorted
+ids, no timestamps.
+"""
+
+from __future__ import annotations
+
+import ast
+import re
+from dataclasses import dataclass
+from functools import lru_cache
+from pathlib import Path
+from typing import Any, Iterable, Mapping, Sequence
+
+import jinja2
+from jinja2.ext import extract_from_ast
+
+from mjspec.runtime.context import WinContext, WinKind
+from mjspec.runtime.hand import Meld, MeldType
+from mjspec.runtime.profile import Profile
+from mjspec.runtime.scoring import Score, WinningHand, compute_payments, evaluate
+from mjspec.runtime.text import LANGUAGES, Text
+from mjspec.runtime.tiles import Suit, Tile, parse_tiles
+from mjspec.runtime.view import PaymentView
+
+from .catalog import NO_CONTEXT, Catalog, CatalogError, load_catalogs
+from .errors import Location, SpecError
+from .ir import ExampleIR, ExprIR, PatternIR, ProfileIR
+
+#: Each language's name in that language, for the language links.
+LANGUAGE_NAMES: dict[str, str] = {"en": "English", "zh": "简体中文", "ja": "日本語", "pt": "Português", "fr": "Français"}
+
+#: The language of the index page.
+INDEX_LANGUAGE = "en"
+
+
+# ---- Markdown ---------------------------------------------------------------
+
+
+class Md(str):
+    """Markdown this module composed itself: interpolated as is (every other string is escaped)."""
+
+    __slots__ = ()
+
+
+_INLINE = re.compile(r"([\\`*\[\]|~])")
+_LONE_UNDERSCORE = re.compile(r"(?<![0-9A-Za-z])_|_(?![0-9A-Za-z])")
+_LINE_START = re.compile(r"^(#+(?=\s|$)|[-+=](?=\s|$)|=+$|-+$)")
+_ORDERED = re.compile(r"^(\d+)([.)])(?=\s|$)")
+_ENTITY = re.compile(r"&(?=#?[0-9A-Za-z]+;)")
+
+
+def escape_md(text: str) -> str:
+    """``text`` as literal Markdown inline content: one line, no emphasis, links, tables or HTML."""
+    text = " ".join(text.split())
+    text = _ENTITY.sub("&amp;", text).replace("<", "&lt;").replace(">", "&gt;")
+    text = _INLINE.sub(r"\\\1", text)
+    text = _LONE_UNDERSCORE.sub(r"\\_", text)  # an underscore inside a word emphasises nothing
+    text = _ORDERED.sub(r"\1\\\2", text)
+    return _LINE_START.sub(r"\\\1", text)
+
+
+def code(text: str) -> Md:
+    """``text`` as a code span (safe in table cells)."""
+    text = " ".join(text.split()).replace("|", "\\|")
+    ticks = "`"
+    while ticks in text:
+        ticks += "`"
+    pad = " " if text.startswith("`") or text.endswith("`") else ""
+    return Md(f"{ticks}{pad}{text}{pad}{ticks}")
+
+
+def _finalize(value: Any) -> str:
+    """Jinja's last step for every ``{{ ... }}``: escape plain text, keep :class:`Md`, refuse anything odd."""
+    if isinstance(value, Md):
+        return str(value)
+    if isinstance(value, str):
+        return escape_md(value)
+    if isinstance(value, int) and not isinstance(value, bool):
+        return str(value)
+    raise TypeError(f"a template interpolated a {type(value).__name__}; the document model must give text")
+
+
+# ---- messages ---------------------------------------------------------------
+
+
+def N_(msgid: str, context: str = NO_CONTEXT) -> tuple[str, str]:
+    """Mark a message for the catalogs without translating it yet (gettext's ``N_``)."""
+    return (context, msgid)
+
+
+@dataclass(frozen=True)
+class MissingMessage:
+    language: str
+    context: str
+    msgid: str
+
+
+class Translator:
+    """The fixed wording in one language; records every message its catalog lacks."""
+
+    def __init__(self, language: str, catalog: Catalog) -> None:
+        self.language = language
+        self.catalog = catalog
+        self.missing: list[MissingMessage] = []
+
+    def __call__(self, msgid: str, /, context: str = NO_CONTEXT, **values: object) -> Md:
+        """The translation of ``msgid`` with its ``{placeholders}`` filled (plain strings escaped)."""
+        text = self.catalog.lookup(msgid, context)
+        if text is None:
+            self.missing.append(MissingMessage(self.language, context, msgid))
+            text = msgid
+        args = {k: _piece(v) for k, v in values.items()}
+        return Md(text.format(**args)) if args or "{" in text else Md(text)
+
+    def marked(self, message: tuple[str, str], **values: object) -> Md:
+        """Translate a message marked with :func:`N_`."""
+        context, msgid = message
+        return self(msgid, context=context, **values)
+
+    def join(self, parts: Iterable[str], *, clauses: bool = False) -> Md:
+        """Join pieces with the language's list (``, ``) or clause (``; ``) separator."""
+        sep = self.marked(_CLAUSE_SEPARATOR if clauses else _LIST_SEPARATOR)
+        return Md(sep.join(_piece(p) for p in parts))
+
+
+_LIST_SEPARATOR = N_(", ", "list separator")
+_CLAUSE_SEPARATOR = N_("; ", "clause separator")
+
+
+def _piece(value: object) -> str:
+    if isinstance(value, Md):
+        return str(value)
+    if isinstance(value, str):
+        return escape_md(value)
+    if isinstance(value, int) and not isinstance(value, bool):
+        return str(value)
+    raise TypeError(f"cannot place a {type(value).__name__} in a message")
+
+
+# ---- tiles ------------------------------------------------------------------
+
+_SUIT_GLYPH_BASE = {Suit.MAN: 0x1F007, Suit.PIN: 0x1F019, Suit.SOU: 0x1F010}
+# Honors 1z..7z: East, South, West, North, White, Green, Red.
+_HONOR_GLYPHS = ("\U0001f000", "\U0001f001", "\U0001f002", "\U0001f003", "\U0001f006", "\U0001f005", "\U0001f004")
+# Flowers 1f..8f: plum, orchid, chrysanthemum, bamboo, spring, summer, autumn, winter
+# (Unicode orders bamboo before chrysanthemum).
+_FLOWER_GLYPHS = ("\U0001f022", "\U0001f023", "\U0001f025", "\U0001f024", "\U0001f026", "\U0001f027", "\U0001f028", "\U0001f029")
+
+
+def glyph(tile: Tile) -> str:
+    """The tile's character in the Unicode Mahjong Tiles block (a red five shows as a five)."""
+    if tile.suit in _SUIT_GLYPH_BASE:
+        return chr(_SUIT_GLYPH_BASE[tile.suit] + tile.number - 1)
+    if tile.suit is Suit.HONOR:
+        return _HONOR_GLYPHS[tile.number - 1]
+    return _FLOWER_GLYPHS[tile.number - 1]
+
+
+def glyphs(tiles: Sequence[Tile]) -> str:
+    """Glyphs of ``tiles`` in order, a space between runs of different suits."""
+    out = ""
+    for i, t in enumerate(tiles):
+        if i and t.suit is not tiles[i - 1].suit:
+            out += " "
+        out += glyph(t)
+    return out
+
+
+def tiles_md(mpsz: str) -> Md:
+    """Tiles shown both ways: glyphs, then the mpsz text as code."""
+    return Md(f"{glyphs(parse_tiles(mpsz))} {code(mpsz)}")
+
+
+# ---- the document model -----------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Table:
+    """A Markdown table: header cells, alignment markers, rows of cells."""
+
+    header: tuple[Md, ...]
+    align: tuple[Md, ...]
+    rows: tuple[tuple[Md, ...], ...]
+
+
+@dataclass(frozen=True)
+class Section:
+    """A section's body, in reading order: paragraphs, bullets, tables, then notes."""
+
+    paragraphs: tuple[Md, ...] = ()
+    bullets: tuple[Md, ...] = ()
+    tables: tuple[Table, ...] = ()
+    notes: tuple[Md, ...] = ()
+
+
+@dataclass(frozen=True)
+class WorkedExample:
+    heading: Md
+    lines: tuple[Md, ...]
+
+
+@dataclass(frozen=True)
+class ExampleSection:
+    intro: Md
+    items: tuple[WorkedExample, ...]
+
+
+@dataclass(frozen=True)
+class RuleDocument:
+    """Everything ``rules.md.j2`` shows; optional sections are tuples of zero or one section."""
+
+    header: Md
+    title: Md
+    languages: Md
+    intro: tuple[Md, ...]
+    quick_reference: Table
+    tiles: Section
+    opening: tuple[Section, ...]
+    calls: tuple[Section, ...]
+    winning: Section
+    flow: tuple[Section, ...]
+    patterns: Section
+    payments: Section
+    kongs: tuple[Section, ...]
+    examples: tuple[ExampleSection, ...]
+    exhaustion: tuple[Section, ...]
+    match: tuple[Section, ...]
+    readings: tuple[Section, ...]
+
+
+@dataclass(frozen=True)
+class IndexDocument:
+    header: Md
+    intro: tuple[Md, ...]
+    profiles: Table
+
+
+# ---- wording tables (marked for the catalogs) ----------------------------------
+
+_UNIT = {
+    "fan": N_("fan"),
+    "han": N_("han"),
+    "doubles": N_("doubles"),
+    "points": N_("points"),
+}
+_UNIT_HEADER = {
+    "fan": N_("Fan"),
+    "han": N_("Han"),
+    "doubles": N_("Doubles"),
+    "points": N_("Points"),
+}
+_SUIT_NAME = {
+    "m": N_("Characters (man)"),
+    "p": N_("Circles (pin)"),
+    "s": N_("Bamboo (sou)"),
+}
+_SUIT_WORD = {
+    "m": N_("characters"),
+    "p": N_("circles"),
+    "s": N_("bamboo"),
+}
+_WIND = {"E": N_("East"), "S": N_("South"), "W": N_("West"), "N": N_("North")}
+_DRAGONS = (N_("White"), N_("Green"), N_("Red"))
+_MELD = {
+    "chi": N_("chow (chi)"),
+    "pon": N_("pung (pon)"),
+    "minkan": N_("open kong (minkan)"),
+    "ankan": N_("concealed kong (ankan)"),
+    "kakan": N_("added kong (kakan)"),
+}
+_PAYS = {
+    ("ron", "discarder"): N_("the discarder pays {amount}"),
+    ("ron", "others"): N_("each other opponent pays {amount}"),
+    ("tsumo", "each"): N_("each opponent pays {amount}"),
+    ("tsumo", "dealer"): N_("the dealer pays {amount}"),
+    ("tsumo", "non_dealer"): N_("each non-dealer pays {amount}"),
+}
+_PAY_HEADER = {
+    ("ron", "discarder"): N_("Discard win: the discarder pays"),
+    ("ron", "others"): N_("Discard win: each other opponent pays"),
+    ("tsumo", "each"): N_("Self-draw: each opponent pays"),
+    ("tsumo", "dealer"): N_("Self-draw: the dealer pays"),
+    ("tsumo", "non_dealer"): N_("Self-draw: each non-dealer pays"),
+}
+_FLAG = {
+    "riichi": N_("riichi declared"),
+    "double_riichi": N_("double riichi declared"),
+    "ippatsu": N_("within one turn of riichi (ippatsu)"),
+    "last_tile": N_("on the last tile of the wall, or its discard"),
+    "after_kong": N_("on a kong's replacement tile"),
+    "kong_shot": N_("on a discard made right after a kong"),
+    "robbing_kong": N_("robbing a kong"),
+    "first_draw": N_("on the first draw"),
+    "fourth_tile": N_("on the last copy of a tile"),
+}
+_BLOCK = {
+    "wall": N_("The wall"),
+    "opening": N_("Opening"),
+    "turn": N_("Turns"),
+    "calls": N_("Calls"),
+    "passing": N_("Passing a win"),
+    "flow": N_("Win flow"),
+    "kongs": N_("Kong payments"),
+    "exhaustion": N_("Exhaustive draw"),
+    "match": N_("Match"),
+    "timeout": N_("Running out of time"),
+}
+_DIRECTION = {"left": N_("to the left"), "across": N_("across"), "right": N_("to the right")}
+_PREFER = {"total": N_("the highest total"), "payment": N_("the highest payment")}
+
+
+# ---- building a document --------------------------------------------------------
+
+
+class _Builder:
+    """Builds one :class:`RuleDocument` from a profile's IR and engine in one language."""
+
+    def __init__(self, ir: ProfileIR, engine: Profile, lang: str, tr: Translator, names: Mapping[str, Text]) -> None:
+        self.ir = ir
+        self.engine = engine
+        self.lang = lang
+        self._ = tr
+        self.names = names
+        self.table_rules = getattr(ir, "table", None)  # the table engine's rules, once the IR has them
+
+    # -- small helpers --
+
+    def text(self, t: Text) -> str:
+        return t.get(self.lang)
+
+    def unit(self) -> Md:
+        return self._.marked(_UNIT.get(self.ir.total_unit, N_("fan")))
+
+    def section_ref(self, section: str | None) -> Md:
+        """"rule book §7"; a section named in words is set in italics."""
+        if not section:
+            return Md("")
+        shown = Md(escape_md(section)) if section.lstrip().startswith("§") else Md(f"*{escape_md(section)}*")
+        return self._("rule book {section}", section=shown)
+
+    def with_ref(self, text: Md, section: str | None) -> Md:
+        if not section:
+            return text
+        return self._("{text} ({reference})", text=text, reference=self.section_ref(section))
+
+    def pattern_name(self, pid: str) -> str:
+        for p in self.ir.patterns:
+            if p.id == pid:
+                return self.text(p.names)
+        return pid
+
+    def doc_link(self, pid: str, lang: str | None = None) -> Md:
+        lang = lang or self.lang
+        label = escape_md(self.names[pid].get(lang)) if pid in self.names else escape_md(pid)
+        return Md(f"[{label}]({pid}.{lang}.md)")
+
+    # -- the document --
+
+    def build(self) -> RuleDocument:
+        ir = self.ir
+        return RuleDocument(
+            header=_header(ir.spec_files),
+            title=Md(escape_md(self.text(ir.names))),
+            languages=self.language_links(),
+            intro=self.intro(),
+            quick_reference=self.quick_reference(),
+            tiles=self.tiles(),
+            opening=self.opening(),
+            calls=self.calls(),
+            winning=self.winning(),
+            flow=self.flow(),
+            patterns=self.patterns(),
+            payments=self.payments(),
+            kongs=self.kongs(),
+            examples=self.examples(),
+            exhaustion=self.exhaustion(),
+            match=self.match(),
+            readings=self.readings(),
+        )
+
+    def language_links(self) -> Md:
+        parts = []
+        for lang in LANGUAGES:
+            name = LANGUAGE_NAMES[lang]
+            parts.append(f"**{name}**" if lang == self.lang else f"[{name}]({self.ir.id}.{lang}.md)")
+        return Md(" · ".join(parts))
+
+    def intro(self) -> tuple[Md, ...]:
+        ir, _ = self.ir, self._
+        out = [
+            _(
+                "Profile {id}, version {version}. It follows rule book {book}: {title}.",
+                id=code(ir.id),
+                version=ir.version,
+                book=ir.source_book,
+                title=Md(f"*{escape_md(ir.source_title)}*"),
+            )
+        ]
+        if ir.extends:
+            out.append(_("It extends {parent} and states only what differs from it.", parent=self.doc_link(ir.extends)))
+        out.append(
+            _(
+                "This page is generated from {spec} by {command}. Rule names, definitions and readings come from the spec; every figure in the tables and examples was computed by the profile's engine. Section marks such as §7 refer to the rule book.",
+                spec=code(ir.spec_file),
+                command=code("mjspec build"),
+            )
+        )
+        return tuple(out)
+
+    def quick_reference(self) -> Table:
+        ir, _ = self.ir, self._
+        rows: list[tuple[Md, Md]] = [
+            (_("Players"), Md(str(ir.players))),
+            (_("Tiles"), self.tile_summary()),
+            (_("Starting hand"), _("dealer {dealer} tiles, the others {others}", dealer=ir.deal_dealer, others=ir.deal_others)),
+        ]
+        opening = []
+        exchange = self.table_field("exchange")
+        if exchange is not None:
+            opening.append(_("exchange of {count} tiles", count=getattr(exchange, "tiles", 3)))
+        if ir.missing_suit == "declare":
+            opening.append(_("every player declares a missing suit"))
+        if opening:
+            rows.append((_("Opening"), _.join(opening, clauses=True)))
+        rows.append((_("Winning shapes"), _.join(self.shape_names(), clauses=True)))
+        scoring = [_("{count} patterns, counted in {unit}", count=len(ir.patterns), unit=self.unit())]
+        if ir.cap is not None:
+            scoring.append(_("capped at {cap} {unit}", cap=ir.cap, unit=self.unit()))
+        rows.append((_("Scoring"), _.join(scoring, clauses=True)))
+        rows.append((_("Payment"), Md("<br>".join(self.payment_rules()))))
+        rows.extend(self.table_quick_reference())
+        return Table((_("Rule"), _("This profile")), (Md("---"), Md("---")), tuple(rows))
+
+    # -- tiles and deal --
+
+    def tile_summary(self) -> Md:
+        t, _ = self.ir.tiles, self._
+        parts = [
+            _("{count} tiles", count=self.engine.tiles.size()),
+            _.join(_.marked(_SUIT_WORD[s]) for s in t.suits),
+            _("winds and dragons") if t.honors else _("no honors"),
+            _("8 flowers") if t.flowers else _("no flowers"),
+        ]
+        if t.red_fives:
+            parts.append(_("red fives in {suits}", suits=_.join(_.marked(_SUIT_WORD[s]) for s in t.red_fives)))
+        else:
+            parts.append(_("no red fives"))
+        return _.join(parts, clauses=True)
+
+    def tiles(self) -> Section:
+        ir, _ = self.ir, self._
+        t = ir.tiles
+        rows: list[tuple[Md, ...]] = []
+        for s in t.suits:
+            ts = parse_tiles(f"123456789{s}")
+            rows.append((_.marked(_SUIT_NAME[s]), code(f"1{s}–9{s}"), Md(glyphs(ts))))
+        if t.honors:
+            winds = _.join(_.marked(_WIND[w]) for w in "ESWN")
+            dragons = _.join(_.marked(d) for d in _DRAGONS)
+            rows.append((_("Winds ({names})", names=winds), code("1z–4z"), Md(glyphs(parse_tiles("1234z")))))
+            rows.append((_("Dragons ({names})", names=dragons), code("5z–7z"), Md(glyphs(parse_tiles("567z")))))
+        if t.flowers:
+            rows.append((_("Flowers and seasons"), code("1f–8f"), Md(glyphs(parse_tiles("12345678f")))))
+        if t.red_fives:
+            reds = "".join(f"0{s}" for s in t.red_fives)
+            rows.append((_("Red fives"), code(" ".join(f"0{s}" for s in t.red_fives)), Md(glyphs(parse_tiles(reds)))))
+        none, dash = _("none in this set"), Md("—")
+        if not t.honors:
+            rows.append((_("Honors (winds and dragons)"), dash, none))
+        if not t.flowers:
+            rows.append((_("Flowers and seasons"), dash, none))
+        if not t.red_fives:
+            rows.append((_("Red fives"), dash, none))
+        table = Table((_("Kind"), _("Notation"), _("Tiles")), (Md("---"), Md("---"), Md("---")), tuple(rows))
+        paragraphs = self.refs("wall") + [
+            _(
+                "The wall holds {count} tiles: {copies} copies of each kind.",
+                count=self.engine.tiles.size(),
+                copies=t.copies,
+            )
+        ]
+        if t.flowers:
+            paragraphs.append(_("There is one of each flower and season."))
+        if t.red_fives:
+            paragraphs.append(_("In each suit listed as red, one of the four fives is red."))
+        notes = [
+            _(
+                "Tiles are written in mpsz notation: digits followed by the suit letter, m for characters, p for circles, s for bamboo, z for honors and f for flowers; 0 is a red five. For example {example} is 1-2-3 of characters and a pair of 7 circles.",
+                example=code("123m77p"),
+            ),
+            _(
+                "{players} players. The dealer starts with {dealer} tiles, every other player with {others}.",
+                players=ir.players,
+                dealer=ir.deal_dealer,
+                others=ir.deal_others,
+            ),
+        ]
+        dice = self.table_field("dice")
+        if dice == 1:
+            notes.append(_("One roll of two dice opens the wall."))
+        elif isinstance(dice, int) and dice > 1:
+            notes.append(_("{count} rolls of two dice open the wall.", count=dice))
+        return Section(paragraphs=tuple(paragraphs), tables=(table,), notes=tuple(notes))
+
+    # -- opening, calls, exhaustion, match --
+
+    def table_field(self, *path: str) -> Any:
+        """A value of the table rules (``ir.table``), or None when the IR does not have it."""
+        value: Any = self.table_rules
+        for name in path:
+            value = getattr(value, name, None)
+        return value
+
+    def notes_of(self, *blocks: str) -> list[Any]:
+        return [n for n in getattr(self.ir, "table_notes", ()) if getattr(n, "block", None) in blocks]
+
+    def refs(self, *blocks: str) -> list[Md]:
+        """A line naming the rule-book sections of some table-rule blocks (none if they name none)."""
+        sections: list[str] = []
+        for n in self.notes_of(*blocks):
+            for part in _section_parts(str(getattr(n, "section", None) or "")):
+                if part not in sections:
+                    sections.append(part)
+        if not sections:
+            return []
+        if all(p.startswith("§") for p in sections):
+            sections.sort(key=_section_key)
+        return [Md(f"*{self._('Rule book: {sections}', sections=self._.join(sections))}*")]
+
+    def opening(self) -> tuple[Section, ...]:
+        _ = self._
+        bullets = []
+        exchange = self.table_field("exchange")
+        if exchange is not None:
+            count = getattr(exchange, "tiles", 3)
+            if getattr(exchange, "same_suit", False):
+                bullets.append(_("After the deal every player chooses {count} tiles of one suit, face down, and passes them on.", count=count))
+            else:
+                bullets.append(_("After the deal every player chooses {count} tiles, face down, and passes them on.", count=count))
+            directions = [_.marked(_DIRECTION[str(d)]) for d in getattr(exchange, "directions", ()) if str(d) in _DIRECTION]
+            if len(directions) > 1:
+                bullets.append(_("One direction, the same for everyone, is drawn at random: {directions}.", directions=_.join(directions)))
+            elif directions:
+                bullets.append(_("The tiles are passed {direction}.", direction=directions[0]))
+        if self.ir.missing_suit == "declare":
+            suits = _.join(_.marked(_SUIT_WORD[s]) for s in self.ir.tiles.suits)
+            bullets.append(
+                _(
+                    "Every player then declares one missing suit ({suits}). A winning hand must hold no tile of the suit its player declared.",
+                    suits=suits,
+                )
+                if exchange is not None
+                else _(
+                    "After the deal every player declares one missing suit ({suits}). A winning hand must hold no tile of the suit its player declared.",
+                    suits=suits,
+                )
+            )
+        if self.table_field("discard_missing_suit_first"):
+            bullets.append(_("While a player still holds tiles of the declared suit, they must discard those first."))
+        if not bullets:
+            return ()
+        return (Section(paragraphs=tuple(self.refs("opening", "turn")), bullets=tuple(bullets)),)
+
+    def call_names(self) -> tuple[list[Md], list[Md]]:
+        """The calls the profile allows and those it does not."""
+        calls = self.table_field("calls")
+        allowed: list[Md] = []
+        refused: list[Md] = []
+        for key in ("chi", "pon", "minkan", "ankan", "kakan"):
+            value = getattr(calls, key, None)
+            if isinstance(value, bool):
+                (allowed if value else refused).append(self._.marked(_MELD[key]))
+        return allowed, refused
+
+    def calls(self) -> tuple[Section, ...]:
+        _ = self._
+        calls = self.table_field("calls")
+        if calls is None:
+            return ()
+        bullets = []
+        allowed, refused = self.call_names()
+        if allowed:
+            bullets.append(_("Allowed calls: {calls}.", calls=_.join(allowed)))
+        if refused:
+            bullets.append(_("Never allowed: {calls}.", calls=_.join(refused)))
+        multiple = getattr(calls, "multiple_ron", None)
+        if multiple is True:
+            bullets.append(_("A win on a discard comes before any pung or kong of it; when several players can win on the same discard, all of them win."))
+        elif multiple is False:
+            bullets.append(_("A win on a discard comes before any pung or kong of it; when several players can win on the same discard, only the nearest in turn order wins."))
+        if getattr(calls, "kakan_drawn_tile_only", False):
+            bullets.append(_("An added kong may only be made with the tile just drawn."))
+        robbable = getattr(calls, "robbable_kakan", None)
+        if robbable is True:
+            bullets.append(_("The tile added to make an added kong can be robbed: another player may win on it."))
+        elif robbable is False:
+            bullets.append(_("An added kong cannot be robbed."))
+        if getattr(calls, "missing_suit_blocks_calls", False):
+            bullets.append(_("While a player still holds tiles of their missing suit they may not pung, kong or win; nor may a player call a tile of their own missing suit."))
+        return (Section(paragraphs=tuple(self.refs("calls")), bullets=tuple(bullets)),)
+
+    def flow_and_passing(self) -> list[Md]:
+        _ = self._
+        out = []
+        flow = self.table_field("flow")
+        if flow == "bloody_battle":
+            out.append(_("Bloody Battle: a winner is paid and leaves the hand; the others play on with the same wall until only one player is left or the wall runs out. A player who has left neither pays nor is paid afterwards."))
+        elif flow == "single":
+            out.append(_("The first win ends the hand."))
+        passing = self.table_field("passing")
+        rule = getattr(passing, "win", None)
+        if rule == "same_or_lower_fan":
+            out.append(_("A player who declines a win may not win with the same or a lower value until their next draw; a strictly higher one stays allowed."))
+        elif rule == "discard_wins":
+            out.append(_("A player who declines a win on a discard may not win on a discard (robbing a kong included) until their next draw; a self-draw stays allowed."))
+        elif rule == "none":
+            out.append(_("Declining a win costs nothing."))
+        if getattr(passing, "call_counts_as_pass", False):
+            out.append(_("Calling pung or kong when a win was available counts as declining that win."))
+        if getattr(passing, "pon_blocks_same_tile", False):
+            out.append(_("A player who declines a pung may not pung the same tile until their next draw."))
+        return out
+
+    def flow(self) -> tuple[Section, ...]:
+        bullets = self.flow_and_passing()
+        if not bullets:
+            return ()
+        return (Section(paragraphs=tuple(self.refs("flow", "passing")), bullets=tuple(bullets)),)
+
+    def kongs(self) -> tuple[Section, ...]:
+        bullets = self.kong_payments()
+        if not bullets:
+            return ()
+        return (Section(paragraphs=tuple(self.refs("kongs")), bullets=tuple(bullets)),)
+
+    def kong_payments(self) -> list[Md]:
+        _ = self._
+        kongs = self.table_field("kongs")
+        out = []
+        for key, message in (
+            ("ankan_each", N_("Concealed kong: each other player still in the hand pays {amount}, at once.")),
+            ("minkan_discarder", N_("Open kong: the player whose discard completed it pays {amount}, at once.")),
+            ("kakan_each", N_("Added kong: each other player still in the hand pays {amount}, at once.")),
+        ):
+            amount = getattr(kongs, key, 0)
+            if isinstance(amount, int) and amount > 0:
+                out.append(_.marked(message, amount=amount))
+        if getattr(kongs, "transfer_on_kong_shot", False):
+            out.append(_("A player who declares a kong and then deals into a win hands the income of that kong (and of every kong in the same chain) to the winner."))
+        return out
+
+    def exhaustion(self) -> tuple[Section, ...]:
+        _ = self._
+        ex = self.table_field("exhaustion")
+        if ex is None:
+            return ()
+        bullets = []
+        penalty = getattr(ex, "missing_suit_penalty", 0)
+        if isinstance(penalty, int) and penalty > 0:
+            bullets.append(_("A player still holding tiles of their missing suit pays {amount} to each remaining player who cleared theirs.", amount=penalty))
+        if getattr(ex, "refund_kong_income", False):
+            bullets.append(_("Players who are not ready return the kong income of the hand to those who paid it."))
+        if getattr(ex, "not_ready_pays_ready", False):
+            cap = getattr(ex, "ready_value_cap", None)
+            if isinstance(cap, int):
+                bullets.append(_("Each player who is not ready pays each ready player the most that player's hand could win on a discard, at most {cap}.", cap=cap))
+            else:
+                bullets.append(_("Each player who is not ready pays each ready player the most that player's hand could win on a discard."))
+        if not bullets:
+            bullets.append(_("When the wall runs out the hand ends with no payment."))
+        intro = (
+            _("When the wall runs out, the players still in the hand settle:")
+            if self.table_field("flow") == "bloody_battle"
+            else _("When the wall runs out:")
+        )
+        paragraphs = self.refs("exhaustion") + [intro]
+        return (Section(paragraphs=tuple(paragraphs), bullets=tuple(bullets)),)
+
+    def match(self) -> tuple[Section, ...]:
+        _ = self._
+        match = self.table_field("match")
+        if match is None:
+            return ()
+        bullets = []
+        hands = getattr(match, "hands", None)
+        if hands == 1:
+            bullets.append(_("A game is a single hand."))
+        elif isinstance(hands, int):
+            bullets.append(_("A match lasts {count} hands.", count=hands))
+        start = getattr(match, "start_score", None)
+        if isinstance(start, int):
+            bullets.append(_("Every player starts with a score of {score}.", score=start))
+        dealer = getattr(match, "dealer", None)
+        if dealer == "first_winner" and hands != 1:
+            bullets.append(_("The first winner of a hand deals the next one; if several players won on the first winning discard, its discarder deals; with no win the dealer stays."))
+        elif dealer == "rotate" and hands != 1:
+            bullets.append(_("The deal passes to the next player after every hand."))
+        timeout = self.table_field("timeout", "claim_win")
+        if timeout is True:
+            bullets.append(_("A player who runs out of time takes an available win."))
+        elif timeout is False:
+            bullets.append(_("Running out of time never makes a player win."))
+        tables = []
+        clocks = self.table_field("clocks") or ()
+        if clocks:
+            rows = tuple(
+                (self.clock_name(c), _("{seconds} s", seconds=getattr(c, "per_action", 0)), _("{seconds} s", seconds=getattr(c, "reserve", 0)))
+                for c in clocks
+            )
+            tables.append(Table((_("Time control"), _("Per action"), _("Reserve per hand")), (Md("---"), Md("--:"), Md("--:")), rows))
+        return (Section(paragraphs=tuple(self.refs("match", "timeout")), bullets=tuple(bullets), tables=tuple(tables)),)
+
+    def clock_name(self, clock: Any) -> Md:
+        names = getattr(clock, "names", None)
+        return Md(escape_md(self.text(names) if isinstance(names, Text) else str(getattr(clock, "id", ""))))
+
+    def table_quick_reference(self) -> list[tuple[Md, Md]]:
+        _ = self._
+        rows: list[tuple[Md, Md]] = []
+        allowed, refused = self.call_names()
+        if allowed or refused:
+            parts = [_.join(allowed)] if allowed else []
+            if refused:
+                parts.append(_("no {calls}", calls=_.join(refused)))
+            rows.append((_("Calls"), _.join(parts, clauses=True)))
+        flow = self.table_field("flow")
+        if flow == "bloody_battle":
+            rows.append((_("Win flow"), _("Bloody Battle: winners leave, play goes on")))
+        elif flow == "single":
+            rows.append((_("Win flow"), _("the first win ends the hand")))
+        hands = self.table_field("match", "hands")
+        if hands == 1:
+            rows.append((_("Match"), _("a single hand")))
+        elif isinstance(hands, int):
+            rows.append((_("Match"), _("{count} hands", count=hands)))
+        return rows
+
+    # -- winning --
+
+    def shape_names(self) -> list[Md]:
+        sh, _ = self.ir.shapes, self._
+        out = []
+        if sh.standard:
+            out.append(_("four groups and a pair"))
+        if sh.seven_pairs:
+            out.append(_("seven pairs"))
+        if sh.thirteen_orphans:
+            out.append(_("thirteen orphans"))
+        if sh.knitted:
+            out.append(_("knitted shapes"))
+        return out
+
+    def winning(self) -> Section:
+        ir, _ = self.ir, self._
+        sh = ir.shapes
+        bullets = []
+        if sh.standard:
+            bullets.append(_("Four groups and a pair: each group a sequence of three, a triplet or a kong."))
+        if sh.seven_pairs:
+            bullets.append(
+                _("Seven pairs; four identical tiles count as two pairs.")
+                if sh.four_of_a_kind_as_two_pairs
+                else _("Seven pairs, all different.")
+            )
+        if sh.thirteen_orphans:
+            bullets.append(_("Thirteen orphans: one of each terminal and honor, plus a pair of one of them."))
+        if sh.knitted:
+            bullets.append(_("Knitted shapes: knitted sequences of 1-4-7, 2-5-8 and 3-6-9 in different suits."))
+        paragraphs = [_("A winning hand has one of these shapes:")]
+        notes: list[Md] = []
+        for r in ir.requirements:
+            reason = self.with_ref(Md(escape_md(self.text(r.reason))), r.section)
+            notes.append(_("A hand is not a win if {reason}.", reason=reason))
+        criteria = [_.marked(_PREFER[k]) for k in ir.prefer if k in _PREFER]
+        if criteria:
+            notes.append(
+                _(
+                    "When a hand can be read in more than one way, the reading with {criteria} counts.",
+                    criteria=Md(str(_(", then ", context="preference")).join(criteria)),
+                )
+            )
+        return Section(paragraphs=tuple(paragraphs), bullets=tuple(bullets), notes=tuple(notes))
+
+    # -- patterns --
+
+    def pattern_value(self, p: PatternIR) -> Md:
+        if isinstance(p.value, ExprIR):
+            shown = code(p.value.source)
+        else:
+            shown = Md(str(p.value))
+        return self._("{value} each", value=shown) if p.count is not None else shown
+
+    def patterns(self) -> Section:
+        ir, _ = self.ir, self._
+        rows = []
+        for p in ir.patterns:
+            definition = Md(escape_md(self.text(p.definition))) if p.definition else Md("")
+            rows.append((Md(f"**{escape_md(self.text(p.names))}**"), self.pattern_value(p), definition, Md(escape_md(p.section or ""))))
+        table = Table(
+            (_("Pattern"), _("Value ({unit})", unit=self.unit()), _("Definition"), _("Rule book")),
+            (Md("---"), Md("--:"), Md("---"), Md("---")),
+            tuple(rows),
+        )
+        paragraphs = [_("A winning hand scores every pattern it meets, and their values add up to its total in {unit}.", unit=self.unit())]
+        notes = []
+        for g in ir.groups:
+            members = [self.text(p.names) for p in ir.patterns if p.group == g.id]
+            if g.pick == "highest" and len(members) > 1:
+                notes.append(_("Only the highest of these counts: {patterns}.", patterns=_.join(members)))
+        for p in ir.patterns:
+            if p.excludes:
+                notes.append(
+                    _(
+                        "When {pattern} counts, {excluded} does not.",
+                        pattern=self.text(p.names),
+                        excluded=_.join(self.pattern_name(x) for x in p.excludes),
+                    )
+                )
+        if ir.cap is not None:
+            notes.append(_("For payment the total is capped at {cap} {unit}.", cap=ir.cap, unit=self.unit()))
+        return Section(paragraphs=tuple(paragraphs), tables=(table,), notes=tuple(notes))
+
+    # -- payments --
+
+    def payment_rules(self) -> list[Md]:
+        """Each payer's formula, e.g. "discard win: the discarder pays `unit`"."""
+        _ = self._
+        out = []
+        for kind, amounts, label in (("ron", self.ir.payment_ron, _("Discard win")), ("tsumo", self.ir.payment_tsumo, _("Self-draw"))):
+            phrases = [self.pays(kind, a.name, code(a.expr.source)) for a in amounts]
+            out.append(_("{situation}: {payers}", situation=label, payers=_.join(phrases)))
+        for a in self.ir.payment_values:
+            out.append(_("{name} = {formula}", name=code(a.name), formula=code(a.expr.source)))
+        return out
+
+    def pays(self, kind: str, role: str, amount: Md | int) -> Md:
+        message = _PAYS.get((kind, role))
+        if message is None:
+            return self._("{name} pays {amount}", name=code(role), amount=amount)
+        return self._.marked(message, amount=amount)
+
+    def payments(self) -> Section:
+        ir, _ = self.ir, self._
+        bullets = self.payment_rules()
+        paragraphs = [
+            _(
+                "Payments follow the spec's formulas. In them {fan} is the hand's total before the cap and {capped} the total after it.",
+                fan=code("fan"),
+                capped=code("capped"),
+            )
+        ]
+        tables, notes = self.payment_tables()
+        return Section(paragraphs=tuple(paragraphs), bullets=tuple(bullets), tables=tables, notes=notes)
+
+    def payment_rows(self) -> list[tuple[Md, int, int]]:
+        """(row label, total, capped total) for the worked payment table."""
+        cap = self.ir.cap
+        top = cap if cap is not None else 13
+        rows = [(Md(str(n)), n, n if cap is None else min(n, cap)) for n in range(top + 1)]
+        if cap is not None:
+            rows.append((self._("{count} or more", count=cap + 1), cap + 1, cap))
+        return rows
+
+    def payment_tables(self) -> tuple[tuple[Table, ...], tuple[Md, ...]]:
+        _ = self._
+        by_dealer = [self.payment_table(dealer) for dealer in (False, True)]
+        if by_dealer[0] == by_dealer[1]:
+            return (by_dealer[0],), (_("The table is computed by the profile's engine from these formulas."),)
+        return tuple(by_dealer), (
+            _("The first table is for a win by a non-dealer, the second for a win by the dealer; both are computed by the profile's engine."),
+        )
+
+    def payment_table(self, dealer: bool) -> Table:
+        """One row per total, one column per named amount and per payer, every figure from the engine."""
+        _ = self._
+        engine = self.engine
+        rows = self.payment_rows()
+        columns: list[tuple[Md, list[int]]] = []
+        for name, _fn in engine.payments.values:
+            ron, tsumo = ([_named_value(engine, name, n, c, t, dealer) for _l, n, c in rows] for t in (False, True))
+            if ron == tsumo:  # a named amount that does not depend on how the hand was won
+                columns.append((code(name), ron))
+        for is_tsumo, kind in ((False, "ron"), (True, "tsumo")):
+            paid = [compute_payments(engine, n, c, is_tsumo, dealer) for _l, n, c in rows]
+            roles: list[str] = []
+            for payments in paid:
+                roles.extend(r for r in payments if r not in roles)
+            for role in roles:
+                header = _PAY_HEADER.get((kind, role))
+                columns.append((_.marked(header) if header else code(role), [p.get(role, 0) for p in paid]))
+        header_row = (_.marked(_UNIT_HEADER.get(self.ir.total_unit, N_("Fan"))),) + tuple(h for h, _v in columns)
+        body = tuple((label,) + tuple(Md(str(values[i])) for _h, values in columns) for i, (label, _n, _c) in enumerate(rows))
+        return Table(header_row, tuple(Md("--:") for _x in header_row), body)
+
+    # -- worked examples --
+
+    def examples(self) -> tuple[ExampleSection, ...]:
+        if not self.ir.examples:
+            return ()
+        intro = self._(
+            "Each example is a hand stated in the spec, scored by the profile's engine; the results shown are the engine's."
+        )
+        return (ExampleSection(intro, tuple(self.example(i, ex) for i, ex in enumerate(self.ir.examples, 1))),)
+
+    def example(self, number: int, ex: ExampleIR) -> WorkedExample:
+        _ = self._
+        heading = _("Example {number}", number=number)
+        if self.lang == "en":  # example names are written in English only
+            heading = Md(f"{heading}: {escape_md(ex.name)}")
+        heading = self.with_ref(heading, ex.section)
+        hand, ctx = example_hand(self.engine, ex)
+        score = evaluate(self.engine, hand, ctx)
+        lines = [_("**Hand:** {tiles}", tiles=tiles_md(ex.concealed))]
+        if ex.melds:
+            melds = [Md(f"{self.meld_name(m.type)} {tiles_md(m.tiles)}") for m in ex.melds]
+            lines.append(_("**Melds:** {melds}", melds=_.join(melds, clauses=True)))
+        how = _("won on a discard") if ex.win == "ron" else _("self-drawn")
+        lines.append(_("**Winning tile:** {tile}, {how}", tile=tiles_md(ex.win_tile), how=how))
+        situation = self.situation(ex.context)
+        if self.ir.missing_suit == "declare" and "missing_suit" not in dict(ex.context):
+            situation.append(_("no missing suit declared"))
+        lines.append(_("**Situation:** {facts}", facts=_.join(situation, clauses=True) if situation else _("nothing stated")))
+        lines.extend(self.result(score, ex.win))
+        return WorkedExample(heading, tuple(lines))
+
+    def meld_name(self, mtype: str) -> Md:
+        message = _MELD.get(mtype)
+        return self._.marked(message) if message else code(mtype)
+
+    def situation(self, context: tuple[tuple[str, object], ...]) -> list[Md]:
+        _ = self._
+        out = []
+        for key, value in context:
+            if key in _FLAG and isinstance(value, bool):
+                if value:
+                    out.append(_.marked(_FLAG[key]))
+                else:
+                    out.append(_("not {fact}", fact=_.marked(_FLAG[key])))
+            elif key == "missing_suit" and isinstance(value, str) and value in _SUIT_WORD:
+                out.append(_("declared missing suit: {suit}", suit=_.marked(_SUIT_WORD[value])))
+            elif key == "missing_suit" and value is None:
+                out.append(_("no missing suit declared"))
+            elif key == "dealer" and isinstance(value, bool):
+                out.append(_("the winner is the dealer") if value else _("the winner is not the dealer"))
+            elif key in ("seat_wind", "round_wind") and isinstance(value, str) and value in _WIND:
+                wind = _.marked(_WIND[value])
+                out.append(_("seat wind: {wind}", wind=wind) if key == "seat_wind" else _("round wind: {wind}", wind=wind))
+            elif key in ("dora_indicators", "ura_indicators", "flowers") and isinstance(value, str):
+                tiles = tiles_md(value) if value else Md("—")
+                label = {
+                    "dora_indicators": _("dora indicators: {tiles}", tiles=tiles),
+                    "ura_indicators": _("ura-dora indicators: {tiles}", tiles=tiles),
+                    "flowers": _("flowers: {tiles}", tiles=tiles),
+                }
+                out.append(label[key])
+            elif key == "honba" and isinstance(value, int):
+                out.append(_("repeat counters (honba): {count}", count=value))
+            elif key == "riichi_sticks" and isinstance(value, int):
+                out.append(_("riichi sticks on the table: {count}", count=value))
+            else:
+                out.append(code(f"{key}: {value}"))
+        return out
+
+    def result(self, score: Score, win: str) -> list[Md]:
+        _ = self._
+        if not score.legal:
+            return [_("**Result:** not a win, because {reason}.", reason=self.refusal(score.reason))]
+        parts = []
+        for p in score.patterns:
+            value = Md(f"{p.value} × {p.count}") if p.count != 1 else Md(str(p.value))
+            parts.append(Md(f"{escape_md(self.pattern_name(p.id))} {value}"))
+        total = _("{total} {unit}", total=score.total, unit=self.unit())
+        if score.capped != score.total:
+            total = _("{total}, counted as {capped} after the cap", total=total, capped=score.capped)
+        pays = [self.pays(win, role, amount) for role, amount in score.payments.items()]
+        return [
+            _("**Patterns:** {patterns}", patterns=Md(" + ".join(parts))),
+            _("**Total:** {total}", total=total),
+            _("**Payment:** {payers}", payers=_.join(pays)),
+        ]
+
+    def refusal(self, reason: str | None) -> Md:
+        for r in self.ir.requirements:
+            if r.reason.en == reason:
+                return Md(escape_md(self.text(r.reason)))
+        if reason == "not a winning shape":
+            return self._("the tiles do not form a winning shape")
+        return code(reason or "?")
+
+    # -- readings --
+
+    def readings(self) -> tuple[Section, ...]:
+        ir, _ = self.ir, self._
+        items: list[Md] = []
+
+        def add(subject: Md, section: str | None, text: Text) -> None:
+            head = self.with_ref(Md(f"**{subject}**"), section)
+            items.append(_("{subject}: {text}", subject=head, text=self.text(text)))
+
+        for r in ir.requirements:
+            if r.reading:
+                add(_("Winning requirement"), r.section, r.reading)
+        for g in ir.groups:
+            if g.reading:
+                members = [self.text(p.names) for p in ir.patterns if p.group == g.id]
+                add(_("Pattern group: {patterns}", patterns=_.join(members)), None, g.reading)
+        for p in ir.patterns:
+            if p.reading:
+                add(Md(escape_md(self.text(p.names))), p.section, p.reading)
+        for note in getattr(ir, "table_notes", ()):
+            reading = getattr(note, "reading", None)
+            if isinstance(reading, Text):
+                block = str(getattr(note, "block", ""))
+                subject = _.marked(_BLOCK[block]) if block in _BLOCK else code(block)
+                add(subject, getattr(note, "section", None), reading)
+        for rd in ir.readings:
+            add(_("General"), rd.section, rd.text)
+        if not items:
+            return ()
+        return (Section(paragraphs=(_("Where the rule book can be read more than one way, this profile reads it so:"),), bullets=tuple(items)),)
+
+
+def _section_parts(section: str) -> list[str]:
+    """"§9, §10" -> ["§9", "§10"]; a section named in words stays whole."""
+    parts = [p.strip() for p in section.split(",") if p.strip()]
+    return parts if parts and all(p.startswith("§") for p in parts) else ([section.strip()] if section.strip() else [])
+
+
+def _section_key(section: str) -> tuple[int, str]:
+    """Sort "§10" after "§9"; anything without a number last."""
+    digits = re.search(r"\d+", section)
+    return (int(digits.group()) if digits else 1 << 30, section)
+
+
+def _named_value(engine: Profile, name: str, fan: int, capped: int, tsumo: bool, dealer: bool) -> int:
+    """A named payment amount (such as Sichuan's ``unit``), evaluated as the engine does."""
+    pv = PaymentView(fan, capped, tsumo, dealer)
+    for n, fn in engine.payments.values:
+        value = fn(pv)
+        setattr(pv, n, value)
+        if n == name:
+            return value
+    raise KeyError(name)
+
+
+def _header(files: Sequence[str]) -> Md:
+    """The HTML comment that opens every generated page (file names only: plain characters)."""
+    rest = f" (inheriting from {', '.join(files[1:])})" if len(files) > 1 else ""
+    text = f"Generated by mjspec from {files[0]}{rest}. Do not edit: change the spec and run `mjspec build`."
+    return Md("<!-- " + text.replace("--", "- -") + " -->")
+
+
+def example_hand(profile: Profile, ex: ExampleIR) -> tuple[WinningHand, WinContext]:
+    """The hand and situation a spec example states, read against ``profile``'s tile set."""
+    melds = []
+    for m in ex.melds:
+        claimed = parse_tiles(m.claimed, profile.tiles)[0] if m.claimed else None
+        melds.append(Meld(MeldType(m.type), tuple(parse_tiles(m.tiles, profile.tiles)), claimed, m.source))
+    hand = WinningHand(
+        tuple(parse_tiles(ex.concealed, profile.tiles)),
+        tuple(melds),
+        parse_tiles(ex.win_tile, profile.tiles)[0],
+        WinKind(ex.win),
+    )
+    return hand, WinContext.from_mapping(dict(ex.context))
+
+
+# ---- templates and output ---------------------------------------------------------
+
+
+@lru_cache(maxsize=1)
+def environment() -> jinja2.Environment:
+    return jinja2.Environment(
+        loader=jinja2.PackageLoader("mjspec.compiler", "templates"),
+        undefined=jinja2.StrictUndefined,
+        trim_blocks=True,
+        lstrip_blocks=True,
+        keep_trailing_newline=True,
+        autoescape=False,
+        finalize=_finalize,
+    )
+
+
+_BLANK_RUNS = re.compile(r"\n{3,}")
+
+
+def _tidy(text: str) -> str:
+    lines = [line.rstrip() for line in text.split("\n")]
+    return _BLANK_RUNS.sub("\n\n", "\n".join(lines)).strip("\n") + "\n"
+
+
+def load_engine(source: str, profile_id: str) -> Profile:
+    """The :class:`Profile` a generated module's source builds (the module the build is about to write).
+
+    The source is the emitter's output, which imports only the runtime and
+    holds spec strings only as literals (see ``tests/test_compiler.py``'s
+    audit), so running it is what importing the written module would do.
+    """
+    namespace: dict[str, Any] = {"__name__": f"mjspec.generated.{profile_id}"}
+    exec(compile(source, f"generated/{profile_id}.py", "exec"), namespace)
+    profile = namespace.get("PROFILE")
+    if not isinstance(profile, Profile):
+        raise TypeError(f"the engine of {profile_id} defines no PROFILE")
+    return profile
+
+
+def render_document(ir: ProfileIR, engine: Profile, lang: str, tr: Translator, names: Mapping[str, Text]) -> str:
+    """The Markdown of ``docs/rules/<id>.<lang>.md``."""
+    doc = _Builder(ir, engine, lang, tr, names).build()
+    return _tidy(environment().get_template("rules.md.j2").render(doc=doc, _=tr))
+
+
+def render_index(irs: Sequence[ProfileIR], tr: Translator) -> str:
+    """The Markdown of ``docs/rules/index.md``: every profile, its rule book, a link per language."""
+    _ = tr
+    rows = []
+    names = {ir.id: ir.names for ir in irs}
+    for ir in sorted(irs, key=lambda p: p.id):
+        links = " · ".join(f"[{LANGUAGE_NAMES[lang]}]({ir.id}.{lang}.md)" for lang in LANGUAGES)
+        book = _("{book}: {title}", book=ir.source_book, title=Md(f"*{escape_md(ir.source_title)}*"))
+        base = Md(f"[{escape_md(names[ir.extends].en)}]({ir.extends}.en.md)") if ir.extends in names else Md("—")
+        rows.append((Md(f"**{escape_md(ir.names.en)}**<br>{code(ir.id)}"), book, base, Md(links)))
+    table = Table(
+        (_("Profile"), _("Rule book"), _("Extends"), _("Documents")),
+        (Md("---"), Md("---"), Md("---"), Md("---")),
+        tuple(rows),
+    )
+    intro = (
+        _("One page per profile and language, generated from the specs in {folder} by {command}.", folder=code("specs/"), command=code("mjspec build")),
+    )
+    doc = IndexDocument(header=_header(("specs/*.yaml",)), intro=intro, profiles=table)
+    return _tidy(environment().get_template("index.md.j2").render(doc=doc, _=tr))
+
+
+def render_rule_documents(
+    irs: Sequence[ProfileIR], sources: Mapping[str, str], rules_dir: Path, locale: Path | None = None
+) -> tuple[dict[Path, str], list[SpecError]]:
+    """Every profile's document in every language, plus the index; or the errors that stop the build.
+
+    ``sources`` maps a profile id to its engine module's source. A message
+    missing from a catalog is reported once per (language, msgid).
+    """
+    try:
+        catalogs = load_catalogs(locale)
+    except CatalogError as e:
+        return {}, [e]
+    files: dict[Path, str] = {}
+    translators = {lang: Translator(lang, catalogs[lang]) for lang in LANGUAGES}
+    names = {ir.id: ir.names for ir in irs}
+    for ir in irs:
+        engine = load_engine(sources[ir.id], ir.id)
+        for lang in LANGUAGES:
+            files[rules_dir / f"{ir.id}.{lang}.md"] = render_document(ir, engine, lang, translators[lang], names)
+    files[rules_dir / "index.md"] = render_index(irs, translators[INDEX_LANGUAGE])
+    errors = _missing_message_errors(translators.values(), catalogs)
+    return ({}, errors) if errors else (files, [])
+
+
+def _missing_message_errors(translators: Iterable[Translator], catalogs: Mapping[str, Catalog]) -> list[SpecError]:
+    seen: set[MissingMessage] = set()
+    errors: list[SpecError] = []
+    for tr in translators:
+        for m in tr.missing:
+            if m in seen:
+                continue
+            seen.add(m)
+            cat = catalogs[m.language]
+            state = "is untranslated (empty or fuzzy)" if (m.context, m.msgid) in cat.untranslated else "is missing"
+            ctx = f", msgctxt {m.context!r}" if m.context else ""
+            errors.append(
+                CatalogError(
+                    f"the entry for msgid {m.msgid!r} (language {m.language}{ctx}) {state}; "
+                    f"add its {m.language} translation to this catalog",
+                    Location(cat.file, 0),
+                )
+            )
+    return sorted(errors, key=str)
+
+
+# ---- the set of messages, for catalog maintenance --------------------------------------
+
+
+def template_messages() -> set[tuple[str, str]]:
+    """Every ``_("...")`` of the document templates, as (context, msgid)."""
+    env = environment()
+    out: set[tuple[str, str]] = set()
+    assert env.loader is not None
+    for name in env.loader.list_templates():
+        if not name.endswith(".md.j2"):
+            continue
+        source = env.loader.get_source(env, name)[0]
+        for _line, func, message in extract_from_ast(env.parse(source), gettext_functions=("_",)):
+            if func == "_" and isinstance(message, str):
+                out.add((NO_CONTEXT, message))
+    return out
+
+
+def code_messages() -> set[tuple[str, str]]:
+    """Every literal message of this module: ``_("...")``, ``self._("...")``, ``N_("...")``, with ``context=``."""
+    tree = ast.parse(Path(__file__).read_text("utf-8"))
+    out: set[tuple[str, str]] = set()
+    for node in ast.walk(tree):
+        if not isinstance(node, ast.Call) or not node.args:
+            continue
+        f = node.func
+        name = f.id if isinstance(f, ast.Name) else f.attr if isinstance(f, ast.Attribute) else ""
+        if name not in ("_", "N_"):
+            continue
+        first = node.args[0]
+        if not (isinstance(first, ast.Constant) and isinstance(first.value, str)):
+            continue
+        context = NO_CONTEXT
+        for kw in node.keywords:
+            if kw.arg == "context" and isinstance(kw.value, ast.Constant) and isinstance(kw.value.value, str):
+                context = kw.value.value
+        if len(node.args) > 1 and isinstance(node.args[1], ast.Constant) and isinstance(node.args[1].value, str):
+            context = node.args[1].value
+        out.add((context, first.value))
+    return out
+
+
+def all_messages() -> set[tuple[str, str]]:
+    """Every message the documents can use (the content of a ``.pot`` file)."""
+    return template_messages() | code_messages()
+
+
+# ---- wording outside the documents ------------------------------------------------------
+
+_HOUSE_RULE_NAME = N_("{name} — house rule {id}")
+
+
+def house_rule_names(parent: Text, profile_id: str, locale: Path | None = None) -> dict[str, str]:
+    """Names in every language for a new profile derived from ``parent`` (plain text, for a spec)."""
+    catalogs = load_catalogs(locale)
+    context, msgid = _HOUSE_RULE_NAME
+    out = {}
+    for lang in LANGUAGES:
+        text = catalogs[lang].lookup(msgid, context)
+        if text is None:
+            cat = catalogs[lang]
+            raise CatalogError(f"the entry for msgid {msgid!r} (language {lang}) is missing", Location(cat.file, 0))
+        out[lang] = text.format(name=parent.get(lang), id=profile_id)
+    return out

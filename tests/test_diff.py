@@ -1,0 +1,175 @@
+"""``mjspec diff`` (every rule on which two profiles differ) and ``mjspec new`` (a house rule that builds as it is)."""
+
+from __future__ import annotations
+
+import json
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from mjspec.compiler.build import Layout, compile_library
+from mjspec.compiler.profile_diff import MISSING, diff_profiles, format_table, with_defaults
+from mjspec.compiler.resolve import SpecLibrary
+
+from conftest import ROOT
+
+BASE = (ROOT / "specs" / "sichuan_tfmj.yaml").read_text("utf-8")
+NAMES = "names: {en: House, zh: 家规, ja: ハウス, pt: Casa, fr: Maison}\n"
+
+
+def project(tmp_path: Path, specs: dict[str, str]) -> Path:
+    (tmp_path / "specs").mkdir(parents=True)
+    (tmp_path / "generated").mkdir()
+    for name, text in specs.items():
+        (tmp_path / "specs" / f"{name}.yaml").write_text(text, "utf-8")
+    return tmp_path
+
+
+def run(*args: str, cwd: Path = ROOT) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([sys.executable, "-m", "mjspec.compiler.cli", *args], capture_output=True, text=True, cwd=cwd)
+
+
+HOUSE = (
+    "id: house\nextends: sichuan_tfmj\n" + NAMES + "source: {book: '999', title: House rules}\n"
+    "tiles: {honors: false, copies: 4}\n"  # restating inherited values is no difference
+    "scoring:\n"
+    "  cap: 4\n"
+    "  patterns:\n"
+    "    kong_shot: null\n"
+    "    full_flush: {value: 3, section: '§99'}\n"  # a section mark alone is no rule
+    "    dragon_pairs: {value: 1, when: \"shape == 'seven_pairs'\", names: {en: Dragon Pairs, zh: 龙七对, ja: 竜七対, pt: Pares do Dragão, fr: Paires du dragon}}\n"
+    "calls: {multiple_ron: false}\n"
+    "match: {hands: 4}\n"
+    "examples: []\n"
+)
+
+
+def test_diff_lists_every_changed_rule(tmp_path: Path) -> None:
+    root = project(tmp_path, {"sichuan_tfmj": BASE, "house": HOUSE})
+    diff = diff_profiles(SpecLibrary(root / "specs", root), "sichuan_tfmj", "house")
+    got = {d.path: (d.a, d.b) for d in diff.differences}
+    assert set(got) == {
+        "scoring.cap",
+        "scoring.patterns.kong_shot",
+        "scoring.patterns.full_flush.value",
+        "scoring.patterns.dragon_pairs",
+        "calls.multiple_ron",
+        "match.hands",
+    }, sorted(got)
+    assert got["scoring.cap"] == (3, 4)
+    assert got["scoring.patterns.full_flush.value"] == (2, 3)
+    assert got["scoring.patterns.kong_shot"][1] is MISSING
+    assert got["scoring.patterns.dragon_pairs"][0] is MISSING and got["scoring.patterns.dragon_pairs"][1]["value"] == 1
+    labels = {d.path: d.label for d in diff.differences}
+    assert labels["scoring.patterns.kong_shot"] == "kong_shot (Shoot After Kong (Gang Shang Pao))"
+    assert labels["scoring.patterns.dragon_pairs"] == "dragon_pairs (Dragon Pairs)"
+    areas = [d.area for d in diff.differences]
+    assert areas.index("calls") < areas.index("scoring") < areas.index("patterns") < areas.index("match")
+
+
+def test_diff_cli_table_and_json(tmp_path: Path) -> None:
+    root = project(tmp_path, {"sichuan_tfmj": BASE, "house": HOUSE})
+    res = run("diff", "sichuan_tfmj", "house", "--root", str(root))
+    assert res.returncode == 0, res.stderr
+    assert "[patterns]" in res.stdout and "Dragon Pairs" in res.stdout and "6 difference(s)." in res.stdout
+    res = run("diff", "sichuan_tfmj", "house", "--root", str(root), "--json")
+    answer = json.loads(res.stdout)
+    assert answer["a"]["id"] == "sichuan_tfmj" and answer["b"]["extends"] == "sichuan_tfmj"
+    cap = next(d for d in answer["differences"] if d["path"] == "scoring.cap")
+    assert cap == {"area": "scoring", "path": "scoring.cap", "label": "scoring.cap", "a": 3, "b": 4, "in_a": True, "in_b": True}
+
+
+def test_identical_profiles_differ_in_nothing(tmp_path: Path) -> None:
+    root = project(tmp_path, {"sichuan_tfmj": BASE, "same": "id: same\nextends: sichuan_tfmj\n" + NAMES})
+    diff = diff_profiles(SpecLibrary(root / "specs", root), "sichuan_tfmj", "same")
+    assert diff.differences == ()
+    assert "No rule differs." in format_table(diff)
+
+
+def test_diff_of_unknown_profile_is_a_one_line_error() -> None:
+    res = run("diff", "sichuan_tfmj", "sichuan_tmfj")
+    assert res.returncode == 2 and "did you mean 'sichuan_tfmj'" in res.stderr and "Traceback" not in res.stderr
+
+
+def test_schema_defaults_are_filled_in() -> None:
+    schema = {
+        "type": "object",
+        "properties": {
+            "a": {"type": "integer", "description": "a count (default 3)"},
+            "b": {"type": "string", "default": "q"},
+            "c": {"type": "integer", "description": "the most (default: no cap)"},
+            "d": {"enum": ["none", "declare"], "description": "(default none)"},
+            "e": {"type": "boolean", "description": "x (default 1 when `when` holds)"},
+            "sub": {"$ref": "#/$defs/sub"},
+        },
+        "$defs": {"sub": {"type": "object", "properties": {"f": {"type": "boolean", "description": "(default false; later)"}}}},
+    }
+    assert with_defaults({"sub": {}}, schema, schema) == {"a": 3, "b": "q", "d": "none", "sub": {"f": False}}
+
+
+@pytest.mark.skipif(not (ROOT / "specs" / "sichuan_planet.yaml").exists(), reason="sichuan_planet not written yet")
+def test_sichuan_books_differences() -> None:
+    """The differences both Sichuan books describe: exchange three, passing, Golden Hook, kong shot and
+    its transfer, hua-zhu, match length."""
+    diff = diff_profiles(SpecLibrary(ROOT / "specs", ROOT), "sichuan_tfmj", "sichuan_planet")
+    paths = [d.path for d in diff.differences]
+    for prefix in (
+        "opening.exchange",
+        "passing.win",
+        "scoring.patterns.golden_hook",
+        "scoring.patterns.kong_shot",
+        "kongs.transfer_on_kong_shot",
+        "exhaustion.missing_suit_penalty",
+        "match.hands",
+    ):
+        assert any(p == prefix or p.startswith(prefix + ".") for p in paths), (prefix, paths)
+
+
+# ---- mjspec new ---------------------------------------------------------------------------
+
+
+def test_new_writes_a_spec_that_builds_unchanged(tmp_path: Path) -> None:
+    root = project(tmp_path, {"sichuan_tfmj": BASE})
+    res = run("new", "my_house", "--from", "sichuan_tfmj", "--root", str(root))
+    assert res.returncode == 0, res.stderr
+    text = (root / "specs" / "my_house.yaml").read_text("utf-8")
+    assert "extends: sichuan_tfmj" in text and "book: '000'" in text
+    for words in ("house rule my_house", "家规 my_house", "ハウスルール my_house", "regra da casa my_house", "règle maison my_house"):
+        assert words in text
+    out = compile_library(Layout.at(root))
+    assert not out.errors, out.errors
+    assert root / "docs" / "rules" / "my_house.zh.md" in out.files
+    diff = diff_profiles(SpecLibrary(root / "specs", root), "sichuan_tfmj", "my_house")
+    assert diff.differences == ()
+
+
+@pytest.mark.parametrize(
+    "args,needle",
+    [
+        (("new", "sichuan_tfmj", "--from", "sichuan_tfmj"), "already exists"),
+        (("new", "House", "--from", "sichuan_tfmj"), "not a valid profile id"),
+        (("new", "my-house", "--from", "sichuan_tfmj"), "not a valid profile id"),
+        (("new", "class", "--from", "sichuan_tfmj"), "not a valid profile id"),
+        (("new", "my_house", "--from", "sichuan_tmfj"), "did you mean 'sichuan_tfmj'"),
+    ],
+)
+def test_new_refuses_bad_requests(tmp_path: Path, args: tuple[str, ...], needle: str) -> None:
+    root = project(tmp_path, {"sichuan_tfmj": BASE})
+    before = sorted(p.name for p in (root / "specs").iterdir())
+    res = run(*args, "--root", str(root))
+    assert res.returncode == 2 and needle in res.stderr and "Traceback" not in res.stderr
+    assert sorted(p.name for p in (root / "specs").iterdir()) == before
+
+
+def test_new_never_overwrites(tmp_path: Path) -> None:
+    root = project(tmp_path, {"sichuan_tfmj": BASE})
+    assert run("new", "my_house", "--from", "sichuan_tfmj", "--root", str(root)).returncode == 0
+    spec = root / "specs" / "my_house.yaml"
+    spec.write_text(spec.read_text("utf-8") + "scoring: {cap: 5}\n", "utf-8")
+    res = run("new", "my_house", "--from", "sichuan_tfmj", "--root", str(root))
+    assert res.returncode == 2 and "already exists" in res.stderr
+    assert spec.read_text("utf-8").endswith("scoring: {cap: 5}\n")
+    shutil.rmtree(root / "generated")

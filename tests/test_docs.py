@@ -1,0 +1,317 @@
+"""Rule documents: rendered for every profile in five languages from the spec, the catalogs and the engine.
+
+A document's wording comes from the message catalogs (a missing entry stops
+the build, naming the msgid and the language), its rule words from the spec,
+and every figure from the profile's engine.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import re
+import shutil
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from mjspec.compiler.build import Layout, compile_library, stale_files, write_outputs
+from mjspec.compiler.catalog import CatalogError, load_catalogs, parse_po, placeholders
+from mjspec.compiler.check import check
+from mjspec.compiler.render import (
+    Translator,
+    all_messages,
+    escape_md,
+    example_hand,
+    glyph,
+    load_engine,
+    render_document,
+)
+from mjspec.compiler.emit import render_engine
+from mjspec.compiler.resolve import SpecLibrary
+from mjspec.runtime.registry import load_profile, profile_ids
+from mjspec.runtime.scoring import compute_payments, evaluate
+from mjspec.runtime.text import LANGUAGES
+from mjspec.runtime.tiles import Tile, parse_tiles
+
+from conftest import ROOT
+
+BASE = (ROOT / "specs" / "sichuan_tfmj.yaml").read_text("utf-8")
+LOCALE = ROOT / "compiler" / "locale"
+
+
+def make_layout(tmp_path: Path, specs: dict[str, str], locale: Path | None = None) -> Layout:
+    spec_dir = tmp_path / "specs"
+    spec_dir.mkdir(parents=True)
+    for name, text in specs.items():
+        (spec_dir / f"{name}.yaml").write_text(text, "utf-8")
+    (tmp_path / "generated").mkdir()
+    return dataclasses.replace(Layout.at(tmp_path), locale=locale)
+
+
+def child(body: str, pid: str = "house") -> str:
+    names = "{en: House rule, zh: 家规, ja: ハウスルール, pt: Regra da casa, fr: Règle maison}"
+    return f"id: {pid}\nextends: sichuan_tfmj\nnames: {names}\n{body}"
+
+
+def docs_of(tmp_path: Path, specs: dict[str, str], locale: Path | None = None) -> tuple[Layout, dict[str, str]]:
+    layout = make_layout(tmp_path, specs, locale)
+    out = compile_library(layout)
+    assert not out.errors, "\n".join(map(str, out.errors))
+    return layout, {p.name: text for p, text in out.files.items() if p.parent == layout.rules}
+
+
+@pytest.fixture(scope="module")
+def bundled() -> dict[str, str]:
+    layout = Layout.bundled()
+    out = compile_library(layout)
+    assert not out.errors, "\n".join(map(str, out.errors))
+    return {p.name: text for p, text in out.files.items() if p.parent == layout.rules}
+
+
+# ---- what is rendered -----------------------------------------------------------------
+
+
+def test_every_profile_renders_in_every_language_with_an_index(bundled: dict[str, str]) -> None:
+    ids = profile_ids()
+    assert set(bundled) == {f"{pid}.{lang}.md" for pid in ids for lang in LANGUAGES} | {"index.md"}
+    index = bundled["index.md"]
+    for pid in ids:
+        prof = load_profile(pid)
+        assert f"`{pid}`" in index and prof.source.book in index
+        for lang in LANGUAGES:
+            assert f"]({pid}.{lang}.md)" in index
+
+
+def test_bundled_documents_are_fresh_on_disk(bundled: dict[str, str]) -> None:
+    rules = Layout.bundled().rules
+    for name, text in bundled.items():
+        assert (rules / name).read_text("utf-8") == text, f"docs/rules/{name} is stale: run `mjspec build`"
+
+
+def test_sections_players_expect(bundled: dict[str, str]) -> None:
+    doc = bundled["sichuan_tfmj.en.md"]
+    headings = re.findall(r"^## (.+)$", doc, flags=re.M)
+    for needed in ("Quick reference", "Tiles and deal", "Opening", "Calls and priority", "Winning", "Scoring patterns",
+                   "Payments", "Worked examples", "Exhaustive draw", "Match length and dealer", "Rule readings"):
+        assert needed in headings, needed
+    assert headings.index("Quick reference") == 0
+
+
+def test_rule_words_come_from_the_spec_in_each_language(bundled: dict[str, str]) -> None:
+    prof = load_profile("sichuan_tfmj")
+    for lang in LANGUAGES:
+        doc = bundled[f"sichuan_tfmj.{lang}.md"]
+        assert doc.splitlines()[2] == f"# {escape_md(prof.names.get(lang))}"
+        for p in prof.patterns:
+            assert escape_md(p.names.get(lang)) in doc, (lang, p.id)
+
+
+def test_template_wording_is_translated(bundled: dict[str, str]) -> None:
+    english = set(re.findall(r"^##+ .+$", bundled["sichuan_tfmj.en.md"], flags=re.M))
+    for lang in ("zh", "ja", "pt", "fr"):
+        doc = bundled[f"sichuan_tfmj.{lang}.md"]
+        left = english & set(re.findall(r"^##+ .+$", doc, flags=re.M))
+        assert not left, (lang, left)
+    assert "## 速览" in bundled["sichuan_tfmj.zh.md"] and "## 早見表" in bundled["sichuan_tfmj.ja.md"]
+
+
+def test_payment_table_is_the_engines(bundled: dict[str, str]) -> None:
+    prof = load_profile("sichuan_tfmj")
+    doc = bundled["sichuan_tfmj.en.md"]
+    assert prof.cap is not None
+    for fan in range(prof.cap + 2):
+        capped = min(fan, prof.cap)
+        ron = compute_payments(prof, fan, capped, False, False)["discarder"]
+        tsumo = compute_payments(prof, fan, capped, True, False)["each"]
+        label = str(fan) if fan <= prof.cap else f"{fan} or more"
+        assert f"| {label} | {2 ** capped} | {ron} | {tsumo} |" in doc
+
+
+def test_payment_table_follows_a_changed_formula(tmp_path: Path) -> None:
+    body = "scoring: {cap: 4}\npayments:\n  values:\n    unit: \"3 ** min(fan, 4)\"\nexamples: []\n"
+    _, docs = docs_of(tmp_path, {"sichuan_tfmj": BASE, "house": child(body)})
+    doc = docs["house.en.md"]
+    assert "| 4 | 81 | 81 | 82 |" in doc and "| 5 or more | 81 | 81 | 82 |" in doc
+    assert "`3 ** min(fan, 4)`" in doc
+    assert "Worked examples" not in doc  # no examples, no section
+
+
+def test_worked_examples_show_the_engines_result(bundled: dict[str, str]) -> None:
+    for pid in profile_ids():
+        prof = load_profile(pid)
+        doc = bundled[f"{pid}.en.md"]
+        blocks = re.split(r"^### ", doc.split("## Worked examples", 1)[1], flags=re.M)[1:]
+        assert len(blocks) == len(prof.examples)
+        for block, ex in zip(blocks, prof.examples):
+            hand, ctx = example_hand(prof, ex)  # type: ignore[arg-type]
+            score = evaluate(prof, hand, ctx)
+            glyphs = "".join(glyph(t) for t in parse_tiles(ex.concealed))
+            assert glyphs in block.replace(" ", "") and f"`{ex.concealed}`" in block
+            assert f"`{ex.win_tile}`" in block
+            if score.legal:
+                assert f"**Total:** {score.total} fan" in block
+                for amount in score.payments.values():
+                    assert f"pays {amount}" in block
+            else:
+                assert "**Result:** not a win" in block
+
+
+def test_glyphs_cover_the_unicode_block() -> None:
+    expected = {
+        "1m": "🀇", "9m": "🀏", "1p": "🀙", "9p": "🀡", "1s": "🀐", "9s": "🀘", "0p": "🀝",
+        "1z": "🀀", "2z": "🀁", "3z": "🀂", "4z": "🀃", "5z": "🀆", "6z": "🀅", "7z": "🀄",
+        "1f": "🀢", "2f": "🀣", "3f": "🀥", "4f": "🀤", "5f": "🀦", "8f": "🀩",
+    }
+    for mpsz, char in expected.items():
+        assert glyph(parse_tiles(mpsz)[0]) == char, mpsz
+    assert len({glyph(Tile(k)) for k in range(42)}) == 42
+
+
+def test_sections_without_ir_data_do_not_appear(tmp_path: Path) -> None:
+    """Table rules are read from the IR only where they exist (``getattr(ir, "table", None)``)."""
+    lib = SpecLibrary(ROOT / "specs", ROOT)
+    ir = check(lib.resolve_file(lib.path_of("sichuan_tfmj")), expected_id="sichuan_tfmj")
+    engine = load_engine(render_engine(ir), ir.id)
+
+    class WithoutTable:
+        def __getattr__(self, name: str) -> Any:
+            if name in ("table", "table_notes"):
+                raise AttributeError(name)
+            return getattr(ir, name)
+
+    tr = Translator("en", load_catalogs()["en"])
+    doc = render_document(WithoutTable(), engine, "en", tr, {ir.id: ir.names})  # type: ignore[arg-type]
+    assert not tr.missing
+    for heading in ("Calls and priority", "Exhaustive draw", "Match length and dealer", "Kong payments"):
+        assert f"## {heading}" not in doc
+    for heading in ("Quick reference", "Opening", "Scoring patterns", "Payments"):
+        assert f"## {heading}" in doc
+
+
+def test_spec_strings_cannot_inject_markdown(tmp_path: Path) -> None:
+    import json
+
+    nasty = "Evil | <script>x</script> [link](http://x) **b** _i_ {{ ir }}\n# heading"
+    q = json.dumps(nasty)
+    body = (
+        "scoring:\n  patterns:\n"
+        f"    root: {{names: {{en: {q}, zh: {q}, ja: {q}, pt: {q}, fr: {q}}}, definition: {{en: {q}, zh: {q}, ja: {q}, pt: {q}, fr: {q}}}}}\n"
+    )
+    _, docs = docs_of(tmp_path, {"sichuan_tfmj": BASE, "house": child(body)})
+    for lang in LANGUAGES:
+        doc = docs[f"house.{lang}.md"]
+        assert "<script>" not in doc and "\n# heading" not in doc
+        assert not re.search(r"(?<!\\)\[link(?<!\\)\]\(", doc)  # the link stayed text
+        row = next(line for line in doc.splitlines() if "Evil" in line and line.startswith("| **"))
+        assert len(re.findall(r"(?<!\\)\|", row)) == 5, row  # four cells: the pipe stayed text
+
+
+def test_rendering_is_deterministic(tmp_path: Path) -> None:
+    first = compile_library(Layout.bundled()).files
+    second = compile_library(Layout.bundled()).files
+    docs = [p for p in first if p.suffix == ".md"]
+    assert docs and all(first[p].encode() == second[p].encode() for p in docs)
+
+
+def test_stale_and_orphaned_documents_are_reported(tmp_path: Path) -> None:
+    layout = make_layout(tmp_path, {"sichuan_tfmj": BASE})
+    write_outputs(layout, compile_library(layout))
+    assert stale_files(layout, compile_library(layout)) == []
+    doc = layout.rules / "sichuan_tfmj.fr.md"
+    doc.write_text(doc.read_text("utf-8") + "edited\n", "utf-8")
+    orphan = layout.rules / "gone.en.md"
+    orphan.write_text("old\n", "utf-8")
+    stale = stale_files(layout, compile_library(layout))
+    assert doc in stale and orphan in stale
+    write_outputs(layout, compile_library(layout))
+    assert not orphan.exists() and stale_files(layout, compile_library(layout)) == []
+
+
+# ---- the catalogs ------------------------------------------------------------------------
+
+
+def test_every_catalog_has_exactly_the_messages_used() -> None:
+    used = all_messages()
+    for lang, cat in load_catalogs().items():
+        have = set(cat.messages)
+        assert not used - have, (lang, sorted(used - have))
+        assert not have - used, (lang, "stale entries", sorted(have - used))
+        for key, m in cat.messages.items():
+            if placeholders(key[1]):
+                assert "python-brace-format" in m.flags, (lang, key)
+
+
+def _copy_locale(tmp_path: Path) -> Path:
+    dest = tmp_path / "locale"
+    shutil.copytree(LOCALE, dest)
+    return dest
+
+
+def _drop_entry(po: Path, msgid: str) -> None:
+    text = po.read_text("utf-8")
+    pattern = re.compile(r'(#[^\n]*\n)*msgid "' + re.escape(msgid) + r'"\nmsgstr "[^\n]*"\n\n?')
+    new, n = pattern.subn("", text)
+    assert n == 1
+    po.write_text(new, "utf-8")
+
+
+def test_missing_catalog_entry_is_a_build_error_naming_msgid_and_language(tmp_path: Path) -> None:
+    locale = _copy_locale(tmp_path)
+    _drop_entry(locale / "ja.po", "Quick reference")
+    _drop_entry(locale / "fr.po", "Rule readings")
+    layout = make_layout(tmp_path / "p", {"sichuan_tfmj": BASE}, locale)
+    out = compile_library(layout)
+    errors = [str(e) for e in out.errors]
+    assert f"{locale / 'ja.po'}: the entry for msgid 'Quick reference' (language ja) is missing" in "\n".join(errors)
+    assert any("(language fr)" in e and "'Rule readings'" in e for e in errors), errors
+    assert not [p for p in out.files if p.suffix == ".md"]
+
+
+def test_fuzzy_or_empty_entry_counts_as_missing(tmp_path: Path) -> None:
+    locale = _copy_locale(tmp_path)
+    po = locale / "pt.po"
+    po.write_text(po.read_text("utf-8").replace('msgid "Quick reference"\n', '#, fuzzy\nmsgid "Quick reference"\n'), "utf-8")
+    po = locale / "zh.po"
+    po.write_text(po.read_text("utf-8").replace('msgid "Worked examples"\nmsgstr "计分示例"', 'msgid "Worked examples"\nmsgstr ""'), "utf-8")
+    out = compile_library(make_layout(tmp_path / "p", {"sichuan_tfmj": BASE}, locale))
+    errors = [str(e) for e in out.errors]
+    assert any("(language pt)" in e and "'Quick reference'" in e and "untranslated" in e for e in errors), errors
+    assert any("(language zh)" in e and "'Worked examples'" in e for e in errors), errors
+
+
+def test_catalog_problems_are_located() -> None:
+    header = 'msgid ""\nmsgstr ""\n"Content-Type: text/plain; charset=UTF-8\\n"\n"Language: fr\\n"\n\n'
+    cases = {
+        '#, python-brace-format\nmsgid "{count} tiles"\nmsgstr "{nombre} tuiles"\n': ("x.po:6", "placeholders {count}"),
+        'msgid "a"\nmsgstr "b"\n\nmsgid "a"\nmsgstr "c"\n': ("x.po:9", "duplicate entry"),
+        'msgid "a"\nmsgstr "b\\q"\n': ("x.po:7", "unknown escape"),
+        'msgid "a"\nmsgid_plural "as"\nmsgstr[0] "b"\n': ("x.po:7", "plural forms"),
+        'msgid "a"\nmsgstr "b"\nbogus\n': ("x.po:8", "cannot read"),
+    }
+    for body, (where, what) in cases.items():
+        with pytest.raises(CatalogError) as e:
+            parse_po(header + body, "x.po", "fr")
+        assert str(e.value).startswith(where) and what in str(e.value), str(e.value)
+    with pytest.raises(CatalogError, match="expected 'fr'"):
+        parse_po(header.replace("Language: fr", "Language: de"), "x.po", "fr")
+
+
+def test_po_reader_reads_continuations_context_and_escapes() -> None:
+    text = (
+        '# comment\nmsgid ""\nmsgstr ""\n"Language: ja\\n"\n"Content-Type: text/plain; charset=UTF-8\\n"\n\n'
+        'msgctxt "list separator"\nmsgid ", "\nmsgstr "、"\n\n'
+        'msgid ""\n"two "\n"lines"\nmsgstr "二"\n"行 \\"q\\"\\n"\n\n'
+        '#~ msgid "old"\n#~ msgstr "古"\n'
+    )
+    cat = parse_po(text, "ja.po", "ja")
+    assert cat.lookup(", ", "list separator") == "、"
+    assert cat.lookup("two lines") == '二行 "q"\n'
+    assert cat.lookup("old") is None and cat.headers["Language"] == "ja"
+
+
+def test_missing_catalog_file_is_an_error(tmp_path: Path) -> None:
+    locale = _copy_locale(tmp_path)
+    (locale / "pt.po").unlink()
+    out = compile_library(make_layout(tmp_path / "p", {"sichuan_tfmj": BASE}, locale))
+    assert any("no message catalog for language 'pt'" in str(e) for e in out.errors)

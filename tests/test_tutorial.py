@@ -1,0 +1,98 @@
+"""The README's "Defining a house rule" tutorial, run as written.
+
+Each command of the section's ``sh`` blocks runs in a copy of the project (the
+``mjspec`` package and its specs, generated engines and documents), imported
+from the copy through ``PYTHONPATH`` so that ``mjspec build`` writes there and
+``mjspec score`` loads the engine built there. A ``text`` block right after a
+command is that command's exact output; the ``yaml`` block is appended to the
+spec the tutorial created; the ``markdown`` block must appear in the rendered
+English document.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import shlex
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+from conftest import ROOT
+
+SECTION = "## Defining a house rule"
+COPIED = ("__init__.py", "py.typed", "compiler", "runtime", "generated", "specs", "docs")
+
+
+def tutorial_blocks() -> list[tuple[str, str]]:
+    """The fenced blocks of the README's tutorial section, as (language, text), in order."""
+    readme = (ROOT / "README.md").read_text("utf-8")
+    assert SECTION in readme, "the README has lost its tutorial"
+    section = readme.split(SECTION, 1)[1]
+    section = re.split(r"^## ", section, maxsplit=1, flags=re.M)[0]
+    return [(m.group(1), m.group(2)) for m in re.finditer(r"^```(\w+)\n(.*?)^```$", section, flags=re.M | re.S)]
+
+
+def copy_project(tmp_path: Path) -> Path:
+    pkg = tmp_path / "mjspec"
+    pkg.mkdir()
+    ignore = shutil.ignore_patterns("__pycache__", "*.pyc")
+    for name in COPIED:
+        src = ROOT / name
+        if src.is_dir():
+            shutil.copytree(src, pkg / name, ignore=ignore)
+        elif src.exists():
+            shutil.copy2(src, pkg / name)
+    return pkg
+
+
+def mjspec(pkg: Path, command: str) -> subprocess.CompletedProcess[str]:
+    argv = shlex.split(command)
+    assert argv[0] == "mjspec", command
+    env = dict(os.environ, PYTHONPATH=str(pkg.parent))
+    return subprocess.run(
+        [sys.executable, "-m", "mjspec.compiler.cli", *argv[1:]], cwd=pkg, env=env, capture_output=True, text=True
+    )
+
+
+def test_tutorial_runs_as_written(tmp_path: Path) -> None:
+    blocks = tutorial_blocks()
+    kinds = [k for k, _ in blocks]
+    assert "yaml" in kinds and "markdown" in kinds and kinds.count("sh") >= 5
+    pkg = copy_project(tmp_path)
+    spec: Path | None = None
+    for i, (kind, text) in enumerate(blocks):
+        if kind == "sh":
+            commands = [line for line in text.splitlines() if line.strip() and not line.startswith("#")]
+            for command in commands:
+                res = mjspec(pkg, command)
+                assert res.returncode == 0, f"{command}\n{res.stderr}"
+                assert "Traceback" not in res.stderr
+                if command.startswith("mjspec new "):
+                    spec = pkg / "specs" / f"{shlex.split(command)[2]}.yaml"
+                    assert spec.exists()
+            if i + 1 < len(blocks) and blocks[i + 1][0] == "text":
+                assert len(commands) == 1, "a text block shows the output of one command"
+                assert res.stdout.rstrip() == blocks[i + 1][1].rstrip(), f"output of {commands[0]!r} differs from the README"
+        elif kind == "yaml":
+            assert spec is not None, "the tutorial edits the spec `mjspec new` wrote"
+            with spec.open("a", encoding="utf-8") as f:
+                f.write("\n" + text)
+        elif kind == "markdown":
+            assert spec is not None
+            document = (pkg / "docs" / "rules" / f"{spec.stem}.en.md").read_text("utf-8")
+            assert text in document, "the excerpt of the rendered document in the README is out of date"
+    assert spec is not None
+    # What the tutorial built is fresh, and rendered in every language.
+    check = mjspec(pkg, "mjspec build --check")
+    assert check.returncode == 0, check.stderr
+    for lang in ("en", "zh", "ja", "pt", "fr"):
+        assert (pkg / "docs" / "rules" / f"{spec.stem}.{lang}.md").exists()
+    assert f"]({spec.stem}.en.md)" in (pkg / "docs" / "rules" / "index.md").read_text("utf-8")
+
+
+def test_tutorial_marks_the_spot_for_playing_and_simulating() -> None:
+    readme = (ROOT / "README.md").read_text("utf-8")
+    section = readme.split(SECTION, 1)[1]
+    assert "TUTORIAL: playing and simulating" in section
