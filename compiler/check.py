@@ -339,6 +339,7 @@ class _Builder:
             table=table,
             table_notes=tuple(notes),
             clock_names=tuple(clock_names),
+            playable=bool(d.get("playable", True)),
         )
 
     def table(self, tiles: TilesIR) -> TableRules:

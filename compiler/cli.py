@@ -46,6 +46,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     except (UserError, UnknownProfile, RequestError, HandError, ContextError) as e:
         print(f"mjspec: {e}", file=sys.stderr)
         return 2
+    except NotImplementedError as e:
+        print(f"mjspec: not implemented: {e}", file=sys.stderr)
+        return 2
     except BrokenPipeError:
         return 0
 

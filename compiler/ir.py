@@ -182,6 +182,7 @@ class ProfileIR:
     table: TableRules
     table_notes: tuple[TableNoteIR, ...]
     clock_names: tuple[tuple[str, Text], ...] = ()
+    playable: bool = True
 
     @property
     def helpers(self) -> tuple[str, ...]:

@@ -350,6 +350,7 @@ PROFILE = Profile(
         ),
         timeout=rules.TimeoutRules(claim_win=True),
     ),
+    playable=True,
     invariants=(
         "zero_sum",
         "tile_conservation",

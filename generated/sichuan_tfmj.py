@@ -358,6 +358,7 @@ PROFILE = Profile(
         clocks=(),
         timeout=rules.TimeoutRules(claim_win=False),
     ),
+    playable=True,
     invariants=(
         "zero_sum",
         "tile_conservation",

@@ -157,6 +157,7 @@ class Profile:
     examples: tuple[Example, ...] = ()
     extends: str | None = None
     table: TableRules = TableRules()
+    playable: bool = True
     pattern_index: dict[str, Pattern] = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:

@@ -72,6 +72,8 @@ class Hand:
         dice: tuple[int, int] | None = None,
         exchange_direction: ExchangeDirection | None = None,
     ) -> None:
+        if not profile.playable:
+            raise NotImplementedError(f"profile {profile.id}: table play is not implemented yet (it scores hands only)")
         self.profile = profile
         self.rules = profile.table
         self.rng = random.Random(seed)
