@@ -32,6 +32,16 @@ def format_path(path: Sequence[PathPart]) -> str:
     return out or "(top)"
 
 
+def nearest_location(locations: dict[Path, Location], path: Sequence[PathPart], file: str) -> Location:
+    """The location of ``path``, or of its nearest located ancestor, or the top of ``file``."""
+    p = tuple(path)
+    while p:
+        if p in locations:
+            return locations[p]
+        p = p[:-1]
+    return locations.get((), Location(file, 1))
+
+
 @dataclass(frozen=True)
 class SpecError(Exception):
     """One mistake in a spec: ``file:line: path: message``."""

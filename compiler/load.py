@@ -15,7 +15,7 @@ from typing import Any
 import yaml
 from yaml.nodes import MappingNode, Node, ScalarNode, SequenceNode
 
-from .errors import Location, Path, SpecError, SpecErrors
+from .errors import Location, Path, SpecError, SpecErrors, nearest_location
 
 #: Refuse files larger than this before parsing them (a spec is a few hundred lines).
 MAX_SPEC_BYTES = 1_000_000
@@ -33,12 +33,7 @@ class Loaded:
 
     def where(self, path: Path) -> Location:
         """The location of ``path``, or of its nearest located ancestor."""
-        p = tuple(path)
-        while p:
-            if p in self.locations:
-                return self.locations[p]
-            p = p[:-1]
-        return self.locations.get((), Location(self.file, 1))
+        return nearest_location(self.locations, path, self.file)
 
 
 class _Loader(yaml.SafeLoader):

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from pathlib import Path as FilePath
 from typing import Any
 
-from .errors import Location, Path, SpecError, SpecErrors
+from .errors import Location, Path, SpecError, SpecErrors, nearest_location
 from .load import Loaded, load_spec_file
 
 #: A chain of ``extends`` longer than this is surely a mistake.
@@ -28,12 +28,8 @@ class Resolved:
     files: tuple[str, ...]  # the profile's own file first, then its ancestors
 
     def where(self, path: Path) -> Location:
-        p = tuple(path)
-        while p:
-            if p in self.locations:
-                return self.locations[p]
-            p = p[:-1]
-        return self.locations.get((), Location(self.files[0], 1))
+        """The location of ``path``, or of its nearest located ancestor."""
+        return nearest_location(self.locations, path, self.files[0])
 
 
 class SpecLibrary:
