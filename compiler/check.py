@@ -26,6 +26,7 @@ from .ir import (
     ExampleMeldIR,
     ExprIR,
     GroupIR,
+    MinimumIR,
     PatternIR,
     ProfileIR,
     ReadingIR,
@@ -35,7 +36,7 @@ from .ir import (
     TilesIR,
 )
 from .resolve import Resolved
-from .vocabulary import hand_vocabulary, payment_vocabulary
+from .vocabulary import combination_vocabulary, hand_vocabulary, payment_vocabulary
 
 from mjspec.runtime.rules import (
     CallRules,
@@ -95,6 +96,11 @@ def _explain(err: jsonschema.ValidationError, resolved: Resolved) -> list[SpecEr
             return _explain(best, resolved)
         kinds = sorted({str(sub.schema.get("type")) for sub in err.context if isinstance(sub.schema, dict) and "type" in sub.schema})
         return [SpecError(f"{err.instance!r} is not valid here (expected {' or '.join(kinds)})", resolved.where(path), path)]
+    if err.validator == "type" and isinstance(err.instance, str) and set(schema.get("properties", ())) == set(LANGUAGES):
+        # a plain string where a text in every language belongs (a pattern's names, an example's name...)
+        langs = ", ".join(LANGUAGES)
+        message = f"a player-visible text needs every language ({langs}) as a mapping, not the plain string {err.instance!r}"
+        return [SpecError(message, resolved.where(path), path)]
     if err.validator == "required":
         return [SpecError(err.message.replace("is a required property", "is required here"), resolved.where(path), path)]
     if err.validator == "enum":
@@ -136,7 +142,7 @@ class _Builder:
             col = f" (column {e.col + 1})" if e.col is not None else ""
             self.err(path, f"in expression {str(source)!r}{col}: {e.message}")
             return None
-        return ExprIR(str(source), compiled.python, self.r.where(path), compiled.helpers)
+        return ExprIR(str(source), compiled.python, self.r.where(path), compiled.helpers, compiled.names | compiled.functions)
 
     def build(self) -> ProfileIR | None:
         d = self.d
@@ -212,7 +218,9 @@ class _Builder:
                 near = difflib.get_close_matches(group, group_ids, n=1)
                 hint = f"; did you mean {near[0]!r}?" if near else f" (declare it under scoring.groups)"
                 self.err(p + ("group",), f"unknown pattern group {group!r}{hint}")
-            excludes = tuple(raw.get("excludes", []))
+            raw_excludes = raw.get("excludes", [])
+            excludes = tuple(x if isinstance(x, str) else x["pattern"] for x in raw_excludes)
+            exclude_limits = tuple((x["pattern"], int(x["occurrences"])) for x in raw_excludes if not isinstance(x, str))
             for j, x in enumerate(excludes):
                 if x == pid_:
                     self.err(p + ("excludes", j), "a pattern cannot exclude itself")
@@ -222,7 +230,19 @@ class _Builder:
                     self.err(p + ("excludes", j), f"excludes unknown pattern {x!r}{hint}")
             if "when" not in raw and "count" not in raw:
                 self.err(p, "a pattern needs `when` (a condition) or `count` (how many times it scores)")
-            when = self.expr(raw["when"], p + ("when",), hv, X.BOOL) if "when" in raw else None
+            combine: tuple[str, int] | None = None
+            pv = hv
+            if "combine" in raw:
+                ((ckind, csize),) = raw["combine"].items()
+                combine = (ckind, int(csize))
+                pv = combination_vocabulary(combine[1])
+                if "count" in raw:
+                    self.err(p + ("count",), "a combination pattern scores once per combination that meets `when`; drop `count`")
+                if "when" not in raw:
+                    self.err(p, "a combination pattern needs `when`: the condition on the combined sets a, b, ...")
+            if raw.get("bonus") and (raw.get("excludes") or raw.get("fallback") or combine):
+                self.err(p + ("bonus",), "a bonus pattern stands outside every relation: no excludes, fallback or combine")
+            when = self.expr(raw["when"], p + ("when",), pv, X.BOOL) if "when" in raw else None
             count = self.expr(raw["count"], p + ("count",), hv, X.INT) if "count" in raw else None
             rawv = raw["value"]
             value: int | ExprIR | None
@@ -231,14 +251,18 @@ class _Builder:
                 if rawv < 0:
                     self.err(p + ("value",), f"a pattern value cannot be negative (got {rawv})")
             else:
-                value = self.expr(rawv, p + ("value",), hv, X.INT)
+                value = self.expr(rawv, p + ("value",), pv, X.INT)
             if pnames is None or value is None or ("when" in raw and when is None) or ("count" in raw and count is None):
                 continue
             patterns.append(
-                PatternIR(pid_, pnames, definition, reading, raw.get("section"), group, value, when, count, excludes, self.r.where(p))
+                PatternIR(
+                    pid_, pnames, definition, reading, raw.get("section"), group, value, when, count, excludes,
+                    self.r.where(p), combine, exclude_limits, bool(raw.get("fallback", False)), bool(raw.get("bonus", False)),
+                )
             )
         if not sc["patterns"]:
             self.err(("scoring", "patterns"), "a profile needs at least one scoring pattern")
+        minimum = self.minimum(d.get("win", {}).get("minimum"), set(sc["patterns"]))
 
         pay = d.get("payments")
         values: list[AmountIR] = []
@@ -340,7 +364,25 @@ class _Builder:
             table_notes=tuple(notes),
             clock_names=tuple(clock_names),
             playable=bool(d.get("playable", True)),
+            minimum=minimum,
         )
+
+    def minimum(self, raw: Mapping[str, Any] | None, patterns: set[str]) -> MinimumIR | None:
+        """``win.minimum``: the floor a scored win must reach."""
+        if raw is None:
+            return None
+        p: Path = ("win", "minimum")
+        without = tuple(raw.get("without", []))
+        for j, x in enumerate(without):
+            if x not in patterns:
+                near = difflib.get_close_matches(x, sorted(patterns), n=1)
+                hint = f"; did you mean {near[0]!r}?" if near else ""
+                self.err(p + ("without", j), f"unknown pattern {x!r}{hint}")
+        reason = self.text(raw.get("reason"), p + ("reason",))
+        reading = self.text(raw.get("reading"), p + ("reading",), required=False)
+        if reason is None:
+            return None
+        return MinimumIR(int(raw["at_least"]), without, reason, raw.get("section"), reading)
 
     def table(self, tiles: TilesIR) -> TableRules:
         d = self.d
@@ -408,11 +450,12 @@ class _Builder:
                 hint = f"; did you mean {near[0]!r}?" if near else ""
                 self.err(p + ("expect", "patterns", j), f"unknown pattern {pid!r}{hint}")
                 ok = False
-        if not ok:
+        name = self.text(raw.get("name"), p + ("name",))
+        if not ok or name is None:
             return None
         pays = exp.get("payments")
         return ExampleIR(
-            name=raw["name"],
+            name=name,
             section=raw.get("section"),
             concealed=raw["concealed"],
             win_tile=raw["win_tile"],

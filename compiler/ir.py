@@ -14,6 +14,7 @@ from mjspec.runtime.rules import TableRules
 from mjspec.runtime.text import Text
 
 from .errors import Location
+from .vocabulary import COSTLY_NAMES
 
 
 @dataclass(frozen=True)
@@ -24,6 +25,8 @@ class ExprIR:
     python: str
     location: Location
     helpers: frozenset[str]
+    names: frozenset[str] = frozenset()
+    """Vocabulary names and functions the expression reads."""
 
 
 @dataclass(frozen=True)
@@ -77,6 +80,12 @@ class PatternIR:
     count: ExprIR | None
     excludes: tuple[str, ...]
     location: Location
+    combine: tuple[str, int] | None = None
+    """A combination pattern's kind of set (sequences, triplets, sets) and how many sets."""
+    exclude_limits: tuple[tuple[str, int], ...] = ()
+    """Excluded patterns of which only this many occurrences are removed."""
+    fallback: bool = False
+    bonus: bool = False
 
     @property
     def when_func(self) -> str:
@@ -93,6 +102,17 @@ class PatternIR:
     @property
     def value_is_constant(self) -> bool:
         return isinstance(self.value, int)
+
+
+@dataclass(frozen=True)
+class MinimumIR:
+    """The floor a win must reach: ``at_least`` of the total, leaving out the patterns ``without``."""
+
+    at_least: int
+    without: tuple[str, ...]
+    reason: Text
+    section: str | None
+    reading: Text | None
 
 
 @dataclass(frozen=True)
@@ -118,7 +138,8 @@ class ExampleMeldIR:
 
 @dataclass(frozen=True)
 class ExampleIR:
-    name: str
+    name: Text
+    """The example's title in every language (``name.en`` is its id in tests)."""
     section: str | None
     concealed: str
     win_tile: str
@@ -183,6 +204,20 @@ class ProfileIR:
     table_notes: tuple[TableNoteIR, ...]
     clock_names: tuple[tuple[str, Text], ...] = ()
     playable: bool = True
+    minimum: MinimumIR | None = None
+
+    @property
+    def has_combinations(self) -> bool:
+        """Whether any pattern is a combination pattern (the engine module then imports ``Combine``)."""
+        return any(p.combine is not None for p in self.patterns)
+
+    @property
+    def needs(self) -> tuple[str, ...]:
+        """Costly hand-view names the expressions read (sorted): the engine computes only these."""
+        used: set[str] = set()
+        for e in self.expressions:
+            used |= e.names
+        return tuple(sorted(used & COSTLY_NAMES))
 
     @property
     def helpers(self) -> tuple[str, ...]:

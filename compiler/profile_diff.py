@@ -5,22 +5,18 @@ flattened into dotted spec paths (``scoring.patterns.golden_hook.value``,
 ``calls.kakan_drawn_tile_only``) and the two flat maps are compared. What is
 compared is the rules, not the bookkeeping: ids, versions, names, sources,
 rule-book section marks, examples and invariants are left out. Values a spec
-leaves out are filled in from the schema's defaults first, so writing a
-default out explicitly is not a difference. Lists of mappings with an ``id``
-are compared item by item, by id; other lists as a whole. A player-visible
-text is compared in all its languages and shown in English.
+leaves out are filled in first from the schema's ``default`` keywords, so
+writing a default out explicitly is not a difference. Lists of mappings with
+an ``id`` are compared item by item, by id; other lists as a whole. A
+player-visible text is compared in all its languages and shown in English.
 """
 
 from __future__ import annotations
 
 import copy
 import json
-import re
 from dataclasses import dataclass
 from typing import Any, Iterator, Mapping
-
-import jsonschema
-import yaml
 
 from mjspec.runtime.text import LANGUAGES
 
@@ -155,9 +151,6 @@ def _flatten(value: Any, path: str, leaves: dict[str, Any], items: list[str]) ->
 
 # ---- schema defaults ----------------------------------------------------------------
 
-_DEFAULT_IN_TEXT = re.compile(r"\(default:? ([^();]+?)(?:[;)]|, )")
-
-
 def _resolve_ref(schema: Any, root: Mapping[str, Any]) -> Any:
     while isinstance(schema, dict) and "$ref" in schema:
         ref = str(schema["$ref"])
@@ -171,25 +164,10 @@ def _resolve_ref(schema: Any, root: Mapping[str, Any]) -> Any:
 
 
 def _default_of(schema: Mapping[str, Any]) -> Any:
-    """The property's default: the ``default`` keyword, else a plain "(default X)" in its description
-    whose X is valid for the property (so prose such as "default: no cap" is never taken for a value)."""
+    """The property's ``default`` keyword (a copy), or :data:`MISSING` when it has none."""
     if "default" in schema:
         return copy.deepcopy(schema["default"])
-    m = _DEFAULT_IN_TEXT.search(str(schema.get("description", "")))
-    if not m:
-        return MISSING
-    text = m.group(1).strip()
-    if " " in text and not text.startswith("["):
-        return MISSING
-    try:
-        value = yaml.safe_load(text)
-    except yaml.YAMLError:
-        return MISSING
-    try:
-        jsonschema.validate(value, dict(schema))
-    except (jsonschema.ValidationError, jsonschema.SchemaError):
-        return MISSING
-    return value
+    return MISSING
 
 
 def with_defaults(value: Any, schema: Any, root: Mapping[str, Any]) -> Any:

@@ -346,7 +346,12 @@ class _Builder:
         self.lang = lang
         self._ = tr
         self.names = names
-        self.table_rules = getattr(ir, "table", None)  # the table engine's rules, once the IR has them
+        # The table rules, read only where the IR has them and the engine plays them: a profile
+        # marked `playable: false` states no table rules the engine could be held to.
+        self.playable = bool(getattr(ir, "playable", True))
+        self.table_rules = getattr(ir, "table", None) if self.playable else None
+        self.table_notes: tuple[Any, ...] = tuple(getattr(ir, "table_notes", ())) if self.playable else ()
+        self.clock_names: dict[str, Text] = dict(getattr(ir, "clock_names", ()))
 
     # -- small helpers --
 
@@ -356,12 +361,25 @@ class _Builder:
     def unit(self) -> Md:
         return self._.marked(_UNIT.get(self.ir.total_unit, N_("fan")))
 
+    def sections(self, parts: Sequence[str]) -> Md:
+        """Rule-book sections for prose: §-marks as a list ("§9, §10"); section titles quoted and
+        separated by the language's clause separator (a title may hold commas)."""
+        if all(p.startswith("§") for p in parts):
+            return self._.join(parts)
+        shown = [Md(escape_md(p)) if p.startswith("§") else self._("“{title}”", context="section title", title=p) for p in parts]
+        return self._.join(shown, clauses=True)
+
+    def section_cell(self, section: str | None) -> Md:
+        """Rule-book sections for a table cell: unquoted, titles separated by the clause separator."""
+        parts = _section_parts(section or "")
+        return self._.join(parts, clauses=not all(p.startswith("§") for p in parts))
+
     def section_ref(self, section: str | None) -> Md:
-        """"rule book §7"; a section named in words is set in italics."""
-        if not section:
+        """"rule book §7", "rule book “Modèles de notation”"."""
+        parts = _section_parts(section or "")
+        if not parts:
             return Md("")
-        shown = Md(escape_md(section)) if section.lstrip().startswith("§") else Md(f"*{escape_md(section)}*")
-        return self._("rule book {section}", section=shown)
+        return self._("rule book {section}", section=self.sections(parts))
 
     def with_ref(self, text: Md, section: str | None) -> Md:
         if not section:
@@ -423,14 +441,44 @@ class _Builder:
         ]
         if ir.extends:
             out.append(_("It extends {parent} and states only what differs from it.", parent=self.doc_link(ir.extends)))
-        out.append(
-            _(
-                "This page is generated from {spec} by {command}. Rule names, definitions and readings come from the spec; every figure in the tables and examples was computed by the profile's engine. Section marks such as §7 refer to the rule book.",
-                spec=code(ir.spec_file),
-                command=code("mjspec build"),
+        example = self.first_section()
+        if example is None:
+            out.append(
+                _(
+                    "This page is generated from {spec} by {command}. Rule names, definitions and readings come from the spec; every figure in the tables and examples was computed by the profile's engine.",
+                    spec=code(ir.spec_file),
+                    command=code("mjspec build"),
+                )
             )
-        )
+        else:
+            out.append(
+                _(
+                    "This page is generated from {spec} by {command}. Rule names, definitions and readings come from the spec; every figure in the tables and examples was computed by the profile's engine. References such as {example} are to sections of the rule book.",
+                    spec=code(ir.spec_file),
+                    command=code("mjspec build"),
+                    example=self.sections([example]),
+                )
+            )
+        if not self.playable:
+            out.append(
+                _(
+                    "**Not playable yet.** The engine scores this profile's hands, but it does not implement the profile's table rules (the opening, calls, win flow, kong payments, exhaustive draw and match) yet. This page leaves them out, and {play} and {simulate} refuse the profile.",
+                    play=code("mjspec play"),
+                    simulate=code("mjspec simulate"),
+                )
+            )
         return tuple(out)
+
+    def first_section(self) -> str | None:
+        """The first rule-book section the page cites (for the intro's example of a reference)."""
+        ir = self.ir
+        cited = [n.section for n in self.table_notes] + [r.section for r in ir.requirements]
+        cited += [p.section for p in ir.patterns] + [e.section for e in ir.examples]
+        for section in cited:
+            parts = _section_parts(section or "")
+            if parts:
+                return parts[0]
+        return None
 
     def quick_reference(self) -> Table:
         ir, _ = self.ir, self._
@@ -445,7 +493,7 @@ class _Builder:
             opening.append(_("exchange of {count} tiles", count=getattr(exchange, "tiles", 3)))
         if ir.missing_suit == "declare":
             opening.append(_("every player declares a missing suit"))
-        if opening:
+        if opening and self.playable:
             rows.append((_("Opening"), _.join(opening, clauses=True)))
         rows.append((_("Winning shapes"), _.join(self.shape_names(), clauses=True)))
         scoring = [_("{count} patterns, counted in {unit}", count=len(ir.patterns), unit=self.unit())]
@@ -454,6 +502,8 @@ class _Builder:
         rows.append((_("Scoring"), _.join(scoring, clauses=True)))
         rows.append((_("Payment"), Md("<br>".join(self.payment_rules()))))
         rows.extend(self.table_quick_reference())
+        if not self.playable:
+            rows.append((_("Table play"), _("not implemented by the engine yet")))
         return Table((_("Rule"), _("This profile")), (Md("---"), Md("---")), tuple(rows))
 
     # -- tiles and deal --
@@ -537,12 +587,13 @@ class _Builder:
         return value
 
     def notes_of(self, *blocks: str) -> list[Any]:
-        return [n for n in getattr(self.ir, "table_notes", ()) if getattr(n, "block", None) in blocks]
+        return [n for n in self.table_notes if getattr(n, "block", None) in blocks]
 
     def refs(self, *blocks: str) -> list[Md]:
         """A line naming the rule-book sections of some table-rule blocks (none if they name none)."""
         sections: list[str] = []
-        for n in self.notes_of(*blocks):
+        notes = sorted(self.notes_of(*blocks), key=lambda n: blocks.index(getattr(n, "block", "")))
+        for n in notes:
             for part in _section_parts(str(getattr(n, "section", None) or "")):
                 if part not in sections:
                     sections.append(part)
@@ -550,10 +601,12 @@ class _Builder:
             return []
         if all(p.startswith("§") for p in sections):
             sections.sort(key=_section_key)
-        return [Md(f"*{self._('Rule book: {sections}', sections=self._.join(sections))}*")]
+        return [Md(f"*{self._('Rule book: {sections}', sections=self.sections(sections))}*")]
 
     def opening(self) -> tuple[Section, ...]:
         _ = self._
+        if not self.playable:  # the opening is a table rule; the missing suit's effect on a win stays under Winning
+            return ()
         bullets = []
         exchange = self.table_field("exchange")
         if exchange is not None:
@@ -736,8 +789,10 @@ class _Builder:
         return (Section(paragraphs=tuple(self.refs("match", "timeout")), bullets=tuple(bullets), tables=tuple(tables)),)
 
     def clock_name(self, clock: Any) -> Md:
-        names = getattr(clock, "names", None)
-        return Md(escape_md(self.text(names) if isinstance(names, Text) else str(getattr(clock, "id", ""))))
+        """The clock's name in the document's language (its id when the spec names it in no language)."""
+        cid = str(getattr(clock, "id", ""))
+        names = self.clock_names.get(cid)
+        return Md(escape_md(self.text(names))) if names is not None else code(cid)
 
     def table_quick_reference(self) -> list[tuple[Md, Md]]:
         _ = self._
@@ -820,13 +875,12 @@ class _Builder:
         rows = []
         for p in ir.patterns:
             definition = Md(escape_md(self.text(p.definition))) if p.definition else Md("")
-            rows.append((Md(f"**{escape_md(self.text(p.names))}**"), self.pattern_value(p), definition, Md(escape_md(p.section or ""))))
+            rows.append((Md(f"**{escape_md(self.text(p.names))}**"), self.pattern_value(p), definition, self.section_cell(p.section)))
         table = Table(
             (_("Pattern"), _("Value ({unit})", unit=self.unit()), _("Definition"), _("Rule book")),
             (Md("---"), Md("--:"), Md("---"), Md("---")),
             tuple(rows),
         )
-        paragraphs = [_("A winning hand scores every pattern it meets, and their values add up to its total in {unit}.", unit=self.unit())]
         notes = []
         for g in ir.groups:
             members = [self.text(p.names) for p in ir.patterns if p.group == g.id]
@@ -841,6 +895,11 @@ class _Builder:
                         excluded=_.join(self.pattern_name(x) for x in p.excludes),
                     )
                 )
+        paragraphs = [
+            _("A winning hand scores the patterns it meets, except as the notes below the table say; their values add up to its total in {unit}.", unit=self.unit())
+            if notes  # some patterns do not count together
+            else _("A winning hand scores every pattern it meets, and their values add up to its total in {unit}.", unit=self.unit())
+        ]
         if ir.cap is not None:
             notes.append(_("For payment the total is capped at {cap} {unit}.", cap=ir.cap, unit=self.unit()))
         return Section(paragraphs=tuple(paragraphs), tables=(table,), notes=tuple(notes))
@@ -929,10 +988,7 @@ class _Builder:
 
     def example(self, number: int, ex: ExampleIR) -> WorkedExample:
         _ = self._
-        heading = _("Example {number}", number=number)
-        if self.lang == "en":  # example names are written in English only
-            heading = Md(f"{heading}: {escape_md(ex.name)}")
-        heading = self.with_ref(heading, ex.section)
+        heading = self.with_ref(_("Example {number}: {name}", number=number, name=self.text(ex.name)), ex.section)
         hand, ctx = example_hand(self.engine, ex)
         score = evaluate(self.engine, hand, ctx)
         lines = [_("**Hand:** {tiles}", tiles=tiles_md(ex.concealed))]
@@ -1032,7 +1088,7 @@ class _Builder:
         for p in ir.patterns:
             if p.reading:
                 add(Md(escape_md(self.text(p.names))), p.section, p.reading)
-        for note in getattr(ir, "table_notes", ()):
+        for note in self.table_notes:
             reading = getattr(note, "reading", None)
             if isinstance(reading, Text):
                 block = str(getattr(note, "block", ""))
@@ -1046,9 +1102,16 @@ class _Builder:
 
 
 def _section_parts(section: str) -> list[str]:
-    """"§9, §10" -> ["§9", "§10"]; a section named in words stays whole."""
-    parts = [p.strip() for p in section.split(",") if p.strip()]
-    return parts if parts and all(p.startswith("§") for p in parts) else ([section.strip()] if section.strip() else [])
+    """The sections a spec's ``section`` names: "§9, §10" -> ["§9", "§10"]; titles are separated by
+    semicolons, "Modèles de notation; Kongs, vol et passage" -> two titles (a title may hold commas)."""
+    out: list[str] = []
+    for item in (s.strip() for s in section.split(";")):
+        marks = [m.strip() for m in item.split(",") if m.strip()]
+        if marks and all(m.startswith("§") for m in marks):
+            out.extend(marks)
+        elif item:
+            out.append(item)
+    return out
 
 
 def _section_key(section: str) -> tuple[int, str]:

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from typing import Mapping
 
-from .expr import BOOL, INT, Enum, ListOf, Optional, Record, SetOf, Type, Vocabulary
+from .expr import BOOL, INT, Enum, FuncSig, ListOf, Optional, Record, SetOf, Type, Vocabulary
 
 SUIT = Enum("suit", frozenset({"m", "p", "s", "z"}))
 SHAPE = Enum("shape", frozenset({"standard", "seven_pairs", "thirteen_orphans", "knitted_straight", "honors_and_knitted"}))
@@ -46,6 +46,9 @@ GROUP = Record(
         "is_sequence": BOOL,
         "is_pair": BOOL,
         "is_honor": BOOL,
+        "is_wind": BOOL,
+        "is_dragon": BOOL,
+        "wind": Optional(WIND),
         "has_terminal_or_honor": BOOL,
         "is_terminal_or_honor_group": BOOL,
     },
@@ -55,7 +58,11 @@ GROUP = Record(
 HAND_NAMES: Mapping[str, tuple[Type, str]] = {
     "shape": (SHAPE, "the arrangement's shape"),
     "groups": (ListOf(GROUP), "every group of the arrangement, melds and pair included"),
-    "sets": (ListOf(GROUP), "the four sets of a standard arrangement (no pair)"),
+    "sets": (
+        ListOf(GROUP),
+        "the sets of the arrangement, melds included: sequences, triplets and kongs (four in a "
+        "standard hand, one beside a knitted straight, none in seven pairs)",
+    ),
     "pair": (Optional(GROUP), "the pair of a standard arrangement"),
     "melds": (ListOf(GROUP), "the declared melds (exposed, and concealed kongs)"),
     "wait": (WAIT, "the wait the winning tile completed in this arrangement"),
@@ -80,7 +87,40 @@ HAND_NAMES: Mapping[str, tuple[Type, str]] = {
     "round_wind": (WIND, "the round wind"),
     "missing_suit": (Optional(SUIT), "the suit the winner declared missing, if any"),
     "flowers": (INT, "how many flowers the winner exposed"),
+    "only_wait": (
+        BOOL,
+        "the hand before the winning tile waits on this one kind only, by shape alone: a kind whose "
+        "every copy is already held still counts as a wait (a formally single wait)",
+    ),
+    "concealed_triplets": (
+        INT,
+        "triplets and kongs of the arrangement that are concealed; a triplet completed by a "
+        "discard counts as exposed",
+    ),
 }
+
+#: Functions a hand expression may call, each with its signature and meaning.
+HAND_FUNCTIONS: Mapping[str, tuple[FuncSig, str]] = {
+    "count_of": (FuncSig((SUIT, INT), INT), "copies of the tile (suit, number) in the full hand, melds included"),
+    "concealed_count_of": (
+        FuncSig((SUIT, INT), INT),
+        "copies of the tile (suit, number) among the concealed tiles, the winning tile included",
+    ),
+}
+
+#: Names a combination pattern's expressions see besides the hand names: the
+#: combined sets in tile order (``a``, ``b``... as many as the pattern combines).
+COMBINATION_NAMES: Mapping[str, tuple[Type, str]] = {
+    "a": (GROUP, "the first set of the combination (in tile order)"),
+    "b": (GROUP, "the second set of the combination"),
+    "c": (GROUP, "the third set of the combination"),
+    "d": (GROUP, "the fourth set of the combination"),
+    "members": (ListOf(GROUP), "every set of the combination, in tile order"),
+}
+
+#: Hand names and functions that cost time to compute; a profile's engine
+#: records which of them its expressions use, and only those are computed.
+COSTLY_NAMES: frozenset[str] = frozenset({"only_wait", "concealed_triplets", "count_of", "concealed_count_of"})
 
 #: Names every payment formula may use; earlier named amounts are added per profile.
 PAYMENT_NAMES: Mapping[str, tuple[Type, str]] = {
@@ -93,7 +133,19 @@ PAYMENT_NAMES: Mapping[str, tuple[Type, str]] = {
 
 
 def hand_vocabulary() -> Vocabulary:
-    return Vocabulary(names={k: t for k, (t, _) in HAND_NAMES.items()}, functions={})
+    return Vocabulary(
+        names={k: t for k, (t, _) in HAND_NAMES.items()},
+        functions={k: sig for k, (sig, _) in HAND_FUNCTIONS.items()},
+    )
+
+
+def combination_vocabulary(size: int) -> Vocabulary:
+    """The hand vocabulary plus the first ``size`` combination members and ``members``."""
+    names: dict[str, Type] = {k: t for k, (t, _) in HAND_NAMES.items()}
+    for k in ("a", "b", "c", "d")[:size]:
+        names[k] = COMBINATION_NAMES[k][0]
+    names["members"] = COMBINATION_NAMES["members"][0]
+    return Vocabulary(names=names, functions={k: sig for k, (sig, _) in HAND_FUNCTIONS.items()})
 
 
 def payment_vocabulary(named: tuple[str, ...]) -> Vocabulary:

@@ -2,6 +2,7 @@
 """One engine module per bundled profile; ``PROFILE_IDS`` lists them."""
 
 PROFILE_IDS: tuple[str, ...] = (
+    "gb_mcr",
     "sichuan_planet",
     "sichuan_tfmj",
 )

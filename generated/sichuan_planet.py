@@ -143,13 +143,13 @@ PROFILE = Profile(
             id="missing_suit_absent",
             when=_require_missing_suit_absent,
             reason=Text(
-                en="the declared missing suit is still in the hand",
-                zh="手牌中仍有定缺的花色",
-                ja="欠け色として宣言したスートがまだ手牌にある",
-                pt="o naipe declarado como ausente ainda está na mão",
-                fr="la couleur manquante déclarée est encore dans la main",
+                en="the hand still holds the missing suit (with none declared, it holds all three suits)",
+                zh="手牌中仍有缺门花色（未定缺时，则为三门花色俱全）",
+                ja="手牌に欠け色がまだある（欠け色の宣言がなければ、3種のスートがすべてある）",
+                pt="a mão ainda tem o naipe ausente (sem declaração, tem os três naipes)",
+                fr="la main contient encore la couleur manquante (sans déclaration, elle contient les trois couleurs)",
             ),
-            section="§2",
+            section="Tours, annonces et départ après une victoire",
         ),
     ),
     patterns=(
@@ -183,7 +183,7 @@ PROFILE = Profile(
             count=None,
             group="base",
             excludes=(),
-            section="§7",
+            section="Modèles de notation",
         ),
         Pattern(
             id="full_flush",
@@ -199,7 +199,7 @@ PROFILE = Profile(
             count=None,
             group="base",
             excludes=(),
-            section="§7",
+            section="Modèles de notation",
         ),
         Pattern(
             id="seven_pairs",
@@ -215,7 +215,7 @@ PROFILE = Profile(
             count=None,
             group="base",
             excludes=("all_triplets",),
-            section="§7",
+            section="Modèles de notation",
         ),
         Pattern(
             id="root",
@@ -227,7 +227,7 @@ PROFILE = Profile(
             count=_count_root,
             group=None,
             excludes=(),
-            section="§7",
+            section="Modèles de notation",
         ),
         Pattern(
             id="golden_hook",
@@ -243,7 +243,7 @@ PROFILE = Profile(
             count=None,
             group=None,
             excludes=(),
-            section="§7",
+            section="Modèles de notation",
         ),
         Pattern(
             id="hai_di",
@@ -259,7 +259,7 @@ PROFILE = Profile(
             count=None,
             group=None,
             excludes=(),
-            section="§6, §7",
+            section="Modèles de notation",
         ),
         Pattern(
             id="kong_bloom",
@@ -275,7 +275,7 @@ PROFILE = Profile(
             count=None,
             group=None,
             excludes=(),
-            section="§7",
+            section="Modèles de notation",
         ),
         Pattern(
             id="robbing_kong",
@@ -291,7 +291,7 @@ PROFILE = Profile(
             count=None,
             group=None,
             excludes=(),
-            section="§3, §7",
+            section="Modèles de notation; Kongs, vol et passage",
         ),
     ),
     groups=(PatternGroup(id="base", pick=Pick("all")),),
@@ -368,7 +368,14 @@ PROFILE = Profile(
     ),
     examples=(
         Example(
-            name="fan 0 on a discard: 1 point (table row 0)",
+            name="a 0-fan discard win is paid 1 point",
+            names=Text(
+                en="a 0-fan discard win is paid 1 point",
+                zh="0番点炮，放炮者付1分",
+                ja="0番のロン和了は1点",
+                pt="uma vitória de 0 fan por descarte recebe 1 ponto",
+                fr="une victoire à 0 fan sur défausse rapporte 1 point",
+            ),
             section="Valeurs des mains et paiements",
             concealed="111m234567m234p9p",
             win_tile="9p",
@@ -381,7 +388,14 @@ PROFILE = Profile(
             payments=(("discarder", 1),),
         ),
         Example(
-            name="fan 0 self-drawn: 2 points from each active opponent",
+            name="a 0-fan self-draw is paid 2 points by each active opponent",
+            names=Text(
+                en="a 0-fan self-draw is paid 2 points by each active opponent",
+                zh="0番自摸，每位在局对手各付2分",
+                ja="0番のツモ和了は残っている相手がそれぞれ2点を払う",
+                pt="uma auto-compra de 0 fan recebe 2 pontos de cada adversário ativo",
+                fr="une victoire à 0 fan à la pioche rapporte 2 points par adversaire actif",
+            ),
             section="Valeurs des mains et paiements",
             concealed="111m234567m234p9p",
             win_tile="9p",
@@ -395,6 +409,13 @@ PROFILE = Profile(
         ),
         Example(
             name="full flush with all triplets accumulates to 3 fan",
+            names=Text(
+                en="full flush with all triplets accumulates to 3 fan",
+                zh="清一色加对对胡累计3番",
+                ja="清一色と対々和は加算されて3番",
+                pt="cor pura com todas trincas soma 3 fan",
+                fr="couleur pure et tous pung s'additionnent en 3 fan",
+            ),
             section="Modèles de notation",
             concealed="1112223335557m",
             win_tile="7m",
@@ -408,6 +429,13 @@ PROFILE = Profile(
         ),
         Example(
             name="full-flush seven pairs with a root is capped at 3",
+            names=Text(
+                en="full-flush seven pairs with a root is capped at 3",
+                zh="清一色七对带根，封顶3番",
+                ja="根付きの清一色七対子は3番で頭打ち",
+                pt="sete pares de cor pura com raiz, limitados a 3",
+                fr="sept paires en couleur pure avec racine, plafonnées à 3",
+            ),
             section="Valeurs des mains et paiements",
             concealed="1111223344556p",
             win_tile="6p",
@@ -421,6 +449,13 @@ PROFILE = Profile(
         ),
         Example(
             name="golden hook adds to all triplets",
+            names=Text(
+                en="golden hook adds to all triplets",
+                zh="金钩钓与对对胡叠加",
+                ja="金鉤釣は対々和に加算",
+                pt="gancho dourado soma-se a todas trincas",
+                fr="le crochet doré s'ajoute à tous pung",
+            ),
             section="Modèles de notation",
             concealed="2p",
             win_tile="2p",
@@ -439,6 +474,13 @@ PROFILE = Profile(
         ),
         Example(
             name="no kong-shot fan in this preset",
+            names=Text(
+                en="no kong-shot fan in this preset",
+                zh="本预设没有杠上炮番",
+                ja="このプリセットに槓上放銃の番はない",
+                pt="sem fan de tiro após kong nesta predefinição",
+                fr="pas de fan de tir après kong dans ce préréglage",
+            ),
             section="Valeurs des mains et paiements",
             concealed="111m234567m234p9p",
             win_tile="9p",
@@ -452,6 +494,13 @@ PROFILE = Profile(
         ),
         Example(
             name="kong replacement and last tile",
+            names=Text(
+                en="kong replacement and last tile",
+                zh="杠上开花加海底",
+                ja="槓上開花と海底",
+                pt="reposição de kong e última peça",
+                fr="remplacement de kong et dernière tuile",
+            ),
             section="Modèles de notation",
             concealed="111m234567m234p9p",
             win_tile="9p",
@@ -465,7 +514,14 @@ PROFILE = Profile(
         ),
         Example(
             name="the missing suit still held",
-            section="Tours, annonces",
+            names=Text(
+                en="the missing suit still held",
+                zh="仍持有缺门花色",
+                ja="欠け色がまだ手牌にある",
+                pt="o naipe ausente ainda na mão",
+                fr="la couleur manquante encore en main",
+            ),
+            section="Tours, annonces et départ après une victoire",
             concealed="111m234567m234p9s",
             win_tile="9s",
             win="ron",

@@ -148,11 +148,11 @@ PROFILE = Profile(
             id="missing_suit_absent",
             when=_require_missing_suit_absent,
             reason=Text(
-                en="the declared missing suit is still in the hand",
-                zh="手牌中仍有定缺的花色",
-                ja="欠け色として宣言したスートがまだ手牌にある",
-                pt="o naipe declarado como ausente ainda está na mão",
-                fr="la couleur manquante déclarée est encore dans la main",
+                en="the hand still holds the missing suit (with none declared, it holds all three suits)",
+                zh="手牌中仍有缺门花色（未定缺时，则为三门花色俱全）",
+                ja="手牌に欠け色がまだある（欠け色の宣言がなければ、3種のスートがすべてある）",
+                pt="a mão ainda tem o naipe ausente (sem declaração, tem os três naipes)",
+                fr="la main contient encore la couleur manquante (sans déclaration, elle contient les trois couleurs)",
             ),
             section="§2",
         ),
@@ -377,6 +377,13 @@ PROFILE = Profile(
     examples=(
         Example(
             name="basic hand on a discard",
+            names=Text(
+                en="basic hand on a discard",
+                zh="点炮和平胡",
+                ja="平和（ピンフー）をロン和了",
+                pt="mão básica com um descarte",
+                fr="main de base sur une défausse",
+            ),
             section="§7, §8",
             concealed="111m234567m234p9p",
             win_tile="9p",
@@ -389,7 +396,14 @@ PROFILE = Profile(
             payments=(("discarder", 1),),
         ),
         Example(
-            name="the human example of the command line",
+            name="basic hand, self-drawn",
+            names=Text(
+                en="basic hand, self-drawn",
+                zh="自摸平胡",
+                ja="平和（ピンフー）をツモ和了",
+                pt="mão básica por auto-compra",
+                fr="main de base gagnée à la pioche",
+            ),
             section="§7, §8",
             concealed="11122233m456p77p",
             win_tile="7p",
@@ -403,6 +417,13 @@ PROFILE = Profile(
         ),
         Example(
             name="full flush, self-drawn",
+            names=Text(
+                en="full flush, self-drawn",
+                zh="自摸清一色",
+                ja="清一色をツモ和了",
+                pt="cor pura por auto-compra",
+                fr="couleur pure gagnée à la pioche",
+            ),
             section="§7, §8",
             concealed="1112345677899m",
             win_tile="9m",
@@ -415,7 +436,14 @@ PROFILE = Profile(
             payments=(("each", 5),),
         ),
         Example(
-            name="rooted seven pairs",
+            name="seven pairs in one suit with a root",
+            names=Text(
+                en="seven pairs in one suit with a root",
+                zh="清一色七对带根",
+                ja="根付きの清一色七対子",
+                pt="sete pares de cor pura com uma raiz",
+                fr="sept paires en couleur pure avec une racine",
+            ),
             section="§7",
             concealed="1111223344556p",
             win_tile="6p",
@@ -429,6 +457,13 @@ PROFILE = Profile(
         ),
         Example(
             name="seven pairs across two suits with a root",
+            names=Text(
+                en="seven pairs across two suits with a root",
+                zh="两门花色的七对带根",
+                ja="二色で根付きの七対子",
+                pt="sete pares em dois naipes com uma raiz",
+                fr="sept paires sur deux couleurs avec une racine",
+            ),
             section="§7",
             concealed="1111m2233m4455p6p",
             win_tile="6p",
@@ -442,6 +477,13 @@ PROFILE = Profile(
         ),
         Example(
             name="golden hook on four exposed triplets",
+            names=Text(
+                en="golden hook on four exposed triplets",
+                zh="四副碰牌的金钩钓",
+                ja="ポン4組の金鉤釣",
+                pt="gancho dourado com quatro trincas expostas",
+                fr="crochet doré sur quatre pung exposés",
+            ),
             section="§7",
             concealed="2p",
             win_tile="2p",
@@ -460,6 +502,13 @@ PROFILE = Profile(
         ),
         Example(
             name="the cap holds a four-fan hand at a unit of 8",
+            names=Text(
+                en="the cap holds a four-fan hand at a unit of 8",
+                zh="封顶使四番和牌的单位仍为8",
+                ja="上限により4番の手も単位は8",
+                pt="o limite mantém uma mão de quatro fan numa unidade de 8",
+                fr="le plafond limite une main de quatre fan à une unité de 8",
+            ),
             section="§7, §8",
             concealed="2p",
             win_tile="2p",
@@ -477,7 +526,14 @@ PROFILE = Profile(
             payments=(("each", 9),),
         ),
         Example(
-            name="full flush all triplets counts only the higher base pattern",
+            name="full flush with all triplets counts only the higher base pattern",
+            names=Text(
+                en="full flush with all triplets counts only the higher base pattern",
+                zh="清一色对对胡只计较高的基本番型",
+                ja="清一色対々和は高い方の基本役だけを数える",
+                pt="cor pura com todas trincas conta só o padrão-base mais alto",
+                fr="en couleur pure tous pung, seul le motif de base le plus élevé compte",
+            ),
             section="§7",
             concealed="1112223335557m",
             win_tile="7m",
@@ -490,7 +546,14 @@ PROFILE = Profile(
             payments=(("discarder", 4),),
         ),
         Example(
-            name="last tile on its discard",
+            name="won on the discard of the last tile",
+            names=Text(
+                en="won on the discard of the last tile",
+                zh="海底炮",
+                ja="最後の捨て牌でロン和了する海底",
+                pt="vitória no descarte da última peça",
+                fr="victoire sur la défausse de la dernière tuile",
+            ),
             section="§6, §7",
             concealed="111m234567m234p9p",
             win_tile="9p",
@@ -504,6 +567,13 @@ PROFILE = Profile(
         ),
         Example(
             name="robbing an added kong",
+            names=Text(
+                en="robbing an added kong",
+                zh="抢补杠和牌",
+                ja="加槓を搶槓",
+                pt="roubar um kong adicionado",
+                fr="voler un kong ajouté",
+            ),
             section="§3, §7",
             concealed="111m234567m234p9p",
             win_tile="9p",
@@ -517,6 +587,13 @@ PROFILE = Profile(
         ),
         Example(
             name="shoot after kong",
+            names=Text(
+                en="shoot after kong",
+                zh="杠上炮",
+                ja="槓上放銃",
+                pt="tiro após kong",
+                fr="tir après kong",
+            ),
             section="§7, §9",
             concealed="111m234567m234p9p",
             win_tile="9p",
@@ -530,6 +607,13 @@ PROFILE = Profile(
         ),
         Example(
             name="the missing suit still held",
+            names=Text(
+                en="the missing suit still held",
+                zh="仍持有缺门花色",
+                ja="欠け色がまだ手牌にある",
+                pt="o naipe ausente ainda na mão",
+                fr="la couleur manquante encore en main",
+            ),
             section="§2",
             concealed="111m234567m234p9s",
             win_tile="9s",
@@ -543,6 +627,13 @@ PROFILE = Profile(
         ),
         Example(
             name="three suits with no declaration is not a win",
+            names=Text(
+                en="three suits with no declaration is not a win",
+                zh="未定缺且三门俱全，不能和牌",
+                ja="欠け色の宣言がなく三色そろった手は和了にならない",
+                pt="três naipes sem declaração não é vitória",
+                fr="trois couleurs sans déclaration ne font pas une victoire",
+            ),
             section="§2",
             concealed="111m234p567s234p9p",
             win_tile="9p",
@@ -556,6 +647,13 @@ PROFILE = Profile(
         ),
         Example(
             name="not a winning shape",
+            names=Text(
+                en="not a winning shape",
+                zh="不成和牌型",
+                ja="和了形になっていない",
+                pt="não é uma forma vencedora",
+                fr="pas une forme gagnante",
+            ),
             section="§7",
             concealed="1112345678m135p",
             win_tile="9p",

@@ -94,6 +94,12 @@ _MELD_GROUP: dict[MeldType, GroupKind] = {
 }
 
 
+_WIND_LETTERS = ("E", "S", "W", "N")
+# Suit and number of each hand-forming kind, looked up on the scoring hot path.
+_GROUP_SUIT: tuple[Suit, ...] = tuple(suit_of_kind(k) for k in range(N_KINDS))
+_GROUP_NUMBER: tuple[int, ...] = tuple(number_of_kind(k) for k in range(N_KINDS))
+
+
 def _is_terminal_or_honor(kind: int) -> bool:
     return kind >= 27 or kind % 9 in (0, 8)
 
@@ -128,12 +134,12 @@ class Group:
 
     @property
     def suit(self) -> Suit:
-        return suit_of_kind(self.tile)
+        return _GROUP_SUIT[self.tile]
 
     @property
     def number(self) -> int:
         """Number of the lowest tile within its suit."""
-        return number_of_kind(self.tile)
+        return _GROUP_NUMBER[self.tile]
 
     @property
     def is_triplet(self) -> bool:
@@ -165,6 +171,21 @@ class Group:
     @property
     def is_honor(self) -> bool:
         return self.tile >= 27
+
+    @property
+    def is_wind(self) -> bool:
+        """Made of a wind (East, South, West, North)."""
+        return 27 <= self.tile < 31
+
+    @property
+    def is_dragon(self) -> bool:
+        """Made of a dragon (White, Green, Red)."""
+        return self.tile >= 31
+
+    @property
+    def wind(self) -> str | None:
+        """The wind of a wind group as its letter (``"E"``, ``"S"``, ``"W"``, ``"N"``); None otherwise."""
+        return _WIND_LETTERS[self.tile - 27] if 27 <= self.tile < 31 else None
 
     def contains(self, kind: int) -> bool:
         return kind in self.kinds

@@ -84,9 +84,27 @@ class PatternGroup:
     pick: Pick
 
 
+class Combine(StrEnum):
+    """Which sets a combination pattern is counted over (see :class:`Pattern`)."""
+
+    SEQUENCES = "sequences"
+    """Sequences (chows) only."""
+    TRIPLETS = "triplets"
+    """Triplets and kongs (pungs) only."""
+    SETS = "sets"
+    """Any set: sequences, triplets and kongs."""
+
+
 @dataclass(frozen=True, slots=True)
 class Pattern:
-    """One fan / yaku / double: when it applies, how often, and what it is worth."""
+    """One fan / yaku / double: when it applies, how often, and what it is worth.
+
+    A *combination* pattern (``combine`` set) is tested once per combination of
+    ``combine[1]`` sets of the kind ``combine[0]`` of the arrangement; each
+    combination meeting ``when`` is one occurrence, tied to those sets. How
+    occurrences and ``excludes`` combine is decided in one place,
+    :func:`mjspec.runtime.scoring.apply_relations`.
+    """
 
     id: str
     names: Text
@@ -96,6 +114,24 @@ class Pattern:
     group: str | None = None
     excludes: tuple[str, ...] = ()
     section: str | None = None
+    combine: tuple[Combine, int] | None = None
+    """For a combination pattern: the kind of set and how many sets form one occurrence."""
+    exclude_limits: tuple[tuple[str, int], ...] = ()
+    """Excluded patterns of which at most this many occurrences are removed (the others: all)."""
+    fallback: bool = False
+    """Counts only when no other pattern counts, bonus patterns aside (GB's Chicken Hand)."""
+    bonus: bool = False
+    """Stands outside every relation: never excluded, never excludes, ignored by ``fallback``
+    and left out of the win minimum when the minimum says so (GB's flowers)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Minimum:
+    """A floor every win must reach after scoring: ``at_least`` of the total, not counting ``without``."""
+
+    at_least: int
+    without: tuple[str, ...]
+    reason: Text
 
 
 @dataclass(frozen=True, slots=True)
@@ -120,6 +156,7 @@ class Example:
     """A worked hand stated in the spec: run as a test, shown in the rule document."""
 
     name: str
+    """The English title; also the example's id in tests."""
     concealed: str
     win_tile: str
     win: str
@@ -130,6 +167,8 @@ class Example:
     total: int | None = None
     payments: tuple[tuple[str, int], ...] | None = None
     section: str | None = None
+    names: Text | None = None
+    """The title in every language (``names.en == name``)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -158,7 +197,28 @@ class Profile:
     extends: str | None = None
     table: TableRules = TableRules()
     playable: bool = True
+    minimum: Minimum | None = None
+    needs: tuple[str, ...] = ()
+    """Hand-view names the profile's expressions read that cost time to compute
+    (``only_wait``, ``concealed_triplets``...): the scorer computes only these."""
     pattern_index: dict[str, Pattern] = field(init=False, repr=False, compare=False)
+    pattern_order: dict[str, int] = field(init=False, repr=False, compare=False)
+    """Each pattern's position in declaration order."""
+    relational: bool = field(init=False, repr=False, compare=False)
+    """Whether any pattern excludes, combines, falls back or is a bonus (else scoring takes a short cut)."""
+    combination_patterns: tuple[tuple[tuple[Combine, int], tuple[tuple[int, Pattern], ...]], ...] = field(
+        init=False, repr=False, compare=False
+    )
+    """The combination patterns with their declaration index, by (kind of set, size): each
+    combination of sets is built once and tested against every pattern of its kind."""
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "pattern_index", {p.id: p for p in self.patterns})
+        object.__setattr__(self, "pattern_order", {p.id: i for i, p in enumerate(self.patterns)})
+        relational = any(p.excludes or p.combine or p.fallback or p.bonus for p in self.patterns)
+        object.__setattr__(self, "relational", relational)
+        by: dict[tuple[Combine, int], list[tuple[int, Pattern]]] = {}
+        for i, p in enumerate(self.patterns):
+            if p.combine is not None:
+                by.setdefault(p.combine, []).append((i, p))
+        object.__setattr__(self, "combination_patterns", tuple((k, tuple(v)) for k, v in by.items()))

@@ -2,21 +2,24 @@
 
 The algorithm is one function for every profile; what differs is data in the
 :class:`~mjspec.runtime.profile.Profile`: the shapes, the requirements, the
-patterns with their relations (``excludes``, groups that pick the highest),
-the cap, how the best arrangement is preferred, and the payment formulas.
+patterns with their relations (``excludes``, groups that pick the highest,
+combination patterns, fallback and bonus patterns), the cap, the minimum a win
+must reach, how the best arrangement is preferred, and the payment formulas.
+How patterns combine is decided in one function, :func:`apply_relations`.
 """
 
 from __future__ import annotations
 
+import itertools
 from dataclasses import dataclass, field
 from typing import Any, Sequence
 
 from .context import WinContext, WinKind
-from .hand import Arrangement, Meld
-from .profile import Pattern, Pick, Profile
-from .shapes import arrangements
-from .tiles import N_KINDS, Tile, counts34
-from .view import HandView, PaymentView
+from .hand import Arrangement, Group, GroupKind, Meld
+from .profile import Combine, Pattern, Pick, Profile
+from .shapes import arrangements, is_only_wait
+from .tiles import N_KINDS, NotationError, Tile, counts34, parse_tiles
+from .view import HandView, Lazy, PaymentView
 
 
 class HandError(ValueError):
@@ -104,6 +107,22 @@ def check_hand(profile: Profile, hand: WinningHand) -> list[int]:
 
 def evaluate(profile: Profile, hand: WinningHand, ctx: WinContext) -> Score:
     """Score ``hand`` won in situation ``ctx``; raise :class:`HandError` if the hand is malformed."""
+    return _evaluate(profile, hand, ctx, None)
+
+
+def score_every_arrangement(profile: Profile, hand: WinningHand, ctx: WinContext) -> list[Score]:
+    """The score of every arrangement that meets the requirements, short of the minimum or not.
+
+    :func:`evaluate` answers the best of these (by the profile's preference) that
+    reaches the minimum. Several arrangements can tie on the total with different
+    patterns (a winning tile read as an edge or a closed wait); this lists them all.
+    """
+    every: list[Score] = []
+    _evaluate(profile, hand, ctx, every)
+    return every
+
+
+def _evaluate(profile: Profile, hand: WinningHand, ctx: WinContext, every: list[Score] | None) -> Score:
     concealed = check_hand(profile, hand)
     arrs = arrangements(concealed, hand.melds, hand.win_tile.kind, profile.shapes)
     if not arrs:
@@ -120,14 +139,21 @@ def evaluate(profile: Profile, hand: WinningHand, ctx: WinContext) -> Score:
     tsumo = hand.win is WinKind.TSUMO
     dealer = ctx.is_dealer
 
+    flowers = _flower_count(profile, ctx.flowers) if ctx.flowers else 0
+    needs = profile.needs
+    only_wait = Lazy(lambda: _only_wait(profile, concealed, hand))
+    counted = "count_of" in needs or "concealed_count_of" in needs
+    minimum = profile.minimum
+
     best: Score | None = None
     best_key: tuple[int, ...] = ()
     failed: str | None = None
+    under: Score | None = None  # the best arrangement short of the minimum, reported when nothing reaches it
     for arr in arrs:
         view = HandView()
         view.shape = arr.shape.value
         view.groups = arr.groups
-        view.sets = tuple(g for g in arr.groups if not g.is_pair) if arr.shape.value == "standard" else ()
+        view.sets = tuple(g for g in arr.groups if g.kind in _SET_KINDS)
         view.pair = arr.pair
         view.melds = meld_groups
         view.wait = arr.wait.value
@@ -151,7 +177,13 @@ def evaluate(profile: Profile, hand: WinningHand, ctx: WinContext) -> Score:
         view.seat_wind = ctx.seat_wind.value
         view.round_wind = ctx.round_wind.value
         view.missing_suit = ctx.missing_suit.value if ctx.missing_suit is not None else None
-        view.flowers = len(ctx.flowers.replace(" ", "")) // 2 if ctx.flowers else 0
+        view.flowers = flowers
+        view._only_wait = only_wait
+        if "concealed_triplets" in needs:
+            view.concealed_triplets = _concealed_triplets(arr, tsumo)
+        if counted:
+            view._counts = totals
+            view._concealed_counts = concealed
 
         reason = _unmet_requirement(profile, view)
         if reason is not None:
@@ -160,14 +192,73 @@ def evaluate(profile: Profile, hand: WinningHand, ctx: WinContext) -> Score:
         scored = _score_patterns(profile, view)
         total = sum(p.points for p in scored)
         capped = total if profile.cap is None else min(total, profile.cap)
+        if minimum is not None:
+            counting = total - sum(p.points for p in scored if p.id in minimum.without)
+            if counting < minimum.at_least:
+                short = Score(False, minimum.reason.en, scored, total, capped, None, {}, arr)
+                if every is not None:
+                    every.append(short)
+                if under is None or total > under.total:
+                    under = short
+                continue
         payments = compute_payments(profile, total, capped, tsumo, dealer)
         result = Score(True, None, scored, total, capped, None, payments, arr)
+        if every is not None:
+            every.append(result)
         key = _preference_key(profile.prefer, result)
         if best is None or key > best_key:
             best, best_key = result, key
     if best is None:
+        if under is not None and failed is None:
+            return under
         return Score(False, failed or "not a legal win")
     return best
+
+
+def _flower_count(profile: Profile, text: str) -> int:
+    """How many flowers ``context.flowers`` names; each must be a flower of the set, once."""
+    try:
+        shown = parse_tiles(text)
+    except NotationError as e:
+        raise HandError(f"context.flowers: {e}") from None
+    for t in shown:
+        if not t.is_flower:
+            raise HandError(f"context.flowers holds {t}, which is not a flower")
+        why = profile.tiles.refusal(t)
+        if why is not None:
+            raise HandError(why)
+    if len(set(shown)) != len(shown):
+        raise HandError("context.flowers names a flower twice: each flower exists once")
+    return len(shown)
+
+
+_SET_KINDS = frozenset({GroupKind.SEQUENCE, GroupKind.TRIPLET, GroupKind.KONG})
+_COMBINE_KINDS: dict[Combine, frozenset[GroupKind]] = {
+    Combine.SEQUENCES: frozenset({GroupKind.SEQUENCE}),
+    Combine.TRIPLETS: frozenset({GroupKind.TRIPLET, GroupKind.KONG}),
+    Combine.SETS: _SET_KINDS,
+}
+_RANK: dict[GroupKind, int] = {k: i for i, k in enumerate(GroupKind)}
+
+
+def _only_wait(profile: Profile, concealed: list[int], hand: WinningHand) -> bool:
+    """Whether the hand before its winning tile waits on that kind alone, by shape.
+
+    Kinds whose every copy the player holds still count as waits: a wait is
+    formally single only if no other kind would complete the shape.
+    """
+    before = list(concealed)
+    before[hand.win_tile.kind] -= 1
+    return is_only_wait(before, hand.melds, profile.shapes, hand.win_tile.kind)
+
+
+def _concealed_triplets(arr: Arrangement, tsumo: bool) -> int:
+    n = sum(1 for g in arr.groups if g.concealed and (g.kind is GroupKind.TRIPLET or g.kind is GroupKind.KONG))
+    if not tsumo and arr.win_group is not None:
+        g = arr.groups[arr.win_group]
+        if g.kind is GroupKind.TRIPLET and g.meld is None:
+            n -= 1  # completed by the discard: an exposed triplet
+    return n
 
 
 def _unmet_requirement(profile: Profile, view: HandView) -> str | None:
@@ -177,42 +268,194 @@ def _unmet_requirement(profile: Profile, view: HandView) -> str | None:
     return None
 
 
+#: One scoring hit: the pattern, its value per occurrence, how many occurrences,
+#: and for a combination pattern's occurrence the positions (in ``view.sets``)
+#: of the sets it combines.
+Hit = tuple[Pattern, int, int, frozenset[int] | None]
+
+
 def _score_patterns(profile: Profile, view: HandView) -> tuple[ScoredPattern, ...]:
-    hits: list[tuple[Pattern, int, int]] = []
+    hits: list[Hit] = []
     for p in profile.patterns:
+        if p.combine is not None:
+            continue
         if p.when is not None and not p.when(view):
             continue
         n = p.count(view) if p.count is not None else 1
         if n <= 0:
             continue
         value = p.value if isinstance(p.value, int) else p.value(view)
-        hits.append((p, value, n))
+        hits.append((p, value, n, None))
+    if profile.combination_patterns:
+        combined = _combination_hits(profile, view)
+        if combined:
+            # Back into declaration order, a pattern's occurrences in combination order.
+            index = profile.pattern_order
+            keyed = [((index[h[0].id], 0), h) for h in hits] + combined
+            keyed.sort(key=lambda kh: kh[0])
+            hits = [h for _, h in keyed]
     if len(hits) > 1:
-        hits = _apply_relations(profile, hits)
-    return tuple(ScoredPattern(p.id, p.names.en, v, n, p.section) for p, v, n in hits)
+        hits = apply_relations(profile, hits) if profile.relational else _pick_highest(profile, hits)
+    if profile.relational:
+        return _aggregate(hits)
+    return tuple(ScoredPattern(p.id, p.names.en, v, n, p.section) for p, v, n, _ in hits)
 
 
-def _apply_relations(profile: Profile, hits: list[tuple[Pattern, int, int]]) -> list[tuple[Pattern, int, int]]:
-    """Apply ``excludes`` then groups; both decided here and nowhere else.
+def _combination_hits(profile: Profile, view: HandView) -> list[tuple[tuple[int, int], Hit]]:
+    """Every occurrence of the combination patterns, keyed by (declaration index, combination index)."""
+    sets = view.sets
+    pools = _pools(sets)
+    out: list[tuple[tuple[int, int], Hit]] = []
+    for (kind, size), patterns in profile.combination_patterns:
+        pool = pools[kind]
+        if len(pool) < size:
+            continue
+        for ci, combo in enumerate(itertools.combinations(pool, size)):
+            _set_members(view, tuple([sets[i] for i in combo]))
+            members: frozenset[int] | None = None
+            for idx, p in patterns:
+                if p.when is not None and not p.when(view):
+                    continue
+                if members is None:
+                    members = frozenset(combo)
+                value = p.value if isinstance(p.value, int) else p.value(view)
+                out.append(((idx, ci), (p, value, 1, members)))
+    return out
 
-    ``excludes``: patterns are visited from the highest points down (ties in
-    declaration order); a pattern still counted removes every pattern it
-    excludes, and a removed pattern removes nothing.
-    Groups with ``pick: highest`` keep only their highest-valued member.
+
+def _pools(sets: tuple[Group, ...]) -> dict[Combine, list[int]]:
+    """Positions of the sets of each combinable kind, in tile order."""
+    order = sorted(range(len(sets)), key=lambda i: (sets[i].tile, _RANK[sets[i].kind]))
+    return {c: [i for i in order if sets[i].kind in kinds] for c, kinds in _COMBINE_KINDS.items()}
+
+
+def _set_members(view: HandView, members: tuple[Group, ...]) -> None:
+    view.members = members
+    n = len(members)
+    view.a = members[0]
+    if n > 1:
+        view.b = members[1]
+        if n > 2:
+            view.c = members[2]
+            if n > 3:
+                view.d = members[3]
+
+
+def _aggregate(hits: list[Hit]) -> tuple[ScoredPattern, ...]:
+    out: list[ScoredPattern] = []
+    index: dict[tuple[str, int], int] = {}
+    for p, v, n, _ in hits:
+        at = index.get((p.id, v))
+        if at is None:
+            index[(p.id, v)] = len(out)
+            out.append(ScoredPattern(p.id, p.names.en, v, n, p.section))
+        else:
+            old = out[at]
+            out[at] = ScoredPattern(old.id, old.name, v, old.count + n, old.section)
+    return tuple(out)
+
+
+def apply_relations(profile: Profile, hits: list[Hit]) -> list[Hit]:
+    """Decide which hits count together: every relation between patterns is applied here and nowhere else.
+
+    1. Bonus patterns stand aside: they always count and exclude nothing.
+    2. The other hits are visited from the highest points down (value times
+       occurrences; ties in declaration order, a combination pattern's
+       occurrences in tile order). A hit that an earlier hit removed is
+       skipped and removes nothing.
+    3. A combination occurrence is also skipped when it shares a set with a
+       counted occurrence of the same pattern (*non-identical*: a set forms
+       each fan once), or when two of its sets are already joined through
+       counted combinations (*account once*: the counted combinations never
+       close a cycle, so a set left over joins already-combined ones once).
+    4. A counted hit removes what it ``excludes``. A whole-hand pattern removes
+       every occurrence of an excluded pattern (or only as many as its limit
+       says, last visited first); a combination occurrence removes the
+       occurrences of an excluded combination pattern made only of its own
+       sets (what it implies on those sets), and an excluded whole-hand
+       pattern outright. Removal also takes back a hit counted earlier
+       (what that hit kept out by steps 3 stays out).
+    5. Groups with ``pick: highest`` keep only their highest-valued member.
+    6. A ``fallback`` pattern counts only if no other pattern (bonus patterns
+       aside) still counts.
     """
-    removed: set[str] = set()
     order = sorted(range(len(hits)), key=lambda i: -hits[i][1] * hits[i][2])
+    removed_ids: set[str] = set()
+    removed: set[int] = set()
+    reduced: dict[int, int] = {}
+    parent: dict[int, int] = {}
+    used: dict[str, set[int]] = {}
+    counted: list[int] = []
+
+    def find(x: int) -> int:
+        while parent.get(x, x) != x:
+            x = parent[x]
+        return x
+
     for i in order:
-        p = hits[i][0]
-        if p.id not in removed and p.excludes:
-            removed.update(x for x in p.excludes if x != p.id)
-    kept = [h for h in hits if h[0].id not in removed]
+        p, _, _, members = hits[i]
+        if p.bonus:
+            counted.append(i)
+            continue
+        if i in removed or p.id in removed_ids:
+            continue
+        if members is not None and len(members) > 0:
+            if used.get(p.id, set()) & members:
+                continue
+            roots = {find(m) for m in members}
+            if len(roots) < len(members):
+                continue
+            first = roots.pop()
+            for r in roots:
+                parent[r] = first
+            used.setdefault(p.id, set()).update(members)
+        counted.append(i)
+        if not p.excludes:
+            continue
+        limits = dict(p.exclude_limits)
+        for x in p.excludes:
+            if x == p.id:
+                continue
+            targets = [j for j in order if hits[j][0].id == x and j not in removed]
+            if members is not None and targets and hits[targets[0]][3] is not None:
+                removed.update(j for j in targets if hits[j][3] is not None and hits[j][3] <= members)  # type: ignore[operator]
+                continue
+            limit = limits.get(x)
+            if limit is None:
+                removed_ids.add(x)
+                continue
+            for j in reversed(targets):
+                if limit <= 0:
+                    break
+                if hits[j][3] is None:
+                    take = min(limit, hits[j][2] - reduced.get(j, 0))
+                    reduced[j] = reduced.get(j, 0) + take
+                    limit -= take
+                    if reduced[j] >= hits[j][2]:
+                        removed.add(j)
+                else:
+                    removed.add(j)
+                    limit -= 1
+    kept: list[Hit] = []
+    for i in sorted(counted):
+        p, v, n, members = hits[i]
+        if not p.bonus and (i in removed or p.id in removed_ids):
+            continue
+        kept.append((p, v, n - reduced.get(i, 0), members))
+    kept = _pick_highest(profile, kept)
+    if any(h[0].fallback for h in kept) and any(not h[0].fallback and not h[0].bonus for h in kept):
+        kept = [h for h in kept if not h[0].fallback]
+    return kept
+
+
+def _pick_highest(profile: Profile, kept: list[Hit]) -> list[Hit]:
+    """Groups with ``pick: highest`` keep only their highest-valued member (the first of equals)."""
     for group in profile.groups:
         if group.pick is not Pick.HIGHEST:
             continue
-        members = [h for h in kept if h[0].group == group.id]
-        if len(members) > 1:
-            winner = max(members, key=lambda h: h[1] * h[2])  # max keeps the first of equals
+        in_group = [h for h in kept if h[0].group == group.id]
+        if len(in_group) > 1:
+            winner = max(in_group, key=lambda h: h[1] * h[2])  # max keeps the first of equals
             kept = [h for h in kept if h[0].group != group.id or h is winner]
     return kept
 

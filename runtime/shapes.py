@@ -18,6 +18,7 @@ evicted.
 from __future__ import annotations
 
 import itertools
+import operator
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
@@ -30,6 +31,7 @@ __all__ = [
     "is_complete",
     "waits",
     "is_ready",
+    "is_only_wait",
     "shanten",
     "discard_shanten",
 ]
@@ -52,8 +54,9 @@ class ShapeRules:
     thirteen_orphans: bool = False
     """One of each terminal and honor plus one duplicate; needs honors in the tile set."""
     knitted: bool = False
-    """Knitted straight and honors-and-knitted (GB). Not implemented yet: enabling it
-    makes the shape functions raise NotImplementedError when they reach these shapes."""
+    """Knitted straight (1-4-7, 2-5-8 and 3-6-9 in three different suits, plus one set
+    and a pair; at most one declared meld) and honors-and-knitted (fourteen distinct
+    tiles drawn from the seven honors and one knitted straight; no meld), as in GB."""
 
     def __post_init__(self) -> None:
         if not (self.standard or self.seven_pairs or self.thirteen_orphans or self.knitted):
@@ -66,6 +69,18 @@ _SUITS: tuple[tuple[int, int], ...] = ((0, 9), (9, 18), (18, 27), (27, 34))
 _HONOR_BASE = 27
 _ORPHANS: tuple[int, ...] = (0, 8, 9, 17, 18, 26, 27, 28, 29, 30, 31, 32, 33)
 _ORPHAN_SET = frozenset(_ORPHANS)
+
+# The six knitted straights: 1-4-7 in one suit, 2-5-8 in another, 3-6-9 in the
+# third, as tuples of nine kinds; and each one's three KNITTED group starts.
+_KNITTED: tuple[tuple[int, ...], ...] = tuple(
+    tuple(9 * suit + start + step for suit, start in zip(order, (0, 1, 2)) for step in (0, 3, 6))
+    for order in itertools.permutations(range(3))
+)
+_KNITTED_STARTS: tuple[tuple[int, ...], ...] = tuple(
+    tuple(9 * suit + start for suit, start in zip(order, (0, 1, 2))) for order in itertools.permutations(range(3))
+)
+_HONORS: tuple[int, ...] = tuple(range(27, 34))
+_KNITTED_GET = tuple(operator.itemgetter(*straight) for straight in _KNITTED)
 
 
 def _check_counts(counts: Sequence[int], expected: Iterable[int], what: str) -> int:
@@ -163,12 +178,32 @@ def _thirteen_orphans_complete(counts: Sequence[int]) -> bool:
     return sum(counts[k] for k in _ORPHANS) == 14 and all(counts[k] for k in _ORPHANS)
 
 
+def _knitted_rest(counts: Sequence[int], n_melds: int) -> list[list[int]]:
+    """For each knitted straight the concealed tiles hold whole: the counts left once it is taken out."""
+    if n_melds > 1:
+        return []
+    out = []
+    for straight, get in zip(_KNITTED, _KNITTED_GET):
+        if 0 not in get(counts):
+            rest = list(counts)
+            for k in straight:
+                rest[k] -= 1
+            out.append(rest)
+    return out
+
+
 def _knitted_straight_complete(counts: Sequence[int], n_melds: int) -> bool:
-    raise NotImplementedError("knitted shapes are not implemented yet")
+    # A knitted straight stands for three sets: the rest is a set and a pair
+    # (or only the pair beside one declared meld). Two knitted straights never
+    # fit in fourteen tiles, so at most one rest is complete.
+    return any(_standard_complete(rest) for rest in _knitted_rest(counts, n_melds))
 
 
 def _honors_and_knitted_complete(counts: Sequence[int], n_melds: int) -> bool:
-    raise NotImplementedError("knitted shapes are not implemented yet")
+    if n_melds or max(counts) > 1:
+        return False
+    suited = {k for k in range(27) if counts[k]}
+    return any(suited <= set(straight) for straight in _KNITTED)
 
 
 def is_complete(counts: Sequence[int], n_melds: int, rules: ShapeRules) -> bool:
@@ -289,11 +324,23 @@ def _thirteen_orphans_reading(counts: Sequence[int]) -> list[_Decomposition]:
 
 
 def _knitted_straight_readings(counts: Sequence[int], n_melds: int) -> list[_Decomposition]:
-    raise NotImplementedError("knitted shapes are not implemented yet")
+    out: list[_Decomposition] = []
+    for straight, starts in zip(_KNITTED, _KNITTED_STARTS):
+        if n_melds > 1 or not all(counts[k] for k in straight):
+            continue
+        rest = list(counts)
+        for k in straight:
+            rest[k] -= 1
+        knitted = tuple(Group(GroupKind.KNITTED, k, True) for k in sorted(starts))
+        for reading in _standard_readings(rest):
+            out.append(tuple(sorted(knitted + reading, key=_group_key)))
+    return out
 
 
 def _honors_and_knitted_readings(counts: Sequence[int], n_melds: int) -> list[_Decomposition]:
-    raise NotImplementedError("knitted shapes are not implemented yet")
+    if not _honors_and_knitted_complete(counts, n_melds):
+        return []
+    return [tuple(Group(GroupKind.SINGLE, k, True) for k in range(N_KINDS) if counts[k])]
 
 
 def _sequence_wait(group: Group, win_kind: int) -> WaitKind:
@@ -312,6 +359,8 @@ def _classify(shape: ShapeKind, group: Group, win_kind: int, counts: Sequence[in
         return WaitKind.THIRTEEN_SIDED if counts[win_kind] == 2 else WaitKind.SINGLE
     if shape is ShapeKind.SEVEN_PAIRS:
         return WaitKind.SINGLE
+    if shape is ShapeKind.HONORS_AND_KNITTED or group.kind is GroupKind.KNITTED:
+        return WaitKind.OTHER  # a lone knitted tile: no named wait
     if group.kind is GroupKind.SEQUENCE:
         return _sequence_wait(group, win_kind)
     if group.kind is GroupKind.TRIPLET:
@@ -407,6 +456,45 @@ def waits(
             out.append(k)
         c[k] -= 1
     return frozenset(out)
+
+
+_NEAR: tuple[tuple[int, ...], ...] = tuple(
+    (k,) if k >= 27 else tuple(j for j in range(k - 2, k + 3) if j // 9 == k // 9 and 0 <= j < 27) for k in range(N_KINDS)
+)
+"""Kinds that can join a held kind in one group: itself, and up to two steps either way in its suit."""
+
+
+def is_only_wait(concealed: Sequence[int], melds: Sequence[Meld], rules: ShapeRules, kind: int) -> bool:
+    """Whether ``kind`` is the one kind that completes the waiting hand, by shape alone.
+
+    ``concealed`` is the counts34 vector of the hand before its winning tile
+    (``13 - 3 * len(melds)`` tiles). Unlike :func:`waits`, a kind whose every
+    copy the player holds still counts as a wait: this is the formal test of
+    a single wait (edge, closed, single), where an exhausted alternative
+    still makes the wait multiple. Only kinds that can complete something are
+    tried: neighbours of held tiles, and the orphans or knitted kinds when the
+    hand is ready for those shapes.
+    """
+    n_melds = _melds_count(melds)
+    _check_counts(concealed, (13 - 3 * n_melds,), "concealed")
+    c = list(concealed)
+    candidates: set[int] = set()
+    for k in range(N_KINDS):
+        if c[k]:
+            candidates.update(_NEAR[k])
+    if rules.thirteen_orphans and n_melds == 0 and _thirteen_orphans_shanten(c) == 0:
+        candidates.update(_ORPHANS)
+    if rules.knitted and _knitted_shanten(c, n_melds) == 0:
+        candidates.update(range(N_KINDS))
+    candidates.discard(kind)
+    for k in candidates:
+        c[k] += 1
+        complete = is_complete(c, n_melds, rules)
+        c[k] -= 1
+        if complete:
+            return False
+    c[kind] += 1
+    return is_complete(c, n_melds, rules)
 
 
 def is_ready(
@@ -598,8 +686,40 @@ def _thirteen_orphans_shanten(counts: Sequence[int]) -> int:
     return 13 - present - has_pair
 
 
+def _sets_and_pair_shanten(counts: Sequence[int], cap: int) -> int:
+    """Standard shanten of ``counts`` toward ``cap`` sets and a pair, however many tiles it holds."""
+    acc: _Acc = {(0, 0): 0}
+    for lo, hi in _SUITS:
+        key = tuple(counts[lo:hi])
+        acc = _combine(acc, _FRONTIERS.get(key) or _frontier(key), 4)
+    best = 0
+    for (h, m), t in acc.items():
+        sets = min(m, cap)
+        best = max(best, 2 * sets + min(t, cap - sets) + h)
+    return 2 * cap - best
+
+
 def _knitted_shanten(counts: Sequence[int], n_melds: int) -> int:
-    raise NotImplementedError("knitted shapes are not implemented yet")
+    """Tiles short of ready for the knitted shapes (99 where they cannot be formed)."""
+    best = 99
+    if n_melds <= 1:
+        for straight in _KNITTED:
+            # The knitted straight stands for three sets: the tiles of it still
+            # missing, plus the standard count of what remains with one set
+            # (or none, beside a meld) and a pair to form.
+            rest = list(counts)
+            present = 0
+            for k in straight:
+                if rest[k]:
+                    rest[k] -= 1
+                    present += 1
+            best = min(best, 9 - present + _sets_and_pair_shanten(rest, 1 - n_melds))
+    if n_melds == 0:
+        honors = sum(1 for k in _HONORS if counts[k])
+        for straight in _KNITTED:
+            useful = honors + sum(1 for k in straight if counts[k])
+            best = min(best, 13 - min(14, useful))
+    return best
 
 
 def shanten(concealed: Sequence[int], n_melds: int, rules: ShapeRules) -> int:

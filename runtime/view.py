@@ -1,13 +1,19 @@
 """What a spec expression can see: one arrangement of one winning hand in its context.
 
-Every attribute here is part of the spec language's vocabulary
-(``mjspec.compiler.vocabulary`` declares the same names with their types, and a
-test keeps the two in step). Attributes are plain slots, filled once per
-arrangement: the hot path reads them many times.
+Every public attribute and method here is part of the spec language's
+vocabulary (``mjspec.compiler.vocabulary`` declares the same names with their
+types, and a test keeps the two in step). Attributes are plain slots, filled
+once per arrangement: the hot path reads them many times. A few cost time to
+compute (``only_wait``, ``concealed_triplets``, the counts behind
+``count_of``): the scorer fills those only for a profile whose expressions
+read them (``Profile.needs``). The combination names (``a``..``d``,
+``members``) are set per combination while a combination pattern is tested.
 """
 
 from __future__ import annotations
 
+
+from collections.abc import Callable, Sequence
 
 from .hand import Group
 from .tiles import Tile
@@ -44,6 +50,15 @@ class HandView:
         "round_wind",
         "missing_suit",
         "flowers",
+        "concealed_triplets",
+        "a",
+        "b",
+        "c",
+        "d",
+        "members",
+        "_counts",
+        "_concealed_counts",
+        "_only_wait",
     )
 
     shape: str
@@ -73,6 +88,51 @@ class HandView:
     round_wind: str
     missing_suit: str | None
     flowers: int
+    concealed_triplets: int
+    a: Group
+    b: Group
+    c: Group
+    d: Group
+    members: tuple[Group, ...]
+    _counts: Sequence[int]
+    _concealed_counts: Sequence[int]
+    _only_wait: Lazy
+
+    @property
+    def only_wait(self) -> bool:
+        """Whether the hand before the winning tile waits on that kind alone (computed once per hand, on first use)."""
+        return self._only_wait.get()
+
+    def count_of(self, suit: str, number: int) -> int:
+        """Copies of the tile ``number`` of ``suit`` in the full hand, melds included (0 for no such tile)."""
+        return _count(self._counts, suit, number)
+
+    def concealed_count_of(self, suit: str, number: int) -> int:
+        """Copies of that tile among the concealed tiles, the winning tile included."""
+        return _count(self._concealed_counts, suit, number)
+
+
+class Lazy:
+    """A bool computed on first use and shared by every arrangement of one hand."""
+
+    __slots__ = ("_fn", "_value")
+
+    def __init__(self, fn: Callable[[], bool]) -> None:
+        self._fn = fn
+        self._value: bool | None = None
+
+    def get(self) -> bool:
+        if self._value is None:
+            self._value = self._fn()
+        return self._value
+
+
+_SUIT_BASE = {"m": (0, 9), "p": (9, 9), "s": (18, 9), "z": (27, 7)}
+
+
+def _count(counts: Sequence[int], suit: str, number: int) -> int:
+    base, size = _SUIT_BASE.get(suit, (0, 0))
+    return counts[base + number - 1] if 1 <= number <= size else 0
 
 
 class PaymentView:

@@ -160,3 +160,83 @@ def random_context(rng: "random.Random", profile: Profile) -> WinContext:
 
 
 import random  # noqa: E402  (used in annotations above)
+
+
+# ---- the special shapes (GB), checked by plain enumeration ---------------------------
+
+_ORPHAN_KINDS = [0, 8, 9, 17, 18, 26, 27, 28, 29, 30, 31, 32, 33]
+
+
+def _knitted_kinds() -> list[list[int]]:
+    out = []
+    for a in range(3):
+        for b in range(3):
+            for c in range(3):
+                if len({a, b, c}) == 3:
+                    out.append([9 * a + 0, 9 * a + 3, 9 * a + 6, 9 * b + 1, 9 * b + 4, 9 * b + 7, 9 * c + 2, 9 * c + 5, 9 * c + 8])
+    return out
+
+
+def brute_force_special(kinds: list[int], n_melds: int, thirteen_orphans: bool, knitted: bool) -> bool:
+    """Is the list of concealed kinds a thirteen-orphans, knitted-straight or honors-and-knitted hand?
+
+    Written apart from ``mjspec.runtime.shapes``: thirteen orphans is every
+    orphan plus one more of them; a knitted straight takes its nine tiles out
+    of the list and asks the plain recursion above for a set and a pair (or
+    only the pair beside one meld); honors-and-knitted is fourteen different
+    tiles, each an honor or a tile of one knitted straight.
+    """
+    kinds = sorted(kinds)
+    if thirteen_orphans and n_melds == 0 and len(kinds) == 14:
+        if sorted(set(kinds)) == _ORPHAN_KINDS:
+            return True
+    if not knitted or n_melds > 1:
+        return False
+    for straight in _knitted_kinds():
+        rest = list(kinds)
+        try:
+            for k in straight:
+                rest.remove(k)
+        except ValueError:
+            continue
+        if _sets_and_pair(rest, 1 - n_melds, pair_left=True):
+            return True
+    if n_melds == 0 and len(kinds) == 14 and len(set(kinds)) == 14:
+        for straight in _knitted_kinds():
+            if all(k >= 27 or k in straight for k in kinds):
+                return True
+    return False
+
+
+def special_shape_hand(rng: "random.Random") -> WinningHand:
+    """A thirteen-orphans, knitted-straight or honors-and-knitted hand, or one tile away from one."""
+    straight = rng.choice(_knitted_kinds())
+    r = rng.random()
+    melds: list[Meld] = []
+    if r < 0.3:
+        kinds = _ORPHAN_KINDS + [rng.choice(_ORPHAN_KINDS)]
+    elif r < 0.6:
+        kinds = sorted(rng.sample(straight, rng.randint(7, 9)))
+        kinds += rng.sample(range(27, 34), 14 - len(kinds))
+    else:
+        k = rng.randrange(34)
+        if k < 27 and k % 9 <= 6 and rng.random() < 0.5:
+            group = [k, k + 1, k + 2]
+        else:
+            group = [k, k, k]
+        p = rng.randrange(34)
+        kinds = straight + [p, p]
+        if rng.random() < 0.3:
+            melds.append(Meld(MeldType.PON if group[0] == group[1] else MeldType.CHI, tuple(Tile(x) for x in group)))
+        else:
+            kinds += group
+    if rng.random() < 0.3:  # one tile off: usually no win any more
+        kinds[rng.randrange(len(kinds))] = rng.randrange(34)
+    counts = [0] * 34
+    for k in kinds + [t.kind for m in melds for t in m.tiles]:
+        counts[k] += 1
+    if max(counts) > 4:
+        return special_shape_hand(rng)
+    rng.shuffle(kinds)
+    win = kinds.pop()
+    return WinningHand(tuple(Tile(k) for k in kinds), tuple(melds), Tile(win), rng.choice(list(WinKind)))

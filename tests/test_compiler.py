@@ -14,6 +14,7 @@ import pytest
 
 from mjspec.compiler.build import Layout, compile_library, stale_files, write_outputs
 from mjspec.compiler.check import check
+from mjspec.compiler.vocabulary import HAND_FUNCTIONS
 from mjspec.compiler.errors import SpecErrors
 from mjspec.compiler.load import load_spec_text
 from mjspec.compiler.resolve import SpecLibrary
@@ -225,6 +226,7 @@ NASTY = [
 ALLOWED_CALLS = {
     "Profile", "Text", "Source", "TileSet", "Suit", "Deal", "Opening", "MissingSuitRule", "ShapeRules",
     "Requirement", "Pattern", "PatternGroup", "Pick", "Payments", "Example", "ExampleMeld",
+    "Combine", "Minimum",
     "bool", "int", "len", "all", "any", "min", "max", "sum", "abs", "bounded_pow",
 }
 
@@ -253,7 +255,9 @@ def _audit_module(source: str) -> list[str]:
             raise AssertionError(f"unexpected top-level statement {ast.dump(node)[:80]}")
     for node in ast.walk(tree):
         if isinstance(node, ast.Call):
-            if isinstance(node.func, ast.Attribute):  # rules.TableRules(...) and its parts
+            if isinstance(node.func, ast.Attribute) and isinstance(node.func.value, ast.Name) and node.func.value.id == "v":
+                assert node.func.attr in HAND_FUNCTIONS, node.func.attr  # a declared function of the vocabulary
+            elif isinstance(node.func, ast.Attribute):  # rules.TableRules(...) and its parts
                 assert isinstance(node.func.value, ast.Name) and node.func.value.id == "rules"
                 assert node.func.attr in RULE_TYPES, node.func.attr
             else:
@@ -276,7 +280,7 @@ def test_spec_strings_reach_code_only_as_literals(tmp_path: Path, nasty: str) ->
         "  patterns:\n"
         f"    root: {{section: {q}, names: {{en: {q}, zh: {q}, ja: {q}, pt: {q}, fr: {q}}}}}\n"
         "examples:\n"
-        f"  - {{name: {q}, concealed: 111m234567m234p9p, win_tile: 9p, win: ron, context: {{missing_suit: s}}, expect: {{legal: true}}}}\n"
+        f"  - {{name: {{en: {q}, zh: {q}, ja: {q}, pt: {q}, fr: {q}}}, concealed: 111m234567m234p9p, win_tile: 9p, win: ron, context: {{missing_suit: s}}, expect: {{legal: true}}}}\n"
     )
     layout = make_layout(tmp_path, {"sichuan_tfmj": BASE, "house": child(body)})
     out = compile_library(layout)

@@ -2,15 +2,21 @@
 
 from __future__ import annotations
 
+import dataclasses
 import json
+import re
 import shutil
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any, Iterator
 
+import jsonschema
 import pytest
+import yaml
 
 from mjspec.compiler.build import Layout, compile_library
+from mjspec.compiler.check import check, profile_schema
 from mjspec.compiler.profile_diff import MISSING, diff_profiles, format_table, with_defaults
 from mjspec.compiler.resolve import SpecLibrary
 
@@ -95,19 +101,116 @@ def test_diff_of_unknown_profile_is_a_one_line_error() -> None:
 
 
 def test_schema_defaults_are_filled_in() -> None:
+    """Only ``default`` keywords count: a "(default ...)" in a description is prose."""
     schema = {
         "type": "object",
         "properties": {
             "a": {"type": "integer", "description": "a count (default 3)"},
             "b": {"type": "string", "default": "q"},
-            "c": {"type": "integer", "description": "the most (default: no cap)"},
-            "d": {"enum": ["none", "declare"], "description": "(default none)"},
-            "e": {"type": "boolean", "description": "x (default 1 when `when` holds)"},
+            "c": {"type": "integer", "description": "the most (absent: no cap)"},
+            "d": {"enum": ["none", "declare"], "description": "(default none)", "default": "none"},
+            "n": {"anyOf": [{"type": "null"}, {"type": "object"}], "default": None},
             "sub": {"$ref": "#/$defs/sub"},
         },
-        "$defs": {"sub": {"type": "object", "properties": {"f": {"type": "boolean", "description": "(default false; later)"}}}},
+        "$defs": {"sub": {"type": "object", "properties": {"f": {"type": "boolean", "default": False}}}},
     }
-    assert with_defaults({"sub": {}}, schema, schema) == {"a": 3, "b": "q", "d": "none", "sub": {"f": False}}
+    assert with_defaults({"sub": {}}, schema, schema) == {"b": "q", "d": "none", "n": None, "sub": {"f": False}}
+    assert with_defaults({"b": "x", "sub": {"f": True}}, schema, schema)["b"] == "x"
+
+
+def _properties(node: Any, path: str = "") -> Iterator[tuple[str, dict[str, Any]]]:
+    """Every property schema of the profile schema, with a readable path."""
+    if isinstance(node, dict):
+        for key, sub in node.get("properties", {}).items():
+            if isinstance(sub, dict):
+                yield f"{path}.{key}".lstrip("."), sub
+        for key, sub in node.items():
+            if key == "properties" and isinstance(sub, dict):
+                for name, prop in sub.items():
+                    yield from _properties(prop, f"{path}.{name}".lstrip("."))
+            elif key != "properties":
+                yield from _properties(sub, path)
+    elif isinstance(node, list):
+        for sub in node:
+            yield from _properties(sub, path)
+
+
+def _stated_default(description: str) -> Any:
+    """X of "... (default X)", "(default X; note)", "(default X: meaning)"; X may be a [list]."""
+    rest = description.split("(default ", 1)[1]
+    text = rest[: rest.index("]") + 1] if rest.startswith("[") else re.split(r"[:;)]", rest, maxsplit=1)[0]
+    return yaml.safe_load(text)
+
+
+def test_every_stated_default_is_a_default_keyword_and_back() -> None:
+    schema = profile_schema()
+    props = list(_properties(schema))
+    assert len(props) > 60
+    with_keyword = 0
+    for path, prop in props:
+        description = str(prop.get("description", ""))
+        stated = "(default" in description
+        assert stated == ("default" in prop), f"{path}: description and `default` keyword disagree: {description!r}"
+        if stated:
+            with_keyword += 1
+            assert "(default " in description, f"{path}: write '(default X)' as the other properties do"
+            assert _stated_default(description) == prop["default"], (path, description, prop["default"])
+            jsonschema.validate(prop["default"], {**prop, "$defs": schema["$defs"]})
+    assert with_keyword >= 45
+
+
+def test_schema_defaults_are_what_the_compiler_assumes(tmp_path: Path) -> None:
+    """A spec that leaves every table key out builds the rules the schema's defaults state."""
+    minimal = (
+        "id: bare\n" + NAMES + "source: {book: '999', title: Bare}\n"
+        "scoring: {patterns: {ping_hu: {value: 0, when: 'True', names: {en: a, zh: a, ja: a, pt: a, fr: a}}}}\n"
+        "payments: {ron: {discarder: 1}, tsumo: {each: 1}}\n"
+    )
+    root = project(tmp_path, {"bare": minimal})
+    ir = check(SpecLibrary(root / "specs", root).resolve_file(root / "specs" / "bare.yaml"), expected_id="bare")
+    schema = profile_schema()
+    blocks = ("tiles", "deal", "opening", "shapes", "win", "wall", "turn", "calls", "passing", "flow", "kongs", "exhaustion", "match", "timeout")
+    filled = with_defaults({b: {} for b in blocks}, schema, schema)  # each block written out empty
+    table = ir.table
+    built = {
+        "version": ir.version,
+        "players": ir.players,
+        "playable": ir.playable,
+        "tiles": {"suits": list(ir.tiles.suits), "honors": ir.tiles.honors, "flowers": ir.tiles.flowers,
+                  "red_fives": list(ir.tiles.red_fives), "copies": ir.tiles.copies},
+        "deal": {"dealer": ir.deal_dealer, "others": ir.deal_others},
+        "opening": {"missing_suit": ir.missing_suit, "exchange": table.exchange},
+        "shapes": {"standard": ir.shapes.standard, "seven_pairs": ir.shapes.seven_pairs,
+                   "thirteen_orphans": ir.shapes.thirteen_orphans, "knitted": ir.shapes.knitted},
+        "win": {"requirements": list(ir.requirements)},
+        "wall": {"dice_rolls": table.dice},
+        "turn": {"discard_missing_suit_first": table.discard_missing_suit_first},
+        "calls": {f.name: getattr(table.calls, f.name) for f in dataclasses.fields(table.calls)},
+        "passing": {f.name: getattr(table.passing, f.name) for f in dataclasses.fields(table.passing)},
+        "flow": {"mode": table.flow},
+        "kongs": {f.name: getattr(table.kongs, f.name) for f in dataclasses.fields(table.kongs)},
+        "exhaustion": {f.name: getattr(table.exhaustion, f.name) for f in dataclasses.fields(table.exhaustion)
+                       if f.name != "ready_value_cap"},
+        "match": {f.name: getattr(table.match, f.name) for f in dataclasses.fields(table.match)},
+        "timeout": {"claim_win": table.timeout.claim_win},
+    }
+    assert table.exhaustion.ready_value_cap is None and ir.cap is None  # "(absent: no cap)"
+    scoring = with_defaults({"patterns": {}}, schema["properties"]["scoring"], schema)
+    assert (scoring["total"], scoring["prefer"]) == (ir.total_unit, list(ir.prefer))
+    for block, values in built.items():
+        if not isinstance(values, dict):
+            assert filled[block] == values, block
+            continue
+        for key, value in values.items():
+            assert key in filled.get(block, {}), f"{block}.{key} has no schema default"
+            assert filled[block][key] == value, (f"{block}.{key}", filled[block][key], value)
+    # The defaults inside an optional object: what the compiler builds when it is given bare.
+    (root / "specs" / "bare.yaml").write_text(minimal + "opening: {missing_suit: declare, exchange: {}}\n", "utf-8")
+    exchange = check(SpecLibrary(root / "specs", root).resolve_file(root / "specs" / "bare.yaml"), expected_id="bare").table.exchange
+    assert exchange is not None
+    ex_schema = schema["properties"]["opening"]["properties"]["exchange"]["anyOf"][1]["properties"]
+    assert ex_schema["tiles"]["default"] == exchange.tiles and ex_schema["same_suit"]["default"] == exchange.same_suit
+    assert ex_schema["directions"]["default"] == [str(d) for d in exchange.directions]
 
 
 @pytest.mark.skipif(not (ROOT / "specs" / "sichuan_planet.yaml").exists(), reason="sichuan_planet not written yet")

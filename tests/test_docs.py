@@ -141,6 +141,9 @@ def test_worked_examples_show_the_engines_result(bundled: dict[str, str]) -> Non
     for pid in profile_ids():
         prof = load_profile(pid)
         doc = bundled[f"{pid}.en.md"]
+        if not prof.examples:
+            assert "## Worked examples" not in doc
+            continue
         blocks = re.split(r"^### ", doc.split("## Worked examples", 1)[1], flags=re.M)[1:]
         assert len(blocks) == len(prof.examples)
         for block, ex in zip(blocks, prof.examples):
@@ -315,3 +318,93 @@ def test_missing_catalog_file_is_an_error(tmp_path: Path) -> None:
     (locale / "pt.po").unlink()
     out = compile_library(make_layout(tmp_path / "p", {"sichuan_tfmj": BASE}, locale))
     assert any("no message catalog for language 'pt'" in str(e) for e in out.errors)
+
+
+# ---- example names, clocks, playable, section references ---------------------------------
+
+
+def test_example_headings_carry_the_name_in_each_language(bundled: dict[str, str]) -> None:
+    for pid in profile_ids():
+        prof = load_profile(pid)
+        for lang in LANGUAGES:
+            headings = re.findall(r"^### (.+)$", bundled[f"{pid}.{lang}.md"], flags=re.M)
+            assert len(headings) == len(prof.examples)
+            for heading, ex in zip(headings, prof.examples):
+                assert ex.names is not None and ex.names.en == ex.name
+                assert escape_md(ex.names.get(lang)) in heading, (pid, lang, heading)
+
+
+EXAMPLE = "concealed: 111m234567m234p9p, win_tile: 9p, win: ron, context: {missing_suit: s}, expect: {legal: true}"
+
+
+@pytest.mark.parametrize(
+    "name,needles",
+    [
+        ("{en: x, zh: x, ja: x, fr: x}", ("examples[0].name.pt", "missing pt translation")),
+        ("{en: x}", ("examples[0].name.zh", "examples[0].name.fr")),
+        ("just english", ("examples[0].name", "every language (en, zh, ja, pt, fr)", "'just english'")),
+    ],
+)
+def test_example_name_needs_every_language(tmp_path: Path, name: str, needles: tuple[str, ...]) -> None:
+    layout = make_layout(tmp_path, {"sichuan_tfmj": BASE, "house": child(f"examples:\n  - {{name: {name}, {EXAMPLE}}}\n")})
+    errors = "\n".join(map(str, compile_library(layout).errors))
+    assert "house.yaml:" in errors, errors
+    for needle in needles:
+        assert needle in errors, (needle, errors)
+
+
+def test_clock_names_come_from_the_spec(bundled: dict[str, str]) -> None:
+    lib = SpecLibrary(ROOT / "specs", ROOT)
+    ir = check(lib.resolve_file(lib.path_of("sichuan_planet")), expected_id="sichuan_planet")
+    assert ir.clock_names and [cid for cid, _ in ir.clock_names] == [c.id for c in ir.table.clocks]
+    catalogs = load_catalogs()
+    for lang in LANGUAGES:
+        doc = bundled[f"sichuan_planet.{lang}.md"]
+        tr = Translator(lang, catalogs[lang])
+        for clock, (cid, names) in zip(ir.table.clocks, ir.clock_names):
+            seconds = [tr("{seconds} s", seconds=n) for n in (clock.per_action, clock.reserve)]
+            assert f"| {escape_md(names.get(lang))} | {seconds[0]} | {seconds[1]} |" in doc, (lang, cid)
+    assert "| Relax |" in bundled["sichuan_planet.fr.md"] and "| 子弹 |" in bundled["sichuan_planet.zh.md"]
+
+
+def test_a_profile_that_is_not_playable_says_so_and_states_no_table_rules(tmp_path: Path) -> None:
+    _, docs = docs_of(tmp_path, {"sichuan_tfmj": BASE, "house": child("playable: false\n")})
+    catalogs = load_catalogs()
+    for lang in LANGUAGES:
+        doc = docs[f"house.{lang}.md"]
+        tr = Translator(lang, catalogs[lang])
+        notice = str(tr("**Not playable yet.** The engine scores this profile's hands, but it does not implement the profile's table rules (the opening, calls, win flow, kong payments, exhaustive draw and match) yet. This page leaves them out, and {play} and {simulate} refuse the profile.", play="`mjspec play`", simulate="`mjspec simulate`"))
+        assert not tr.missing and notice.split("**")[1] in doc, lang
+        headings = set(re.findall(r"^## (.+)$", doc, flags=re.M))
+        for title in ("Opening", "Calls and priority", "Win flow and passing", "Kong payments", "Exhaustive draw", "Match length and dealer"):
+            assert f"{tr(title)}" not in headings, (lang, title)
+        for title in ("Quick reference", "Winning", "Scoring patterns", "Payments", "Worked examples"):
+            assert f"{tr(title)}" in headings, (lang, title)
+        assert f"| {tr('Table play')} | {tr('not implemented by the engine yet')} |" in doc
+    english = docs["house.en.md"]
+    assert "Not playable yet." in english and "Bloody Battle: " not in english and "kong income" not in english
+    assert "**Calls**" not in english  # no reading of an unplayed table rule either
+    parent = docs["sichuan_tfmj.en.md"]
+    assert "Not playable" not in parent and "## Calls and priority" in parent
+
+
+def test_sichuan_planet_cites_only_its_own_book(bundled: dict[str, str]) -> None:
+    """Book 004 names its sections; nothing on the planet pages may cite book 000's §-marks."""
+    for lang in LANGUAGES:
+        doc = bundled[f"sichuan_planet.{lang}.md"]
+        assert "§" not in doc, (lang, [line for line in doc.splitlines() if "§" in line][:3])
+    english = bundled["sichuan_planet.en.md"]
+    assert "*Rule book: “Tours, annonces et départ après une victoire”; “Kongs, vol et passage”*" in english
+    assert "| Modèles de notation; Kongs, vol et passage |" in english
+    assert "*Livre de règles : «\u00a0Tuiles et l'ouverture\u00a0»*" in bundled["sichuan_planet.fr.md"]
+    assert "§7" in bundled["sichuan_tfmj.en.md"]
+
+
+def test_section_references_split_marks_and_titles() -> None:
+    from mjspec.compiler.render import _section_parts
+
+    assert _section_parts("§9, §10") == ["§9", "§10"]
+    assert _section_parts("Tours, annonces et départ après une victoire") == ["Tours, annonces et départ après une victoire"]
+    assert _section_parts("Modèles de notation; Kongs, vol et passage") == ["Modèles de notation", "Kongs, vol et passage"]
+    assert _section_parts("§3; Modèles de notation") == ["§3", "Modèles de notation"]
+    assert _section_parts(" ") == []

@@ -36,7 +36,15 @@ from mjspec.runtime.record import match_record, replay
 from mjspec.runtime.scoring import compute_payments
 from mjspec.runtime.table import Hand
 
-from handkit import brute_force_complete, hand_kinds, random_context, random_hand, spec_payment
+from handkit import (
+    brute_force_complete,
+    brute_force_special,
+    hand_kinds,
+    random_context,
+    random_hand,
+    spec_payment,
+    special_shape_hand,
+)
 
 Check = Callable[[Profile, WinningHand, WinContext], None]
 
@@ -48,14 +56,19 @@ def _full_kinds(hand: WinningHand) -> list[int]:
     return hand_kinds(hand) + [t.kind for m in hand.melds for t in m.tiles]
 
 
+def _shape_ok(profile: Profile, kinds: list[int], n_melds: int) -> bool:
+    """The profile's shapes by brute force: sets and a pair, seven pairs, and (GB) the special shapes."""
+    shapes = profile.shapes
+    if brute_force_complete(kinds, 4 - n_melds, shapes.seven_pairs and not n_melds, shapes.seven_pairs_allow_four_of_a_kind):
+        return True
+    if shapes.thirteen_orphans or shapes.knitted:
+        return brute_force_special(kinds, n_melds, shapes.thirteen_orphans, shapes.knitted)
+    return False
+
+
 def _independent_legal(profile: Profile, hand: WinningHand, ctx: WinContext) -> bool:
     """Shape by brute force, and the missing-suit rule of a profile that declares one."""
-    shape_ok = brute_force_complete(
-        hand_kinds(hand),
-        4 - len(hand.melds),
-        profile.shapes.seven_pairs and not hand.melds,
-        profile.shapes.seven_pairs_allow_four_of_a_kind,
-    )
+    shape_ok = _shape_ok(profile, hand_kinds(hand), len(hand.melds))
     if not shape_ok:
         return False
     if profile.opening.missing_suit is MissingSuitRule.DECLARE:
@@ -68,7 +81,15 @@ def _independent_legal(profile: Profile, hand: WinningHand, ctx: WinContext) -> 
 
 def legal_wins_are_complete_shapes(profile: Profile, hand: WinningHand, ctx: WinContext) -> None:
     score = evaluate(profile, hand, ctx)
-    assert score.legal == _independent_legal(profile, hand, ctx), (hand, ctx, score.reason)
+    if profile.minimum is None:
+        assert score.legal == _independent_legal(profile, hand, ctx), (hand, ctx, score.reason)
+        return
+    # A win must also reach the minimum after scoring: a complete shape short of it is
+    # refused for that reason, and nothing else.
+    independent = _independent_legal(profile, hand, ctx)
+    assert not score.legal or independent, (hand, ctx)
+    if independent and not score.legal:
+        assert score.reason == profile.minimum.reason.en, (hand, ctx, score.reason)
 
 
 def wins_satisfy_requirements(profile: Profile, hand: WinningHand, ctx: WinContext) -> None:
@@ -131,7 +152,7 @@ def waits_exclude_fifth_copy(profile: Profile, hand: WinningHand, ctx: WinContex
         if held[k] >= profile.tiles.copies:
             continue
         kinds = [t.kind for t in hand.concealed] + [k]
-        if brute_force_complete(kinds, 4 - len(hand.melds), profile.shapes.seven_pairs and not hand.melds, profile.shapes.seven_pairs_allow_four_of_a_kind):
+        if _shape_ok(profile, kinds, len(hand.melds)):
             expected.add(k)
     assert set(found) == expected
 
@@ -317,6 +338,8 @@ def test_invariant(pid: str, name: str, seed: int) -> None:
     profile = load_profile(pid)
     rng = random.Random(seed)
     hand = random_hand(rng, profile)
+    if (profile.shapes.thirteen_orphans or profile.shapes.knitted) and rng.random() < 0.3:
+        hand = special_shape_hand(rng)
     ctx = random_context(rng, profile)
     try:
         PROPERTIES[name](profile, hand, ctx)

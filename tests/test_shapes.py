@@ -238,13 +238,14 @@ def test_rules_must_enable_a_shape() -> None:
         ShapeRules(standard=False)
 
 
-def test_knitted_hook_is_reached() -> None:
+def test_knitted_shapes_are_complete() -> None:
+    """Knitted shapes (GB): more in tests/test_gb_shapes.py."""
     rules = ShapeRules(knitted=True)
     assert is_complete(c("123m456p789s11122z"), 0, rules)  # found before the knitted check
-    with pytest.raises(NotImplementedError, match="knitted"):
-        is_complete(c("147m258p369s12345z"), 0, rules)
-    with pytest.raises(NotImplementedError, match="knitted"):
-        arrangements(c("123m456p789s11122z"), [], None, rules)
+    assert is_complete(c("147m258p369s12345z"), 0, rules)  # honors and knitted
+    assert is_complete(c("147m258p369s11z123p"), 0, rules)  # knitted straight, a set and a pair
+    assert not is_complete(c("147m258p369s11z124p"), 0, rules)
+    assert [a.shape.value for a in arrangements(c("147m258p369s12345z"), [], None, rules)] == ["honors_and_knitted"]
 
 
 # --- arrangements ------------------------------------------------------------------------

@@ -1,0 +1,75 @@
+"""gb_mcr full evaluation beside PyMahjongGB's calculator, on one fixed corpus of winning hands.
+
+Run ``python benchmarks/bench_gb.py`` (PyMahjongGB from the test extra must be
+installed). The corpus is the GB differential test's generator under a fixed
+seed: winning hands of every GB shape in random situations. Both sides score
+the same hands; the figures are hands per second, the median of several timed
+repeats after one warm-up pass, and their ratio. The calculator is C++ under a
+thin binding; mjspec is pure Python.
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import statistics
+import sys
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
+
+from gbkit import calculator_request, random_gb_win  # noqa: E402
+
+from mjspec.runtime.registry import load_profile  # noqa: E402
+from mjspec.runtime.scoring import evaluate  # noqa: E402
+
+
+def rate(fn: Callable[[], None], n: int, repeats: int) -> float:
+    fn()  # warm-up: memo tables filled, as in a long-running engine
+    times = []
+    for _ in range(repeats):
+        t0 = time.perf_counter()
+        fn()
+        times.append(time.perf_counter() - t0)
+    return n / statistics.median(times)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--hands", type=int, default=5000)
+    parser.add_argument("--repeats", type=int, default=5)
+    parser.add_argument("--seed", type=int, default=20261129)
+    args = parser.parse_args()
+    try:
+        from MahjongGB import MahjongFanCalculator
+    except ImportError:
+        sys.exit("PyMahjongGB is not installed: pip install -e '.[test]'")
+    profile = load_profile("gb_mcr")
+    rng = random.Random(args.seed)
+    corpus = []
+    while len(corpus) < args.hands:
+        got = random_gb_win(rng)
+        if got is not None:
+            corpus.append(got)
+    requests = [calculator_request(hand, ctx) for hand, ctx in corpus]
+
+    def ours() -> None:
+        for hand, ctx in corpus:
+            evaluate(profile, hand, ctx)
+
+    def theirs() -> None:
+        for req in requests:
+            MahjongFanCalculator(**req)
+
+    mine = rate(ours, len(corpus), args.repeats)
+    ref = rate(theirs, len(corpus), args.repeats)
+    print(f"corpus: {len(corpus)} GB winning hands (seed {args.seed})")
+    print(f"mjspec gb_mcr full evaluation: {mine:,.0f} hands/s (median of {args.repeats})")
+    print(f"PyMahjongGB calculator:        {ref:,.0f} hands/s (median of {args.repeats})")
+    print(f"ratio: {mine / ref:.3f}")
+
+
+if __name__ == "__main__":
+    main()
