@@ -55,7 +55,10 @@ class GreedyBot:
 
     def _holds_missing(self, hand: Hand, seat: int) -> bool:
         missing: Suit | None = hand.missing[seat]
-        return missing is not None and any(t.suit == missing for t in hand.hands[seat])
+        if missing is None:
+            return False
+        lo = _SUIT_BASE[missing]
+        return any(lo <= t.kind < lo + 9 for t in hand.hands[seat])
 
     def _shanten(self, hand: Hand, tiles: Sequence[Tile], n_melds: int) -> int:
         counts = [0] * 34
@@ -134,6 +137,9 @@ class GreedyBot:
             if tuple(sorted(a.tiles)) == target:
                 return a
         return legal[0]
+
+
+_SUIT_BASE = {Suit.MAN: 0, Suit.PIN: 9, Suit.SOU: 18, Suit.HONOR: 27}
 
 
 def _connectivity_in(counts: Sequence[int], tile: Tile | None) -> int:

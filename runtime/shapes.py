@@ -580,14 +580,16 @@ def _frontier(key: tuple[int, ...]) -> _Frontier:
 _Acc = dict[tuple[int, int], int]  # (head, sets) -> best partials
 
 
-_COMBINED: dict[tuple[tuple[tuple[tuple[int, int], int], ...], _Frontier, int], _Acc] = {}
+_AccItems = tuple[tuple[tuple[int, int], int], ...]
+_COMBINED: dict[tuple[_AccItems, _Frontier, int], _Acc] = {}
+_COMBINED_VALUE: dict[tuple[_AccItems, _Frontier, int], int] = {}
 
 
-def _combine(acc: _Acc, front: _Frontier, cap: int) -> _Acc:
+def _combine(acc: _Acc, front: _Frontier, cap: int, items: _AccItems | None = None) -> _Acc:
     # Partials beyond the free slots are worth nothing, so clip them to keep
     # the combined frontier small. Accumulators and frontiers are few and
     # recur constantly, so the combination is memoised too.
-    key = (tuple(acc.items()), front, cap)
+    key = (items if items is not None else tuple(acc.items()), front, cap)
     hit = _COMBINED.get(key)
     if hit is not None:
         return hit
@@ -603,6 +605,15 @@ def _combine(acc: _Acc, front: _Frontier, cap: int) -> _Acc:
                 nxt[(h, m)] = t
     _COMBINED[key] = nxt
     return nxt
+
+
+def _combined_value(acc: _Acc, items: _AccItems, front: _Frontier, cap: int) -> int:
+    """``_acc_value(_combine(acc, front, cap), cap)``, memoised: the greedy bot's innermost step."""
+    key = (items, front, cap)
+    hit = _COMBINED_VALUE.get(key)
+    if hit is None:
+        hit = _COMBINED_VALUE[key] = _acc_value(_combine(acc, front, cap, items), cap)
+    return hit
 
 
 def _acc_value(acc: _Acc, cap: int) -> int:
@@ -644,13 +655,14 @@ def discard_shanten(concealed: Sequence[int], n_melds: int, rules: ShapeRules) -
             for j in range(len(_SUITS)):
                 if j != i and fronts[j] != _EMPTY_FRONTIER:
                     others = _combine(others, fronts[j], cap)
+            items = tuple(others.items())
             for d in range(hi - lo):
                 if keys[i][d]:
                     key = list(keys[i])
                     key[d] -= 1
                     suit_key = tuple(key)
                     front = _FRONTIERS.get(suit_key) or _frontier(suit_key)
-                    out[lo + d] = _acc_value(_combine(others, front, cap), cap)
+                    out[lo + d] = _combined_value(others, items, front, cap)
     else:
         out = {k: 99 for k in range(N_KINDS) if concealed[k]}
     if n_melds == 0 and (rules.seven_pairs or rules.thirteen_orphans) or rules.knitted:

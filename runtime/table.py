@@ -98,6 +98,7 @@ class Hand:
         self.back = len(self.wall)
 
         self.hands: list[list[Tile]] = [[] for _ in range(SEATS)]
+        self.counts: list[list[int]] = [[0] * 34 for _ in range(SEATS)]  # kept in step with hands by _give/_take
         self.melds: list[list[Meld]] = [[] for _ in range(SEATS)]
         self.discards: list[list[Tile]] = [[] for _ in range(SEATS)]
         self.missing: list[Suit | None] = [None] * SEATS
@@ -147,7 +148,8 @@ class Hand:
         order = [(self.dealer + i) % SEATS for i in range(SEATS)]
         for seat in order:
             n = deal.dealer if seat == self.dealer else deal.others
-            self.hands[seat] = [self._pop_front() for _ in range(n)]
+            for _ in range(n):
+                self._give(seat, self._pop_front())
         self._emit(Event("deal", None, {"dealer": self.dealer, "dice": list(self.dice), "wall": len(self.wall)}))
         if self.rules.exchange is not None:
             self.phase = Phase.EXCHANGE
@@ -168,6 +170,14 @@ class Hand:
     def wall_remaining(self) -> int:
         """Tiles left to draw (front and replacement tiles come from the same live wall)."""
         return self.back - self.front
+
+    def _give(self, seat: int, tile: Tile) -> None:
+        self.hands[seat].append(tile)
+        self.counts[seat][tile.kind] += 1
+
+    def _take(self, seat: int, tile: Tile) -> None:
+        self.hands[seat].remove(tile)
+        self.counts[seat][tile.kind] -= 1
 
     def _pop_front(self) -> Tile:
         tile = self.wall[self.front]
@@ -295,7 +305,7 @@ class Hand:
             if not blocked and self._tsumo_score(seat) is not None:
                 out.append(Action(ActionKind.TSUMO, seat))
             if self.wall_remaining > 0 and not blocked:
-                counts = _counts(hand)
+                counts = self.counts[seat]
                 calls = self.rules.calls
                 if calls.ankan:
                     for kind in sorted(k for k in range(34) if counts[k] == 4):
@@ -307,8 +317,10 @@ class Hand:
                                 continue
                             out.append(Action(ActionKind.KAKAN, seat, tile=Tile(meld.kind)))
         candidates = sorted(set(hand), key=_tile_key)
-        if self.rules.discard_missing_suit_first and self._holds_missing(seat):
-            candidates = [t for t in candidates if t.suit == self.missing[seat]]
+        missing = self.missing[seat]
+        if self.rules.discard_missing_suit_first and missing is not None and self._holds_missing(seat):
+            lo = _SUIT_BASE[missing]
+            candidates = [t for t in candidates if lo <= t.kind < lo + 9]
         out.extend(Action(ActionKind.DISCARD, seat, tile=t) for t in candidates)
         return out
 
@@ -336,8 +348,7 @@ class Hand:
         hand = self.hands[seat]
         if self.last_draw is None:
             return None
-        counts = _counts(hand)
-        if not is_complete(counts, len(self.melds[seat]), self.profile.shapes):
+        if not is_complete(self.counts[seat], len(self.melds[seat]), self.profile.shapes):
             return None
         rest = list(hand)
         rest.remove(self.last_draw)
@@ -352,9 +363,11 @@ class Hand:
             return None
         if self.rules.calls.missing_suit_blocks_calls and (self._holds_missing(seat) or tile.suit == self.missing[seat]):
             return None
-        counts = _counts(self.hands[seat])
+        counts = self.counts[seat]
         counts[tile.kind] += 1
-        if not is_complete(counts, len(self.melds[seat]), self.profile.shapes):
+        complete = is_complete(counts, len(self.melds[seat]), self.profile.shapes)
+        counts[tile.kind] -= 1
+        if not complete:
             return None
         ctx = self._context(
             seat,
@@ -420,9 +433,10 @@ class Hand:
         shift = {ExchangeDirection.RIGHT: 1, ExchangeDirection.ACROSS: 2, ExchangeDirection.LEFT: 3}[direction]
         for seat in range(SEATS):
             for t in self.exchange_choice[seat] or ():
-                self.hands[seat].remove(t)
+                self._take(seat, t)
         for seat in range(SEATS):
-            self.hands[(seat + shift) % SEATS].extend(self.exchange_choice[seat] or ())
+            for t in self.exchange_choice[seat] or ():
+                self._give((seat + shift) % SEATS, t)
         self._emit(Event("exchange", None, {"direction": direction.value}))
         if self.profile.opening.missing_suit is MissingSuitRule.DECLARE:
             self.phase = Phase.DECLARE
@@ -448,7 +462,7 @@ class Hand:
         seat, tile = action.seat, action.tile
         assert tile is not None
         self._note_passed_tsumo(seat)
-        self.hands[seat].remove(tile)
+        self._take(seat, tile)
         self.discards[seat].append(tile)
         after_kong = self.kong_this_turn
         last = self.drew_last_tile
@@ -474,7 +488,7 @@ class Hand:
                 acts.append(Action(ActionKind.RON, seat))
             blocked = calls.missing_suit_blocks_calls and (self._holds_missing(seat) or tile.suit == self.missing[seat])
             if not blocked:
-                n = sum(1 for t in self.hands[seat] if t.kind == tile.kind)
+                n = self.counts[seat][tile.kind]
                 if calls.pon and n >= 2 and tile.kind not in self.pon_block[seat]:
                     acts.append(Action(ActionKind.PON, seat))
                 if calls.minkan and n >= 3 and self.wall_remaining > 0:
@@ -547,7 +561,7 @@ class Hand:
         n = 2 if kind is ActionKind.PON else 3
         taken = [t for t in self.hands[seat] if t.kind == tile.kind][:n]
         for t in taken:
-            self.hands[seat].remove(t)
+            self._take(seat, t)
         source = {1: "left", 2: "across", 3: "right"}[(seat - discarder) % SEATS]
         mtype = MeldType.PON if kind is ActionKind.PON else MeldType.MINKAN
         self.melds[seat].append(Meld(mtype, (*taken, tile), tile, source))
@@ -602,7 +616,7 @@ class Hand:
         score = self._tsumo_score(seat)
         assert score is not None and self.last_draw is not None
         tile = self.last_draw
-        self.hands[seat].remove(tile)
+        self._take(seat, tile)
         order = self.win_events
         self.win_events += 1
         self.wins.append(WinRecord(seat, None, tile, score, order))
@@ -623,7 +637,7 @@ class Hand:
         self._note_passed_tsumo(seat)
         taken = [t for t in self.hands[seat] if t.kind == tile.kind]
         for t in taken:
-            self.hands[seat].remove(t)
+            self._take(seat, t)
         self.melds[seat].append(Meld(MeldType.ANKAN, tuple(taken)))
         self._emit(Event("ankan", seat, {"tile": tile.mpsz}))
         self._kong_payment(seat, MeldType.ANKAN, None)
@@ -634,7 +648,7 @@ class Hand:
         assert tile is not None
         self._note_passed_tsumo(seat)
         added = next(t for t in self.hands[seat] if t.kind == tile.kind)
-        self.hands[seat].remove(added)
+        self._take(seat, added)
         self._emit(Event("kakan_declared", seat, {"tile": added.mpsz}))
         self.last_draw = None
         if self.rules.calls.robbable_kakan:
@@ -715,7 +729,7 @@ class Hand:
 
     def _draw(self, seat: int, tile: Tile, *, replacement: bool) -> None:
         self._clear_blocks(seat)
-        self.hands[seat].append(tile)
+        self._give(seat, tile)
         self.turn = seat
         self.phase = Phase.TURN
         self.last_draw = tile
@@ -734,7 +748,7 @@ class Hand:
         if self._holds_missing(seat):
             return None
         melds = self.melds[seat]
-        found = waits(_counts(self.hands[seat]), melds, self.profile.shapes, self.profile.tiles.kinds(), copies=self.profile.tiles.copies)
+        found = waits(list(self.counts[seat]), melds, self.profile.shapes, self.profile.tiles.kinds(), copies=self.profile.tiles.copies)
         best: int | None = None
         for kind in sorted(found):
             score = evaluate(self.profile, WinningHand(tuple(self.hands[seat]), tuple(melds), Tile(kind), WinKind.RON), self._context(seat))
@@ -864,13 +878,6 @@ _SUIT_BASE = {Suit.MAN: 0, Suit.PIN: 9, Suit.SOU: 18, Suit.HONOR: 27}
 
 def _tile_key(t: Tile) -> int:
     return 2 * t.kind + t.red
-
-
-def _counts(tiles: Sequence[Tile]) -> list[int]:
-    c = [0] * 34
-    for t in tiles:
-        c[t.kind] += 1
-    return c
 
 
 def _break_wall(tiles: list[Tile], dice: tuple[int, int]) -> list[Tile]:

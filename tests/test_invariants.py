@@ -182,6 +182,8 @@ def play_traced(profile: Profile, seed: int, hands: int | None, steps: set[str])
     def check(hand: Hand) -> None:
         if "tile_conservation" in steps:
             assert Counter(hand.tile_census()) == full, f"tiles not conserved after {len(hand.events)} events"
+            for s in range(4):  # the engine's per-seat counts mirror the hands
+                assert hand.counts[s] == [sum(1 for t in hand.hands[s] if t.kind == k) for k in range(34)]
         if "never_stalls" in steps and not hand.over:
             pending = hand.pending_seats()
             assert pending, f"nobody to act in phase {hand.phase.value}"
