@@ -682,7 +682,7 @@ class _Builder:
         out = []
         flow = self.table_field("flow")
         if flow == "bloody_battle":
-            out.append(_("Bloody Battle: a winner is paid and leaves the hand; the others play on with the same wall until only one player is left or the wall runs out. A player who has left neither pays nor is paid afterwards."))
+            out.append(_("Bloody Battle: a winner is paid and leaves the hand; the others play on with the same wall until only one player is left or the wall runs out. A player who has left pays nothing afterwards and is no longer an opponent in later payments (only refunds of kong payments they made still reach them)."))
         elif flow == "single":
             out.append(_("The first win ends the hand."))
         passing = self.table_field("passing")
