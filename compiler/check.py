@@ -400,8 +400,6 @@ class _Builder:
             )
         calls = CallRules(**pick("calls", "chi", "pon", "minkan", "ankan", "kakan", "kakan_drawn_tile_only",
                                  "robbable_kakan", "multiple_ron", "missing_suit_blocks_calls"))
-        if calls.chi:
-            self.err(("calls", "chi"), "chi is not implemented by the table engine yet; set chi: false")
         if calls.missing_suit_blocks_calls and d.get("opening", {}).get("missing_suit", "none") != "declare":
             self.err(("calls", "missing_suit_blocks_calls"), "needs opening.missing_suit: declare")
         passing_raw = pick("passing", "win", "call_counts_as_pass", "pon_blocks_same_tile")
@@ -415,6 +413,7 @@ class _Builder:
             self.err(("clocks",), "clock ids must be unique")
         return TableRules(
             dice=int(d.get("wall", {}).get("dice_rolls", 1)),
+            deal_in_blocks=bool(d.get("wall", {}).get("deal_in_blocks", False)),
             exchange=exchange,
             discard_missing_suit_first=bool(d.get("turn", {}).get("discard_missing_suit_first", False)),
             calls=calls,

@@ -305,6 +305,7 @@ PROFILE = Profile(
     ),
     table=rules.TableRules(
         dice=1,
+        deal_in_blocks=False,
         exchange=rules.Exchange(
             tiles=3,
             same_suit=True,

@@ -326,6 +326,7 @@ PROFILE = Profile(
     ),
     table=rules.TableRules(
         dice=1,
+        deal_in_blocks=False,
         exchange=None,
         discard_missing_suit_first=True,
         calls=rules.CallRules(

@@ -39,6 +39,8 @@ class ActionKind(StrEnum):
     """Claim the previous player's discard to make a sequence."""
     PASS = "pass"
     """Decline every claim on a discard or kong."""
+    FLOWER = "flower"
+    """Expose a flower held in hand and draw a replacement from the back of the wall."""
 
 
 class IllegalAction(ValueError):

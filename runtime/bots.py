@@ -41,6 +41,8 @@ class GreedyBot:
         for win in (ActionKind.TSUMO, ActionKind.RON):
             if win in kinds:
                 return next(a for a in legal if a.kind is win)
+        if ActionKind.FLOWER in kinds:  # an exposed flower scores and frees a slot
+            return next(a for a in legal if a.kind is ActionKind.FLOWER)
         if ActionKind.EXCHANGE in kinds:
             return self._exchange(hand, seat, legal)
         if ActionKind.DECLARE in kinds:
@@ -63,7 +65,10 @@ class GreedyBot:
     def _shanten(self, hand: Hand, tiles: Sequence[Tile], n_melds: int) -> int:
         counts = [0] * 34
         for t in tiles:
-            counts[t.kind] += 1
+            if not t.is_flower:
+                counts[t.kind] += 1
+        if sum(counts) not in (13 - 3 * n_melds, 14 - 3 * n_melds):
+            return 8  # holding a flower: not comparable, and the bot exposes flowers first anyway
         return shanten(counts, n_melds, hand.profile.shapes)
 
     def _turn(self, hand: Hand, seat: int, legal: Sequence[Action]) -> Action:
@@ -75,7 +80,12 @@ class GreedyBot:
         n_melds = len(hand.melds[seat])
         counts = [0] * 34
         for t in tiles:
-            counts[t.kind] += 1
+            if not t.is_flower:
+                counts[t.kind] += 1
+        if any(t.is_flower for t in tiles) or sum(counts) != 14 - 3 * n_melds:
+            # A random bot's kept flower: throw the flower first.
+            flowers = [a for a in discards if a.tile is not None and a.tile.is_flower]
+            return flowers[0] if flowers else discards[0]
         after = discard_shanten(counts, n_melds, hand.profile.shapes)
         best: list[Action] = []
         best_value = 99
@@ -108,6 +118,17 @@ class GreedyBot:
         tiles = hand.hands[seat]
         n_melds = len(hand.melds[seat])
         now = self._shanten(hand, tiles, n_melds)
+        for chi in (a for a in legal if a.kind is ActionKind.CHI):
+            rest = list(tiles)
+            for t in chi.tiles:
+                rest.remove(t)
+            counts = [0] * 34
+            for t in rest:
+                if not t.is_flower:
+                    counts[t.kind] += 1
+            if sum(counts) == 14 - 3 * (n_melds + 1):
+                if min(discard_shanten(counts, n_melds + 1, hand.profile.shapes).values()) < now:
+                    return chi
         for kind in (ActionKind.MINKAN, ActionKind.PON):
             act = next((a for a in legal if a.kind is kind), None)
             if act is None:
@@ -120,7 +141,10 @@ class GreedyBot:
             else:
                 counts = [0] * 34
                 for t in rest:
-                    counts[t.kind] += 1
+                    if not t.is_flower:
+                        counts[t.kind] += 1
+                if sum(counts) != 14 - 3 * (n_melds + 1):
+                    continue
                 after = min(discard_shanten(counts, n_melds + 1, hand.profile.shapes).values())
                 if after < now:
                     return act

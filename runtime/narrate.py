@@ -30,6 +30,10 @@ def describe_event(e: Event) -> str | None:
         return f"{s} discards {d['tile']}"
     if k in ("pon", "minkan"):
         return f"{s} calls {k} on {d['tile']} from seat {d['from']}"
+    if k == "chi":
+        return f"{s} calls chi {d['tiles']} on {d['tile']} from seat {d['from']}"
+    if k == "flower":
+        return f"{s} exposes flower {d['tile']}"
     if k in ("ankan", "kakan"):
         return f"{s} declares {k} of {d['tile']}"
     if k == "kakan_declared":
@@ -37,6 +41,8 @@ def describe_event(e: Event) -> str | None:
     if k == "win":
         how = ("robs the kong of" if d.get("robbing") else "wins on the discard of") + f" seat {d['from']}" if d.get("ron") else "wins by self-draw"
         return f"{s} {how} with {d['tile']}: {', '.join(d['patterns'])} = {d['total']} fan"
+    if k == "exhaustion" and "ready" not in d:
+        return "wall exhausted: no settlement"
     if k == "exhaustion":
         return f"wall exhausted: ready {d['ready']}, not ready {d['not_ready']}, missing suit still held {d['missing_suit_held']}"
     if k == "hand_end":

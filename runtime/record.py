@@ -50,6 +50,8 @@ def match_record(match: Match) -> dict[str, Any]:
         "profile_version": profile.version,
         "seed": match.seed,
         "hands_total": match.hands_total,
+        # A match whose length differs from the profile's is a custom-room game, not the strict preset.
+        "strict_preset": match.hands_total == profile.table.match.hands,
         "hands": [hand_record(h, i) for i, h in enumerate(match.hands)],
         "totals": list(match.totals),
         "placements": match.placements(),
@@ -117,9 +119,9 @@ def _rebuild_hand(profile: Profile, match: Match, raw: Mapping[str, Any], i: int
         wall = parse_tiles(raw["wall"], profile.tiles)
         direction = ExchangeDirection(raw["exchange_direction"]) if raw.get("exchange_direction") else None
         dice = tuple(raw["dice"])
-        if len(dice) != 2 or not all(isinstance(d, int) and 1 <= d <= 6 for d in dice):
-            raise ValueError(f"dice must be two numbers 1-6, got {raw['dice']!r}")
-        hand = Hand(profile, dealer=match.dealer, seed=seed, wall=wall, dice=(dice[0], dice[1]), exchange_direction=direction)
+        if len(dice) not in (2, 4) or not all(isinstance(d, int) and 1 <= d <= 6 for d in dice):
+            raise ValueError(f"dice must be two or four numbers 1-6, got {raw['dice']!r}")
+        hand = Hand(profile, dealer=match.dealer, seed=seed, wall=wall, dice=dice, exchange_direction=direction)
     except (KeyError, ValueError, NotationError) as e:
         raise ReplayError(f"hand {i}: {e}") from None
     fresh = Hand(profile, dealer=match.dealer, seed=seed)

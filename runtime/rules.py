@@ -65,6 +65,7 @@ class CallRules:
     """Which calls exist and how they are restricted."""
 
     chi: bool = False
+    """A sequence from the previous player's discard; claims rank ron, then pon and kongs, then chi."""
     pon: bool = True
     minkan: bool = True
     ankan: bool = True
@@ -145,7 +146,10 @@ class MatchRules:
 class TableRules:
     """Every table mechanism's parameters for one profile."""
 
-    dice: int = 2
+    dice: int = 1
+    """Rolls of two dice that open the wall (000: one; 002 §2: two)."""
+    deal_in_blocks: bool = False
+    """The physical deal: four tiles to each seat three times, one each, then the dealer's jump draw (002 §2)."""
     exchange: Exchange | None = None
     discard_missing_suit_first: bool = False
     calls: CallRules = CallRules()

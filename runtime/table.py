@@ -26,7 +26,7 @@ from .profile import MissingSuitRule, Profile
 from .rules import ExchangeDirection, PassWinRule, WinFlow
 from .scoring import Score, WinningHand, evaluate
 from .shapes import is_complete, waits
-from .tiles import Suit, Tile, format_tiles
+from .tiles import N_ALL_KINDS, N_KINDS, Suit, Tile, format_tiles
 
 SEATS = 4
 
@@ -69,7 +69,7 @@ class Hand:
         dealer: int = 0,
         seed: int | None = None,
         wall: Sequence[Tile] | None = None,
-        dice: tuple[int, int] | None = None,
+        dice: tuple[int, ...] | None = None,
         exchange_direction: ExchangeDirection | None = None,
     ) -> None:
         if not profile.playable:
@@ -81,12 +81,13 @@ class Hand:
         self.dealer = dealer
         # Chance, in a fixed order so that a seed replays exactly.
         if wall is None:
-            tiles = [t for t in profile.tiles.all_tiles() if not t.is_flower]
+            tiles = list(profile.tiles.all_tiles())
             self.rng.shuffle(tiles)
             wall = tiles
-        elif sorted(wall) != sorted(t for t in profile.tiles.all_tiles() if not t.is_flower):
+        elif sorted(wall) != sorted(profile.tiles.all_tiles()):
             raise ValueError("an explicit wall must hold exactly the profile's tile set")
-        self.dice = dice if dice is not None else (self.rng.randint(1, 6), self.rng.randint(1, 6))
+        rolls = 2 * max(1, self.rules.dice)
+        self.dice: tuple[int, ...] = dice if dice is not None else tuple(self.rng.randint(1, 6) for _ in range(rolls))
         self.exchange_direction: ExchangeDirection | None
         if self.rules.exchange is not None:
             self.exchange_direction = exchange_direction or self.rng.choice(self.rules.exchange.directions)
@@ -98,7 +99,8 @@ class Hand:
         self.back = len(self.wall)
 
         self.hands: list[list[Tile]] = [[] for _ in range(SEATS)]
-        self.counts: list[list[int]] = [[0] * 34 for _ in range(SEATS)]  # kept in step with hands by _give/_take
+        self.counts: list[list[int]] = [[0] * N_ALL_KINDS for _ in range(SEATS)]  # kept in step with hands by _give/_take
+        self.flowers: list[list[Tile]] = [[] for _ in range(SEATS)]  # exposed flowers
         self.melds: list[list[Meld]] = [[] for _ in range(SEATS)]
         self.discards: list[list[Tile]] = [[] for _ in range(SEATS)]
         self.missing: list[Suit | None] = [None] * SEATS
@@ -146,10 +148,22 @@ class Hand:
     def _deal(self) -> None:
         deal = self.profile.deal
         order = [(self.dealer + i) % SEATS for i in range(SEATS)]
-        for seat in order:
-            n = deal.dealer if seat == self.dealer else deal.others
-            for _ in range(n):
-                self._give(seat, self._pop_front())
+        if self.rules.deal_in_blocks:
+            # 002 §2: four tiles to each seat, three passes; one more each; the dealer's jump draw.
+            for _ in range(3):
+                for seat in order:
+                    for _ in range(4):
+                        self._give(seat, self._pop_front())
+            for seat in order:
+                for _ in range(deal.others - 12):
+                    self._give(seat, self._pop_front())
+            for _ in range(deal.dealer - deal.others):
+                self._give(self.dealer, self._pop_front())
+        else:
+            for seat in order:
+                n = deal.dealer if seat == self.dealer else deal.others
+                for _ in range(n):
+                    self._give(seat, self._pop_front())
         self._emit(Event("deal", None, {"dealer": self.dealer, "dice": list(self.dice), "wall": len(self.wall)}))
         if self.rules.exchange is not None:
             self.phase = Phase.EXCHANGE
@@ -308,7 +322,7 @@ class Hand:
                 counts = self.counts[seat]
                 calls = self.rules.calls
                 if calls.ankan:
-                    for kind in sorted(k for k in range(34) if counts[k] == 4):
+                    for kind in sorted(k for k in range(N_KINDS) if counts[k] == 4):
                         out.append(Action(ActionKind.ANKAN, seat, tile=Tile(kind)))
                 if calls.kakan:
                     for meld in self.melds[seat]:
@@ -316,6 +330,10 @@ class Hand:
                             if calls.kakan_drawn_tile_only and (self.last_draw is None or self.last_draw.kind != meld.kind):
                                 continue
                             out.append(Action(ActionKind.KAKAN, seat, tile=Tile(meld.kind)))
+        if True:  # a held flower may be exposed on one's turn, after a call too
+            for flower in sorted({t for t in hand if t.is_flower}, key=_tile_key):
+                if self.wall_remaining > 0:
+                    out.append(Action(ActionKind.FLOWER, seat, tile=flower))
         candidates = sorted(set(hand), key=_tile_key)
         missing = self.missing[seat]
         if self.rules.discard_missing_suit_first and missing is not None and self._holds_missing(seat):
@@ -330,6 +348,7 @@ class Hand:
         self, seat: int, *, after_kong: bool = False, last_tile: bool = False, kong_shot: bool = False, robbing_kong: bool = False
     ) -> WinContext:
         return WinContext(
+            flowers=format_tiles(self.flowers[seat]),
             missing_suit=self.missing[seat],
             dealer=seat == self.dealer,
             after_kong=after_kong,
@@ -348,8 +367,9 @@ class Hand:
         hand = self.hands[seat]
         if self.last_draw is None:
             return None
-        if not is_complete(self.counts[seat], len(self.melds[seat]), self.profile.shapes):
-            return None
+        counts = self.counts[seat]
+        if any(counts[N_KINDS:]) or not is_complete(counts[:N_KINDS], len(self.melds[seat]), self.profile.shapes):
+            return None  # an unexposed flower is never part of a winning shape
         rest = list(hand)
         rest.remove(self.last_draw)
         ctx = self._context(seat, after_kong=self.drew_replacement, last_tile=self.drew_last_tile)
@@ -364,8 +384,10 @@ class Hand:
         if self.rules.calls.missing_suit_blocks_calls and (self._holds_missing(seat) or tile.suit == self.missing[seat]):
             return None
         counts = self.counts[seat]
+        if tile.is_flower or any(counts[N_KINDS:]):
+            return None
         counts[tile.kind] += 1
-        complete = is_complete(counts, len(self.melds[seat]), self.profile.shapes)
+        complete = is_complete(counts[:N_KINDS], len(self.melds[seat]), self.profile.shapes)
         counts[tile.kind] -= 1
         if not complete:
             return None
@@ -406,6 +428,7 @@ class Hand:
             ActionKind.TSUMO: self._do_tsumo,
             ActionKind.ANKAN: self._do_ankan,
             ActionKind.KAKAN: self._do_kakan,
+            ActionKind.FLOWER: self._do_flower,
         }.get(action.kind, self._do_response)
         handler(action)
         return self.events[start:]
@@ -484,6 +507,8 @@ class Hand:
             if not self.active[seat]:
                 continue
             acts: list[Action] = []
+            if tile.is_flower:
+                continue  # a discarded flower cannot be claimed (002 §1)
             if self._ron_score(seat, tile, robbing=False) is not None:
                 acts.append(Action(ActionKind.RON, seat))
             blocked = calls.missing_suit_blocks_calls and (self._holds_missing(seat) or tile.suit == self.missing[seat])
@@ -493,6 +518,8 @@ class Hand:
                     acts.append(Action(ActionKind.PON, seat))
                 if calls.minkan and n >= 3 and self.wall_remaining > 0:
                     acts.append(Action(ActionKind.MINKAN, seat))
+                if calls.chi and offset == 1 and tile.is_suited:
+                    acts.extend(self._chi_options(seat, tile))
             if acts:
                 acts.append(Action(ActionKind.PASS, seat))
                 options[seat] = acts
@@ -555,6 +582,11 @@ class Hand:
                 self.discards[discarder].pop()
                 self._call(seat, resp.kind, tile, discarder)
                 return
+        for seat, resp in sorted(self.responses.items()):
+            if resp.kind is ActionKind.CHI:  # chi ranks below pon and kongs
+                self.discards[discarder].pop()
+                self._chi(seat, resp, tile, discarder)
+                return
         self._next_draw((discarder + 1) % SEATS)
 
     def _call(self, seat: int, kind: ActionKind, tile: Tile, discarder: int) -> None:
@@ -576,6 +608,40 @@ class Hand:
             return
         self._kong_payment(seat, MeldType.MINKAN, discarder)
         self._replacement_draw(seat)
+
+    def _chi_options(self, seat: int, tile: Tile) -> list[Action]:
+        out: list[Action] = []
+        k, n = tile.kind, tile.number
+        counts = self.counts[seat]
+        for start in (n - 2, n - 1, n):
+            if start < 1 or start + 2 > 9:
+                continue
+            need = [k + (start + i - n) for i in range(3) if start + i != n]
+            if all(counts[x] for x in need):
+                pair = tuple(next(t for t in self.hands[seat] if t.kind == x) for x in need)
+                out.append(Action(ActionKind.CHI, seat, tiles=pair))
+        return out
+
+    def _chi(self, seat: int, action: Action, tile: Tile, discarder: int) -> None:
+        for t in action.tiles:
+            self._take(seat, t)
+        tiles = tuple(sorted((*action.tiles, tile), key=_tile_key))
+        self.melds[seat].append(Meld(MeldType.CHI, tiles, tile, "left"))
+        self._emit(Event("chi", seat, {"tile": tile.mpsz, "tiles": format_tiles(tiles), "from": discarder}))
+        self.turn = seat
+        self.phase = Phase.TURN
+        self.last_draw = None
+        self.drew_replacement = False
+        self.drew_last_tile = False
+        self.must_discard = True
+
+    def _do_flower(self, action: Action) -> None:
+        seat, tile = action.seat, action.tile
+        assert tile is not None
+        self._take(seat, tile)
+        self.flowers[seat].append(tile)
+        self._emit(Event("flower", seat, {"tile": tile.mpsz}))
+        self._replacement_draw(seat, kong=False)
 
     def _settle_rons(self, winners: list[int], scores: dict[int, Score | None], discarder: int, tile: Tile, *, robbing: bool) -> None:
         order = self.win_events
@@ -722,18 +788,19 @@ class Hand:
         tile = self._pop_front()
         self._draw(seat, tile, replacement=False)
 
-    def _replacement_draw(self, seat: int) -> None:
-        self.kong_this_turn = True
+    def _replacement_draw(self, seat: int, *, kong: bool = True) -> None:
+        if kong:
+            self.kong_this_turn = True
         tile = self._pop_back()
-        self._draw(seat, tile, replacement=True)
+        self._draw(seat, tile, replacement=True, kong=kong)
 
-    def _draw(self, seat: int, tile: Tile, *, replacement: bool) -> None:
+    def _draw(self, seat: int, tile: Tile, *, replacement: bool, kong: bool = False) -> None:
         self._clear_blocks(seat)
         self._give(seat, tile)
         self.turn = seat
         self.phase = Phase.TURN
         self.last_draw = tile
-        self.drew_replacement = replacement
+        self.drew_replacement = replacement and kong  # a flower's replacement is no kong bloom
         self.drew_last_tile = self.wall_remaining == 0
         self.must_discard = False
         if not replacement:
@@ -745,10 +812,10 @@ class Hand:
 
     def ready_value(self, seat: int) -> int | None:
         """The best payment a discard win could bring ``seat`` now, with no situational bonus; None if not ready."""
-        if self._holds_missing(seat):
-            return None
+        if self._holds_missing(seat) or any(self.counts[seat][N_KINDS:]):
+            return None  # an unexposed flower is never part of a ready shape
         melds = self.melds[seat]
-        found = waits(list(self.counts[seat]), melds, self.profile.shapes, self.profile.tiles.kinds(), copies=self.profile.tiles.copies)
+        found = waits(list(self.counts[seat][:N_KINDS]), melds, self.profile.shapes, self.profile.tiles.kinds(), copies=self.profile.tiles.copies)
         best: int | None = None
         for kind in sorted(found):
             score = evaluate(self.profile, WinningHand(tuple(self.hands[seat]), tuple(melds), Tile(kind), WinKind.RON), self._context(seat))
@@ -762,10 +829,14 @@ class Hand:
         rules = self.rules.exhaustion
         players = self.active_seats()
         holders = [s for s in players if self._holds_missing(s) or any(t.suit == self.missing[s] for m in self.melds[s] for t in m.tiles)]
-        values = {s: (None if s in holders else self.ready_value(s)) for s in players}
+        needs_ready = rules.not_ready_pays_ready or rules.refund_kong_income
+        values = {s: (None if s in holders or not needs_ready else self.ready_value(s)) for s in players}
         ready = [s for s in players if values[s] is not None]
         not_ready = [s for s in players if values[s] is None]
-        self._emit(Event("exhaustion", None, {"ready": ready, "not_ready": not_ready, "missing_suit_held": holders}))
+        if needs_ready:
+            self._emit(Event("exhaustion", None, {"ready": ready, "not_ready": not_ready, "missing_suit_held": holders}))
+        else:
+            self._emit(Event("exhaustion", None, {"settlement": "none"}))
         if rules.refund_kong_income:
             for seat in not_ready:
                 for entry in [e for e in self.kong_income if e[0] == seat]:
@@ -861,6 +932,7 @@ class Hand:
         for s in range(SEATS):
             out += self.hands[s]
             out += self.discards[s]
+            out += self.flowers[s]
             for m in self.melds[s]:
                 out += m.tiles
         seen: set[int] = set()
@@ -880,12 +952,15 @@ def _tile_key(t: Tile) -> int:
     return 2 * t.kind + t.red
 
 
-def _break_wall(tiles: list[Tile], dice: tuple[int, int]) -> list[Tile]:
-    """Open the wall where the dice say (000 §1): the sum picks the side, the lower die the stack.
+def _break_wall(tiles: list[Tile], dice: Sequence[int]) -> list[Tile]:
+    """Open the wall where the dice say: the first roll's sum picks the side (000 §1, 002 §2);
+    the stack is its lower die (one roll) or the two sums together (two rolls).
 
     The engine's wall is a shuffled ring; opening it at that point rotates the ring.
     """
-    side = (sum(dice) - 1) % SEATS
+    first = dice[0] + dice[1]
+    side = (first - 1) % SEATS
     side_len = len(tiles) // SEATS
-    cut = (side * side_len + 2 * min(dice)) % len(tiles)
+    stack = min(dice[0], dice[1]) if len(dice) <= 2 else first + dice[2] + dice[3]
+    cut = (side * side_len + 2 * stack) % len(tiles)
     return tiles[cut:] + tiles[:cut]

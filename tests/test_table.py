@@ -43,7 +43,7 @@ def arranged(
     None gets scattered tiles (1-4-7 style, not near ready) outside its missing
     suit. Missing suits are declared when the profile has no exchange.
     """
-    pool = Counter(t for t in profile.tiles.all_tiles() if not t.is_flower)
+    pool = Counter(profile.tiles.all_tiles())
     given = [parse_tiles(h) if h is not None else None for h in hands]
     used = [t for h in given if h for t in h] + parse_tiles(draws) + parse_tiles(back)
     pool.subtract(Counter(used))
@@ -52,12 +52,25 @@ def arranged(
         if given[seat] is None:
             n = 14 if seat == dealer else 13
             avoid = Suit(missing[seat])
-            spread = sorted((t for t in pool.elements() if t.suit != avoid), key=lambda t: ((t.kind % 9) % 3, t.kind))
+            spread = sorted(
+                (t for t in pool.elements() if t.suit != avoid and not t.is_flower and not t.is_honor),
+                key=lambda t: ((t.kind % 9) % 3, t.kind),
+            )
             picked = _distinct_first(spread, n)
             pool.subtract(Counter(picked))
             given[seat] = picked
     order = [(dealer + i) % 4 for i in range(4)]
-    front = [t for seat in order for t in (given[seat] or [])] + parse_tiles(draws)
+    if profile.table.deal_in_blocks:  # 002 §2: 4 tiles each three times, 1 each, the dealer's jump
+        dealt: list[Tile] = []
+        for k in range(3):
+            for seat in order:
+                dealt += (given[seat] or [])[4 * k : 4 * k + 4]
+        for seat in order:
+            dealt += (given[seat] or [])[12:13]
+        dealt += (given[dealer] or [])[13:]
+        front = dealt + parse_tiles(draws)
+    else:
+        front = [t for seat in order for t in (given[seat] or [])] + parse_tiles(draws)
     rear = list(reversed(parse_tiles(back)))
     ring = front + sorted(pool.elements()) + rear
     for cut in range(len(ring)):
@@ -443,3 +456,36 @@ def test_match_lengths_and_dealer_rule() -> None:
         else:
             assert nxt.dealer == first[0].seat
     assert len(play_match(PLANET, [GreedyBot(i) for i in range(4)], seed=3).hands) == 1
+
+
+# ------------------------------------------------------------------- GB calls
+
+GB = load_profile("gb_mcr")
+
+
+def test_gb_chi_only_from_the_previous_player_and_below_pon() -> None:
+    # 002 §3: chii only by the next player in turn order; ron, then pon or minkan, then chii.
+    hand = arranged(GB, ["5m" + "1z1z2z2z3z3z4z4z5z5z6z6z7z", "46m" + "19p19s1z2z3z4z5z6z7z", "55m" + "29p29s37z36p45p8s", None], missing="ssss")
+    act(hand, ActionKind.DISCARD, 0, "5m")
+    assert ActionKind.CHI in options(hand, 1) and ActionKind.PON in options(hand, 2)
+    assert 3 not in hand.claim_options or ActionKind.CHI not in options(hand, 3)
+    chi = next(a for a in hand.legal_actions(1) if a.kind is ActionKind.CHI)
+    hand.apply(chi)
+    act(hand, ActionKind.PON, 2)
+    pass_claims(hand)
+    assert [m.type.value for m in hand.melds[2]] == ["pon"] and not hand.melds[1]
+    assert hand.turn == 2 and hand.must_discard
+
+
+def test_gb_flowers_are_exposed_with_a_back_replacement_and_never_claimed() -> None:
+    # 002 §1: expose a flower and take a replacement from the back, or keep it and discard it
+    # later; a discarded flower cannot be claimed.
+    hand = arranged(GB, ["1f2f" + "123m456p789s1z1z2z", None, "1z1z" + "19m19p19s2z3z4z5z6z", None], back="3f9m", missing="ssss")
+    assert ActionKind.FLOWER in options(hand, 0)
+    act(hand, ActionKind.FLOWER, 0, "1f")
+    assert hand.flowers[0] == [Tile.parse("1f")] and hand.last_draw == Tile.parse("3f")
+    act(hand, ActionKind.FLOWER, 0, "3f")  # the replacement was a flower: the same choice again
+    assert hand.last_draw == Tile.parse("9m")
+    assert not hand.drew_replacement  # a flower replacement is no kong replacement
+    act(hand, ActionKind.DISCARD, 0, "2f")  # keeping 2f until now, then throwing it
+    assert hand.phase is Phase.TURN and hand.turn == 1  # nobody may claim a flower
