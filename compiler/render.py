@@ -96,13 +96,10 @@ def code(text: str) -> Md:
 
 def _finalize(value: Any) -> str:
     """Jinja's last step for every ``{{ ... }}``: escape plain text, keep :class:`Md`, refuse anything odd."""
-    if isinstance(value, Md):
-        return str(value)
-    if isinstance(value, str):
-        return escape_md(value)
-    if isinstance(value, int) and not isinstance(value, bool):
-        return str(value)
-    raise TypeError(f"a template interpolated a {type(value).__name__}; the document model must give text")
+    try:
+        return _piece(value)
+    except TypeError:
+        raise TypeError(f"a template interpolated a {type(value).__name__}; the document model must give text") from None
 
 
 # ---- messages ---------------------------------------------------------------
