@@ -309,7 +309,7 @@ class Hand:
         if suit is None:
             return False
         lo = _SUIT_BASE[suit]
-        return any(lo <= t.kind < lo + 9 for t in self.hands[seat])
+        return any(self.counts[seat][lo : lo + 9])
 
     def _turn_options(self, seat: int) -> list[Action]:
         hand = self.hands[seat]
@@ -330,7 +330,7 @@ class Hand:
                             if calls.kakan_drawn_tile_only and (self.last_draw is None or self.last_draw.kind != meld.kind):
                                 continue
                             out.append(Action(ActionKind.KAKAN, seat, tile=Tile(meld.kind)))
-        if True:  # a held flower may be exposed on one's turn, after a call too
+        if any(self.counts[seat][N_KINDS:]):  # a held flower may be exposed on one's turn, after a call too
             for flower in sorted({t for t in hand if t.is_flower}, key=_tile_key):
                 if self.wall_remaining > 0:
                     out.append(Action(ActionKind.FLOWER, seat, tile=flower))
