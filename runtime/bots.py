@@ -11,7 +11,9 @@ from typing import Sequence
 
 from .actions import Action, ActionKind
 from .table import Hand
-from .shapes import discard_shanten, shanten
+from .context import WinKind
+from .scoring import WinningHand, evaluate
+from .shapes import discard_shanten, shanten, waits
 from .tiles import Suit, Tile
 
 
@@ -106,6 +108,10 @@ class GreedyBot:
                 rest.remove(next(t for t in tiles if t.kind == kind))
             if self._shanten(hand, rest, melds) <= best_value:
                 return kong
+        if best_value == 0 and hand.profile.minimum is not None and len(best) > 1:
+            # Under a win floor (GB's 8 fan) a ready hand is only worth keeping if some wait
+            # is a legal win: prefer the discards whose waits score, and score the most.
+            best = _best_scoring_waits(hand, seat, best)
         # Among equals, throw the least connected tile (terminals and isolated tiles first).
         return min(best, key=lambda a: (_connectivity_in(counts, a.tile), self.rng.random()))
 
@@ -164,6 +170,32 @@ class GreedyBot:
 
 
 _SUIT_BASE = {Suit.MAN: 0, Suit.PIN: 9, Suit.SOU: 18, Suit.HONOR: 27}
+
+
+def _best_scoring_waits(hand: Hand, seat: int, candidates: list[Action]) -> list[Action]:
+    """The candidate discards that leave the best legal discard win among their waits (all of them if none do)."""
+    profile = hand.profile
+    tiles = hand.hands[seat]
+    melds = tuple(hand.melds[seat])
+    values: dict[Action, int] = {}
+    for a in candidates:
+        assert a.tile is not None
+        rest = list(tiles)
+        rest.remove(a.tile)
+        if any(t.is_flower for t in rest):
+            values[a] = -1
+            continue
+        counts = [0] * 34
+        for t in rest:
+            counts[t.kind] += 1
+        best = -1
+        for kind in waits(counts, melds, profile.shapes, profile.tiles.kinds(), copies=profile.tiles.copies):
+            score = evaluate(profile, WinningHand(tuple(rest), melds, Tile(kind), WinKind.RON), hand.win_context(seat))
+            if score.legal:
+                best = max(best, score.total)
+        values[a] = best
+    top = max(values.values())
+    return [a for a in candidates if values[a] == top]
 
 
 def _connectivity_in(counts: Sequence[int], tile: Tile | None) -> int:

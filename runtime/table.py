@@ -344,7 +344,7 @@ class Hand:
 
     # ------------------------------------------------------------------ wins
 
-    def _context(
+    def win_context(
         self, seat: int, *, after_kong: bool = False, last_tile: bool = False, kong_shot: bool = False, robbing_kong: bool = False
     ) -> WinContext:
         return WinContext(
@@ -372,7 +372,7 @@ class Hand:
             return None  # an unexposed flower is never part of a winning shape
         rest = list(hand)
         rest.remove(self.last_draw)
-        ctx = self._context(seat, after_kong=self.drew_replacement, last_tile=self.drew_last_tile)
+        ctx = self.win_context(seat, after_kong=self.drew_replacement, last_tile=self.drew_last_tile)
         score = evaluate(self.profile, WinningHand(tuple(rest), tuple(self.melds[seat]), self.last_draw, WinKind.TSUMO), ctx)
         if not score.legal or not self._fan_allowed(seat, score):
             return None
@@ -391,7 +391,7 @@ class Hand:
         counts[tile.kind] -= 1
         if not complete:
             return None
-        ctx = self._context(
+        ctx = self.win_context(
             seat,
             robbing_kong=robbing,
             kong_shot=not robbing and self.claim_after_kong,
@@ -818,7 +818,7 @@ class Hand:
         found = waits(list(self.counts[seat][:N_KINDS]), melds, self.profile.shapes, self.profile.tiles.kinds(), copies=self.profile.tiles.copies)
         best: int | None = None
         for kind in sorted(found):
-            score = evaluate(self.profile, WinningHand(tuple(self.hands[seat]), tuple(melds), Tile(kind), WinKind.RON), self._context(seat))
+            score = evaluate(self.profile, WinningHand(tuple(self.hands[seat]), tuple(melds), Tile(kind), WinKind.RON), self.win_context(seat))
             if score.legal:
                 value = score.payments.get("discarder", 0)
                 best = value if best is None else max(best, value)
