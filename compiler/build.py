@@ -105,14 +105,15 @@ def write_outputs(layout: Layout, output: BuildOutput) -> list[Path]:
     changed = []
     for path in stale_files(layout, output):
         if path in output.files:
-            _atomic_write(path, output.files[path])
+            atomic_write(path, output.files[path])
         else:
             path.unlink()
         changed.append(path)
     return changed
 
 
-def _atomic_write(path: Path, text: str) -> None:
+def atomic_write(path: Path, text: str) -> None:
+    """Write ``text`` beside ``path`` and rename it into place: readers never see half a file."""
     path.parent.mkdir(parents=True, exist_ok=True)
     fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
     try:

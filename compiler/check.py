@@ -316,7 +316,7 @@ class _Builder:
             if txt:
                 readings.append(ReadingIR(raw["id"], raw.get("section"), txt))
 
-        table = self.table(tiles)
+        table = self.table()
         clock_names = []
         for i, c in enumerate(d.get("clocks", [])):
             txt = self.text(c.get("names"), ("clocks", i, "names"), required=False)
@@ -384,7 +384,7 @@ class _Builder:
             return None
         return MinimumIR(int(raw["at_least"]), without, reason, raw.get("section"), reading)
 
-    def table(self, tiles: TilesIR) -> TableRules:
+    def table(self) -> TableRules:
         d = self.d
         def pick(block: str, *keys: str) -> dict[str, Any]:
             raw = d.get(block, {})

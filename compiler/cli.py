@@ -19,7 +19,7 @@ from mjspec.runtime.registry import UnknownProfile, load_profile, profile_ids
 from mjspec.runtime.request import RequestError, parse_request
 from mjspec.runtime.scoring import HandError, Score, WinningHand, evaluate
 
-from .build import Layout, compile_library, stale_files, write_outputs
+from .build import Layout, atomic_write, compile_library, stale_files, write_outputs
 from .check import check
 from .errors import SpecErrors
 from .resolve import SpecLibrary
@@ -331,12 +331,8 @@ def _cmd_play(args: argparse.Namespace) -> int:
         if not args.quiet:
             print(f"== hand {n + 1}/{match.hands_total}, dealer seat {hand.dealer} ==")
         start = 0
-        for line in (describe_event(e) for e in hand.events):
-            if line and not args.quiet:
-                print("  " + line)
-        start = len(hand.events)
 
-        def show(_action: object) -> None:
+        def show(_action: object = None) -> None:
             nonlocal start
             for ev in hand.events[start:]:
                 line = describe_event(ev)
@@ -344,6 +340,7 @@ def _cmd_play(args: argparse.Namespace) -> int:
                     print("  " + line)
             start = len(hand.events)
 
+        show()  # the deal
         play_hand(hand, players, on_step=show)
     match.finish()
     print(f"{profile.id}, seed {args.seed}: totals {match.totals}; placement (first to last) seats {match.placements()}")
@@ -354,20 +351,7 @@ def _cmd_play(args: argparse.Namespace) -> int:
 
 
 def _write_json_atomic(path: Path, data: Any) -> None:
-    import os
-    import tempfile
-
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", dir=path.parent)
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8") as f:
-            json.dump(data, f, ensure_ascii=False, indent=1)
-            f.write("\n")
-        os.replace(tmp, path)
-    except BaseException:
-        if os.path.exists(tmp):
-            os.unlink(tmp)
-        raise
+    atomic_write(path, json.dumps(data, ensure_ascii=False, indent=1) + "\n")
 
 
 def _cmd_replay(args: argparse.Namespace) -> int:

@@ -10,7 +10,7 @@ import random
 from typing import Sequence
 
 from .actions import Action, ActionKind
-from .table import Hand
+from .table import SUIT_FIRST_KIND, Hand
 from .context import WinKind
 from .scoring import WinningHand, evaluate
 from .shapes import discard_shanten, shanten, waits
@@ -61,7 +61,7 @@ class GreedyBot:
         missing: Suit | None = hand.missing[seat]
         if missing is None:
             return False
-        lo = _SUIT_BASE[missing]
+        lo = SUIT_FIRST_KIND[missing]
         return any(lo <= t.kind < lo + 9 for t in hand.hands[seat])
 
     def _shanten(self, hand: Hand, tiles: Sequence[Tile], n_melds: int) -> int:
@@ -78,7 +78,7 @@ class GreedyBot:
         discards = [a for a in legal if a.kind is ActionKind.DISCARD]
         if self._holds_missing(hand, seat):
             # The missing suit must go first: throw its least connected tile.
-            return min(discards, key=lambda a: (_connectivity(tiles, a.tile), a.tile))
+            return min(discards, key=lambda a: (_connectivity(hand.counts[seat], a.tile), a.tile))
         n_melds = len(hand.melds[seat])
         counts = [0] * 34
         for t in tiles:
@@ -113,7 +113,7 @@ class GreedyBot:
             # is a legal win: prefer the discards whose waits score, and score the most.
             best = _best_scoring_waits(hand, seat, best)
         # Among equals, throw the least connected tile (terminals and isolated tiles first).
-        return min(best, key=lambda a: (_connectivity_in(counts, a.tile), self.rng.random()))
+        return min(best, key=lambda a: (_connectivity(counts, a.tile), self.rng.random()))
 
     def _claim(self, hand: Hand, seat: int, legal: Sequence[Action]) -> Action:
         tile = hand.claim_tile
@@ -161,15 +161,12 @@ class GreedyBot:
         by_suit = {s: [t for t in tiles if t.suit == s] for s in hand.profile.tiles.suits}
         options = [s for s in by_suit if len(by_suit[s]) >= 3]
         suit = min(options, key=lambda s: len(by_suit[s]))
-        chosen = sorted(by_suit[suit], key=lambda t: (_connectivity(tiles, t), t))[:3]
+        chosen = sorted(by_suit[suit], key=lambda t: (_connectivity(hand.counts[seat], t), t))[:3]
         target = tuple(sorted(chosen))
         for a in legal:
             if tuple(sorted(a.tiles)) == target:
                 return a
         return legal[0]
-
-
-_SUIT_BASE = {Suit.MAN: 0, Suit.PIN: 9, Suit.SOU: 18, Suit.HONOR: 27}
 
 
 def _best_scoring_waits(hand: Hand, seat: int, candidates: list[Action]) -> list[Action]:
@@ -198,8 +195,10 @@ def _best_scoring_waits(hand: Hand, seat: int, candidates: list[Action]) -> list
     return [a for a in candidates if values[a] == top]
 
 
-def _connectivity_in(counts: Sequence[int], tile: Tile | None) -> int:
-    """:func:`_connectivity` from a counts34 vector."""
+def _connectivity(counts: Sequence[int], tile: Tile | None) -> int:
+    """How many tiles of the hand sit on or next to ``tile`` (a cheap measure of usefulness).
+
+    ``counts`` is the hand by kind; only suited tiles have neighbours."""
     if tile is None:
         return 0
     k = tile.kind
@@ -209,20 +208,4 @@ def _connectivity_in(counts: Sequence[int], tile: Tile | None) -> int:
         for n in (k - 2, k - 1, k + 1, k + 2):
             if lo <= n < lo + 9:
                 score += counts[n]
-    return score
-
-
-def _connectivity(tiles: Sequence[Tile], tile: Tile | None) -> int:
-    """How many tiles of the hand sit on or next to ``tile`` (a cheap measure of usefulness)."""
-    if tile is None:
-        return 0
-    score = 0
-    for t in tiles:
-        if t.suit != tile.suit:
-            continue
-        d = abs(t.number - tile.number)
-        if d == 0:
-            score += 2
-        elif d <= 2 and tile.is_suited:
-            score += 1
     return score

@@ -109,7 +109,7 @@ def replay(record: Mapping[str, Any]) -> ReplaySummary:
 
 
 def _rebuild_hand(profile: Profile, match: Match, raw: Mapping[str, Any], i: int) -> Hand:
-    match._settle()
+    match.finish()  # the previous hand's scores and the dealer rule
     if raw.get("dealer") != match.dealer:
         raise ReplayError(f"hand {i}: recorded dealer {raw.get('dealer')} but the dealer rule gives seat {match.dealer}")
     seed = match.rng.getrandbits(63)

@@ -308,7 +308,7 @@ class Hand:
         suit = self.missing[seat]
         if suit is None:
             return False
-        lo = _SUIT_BASE[suit]
+        lo = SUIT_FIRST_KIND[suit]
         return any(self.counts[seat][lo : lo + 9])
 
     def _turn_options(self, seat: int) -> list[Action]:
@@ -337,7 +337,7 @@ class Hand:
         candidates = sorted(set(hand), key=_tile_key)
         missing = self.missing[seat]
         if self.rules.discard_missing_suit_first and missing is not None and self._holds_missing(seat):
-            lo = _SUIT_BASE[missing]
+            lo = SUIT_FIRST_KIND[missing]
             candidates = [t for t in candidates if lo <= t.kind < lo + 9]
         out.extend(Action(ActionKind.DISCARD, seat, tile=t) for t in candidates)
         return out
@@ -571,7 +571,6 @@ class Hand:
         winners = self._ron_winners()
         scores = {s: self._ron_score(s, tile, robbing=False) for s in winners}
         self._passes_on_claims(robbing=False)
-        self.phase = Phase.TURN  # provisional; every branch below sets the real phase
         if winners:
             self.discards[discarder].pop()
             self._settle_rons(winners, scores, discarder, tile, robbing=False)
@@ -945,7 +944,8 @@ class Hand:
         return out
 
 
-_SUIT_BASE = {Suit.MAN: 0, Suit.PIN: 9, Suit.SOU: 18, Suit.HONOR: 27}
+#: The kind index of each suit's 1 (suits hold nine kinds, honors seven).
+SUIT_FIRST_KIND = {Suit.MAN: 0, Suit.PIN: 9, Suit.SOU: 18, Suit.HONOR: 27}
 
 
 def _tile_key(t: Tile) -> int:
