@@ -26,7 +26,7 @@ from .profile import MissingSuitRule, Profile
 from .rules import ExchangeDirection, PassWinRule, WinFlow
 from .scoring import Score, WinningHand, evaluate
 from .shapes import is_complete, waits
-from .tiles import N_ALL_KINDS, N_KINDS, Suit, Tile, format_tiles
+from .tiles import N_ALL_KINDS, N_KINDS, SUIT_LAYOUT, Suit, Tile, format_tiles
 
 SEATS = 4
 
@@ -945,7 +945,7 @@ class Hand:
 
 
 #: The kind index of each suit's 1 (suits hold nine kinds, honors seven).
-SUIT_FIRST_KIND = {Suit.MAN: 0, Suit.PIN: 9, Suit.SOU: 18, Suit.HONOR: 27}
+SUIT_FIRST_KIND = {suit: first for suit, (first, _) in SUIT_LAYOUT.items()}
 
 
 def _tile_key(t: Tile) -> int:

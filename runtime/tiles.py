@@ -69,6 +69,8 @@ _SUIT_LAYOUT: tuple[tuple[Suit, int, int], ...] = (
     (Suit.FLOWER, 34, 8),
 )
 _SUIT_BASE: dict[Suit, tuple[int, int]] = {s: (b, n) for s, b, n in _SUIT_LAYOUT}
+#: Each suit's first kind index and number of kinds (m, p, s: 9; z: 7; f: 8).
+SUIT_LAYOUT: dict[Suit, tuple[int, int]] = dict(_SUIT_BASE)
 _KIND_SUIT: tuple[Suit, ...] = tuple(s for s, _, n in _SUIT_LAYOUT for _ in range(n))
 _KIND_NUMBER: tuple[int, ...] = tuple(i + 1 for _, _, n in _SUIT_LAYOUT for i in range(n))
 _SUITED = (Suit.MAN, Suit.PIN, Suit.SOU)

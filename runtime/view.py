@@ -16,7 +16,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 
 from .hand import Group
-from .tiles import Tile
+from .tiles import SUIT_LAYOUT, Suit, Tile
 
 
 class HandView:
@@ -127,7 +127,7 @@ class Lazy:
         return self._value
 
 
-_SUIT_BASE = {"m": (0, 9), "p": (9, 9), "s": (18, 9), "z": (27, 7)}
+_SUIT_BASE = {suit.value: layout for suit, layout in SUIT_LAYOUT.items() if suit is not Suit.FLOWER}
 
 
 def _count(counts: Sequence[int], suit: str, number: int) -> int:
