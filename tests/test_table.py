@@ -396,12 +396,14 @@ def test_planet_exchange_is_hidden_simultaneous_and_one_direction() -> None:
     for seat in range(4):
         legal = hand.legal_actions(seat)
         assert all(len(a.tiles) == 3 and len({t.suit for t in a.tiles}) == 1 for a in legal)
-        with pytest.raises(IllegalAction):
-            mixed = tuple(sorted(hand.hands[seat], key=lambda t: t.suit)[:1] + sorted(hand.hands[seat], key=lambda t: t.suit)[-2:])
-            if len({t.suit for t in mixed}) > 1:
-                hand.apply(Action(ActionKind.EXCHANGE, seat, tiles=mixed))
-            else:
-                raise IllegalAction("test", "hand of one suit")
+        suits = sorted({t.suit for t in hand.hands[seat]})
+        assert len(suits) >= 2, "seed 7 deals every seat at least two suits"
+        first = [t for t in hand.hands[seat] if t.suit == suits[0]]
+        second = [t for t in hand.hands[seat] if t.suit == suits[1]]
+        mixed = (first[0], *second[:2]) if len(second) >= 2 else (*first[:2], second[0])
+        with pytest.raises(IllegalAction) as refused:
+            hand.apply(Action(ActionKind.EXCHANGE, seat, tiles=mixed))
+        assert refused.value.rule == "exchange"
         chosen[seat] = legal[0].tiles
         hand.apply(legal[0])
         if seat < 3:
