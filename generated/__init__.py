@@ -3,6 +3,7 @@
 
 PROFILE_IDS: tuple[str, ...] = (
     "gb_mcr",
+    "riichi_planet",
     "sichuan_planet",
     "sichuan_tfmj",
 )

@@ -153,7 +153,7 @@ def test_worked_examples_show_the_engines_result(bundled: dict[str, str]) -> Non
             assert glyphs in block.replace(" ", "") and f"`{ex.concealed}`" in block
             assert f"`{ex.win_tile}`" in block
             if score.legal:
-                assert f"**Total:** {score.total} fan" in block
+                assert f"**Total:** {score.total} {prof.total_unit}" in block
                 for amount in score.payments.values():
                     assert f"pays {amount}" in block
             else:
