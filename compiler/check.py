@@ -39,23 +39,33 @@ from .resolve import Resolved
 from .vocabulary import combination_vocabulary, hand_vocabulary, payment_vocabulary
 
 from mjspec.runtime.rules import (
+    AbortiveDraws,
     CallRules,
     Clock,
+    DeadWallRules,
     DealerRule,
     Exchange,
     ExchangeDirection,
     ExhaustionRules,
+    FuritenRules,
+    IndicatorTiming,
     KongPayments,
+    MatchResult,
     MatchRules,
+    NagashiMangan,
+    Pao,
     PassRules,
     PassWinRule,
+    RiichiRules,
     TableRules,
     TimeoutRules,
     WinFlow,
 )
 
 #: Spec blocks that hold table rules, in document order; each may carry `section` and `reading`.
-TABLE_BLOCKS = ("wall", "opening", "turn", "calls", "passing", "flow", "kongs", "exhaustion", "match", "timeout")
+TABLE_BLOCKS = (
+    "wall", "opening", "turn", "calls", "passing", "flow", "kongs", "riichi", "furiten", "abortive", "pao", "exhaustion", "match", "timeout",
+)
 
 
 @lru_cache(maxsize=1)
@@ -399,15 +409,50 @@ class _Builder:
                 directions=tuple(ExchangeDirection(x) for x in ex_raw.get("directions", ["left", "across", "right"])),
             )
         calls = CallRules(**pick("calls", "chi", "pon", "minkan", "ankan", "kakan", "kakan_drawn_tile_only",
-                                 "robbable_kakan", "multiple_ron", "missing_suit_blocks_calls"))
+                                 "robbable_kakan", "multiple_ron", "missing_suit_blocks_calls", "ron_limit", "kuikae",
+                                 "max_kongs", "last_discard_callable"))
         if calls.missing_suit_blocks_calls and d.get("opening", {}).get("missing_suit", "none") != "declare":
             self.err(("calls", "missing_suit_blocks_calls"), "needs opening.missing_suit: declare")
         passing_raw = pick("passing", "win", "call_counts_as_pass", "pon_blocks_same_tile")
         if "win" in passing_raw:
             passing_raw["win"] = PassWinRule(passing_raw["win"])
-        match_raw = pick("match", "hands", "dealer", "start_score")
+        match_raw = pick("match", "hands", "dealer", "start_score", "rounds", "honba", "bust_ends", "last_dealer_stops_at",
+                         "extension_until", "extension_rounds", "leftover_deposits_to_first")
         if "dealer" in match_raw:
             match_raw["dealer"] = DealerRule(match_raw["dealer"])
+        result_raw = d.get("match", {}).get("result")
+        if result_raw is not None:
+            result: dict[str, Any] = dict(result_raw)
+            if "uma" in result:
+                result["uma"] = tuple(result["uma"])
+            match_raw["result"] = MatchResult(**result)
+        dead_raw = d.get("wall", {}).get("dead_wall")
+        dead_wall = None
+        if dead_raw is not None:
+            dead: dict[str, Any] = dict(dead_raw)
+            for key in ("open_kong_indicator", "concealed_kong_indicator"):
+                if key in dead:
+                    dead[key] = IndicatorTiming(dead[key])
+            dead_wall = DeadWallRules(**dead)
+        riichi_raw = d.get("riichi")
+        riichi = RiichiRules(**{k: v for k, v in riichi_raw.items() if k not in ("section", "reading")}) if riichi_raw else None
+        if riichi is not None and dead_wall is None:
+            self.err(("riichi",), "riichi needs wall.dead_wall (its under-indicators and the declaration's wall count)")
+        pao_raw = d.get("pao")
+        pao = Pao(**{k: v for k, v in pao_raw.items() if k not in ("section", "reading")}) if pao_raw else None
+        if pao is not None:
+            known = set(d.get("scoring", {}).get("patterns", {}) or {})
+            for key in ("dragons", "winds"):
+                name = getattr(pao, key)
+                if name is not None and name not in known:
+                    self.err(("pao", key), f"unknown pattern {name!r}")
+        exhaustion_raw = pick("exhaustion", "missing_suit_penalty", "not_ready_pays_ready", "ready_value_cap", "refund_kong_income", "ready_pool")
+        nagashi_raw = d.get("exhaustion", {}).get("nagashi")
+        if nagashi_raw is not None:
+            exhaustion_raw["nagashi"] = NagashiMangan(**nagashi_raw)
+        calls_raw = d.get("calls", {})
+        if calls_raw.get("ron_limit") is not None and d.get("abortive", {}).get("triple_ron") and not calls.multiple_ron:
+            self.err(("abortive", "triple_ron"), "needs calls.multiple_ron: true (a limit of several winners)")
         clocks = tuple(Clock(id=c["id"], per_action=c["per_action"], reserve=c["reserve"]) for c in d.get("clocks", []))
         if len({c.id for c in clocks}) != len(clocks):
             self.err(("clocks",), "clock ids must be unique")
@@ -420,7 +465,12 @@ class _Builder:
             passing=PassRules(**passing_raw),
             flow=WinFlow(d.get("flow", {}).get("mode", "single")),
             kongs=KongPayments(**pick("kongs", "ankan_each", "minkan_discarder", "kakan_each", "transfer_on_kong_shot")),
-            exhaustion=ExhaustionRules(**pick("exhaustion", "missing_suit_penalty", "not_ready_pays_ready", "ready_value_cap", "refund_kong_income")),
+            dead_wall=dead_wall,
+            riichi=riichi,
+            furiten=FuritenRules(**pick("furiten", "own_discards", "passed_completion", "riichi_passed")),
+            abortive=AbortiveDraws(**pick("abortive", "nine_terminals", "four_winds", "four_riichi", "four_kongs", "triple_ron")),
+            pao=pao,
+            exhaustion=ExhaustionRules(**exhaustion_raw),
             match=MatchRules(**match_raw),
             clocks=clocks,
             timeout=TimeoutRules(**pick("timeout", "claim_win")),

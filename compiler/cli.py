@@ -325,11 +325,13 @@ def _cmd_play(args: argparse.Namespace) -> int:
         raise UserError("--hands must be at least 1")
     players = make_players(_bots(args.bots), args.seed)
     match = Match(profile, args.seed, args.hands)
-    assert match.hands_total is not None
-    for n in range(match.hands_total):
+    n = 0
+    while not match.over:
         hand = match.new_hand()
+        n += 1
         if not args.quiet:
-            print(f"== hand {n + 1}/{match.hands_total}, dealer seat {hand.dealer} ==")
+            of = f"/{match.hands_total}" if match.hands_total is not None else f" ({hand.round_wind.value} round, honba {hand.honba})"
+            print(f"== hand {n}{of}, dealer seat {hand.dealer} ==")
         start = 0
 
         def show(_action: object = None) -> None:
@@ -344,6 +346,9 @@ def _cmd_play(args: argparse.Namespace) -> int:
         play_hand(hand, players, on_step=show)
     match.finish()
     print(f"{profile.id}, seed {args.seed}: totals {match.totals}; placement (first to last) seats {match.placements()}")
+    result = match.result()
+    if result is not None:
+        print("result (thousands, after return, winner bonus and placement): " + ", ".join(f"seat {s}: {r:+.1f}" for s, r in enumerate(result)))
     if args.record:
         _write_json_atomic(args.record, match_record(match))
         print(f"record written to {args.record}")

@@ -1952,6 +1952,10 @@ PROFILE = Profile(
             robbable_kakan=True,
             multiple_ron=False,
             missing_suit_blocks_calls=False,
+            ron_limit=None,
+            kuikae=False,
+            last_discard_callable=True,
+            max_kongs=None,
         ),
         passing=rules.PassRules(
             win=rules.PassWinRule("none"), call_counts_as_pass=False, pon_blocks_same_tile=False
@@ -1960,13 +1964,40 @@ PROFILE = Profile(
         kongs=rules.KongPayments(
             ankan_each=0, minkan_discarder=0, kakan_each=0, transfer_on_kong_shot=False
         ),
+        dead_wall=None,
+        riichi=None,
+        furiten=rules.FuritenRules(
+            own_discards=False, passed_completion=False, riichi_passed=False
+        ),
+        abortive=rules.AbortiveDraws(
+            nine_terminals=False,
+            four_winds=False,
+            four_riichi=False,
+            four_kongs=False,
+            triple_ron=False,
+        ),
+        pao=None,
         exhaustion=rules.ExhaustionRules(
             missing_suit_penalty=0,
             not_ready_pays_ready=False,
             ready_value_cap=None,
             refund_kong_income=False,
+            ready_pool=0,
+            nagashi=None,
         ),
-        match=rules.MatchRules(hands=16, dealer=rules.DealerRule("rotate"), start_score=0),
+        match=rules.MatchRules(
+            hands=16,
+            dealer=rules.DealerRule("rotate"),
+            start_score=0,
+            rounds=0,
+            honba=False,
+            bust_ends=False,
+            last_dealer_stops_at=None,
+            extension_until=None,
+            extension_rounds=0,
+            leftover_deposits_to_first=True,
+            result=None,
+        ),
         clocks=(),
         timeout=rules.TimeoutRules(claim_win=False),
     ),

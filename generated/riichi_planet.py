@@ -114,7 +114,7 @@ PROFILE = Profile(
         exchange=None,
         discard_missing_suit_first=False,
         calls=rules.CallRules(
-            chi=False,
+            chi=True,
             pon=True,
             minkan=True,
             ankan=True,
@@ -123,6 +123,10 @@ PROFILE = Profile(
             robbable_kakan=True,
             multiple_ron=True,
             missing_suit_blocks_calls=False,
+            ron_limit=2,
+            kuikae=True,
+            last_discard_callable=False,
+            max_kongs=4,
         ),
         passing=rules.PassRules(
             win=rules.PassWinRule("none"), call_counts_as_pass=False, pon_blocks_same_tile=False
@@ -131,17 +135,70 @@ PROFILE = Profile(
         kongs=rules.KongPayments(
             ankan_each=0, minkan_discarder=0, kakan_each=0, transfer_on_kong_shot=False
         ),
+        dead_wall=rules.DeadWallRules(
+            tiles=14,
+            indicators=True,
+            kong_indicators=True,
+            open_kong_indicator=rules.IndicatorTiming("after_discard"),
+            concealed_kong_indicator=rules.IndicatorTiming("at_once"),
+            under_indicators=True,
+            kong_under_indicators=True,
+        ),
+        riichi=rules.RiichiRules(
+            deposit=1000,
+            min_points=1000,
+            min_wall=4,
+            double_riichi=True,
+            ippatsu=True,
+            automatic_discard=True,
+            kong_keeps_waits=True,
+        ),
+        furiten=rules.FuritenRules(own_discards=True, passed_completion=True, riichi_passed=True),
+        abortive=rules.AbortiveDraws(
+            nine_terminals=True, four_winds=True, four_riichi=True, four_kongs=True, triple_ron=True
+        ),
+        pao=None,
         exhaustion=rules.ExhaustionRules(
             missing_suit_penalty=0,
             not_ready_pays_ready=False,
             ready_value_cap=None,
             refund_kong_income=False,
+            ready_pool=3000,
+            nagashi=rules.NagashiMangan(
+                from_dealer=4000, from_non_dealer=2000, dealer_from_each=4000
+            ),
         ),
-        match=rules.MatchRules(hands=1, dealer=rules.DealerRule("first_winner"), start_score=0),
-        clocks=(),
-        timeout=rules.TimeoutRules(claim_win=False),
+        match=rules.MatchRules(
+            hands=1,
+            dealer=rules.DealerRule("repeat"),
+            start_score=25000,
+            rounds=1,
+            honba=True,
+            bust_ends=True,
+            last_dealer_stops_at=30000,
+            extension_until=None,
+            extension_rounds=0,
+            leftover_deposits_to_first=True,
+            result=rules.MatchResult(
+                return_points=30000,
+                winner_bonus=20000,
+                uma=(
+                    20,
+                    10,
+                    -10,
+                    -20,
+                ),
+            ),
+        ),
+        clocks=(
+            rules.Clock(id="bullet", per_action=2, reserve=5),
+            rules.Clock(id="blitz", per_action=3, reserve=10),
+            rules.Clock(id="standard", per_action=5, reserve=20),
+            rules.Clock(id="relaxed", per_action=15, reserve=60),
+        ),
+        timeout=rules.TimeoutRules(claim_win=True),
     ),
-    playable=False,
+    playable=True,
     invariants=(),
     examples=(
         Example(

@@ -339,6 +339,10 @@ PROFILE = Profile(
             robbable_kakan=True,
             multiple_ron=True,
             missing_suit_blocks_calls=False,
+            ron_limit=None,
+            kuikae=False,
+            last_discard_callable=True,
+            max_kongs=None,
         ),
         passing=rules.PassRules(
             win=rules.PassWinRule("same_or_lower_fan"),
@@ -349,13 +353,40 @@ PROFILE = Profile(
         kongs=rules.KongPayments(
             ankan_each=2, minkan_discarder=2, kakan_each=1, transfer_on_kong_shot=True
         ),
+        dead_wall=None,
+        riichi=None,
+        furiten=rules.FuritenRules(
+            own_discards=False, passed_completion=False, riichi_passed=False
+        ),
+        abortive=rules.AbortiveDraws(
+            nine_terminals=False,
+            four_winds=False,
+            four_riichi=False,
+            four_kongs=False,
+            triple_ron=False,
+        ),
+        pao=None,
         exhaustion=rules.ExhaustionRules(
             missing_suit_penalty=0,
             not_ready_pays_ready=True,
             ready_value_cap=8,
             refund_kong_income=True,
+            ready_pool=0,
+            nagashi=None,
         ),
-        match=rules.MatchRules(hands=8, dealer=rules.DealerRule("first_winner"), start_score=0),
+        match=rules.MatchRules(
+            hands=8,
+            dealer=rules.DealerRule("first_winner"),
+            start_score=0,
+            rounds=0,
+            honba=False,
+            bust_ends=False,
+            last_dealer_stops_at=None,
+            extension_until=None,
+            extension_rounds=0,
+            leftover_deposits_to_first=True,
+            result=None,
+        ),
         clocks=(),
         timeout=rules.TimeoutRules(claim_win=False),
     ),

@@ -41,6 +41,10 @@ class ActionKind(StrEnum):
     """Decline every claim on a discard or kong."""
     FLOWER = "flower"
     """Expose a flower held in hand and draw a replacement from the back of the wall."""
+    RIICHI = "riichi"
+    """Declare riichi with a closed ready hand and discard ``tile`` sideways."""
+    NINE_TERMINALS = "nine_terminals"
+    """Declare an abortive draw with nine distinct terminal and honor kinds on an uninterrupted first turn."""
 
 
 class IllegalAction(ValueError):

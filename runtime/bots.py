@@ -45,6 +45,8 @@ class GreedyBot:
                 return next(a for a in legal if a.kind is win)
         if ActionKind.FLOWER in kinds:  # an exposed flower scores and frees a slot
             return next(a for a in legal if a.kind is ActionKind.FLOWER)
+        if ActionKind.NINE_TERMINALS in kinds:  # a hand this far from any ordinary win is better redealt
+            return next(a for a in legal if a.kind is ActionKind.NINE_TERMINALS)
         if ActionKind.EXCHANGE in kinds:
             return self._exchange(hand, seat, legal)
         if ActionKind.DECLARE in kinds:
@@ -52,7 +54,16 @@ class GreedyBot:
             least = min(hand.profile.tiles.suits, key=lambda s: held[s])
             return next(a for a in legal if a.suit == least)
         if ActionKind.DISCARD in kinds:
-            return self._turn(hand, seat, legal)
+            choice = self._turn(hand, seat, legal)
+            if ActionKind.RIICHI in kinds and choice.kind is ActionKind.DISCARD:
+                # Ready and closed: declare riichi (its yaku and its bonus make the hand worth winning).
+                riichi = [a for a in legal if a.kind is ActionKind.RIICHI]
+                same = [a for a in riichi if a.tile == choice.tile]
+                return same[0] if same else min(riichi, key=lambda a: (_connectivity(hand.counts[seat], a.tile), a.tile))
+            return choice
+        if hand.rules.riichi is not None:
+            # Where riichi exists, a closed hand is the bot's way to a yaku: it does not call (wins were taken above).
+            return next(a for a in legal if a.kind is ActionKind.PASS)
         return self._claim(hand, seat, legal)
 
     # -- helpers

@@ -7,9 +7,11 @@ from dataclasses import dataclass, field
 from typing import Callable, Protocol, Sequence
 
 from .actions import Action
+from .context import Wind
 from .profile import Profile
-from .rules import DealerRule
-from .table import SEATS, Hand
+from .rules import DealerRule, ExchangeDirection
+from .tiles import Tile
+from .table import SEATS, WINDS, Hand
 
 
 class Player(Protocol):
@@ -30,42 +32,123 @@ class Match:
     totals: list[int] = field(init=False)
     hands: list[Hand] = field(default_factory=list)
     settled: int = 0  # how many hands' scores are in ``totals``
+    # Round play (001): dealer turns so far (four per wind round), repeat counter, deposits on the table.
+    dealer_turns: int = 0
+    honba: int = 0
+    deposits: int = 0
+    finished: bool = False
+    leftover_paid: bool = False
 
     def __post_init__(self) -> None:
         self.rng = random.Random(self.seed)
         rules = self.profile.table.match
-        if self.hands_total is None:
+        if self.hands_total is None and not rules.rounds:
             self.hands_total = rules.hands
         self.totals = [rules.start_score] * SEATS
 
     @property
     def over(self) -> bool:
-        assert self.hands_total is not None
-        return len(self.hands) >= self.hands_total and (not self.hands or self.hands[-1].over)
+        """No further hand will be dealt and every hand is settled."""
+        self._settle()
+        return self.finished and all(h.over for h in self.hands)
+
+    @property
+    def round_wind(self) -> Wind:
+        return WINDS[min(self.dealer_turns // SEATS, SEATS - 1)]
+
+    def make_hand(
+        self,
+        seed: int,
+        *,
+        wall: Sequence[Tile] | None = None,
+        dice: tuple[int, ...] | None = None,
+        exchange_direction: ExchangeDirection | None = None,
+    ) -> Hand:
+        """A hand that starts where the match stands (dealer, round wind, honba, deposits, points), with this chance."""
+        return Hand(
+            self.profile, dealer=self.dealer, seed=seed, wall=wall, dice=dice, exchange_direction=exchange_direction,
+            round_wind=self.round_wind, honba=self.honba, deposits=self.deposits, points=tuple(self.totals),
+        )
 
     def new_hand(self) -> Hand:
         """Deal the next hand (the previous one must be over)."""
         if self.hands and not self.hands[-1].over:
             raise RuntimeError("the current hand is not over")
         self._settle()
-        hand = Hand(self.profile, dealer=self.dealer, seed=self.rng.getrandbits(63))
+        if self.finished:
+            raise RuntimeError("the match is over")
+        hand = self.make_hand(self.rng.getrandbits(63))
         self.hands.append(hand)
         return hand
 
     def finish(self) -> None:
-        """Add the scores of every finished hand to the totals."""
+        """Add the scores of every finished hand to the totals (and, at the end, leftover deposits to first place)."""
         self._settle()
+        rules = self.profile.table.match
+        if self.finished and self.deposits and rules.leftover_deposits_to_first and not self.leftover_paid:
+            riichi = self.profile.table.riichi
+            if riichi is not None:
+                self.totals[self.placements()[0]] += self.deposits * riichi.deposit
+                self.leftover_paid = True
+                self.deposits = 0
 
     def _settle(self) -> None:
         while self.settled < len(self.hands) and self.hands[self.settled].over:
             hand = self.hands[self.settled]
             for s in range(SEATS):
                 self.totals[s] += hand.scores[s]
-            if self.profile.table.match.dealer is DealerRule.ROTATE:
+            rule = self.profile.table.match.dealer
+            if rule is DealerRule.ROTATE:
                 self.dealer = (hand.dealer + 1) % SEATS
+            elif rule is DealerRule.REPEAT:
+                self._advance_round(hand)
             else:
                 self.dealer = hand.next_dealer()
             self.settled += 1
+            if self.hands_total is not None and self.settled >= self.hands_total:
+                self.finished = True
+            if self.profile.table.match.bust_ends and min(self.totals) < 0:
+                self.finished = True  # 001: a score below zero ends the game
+
+    def _advance_round(self, hand: Hand) -> None:
+        """001: the dealer repeats after winning or ready at an exhaustive draw (and after an abortive draw);
+        honba count drawn hands and dealer wins; the all-last dealer's stop; the extension rounds."""
+        rules = self.profile.table.match
+        winners = {w.seat for w in hand.wins}
+        repeat = hand.dealer in winners or hand.aborted is not None or (hand.exhausted and hand.dealer in hand.ready_at_end)
+        if rules.honba:
+            self.honba = self.honba + 1 if not winners or hand.dealer in winners else 0
+        self.deposits = hand.deposits
+        if not rules.rounds:
+            if not repeat:
+                self.dealer = (hand.dealer + 1) % SEATS
+                self.dealer_turns += 1
+            return
+        final_turn = rules.rounds * SEATS - 1
+        at_end = self.dealer_turns >= final_turn
+        target = rules.extension_until
+        reached = target is None or max(self.totals) >= target
+        if repeat:
+            stop = rules.last_dealer_stops_at
+            first = self.placements()[0] == hand.dealer
+            if at_end and reached and hand.aborted is None and stop is not None and first and self.totals[hand.dealer] >= stop:
+                self.finished = True  # the all-last dealer in first place stops (001)
+            return
+        self.dealer = (hand.dealer + 1) % SEATS
+        self.dealer_turns += 1
+        if at_end and (reached or self.dealer_turns >= (rules.rounds + rules.extension_rounds) * SEATS):
+            self.finished = True
+
+    def result(self) -> list[float] | None:
+        """Each seat's result in thousands: points against the return, the winner bonus to first, placement adjustments (001)."""
+        rules = self.profile.table.match.result
+        if rules is None:
+            return None
+        out = [0.0] * SEATS
+        for place, seat in enumerate(self.placements()):
+            points = self.totals[seat] - rules.return_points + (rules.winner_bonus if place == 0 else 0)
+            out[seat] = points / 1000 + rules.uma[place]
+        return out
 
     def placements(self) -> list[int]:
         """Seats from first to last place: by total, ties broken by seat order."""
@@ -99,8 +182,7 @@ def play_hand(hand: Hand, players: Sequence[Player], on_step: Callable[[Action],
 def play_match(profile: Profile, players: Sequence[Player], seed: int, hands: int | None = None) -> Match:
     """Play a whole match with ``players`` and return it."""
     match = Match(profile, seed, hands)
-    assert match.hands_total is not None
-    for _ in range(match.hands_total):
+    while not match.over:
         hand = match.new_hand()
         play_hand(hand, players)
     match.finish()

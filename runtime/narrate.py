@@ -27,7 +27,7 @@ def describe_event(e: Event) -> str | None:
     if k in ("draw", "exchange_chosen", "declare_chosen", "respond"):
         return None
     if k == "discard":
-        return f"{s} discards {d['tile']}"
+        return f"{s} discards {d['tile']}{' (riichi)' if d.get('riichi') else ''}{' (automatically)' if d.get('automatic') else ''}"
     if k in ("pon", "minkan"):
         return f"{s} calls {k} on {d['tile']} from seat {d['from']}"
     if k == "chi":
@@ -43,8 +43,20 @@ def describe_event(e: Event) -> str | None:
         return f"{s} {how} with {d['tile']}: {', '.join(d['patterns'])} = {d['total']} fan"
     if k == "exhaustion" and "ready" not in d:
         return "wall exhausted: no settlement"
+    if k == "exhaustion" and "nagashi" in d:
+        return f"wall exhausted: ready {d['ready']}, not ready {d['not_ready']}" + (f", nagashi mangan {d['nagashi']}" if d["nagashi"] else "")
     if k == "exhaustion":
         return f"wall exhausted: ready {d['ready']}, not ready {d['not_ready']}, missing suit still held {d['missing_suit_held']}"
+    if k == "riichi":
+        return f"{s} declares {'double ' if d.get('double') else ''}riichi"
+    if k == "deposit":
+        return f"{s} puts a riichi deposit of {d['amount']} on the table{_deltas(e)}"
+    if k == "deposits":
+        return f"{s} takes {d['sticks']} riichi deposit(s): {d['amount']}{_deltas(e)}"
+    if k == "indicator":
+        return f"new bonus indicator {d['tile']}"
+    if k == "abortive_draw":
+        return f"abortive draw ({d['reason'].replace('_', ' ')}){' declared by ' + s if s else ''}"
     if k == "hand_end":
         return f"hand over: scores {d['scores']}, winners {d['winners']}"
     if "amount" in d:

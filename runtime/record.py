@@ -35,6 +35,10 @@ def hand_record(hand: Hand, index: int) -> dict[str, Any]:
         "wall": format_tiles(hand.initial_wall),
         "dice": list(hand.dice),
         "exchange_direction": hand.exchange_direction.value if hand.exchange_direction else None,
+        "round_wind": hand.round_wind.value,
+        "honba": hand.honba,
+        "deposits": hand.deposits_at_start,
+        "points": list(hand.points),
         "decisions": [a.to_json() for a in hand.decisions],
         "events": [e.to_json() for e in hand.events],
         "scores": list(hand.scores),
@@ -51,10 +55,11 @@ def match_record(match: Match) -> dict[str, Any]:
         "seed": match.seed,
         "hands_total": match.hands_total,
         # A match whose length differs from the profile's is a custom-room game, not the strict preset.
-        "strict_preset": match.hands_total == profile.table.match.hands,
+        "strict_preset": match.hands_total is None if profile.table.match.rounds else match.hands_total == profile.table.match.hands,
         "hands": [hand_record(h, i) for i, h in enumerate(match.hands)],
         "totals": list(match.totals),
         "placements": match.placements(),
+        "result": match.result(),
     }
 
 
@@ -103,6 +108,8 @@ def replay(record: Mapping[str, Any]) -> ReplaySummary:
         n_decisions += len(hand.decisions)
         n_events += len(hand.events)
     match.finish()
+    if not match.finished:
+        raise ReplayError(f"the record ends after {len(match.hands)} hand(s) but the match is not over by its rules")
     if list(match.totals) != list(record.get("totals", [])):
         raise ReplayError(f"recorded totals {record.get('totals')} but the replay gives {match.totals}")
     return ReplaySummary(profile.id, len(match.hands), n_decisions, n_events, tuple(match.totals))
@@ -110,8 +117,13 @@ def replay(record: Mapping[str, Any]) -> ReplaySummary:
 
 def _rebuild_hand(profile: Profile, match: Match, raw: Mapping[str, Any], i: int) -> Hand:
     match.finish()  # the previous hand's scores and the dealer rule
+    if match.finished:
+        raise ReplayError(f"hand {i}: the match was already over by its rules")
     if raw.get("dealer") != match.dealer:
         raise ReplayError(f"hand {i}: recorded dealer {raw.get('dealer')} but the dealer rule gives seat {match.dealer}")
+    for key, expected in (("round_wind", match.round_wind.value), ("honba", match.honba), ("deposits", match.deposits)):
+        if key in raw and raw[key] != expected:
+            raise ReplayError(f"hand {i}: recorded {key} {raw[key]!r} but the match rules give {expected!r}")
     seed = match.rng.getrandbits(63)
     if raw.get("seed") != seed:
         raise ReplayError(f"hand {i}: recorded hand seed {raw.get('seed')} does not follow from the match seed")
@@ -121,10 +133,10 @@ def _rebuild_hand(profile: Profile, match: Match, raw: Mapping[str, Any], i: int
         dice = tuple(raw["dice"])
         if len(dice) not in (2, 4) or not all(isinstance(d, int) and 1 <= d <= 6 for d in dice):
             raise ValueError(f"dice must be two or four numbers 1-6, got {raw['dice']!r}")
-        hand = Hand(profile, dealer=match.dealer, seed=seed, wall=wall, dice=dice, exchange_direction=direction)
+        hand = match.make_hand(seed, wall=wall, dice=dice, exchange_direction=direction)
     except (KeyError, ValueError, NotationError) as e:
         raise ReplayError(f"hand {i}: {e}") from None
-    fresh = Hand(profile, dealer=match.dealer, seed=seed)
+    fresh = match.make_hand(seed)
     if fresh.initial_wall != hand.initial_wall or fresh.dice != hand.dice or fresh.exchange_direction != hand.exchange_direction:
         raise ReplayError(f"hand {i}: the recorded wall, dice or exchange direction do not follow from the seed")
     return hand

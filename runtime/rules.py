@@ -34,6 +34,9 @@ class WinFlow(StrEnum):
 class DealerRule(StrEnum):
     """Who deals the next hand."""
 
+    REPEAT = "repeat"
+    """The dealer deals again after winning, after an exhaustive draw they were ready at, and after an
+    abortive draw; otherwise the next seat deals (001 "Empates, repetições do dealer e final do jogo")."""
     FIRST_WINNER = "first_winner"
     """The first winner; the discarder if the first win was a multi-ron; otherwise the same dealer (000 §11)."""
     ROTATE = "rotate"
@@ -78,6 +81,16 @@ class CallRules:
     """Every player who can win on a discard wins; otherwise only the nearest in turn order."""
     missing_suit_blocks_calls: bool = False
     """While the declared missing suit is held: no pon, kong or win, and no call on a tile of that suit (004)."""
+    ron_limit: int | None = None
+    """The most players who may win on one discard (001: two); None = no limit. More claims than this
+    abort the hand when ``AbortiveDraws.triple_ron`` is on, else the nearest ones in turn order win."""
+    kuikae: bool = False
+    """After a chi or pon the caller may not discard the called kind, nor the other end of the
+    sequence the called tile completed (001 "Chamadas, riichi e dora")."""
+    last_discard_callable: bool = True
+    """The discard after the last live-wall draw may be claimed by a pon or chi (a win is always possible)."""
+    max_kongs: int | None = None
+    """No kong may be declared once this many are on the table (001: four, the dead wall's replacements)."""
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -102,6 +115,111 @@ class KongPayments:
     """A kong declarer who deals into a win right after the kong (chain included) hands that income to the winners."""
 
 
+class IndicatorTiming(StrEnum):
+    """When a kong's new bonus indicator is turned over."""
+
+    AT_ONCE = "at_once"
+    """As soon as the kong is declared, before its replacement draw."""
+    AFTER_DISCARD = "after_discard"
+    """When the kong's player discards after the replacement (or at the next kong, if one comes first)."""
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class DeadWallRules:
+    """A dead wall at the end of the wall for kong replacements and bonus indicators (001).
+
+    The layout (which dead-wall position is drawn or turned over when) is fixed in
+    :mod:`mjspec.runtime.deadwall` and documented in docs/records.md.
+    """
+
+    tiles: int = 14
+    indicators: bool = True
+    """One indicator is turned over when the hand starts; each names the next kind as a bonus (dora)."""
+    kong_indicators: bool = True
+    """Every kong turns over one more indicator (kan-dora)."""
+    open_kong_indicator: IndicatorTiming = IndicatorTiming.AFTER_DISCARD
+    """When an exposed or added kong's indicator is turned over."""
+    concealed_kong_indicator: IndicatorTiming = IndicatorTiming.AT_ONCE
+    """When a concealed kong's indicator is turned over."""
+    under_indicators: bool = True
+    """A riichi winner also counts the tiles under the turned indicators (ura-dora)."""
+    kong_under_indicators: bool = True
+    """The tiles under kong indicators count too (kan-ura)."""
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class RiichiRules:
+    """The riichi declaration (001 "Chamadas, riichi e dora")."""
+
+    deposit: int = 1000
+    """Points the declarer puts on the table; the next winner takes every deposit."""
+    min_points: int = 1000
+    """The declarer must hold at least this many points."""
+    min_wall: int = 4
+    """At least this many tiles must be left in the live wall."""
+    double_riichi: bool = True
+    """A declaration on one's first discard, before any call, is a double riichi."""
+    ippatsu: bool = True
+    """A win within one uninterrupted go-around after the declaration is marked (any call breaks it)."""
+    automatic_discard: bool = True
+    """After declaring, a drawn tile is discarded automatically unless the player can win or make an
+    allowed concealed kong (then they choose)."""
+    kong_keeps_waits: bool = True
+    """After declaring, a concealed kong is allowed only with the drawn tile and only if the waits stay the same."""
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class FuritenRules:
+    """When a player may not win on a discard (001 "Furiten")."""
+
+    own_discards: bool = False
+    """No discard win while any wait is among one's own discards, called ones included."""
+    passed_completion: bool = False
+    """Letting pass a discard that completes the hand (with or without a yaku) blocks discard wins until one's next draw."""
+    riichi_passed: bool = False
+    """After riichi, letting pass a legal discard win blocks discard wins for the rest of the hand."""
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class AbortiveDraws:
+    """Hands that end with no winner and no payment (001 "Empates")."""
+
+    nine_terminals: bool = False
+    """On an uninterrupted first turn, a player holding nine distinct terminal and honor kinds may declare a draw."""
+    four_winds: bool = False
+    """The four first discards are the same wind, with no call before."""
+    four_riichi: bool = False
+    """All four players have declared riichi."""
+    four_kongs: bool = False
+    """Four kongs by more than one player: the hand ends when the fourth kong's discard is not won on."""
+    triple_ron: bool = False
+    """More players claim a win on one discard than ``CallRules.ron_limit`` allows."""
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class NagashiMangan:
+    """An exhaustive draw pays a limit-hand self-draw to a player whose discards are all terminals and
+    honors and none was called (001)."""
+
+    from_dealer: int = 4000
+    from_non_dealer: int = 2000
+    dealer_from_each: int = 4000
+    """What each player pays a dealer who achieves it."""
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Pao:
+    """Liability: a call that completes the exposed sets of a listed yakuman makes the discarder
+    responsible for that yakuman's value (001 "Yakuman e mãos limitadas")."""
+
+    dragons: str | None = None
+    """The pattern (big three dragons) whose third dragon set, completed by a call, makes its discarder liable."""
+    winds: str | None = None
+    """The pattern (big four winds) whose fourth wind set, completed by a call, makes its discarder liable."""
+    split_on_ron: bool = True
+    """On a discard win the covered value is shared half and half with the discarder (unless they are the same player)."""
+
+
 @dataclass(frozen=True, slots=True, kw_only=True)
 class ExhaustionRules:
     """Settlement when the wall runs out (000 §10, 004)."""
@@ -114,6 +232,11 @@ class ExhaustionRules:
     """The most a ready player can be paid by one not-ready player."""
     refund_kong_income: bool = False
     """Not-ready players return the kong income of the hand to its payers."""
+    ready_pool: int = 0
+    """Points that pass in total from not-ready to ready players when some but not all are ready (001: 3,000);
+    a ready hand is a shape wait, with or without a yaku."""
+    nagashi: NagashiMangan | None = None
+    """Checked first; when a player achieves it, it replaces the not-ready payments."""
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -134,12 +257,38 @@ class TimeoutRules:
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
+class MatchResult:
+    """The result record of a match: points against a return, a winner bonus and placement adjustments (001)."""
+
+    return_points: int = 30000
+    winner_bonus: int = 20000
+    """Added to first place (oka)."""
+    uma: tuple[int, ...] = (20, 10, -10, -20)
+    """Placement adjustments in thousands, first to last."""
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
 class MatchRules:
     """How long a match lasts and who deals."""
 
     hands: int = 1
     dealer: DealerRule = DealerRule.FIRST_WINNER
     start_score: int = 0
+    rounds: int = 0
+    """Wind rounds of four dealer turns each (1: East only; 2: East and South); 0: a fixed number of ``hands``."""
+    honba: bool = False
+    """Count repeat hands: one more after a drawn hand or a dealer win, back to zero after another's win."""
+    bust_ends: bool = False
+    """A score below zero ends the match at once."""
+    last_dealer_stops_at: int | None = None
+    """In the last hand, a dealer who would repeat ends the match instead when first with at least this many points."""
+    extension_until: int | None = None
+    """If nobody has this many points when the rounds end, the next wind round is played until someone does."""
+    extension_rounds: int = 0
+    """How many extension rounds at most."""
+    leftover_deposits_to_first: bool = True
+    """Riichi deposits still on the table at the end go to first place."""
+    result: MatchResult | None = None
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -156,6 +305,12 @@ class TableRules:
     passing: PassRules = PassRules()
     flow: WinFlow = WinFlow.SINGLE
     kongs: KongPayments = KongPayments()
+    dead_wall: DeadWallRules | None = None
+    """None: replacements come from the back of the live wall and there are no indicators."""
+    riichi: RiichiRules | None = None
+    furiten: FuritenRules = FuritenRules()
+    abortive: AbortiveDraws = AbortiveDraws()
+    pao: Pao | None = None
     exhaustion: ExhaustionRules = ExhaustionRules()
     match: MatchRules = MatchRules()
     clocks: tuple[Clock, ...] = ()

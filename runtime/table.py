@@ -20,15 +20,17 @@ from itertools import combinations
 from typing import Any, Sequence
 
 from .actions import Action, ActionKind, Event, IllegalAction
-from .context import WinContext, WinKind
+from .context import WinContext, WinKind, Wind
+from .deadwall import DeadWall, next_kind
 from .hand import Meld, MeldType
 from .profile import MissingSuitRule, Profile
-from .rules import ExchangeDirection, PassWinRule, WinFlow
+from .rules import ExchangeDirection, IndicatorTiming, PassWinRule, WinFlow
 from .scoring import Score, WinningHand, evaluate
-from .shapes import is_complete, waits
+from .shapes import discard_shanten, is_complete, waits
 from .tiles import N_ALL_KINDS, N_KINDS, SUIT_LAYOUT, Suit, Tile, format_tiles
 
 SEATS = 4
+WINDS = (Wind.EAST, Wind.SOUTH, Wind.WEST, Wind.NORTH)
 
 
 class Phase(StrEnum):
@@ -71,6 +73,10 @@ class Hand:
         wall: Sequence[Tile] | None = None,
         dice: tuple[int, ...] | None = None,
         exchange_direction: ExchangeDirection | None = None,
+        round_wind: Wind = Wind.EAST,
+        honba: int = 0,
+        deposits: int = 0,
+        points: Sequence[int] | None = None,
     ) -> None:
         if not profile.playable:
             raise NotImplementedError(f"profile {profile.id}: table play is not implemented yet (it scores hands only)")
@@ -97,6 +103,19 @@ class Hand:
         self.wall: list[Tile] = _break_wall(list(wall), self.dice)
         self.front = 0
         self.back = len(self.wall)
+        # 001: a dead wall at the wall's end holds the replacements and indicators; the live wall stops before it.
+        self.dead: DeadWall | None = None
+        if self.rules.dead_wall is not None:
+            size = self.rules.dead_wall.tiles
+            self.dead = DeadWall(self.rules.dead_wall, tuple(self.wall[-size:]))
+            self.back = len(self.wall) - size
+        self.round_wind = round_wind
+        self.honba = honba
+        self.deposits = deposits
+        self.deposits_at_start = deposits
+        """Riichi deposits on the table (carried ones included), counted in sticks."""
+        self.points: list[int] = list(points) if points is not None else [profile.table.match.start_score] * SEATS
+        """Each seat's points when the hand began (riichi needs enough of them)."""
 
         self.hands: list[list[Tile]] = [[] for _ in range(SEATS)]
         self.counts: list[list[int]] = [[0] * N_ALL_KINDS for _ in range(SEATS)]  # kept in step with hands by _give/_take
@@ -136,6 +155,25 @@ class Hand:
         self.kong_chain: list[tuple[int, int, int]] = []
         self.pending_kakan: tuple[int, Tile] | None = None
         self.kong_this_turn = False  # the player on turn declared a kong since their last ordinary draw
+        # Riichi, furiten and abortive draws (001); inert unless the rules switch them on.
+        self.riichi = [False] * SEATS
+        self.double_riichi = [False] * SEATS
+        self.ippatsu = [False] * SEATS
+        self.riichi_waits: list[frozenset[int]] = [frozenset()] * SEATS
+        self.riichi_pending: int | None = None  # the declarer whose sideways discard awaits the claims
+        self.furiten_passed = [False] * SEATS  # passed a completing discard: until the next draw
+        self.furiten_riichi = [False] * SEATS  # passed a legal win after riichi: for the rest of the hand
+        self.discarded_kinds: list[set[int]] = [set() for _ in range(SEATS)]  # called discards included
+        self.river: list[list[Tile]] = [[] for _ in range(SEATS)]  # every discard, called ones included
+        self.discard_called = [False] * SEATS
+        self.turns_taken = [0] * SEATS  # discards made
+        self.interrupted = False  # a call or kong has been made this hand (ends every "first turn")
+        self.kuikae: set[int] = set()  # kinds the caller may not discard now
+        self.four_kongs_due = False
+        self.aborted: str | None = None
+        self.ready_at_end: list[int] = []
+        self.liable: list[tuple[str, int] | None] = [None] * SEATS  # (pattern id, responsible seat)
+        self._completes: set[int] = set()  # seats the claimed tile would complete
         self._cache: dict[int, list[Action]] = {}
         self._cache_at = -1
         self._tsumo_at = (-1, -1)
@@ -164,7 +202,10 @@ class Hand:
                 n = deal.dealer if seat == self.dealer else deal.others
                 for _ in range(n):
                     self._give(seat, self._pop_front())
-        self._emit(Event("deal", None, {"dealer": self.dealer, "dice": list(self.dice), "wall": len(self.wall)}))
+        dealt: dict[str, Any] = {"dealer": self.dealer, "dice": list(self.dice), "wall": len(self.wall)}
+        if self.dead is not None:
+            dealt["indicators"] = format_tiles(self.dead.indicators())
+        self._emit(Event("deal", None, dealt))
         if self.rules.exchange is not None:
             self.phase = Phase.EXCHANGE
         elif self.profile.opening.missing_suit is MissingSuitRule.DECLARE:
@@ -273,9 +314,15 @@ class Hand:
         if action.kind.value not in kinds:
             return ("phase", f"{action.kind.value} is not possible now; legal: {', '.join(kinds)}")
         seat = action.seat
-        if action.kind is ActionKind.DISCARD and action.tile is not None:
+        if action.kind in (ActionKind.DISCARD, ActionKind.RIICHI) and action.tile is not None:
             if action.tile not in self.hands[seat]:
                 return ("own-tiles", f"seat {seat} does not hold {action.tile}")
+            if self.riichi[seat]:
+                return ("riichi-fixed-hand", f"after riichi seat {seat} may only discard the drawn tile")
+            if action.tile.kind in self.kuikae:
+                return ("kuikae", f"after the call seat {seat} may not discard {action.tile} (kuikae)")
+            if action.kind is ActionKind.RIICHI:
+                return ("riichi", self._why_no_riichi(seat))
             return ("missing-suit-first", f"seat {seat} must discard the declared missing suit ({self.missing[seat]}) first")
         if action.kind is ActionKind.EXCHANGE:
             ex = self.rules.exchange
@@ -312,13 +359,15 @@ class Hand:
         return any(self.counts[seat][lo : lo + 9])
 
     def _turn_options(self, seat: int) -> list[Action]:
+        if self.riichi[seat]:
+            return self._riichi_turn_options(seat)
         hand = self.hands[seat]
         out: list[Action] = []
         blocked = self.rules.calls.missing_suit_blocks_calls and self._holds_missing(seat)
         if not self.must_discard:
             if not blocked and self._tsumo_score(seat) is not None:
                 out.append(Action(ActionKind.TSUMO, seat))
-            if self.wall_remaining > 0 and not blocked:
+            if self._kong_allowed() and not blocked:
                 counts = self.counts[seat]
                 calls = self.rules.calls
                 if calls.ankan:
@@ -339,23 +388,159 @@ class Hand:
         if self.rules.discard_missing_suit_first and missing is not None and self._holds_missing(seat):
             lo = SUIT_FIRST_KIND[missing]
             candidates = [t for t in candidates if lo <= t.kind < lo + 9]
+        if self.must_discard and self.kuikae:
+            candidates = [t for t in candidates if t.kind not in self.kuikae]  # 001: kuikae
         out.extend(Action(ActionKind.DISCARD, seat, tile=t) for t in candidates)
+        out.extend(self._riichi_declarations(seat, candidates))
+        if self._may_declare_nine_terminals(seat):
+            out.append(Action(ActionKind.NINE_TERMINALS, seat))
         return out
+
+    def _kong_allowed(self) -> bool:
+        """A kong needs a tile left to draw, a replacement in the dead wall and room under the kong limit."""
+        if self.wall_remaining <= 0:
+            return False
+        if self.dead is not None and self.dead.replacements_left <= 0:
+            return False
+        limit = self.rules.calls.max_kongs
+        return limit is None or self.kong_count() < limit
+
+    def kong_count(self) -> int:
+        """Kongs on the table, every seat's together."""
+        return sum(1 for melds in self.melds for m in melds if m.type in (MeldType.ANKAN, MeldType.MINKAN, MeldType.KAKAN))
+
+    # ---------------------------------------------------------- riichi (001)
+
+    def _closed(self, seat: int) -> bool:
+        return all(m.type is MeldType.ANKAN for m in self.melds[seat])
+
+    def _shape_waits(self, seat: int, tiles: Sequence[Tile] | None = None, melds: Sequence[Meld] | None = None) -> frozenset[int]:
+        """The kinds that would complete ``tiles`` (the seat's hand by default), by shape alone."""
+        counts = [0] * N_KINDS
+        for t in self.hands[seat] if tiles is None else tiles:
+            if t.is_flower:
+                return frozenset()
+            counts[t.kind] += 1
+        held = tuple(self.melds[seat] if melds is None else melds)
+        if sum(counts) != 13 - 3 * len(held):
+            return frozenset()
+        return waits(counts, held, self.profile.shapes, self.profile.tiles.kinds(), copies=self.profile.tiles.copies)
+
+    def _riichi_declarations(self, seat: int, candidates: Sequence[Tile]) -> list[Action]:
+        """RIICHI with each discard that leaves a closed hand ready, when the declarer has the points and the wall has the tiles."""
+        rules = self.rules.riichi
+        if rules is None or self.must_discard or not self._closed(seat):
+            return []
+        if self.points[seat] + self.scores[seat] < rules.min_points or self.wall_remaining < rules.min_wall:
+            return []
+        counts = list(self.counts[seat][:N_KINDS])
+        after = discard_shanten(counts, len(self.melds[seat]), self.profile.shapes)
+        out = []
+        for t in candidates:
+            if after.get(t.kind, 99) == 0:
+                rest = list(self.hands[seat])
+                rest.remove(t)
+                if self._shape_waits(seat, rest):
+                    out.append(Action(ActionKind.RIICHI, seat, tile=t))
+        return out
+
+    def _why_no_riichi(self, seat: int) -> str:
+        rules = self.rules.riichi
+        if rules is None:
+            return "this profile has no riichi"
+        if not self._closed(seat):
+            return "riichi needs a closed hand"
+        if self.points[seat] + self.scores[seat] < rules.min_points:
+            return f"riichi needs at least {rules.min_points} points"
+        if self.wall_remaining < rules.min_wall:
+            return f"riichi needs at least {rules.min_wall} tiles left in the live wall"
+        return "that discard does not leave the hand ready"
+
+    def _riichi_turn_options(self, seat: int) -> list[Action]:
+        """After riichi: win, an allowed concealed kong, or the drawn tile goes (001)."""
+        out: list[Action] = []
+        drawn = self.last_draw
+        if self._tsumo_score(seat) is not None:
+            out.append(Action(ActionKind.TSUMO, seat))
+        rules = self.rules.riichi
+        if drawn is not None and self.rules.calls.ankan and self._kong_allowed() and self.counts[seat][drawn.kind] == 4:
+            rest = [t for t in self.hands[seat] if t.kind != drawn.kind]
+            kong = Meld(MeldType.ANKAN, tuple(t for t in self.hands[seat] if t.kind == drawn.kind))
+            keeps = self._shape_waits(seat, rest, [*self.melds[seat], kong]) == self.riichi_waits[seat]
+            if keeps or (rules is not None and not rules.kong_keeps_waits):
+                out.append(Action(ActionKind.ANKAN, seat, tile=Tile(drawn.kind)))
+        if drawn is not None:
+            out.append(Action(ActionKind.DISCARD, seat, tile=drawn))
+        return out
+
+    def _automatic_discard(self) -> Tile | None:
+        """The drawn tile a riichi player discards without a decision: when it is their only option (001)."""
+        if self.phase is not Phase.TURN or not self.riichi[self.turn]:
+            return None
+        rules = self.rules.riichi
+        if rules is None or not rules.automatic_discard:
+            return None
+        legal = self.legal_actions(self.turn)
+        if len(legal) == 1 and legal[0].kind is ActionKind.DISCARD:
+            return legal[0].tile
+        return None
+
+    def _may_declare_nine_terminals(self, seat: int) -> bool:
+        if not self.rules.abortive.nine_terminals or self.must_discard or self.interrupted or self.turns_taken[seat]:
+            return False
+        kinds = {k for k in range(N_KINDS) if self.counts[seat][k] and Tile(k).is_terminal_or_honor}
+        return len(kinds) >= 9
 
     # ------------------------------------------------------------------ wins
 
     def win_context(
-        self, seat: int, *, after_kong: bool = False, last_tile: bool = False, kong_shot: bool = False, robbing_kong: bool = False
+        self,
+        seat: int,
+        *,
+        after_kong: bool = False,
+        last_tile: bool = False,
+        kong_shot: bool = False,
+        robbing_kong: bool = False,
+        first_draw: bool = False,
+        honba: int | None = None,
     ) -> WinContext:
+        dead = self.dead
+        riichi = self.riichi[seat]
+        ura = ""
+        if dead is not None and riichi and dead.rules.under_indicators:
+            ura = format_tiles(dead.under_indicators())
         return WinContext(
+            seat_wind=WINDS[(seat - self.dealer) % SEATS],
+            round_wind=self.round_wind,
             flowers=format_tiles(self.flowers[seat]),
             missing_suit=self.missing[seat],
             dealer=seat == self.dealer,
+            riichi=riichi,
+            double_riichi=self.double_riichi[seat],
+            ippatsu=self.ippatsu[seat],
             after_kong=after_kong,
             last_tile=last_tile,
             kong_shot=kong_shot,
             robbing_kong=robbing_kong,
+            first_draw=first_draw,
+            dora_indicators=format_tiles(dead.indicators()) if dead is not None else "",
+            ura_indicators=ura,
+            honba=self.honba if honba is None else honba,
+            riichi_sticks=self.deposits,
         )
+
+    def dora_kinds(self) -> list[int]:
+        """The bonus kinds the turned indicators name (one entry per indicator)."""
+        return [next_kind(t.kind) for t in self.dead.indicators()] if self.dead is not None else []
+
+    def furiten(self, seat: int) -> bool:
+        """Whether ``seat`` may not win on a discard now (001 "Furiten"); self-draw stays allowed."""
+        rules = self.rules.furiten
+        if (rules.passed_completion and self.furiten_passed[seat]) or (rules.riichi_passed and self.furiten_riichi[seat]):
+            return True
+        if rules.own_discards and self.discarded_kinds[seat]:
+            return not self.discarded_kinds[seat].isdisjoint(self._shape_waits(seat))
+        return False
 
     def _tsumo_score(self, seat: int) -> Score | None:
         if self._tsumo_at != (seat, len(self.events)):
@@ -372,14 +557,18 @@ class Hand:
             return None  # an unexposed flower is never part of a winning shape
         rest = list(hand)
         rest.remove(self.last_draw)
-        ctx = self.win_context(seat, after_kong=self.drew_replacement, last_tile=self.drew_last_tile)
+        # Heavenly and earthly hands: the seat's first draw, before any call or kong (001).
+        first = not self.interrupted and self.turns_taken[seat] == 0 and not self.drew_replacement
+        ctx = self.win_context(seat, after_kong=self.drew_replacement, last_tile=self.drew_last_tile, first_draw=first)
         score = evaluate(self.profile, WinningHand(tuple(rest), tuple(self.melds[seat]), self.last_draw, WinKind.TSUMO), ctx)
         if not score.legal or not self._fan_allowed(seat, score):
             return None
         return score
 
-    def _ron_score(self, seat: int, tile: Tile, *, robbing: bool) -> Score | None:
+    def _ron_score(self, seat: int, tile: Tile, *, robbing: bool, honba: int | None = None) -> Score | None:
         if self.rules.passing.win is PassWinRule.DISCARD_WINS and self.discard_win_block[seat]:
+            return None
+        if self.furiten(seat):
             return None
         if self.rules.calls.missing_suit_blocks_calls and (self._holds_missing(seat) or tile.suit == self.missing[seat]):
             return None
@@ -396,6 +585,7 @@ class Hand:
             robbing_kong=robbing,
             kong_shot=not robbing and self.claim_after_kong,
             last_tile=not robbing and self.claim_is_last_tile,
+            honba=honba,
         )
         score = evaluate(self.profile, WinningHand(tuple(self.hands[seat]), tuple(self.melds[seat]), tile, WinKind.RON), ctx)
         if not score.legal or not self._fan_allowed(seat, score):
@@ -429,8 +619,13 @@ class Hand:
             ActionKind.ANKAN: self._do_ankan,
             ActionKind.KAKAN: self._do_kakan,
             ActionKind.FLOWER: self._do_flower,
+            ActionKind.RIICHI: self._do_riichi,
+            ActionKind.NINE_TERMINALS: self._do_nine_terminals,
         }.get(action.kind, self._do_response)
         handler(action)
+        # Automation: a riichi player's drawn tile goes when discarding it is their only option (001).
+        while (tile := self._automatic_discard()) is not None:
+            self._do_discard(Action(ActionKind.DISCARD, self.turn, tile=tile), automatic=True)
         return self.events[start:]
 
     def _emit(self, event: Event) -> None:
@@ -481,18 +676,96 @@ class Hand:
         if score is not None:
             self._record_pass(seat, score, discard_win=False)
 
-    def _do_discard(self, action: Action) -> None:
+    def _do_discard(self, action: Action, *, automatic: bool = False, riichi: bool = False) -> None:
         seat, tile = action.seat, action.tile
         assert tile is not None
         self._note_passed_tsumo(seat)
         self._take(seat, tile)
         self.discards[seat].append(tile)
+        self.river[seat].append(tile)
+        self.discarded_kinds[seat].add(tile.kind)
         after_kong = self.kong_this_turn
         last = self.drew_last_tile
-        self._emit(Event("discard", seat, {"tile": tile.mpsz}))
+        data: dict[str, Any] = {"tile": tile.mpsz}
+        if automatic:
+            data["automatic"] = True
+        if riichi:
+            data["riichi"] = True
+        elif self.ippatsu[seat]:
+            self.ippatsu[seat] = False  # the declarer's go-around is over
+        self._emit(Event("discard", seat, data))
+        self.turns_taken[seat] += 1
         self.must_discard = False
+        self.kuikae = set()
         self.last_draw = None
+        if self.dead is not None:
+            self._reveal_pending()  # an open kong's indicator comes with its replacement discard (001)
         self._open_claims(seat, tile, after_kong=after_kong, last_tile=last)
+
+    def _do_riichi(self, action: Action) -> None:
+        """Declare riichi and discard sideways; the deposit is paid once no one wins on that discard (001)."""
+        seat, tile = action.seat, action.tile
+        assert tile is not None and self.rules.riichi is not None
+        first = self.turns_taken[seat] == 0 and not self.interrupted
+        rest = list(self.hands[seat])
+        rest.remove(tile)
+        self.riichi[seat] = True
+        self.double_riichi[seat] = first and self.rules.riichi.double_riichi
+        self.ippatsu[seat] = self.rules.riichi.ippatsu
+        self.riichi_waits[seat] = self._shape_waits(seat, rest)
+        self.riichi_pending = seat
+        self._emit(Event("riichi", seat, {"double": self.double_riichi[seat]}))
+        self._do_discard(Action(ActionKind.DISCARD, seat, tile=tile), riichi=True)
+
+    def _do_nine_terminals(self, action: Action) -> None:
+        self._abort("nine_terminals", action.seat)
+
+    def _abort(self, reason: str, seat: int | None = None) -> None:
+        """An abortive draw: the hand ends with no winner and no payment (001)."""
+        self.aborted = reason
+        self._emit(Event("abortive_draw", seat, {"reason": reason}))
+        self._finish()
+
+    def _reveal_pending(self) -> None:
+        dead = self.dead
+        assert dead is not None
+        while dead.pending:
+            dead.pending -= 1
+            self._reveal()
+
+    def _reveal(self) -> None:
+        assert self.dead is not None
+        tile = self.dead.reveal()
+        if tile is not None:
+            self._emit(Event("indicator", None, {"tile": tile.mpsz}))
+
+    def _kong_indicator(self, concealed: bool) -> None:
+        """A kong turns over one more indicator: at once, or after its replacement discard (001)."""
+        dead = self.dead
+        if dead is None or not dead.rules.kong_indicators:
+            return
+        self._reveal_pending()  # another kong intervened: the earlier one's indicator is turned first
+        timing = dead.rules.concealed_kong_indicator if concealed else dead.rules.open_kong_indicator
+        if timing is IndicatorTiming.AT_ONCE:
+            self._reveal()
+        else:
+            dead.pending += 1
+
+    def _interrupt(self) -> None:
+        """A call or kong: no more first turns, and every riichi's one-shot go-around is broken (001)."""
+        self.interrupted = True
+        self.ippatsu = [False] * SEATS
+
+    def _collect_deposits(self, seat: int) -> None:
+        """The winner takes every riichi deposit on the table (001)."""
+        rules = self.rules.riichi
+        if not self.deposits or rules is None:
+            return
+        amount = self.deposits * rules.deposit
+        deltas = [0] * SEATS
+        deltas[seat] = amount
+        self._emit(Event("deposits", seat, {"sticks": self.deposits, "amount": amount, "table": -amount}, tuple(deltas)))
+        self.deposits = 0
 
     def _open_claims(self, discarder: int, tile: Tile, *, after_kong: bool, last_tile: bool) -> None:
         self.claim_tile = tile
@@ -500,6 +773,7 @@ class Hand:
         self.claim_after_kong = after_kong
         self.claim_is_last_tile = last_tile
         self.responses = {}
+        self._completes = set()
         options: dict[int, list[Action]] = {}
         calls = self.rules.calls
         for offset in range(1, SEATS):
@@ -509,14 +783,17 @@ class Hand:
             acts: list[Action] = []
             if tile.is_flower:
                 continue  # a discarded flower cannot be claimed (002 §1)
+            self._note_completion(seat, tile)
             if self._ron_score(seat, tile, robbing=False) is not None:
                 acts.append(Action(ActionKind.RON, seat))
             blocked = calls.missing_suit_blocks_calls and (self._holds_missing(seat) or tile.suit == self.missing[seat])
-            if not blocked:
+            blocked = blocked or self.riichi[seat]  # after riichi the hand is fixed: only a win (001)
+            last_discard = not calls.last_discard_callable and self.wall_remaining == 0
+            if not blocked and not last_discard:
                 n = self.counts[seat][tile.kind]
                 if calls.pon and n >= 2 and tile.kind not in self.pon_block[seat]:
-                    acts.append(Action(ActionKind.PON, seat))
-                if calls.minkan and n >= 3 and self.wall_remaining > 0:
+                    acts.extend(self._pon_options(seat, tile))
+                if calls.minkan and n >= 3 and self._kong_allowed():
                     acts.append(Action(ActionKind.MINKAN, seat))
                 if calls.chi and offset == 1 and tile.is_suited:
                     acts.extend(self._chi_options(seat, tile))
@@ -529,6 +806,19 @@ class Hand:
         else:
             self._end_chain()
             self._next_draw((discarder + 1) % SEATS)
+
+    def _note_completion(self, seat: int, tile: Tile) -> None:
+        """Letting a completing discard pass makes the seat furiten until its next draw, yaku or not (001)."""
+        if not self.rules.furiten.passed_completion or self.furiten_passed[seat] or tile.is_flower:
+            return
+        counts = self.counts[seat]
+        if any(counts[N_KINDS:]):
+            return
+        counts[tile.kind] += 1
+        complete = is_complete(counts[:N_KINDS], len(self.melds[seat]), self.profile.shapes)
+        counts[tile.kind] -= 1
+        if complete:
+            self._completes.add(seat)
 
     def _end_chain(self) -> None:
         self.kong_chain = []
@@ -554,8 +844,13 @@ class Hand:
                     score = self._ron_score(seat, tile, robbing=robbing)
                     if score is not None:
                         self._record_pass(seat, score, discard_win=True)
+                    if score is not None and self.riichi[seat] and self.rules.furiten.riichi_passed:
+                        self.furiten_riichi[seat] = True  # 001: for the rest of the hand
             if ActionKind.PON in opts and resp.kind is ActionKind.PASS and self.rules.passing.pon_blocks_same_tile:
                 self.pon_block[seat].add(tile.kind)
+        for seat in self._completes:
+            if self.responses.get(seat) is None or self.responses[seat].kind is not ActionKind.RON:
+                self.furiten_passed[seat] = True  # 001: until the seat's next draw
 
     def _ron_winners(self) -> list[int]:
         assert self.claim_from is not None
@@ -569,30 +864,73 @@ class Hand:
         tile, discarder = self.claim_tile, self.claim_from
         assert tile is not None and discarder is not None
         winners = self._ron_winners()
-        scores = {s: self._ron_score(s, tile, robbing=False) for s in winners}
+        limit = self.rules.calls.ron_limit
+        if limit is not None and len(winners) > limit:
+            if self.rules.abortive.triple_ron:
+                self._passes_on_claims(robbing=False)
+                self._abort("triple_ron")  # 001: three claims on one discard abort the hand
+                return
+            winners = winners[:limit]
+        # With several winners only the nearest in turn order takes the honba (001).
+        scores = {s: self._ron_score(s, tile, robbing=False, honba=None if i == 0 else 0) for i, s in enumerate(winners)}
         self._passes_on_claims(robbing=False)
         if winners:
             self.discards[discarder].pop()
+            self.discard_called[discarder] = True
+            self.riichi_pending = None  # a declaration discard won on: the riichi stands void, no deposit
             self._settle_rons(winners, scores, discarder, tile, robbing=False)
             return
         self._end_chain()
+        if self._after_discard_passed(discarder):
+            return
         for seat, resp in sorted(self.responses.items()):
             if resp.kind in (ActionKind.PON, ActionKind.MINKAN):
                 self.discards[discarder].pop()
-                self._call(seat, resp.kind, tile, discarder)
+                self.discard_called[discarder] = True
+                self._call(seat, resp.kind, tile, discarder, resp.tiles)
                 return
         for seat, resp in sorted(self.responses.items()):
             if resp.kind is ActionKind.CHI:  # chi ranks below pon and kongs
                 self.discards[discarder].pop()
+                self.discard_called[discarder] = True
                 self._chi(seat, resp, tile, discarder)
                 return
         self._next_draw((discarder + 1) % SEATS)
 
-    def _call(self, seat: int, kind: ActionKind, tile: Tile, discarder: int) -> None:
+    def _after_discard_passed(self, discarder: int) -> bool:
+        """No one won on the discard: a riichi declaration stands, and abortive draws are checked (001). True if the hand ended."""
+        if self.riichi_pending is not None:
+            seat = self.riichi_pending
+            self.riichi_pending = None
+            rules = self.rules.riichi
+            assert rules is not None
+            deltas = [0] * SEATS
+            deltas[seat] = -rules.deposit
+            self.deposits += 1
+            self._emit(Event("deposit", seat, {"amount": rules.deposit, "table": rules.deposit}, tuple(deltas)))
+            if self.rules.abortive.four_riichi and all(self.riichi):
+                self._abort("four_riichi")
+                return True
+        abortive = self.rules.abortive
+        if abortive.four_winds and not self.interrupted and all(n == 1 for n in self.turns_taken):
+            first = {self.river[s][0].kind for s in range(SEATS)}
+            if len(first) == 1 and Tile(first.pop()).is_wind:
+                self._abort("four_winds")
+                return True
+        if self.four_kongs_due:
+            self._abort("four_kongs")
+            return True
+        return False
+
+    def _call(self, seat: int, kind: ActionKind, tile: Tile, discarder: int, tiles: Sequence[Tile] = ()) -> None:
         n = 2 if kind is ActionKind.PON else 3
-        taken = [t for t in self.hands[seat] if t.kind == tile.kind][:n]
+        taken = list(tiles) if tiles else [t for t in self.hands[seat] if t.kind == tile.kind][:n]
         for t in taken:
             self._take(seat, t)
+        self._interrupt()
+        self._note_liability(seat, tile, discarder)
+        if kind is ActionKind.PON and self.rules.calls.kuikae:
+            self.kuikae = {tile.kind}
         source = {1: "left", 2: "across", 3: "right"}[(seat - discarder) % SEATS]
         mtype = MeldType.PON if kind is ActionKind.PON else MeldType.MINKAN
         self.melds[seat].append(Meld(mtype, (*taken, tile), tile, source))
@@ -606,7 +944,55 @@ class Hand:
             self.must_discard = True
             return
         self._kong_payment(seat, MeldType.MINKAN, discarder)
+        self._kong_indicator(concealed=False)
+        self._check_four_kongs()
         self._replacement_draw(seat)
+
+    def _check_four_kongs(self) -> None:
+        """Four kongs by more than one player: the hand ends once the next discard is not won on (001)."""
+        if not self.rules.abortive.four_kongs:
+            return
+        owners = {s for s in range(SEATS) for m in self.melds[s] if m.type in (MeldType.ANKAN, MeldType.MINKAN, MeldType.KAKAN)}
+        self.four_kongs_due = self.kong_count() >= 4 and len(owners) > 1
+
+    def _note_liability(self, seat: int, tile: Tile, discarder: int) -> None:
+        """Pao: the call that completes the third dragon set or the fourth wind set makes its discarder liable (001)."""
+        pao = self.rules.pao
+        if pao is None or not tile.is_honor:
+            return
+        kinds = {m.kind for m in self.melds[seat] if m.type is not MeldType.CHI} | {tile.kind}
+        if tile.is_dragon and pao.dragons is not None and all(k in kinds for k in range(31, 34)):
+            self.liable[seat] = (pao.dragons, discarder)
+        if tile.is_wind and pao.winds is not None and all(k in kinds for k in range(27, 31)):
+            self.liable[seat] = (pao.winds, discarder)
+
+    def _pon_options(self, seat: int, tile: Tile) -> list[Action]:
+        """PON; with red fives, one option per distinct pair of tiles the caller could give up (the other stays in hand)."""
+        held = sorted((t for t in self.hands[seat] if t.kind == tile.kind), key=_tile_key)
+        pairs = sorted({(a, b) for a, b in combinations(held, 2)}, key=lambda p: [_tile_key(t) for t in p])
+        if self.rules.calls.kuikae and not self._discard_left_after(seat, pairs[0], {tile.kind}):
+            return []
+        if len(pairs) == 1:
+            return [Action(ActionKind.PON, seat)]
+        return [Action(ActionKind.PON, seat, tiles=p) for p in pairs]
+
+    def _kuikae_kinds(self, tile: Tile, tiles: Sequence[Tile]) -> set[int]:
+        """001 kuikae: the called kind, and for a sequence completed at one end the kind beyond the other end."""
+        out = {tile.kind}
+        if tiles and all(t.kind != tile.kind for t in tiles):
+            low = min(t.kind for t in tiles)
+            high = max(t.kind for t in tiles)
+            if tile.kind < low and tile.number + 3 <= 9:
+                out.add(tile.kind + 3)
+            elif tile.kind > high and tile.number - 3 >= 1:
+                out.add(tile.kind - 3)
+        return out
+
+    def _discard_left_after(self, seat: int, taken: Sequence[Tile], forbidden: set[int]) -> bool:
+        rest = list(self.hands[seat])
+        for t in taken:
+            rest.remove(t)
+        return any(t.kind not in forbidden for t in rest)
 
     def _chi_options(self, seat: int, tile: Tile) -> list[Action]:
         out: list[Action] = []
@@ -617,13 +1003,22 @@ class Hand:
                 continue
             need = [k + (start + i - n) for i in range(3) if start + i != n]
             if all(counts[x] for x in need):
-                pair = tuple(next(t for t in self.hands[seat] if t.kind == x) for x in need)
-                out.append(Action(ActionKind.CHI, seat, tiles=pair))
+                # One option per distinct choice of tiles (a red five or a plain one).
+                choices = [sorted({t for t in self.hands[seat] if t.kind == x}, key=_tile_key) for x in need]
+                for a in choices[0]:
+                    for b in choices[1]:
+                        pair = (a, b)
+                        if self.rules.calls.kuikae and not self._discard_left_after(seat, pair, self._kuikae_kinds(tile, pair)):
+                            continue
+                        out.append(Action(ActionKind.CHI, seat, tiles=pair))
         return out
 
     def _chi(self, seat: int, action: Action, tile: Tile, discarder: int) -> None:
         for t in action.tiles:
             self._take(seat, t)
+        self._interrupt()
+        if self.rules.calls.kuikae:
+            self.kuikae = self._kuikae_kinds(tile, action.tiles)
         tiles = tuple(sorted((*action.tiles, tile), key=_tile_key))
         self.melds[seat].append(Meld(MeldType.CHI, tiles, tile, "left"))
         self._emit(Event("chi", seat, {"tile": tile.mpsz, "tiles": format_tiles(tiles), "from": discarder}))
@@ -651,6 +1046,10 @@ class Hand:
             self.wins.append(WinRecord(seat, discarder, tile, score, order))
             self._emit(Event("win", seat, {"tile": tile.mpsz, "from": discarder, "ron": True, "robbing": robbing,
                                            "patterns": [p.id for p in score.patterns], "total": score.total}))
+            liable = self.liable[seat]
+            if liable is not None and liable[1] != discarder and self.rules.pao is not None and self.rules.pao.split_on_ron:
+                self._pay_liable_ron(seat, discarder, liable, score, first=seat == winners[0], tile=tile, robbing=robbing)
+                continue
             for role, amount in score.payments.items():
                 if role == "discarder":
                     self._pay("win_payment", seat, discarder, amount)
@@ -665,6 +1064,7 @@ class Hand:
                 self._pay("kong_transfer", seat, discarder, share)
             chain = set(self.kong_chain)
             self.kong_income = [e for e in self.kong_income if e not in chain]
+        self._collect_deposits(winners[0])  # the nearest winner in turn order takes the deposits (001)
         self._end_chain()
         for seat in winners:
             self.active[seat] = False
@@ -686,15 +1086,71 @@ class Hand:
         self.win_events += 1
         self.wins.append(WinRecord(seat, None, tile, score, order))
         self._emit(Event("win", seat, {"tile": tile.mpsz, "ron": False, "patterns": [p.id for p in score.patterns], "total": score.total}))
-        for role, amount in score.payments.items():
+        owed = self._tsumo_payers(seat, score.payments)
+        liable = self.liable[seat]
+        if liable is not None:
+            owed = self._liable_tsumo(seat, liable, score, owed)
+        for other, amount in owed.items():
+            self._pay("win_payment", seat, other, amount)
+        self._collect_deposits(seat)
+        self.active[seat] = False
+        self._end_chain()
+        self._after_win(next_from=seat)
+
+    def _tsumo_payers(self, seat: int, payments: dict[str, int]) -> dict[int, int]:
+        """What each other active seat pays a self-draw winner, by payment role."""
+        owed: dict[int, int] = {}
+        for role, amount in payments.items():
             for other in self.active_seats():
                 if other == seat:
                     continue
                 if role == "each" or (role == "dealer") == (other == self.dealer):
-                    self._pay("win_payment", seat, other, amount)
-        self.active[seat] = False
-        self._end_chain()
-        self._after_win(next_from=seat)
+                    owed[other] = owed.get(other, 0) + amount
+        return owed
+
+    def _covered_share(self, liable: tuple[str, int], score: Score) -> tuple[int, int]:
+        """(covered, total) han of the liable yakuman within the win."""
+        covered = sum(p.points for p in score.patterns if p.id == liable[0])
+        return covered, score.total
+
+    def _without_honba(self, seat: int, score: Score, tile: Tile | None, ron_from: int | None, robbing: bool = False) -> dict[str, int]:
+        """The win's payments with no honba (the liability covers the hand's value; honba are paid as usual)."""
+        if not self.honba:
+            return dict(score.payments)
+        win_tile = tile if tile is not None else self.last_draw
+        assert win_tile is not None
+        rest = list(self.hands[seat])
+        if ron_from is None:
+            rest.remove(win_tile)
+        kind = WinKind.TSUMO if ron_from is None else WinKind.RON
+        ctx = self.win_context(seat, after_kong=self.drew_replacement and ron_from is None, honba=0, robbing_kong=robbing,
+                               last_tile=self.drew_last_tile if ron_from is None else self.claim_is_last_tile)
+        return dict(evaluate(self.profile, WinningHand(tuple(rest), tuple(self.melds[seat]), win_tile, kind), ctx).payments)
+
+    def _liable_tsumo(self, seat: int, liable: tuple[str, int], score: Score, owed: dict[int, int]) -> dict[int, int]:
+        """Pao on a self-draw: the liable player pays the covered yakuman value in full; the rest is paid as usual (001)."""
+        covered, total = self._covered_share(liable, score)
+        if not covered or not total:
+            return owed
+        base = self._tsumo_payers(seat, self._without_honba(seat, score, None, None))
+        out = {}
+        for other, amount in owed.items():
+            honba_part = amount - base.get(other, 0)
+            out[other] = base[other] * (total - covered) // total + honba_part
+        out[liable[1]] = out.get(liable[1], 0) + sum(base.values()) * covered // total
+        return out
+
+    def _pay_liable_ron(
+        self, seat: int, discarder: int, liable: tuple[str, int], score: Score, *, first: bool, tile: Tile, robbing: bool
+    ) -> None:
+        """Pao on a discard win: the covered value is shared half and half by the liable player and the discarder (001)."""
+        covered, total = self._covered_share(liable, score)
+        amount = score.payments.get("discarder", 0)
+        base = self._without_honba(seat, score, tile, discarder, robbing).get("discarder", 0) if first else amount
+        half = (base * covered // total) // 2 if total else 0
+        if half:
+            self._pay("win_payment", seat, liable[1], half, {"liability": liable[0]})
+        self._pay("win_payment", seat, discarder, amount - half)
 
     def _do_ankan(self, action: Action) -> None:
         seat, tile = action.seat, action.tile
@@ -705,7 +1161,10 @@ class Hand:
             self._take(seat, t)
         self.melds[seat].append(Meld(MeldType.ANKAN, tuple(taken)))
         self._emit(Event("ankan", seat, {"tile": tile.mpsz}))
+        self._interrupt()
         self._kong_payment(seat, MeldType.ANKAN, None)
+        self._kong_indicator(concealed=True)
+        self._check_four_kongs()
         self._replacement_draw(seat)
 
     def _do_kakan(self, action: Action) -> None:
@@ -721,8 +1180,11 @@ class Hand:
             self.claim_tile, self.claim_from = added, seat
             self.claim_after_kong = False
             self.claim_is_last_tile = False
+            self._completes = set()
             for offset in range(1, SEATS):
                 other = (seat + offset) % SEATS
+                if self.active[other]:
+                    self._note_completion(other, added)
                 if self.active[other] and self._ron_score(other, added, robbing=True) is not None:
                     options[other] = [Action(ActionKind.RON, other), Action(ActionKind.PASS, other)]
             if options:
@@ -738,7 +1200,10 @@ class Hand:
         pon = self.melds[seat][index]
         self.melds[seat][index] = Meld(MeldType.KAKAN, (*pon.tiles, added), pon.claimed, pon.source)
         self._emit(Event("kakan", seat, {"tile": added.mpsz}))
+        self._interrupt()
         self._kong_payment(seat, MeldType.KAKAN, None)
+        self._kong_indicator(concealed=False)
+        self._check_four_kongs()
         self._replacement_draw(seat)
 
     def _resolve_rob(self) -> None:
@@ -773,6 +1238,7 @@ class Hand:
     # ----------------------------------------------------------------- draws
 
     def _clear_blocks(self, seat: int) -> None:
+        self.furiten_passed[seat] = False
         self.pass_fan[seat] = None
         self.discard_win_block[seat] = False
         self.pon_block[seat].clear()
@@ -790,7 +1256,11 @@ class Hand:
     def _replacement_draw(self, seat: int, *, kong: bool = True) -> None:
         if kong:
             self.kong_this_turn = True
-        tile = self._pop_back()
+        if self.dead is not None:
+            tile = self.dead.draw()
+            self.back -= 1  # the live wall's last tile joins the dead wall
+        else:
+            tile = self._pop_back()
         self._draw(seat, tile, replacement=True, kong=kong)
 
     def _draw(self, seat: int, tile: Tile, *, replacement: bool, kong: bool = False) -> None:
@@ -800,7 +1270,8 @@ class Hand:
         self.phase = Phase.TURN
         self.last_draw = tile
         self.drew_replacement = replacement and kong  # a flower's replacement is no kong bloom
-        self.drew_last_tile = self.wall_remaining == 0
+        # With a dead wall a replacement is never the last tile (it comes from the dead wall).
+        self.drew_last_tile = self.wall_remaining == 0 and not (replacement and self.dead is not None)
         self.must_discard = False
         if not replacement:
             self.kong_chain = []
@@ -826,6 +1297,9 @@ class Hand:
     def _exhaust(self) -> None:
         self.exhausted = True
         rules = self.rules.exhaustion
+        if rules.ready_pool or rules.nagashi is not None:
+            self._exhaust_ready_pool()
+            return
         players = self.active_seats()
         holders = [s for s in players if self._holds_missing(s) or any(t.suit == self.missing[s] for m in self.melds[s] for t in m.tiles)]
         needs_ready = rules.not_ready_pays_ready or rules.refund_kong_income
@@ -857,6 +1331,36 @@ class Hand:
                         value = min(value, rules.ready_value_cap)
                     self._pay("not_ready_payment", other, seat, value)
         self._finish()
+
+    def _exhaust_ready_pool(self) -> None:
+        """001: nagashi mangan first; otherwise the ready pool passes from not-ready to ready players."""
+        rules = self.rules.exhaustion
+        ready = [s for s in range(SEATS) if self._shape_waits(s)]
+        not_ready = [s for s in range(SEATS) if s not in ready]
+        self.ready_at_end = ready
+        nagashi = [s for s in range(SEATS) if rules.nagashi is not None and self._nagashi(s)]
+        self._emit(Event("exhaustion", None, {"ready": ready, "not_ready": not_ready, "nagashi": nagashi}))
+        if nagashi and rules.nagashi is not None:
+            for seat in nagashi:
+                for other in range(SEATS):
+                    if other == seat:
+                        continue
+                    if seat == self.dealer:
+                        amount = rules.nagashi.dealer_from_each
+                    else:
+                        amount = rules.nagashi.from_dealer if other == self.dealer else rules.nagashi.from_non_dealer
+                    self._pay("nagashi_mangan", seat, other, amount)
+        elif ready and not_ready and rules.ready_pool:
+            share = rules.ready_pool // (len(ready) * len(not_ready))
+            for payer in not_ready:
+                for receiver in ready:
+                    self._pay("not_ready_payment", receiver, payer, share)
+        self._finish()
+
+    def _nagashi(self, seat: int) -> bool:
+        """Every discard a terminal or honor, and none of them called (001)."""
+        river = self.river[seat]
+        return bool(river) and not self.discard_called[seat] and all(t.is_terminal_or_honor for t in river)
 
     def _finish(self) -> None:
         self.phase = Phase.OVER
@@ -912,6 +1416,7 @@ class Hand:
                     "exchange": format_tiles(self.exchange_choice[s] or ()) if own and self.exchange_choice[s] else None,
                     "active": self.active[s],
                     "score": self.scores[s],
+                    "riichi": self.riichi[s],
                 }
             )
         return {
@@ -922,12 +1427,18 @@ class Hand:
             "wall_remaining": self.wall_remaining,
             "claim_tile": self.claim_tile.mpsz if self.phase in (Phase.CLAIM, Phase.ROB) and self.claim_tile else None,
             "pending": self.pending_seats(),
+            "dora_indicators": format_tiles(self.dead.indicators()) if self.dead is not None else "",
+            "honba": self.honba,
+            "deposits": self.deposits,
             "players": players,
         }
 
     def tile_census(self) -> list[Tile]:
         """Every tile at the table now: wall, hands, melds, discards, won tiles and a pending added kong."""
-        out = list(self.wall[self.front : self.back])
+        if self.dead is not None:
+            out = list(self.wall[self.front : len(self.wall) - len(self.dead.tiles)]) + self.dead.remaining()
+        else:
+            out = list(self.wall[self.front : self.back])
         for s in range(SEATS):
             out += self.hands[s]
             out += self.discards[s]

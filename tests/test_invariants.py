@@ -195,8 +195,7 @@ def play_traced(profile: Profile, seed: int, hands: int | None, steps: set[str])
 
     match = Match(profile, seed, hands)
     players = _players(seed)
-    assert match.hands_total is not None
-    for _ in range(match.hands_total):
+    while not match.over:
         hand = match.new_hand()
         check(hand)
         play_hand(hand, players, on_step=lambda _a: check(hand))
@@ -205,11 +204,16 @@ def play_traced(profile: Profile, seed: int, hands: int | None, steps: set[str])
 
 
 def zero_sum(t: Trace) -> None:
+    """Points are conserved, counting riichi deposits on the table (an event's ``table`` is what it adds there)."""
+    deposit = t.profile.table.riichi.deposit if t.profile.table.riichi is not None else 0
     for hand in t.match.hands:
+        on_table = 0
         for ev in hand.events:
-            assert sum(ev.deltas) == 0, ev
-        assert sum(hand.scores) == 0
-    assert sum(t.match.totals) == 4 * t.profile.table.match.start_score
+            assert sum(ev.deltas) + ev.data.get("table", 0) == 0, ev
+            on_table += ev.data.get("table", 0)
+        assert sum(hand.scores) + on_table == 0
+        assert on_table == (hand.deposits - hand.deposits_at_start) * deposit
+    assert sum(t.match.totals) + t.match.deposits * deposit == 4 * t.profile.table.match.start_score
 
 
 def tile_conservation(t: Trace) -> None:
