@@ -169,7 +169,8 @@ def test_schema_defaults_are_what_the_compiler_assumes(tmp_path: Path) -> None:
     root = project(tmp_path, {"bare": minimal})
     ir = check(SpecLibrary(root / "specs", root).resolve_file(root / "specs" / "bare.yaml"), expected_id="bare")
     schema = profile_schema()
-    blocks = ("tiles", "deal", "opening", "shapes", "win", "wall", "turn", "calls", "passing", "flow", "kongs", "exhaustion", "match", "timeout")
+    blocks = ("tiles", "deal", "opening", "shapes", "win", "wall", "turn", "calls", "passing", "flow", "kongs", "furiten", "abortive",
+              "exhaustion", "match", "timeout")
     filled = with_defaults({b: {} for b in blocks}, schema, schema)  # each block written out empty
     table = ir.table
     built = {
@@ -189,12 +190,14 @@ def test_schema_defaults_are_what_the_compiler_assumes(tmp_path: Path) -> None:
         "passing": {f.name: getattr(table.passing, f.name) for f in dataclasses.fields(table.passing)},
         "flow": {"mode": table.flow},
         "kongs": {f.name: getattr(table.kongs, f.name) for f in dataclasses.fields(table.kongs)},
-        "exhaustion": {f.name: getattr(table.exhaustion, f.name) for f in dataclasses.fields(table.exhaustion)
-                       if f.name != "ready_value_cap"},
+        "furiten": {f.name: getattr(table.furiten, f.name) for f in dataclasses.fields(table.furiten)},
+        "abortive": {f.name: getattr(table.abortive, f.name) for f in dataclasses.fields(table.abortive)},
+        "exhaustion": {f.name: getattr(table.exhaustion, f.name) for f in dataclasses.fields(table.exhaustion)},
         "match": {f.name: getattr(table.match, f.name) for f in dataclasses.fields(table.match)},
         "timeout": {"claim_win": table.timeout.claim_win},
     }
     assert table.exhaustion.ready_value_cap is None and ir.cap is None  # "(absent: no cap)"
+    assert table.dead_wall is None and table.riichi is None and table.pao is None  # "(absent: ...)"
     scoring = with_defaults({"patterns": {}}, schema["properties"]["scoring"], schema)
     assert (scoring["total"], scoring["prefer"]) == (ir.total_unit, list(ir.prefer))
     for block, values in built.items():
@@ -202,6 +205,10 @@ def test_schema_defaults_are_what_the_compiler_assumes(tmp_path: Path) -> None:
             assert filled[block] == values, block
             continue
         for key, value in values.items():
+            if value is None:  # an optional rule: absent means off, and the schema says so
+                described = schema["properties"][block]["properties"][key]["description"]
+                assert ("absent" in described or "null" in described) and filled.get(block, {}).get(key) is None, f"{block}.{key}"
+                continue
             assert key in filled.get(block, {}), f"{block}.{key} has no schema default"
             assert filled[block][key] == value, (f"{block}.{key}", filled[block][key], value)
     # The defaults inside an optional object: what the compiler builds when it is given bare.
