@@ -8,13 +8,13 @@ the Python text of an expression) lives here as properties.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, fields
 
 from mjspec.runtime.rules import TableRules
 from mjspec.runtime.text import Text
 
 from .errors import Location
-from .vocabulary import COSTLY_NAMES
+from .vocabulary import COSTLY_NAMES, TILES_ONLY_NAMES
 
 
 @dataclass(frozen=True)
@@ -102,6 +102,16 @@ class PatternIR:
     @property
     def value_is_constant(self) -> bool:
         return isinstance(self.value, int)
+
+    @property
+    def tiles_only(self) -> bool:
+        """Whether every expression of the pattern reads only the hand's tiles (``TILES_ONLY_NAMES``),
+        never the situation of the win: the scorer may then reuse its result for the same tiles."""
+        for f in fields(self):
+            expr = getattr(self, f.name)
+            if isinstance(expr, ExprIR) and not expr.names <= TILES_ONLY_NAMES:
+                return False
+        return True
 
 
 @dataclass(frozen=True)

@@ -122,6 +122,35 @@ COMBINATION_NAMES: Mapping[str, tuple[Type, str]] = {
 #: records which of them its expressions use, and only those are computed.
 COSTLY_NAMES: frozenset[str] = frozenset({"only_wait", "concealed_triplets", "count_of", "concealed_count_of"})
 
+#: Hand names and functions whose value depends only on the hand's tiles (its
+#: concealed tiles, melds and winning tile), never on the situation of the win.
+#: A pattern whose expressions read only these is marked ``tiles_only`` and the
+#: scorer may reuse its result for the same tiles. Any name not listed here
+#: counts as situational, so a new vocabulary name is safe by default.
+TILES_ONLY_NAMES: frozenset[str] = frozenset(
+    {
+        "shape",
+        "groups",
+        "sets",
+        "pair",
+        "melds",
+        "wait",
+        "win_tile",
+        "tiles",
+        "suits",
+        "four_of_a_kinds",
+        "is_closed",
+        "only_wait",
+        "count_of",
+        "concealed_count_of",
+        "a",
+        "b",
+        "c",
+        "d",
+        "members",
+    }
+)
+
 #: Names every payment formula may use; earlier named amounts are added per profile.
 PAYMENT_NAMES: Mapping[str, tuple[Type, str]] = {
     "fan": (INT, "the hand's total count before any cap"),

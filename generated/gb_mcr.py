@@ -670,6 +670,7 @@ PROFILE = Profile(
             ),
             section="§4",
             combine=(Combine("triplets"), 4),
+            tiles_only=True,
         ),
         Pattern(
             id="big_three_dragons",
@@ -690,6 +691,7 @@ PROFILE = Profile(
             ),
             section="§4",
             combine=(Combine("triplets"), 3),
+            tiles_only=True,
         ),
         Pattern(
             id="all_green",
@@ -703,6 +705,7 @@ PROFILE = Profile(
                 "one_voided_suit",
             ),
             section="§4",
+            tiles_only=True,
         ),
         Pattern(
             id="nine_gates",
@@ -722,6 +725,7 @@ PROFILE = Profile(
             ),
             section="§4",
             exclude_limits=(("pung_of_terminals_or_honors", 1),),
+            tiles_only=True,
         ),
         Pattern(
             id="four_kongs",
@@ -737,6 +741,7 @@ PROFILE = Profile(
                 "single_wait",
             ),
             section="§4",
+            tiles_only=True,
         ),
         Pattern(
             id="seven_shifted_pairs",
@@ -760,6 +765,7 @@ PROFILE = Profile(
                 "no_honors",
             ),
             section="§4",
+            tiles_only=True,
         ),
         Pattern(
             id="thirteen_orphans",
@@ -782,6 +788,7 @@ PROFILE = Profile(
                 "single_wait",
             ),
             section="§4",
+            tiles_only=True,
         ),
         Pattern(
             id="all_terminals",
@@ -805,6 +812,7 @@ PROFILE = Profile(
                 "double_pung",
             ),
             section="§4",
+            tiles_only=True,
         ),
         Pattern(
             id="little_four_winds",
@@ -824,6 +832,7 @@ PROFILE = Profile(
                 "pung_of_terminals_or_honors",
             ),
             section="§4",
+            tiles_only=True,
         ),
         Pattern(
             id="little_three_dragons",
@@ -843,6 +852,7 @@ PROFILE = Profile(
                 "dragon_pung",
             ),
             section="§4",
+            tiles_only=True,
         ),
         Pattern(
             id="all_honors",
@@ -860,6 +870,7 @@ PROFILE = Profile(
                 "pung_of_terminals_or_honors",
             ),
             section="§4",
+            tiles_only=True,
         ),
         Pattern(
             id="four_concealed_pungs",
@@ -902,6 +913,7 @@ PROFILE = Profile(
                 "no_honors",
             ),
             section="§4",
+            tiles_only=True,
         ),
         Pattern(
             id="quadruple_chow",
@@ -923,6 +935,7 @@ PROFILE = Profile(
             ),
             section="§4",
             combine=(Combine("sequences"), 4),
+            tiles_only=True,
         ),
         Pattern(
             id="four_pure_shifted_pungs",
@@ -943,6 +956,7 @@ PROFILE = Profile(
             ),
             section="§4",
             combine=(Combine("triplets"), 4),
+            tiles_only=True,
         ),
         Pattern(
             id="four_pure_shifted_chows",
@@ -960,6 +974,7 @@ PROFILE = Profile(
             excludes=("pure_shifted_chows",),
             section="§4",
             combine=(Combine("sequences"), 4),
+            tiles_only=True,
         ),
         Pattern(
             id="three_kongs",
@@ -970,6 +985,7 @@ PROFILE = Profile(
             group=None,
             excludes=(),
             section="§4",
+            tiles_only=True,
         ),
         Pattern(
             id="all_terminals_and_honors",
@@ -990,6 +1006,7 @@ PROFILE = Profile(
                 "pung_of_terminals_or_honors",
             ),
             section="§4",
+            tiles_only=True,
         ),
         Pattern(
             id="seven_pairs",
@@ -1004,6 +1021,7 @@ PROFILE = Profile(
                 "single_wait",
             ),
             section="§4",
+            tiles_only=True,
         ),
         Pattern(
             id="greater_honors_and_knitted_tiles",
@@ -1026,6 +1044,7 @@ PROFILE = Profile(
                 "single_wait",
             ),
             section="§4",
+            tiles_only=True,
         ),
         Pattern(
             id="all_even_pungs",
@@ -1046,6 +1065,7 @@ PROFILE = Profile(
                 "no_honors",
             ),
             section="§4",
+            tiles_only=True,
         ),
         Pattern(
             id="full_flush",
@@ -1056,6 +1076,7 @@ PROFILE = Profile(
             group=None,
             excludes=("no_honors",),
             section="§4",
+            tiles_only=True,
         ),
         Pattern(
             id="pure_triple_chow",
@@ -1073,6 +1094,7 @@ PROFILE = Profile(
             excludes=("pure_double_chow",),
             section="§4",
             combine=(Combine("sequences"), 3),
+            tiles_only=True,
         ),
         Pattern(
             id="pure_shifted_pungs",
@@ -1090,6 +1112,7 @@ PROFILE = Profile(
             excludes=(),
             section="§4",
             combine=(Combine("triplets"), 3),
+            tiles_only=True,
         ),
         Pattern(
             id="upper_tiles",
@@ -1105,6 +1128,7 @@ PROFILE = Profile(
                 "no_honors",
             ),
             section="§4",
+            tiles_only=True,
         ),
         Pattern(
             id="middle_tiles",
@@ -1120,6 +1144,7 @@ PROFILE = Profile(
                 "no_honors",
             ),
             section="§4",
+            tiles_only=True,
         ),
         Pattern(
             id="lower_tiles",
@@ -1135,6 +1160,7 @@ PROFILE = Profile(
                 "no_honors",
             ),
             section="§4",
+            tiles_only=True,
         ),
         Pattern(
             id="pure_straight",
@@ -1151,6 +1177,7 @@ PROFILE = Profile(
             ),
             section="§4",
             combine=(Combine("sequences"), 3),
+            tiles_only=True,
         ),
         Pattern(
             id="three_suited_terminal_chows",
@@ -1172,6 +1199,7 @@ PROFILE = Profile(
                 "two_terminal_chows",
             ),
             section="§4",
+            tiles_only=True,
         ),
         Pattern(
             id="pure_shifted_chows",
@@ -1189,6 +1217,7 @@ PROFILE = Profile(
             excludes=(),
             section="§4",
             combine=(Combine("sequences"), 3),
+            tiles_only=True,
         ),
         Pattern(
             id="all_fives",
@@ -1204,6 +1233,7 @@ PROFILE = Profile(
                 "no_honors",
             ),
             section="§4",
+            tiles_only=True,
         ),
         Pattern(
             id="triple_pung",
@@ -1217,6 +1247,7 @@ PROFILE = Profile(
             excludes=("double_pung",),
             section="§4",
             combine=(Combine("triplets"), 3),
+            tiles_only=True,
         ),
         Pattern(
             id="three_concealed_pungs",
@@ -1254,6 +1285,7 @@ PROFILE = Profile(
                 "single_wait",
             ),
             section="§4",
+            tiles_only=True,
         ),
         Pattern(
             id="knitted_straight",
@@ -1270,6 +1302,7 @@ PROFILE = Profile(
             group=None,
             excludes=(),
             section="§4",
+            tiles_only=True,
         ),
         Pattern(
             id="upper_four",
@@ -1286,6 +1319,7 @@ PROFILE = Profile(
             group=None,
             excludes=("no_honors",),
             section="§4",
+            tiles_only=True,
         ),
         Pattern(
             id="lower_four",
@@ -1302,6 +1336,7 @@ PROFILE = Profile(
             group=None,
             excludes=("no_honors",),
             section="§4",
+            tiles_only=True,
         ),
         Pattern(
             id="big_three_winds",
@@ -1319,6 +1354,7 @@ PROFILE = Profile(
             excludes=("pung_of_terminals_or_honors",),
             section="§4",
             combine=(Combine("triplets"), 3),
+            tiles_only=True,
         ),
         Pattern(
             id="mixed_straight",
@@ -1332,6 +1368,7 @@ PROFILE = Profile(
             excludes=(),
             section="§4",
             combine=(Combine("sequences"), 3),
+            tiles_only=True,
         ),
         Pattern(
             id="reversible_tiles",
@@ -1348,6 +1385,7 @@ PROFILE = Profile(
             group=None,
             excludes=("one_voided_suit",),
             section="§4",
+            tiles_only=True,
         ),
         Pattern(
             id="mixed_triple_chow",
@@ -1365,6 +1403,7 @@ PROFILE = Profile(
             excludes=("mixed_double_chow",),
             section="§4",
             combine=(Combine("sequences"), 3),
+            tiles_only=True,
         ),
         Pattern(
             id="mixed_shifted_pungs",
@@ -1382,6 +1421,7 @@ PROFILE = Profile(
             excludes=(),
             section="§4",
             combine=(Combine("triplets"), 3),
+            tiles_only=True,
         ),
         Pattern(
             id="chicken_hand",
@@ -1395,6 +1435,7 @@ PROFILE = Profile(
             excludes=(),
             section="§4",
             fallback=True,
+            tiles_only=True,
         ),
         Pattern(
             id="last_tile_draw",
@@ -1469,6 +1510,7 @@ PROFILE = Profile(
             group=None,
             excludes=(),
             section="§4",
+            tiles_only=True,
         ),
         Pattern(
             id="half_flush",
@@ -1479,6 +1521,7 @@ PROFILE = Profile(
             group=None,
             excludes=(),
             section="§4",
+            tiles_only=True,
         ),
         Pattern(
             id="mixed_shifted_chows",
@@ -1496,6 +1539,7 @@ PROFILE = Profile(
             excludes=(),
             section="§4",
             combine=(Combine("sequences"), 3),
+            tiles_only=True,
         ),
         Pattern(
             id="all_types",
@@ -1508,6 +1552,7 @@ PROFILE = Profile(
             group=None,
             excludes=(),
             section="§4",
+            tiles_only=True,
         ),
         Pattern(
             id="melded_hand",
@@ -1540,6 +1585,7 @@ PROFILE = Profile(
             group=None,
             excludes=("two_concealed_pungs",),
             section="§4",
+            tiles_only=True,
         ),
         Pattern(
             id="two_dragon_pungs",
@@ -1557,6 +1603,7 @@ PROFILE = Profile(
             excludes=("dragon_pung",),
             section="§4",
             combine=(Combine("triplets"), 2),
+            tiles_only=True,
         ),
         Pattern(
             id="outside_hand",
@@ -1569,6 +1616,7 @@ PROFILE = Profile(
             group=None,
             excludes=(),
             section="§4",
+            tiles_only=True,
         ),
         Pattern(
             id="fully_concealed_hand",
@@ -1601,6 +1649,7 @@ PROFILE = Profile(
             group=None,
             excludes=(),
             section="§4",
+            tiles_only=True,
         ),
         Pattern(
             id="last_tile",
@@ -1626,6 +1675,7 @@ PROFILE = Profile(
             excludes=(),
             section="§4",
             combine=(Combine("triplets"), 1),
+            tiles_only=True,
         ),
         Pattern(
             id="prevalent_wind",
@@ -1678,6 +1728,7 @@ PROFILE = Profile(
             group=None,
             excludes=("no_honors",),
             section="§4",
+            tiles_only=True,
         ),
         Pattern(
             id="tile_hog",
@@ -1694,6 +1745,7 @@ PROFILE = Profile(
             group=None,
             excludes=(),
             section="§4",
+            tiles_only=True,
         ),
         Pattern(
             id="double_pung",
@@ -1707,6 +1759,7 @@ PROFILE = Profile(
             excludes=(),
             section="§4",
             combine=(Combine("triplets"), 2),
+            tiles_only=True,
         ),
         Pattern(
             id="two_concealed_pungs",
@@ -1735,6 +1788,7 @@ PROFILE = Profile(
             group=None,
             excludes=(),
             section="§4",
+            tiles_only=True,
         ),
         Pattern(
             id="all_simples",
@@ -1747,6 +1801,7 @@ PROFILE = Profile(
             group=None,
             excludes=("no_honors",),
             section="§4",
+            tiles_only=True,
         ),
         Pattern(
             id="pure_double_chow",
@@ -1764,6 +1819,7 @@ PROFILE = Profile(
             excludes=(),
             section="§4",
             combine=(Combine("sequences"), 2),
+            tiles_only=True,
         ),
         Pattern(
             id="mixed_double_chow",
@@ -1781,6 +1837,7 @@ PROFILE = Profile(
             excludes=(),
             section="§4",
             combine=(Combine("sequences"), 2),
+            tiles_only=True,
         ),
         Pattern(
             id="short_straight",
@@ -1794,6 +1851,7 @@ PROFILE = Profile(
             excludes=(),
             section="§4",
             combine=(Combine("sequences"), 2),
+            tiles_only=True,
         ),
         Pattern(
             id="two_terminal_chows",
@@ -1811,6 +1869,7 @@ PROFILE = Profile(
             excludes=(),
             section="§4",
             combine=(Combine("sequences"), 2),
+            tiles_only=True,
         ),
         Pattern(
             id="pung_of_terminals_or_honors",
@@ -1828,6 +1887,7 @@ PROFILE = Profile(
             excludes=(),
             section="§4",
             combine=(Combine("triplets"), 1),
+            tiles_only=True,
         ),
         Pattern(
             id="melded_kong",
@@ -1838,6 +1898,7 @@ PROFILE = Profile(
             group=None,
             excludes=(),
             section="§4",
+            tiles_only=True,
         ),
         Pattern(
             id="one_voided_suit",
@@ -1854,6 +1915,7 @@ PROFILE = Profile(
             group=None,
             excludes=(),
             section="§4",
+            tiles_only=True,
         ),
         Pattern(
             id="no_honors",
@@ -1864,6 +1926,7 @@ PROFILE = Profile(
             group=None,
             excludes=(),
             section="§4",
+            tiles_only=True,
         ),
         Pattern(
             id="edge_wait",
@@ -1876,6 +1939,7 @@ PROFILE = Profile(
             group=None,
             excludes=(),
             section="§4",
+            tiles_only=True,
         ),
         Pattern(
             id="closed_wait",
@@ -1888,6 +1952,7 @@ PROFILE = Profile(
             group=None,
             excludes=(),
             section="§4",
+            tiles_only=True,
         ),
         Pattern(
             id="single_wait",
@@ -1900,6 +1965,7 @@ PROFILE = Profile(
             group=None,
             excludes=(),
             section="§4",
+            tiles_only=True,
         ),
         Pattern(
             id="self_drawn",

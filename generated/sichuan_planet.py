@@ -168,6 +168,7 @@ PROFILE = Profile(
             group="base",
             excludes=(),
             section="Modèles de notation",
+            tiles_only=True,
         ),
         Pattern(
             id="all_triplets",
@@ -184,6 +185,7 @@ PROFILE = Profile(
             group="base",
             excludes=(),
             section="Modèles de notation",
+            tiles_only=True,
         ),
         Pattern(
             id="full_flush",
@@ -200,6 +202,7 @@ PROFILE = Profile(
             group="base",
             excludes=(),
             section="Modèles de notation",
+            tiles_only=True,
         ),
         Pattern(
             id="seven_pairs",
@@ -216,6 +219,7 @@ PROFILE = Profile(
             group="base",
             excludes=("all_triplets",),
             section="Modèles de notation",
+            tiles_only=True,
         ),
         Pattern(
             id="root",
@@ -228,6 +232,7 @@ PROFILE = Profile(
             group=None,
             excludes=(),
             section="Modèles de notation",
+            tiles_only=True,
         ),
         Pattern(
             id="golden_hook",
@@ -244,6 +249,7 @@ PROFILE = Profile(
             group=None,
             excludes=(),
             section="Modèles de notation",
+            tiles_only=True,
         ),
         Pattern(
             id="hai_di",

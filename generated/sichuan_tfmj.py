@@ -173,6 +173,7 @@ PROFILE = Profile(
             group="base",
             excludes=(),
             section="§7",
+            tiles_only=True,
         ),
         Pattern(
             id="all_triplets",
@@ -189,6 +190,7 @@ PROFILE = Profile(
             group="base",
             excludes=(),
             section="§7",
+            tiles_only=True,
         ),
         Pattern(
             id="full_flush",
@@ -205,6 +207,7 @@ PROFILE = Profile(
             group="base",
             excludes=(),
             section="§7",
+            tiles_only=True,
         ),
         Pattern(
             id="seven_pairs",
@@ -221,6 +224,7 @@ PROFILE = Profile(
             group="base",
             excludes=(),
             section="§7",
+            tiles_only=True,
         ),
         Pattern(
             id="root",
@@ -233,6 +237,7 @@ PROFILE = Profile(
             group=None,
             excludes=(),
             section="§7",
+            tiles_only=True,
         ),
         Pattern(
             id="golden_hook",
@@ -249,6 +254,7 @@ PROFILE = Profile(
             group=None,
             excludes=(),
             section="§7",
+            tiles_only=True,
         ),
         Pattern(
             id="hai_di",

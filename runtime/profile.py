@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from enum import StrEnum
-from typing import TYPE_CHECKING, Callable
+from typing import TYPE_CHECKING, Any, Callable
 
 from .rules import TableRules
 from .shapes import ShapeRules
@@ -123,6 +123,9 @@ class Pattern:
     bonus: bool = False
     """Stands outside every relation: never excluded, never excludes, ignored by ``fallback``
     and left out of the win minimum when the minimum says so (GB's flowers)."""
+    tiles_only: bool = False
+    """Every expression of the pattern reads only the hand's tiles, never the situation of
+    the win (the compiler decides): the scorer reuses its result for the same tiles."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -211,6 +214,9 @@ class Profile:
     )
     """The combination patterns with their declaration index, by (kind of set, size): each
     combination of sets is built once and tested against every pattern of its kind."""
+    memo: dict[Any, Any] = field(init=False, repr=False, compare=False)
+    """The scorer's memo tables for this profile (what it learnt about tiles it has scored;
+    see :mod:`mjspec.runtime.scoring`). Each profile object has its own."""
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "pattern_index", {p.id: p for p in self.patterns})
@@ -222,3 +228,4 @@ class Profile:
             if p.combine is not None:
                 by.setdefault(p.combine, []).append((i, p))
         object.__setattr__(self, "combination_patterns", tuple((k, tuple(v)) for k, v in by.items()))
+        object.__setattr__(self, "memo", {})

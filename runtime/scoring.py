@@ -17,7 +17,7 @@ from typing import Any, Sequence
 from .context import WinContext, WinKind
 from .hand import Arrangement, Group, GroupKind, Meld
 from .profile import Combine, Pattern, Pick, Profile
-from .shapes import arrangements, is_only_wait
+from .shapes import arrangements, forget_waits, is_only_wait
 from .tiles import N_KINDS, NotationError, Tile, counts34, parse_tiles
 from .view import HandView, Lazy, PaymentView
 
@@ -123,73 +123,63 @@ def score_every_arrangement(profile: Profile, hand: WinningHand, ctx: WinContext
 
 
 def _evaluate(profile: Profile, hand: WinningHand, ctx: WinContext, every: list[Score] | None) -> Score:
-    concealed = check_hand(profile, hand)
-    arrs = arrangements(concealed, hand.melds, hand.win_tile.kind, profile.shapes)
-    if not arrs:
+    known = _known_tiles(profile, hand)
+    if not known.readings:
         return Score(False, "not a winning shape")
 
-    meld_groups = tuple(m.group for m in hand.melds)
-    all_tiles = (*hand.concealed, hand.win_tile, *(t for m in hand.melds for t in m.tiles))
-    totals = [0] * N_KINDS
-    for t in all_tiles:
-        totals[t.kind] += 1
-    suits = frozenset(t.suit.value for t in all_tiles)
-    fours = sum(1 for c in totals if c == 4)
-    is_closed = all(m.type.is_concealed for m in hand.melds)
     tsumo = hand.win is WinKind.TSUMO
     dealer = ctx.is_dealer
-
-    flowers = _flower_count(profile, ctx.flowers) if ctx.flowers else 0
     needs = profile.needs
-    only_wait = Lazy(lambda: _only_wait(profile, concealed, hand))
-    counted = "count_of" in needs or "concealed_count_of" in needs
     minimum = profile.minimum
+    plan = _plan(profile)
+
+    # One view per hand: the hand-wide names once, then each reading's names in turn.
+    view = HandView()
+    view.melds = known.meld_groups
+    view.win_tile = hand.win_tile
+    view.tiles = known.tiles
+    view.suits = known.suits
+    view.four_of_a_kinds = known.fours
+    view.is_closed = known.is_closed
+    view.tsumo = tsumo
+    view.ron = not tsumo
+    view.last_tile = ctx.last_tile
+    view.after_kong = ctx.after_kong
+    view.kong_shot = ctx.kong_shot
+    view.robbing_kong = ctx.robbing_kong
+    view.first_draw = ctx.first_draw
+    view.fourth_tile = ctx.fourth_tile
+    view.riichi = ctx.riichi or ctx.double_riichi
+    view.double_riichi = ctx.double_riichi
+    view.ippatsu = ctx.ippatsu
+    view.dealer = dealer
+    view.seat_wind = ctx.seat_wind.value
+    view.round_wind = ctx.round_wind.value
+    view.missing_suit = ctx.missing_suit.value if ctx.missing_suit is not None else None
+    view.flowers = _flower_count(profile, ctx.flowers) if ctx.flowers else 0
+    view._only_wait = known.only_wait
+    if known.counts is not None:
+        view._counts, view._concealed_counts = known.counts
 
     best: Score | None = None
     best_key: tuple[int, ...] = ()
     failed: str | None = None
     under: Score | None = None  # the best arrangement short of the minimum, reported when nothing reaches it
-    for arr in arrs:
-        view = HandView()
-        view.shape = arr.shape.value
+    for reading in known.readings:
+        arr = reading.arr
+        view.shape = reading.shape
         view.groups = arr.groups
-        view.sets = tuple(g for g in arr.groups if g.kind in _SET_KINDS)
-        view.pair = arr.pair
-        view.melds = meld_groups
-        view.wait = arr.wait.value
-        view.win_tile = hand.win_tile
-        view.tiles = all_tiles
-        view.suits = suits
-        view.four_of_a_kinds = fours
-        view.is_closed = is_closed
-        view.tsumo = tsumo
-        view.ron = not tsumo
-        view.last_tile = ctx.last_tile
-        view.after_kong = ctx.after_kong
-        view.kong_shot = ctx.kong_shot
-        view.robbing_kong = ctx.robbing_kong
-        view.first_draw = ctx.first_draw
-        view.fourth_tile = ctx.fourth_tile
-        view.riichi = ctx.riichi or ctx.double_riichi
-        view.double_riichi = ctx.double_riichi
-        view.ippatsu = ctx.ippatsu
-        view.dealer = dealer
-        view.seat_wind = ctx.seat_wind.value
-        view.round_wind = ctx.round_wind.value
-        view.missing_suit = ctx.missing_suit.value if ctx.missing_suit is not None else None
-        view.flowers = flowers
-        view._only_wait = only_wait
+        view.sets = reading.sets
+        view.pair = reading.pair
+        view.wait = reading.wait
         if "concealed_triplets" in needs:
             view.concealed_triplets = _concealed_triplets(arr, tsumo)
-        if counted:
-            view._counts = totals
-            view._concealed_counts = concealed
 
         reason = _unmet_requirement(profile, view)
         if reason is not None:
             failed = failed or reason
             continue
-        scored = _score_patterns(profile, view)
+        scored = _score_reading(profile, plan, reading, view)
         total = sum(p.points for p in scored)
         capped = total if profile.cap is None else min(total, profile.cap)
         if minimum is not None:
@@ -215,8 +205,189 @@ def _evaluate(profile: Profile, hand: WinningHand, ctx: WinContext, every: list[
     return best
 
 
+# ---------------------------------------------------------------------------
+# What the tiles alone decide, learnt once per hand's tiles
+# ---------------------------------------------------------------------------
+#
+# Scoring the same tiles again (a bot weighing its waits every turn, a table
+# re-scoring a claimed win, a benchmark's repeats) finds the arrangements, the
+# formal wait and every ``tiles_only`` pattern's hits already known: only the
+# patterns that read the situation of the win are evaluated again. The
+# compiler marks a pattern ``tiles_only`` from the names its expressions read,
+# and the reused hits are computed with a view that holds no situation at all,
+# so a mismarked pattern fails loudly instead of scoring wrongly.
+
+#: Hands' tiles remembered per profile; the table is emptied when full.
+MEMO_LIMIT = 1 << 14
+
+#: One scoring hit: the pattern, its value per occurrence, how many occurrences,
+#: and for a combination pattern's occurrence the positions (in ``view.sets``)
+#: of the sets it combines.
+Hit = tuple[Pattern, int, int, frozenset[int] | None]
+
+
+#: A hit keyed by (declaration index, combination index) for declaration order.
+_Keyed = tuple[tuple[int, int], Hit]
+
+
+@dataclass(slots=True)
+class _Reading:
+    """One arrangement with what its tiles decide: its view names and the hits of ``tiles_only`` patterns."""
+
+    arr: Arrangement
+    shape: str
+    sets: tuple[Group, ...]
+    pair: Group | None
+    wait: str
+    pools: dict[Combine, list[int]] | None
+    fixed: list[_Keyed]
+    scored: dict[tuple[tuple[tuple[int, int], int, int], ...], tuple[ScoredPattern, ...]] = field(default_factory=dict)
+    """Scored patterns after the relations, by the situational hits that joined ``fixed``."""
+
+
+@dataclass(slots=True)
+class _Tiles:
+    """What one hand's tiles decide whatever the situation: the hand-wide view names and every reading."""
+
+    tiles: tuple[Tile, ...]
+    meld_groups: tuple[Group, ...]
+    suits: frozenset[str]
+    fours: int
+    is_closed: bool
+    only_wait: Lazy
+    counts: tuple[list[int], list[int]] | None
+    readings: list[_Reading]
+
+
+@dataclass(frozen=True, slots=True)
+class _Plan:
+    """A profile's patterns split by what they read: the tiles only (their hits are reused) or the situation too."""
+
+    fixed_plain: tuple[tuple[int, Pattern], ...]
+    fixed_combinations: tuple[tuple[tuple[Combine, int], tuple[tuple[int, Pattern], ...]], ...]
+    situational_plain: tuple[tuple[int, Pattern], ...]
+    situational_combinations: tuple[tuple[tuple[Combine, int], tuple[tuple[int, Pattern], ...]], ...]
+
+
+def _plan(profile: Profile) -> _Plan:
+    plan: _Plan | None = profile.memo.get("plan")
+    if plan is None:
+        plain = [(i, p) for i, p in enumerate(profile.patterns) if p.combine is None]
+
+        def combos(tiles_only: bool) -> tuple[tuple[tuple[Combine, int], tuple[tuple[int, Pattern], ...]], ...]:
+            out = []
+            for key, patterns in profile.combination_patterns:
+                chosen = tuple((i, p) for i, p in patterns if p.tiles_only is tiles_only)
+                if chosen:
+                    out.append((key, chosen))
+            return tuple(out)
+
+        plan = _Plan(
+            tuple((i, p) for i, p in plain if p.tiles_only),
+            combos(True),
+            tuple((i, p) for i, p in plain if not p.tiles_only),
+            combos(False),
+        )
+        profile.memo["plan"] = plan
+    return plan
+
+
+def clear_memo(profile: Profile) -> None:
+    """Forget every hand ``profile`` has scored (and the formal waits of every hand); for cold measurements."""
+    plan = profile.memo.get("plan")
+    profile.memo.clear()
+    if plan is not None:
+        profile.memo["plan"] = plan
+    forget_waits()
+
+
+def _known_tiles(profile: Profile, hand: WinningHand) -> _Tiles:
+    memo: dict[tuple[tuple[Tile, ...], tuple[Meld, ...], Tile], _Tiles] | None = profile.memo.get("tiles")
+    if memo is None:
+        memo = profile.memo["tiles"] = {}
+    key = (hand.concealed, hand.melds, hand.win_tile)
+    known = memo.get(key)
+    if known is None:
+        known = _learn_tiles(profile, hand)
+        if len(memo) >= MEMO_LIMIT:
+            memo.clear()
+        memo[key] = known
+    return known
+
+
+def _learn_tiles(profile: Profile, hand: WinningHand) -> _Tiles:
+    concealed = check_hand(profile, hand)  # a hand is checked once: a malformed one is never remembered
+    arrs = arrangements(concealed, hand.melds, hand.win_tile.kind, profile.shapes)
+    meld_groups = tuple(m.group for m in hand.melds)
+    all_tiles = (*hand.concealed, hand.win_tile, *(t for m in hand.melds for t in m.tiles))
+    totals = [0] * N_KINDS
+    for t in all_tiles:
+        totals[t.kind] += 1
+    needs = profile.needs
+    counts = (totals, concealed) if "count_of" in needs or "concealed_count_of" in needs else None
+    known = _Tiles(
+        tiles=all_tiles,
+        meld_groups=meld_groups,
+        suits=frozenset(t.suit.value for t in all_tiles),
+        fours=sum(1 for c in totals if c == 4),
+        is_closed=all(m.type.is_concealed for m in hand.melds),
+        only_wait=Lazy(lambda: _only_wait(profile, concealed, hand)),
+        counts=counts,
+        readings=[],
+    )
+    if not arrs:
+        return known
+    plan = _plan(profile)
+    # A view of the tiles alone: a tiles_only pattern that read the situation would fail here.
+    view = HandView()
+    view.melds = meld_groups
+    view.win_tile = hand.win_tile
+    view.tiles = all_tiles
+    view.suits = known.suits
+    view.four_of_a_kinds = known.fours
+    view.is_closed = known.is_closed
+    view._only_wait = known.only_wait
+    if counts is not None:
+        view._counts, view._concealed_counts = counts
+    for arr in arrs:
+        sets = tuple(g for g in arr.groups if g.kind in _SET_KINDS)
+        view.shape = arr.shape.value
+        view.groups = arr.groups
+        view.sets = sets
+        view.pair = arr.pair
+        view.wait = arr.wait.value
+        fixed: list[_Keyed] = []
+        for idx, p in plan.fixed_plain:
+            hit = _plain_hit(p, view)
+            if hit is not None:
+                fixed.append(((idx, 0), hit))
+        pools = _pools(sets) if profile.combination_patterns else None
+        if pools is not None and plan.fixed_combinations:
+            fixed.extend(_combination_hits(plan.fixed_combinations, view, pools))
+            fixed.sort(key=_by_key)
+        known.readings.append(_Reading(arr, view.shape, sets, view.pair, view.wait, pools, fixed))
+    return known
+
+
+def _by_key(keyed: _Keyed) -> tuple[int, int]:
+    return keyed[0]
+
+
 def _flower_count(profile: Profile, text: str) -> int:
     """How many flowers ``context.flowers`` names; each must be a flower of the set, once."""
+    memo: dict[str, int] | None = profile.memo.get("flowers")
+    if memo is None:
+        memo = profile.memo["flowers"] = {}
+    n = memo.get(text)
+    if n is None:
+        n = _count_flowers(profile, text)
+        if len(memo) >= MEMO_LIMIT:
+            memo.clear()
+        memo[text] = n
+    return n
+
+
+def _count_flowers(profile: Profile, text: str) -> int:
     try:
         shown = parse_tiles(text)
     except NotationError as e:
@@ -268,32 +439,38 @@ def _unmet_requirement(profile: Profile, view: HandView) -> str | None:
     return None
 
 
-#: One scoring hit: the pattern, its value per occurrence, how many occurrences,
-#: and for a combination pattern's occurrence the positions (in ``view.sets``)
-#: of the sets it combines.
-Hit = tuple[Pattern, int, int, frozenset[int] | None]
+def _plain_hit(p: Pattern, view: HandView) -> Hit | None:
+    """A whole-hand pattern's hit on the view, or None."""
+    if p.when is not None and not p.when(view):
+        return None
+    n = p.count(view) if p.count is not None else 1
+    if n <= 0:
+        return None
+    value = p.value if isinstance(p.value, int) else p.value(view)
+    return (p, value, n, None)
 
 
-def _score_patterns(profile: Profile, view: HandView) -> tuple[ScoredPattern, ...]:
-    hits: list[Hit] = []
-    for p in profile.patterns:
-        if p.combine is not None:
-            continue
-        if p.when is not None and not p.when(view):
-            continue
-        n = p.count(view) if p.count is not None else 1
-        if n <= 0:
-            continue
-        value = p.value if isinstance(p.value, int) else p.value(view)
-        hits.append((p, value, n, None))
-    if profile.combination_patterns:
-        combined = _combination_hits(profile, view)
-        if combined:
-            # Back into declaration order, a pattern's occurrences in combination order.
-            index = profile.pattern_order
-            keyed = [((index[h[0].id], 0), h) for h in hits] + combined
-            keyed.sort(key=lambda kh: kh[0])
-            hits = [h for _, h in keyed]
+def _score_reading(profile: Profile, plan: _Plan, reading: _Reading, view: HandView) -> tuple[ScoredPattern, ...]:
+    """The patterns that count for one reading: its ``tiles_only`` hits plus the situation's, after the relations."""
+    situational: list[_Keyed] = []
+    for idx, p in plan.situational_plain:
+        hit = _plain_hit(p, view)
+        if hit is not None:
+            situational.append(((idx, 0), hit))
+    if plan.situational_combinations and reading.pools is not None:
+        situational.extend(_combination_hits(plan.situational_combinations, view, reading.pools))
+    # The hits of the situation (pattern, occurrence, value, count) decide the rest.
+    sig = tuple((k, h[1], h[2]) for k, h in situational)
+    scored = reading.scored.get(sig)
+    if scored is None:
+        keyed = reading.fixed + situational
+        if situational and reading.fixed:
+            keyed.sort(key=_by_key)  # back into declaration order, a pattern's occurrences in combination order
+        scored = reading.scored[sig] = _relate(profile, [h for _, h in keyed])
+    return scored
+
+
+def _relate(profile: Profile, hits: list[Hit]) -> tuple[ScoredPattern, ...]:
     if len(hits) > 1:
         hits = apply_relations(profile, hits) if profile.relational else _pick_highest(profile, hits)
     if profile.relational:
@@ -301,12 +478,15 @@ def _score_patterns(profile: Profile, view: HandView) -> tuple[ScoredPattern, ..
     return tuple(ScoredPattern(p.id, p.names.en, v, n, p.section) for p, v, n, _ in hits)
 
 
-def _combination_hits(profile: Profile, view: HandView) -> list[tuple[tuple[int, int], Hit]]:
-    """Every occurrence of the combination patterns, keyed by (declaration index, combination index)."""
+def _combination_hits(
+    patterns_by_kind: tuple[tuple[tuple[Combine, int], tuple[tuple[int, Pattern], ...]], ...],
+    view: HandView,
+    pools: dict[Combine, list[int]],
+) -> list[_Keyed]:
+    """Every occurrence of these combination patterns, keyed by (declaration index, combination index)."""
     sets = view.sets
-    pools = _pools(sets)
-    out: list[tuple[tuple[int, int], Hit]] = []
-    for (kind, size), patterns in profile.combination_patterns:
+    out: list[_Keyed] = []
+    for (kind, size), patterns in patterns_by_kind:
         pool = pools[kind]
         if len(pool) < size:
             continue

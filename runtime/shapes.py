@@ -458,12 +458,6 @@ def waits(
     return frozenset(out)
 
 
-_NEAR: tuple[tuple[int, ...], ...] = tuple(
-    (k,) if k >= 27 else tuple(j for j in range(k - 2, k + 3) if j // 9 == k // 9 and 0 <= j < 27) for k in range(N_KINDS)
-)
-"""Kinds that can join a held kind in one group: itself, and up to two steps either way in its suit."""
-
-
 def is_only_wait(concealed: Sequence[int], melds: Sequence[Meld], rules: ShapeRules, kind: int) -> bool:
     """Whether ``kind`` is the one kind that completes the waiting hand, by shape alone.
 
@@ -471,30 +465,108 @@ def is_only_wait(concealed: Sequence[int], melds: Sequence[Meld], rules: ShapeRu
     (``13 - 3 * len(melds)`` tiles). Unlike :func:`waits`, a kind whose every
     copy the player holds still counts as a wait: this is the formal test of
     a single wait (edge, closed, single), where an exhausted alternative
-    still makes the wait multiple. Only kinds that can complete something are
-    tried: neighbours of held tiles, and the orphans or knitted kinds when the
-    hand is ready for those shapes.
+    still makes the wait multiple.
     """
     n_melds = _melds_count(melds)
     _check_counts(concealed, (13 - 3 * n_melds,), "concealed")
+    return _formal_waits(concealed, n_melds, rules) == frozenset((kind,))
+
+
+_FORMAL_WAITS: dict[tuple[tuple[int, ...], int, ShapeRules], frozenset[int]] = {}
+"""(waiting counts, melds, rules) -> every kind completing the hand, exhausted kinds included."""
+_FORMAL_WAITS_LIMIT = 1 << 16
+"""Hands are many, unlike suit tuples: the table is emptied when it reaches this size."""
+
+
+def _formal_waits(concealed: Sequence[int], n_melds: int, rules: ShapeRules) -> frozenset[int]:
+    key = (tuple(concealed), n_melds, rules)
+    hit = _FORMAL_WAITS.get(key)
+    if hit is not None:
+        return hit
     c = list(concealed)
-    candidates: set[int] = set()
-    for k in range(N_KINDS):
-        if c[k]:
-            candidates.update(_NEAR[k])
-    if rules.thirteen_orphans and n_melds == 0 and _thirteen_orphans_shanten(c) == 0:
-        candidates.update(_ORPHANS)
-    if rules.knitted and _knitted_shanten(c, n_melds) == 0:
-        candidates.update(range(N_KINDS))
-    candidates.discard(kind)
-    for k in candidates:
-        c[k] += 1
-        complete = is_complete(c, n_melds, rules)
-        c[k] -= 1
-        if complete:
-            return False
-    c[kind] += 1
-    return is_complete(c, n_melds, rules)
+    if rules.knitted and _knitted_may_be_ready(c, n_melds):
+        # Rare: try every kind against the full completeness test.
+        found: set[int] = set()
+        for k in range(N_KINDS):
+            c[k] += 1
+            if is_complete(c, n_melds, rules):
+                found.add(k)
+            c[k] -= 1
+    else:
+        found = _standard_waits(c) if rules.standard else set()
+        if n_melds == 0:
+            # Seven pairs and thirteen orphans complete only from a ready hand
+            # of that shape; each then has few candidates to try.
+            if rules.seven_pairs:
+                odd = [k for k in range(N_KINDS) if c[k] % 2]
+                if len(odd) == 1:
+                    c[odd[0]] += 1
+                    if _seven_pairs_complete(c, rules.seven_pairs_allow_four_of_a_kind):
+                        found.add(odd[0])
+                    c[odd[0]] -= 1
+            if rules.thirteen_orphans and _thirteen_orphans_shanten(c) == 0:
+                for k in _ORPHANS:
+                    c[k] += 1
+                    if _thirteen_orphans_complete(c):
+                        found.add(k)
+                    c[k] -= 1
+    out = frozenset(found)
+    if len(_FORMAL_WAITS) >= _FORMAL_WAITS_LIMIT:
+        _FORMAL_WAITS.clear()
+    _FORMAL_WAITS[key] = out
+    return out
+
+
+def forget_waits() -> None:
+    """Empty the per-hand table of formal waits (the per-suit tables stay: they are bounded)."""
+    _FORMAL_WAITS.clear()
+
+
+def _knitted_may_be_ready(c: Sequence[int], n_melds: int) -> bool:
+    """False when no knitted shape can be one tile short: a cheap bound on :func:`_knitted_shanten`.
+
+    A ready knitted straight holds at least 8 of its 9 kinds; a ready
+    honors-and-knitted hand at least 13 useful kinds.
+    """
+    present = max(sum(1 for x in get(c) if x) for get in _KNITTED_GET)
+    if n_melds <= 1 and present >= 8:
+        return True
+    return n_melds == 0 and present + sum(1 for k in _HONORS if c[k]) >= 13
+
+
+_PLUS_FLAGS: dict[tuple[int, ...], tuple[int, ...]] = {}
+"""Suit tuple -> the completeness flag of the tuple with one more tile at each position."""
+
+
+def _plus_flags(key: tuple[int, ...]) -> tuple[int, ...]:
+    hit = _PLUS_FLAGS.get(key)
+    if hit is not None:
+        return hit
+    f = _FLAGS
+    out = []
+    for i in range(len(key)):
+        plus = key[:i] + (key[i] + 1,) + key[i + 1 :]
+        out.append(f[plus] if plus in f else _flag(plus))
+    flags = _PLUS_FLAGS[key] = tuple(out)
+    return flags
+
+
+def _standard_waits(c: Sequence[int]) -> set[int]:
+    """Kinds that make ``c`` four sets and a pair (melds aside): one suit takes the tile, the others stay."""
+    f = _FLAGS
+    keys = [tuple(c[lo:hi]) for lo, hi in _SUITS]
+    flags = [f[k] if k in f else _flag(k) for k in keys]
+    total = sum(flags)
+    found: set[int] = set()
+    for (lo, _), key, flag in zip(_SUITS, keys, flags):
+        rest = total - flag  # the other suits: 0 all sets, 1 holding the pair
+        if rest > 1:
+            continue
+        want = 1 - rest
+        for i, g in enumerate(_plus_flags(key)):
+            if g == want:
+                found.add(lo + i)
+    return found
 
 
 def is_ready(
