@@ -49,7 +49,7 @@ from mjspec.runtime.view import PaymentView
 
 from .catalog import NO_CONTEXT, Catalog, CatalogError, load_catalogs
 from .errors import Location, SpecError
-from .ir import ExampleIR, ExprIR, PatternIR, ProfileIR
+from .ir import ExampleIR, ExprIR, MinimumIR, PatternIR, ProfileIR
 
 #: Each language's name in that language, for the language links.
 LANGUAGE_NAMES: dict[str, str] = {"en": "English", "zh": "简体中文", "ja": "日本語", "pt": "Português", "fr": "Français"}
@@ -329,6 +329,9 @@ _BLOCK = {
 }
 _DIRECTION = {"left": N_("to the left"), "across": N_("across"), "right": N_("to the right")}
 _PREFER = {"total": N_("the highest total"), "payment": N_("the highest payment")}
+# What a combination pattern (``combine: {kind: n}``) is formed by: one set, or n sets.
+_COMBINE_ONE = {"sequences": N_("one sequence"), "triplets": N_("one triplet or kong"), "sets": N_("one group")}
+_COMBINE_MANY = {"sequences": N_("{count} sequences"), "triplets": N_("{count} triplets or kongs"), "sets": N_("{count} groups")}
 
 
 # ---- building a document --------------------------------------------------------
@@ -848,6 +851,8 @@ class _Builder:
         for r in ir.requirements:
             reason = self.with_ref(Md(escape_md(self.text(r.reason))), r.section)
             notes.append(_("A hand is not a win if {reason}.", reason=reason))
+        if ir.minimum is not None:
+            notes.append(self.minimum_note(ir.minimum))
         criteria = [_.marked(_PREFER[k]) for k in ir.prefer if k in _PREFER]
         if criteria:
             notes.append(
@@ -857,6 +862,18 @@ class _Builder:
                 )
             )
         return Section(paragraphs=tuple(paragraphs), bullets=tuple(bullets), notes=tuple(notes))
+
+    def minimum_note(self, m: MinimumIR) -> Md:
+        """``win.minimum``: the floor in plain words, naming the patterns it leaves out (``without``)."""
+        _ = self._
+        floor = self.with_ref(_("{total} {unit}", total=m.at_least, unit=self.unit()), m.section)
+        if m.without:
+            return _(
+                "A hand is a win only if it scores at least {floor} without counting {patterns}, which still add to the total once it wins.",
+                floor=floor,
+                patterns=_.join(self.pattern_name(x) for x in m.without),
+            )
+        return _("A hand is a win only if it scores at least {floor}.", floor=floor)
 
     # -- patterns --
 
@@ -883,15 +900,7 @@ class _Builder:
             members = [self.text(p.names) for p in ir.patterns if p.group == g.id]
             if g.pick == "highest" and len(members) > 1:
                 notes.append(_("Only the highest of these counts: {patterns}.", patterns=_.join(members)))
-        for p in ir.patterns:
-            if p.excludes:
-                notes.append(
-                    _(
-                        "When {pattern} counts, {excluded} does not.",
-                        pattern=self.text(p.names),
-                        excluded=_.join(self.pattern_name(x) for x in p.excludes),
-                    )
-                )
+        notes.extend(self.relation_notes())
         paragraphs = [
             _("A winning hand scores the patterns it meets, except as the notes below the table say; their values add up to its total in {unit}.", unit=self.unit())
             if notes  # some patterns do not count together
@@ -900,6 +909,67 @@ class _Builder:
         if ir.cap is not None:
             notes.append(_("For payment the total is capped at {cap} {unit}.", cap=ir.cap, unit=self.unit()))
         return Section(paragraphs=tuple(paragraphs), tables=(table,), notes=tuple(notes))
+
+    def relation_notes(self) -> list[Md]:
+        """How patterns count together, in plain words: combination patterns (``combine``), what each
+        pattern excludes (``excludes``, with occurrence limits), ``fallback`` and ``bonus`` patterns.
+        The wording follows apply_relations in runtime/scoring.py, which applies them."""
+        ir, _ = self.ir, self._
+        notes: list[Md] = []
+        combos = [p for p in ir.patterns if p.combine is not None]
+        if combos:
+            notes.append(
+                _(
+                    "Combination patterns are formed by some of the hand's groups rather than by the whole hand, and count once for each combination of groups that forms them. A group forms the same pattern only once, and a combination does not count if two of its groups are already linked through combinations counted before it (so a group left over joins the others in only one more combination)."
+                )
+            )
+            kinds: dict[tuple[str, int], list[str]] = {}
+            for p in combos:
+                assert p.combine is not None
+                kinds.setdefault(p.combine, []).append(self.text(p.names))
+            for (kind, size), names in sorted(kinds.items(), key=lambda k: (k[0][0], k[0][1])):
+                sets = _.marked(_COMBINE_ONE[kind]) if size == 1 else _.marked(_COMBINE_MANY[kind], count=size)
+                notes.append(_("Formed by {sets}: {patterns}.", sets=sets, patterns=_.join(names)))
+        if any(p.excludes for p in ir.patterns):
+            notes.append(
+                _(
+                    "Patterns are weighed from the highest points down: a pattern that counts removes the patterns it excludes, and a pattern removed this way removes nothing itself."
+                )
+            )
+            if any(p.excludes for p in combos):
+                notes.append(
+                    _(
+                        "When a combination pattern excludes another combination pattern, only the occurrences formed from its own groups are removed; a whole-hand pattern it excludes does not count at all."
+                    )
+                )
+        for p in ir.patterns:
+            if not p.excludes:
+                continue
+            limits = dict(p.exclude_limits)
+            excluded = [self.excluded_name(x, limits.get(x)) for x in p.excludes]
+            if len(excluded) == 1:
+                notes.append(_("When {pattern} counts, {excluded} does not.", pattern=self.text(p.names), excluded=excluded[0]))
+            else:
+                notes.append(_("When {pattern} counts, these do not: {excluded}.", pattern=self.text(p.names), excluded=_.join(excluded)))
+        bonus = [self.text(p.names) for p in ir.patterns if p.bonus]
+        for p in ir.patterns:
+            if p.fallback:
+                if bonus:
+                    notes.append(_("{pattern} counts only when no other pattern counts, {bonus} aside.", pattern=self.text(p.names), bonus=_.join(bonus)))
+                else:
+                    notes.append(_("{pattern} counts only when no other pattern counts.", pattern=self.text(p.names)))
+        if bonus:
+            notes.append(_("Always counted when met, never removed by another pattern and removing none: {patterns}.", patterns=_.join(bonus)))
+        return notes
+
+    def excluded_name(self, pid: str, limit: int | None) -> Md:
+        """An excluded pattern's name; with an occurrence limit, how many of its occurrences are removed."""
+        name = self.pattern_name(pid)
+        if limit is None:
+            return Md(escape_md(name))
+        if limit == 1:
+            return self._("{pattern} (one occurrence)", pattern=name)
+        return self._("{pattern} ({count} occurrences)", pattern=name, count=limit)
 
     # -- payments --
 
@@ -1078,6 +1148,8 @@ class _Builder:
         for r in ir.requirements:
             if r.reading:
                 add(_("Winning requirement"), r.section, r.reading)
+        if ir.minimum is not None and ir.minimum.reading:
+            add(_("Minimum to win"), ir.minimum.section, ir.minimum.reading)
         for g in ir.groups:
             if g.reading:
                 members = [self.text(p.names) for p in ir.patterns if p.group == g.id]

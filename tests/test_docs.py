@@ -19,6 +19,7 @@ from mjspec.compiler.build import Layout, compile_library, stale_files, write_ou
 from mjspec.compiler.catalog import CatalogError, load_catalogs, parse_po, placeholders
 from mjspec.compiler.check import check
 from mjspec.compiler.render import (
+    Md,
     Translator,
     all_messages,
     escape_md,
@@ -408,3 +409,69 @@ def test_section_references_split_marks_and_titles() -> None:
     assert _section_parts("Modèles de notation; Kongs, vol et passage") == ["Modèles de notation", "Kongs, vol et passage"]
     assert _section_parts("§3; Modèles de notation") == ["§3", "Modèles de notation"]
     assert _section_parts(" ") == []
+
+
+# ---- pattern definitions and the relations between patterns -----------------------------
+
+
+def _profiles_ir() -> list[Any]:
+    lib = SpecLibrary(ROOT / "specs", ROOT)
+    return [check(lib.resolve_file(lib.path_of(pid)), expected_id=pid) for pid in lib.profile_ids()]
+
+
+def undefined_patterns(profiles: list[Any], docs: dict[str, str]) -> list[tuple[str, str, str]]:
+    """(profile, pattern, language) for every pattern of a playable profile whose definition is
+    missing from the spec or not in the pattern's row of that language's document."""
+    missing = []
+    for ir in profiles:
+        if not ir.playable:
+            continue
+        for p in ir.patterns:
+            for lang in LANGUAGES:
+                text = p.definition.get(lang).strip() if p.definition is not None else ""
+                head = f"| **{escape_md(p.names.get(lang))}** |"
+                rows = [line for line in docs[f"{ir.id}.{lang}.md"].splitlines() if line.startswith(head)]
+                if not text or len(rows) != 1 or f"| {escape_md(text)} |" not in rows[0]:
+                    missing.append((ir.id, p.id, lang))
+    return missing
+
+
+def test_every_pattern_of_a_playable_profile_is_defined_in_every_document(bundled: dict[str, str]) -> None:
+    profiles = _profiles_ir()
+    assert any(ir.id == "gb_mcr" and len(ir.patterns) == 81 for ir in profiles)
+    assert undefined_patterns(profiles, bundled) == []
+
+
+def test_a_removed_definition_is_caught(tmp_path: Path) -> None:
+    spec = (ROOT / "specs" / "gb_mcr.yaml").read_text("utf-8")
+    block = re.search(r"^(    flower_tiles:\n(?:      .*\n)*?)(      definition:\n(?:        .*\n)+)", spec, flags=re.M)
+    assert block is not None, "flower_tiles has no definition block to remove"
+    layout, docs = docs_of(tmp_path, {"gb_mcr": spec[: block.start(2)] + spec[block.end(2):]})
+    lib = SpecLibrary(layout.specs, layout.root)
+    ir = check(lib.resolve_file(lib.path_of("gb_mcr")), expected_id="gb_mcr")
+    assert undefined_patterns([ir], docs) == [("gb_mcr", "flower_tiles", lang) for lang in LANGUAGES]
+
+
+def test_gb_relations_are_explained_in_every_language(bundled: dict[str, str]) -> None:
+    """win.minimum with `without`, `combine`, `excludes` (with an occurrence limit), `fallback` and
+    `bonus` each have a plain-words note in the patterns or winning section."""
+    catalogs = load_catalogs()
+    for lang in LANGUAGES:
+        tr = Translator(lang, catalogs[lang])
+        doc = bundled[f"gb_mcr.{lang}.md"]
+        names = {p.id: escape_md(p.names.get(lang)) for p in load_profile("gb_mcr").patterns}
+        unit = tr("fan")
+        floor = tr("{text} ({reference})", text=tr("{total} {unit}", total=8, unit=unit), reference=tr("rule book {section}", section="§4"))
+        expected = [
+            tr("A hand is a win only if it scores at least {floor} without counting {patterns}, which still add to the total once it wins.",
+               floor=floor, patterns=Md(names["flower_tiles"])),
+            tr("Formed by {sets}: {patterns}.", sets=tr("{count} triplets or kongs", count=4),
+               patterns=tr.join([Md(names["big_four_winds"]), Md(names["four_pure_shifted_pungs"])])),
+            tr("{pattern} counts only when no other pattern counts, {bonus} aside.",
+               pattern=Md(names["chicken_hand"]), bonus=Md(names["flower_tiles"])),
+            tr("Always counted when met, never removed by another pattern and removing none: {patterns}.", patterns=Md(names["flower_tiles"])),
+            tr("{pattern} (one occurrence)", pattern=Md(names["pung_of_terminals_or_honors"])),
+        ]
+        for text in expected:
+            assert str(text) in doc, (lang, text)
+        assert not tr.missing, tr.missing
