@@ -20,6 +20,7 @@ from mjspec.runtime.tiles import NotationError, TileSet, Suit, parse_tiles
 
 from . import expr as X
 from .errors import Path, SpecError, SpecErrors
+from .hoist import MASK_NAME, hoist_tile_conditions
 from .ir import (
     AmountIR,
     ExampleIR,
@@ -152,7 +153,11 @@ class _Builder:
             col = f" (column {e.col + 1})" if e.col is not None else ""
             self.err(path, f"in expression {str(source)!r}{col}: {e.message}")
             return None
-        return ExprIR(str(source), compiled.python, self.r.where(path), compiled.helpers, compiled.names | compiled.functions)
+        names = compiled.names | compiled.functions
+        python = hoist_tile_conditions(compiled.python, vocab, compiled.helpers)
+        if python != compiled.python:
+            names |= {MASK_NAME}
+        return ExprIR(str(source), python, self.r.where(path), compiled.helpers, names)
 
     def build(self) -> ProfileIR | None:
         d = self.d

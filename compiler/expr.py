@@ -82,6 +82,8 @@ MAX_SOURCE_LENGTH = 2000
 MAX_DEPTH = 50
 MAX_STR_LENGTH = 200
 MAX_INT = 10**9
+#: Bound on the kind masks the build-time tile tests emit (one bit per tile kind).
+MAX_MASK = 1 << 42
 
 #: Module generated code imports runtime helpers from.
 RUNTIME_MODULE = "mjspec.runtime.exprlib"
@@ -1364,6 +1366,9 @@ _ALLOWED_NODES: frozenset[type] = frozenset(
         ast.Mult,
         ast.FloorDiv,
         ast.Mod,
+        # Never from a spec (the checker refuses `&`): the build-time tile-mask
+        # tests of ``mjspec.compiler.hoist`` emit ``v.tile_mask & <mask> == 0``.
+        ast.BitAnd,
         ast.Compare,
         ast.Eq,
         ast.NotEq,
@@ -1449,7 +1454,7 @@ def verify_python_ast(tree: ast.Expression, vocab: Vocabulary, helpers: frozense
             ok = (
                 value is None
                 or isinstance(value, (bool, str))
-                or (isinstance(value, int) and abs(value) <= MAX_INT)
+                or (isinstance(value, int) and (abs(value) <= MAX_INT or 0 <= value < MAX_MASK))
             )
             if not ok or (isinstance(value, str) and len(value) > MAX_STR_LENGTH):
                 fail("constant", node)

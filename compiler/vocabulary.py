@@ -69,6 +69,11 @@ HAND_NAMES: Mapping[str, tuple[Type, str]] = {
     "win_tile": (TILE, "the winning tile"),
     "tiles": (ListOf(TILE), "every tile of the full hand, melds included"),
     "suits": (SetOf(SUIT), "the suits present in the full hand (z for honors)"),
+    "tile_mask": (
+        INT,
+        "the kinds the full hand holds, as bits (bit k for kind k: 1m..9m are 0..8, 1p..9p 9..17, "
+        "1s..9s 18..26, 1z..7z 27..33); the compiler tests a condition on every tile with it",
+    ),
     "four_of_a_kinds": (INT, "how many kinds the full hand holds all four copies of"),
     "is_closed": (BOOL, "no exposed meld (concealed kongs allowed)"),
     "tsumo": (BOOL, "won by self-draw"),
@@ -138,6 +143,7 @@ TILES_ONLY_NAMES: frozenset[str] = frozenset(
         "win_tile",
         "tiles",
         "suits",
+        "tile_mask",
         "four_of_a_kinds",
         "is_closed",
         "only_wait",

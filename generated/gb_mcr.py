@@ -43,14 +43,7 @@ def _when_big_three_dragons(v: HandView) -> bool:
 
 def _when_all_green(v: HandView) -> bool:
     # spec: scoring.patterns.all_green.when
-    return bool(
-        all(
-            (
-                t.suit == "s" and t.number in (2, 3, 4, 6, 8) or (t.suit == "z" and t.number == 6)
-                for t in v.tiles
-            )
-        )
-    )
+    return bool(v.tile_mask & 12839288831 == 0)
 
 
 def _when_nine_gates(v: HandView) -> bool:
@@ -81,7 +74,19 @@ def _when_seven_shifted_pairs(v: HandView) -> bool:
         v.shape == "seven_pairs"
         and len(v.suits) == 1
         and ("z" not in v.suits)
-        and (len({t.number for t in v.tiles}) == 7)
+        and (
+            0
+            + (v.tile_mask & 134480385 != 0)
+            + (v.tile_mask & 268960770 != 0)
+            + (v.tile_mask & 537921540 != 0)
+            + (v.tile_mask & 1075843080 != 0)
+            + (v.tile_mask & 2151686160 != 0)
+            + (v.tile_mask & 4303372320 != 0)
+            + (v.tile_mask & 8606744640 != 0)
+            + (v.tile_mask & 33620096 != 0)
+            + (v.tile_mask & 67240192 != 0)
+            == 7
+        )
         and (max((t.number for t in v.tiles)) - min((t.number for t in v.tiles)) == 6)
     )
 
@@ -93,7 +98,7 @@ def _when_thirteen_orphans(v: HandView) -> bool:
 
 def _when_all_terminals(v: HandView) -> bool:
     # spec: scoring.patterns.all_terminals.when
-    return bool(all((t.is_terminal for t in v.tiles)))
+    return bool(v.tile_mask & 17112366334 == 0)
 
 
 def _when_little_four_winds(v: HandView) -> bool:
@@ -118,7 +123,7 @@ def _when_little_three_dragons(v: HandView) -> bool:
 
 def _when_all_honors(v: HandView) -> bool:
     # spec: scoring.patterns.all_honors.when
-    return bool(all((t.is_honor for t in v.tiles)))
+    return bool(v.tile_mask & 134217727 == 0)
 
 
 def _when_four_concealed_pungs(v: HandView) -> bool:
@@ -180,7 +185,7 @@ def _when_three_kongs(v: HandView) -> bool:
 
 def _when_all_terminals_and_honors(v: HandView) -> bool:
     # spec: scoring.patterns.all_terminals_and_honors.when
-    return bool(all((t.is_terminal_or_honor for t in v.tiles)))
+    return bool(v.tile_mask & 66714878 == 0)
 
 
 def _when_seven_pairs(v: HandView) -> bool:
@@ -224,17 +229,17 @@ def _when_pure_shifted_pungs(v: HandView) -> bool:
 
 def _when_upper_tiles(v: HandView) -> bool:
     # spec: scoring.patterns.upper_tiles.when
-    return bool(all((t.is_suited and t.number >= 7 for t in v.tiles)))
+    return bool(v.tile_mask & 17062198847 == 0)
 
 
 def _when_middle_tiles(v: HandView) -> bool:
     # spec: scoring.patterns.middle_tiles.when
-    return bool(all((t.is_suited and 4 <= t.number <= 6 for t in v.tiles)))
+    return bool(v.tile_mask & 17165160391 == 0)
 
 
 def _when_lower_tiles(v: HandView) -> bool:
     # spec: scoring.patterns.lower_tiles.when
-    return bool(all((t.is_suited and t.number <= 3 for t in v.tiles)))
+    return bool(v.tile_mask & 17178030584 == 0)
 
 
 def _when_pure_straight(v: HandView) -> bool:
@@ -312,12 +317,12 @@ def _when_knitted_straight(v: HandView) -> bool:
 
 def _when_upper_four(v: HandView) -> bool:
     # spec: scoring.patterns.upper_four.when
-    return bool(all((t.is_suited and t.number >= 6 for t in v.tiles)))
+    return bool(v.tile_mask & 17053793823 == 0)
 
 
 def _when_lower_four(v: HandView) -> bool:
     # spec: scoring.patterns.lower_four.when
-    return bool(all((t.is_suited and t.number <= 4 for t in v.tiles)))
+    return bool(v.tile_mask & 17175929328 == 0)
 
 
 def _when_big_three_winds(v: HandView) -> bool:
@@ -334,17 +339,7 @@ def _when_mixed_straight(v: HandView) -> bool:
 
 def _when_reversible_tiles(v: HandView) -> bool:
     # spec: scoring.patterns.reversible_tiles.when
-    return bool(
-        all(
-            (
-                t.suit == "p"
-                and t.number in (1, 2, 3, 4, 5, 8, 9)
-                or (t.suit == "s" and t.number in (2, 4, 5, 6, 8, 9))
-                or (t.suit == "z" and t.number == 5)
-                for t in v.tiles
-            )
-        )
-    )
+    return bool(v.tile_mask & 14916305407 == 0)
 
 
 def _when_mixed_triple_chow(v: HandView) -> bool:
@@ -409,9 +404,7 @@ def _when_mixed_shifted_chows(v: HandView) -> bool:
 def _when_all_types(v: HandView) -> bool:
     # spec: scoring.patterns.all_types.when
     return bool(
-        len(v.suits) == 4
-        and any((t.is_wind for t in v.tiles))
-        and any((t.is_dragon for t in v.tiles))
+        len(v.suits) == 4 and v.tile_mask & 2013265920 != 0 and (v.tile_mask & 15032385536 != 0)
     )
 
 
@@ -522,7 +515,7 @@ def _when_concealed_kong(v: HandView) -> bool:
 
 def _when_all_simples(v: HandView) -> bool:
     # spec: scoring.patterns.all_simples.when
-    return bool(all((not t.is_terminal_or_honor for t in v.tiles)))
+    return bool(v.tile_mask & 17113154305 == 0)
 
 
 def _when_pure_double_chow(v: HandView) -> bool:
@@ -560,7 +553,10 @@ def _when_melded_kong(v: HandView) -> bool:
 
 def _when_one_voided_suit(v: HandView) -> bool:
     # spec: scoring.patterns.one_voided_suit.when
-    return bool(len({t.suit for t in v.tiles if t.is_suited}) == 2)
+    return bool(
+        0 + (v.tile_mask & 511 != 0) + (v.tile_mask & 261632 != 0) + (v.tile_mask & 133955584 != 0)
+        == 2
+    )
 
 
 def _when_no_honors(v: HandView) -> bool:

@@ -188,7 +188,7 @@ class Group:
         return _WIND_LETTERS[self.tile - 27] if 27 <= self.tile < 31 else None
 
     def contains(self, kind: int) -> bool:
-        return kind in self.kinds
+        return kind - self.tile in _OFFSETS[self.kind]
 
 
 @dataclass(frozen=True, slots=True)

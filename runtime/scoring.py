@@ -139,6 +139,7 @@ def _evaluate(profile: Profile, hand: WinningHand, ctx: WinContext, every: list[
     view.win_tile = hand.win_tile
     view.tiles = known.tiles
     view.suits = known.suits
+    view.tile_mask = known.mask
     view.four_of_a_kinds = known.fours
     view.is_closed = known.is_closed
     view.tsumo = tsumo
@@ -252,6 +253,7 @@ class _Tiles:
     tiles: tuple[Tile, ...]
     meld_groups: tuple[Group, ...]
     suits: frozenset[str]
+    mask: int
     fours: int
     is_closed: bool
     only_wait: Lazy
@@ -321,14 +323,17 @@ def _learn_tiles(profile: Profile, hand: WinningHand) -> _Tiles:
     meld_groups = tuple(m.group for m in hand.melds)
     all_tiles = (*hand.concealed, hand.win_tile, *(t for m in hand.melds for t in m.tiles))
     totals = [0] * N_KINDS
+    mask = 0
     for t in all_tiles:
         totals[t.kind] += 1
+        mask |= 1 << t.kind
     needs = profile.needs
     counts = (totals, concealed) if "count_of" in needs or "concealed_count_of" in needs else None
     known = _Tiles(
         tiles=all_tiles,
         meld_groups=meld_groups,
         suits=frozenset(t.suit.value for t in all_tiles),
+        mask=mask,
         fours=sum(1 for c in totals if c == 4),
         is_closed=all(m.type.is_concealed for m in hand.melds),
         only_wait=Lazy(lambda: _only_wait(profile, concealed, hand)),
@@ -344,6 +349,7 @@ def _learn_tiles(profile: Profile, hand: WinningHand) -> _Tiles:
     view.win_tile = hand.win_tile
     view.tiles = all_tiles
     view.suits = known.suits
+    view.tile_mask = known.mask
     view.four_of_a_kinds = known.fours
     view.is_closed = known.is_closed
     view._only_wait = known.only_wait
@@ -356,11 +362,7 @@ def _learn_tiles(profile: Profile, hand: WinningHand) -> _Tiles:
         view.sets = sets
         view.pair = arr.pair
         view.wait = arr.wait.value
-        fixed: list[_Keyed] = []
-        for idx, p in plan.fixed_plain:
-            hit = _plain_hit(p, view)
-            if hit is not None:
-                fixed.append(((idx, 0), hit))
+        fixed = _plain_hits(plan.fixed_plain, view)
         pools = _pools(sets) if profile.combination_patterns else None
         if pools is not None and plan.fixed_combinations:
             fixed.extend(_combination_hits(plan.fixed_combinations, view, pools))
@@ -439,24 +441,24 @@ def _unmet_requirement(profile: Profile, view: HandView) -> str | None:
     return None
 
 
-def _plain_hit(p: Pattern, view: HandView) -> Hit | None:
-    """A whole-hand pattern's hit on the view, or None."""
-    if p.when is not None and not p.when(view):
-        return None
-    n = p.count(view) if p.count is not None else 1
-    if n <= 0:
-        return None
-    value = p.value if isinstance(p.value, int) else p.value(view)
-    return (p, value, n, None)
+def _plain_hits(patterns: tuple[tuple[int, Pattern], ...], view: HandView) -> list[_Keyed]:
+    """The hits of these whole-hand patterns on the view, keyed by (declaration index, 0)."""
+    out: list[_Keyed] = []
+    for idx, p in patterns:
+        when = p.when
+        if when is not None and not when(view):
+            continue
+        n = p.count(view) if p.count is not None else 1
+        if n <= 0:
+            continue
+        value = p.value if isinstance(p.value, int) else p.value(view)
+        out.append(((idx, 0), (p, value, n, None)))
+    return out
 
 
 def _score_reading(profile: Profile, plan: _Plan, reading: _Reading, view: HandView) -> tuple[ScoredPattern, ...]:
     """The patterns that count for one reading: its ``tiles_only`` hits plus the situation's, after the relations."""
-    situational: list[_Keyed] = []
-    for idx, p in plan.situational_plain:
-        hit = _plain_hit(p, view)
-        if hit is not None:
-            situational.append(((idx, 0), hit))
+    situational = _plain_hits(plan.situational_plain, view)
     if plan.situational_combinations and reading.pools is not None:
         situational.extend(_combination_hits(plan.situational_combinations, view, reading.pools))
     # The hits of the situation (pattern, occurrence, value, count) decide the rest.
@@ -566,6 +568,9 @@ def apply_relations(profile: Profile, hits: list[Hit]) -> list[Hit]:
     parent: dict[int, int] = {}
     used: dict[str, set[int]] = {}
     counted: list[int] = []
+    by_id: dict[str, list[int]] = {}  # each pattern's hits in visiting order
+    for i in order:
+        by_id.setdefault(hits[i][0].id, []).append(i)
 
     def find(x: int) -> int:
         while parent.get(x, x) != x:
@@ -596,7 +601,7 @@ def apply_relations(profile: Profile, hits: list[Hit]) -> list[Hit]:
         for x in p.excludes:
             if x == p.id:
                 continue
-            targets = [j for j in order if hits[j][0].id == x and j not in removed]
+            targets = [j for j in by_id.get(x, ()) if j not in removed]
             if members is not None and targets and hits[targets[0]][3] is not None:
                 removed.update(j for j in targets if hits[j][3] is not None and hits[j][3] <= members)  # type: ignore[operator]
                 continue

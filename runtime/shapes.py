@@ -325,8 +325,10 @@ def _thirteen_orphans_reading(counts: Sequence[int]) -> list[_Decomposition]:
 
 def _knitted_straight_readings(counts: Sequence[int], n_melds: int) -> list[_Decomposition]:
     out: list[_Decomposition] = []
-    for straight, starts in zip(_KNITTED, _KNITTED_STARTS):
-        if n_melds > 1 or not all(counts[k] for k in straight):
+    if n_melds > 1:
+        return out
+    for straight, starts, get in zip(_KNITTED, _KNITTED_STARTS, _KNITTED_GET):
+        if 0 in get(counts):
             continue
         rest = list(counts)
         for k in straight:
@@ -401,21 +403,23 @@ def arrangements(
         readings.extend((ShapeKind.HONORS_AND_KNITTED, d) for d in _honors_and_knitted_readings(concealed, n_melds))
 
     declared = tuple(m.group for m in melds)
-    out: dict[Arrangement, None] = {}  # an insertion-ordered set
+    # The readings are distinct (each shape's are built as distinct multisets,
+    # and shapes differ), so their arrangements are too: no set is needed.
+    out: list[Arrangement] = []
     for shape, reading in readings:
         groups = declared + reading
         if win_kind is None:
-            out[Arrangement(shape, groups, None, WaitKind.OTHER)] = None
+            out.append(Arrangement(shape, groups, None, WaitKind.OTHER))
             continue
-        seen: set[Group] = set()
+        seen: list[Group] = []
         for i in range(n_melds, len(groups)):
             g = groups[i]
             # Equal groups (two 123m) are one choice: keep the first index.
-            if g in seen or not g.contains(win_kind):
+            if not g.contains(win_kind) or g in seen:
                 continue
-            seen.add(g)
-            out[Arrangement(shape, groups, i, _classify(shape, g, win_kind, concealed))] = None
-    return list(out)
+            seen.append(g)
+            out.append(Arrangement(shape, groups, i, _classify(shape, g, win_kind, concealed)))
+    return out
 
 
 # ---------------------------------------------------------------------------

@@ -32,6 +32,7 @@ class HandView:
         "win_tile",
         "tiles",
         "suits",
+        "tile_mask",
         "four_of_a_kinds",
         "is_closed",
         "tsumo",
@@ -70,6 +71,7 @@ class HandView:
     win_tile: Tile
     tiles: tuple[Tile, ...]
     suits: frozenset[str]
+    tile_mask: int
     four_of_a_kinds: int
     is_closed: bool
     tsumo: bool
