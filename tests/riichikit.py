@@ -572,8 +572,30 @@ def rules_of_001() -> Any:
         has_daichisei=False,
         has_sashikomi_yakuman=False,
         paarenchan_needs_yaku=True,
+        limit_to_sextuple_yakuman=False,  # 001 stacks compatible yakuman with no ceiling
     )
 
+
+#: The package's yaku (``Yaku.name``) -> riichi_planet pattern ids. A double wind
+#: is a seat-wind and a round-wind yaku in both.
+YAKU_IDS: dict[str, str] = {
+    "Menzen Tsumo": "menzen_tsumo", "Riichi": "riichi", "Double Riichi": "double_riichi", "Ippatsu": "ippatsu",
+    "Chankan": "chankan", "Rinshan Kaihou": "rinshan", "Haitei Raoyue": "haitei", "Houtei Raoyui": "houtei",
+    "Pinfu": "pinfu", "Tanyao": "tanyao", "Iipeiko": "iipeikou",
+    "Yakuhai (haku)": "white_dragon", "Yakuhai (hatsu)": "green_dragon", "Yakuhai (chun)": "red_dragon",
+    **{f"Yakuhai (seat wind {w})": "seat_wind" for w in ("east", "south", "west", "north")},
+    **{f"Yakuhai (round wind {w})": "round_wind" for w in ("east", "south", "west", "north")},
+    "Sanshoku Doujun": "sanshoku", "Ittsu": "ittsu", "Chantai": "chanta", "Honroutou": "honroutou",
+    "Toitoi": "toitoi", "San Ankou": "sanankou", "San Kantsu": "sankantsu", "Sanshoku Doukou": "sanshoku_doukou",
+    "Chiitoitsu": "chiitoitsu", "Shou Sangen": "shousangen", "Honitsu": "honitsu", "Junchan": "junchan",
+    "Ryanpeikou": "ryanpeikou", "Chinitsu": "chinitsu",
+    "Kokushi Musou": "kokushi", "Kokushi Musou Juusanmen Matchi": "kokushi_thirteen_wait",
+    "Chuuren Poutou": "chuuren", "Daburu Chuuren Poutou": "junsei_chuuren",
+    "Suu Ankou": "suuankou", "Suu Ankou Tanki": "suuankou_single_wait", "Daisangen": "daisangen",
+    "Shousuushii": "shousuushii", "Dai Suushii": "daisuushii", "Ryuuiisou": "ryuuiisou", "Suu Kantsu": "suukantsu",
+    "Tsuu Iisou": "tsuuiisou", "Chinroutou": "chinroutou", "Tenhou": "tenhou", "Chiihou": "chiihou",
+    "Dora": "dora", "Aka Dora": "red_fives", "Ura Dora": "ura_dora",
+}
 
 _RED_ID = {4: 16, 13: 52, 22: 88}  # the package's red fives: 136-ids 16 (0m), 52 (0p), 88 (0s)
 
@@ -647,14 +669,15 @@ class CalculatorRefused(RuntimeError):
 def calculator_answer(win: RiichiWin) -> dict[str, Any]:
     """The package's score of ``win`` in the answer fields of contracts/scoring.md.
 
-    Adds ``yaku`` (the package's yaku names) for messages. ``fu`` is None for a
+    Adds ``yaku`` (the package's yaku names, for messages) and ``han_by_id``
+    (each yaku's han under the riichi_planet pattern id of YAKU_IDS). ``fu`` is None for a
     yakuman hand; a dealer's self-draw is paid as ``non_dealer``; honba are
     included, riichi deposits are not.
     """
     result = calculator_call(win).run()
     if result.error is not None:
         if result.error == "no_yaku":
-            return {"legal": False, "reason": "no_yaku", "yaku": []}
+            return {"legal": False, "reason": "no_yaku", "yaku": [], "han_by_id": {}}
         raise CalculatorRefused(f"{result.error}: {win.describe()}")
     cost = result.cost
     yakuman = any(y.is_yakuman for y in result.yaku)
@@ -664,8 +687,14 @@ def calculator_answer(win: RiichiWin) -> dict[str, Any]:
         payments = {"non_dealer": cost["main"] + cost["main_bonus"]}
     else:
         payments = {"dealer": cost["main"] + cost["main_bonus"], "non_dealer": cost["additional"] + cost["additional_bonus"]}
+    han_by_id: dict[str, int] = {}
+    for y in result.yaku:
+        han = y.han_open if result.is_open_hand and y.han_open else y.han_closed
+        key = YAKU_IDS.get(y.name, y.name)
+        han_by_id[key] = han_by_id.get(key, 0) + han
     return {
         "legal": True,
+        "han_by_id": han_by_id,
         "total": result.han,
         "fu": None if yakuman else result.fu,
         "payments": payments,

@@ -9,7 +9,9 @@ kan, first-draw wins, dora and ura-dora indicators, honba) the answer of the
 contract API (``score_request``, what ``mjspec score --jsonl`` prints) must
 equal the package's on ``legal``, ``total`` (han; 13 per yakuman),
 ``fu`` (None for a yakuman hand; the contract leaves it open for a counted
-yakuman, so there either value is accepted) and ``payments`` (honba included).
+yakuman, so there either value is accepted), ``payments`` (honba included)
+and ``patterns``: the han of each yaku, dora and red fives, by pattern id
+(riichikit.YAKU_IDS).
 
 The package is configured as rule book 001 plays where it has an option
 (riichikit.rules_of_001). Rule book 001 is the authority; the hands on which
@@ -33,6 +35,9 @@ from hypothesis import given, settings
 
 from mjspec.compiler.cli import score_request
 from mjspec.runtime.hand import MeldType
+from mjspec.runtime.registry import load_profile
+from mjspec.runtime.request import parse_request
+from mjspec.runtime.scoring import score_every_arrangement
 from mjspec.runtime.tiles import parse_tiles
 
 from riichikit import PROFILE, RiichiWin, SeededChooser, calculator_answer, random_riichi_win, riichi_wins, seeded_wins
@@ -55,8 +60,36 @@ class Intentional:
     """Whether this hand and these two answers are exactly this difference."""
 
 
+def _counted_reading_of_a_yakuman(win: RiichiWin, mine: dict[str, Any], ref: dict[str, Any]) -> bool:
+    """The hand reads both as a yakuman and as a counted yakuman (13+ han), paid alike.
+
+    The package reports the yakuman (Tenhou's display: "a real yakuman wins over
+    counted yakuman"); contracts/scoring.md reports the best arrangement by
+    payment, then han, then fu, so mjspec reports the counted reading (its han
+    is at least 13, and a counted reading keeps its fu). 001 §Yakuman: "yakuman
+    contado começa em 13 han" - both readings pay one yakuman. Exactly this case:
+    equal payments, the package's answer a yakuman, ours a counted reading, and
+    the package's yakuman reading among ours with the same han.
+    """
+    if not (mine.get("legal") and ref["legal"] and ref["fu"] is None and not ref["kazoe"]):
+        return False
+    if mine.get("payments") != ref["payments"] or mine.get("total", 0) < 13 or mine.get("fu") is None:
+        return False
+    profile = load_profile(PROFILE)
+    hand, ctx = parse_request(profile, win.request())
+    readings = score_every_arrangement(profile, hand, ctx)
+    return any(s.legal and s.fu is None and s.total == ref["total"] and s.payments == ref["payments"] for s in readings)
+
+
 #: Every intentional difference between 001 and the package, with its rule.
-INTENTIONAL: tuple[Intentional, ...] = ()
+INTENTIONAL: tuple[Intentional, ...] = (
+    Intentional(
+        "counted_reading_of_a_yakuman",
+        "contracts/scoring.md: the best arrangement by payment, then han, then fu; the package prefers "
+        "a real yakuman to a counted one of equal payment (001: counted yakuman from 13 han)",
+        _counted_reading_of_a_yakuman,
+    ),
+)
 
 
 def ours(win: RiichiWin) -> dict[str, Any]:
@@ -64,7 +97,15 @@ def ours(win: RiichiWin) -> dict[str, Any]:
     return score_request(win.request())
 
 
-def differences(mine: dict[str, Any], ref: dict[str, Any]) -> list[str]:
+def han_by_id(patterns: list[dict[str, Any]]) -> dict[str, int]:
+    """A contract answer's patterns as {pattern id: han}."""
+    out: dict[str, int] = {}
+    for p in patterns:
+        out[p["id"]] = out.get(p["id"], 0) + p["value"] * p["count"]
+    return out
+
+
+def differences(win: RiichiWin, mine: dict[str, Any], ref: dict[str, Any]) -> list[str]:
     """The contract fields on which two answers differ (empty: they agree)."""
     if "error" in mine:
         return ["error"]
@@ -75,13 +116,15 @@ def differences(mine: dict[str, Any], ref: dict[str, Any]) -> list[str]:
     out = [k for k in ("total", "payments") if mine.get(k) != ref[k]]
     if mine.get("fu") != ref["fu"] and not (ref["kazoe"] and mine.get("fu") is None):
         out.append("fu")
+    if not out and han_by_id(mine["patterns"]) != ref["han_by_id"]:
+        out.append("patterns")
     return out
 
 
 def compare(win: RiichiWin) -> tuple[list[str], str | None, str]:
     """(differing fields, intentional class id or None, message) for one hand."""
     mine, ref = ours(win), calculator_answer(win)
-    diff = differences(mine, ref)
+    diff = differences(win, mine, ref)
     if not diff:
         return [], None, ""
     pats = [f"{p['id']}({p['value']}x{p['count']})" for p in mine.get("patterns", [])]
@@ -275,3 +318,21 @@ def test_twenty_thousand_hands_agree(capsys: pytest.CaptureFixture[str]) -> None
 
 def test_requests_name_the_profile() -> None:
     assert seeded_wins(SEED, 1)[0].request()["profile"] == PROFILE
+
+
+def test_the_comparison_catches_every_field() -> None:
+    """Each compared field, changed in an otherwise agreeing answer, is reported as a difference."""
+    win = next(w for w in seeded_wins(SEED, 200) if not w.tsumo and calculator_answer(w)["legal"])
+    ref = calculator_answer(win)
+    agreeing = {"legal": True, "total": ref["total"], "fu": ref["fu"], "payments": dict(ref["payments"])}
+    agreeing["patterns"] = [{"id": k, "name": k, "value": v, "count": 1} for k, v in ref["han_by_id"].items()]
+    assert differences(win, agreeing, ref) == []
+    for key, wrong in (
+        ("legal", False),
+        ("total", ref["total"] + 1),
+        ("fu", (ref["fu"] or 0) + 10),
+        ("payments", {"discarder": ref["payments"]["discarder"] + 100}),
+        ("patterns", agreeing["patterns"] + [{"id": "ippatsu", "name": "Ippatsu", "value": 1, "count": 1}]),
+    ):
+        assert differences(win, agreeing | {key: wrong}, ref) == [key], key
+    assert differences(win, {"error": "bad request"}, ref) == ["error"]
