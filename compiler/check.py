@@ -451,7 +451,8 @@ class _Builder:
                 name = getattr(pao, key)
                 if name is not None and name not in known:
                     self.err(("pao", key), f"unknown pattern {name!r}")
-        exhaustion_raw = pick("exhaustion", "missing_suit_penalty", "not_ready_pays_ready", "ready_value_cap", "refund_kong_income", "ready_pool")
+        exhaustion_raw = pick("exhaustion", "missing_suit_penalty", "not_ready_pays_ready", "ready_value_cap", "refund_kong_income", "ready_pool",
+                              "ready_with_held_waits")
         nagashi_raw = d.get("exhaustion", {}).get("nagashi")
         if nagashi_raw is not None:
             exhaustion_raw["nagashi"] = NagashiMangan(**nagashi_raw)

@@ -4,6 +4,7 @@
 PROFILE_IDS: tuple[str, ...] = (
     "gb_mcr",
     "riichi_planet",
+    "riichi_tenhou",
     "sichuan_planet",
     "sichuan_tfmj",
 )

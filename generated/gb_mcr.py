@@ -2046,6 +2046,7 @@ PROFILE = Profile(
             refund_kong_income=False,
             ready_pool=0,
             nagashi=None,
+            ready_with_held_waits=False,
         ),
         match=rules.MatchRules(
             hands=16,

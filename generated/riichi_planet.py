@@ -167,6 +167,7 @@ PROFILE = Profile(
             nagashi=rules.NagashiMangan(
                 from_dealer=4000, from_non_dealer=2000, dealer_from_each=4000
             ),
+            ready_with_held_waits=False,
         ),
         match=rules.MatchRules(
             hands=1,
@@ -188,6 +189,7 @@ PROFILE = Profile(
                     -10,
                     -20,
                 ),
+                round_to=None,
             ),
         ),
         clocks=(
@@ -199,7 +201,14 @@ PROFILE = Profile(
         timeout=rules.TimeoutRules(claim_win=True),
     ),
     playable=True,
-    invariants=(),
+    invariants=(
+        "zero_sum",
+        "tile_conservation",
+        "at_most_three_winners",
+        "departed_players_not_charged",
+        "replay_reproduces",
+        "never_stalls",
+    ),
     examples=(
         Example(
             name="a closed riichi hand scores riichi",

@@ -379,6 +379,7 @@ PROFILE = Profile(
             refund_kong_income=True,
             ready_pool=0,
             nagashi=None,
+            ready_with_held_waits=False,
         ),
         match=rules.MatchRules(
             hands=8,

@@ -145,9 +145,15 @@ class Match:
         if rules is None:
             return None
         out = [0.0] * SEATS
-        for place, seat in enumerate(self.placements()):
-            points = self.totals[seat] - rules.return_points + (rules.winner_bonus if place == 0 else 0)
+        order = self.placements()
+        for place, seat in enumerate(order):
+            total = self.totals[seat]
+            if rules.round_to:
+                total = (total + rules.round_to // 2) // rules.round_to * rules.round_to
+            points = total - rules.return_points + (rules.winner_bonus if place == 0 else 0)
             out[seat] = points / 1000 + rules.uma[place]
+        if rules.round_to:
+            out[order[0]] = -sum(out[s] for s in order[1:])  # first place takes the balance
         return out
 
     def placements(self) -> list[int]:

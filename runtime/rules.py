@@ -218,6 +218,8 @@ class Pao:
     """The pattern (big four winds) whose fourth wind set, completed by a call, makes its discarder liable."""
     split_on_ron: bool = True
     """On a discard win the covered value is shared half and half with the discarder (unless they are the same player)."""
+    liable_pays_honba: bool = False
+    """The liable player also pays the win's honba (else the honba are paid as without liability)."""
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -237,6 +239,8 @@ class ExhaustionRules:
     a ready hand is a shape wait, with or without a yaku."""
     nagashi: NagashiMangan | None = None
     """Checked first; when a player achieves it, it replaces the not-ready payments."""
+    ready_with_held_waits: bool = False
+    """A hand whose every wait is a kind the player holds all copies of still counts as ready."""
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -265,6 +269,8 @@ class MatchResult:
     """Added to first place (oka)."""
     uma: tuple[int, ...] = (20, 10, -10, -20)
     """Placement adjustments in thousands, first to last."""
+    round_to: int | None = None
+    """Points are rounded to this (a half rounded up) before the result; first place then takes the balance so the results sum to zero."""
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)

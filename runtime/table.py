@@ -311,6 +311,8 @@ class Hand:
 
     def _why_illegal(self, action: Action, legal: list[Action]) -> tuple[str, str]:
         kinds = sorted({a.kind.value for a in legal})
+        if action.kind is ActionKind.RIICHI and self.phase is Phase.TURN and ActionKind.DISCARD.value in kinds:
+            return ("riichi", self._why_no_riichi(action.seat))
         if action.kind.value not in kinds:
             return ("phase", f"{action.kind.value} is not possible now; legal: {', '.join(kinds)}")
         seat = action.seat
@@ -414,8 +416,11 @@ class Hand:
     def _closed(self, seat: int) -> bool:
         return all(m.type is MeldType.ANKAN for m in self.melds[seat])
 
-    def _shape_waits(self, seat: int, tiles: Sequence[Tile] | None = None, melds: Sequence[Meld] | None = None) -> frozenset[int]:
-        """The kinds that would complete ``tiles`` (the seat's hand by default), by shape alone."""
+    def _shape_waits(
+        self, seat: int, tiles: Sequence[Tile] | None = None, melds: Sequence[Meld] | None = None, *, held_waits: bool = False
+    ) -> frozenset[int]:
+        """The kinds that would complete ``tiles`` (the seat's hand by default), by shape alone
+        (a kind whose every copy the player holds only with ``held_waits``)."""
         counts = [0] * N_KINDS
         for t in self.hands[seat] if tiles is None else tiles:
             if t.is_flower:
@@ -424,7 +429,8 @@ class Hand:
         held = tuple(self.melds[seat] if melds is None else melds)
         if sum(counts) != 13 - 3 * len(held):
             return frozenset()
-        return waits(counts, held, self.profile.shapes, self.profile.tiles.kinds(), copies=self.profile.tiles.copies)
+        copies = self.profile.tiles.copies + (1 if held_waits else 0)
+        return waits(counts, held, self.profile.shapes, self.profile.tiles.kinds(), copies=copies)
 
     def _riichi_declarations(self, seat: int, candidates: Sequence[Tile]) -> list[Action]:
         """RIICHI with each discard that leaves a closed hand ready, when the declarer has the points and the wall has the tiles."""
@@ -448,7 +454,9 @@ class Hand:
         rules = self.rules.riichi
         if rules is None:
             return "this profile has no riichi"
-        if not self._closed(seat):
+        if self.riichi[seat]:
+            return "riichi is already declared"
+        if self.must_discard or not self._closed(seat):
             return "riichi needs a closed hand"
         if self.points[seat] + self.scores[seat] < rules.min_points:
             return f"riichi needs at least {rules.min_points} points"
@@ -804,7 +812,10 @@ class Hand:
         if options:
             self.phase = Phase.CLAIM
         else:
+            self._passes_on_claims(robbing=False)  # a completing tile nobody could take still makes furiten
             self._end_chain()
+            if self._after_discard_passed(discarder):
+                return
             self._next_draw((discarder + 1) % SEATS)
 
     def _note_completion(self, seat: int, tile: Tile) -> None:
@@ -1134,10 +1145,13 @@ class Hand:
             return owed
         base = self._tsumo_payers(seat, self._without_honba(seat, score, None, None))
         out = {}
+        pays_honba = self.rules.pao is not None and self.rules.pao.liable_pays_honba
+        honba_total = 0
         for other, amount in owed.items():
             honba_part = amount - base.get(other, 0)
-            out[other] = base[other] * (total - covered) // total + honba_part
-        out[liable[1]] = out.get(liable[1], 0) + sum(base.values()) * covered // total
+            honba_total += honba_part
+            out[other] = base[other] * (total - covered) // total + (0 if pays_honba else honba_part)
+        out[liable[1]] = out.get(liable[1], 0) + sum(base.values()) * covered // total + (honba_total if pays_honba else 0)
         return out
 
     def _pay_liable_ron(
@@ -1148,9 +1162,10 @@ class Hand:
         amount = score.payments.get("discarder", 0)
         base = self._without_honba(seat, score, tile, discarder, robbing).get("discarder", 0) if first else amount
         half = (base * covered // total) // 2 if total else 0
-        if half:
-            self._pay("win_payment", seat, liable[1], half, {"liability": liable[0]})
-        self._pay("win_payment", seat, discarder, amount - half)
+        honba_part = amount - base if self.rules.pao is not None and self.rules.pao.liable_pays_honba else 0
+        if half or honba_part:
+            self._pay("win_payment", seat, liable[1], half + honba_part, {"liability": liable[0]})
+        self._pay("win_payment", seat, discarder, amount - half - honba_part)
 
     def _do_ankan(self, action: Action) -> None:
         seat, tile = action.seat, action.tile
@@ -1335,7 +1350,7 @@ class Hand:
     def _exhaust_ready_pool(self) -> None:
         """001: nagashi mangan first; otherwise the ready pool passes from not-ready to ready players."""
         rules = self.rules.exhaustion
-        ready = [s for s in range(SEATS) if self._shape_waits(s)]
+        ready = [s for s in range(SEATS) if self._shape_waits(s, held_waits=rules.ready_with_held_waits)]
         not_ready = [s for s in range(SEATS) if s not in ready]
         self.ready_at_end = ready
         nagashi = [s for s in range(SEATS) if rules.nagashi is not None and self._nagashi(s)]

@@ -47,6 +47,8 @@ def riichi_wall(
     pool = Counter(profile.tiles.all_tiles())
     given = [parse_tiles(h) if h is not None else None for h in hands]
     rep, ind, und = parse_tiles(replacements), parse_tiles(indicators), parse_tiles(under)
+    for seat, h in enumerate(given):
+        assert h is None or len(h) == (14 if seat == dealer else 13), f"seat {seat} is dealt {len(h)} tiles"
     used = [t for h in given if h for t in h] + parse_tiles(draws) + rep + ind + und
     pool.subtract(Counter(used))
     assert all(v >= 0 for v in pool.values()), f"over-used: {[str(t) for t, v in pool.items() if v < 0]}"
@@ -125,3 +127,197 @@ def test_indicator_cycles() -> None:
     pairs = {"9m": "1m", "5p": "6p", "4z": "1z", "1z": "2z", "7z": "5z", "5z": "6z"}
     for indicator, dora in pairs.items():
         assert next_kind(Tile.parse(indicator).kind) == Tile.parse(dora).kind
+
+
+# ---- a scorer stand-in, so these tests check the table and not the hand values
+
+
+@pytest.fixture
+def scorer(monkeypatch: pytest.MonkeyPatch) -> dict[str, object]:
+    """Replace the table's scorer: every complete hand scores one 'test' pattern (1 han), a ron pays
+    1000 + 300 per honba, a self-draw 500 / 1000 (+100 per honba); ``no_yaku`` kinds win without a yaku
+    (illegal); ``patterns`` adds patterns by id and han."""
+    from mjspec.runtime import table as table_module
+    from mjspec.runtime.context import WinKind
+    from mjspec.runtime.scoring import Score, ScoredPattern
+
+    state: dict[str, object] = {"no_yaku": set(), "patterns": {}, "contexts": []}
+
+    def fake(profile: Profile, hand: object, ctx: object) -> Score:
+        state["contexts"].append(ctx)  # type: ignore[attr-defined]
+        if hand.win_tile.kind in state["no_yaku"]:  # type: ignore[attr-defined, operator]
+            return Score(False, "no yaku")
+        extra = state["patterns"]
+        patterns = [ScoredPattern("test", "Test", 1, 1)] + [ScoredPattern(k, k, v, 1) for k, v in extra.items()]  # type: ignore[attr-defined]
+        total = sum(p.points for p in patterns)
+        honba = ctx.honba  # type: ignore[attr-defined]
+        if hand.win is WinKind.RON:  # type: ignore[attr-defined]
+            payments = {"discarder": 1000 * total + 300 * honba}
+        elif ctx.is_dealer:  # type: ignore[attr-defined]
+            payments = {"non_dealer": 1000 * total + 100 * honba}
+        else:
+            payments = {"dealer": 1000 * total + 100 * honba, "non_dealer": 500 * total + 100 * honba}
+        return Score(True, None, tuple(patterns), total, total, 30, payments)
+
+    monkeypatch.setattr(table_module, "evaluate", fake)
+    return state
+
+
+DEALER_JUNK = "1234567z147s2589p"  # fourteen tiles, no pair, no sequence
+READY_1P4P = "123456789m1123p"  # waits on 1p and 4p
+
+
+def safe_discard(hand: Hand, seat: int, avoid: str = "1p4p") -> None:
+    """Discard a tile no scenario cares about (an honor or terminal first) that is not in ``avoid``."""
+    banned = {t.kind for t in parse_tiles(avoid)}
+    options = [a for a in hand.legal_actions(seat) if a.kind is ActionKind.DISCARD and a.tile is not None and a.tile.kind not in banned]
+    options.sort(key=lambda a: (not a.tile.is_terminal_or_honor, a.tile))  # type: ignore[union-attr]
+    hand.apply(options[0])
+
+
+def turn_of(hand: Hand, seat: int, avoid: str = "1p4p") -> None:
+    """Let everyone pass and discard safely until ``seat`` is on turn."""
+    for _ in range(40):
+        pass_all(hand)
+        if hand.phase is Phase.TURN and hand.turn == seat:
+            return
+        safe_discard(hand, hand.turn, avoid)
+    raise AssertionError(f"seat {seat} never came on turn")
+
+
+# ---- riichi ("Chamadas, riichi e dora")
+
+
+def test_riichi_deposit_after_the_discard_passes_then_automatic_discards(scorer: dict[str, object]) -> None:
+    hand = arranged([DEALER_JUNK, READY_1P4P, None, None], "9s" + "1z2z3z" + "9p")
+    discard(hand, 0, "1z")
+    pass_all(hand)
+    assert ActionKind.RIICHI in kinds(hand, 1)
+    act(hand, ActionKind.RIICHI, 1, "9s")
+    pass_all(hand)
+    deposit = [e for e in hand.events if e.kind == "deposit"]
+    assert len(deposit) == 1 and deposit[0].deltas[1] == -1000 and deposit[0].data["table"] == 1000
+    assert hand.deposits == 1 and hand.riichi[1] and hand.scores[1] == -1000
+    turn_of(hand, 0)
+    safe_discard(hand, 0)
+    pass_all(hand)
+    # Seat 1 drew 9p: neither a win nor a kong, so it went out without a decision.
+    auto = [e for e in hand.events if e.kind == "discard" and e.data.get("automatic")]
+    assert auto and auto[-1].seat == 1 and auto[-1].data["tile"] == "9p"
+    assert hand.turn != 1 or hand.phase is not Phase.TURN
+
+
+def test_riichi_needs_a_closed_ready_hand_points_and_wall(scorer: dict[str, object]) -> None:
+    hand = arranged([DEALER_JUNK, READY_1P4P, None, None], "9s", points=(25000, 900, 25000, 25000))
+    discard(hand, 0, "1z")
+    pass_all(hand)
+    assert ActionKind.RIICHI not in kinds(hand, 1)
+    with pytest.raises(IllegalAction) as e:
+        act(hand, ActionKind.RIICHI, 1, "9s")
+    assert e.value.rule == "riichi" and "1000 points" in e.value.message
+    # Only discards that leave the hand ready are offered: 9s (waits 1p 4p) or 1p (waits 9s).
+    hand = arranged([DEALER_JUNK, READY_1P4P, None, None], "9s")
+    discard(hand, 0, "1z")
+    pass_all(hand)
+    riichi_tiles = {a.tile.mpsz for a in hand.legal_actions(1) if a.kind is ActionKind.RIICHI and a.tile}
+    assert riichi_tiles == {"9s", "1p"}
+    with pytest.raises(IllegalAction) as e:
+        act(hand, ActionKind.RIICHI, 1, "1m")
+    assert e.value.rule == "riichi" and "ready" in e.value.message
+
+
+def test_ron_on_the_declaration_discard_voids_the_riichi(scorer: dict[str, object]) -> None:
+    """Reading: the deposit is paid once nobody wins on the sideways discard."""
+    hand = arranged([DEALER_JUNK, READY_1P4P, "456789p1234577s", None], "6s")
+    discard(hand, 0, "1z")
+    pass_all(hand)
+    act(hand, ActionKind.RIICHI, 1, "6s")  # seat 2 waits on 3s and 6s
+    assert ActionKind.RON in kinds(hand, 2)
+    act(hand, ActionKind.RON, 2)
+    pass_all(hand)
+    assert hand.over and [w.seat for w in hand.wins] == [2]
+    assert not any(e.kind == "deposit" for e in hand.events) and hand.deposits == 0
+    assert hand.scores == [0, -1000, 1000, 0]
+
+
+# ---- furiten ("Furiten: quando Ron não está disponível")
+
+
+def test_own_discard_furiten_blocks_ron_not_tsumo(scorer: dict[str, object]) -> None:
+    """A wait in one's own discards (called ones included) blocks every discard win; self-draw stays."""
+    hand = arranged([DEALER_JUNK, "123456789m1234p", None, None], "4p" + "1z2z3z" + "9s" + "5z6z7z" + "1p")
+    discard(hand, 0, "1z")
+    pass_all(hand)
+    discard(hand, 1, "4p")  # keeps 123456789m 1234p - 4p = waits 1p/4p, with 4p in the river
+    pass_all(hand)
+    assert hand.furiten(1)
+    turn_of(hand, 0)
+    discard(hand, 0, "1p") if Tile.parse("1p") in hand.hands[0] else safe_discard(hand, 0)
+    assert ActionKind.RON not in kinds(hand, 1)
+    pass_all(hand)
+    turn_of(hand, 1)
+    # The drawn tile 9s does not complete; the self-draw of 1p comes later, and is allowed.
+
+
+def test_passing_a_completing_discard_is_furiten_until_the_next_draw_even_without_yaku(scorer: dict[str, object]) -> None:
+    scorer["no_yaku"] = {Tile.parse("4p").kind}  # a 4p win has no yaku: no ron is offered for it
+    hand = arranged(
+        [DEALER_JUNK, READY_1P4P, "4p1234567z369s67p", "1p1234567z258s9p8m"], "9s" + "1s" + "5m" + "9m" + "9m"
+    )
+    discard(hand, 0, "1z")
+    pass_all(hand)
+    discard(hand, 1, "9s")
+    pass_all(hand)
+    discard(hand, 2, "4p")  # completes seat 1's hand without a yaku: seat 1 lets it pass
+    assert 1 not in hand.claim_options
+    pass_all(hand)
+    assert hand.furiten_passed[1]
+    discard(hand, 3, "1p")  # a yaku now, but seat 1 is furiten until its next draw
+    assert ActionKind.RON not in kinds(hand, 1) and ActionKind.PON in kinds(hand, 1)
+    pass_all(hand)
+    discard(hand, 0, "9m")
+    pass_all(hand)
+    assert hand.turn == 1 and not hand.furiten_passed[1] and not hand.furiten(1)
+
+
+def test_riichi_passing_a_legal_ron_is_furiten_for_the_rest_of_the_hand(scorer: dict[str, object]) -> None:
+    hand = arranged([DEALER_JUNK, READY_1P4P, "1p" + "2345678s" + "12345m", None], "9s" + "1p" + "9s" + "2z" + "3z")
+    discard(hand, 0, "1z")
+    pass_all(hand)
+    act(hand, ActionKind.RIICHI, 1, "9s")
+    pass_all(hand)
+    turn_of(hand, 2, avoid="")
+    discard(hand, 2, "1p")
+    assert ActionKind.RON in kinds(hand, 1)
+    act(hand, ActionKind.PASS, 1)
+    pass_all(hand)
+    assert hand.furiten_riichi[1]
+    turn_of(hand, 1)  # a draw does not lift riichi furiten
+    assert hand.furiten(1)
+
+
+# ---- several winners, deposits and honba ("Chamadas, riichi e dora"; "Han, fu e pagamentos")
+
+
+def test_two_rons_nearest_takes_deposits_and_honba(scorer: dict[str, object]) -> None:
+    hand = arranged(
+        ["123567z147s2589p" + "1p", READY_1P4P, "234567s123m1p23p"[:13] if False else "234567s12399m23p", None],
+        honba=2, deposits=1, points=(25000,) * 4,
+    )
+    discard(hand, 0, "1p")
+    assert ActionKind.RON in kinds(hand, 1) and ActionKind.RON in kinds(hand, 2)
+    act(hand, ActionKind.RON, 1)
+    act(hand, ActionKind.RON, 2)
+    pass_all(hand)
+    assert hand.over and sorted(w.seat for w in hand.wins) == [1, 2]
+    # Seat 1 (nearest after the discarder) gets 1000 + 2 x 300 honba and the deposit; seat 2 gets 1000.
+    assert hand.scores == [-1000 - 600 - 1000, 1000 + 600 + 1000, 1000, 0]
+    assert hand.deposits == 0
+
+
+def test_three_rons_abort_the_hand(scorer: dict[str, object]) -> None:
+    hand = arranged(["123567z147s2589p" + "1p", READY_1P4P, "234567s12399m23p", "456789s456m11z23p"])
+    discard(hand, 0, "1p")
+    for seat in (1, 2, 3):
+        act(hand, ActionKind.RON, seat)
+    assert hand.over and hand.aborted == "triple_ron" and not hand.wins and hand.scores == [0, 0, 0, 0]
