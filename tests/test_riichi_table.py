@@ -168,9 +168,13 @@ READY_1P4P = "123456789m1123p"  # waits on 1p and 4p
 
 
 def safe_discard(hand: Hand, seat: int, avoid: str = "1p4p") -> None:
-    """Discard a tile no scenario cares about (an honor or terminal first) that is not in ``avoid``."""
+    """Discard the drawn tile, or else a tile no scenario cares about (an honor or terminal first), never one in ``avoid``."""
     banned = {t.kind for t in parse_tiles(avoid)}
     options = [a for a in hand.legal_actions(seat) if a.kind is ActionKind.DISCARD and a.tile is not None and a.tile.kind not in banned]
+    drawn = [a for a in options if a.tile == hand.last_draw]
+    if drawn:
+        hand.apply(drawn[0])
+        return
     options.sort(key=lambda a: (not a.tile.is_terminal_or_honor, a.tile))  # type: ignore[union-attr]
     hand.apply(options[0])
 
@@ -321,3 +325,96 @@ def test_three_rons_abort_the_hand(scorer: dict[str, object]) -> None:
     for seat in (1, 2, 3):
         act(hand, ActionKind.RON, seat)
     assert hand.over and hand.aborted == "triple_ron" and not hand.wins and hand.scores == [0, 0, 0, 0]
+
+
+# ---- calls: kuikae, robbing kongs ("Chamadas, riichi e dora")
+
+
+def test_kuikae_forbids_the_called_kind_and_the_other_end(scorer: dict[str, object]) -> None:
+    """Chi 3m with 45m: neither 3m nor 6m may be discarded next; other tiles may."""
+    hand = arranged(["3m123567z147s2589p", "453666m1589p147s", None, None])
+    discard(hand, 0, "3m")
+    chi = [a for a in hand.legal_actions(1) if a.kind is ActionKind.CHI]
+    hand.apply(next(a for a in chi if {t.mpsz for t in a.tiles} == {"4m", "5m"}))
+    pass_all(hand)
+    discards = {a.tile.mpsz for a in hand.legal_actions(1) if a.kind is ActionKind.DISCARD and a.tile}
+    assert "3m" not in discards and "6m" not in discards and "1p" in discards
+    with pytest.raises(IllegalAction) as e:
+        discard(hand, 1, "6m")
+    assert e.value.rule == "kuikae"
+
+
+def test_chi_only_from_the_previous_player(scorer: dict[str, object]) -> None:
+    hand = arranged(["3m123567z147s2589p", "45m1589p147s2367z", "45m1589p147s1267z", None])
+    discard(hand, 0, "3m")
+    assert ActionKind.CHI in kinds(hand, 1) and 2 not in hand.claim_options
+
+
+def test_a_concealed_kong_is_never_robbed_not_even_by_thirteen_orphans(scorer: dict[str, object]) -> None:
+    hand = arranged(["1111m2357z147s258p", "9m19p19s12345677z", None, None], replacements="9s")
+    act(hand, ActionKind.ANKAN, 0, "1m")
+    assert hand.phase is Phase.TURN and hand.turn == 0  # no robbing phase: seat 0 goes on
+    assert [t.mpsz for t in hand.melds[0][0].tiles] == ["1m"] * 4 and hand.hands[0][-1].mpsz == "9s"
+
+
+def test_an_added_kong_may_be_robbed(scorer: dict[str, object]) -> None:
+    hand = arranged(["5p123567z147s2589m", "55p1234567s1289m", "123456789s34p99p", None], "1z1z6z0p")
+    discard(hand, 0, "5p")
+    act(hand, ActionKind.PON, 1)
+    pass_all(hand)
+    discard(hand, 1, "9m")
+    turn_of(hand, 1, avoid="2p5p")
+    act(hand, ActionKind.KAKAN, 1, "5p")
+    assert hand.phase is Phase.ROB and ActionKind.RON in kinds(hand, 2)
+    act(hand, ActionKind.RON, 2)
+    assert hand.over and hand.wins[0].seat == 2 and scorer["contexts"][-1].robbing_kong  # type: ignore[index]
+
+
+# ---- indicators after kongs ("Chamadas, riichi e dora")
+
+
+def test_concealed_kong_turns_its_indicator_at_once_from_the_dead_wall(scorer: dict[str, object]) -> None:
+    hand = arranged(["1111m2357z147s258p", "999p1234567s234m", None, None], "9p", replacements="8s7s", indicators="1s2s3s")
+    act(hand, ActionKind.ANKAN, 0, "1m")
+    assert [t.mpsz for t in hand.dead.indicators()] == ["1s", "2s"]  # type: ignore[union-attr]
+    assert hand.hands[0][-1].mpsz == "8s"  # the first replacement tile
+    assert hand.wall_remaining == 136 - 14 - 53 - 1  # the live wall's last tile joined the dead wall
+
+
+def test_open_kong_indicator_waits_for_the_replacement_discard(scorer: dict[str, object]) -> None:
+    """Reading: an exposed kong's indicator is turned when its player discards after the replacement."""
+    hand = arranged(["9p123567z147s2589m", "999p1234567s134m", None, None], replacements="8s", indicators="1s2s")
+    discard(hand, 0, "9p")
+    act(hand, ActionKind.MINKAN, 1)
+    pass_all(hand)
+    assert hand.turn == 1 and [t.mpsz for t in hand.dead.indicators()] == ["1s"]  # type: ignore[union-attr]
+    discard(hand, 1, "8s")
+    assert [t.mpsz for t in hand.dead.indicators()] == ["1s", "2s"]  # type: ignore[union-attr]
+
+
+def test_riichi_winner_counts_under_indicators_and_ippatsu_and_takes_the_deposit(scorer: dict[str, object]) -> None:
+    hand = arranged([DEALER_JUNK, READY_1P4P, "1p2345678s12345m", None], "9s1z", indicators="3s", under="6s")
+    discard(hand, 0, "1z")
+    pass_all(hand)
+    act(hand, ActionKind.RIICHI, 1, "9s")
+    pass_all(hand)
+    assert hand.double_riichi[1]  # the first discard, no call before it
+    discard(hand, 2, "1p")
+    act(hand, ActionKind.RON, 1)
+    pass_all(hand)
+    ctx = scorer["contexts"][-1]  # type: ignore[index]
+    assert ctx.riichi and ctx.double_riichi and ctx.ippatsu and ctx.ura_indicators == "6s" and ctx.dora_indicators == "3s"
+    assert hand.scores == [0, 1000, -1000, 0] and hand.deposits == 0  # the win, and the own deposit back
+
+
+def test_any_call_breaks_ippatsu(scorer: dict[str, object]) -> None:
+    hand = arranged([DEALER_JUNK, READY_1P4P, "7z2345678s12345m", "77z1589p147s1236m"], "9s1z")
+    discard(hand, 0, "1z")
+    pass_all(hand)
+    act(hand, ActionKind.RIICHI, 1, "9s")
+    pass_all(hand)
+    assert hand.ippatsu[1]
+    discard(hand, 2, "7z")
+    act(hand, ActionKind.PON, 3)
+    pass_all(hand)
+    assert not hand.ippatsu[1]
