@@ -418,3 +418,98 @@ def test_any_call_breaks_ippatsu(scorer: dict[str, object]) -> None:
     act(hand, ActionKind.PON, 3)
     pass_all(hand)
     assert not hand.ippatsu[1]
+
+
+def test_after_riichi_a_concealed_kong_must_keep_the_waits(scorer: dict[str, object]) -> None:
+    """'[...] a menos que você ganhe ou faça um kan oculto permitido que preserve suas esperas'."""
+    # 111m 234m 567m 88p 99p waits on 8p and 9p; a kong of the drawn fourth 1m keeps those waits.
+    hand = arranged([DEALER_JUNK, "111m234567m8899p", None, None], "9s1z2z3z1m", replacements="5z")
+    discard(hand, 0, "1z")
+    pass_all(hand)
+    act(hand, ActionKind.RIICHI, 1, "9s")  # waits 8p and 9p
+    pass_all(hand)
+    turn_of(hand, 1, avoid="8p9p")
+    assert [a.kind for a in hand.legal_actions(1)] == [ActionKind.ANKAN, ActionKind.DISCARD]
+    act(hand, ActionKind.ANKAN, 1, "1m")
+    pass_all(hand)
+    # The replacement 5z is discarded automatically: no win, no further kong.
+    assert hand.events[-1].kind != "discard" or hand.events[-1].data.get("automatic")
+    assert any(e.kind == "discard" and e.seat == 1 and e.data.get("automatic") and e.data["tile"] == "5z" for e in hand.events)
+
+
+def test_riichi_kong_that_changes_the_waits_is_not_offered(scorer: dict[str, object]) -> None:
+    # 1112345m 678p 999s: a kong of the fourth 1m would leave 2345m, whose waits differ.
+    hand = arranged([DEALER_JUNK, "1112345m678p999s", None, None], "9m1z2z3z1m")
+    discard(hand, 0, "1z")
+    pass_all(hand)
+    act(hand, ActionKind.RIICHI, 1, "9m")
+    pass_all(hand)
+    turn_of(hand, 1, avoid="2m3m4m5m6m")
+    assert ActionKind.ANKAN not in kinds(hand, 1)
+
+
+# ---- abortive draws ("Empates, repetições do dealer e final do jogo")
+
+
+def test_nine_terminals_is_an_optional_declaration_on_an_uninterrupted_first_turn(scorer: dict[str, object]) -> None:
+    hand = arranged(["19m19p19s12345z258m", None, None, None])
+    assert ActionKind.NINE_TERMINALS in kinds(hand, 0)
+    act(hand, ActionKind.NINE_TERMINALS, 0)
+    assert hand.over and hand.aborted == "nine_terminals" and hand.scores == [0, 0, 0, 0]
+
+
+def test_four_same_wind_first_discards_abort(scorer: dict[str, object]) -> None:
+    hand = arranged(["1z23567z147s2589p9m", "1z147m258p369s235z", "1z258m147p369s467z", "1z369m369p147s456z"], "8s8s8s")
+    for seat in range(4):
+        assert hand.turn == seat
+        discard(hand, seat, "1z")
+        pass_all(hand)
+    assert hand.over and hand.aborted == "four_winds" and hand.scores == [0, 0, 0, 0]
+
+
+def test_four_riichi_abort_once_the_fourth_declaration_stands(scorer: dict[str, object]) -> None:
+    """Reading: the fourth deposit is paid, then the hand ends; the deposits stay on the table."""
+    hand = arranged(["123456789m1239p5z", "123456789p1239s", "123456789s1239m", "1112223334455z"], "7z7z7z")
+    for seat, tile in enumerate(("5z", "7z", "7z", "7z")):
+        act(hand, ActionKind.RIICHI, seat, tile)
+        pass_all(hand)
+    assert hand.over and hand.aborted == "four_riichi"
+    assert hand.deposits == 4 and hand.scores == [-1000] * 4
+
+
+# ---- exhaustive draw ("Empates, repetições do dealer e final do jogo")
+
+
+def play_out(hand: Hand, avoid: str = "") -> None:
+    """Everyone passes every claim and discards the drawn tile until the wall runs out."""
+    for _ in range(400):
+        pass_all(hand)
+        if hand.over:
+            return
+        safe_discard(hand, hand.turn, avoid)
+    raise AssertionError("the hand did not end")
+
+
+def test_exhaustive_draw_ready_pool_of_3000(scorer: dict[str, object]) -> None:
+    """One ready player: the three not-ready players pay 1,000 each (3,000 in all)."""
+    hand = arranged([DEALER_JUNK, READY_1P4P, None, None])
+    play_out(hand)
+    ex = next(e for e in hand.events if e.kind == "exhaustion")
+    assert ex.data["ready"] == [1] and ex.data["nagashi"] == []
+    assert hand.scores == [-1000, 3000, -1000, -1000]
+
+
+def test_nagashi_mangan_is_checked_first_and_replaces_the_ready_pool(scorer: dict[str, object]) -> None:
+    """Seat 2 draws (and discards) only terminals and honors, none called: 4,000 from the dealer, 2,000 from each other."""
+    seat2 = "2345678m2345p66s"
+    pool = Counter(RIICHI.tiles.all_tiles())
+    pool.subtract(Counter(parse_tiles(DEALER_JUNK + READY_1P4P + seat2 + FILLER_HAND)))
+    terminals = sorted(t for t in pool.elements() if t.is_terminal_or_honor)
+    seat2_draws = terminals[:17]  # seat 2 draws every fourth tile, 17 in all
+    others = sorted((pool - Counter(seat2_draws)).elements(), key=lambda t: (t.is_terminal_or_honor, t))
+    draws = [seat2_draws.pop() if i % 4 == 1 else others.pop(0) for i in range(69)]
+    hand = arranged([DEALER_JUNK, READY_1P4P, seat2, FILLER_HAND], "".join(t.mpsz for t in draws))
+    play_out(hand)
+    ex = next(e for e in hand.events if e.kind == "exhaustion")
+    assert ex.data["nagashi"] == [2]
+    assert hand.scores == [-4000, -2000, 8000, -2000]  # and no ready-pool payment besides
