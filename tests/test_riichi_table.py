@@ -513,3 +513,187 @@ def test_nagashi_mangan_is_checked_first_and_replaces_the_ready_pool(scorer: dic
     ex = next(e for e in hand.events if e.kind == "exhaustion")
     assert ex.data["nagashi"] == [2]
     assert hand.scores == [-4000, -2000, 8000, -2000]  # and no ready-pool payment besides
+
+
+# ---- the match ("Empates, repetições do dealer e final do jogo"; riichi_tenhou's West round)
+
+
+class _Won:
+    def __init__(self, seat: int) -> None:
+        self.seat = seat
+
+
+class _Done:
+    """A finished hand as the match sees it: who dealt, who won, how it ended, the score changes."""
+
+    def __init__(self, dealer: int, scores: Sequence[int], *, winners: Sequence[int] = (), exhausted: bool = False,
+                 ready: Sequence[int] = (), aborted: str | None = None, deposits: int = 0) -> None:
+        self.dealer, self.scores, self.wins = dealer, list(scores), [_Won(s) for s in winners]
+        self.exhausted, self.ready_at_end, self.aborted, self.deposits, self.over = exhausted, list(ready), aborted, deposits, True
+
+
+def settle(match: Match, hand: _Done) -> None:
+    match.hands.append(hand)  # type: ignore[arg-type]
+    match.finish()
+
+
+def test_dealer_repeats_and_honba() -> None:
+    """'Leste repete quando estiver pronto ou depois de vencer; honba aumenta em uma mão sem vencedor ou dealer.'"""
+    m = Match(RIICHI, 0)
+    settle(m, _Done(0, [3000, -3000, 0, 0], winners=[0]))
+    assert (m.dealer, m.honba) == (0, 1)
+    settle(m, _Done(0, [0, 0, 0, 0], exhausted=True, ready=[0]))
+    assert (m.dealer, m.honba) == (0, 2)
+    settle(m, _Done(0, [0, 0, 0, 0], aborted="four_winds"))
+    assert (m.dealer, m.honba) == (0, 3)  # reading: an abortive draw repeats the dealer
+    settle(m, _Done(0, [-1000, 3000, -1000, -1000], exhausted=True, ready=[1]))
+    assert (m.dealer, m.honba) == (1, 4)  # a drawn hand adds one even when the dealer passes
+    settle(m, _Done(1, [0, 0, 2000, -2000], winners=[2], deposits=0))
+    assert (m.dealer, m.honba, m.round_wind) == (2, 0, Wind.EAST)
+
+
+def test_east_game_ends_after_east_four_without_a_south_round() -> None:
+    m = Match(RIICHI, 0)
+    for dealer in range(3):
+        settle(m, _Done(dealer, [0, 0, 0, 0], winners=[(dealer + 1) % 4]))
+    assert not m.finished
+    settle(m, _Done(3, [0, 0, 0, 0], winners=[0]))
+    assert m.finished and m.round_wind is Wind.SOUTH
+
+
+def test_all_last_dealer_in_first_place_with_30000_stops() -> None:
+    m = Match(RIICHI, 0)
+    for dealer in range(3):
+        settle(m, _Done(dealer, [0, 0, 0, 0], winners=[(dealer + 1) % 4]))
+    settle(m, _Done(3, [-2000, -2000, -2000, 6000], winners=[3]))  # 31,000: first, repeats, and stops
+    assert m.finished
+    m = Match(RIICHI, 0)
+    for dealer in range(3):
+        settle(m, _Done(dealer, [0, 0, 0, 0], winners=[(dealer + 1) % 4]))
+    settle(m, _Done(3, [-1000, -1000, -1000, 3000], winners=[3]))  # 28,000: first, but under 30,000: plays on
+    assert not m.finished and m.dealer == 3
+
+
+def test_a_score_below_zero_ends_the_game() -> None:
+    m = Match(RIICHI, 0)
+    settle(m, _Done(0, [26000, -26000, 0, 0], winners=[0]))
+    assert m.finished and m.totals[1] == -1000
+
+
+def test_result_with_return_winner_bonus_and_placement() -> None:
+    """'um retorno de 30.000 pontos, um bônus de vencedor de 20.000 pontos e ajustes de +20/+10/−10/−20'."""
+    m = Match(RIICHI, 0)
+    m.totals = [40000, 30000, 20000, 10000]
+    assert m.result() == [40000 / 1000 - 30 + 20 + 20, 0 + 10, -10 - 10, -20 - 20]
+    m.totals = [25000, 25000, 25000, 25000]  # ties: the earlier seat places first
+    assert m.placements() == [0, 1, 2, 3]
+
+
+def test_leftover_deposits_go_to_first_place() -> None:
+    m = Match(RIICHI, 0, hands_total=1)
+    settle(m, _Done(0, [-1000, 1000, -1000, 0], exhausted=True, ready=[], deposits=2))
+    # Seat 1 leads with 26,000 and takes the two deposits left on the table (reading).
+    assert m.totals == [24000, 28000, 24000, 25000] and m.deposits == 0
+
+
+TENHOU = load_profile("riichi_tenhou")
+
+
+def test_tenhou_west_round_until_someone_has_30000() -> None:
+    """[A] 'Sudden death brings the game into the next wind. As soon as someone attains 30,000 points [...] the game ends.'"""
+    m = Match(TENHOU, 0)
+    for turn in range(8):
+        settle(m, _Done(turn % 4, [0, 0, 0, 0], winners=[(turn + 1) % 4]))
+    assert not m.finished and m.round_wind is Wind.WEST  # nobody has 30,000 after South 4
+    settle(m, _Done(0, [0, 0, 0, 0], winners=[1]))
+    assert not m.finished
+    settle(m, _Done(1, [0, 0, 6000, -6000], winners=[2]))
+    assert m.finished and m.totals[2] == 31000
+
+
+def test_tenhou_west_round_ends_after_west_four() -> None:
+    m = Match(TENHOU, 0)
+    for turn in range(12):
+        settle(m, _Done(turn % 4, [0, 0, 0, 0], winners=[(turn + 1) % 4]))
+    assert m.finished
+
+
+def test_tenhou_result_rounds_to_the_thousand_and_first_takes_the_balance() -> None:
+    """As in a Tenhou log: 34,400 / 26,300 / 20,000 / 19,300 give +45 / +6 / -20 / -31."""
+    m = Match(TENHOU, 0)
+    m.totals = [26300, 19300, 34400, 20000]
+    assert m.result() == [6.0, -31.0, 45.0, -20.0]
+
+
+# ---- pao ("Yakuman e mãos limitadas")
+
+from mjspec.runtime.rules import Pao  # noqa: E402
+
+PAO = dataclasses.replace(RIICHI, table=dataclasses.replace(RIICHI.table, pao=Pao(dragons="big_three_dragons", winds="big_four_winds")))
+PAO_HANDS = ["5z1234z147m258p369s", "556677z123m456s9p", "6z1234z258m147p36s", "7z147m369p258s99m1s"]
+
+
+def _pao_to_ready(hand: Hand) -> None:
+    discard(hand, 0, "5z")
+    act(hand, ActionKind.PON, 1)
+    pass_all(hand)
+    discard(hand, 1, "9p")
+    pass_all(hand)
+    discard(hand, 2, "6z")
+    act(hand, ActionKind.PON, 1)
+    pass_all(hand)
+    discard(hand, 1, "1m")
+    pass_all(hand)
+    discard(hand, 2, "8s")
+    pass_all(hand)
+    discard(hand, 3, "7z")  # completes seat 1's third dragon set: seat 3 is liable
+    act(hand, ActionKind.PON, 1)
+    pass_all(hand)
+    discard(hand, 1, "3m")  # waits on 2m
+    pass_all(hand)
+    assert hand.liable[1] == ("big_three_dragons", 3)
+    # Taking the 6z by pon when it completed the hand made seat 1 furiten until its next draw: let it draw once.
+    for seat in (2, 3, 0, 1, 2, 3):
+        assert hand.turn == seat
+        safe_discard(hand, seat, avoid="2m")
+        pass_all(hand)
+    assert not hand.furiten(1)
+
+
+def test_pao_on_a_discard_win_splits_the_covered_value(scorer: dict[str, object]) -> None:
+    scorer["patterns"] = {"big_three_dragons": 13}  # 14 han in all: a ron of 14,000 in the stand-in
+    hand = arranged(PAO_HANDS, "8s8s8s8p8p8p1s9m9m2m", profile=PAO)
+    _pao_to_ready(hand)
+    discard(hand, 0, "2m")
+    act(hand, ActionKind.RON, 1)
+    pass_all(hand)
+    # Covered: 13/14 of 14,000 = 13,000, half of it from the liable seat 3, the rest from the discarder.
+    assert hand.scores == [-7500, 14000, 0, -6500]
+
+
+def test_pao_on_a_self_draw_the_liable_player_pays_the_covered_value(scorer: dict[str, object]) -> None:
+    scorer["patterns"] = {"big_three_dragons": 13}
+    hand = arranged(PAO_HANDS, "8s8s8s8p8p8p1s9m9m7s2m", profile=PAO)
+    _pao_to_ready(hand)
+    discard(hand, 0, "7s")
+    pass_all(hand)
+    act(hand, ActionKind.TSUMO, 1)
+    # 28,000 in all (14,000 + 7,000 + 7,000): seat 3 pays the covered 26,000 and its share of the rest.
+    assert hand.scores == [-1000, 28000, -500, -26500]
+
+
+# ---- clocks and timeouts ("Relógios, conexões e fair play")
+
+
+def test_clocks_are_data_and_timeouts_follow_the_book(scorer: dict[str, object]) -> None:
+    assert [(c.id, c.per_action, c.reserve) for c in RIICHI.table.clocks] == [
+        ("bullet", 2, 5), ("blitz", 3, 10), ("standard", 5, 20), ("relaxed", 15, 60)]
+    hand = arranged([DEALER_JUNK, READY_1P4P, None, None], "9s")
+    # The dealer's clock runs out: the drawn (fourteenth) tile is discarded.
+    timeout = hand.timeout_action(0)
+    assert timeout is not None and timeout.kind is ActionKind.DISCARD and timeout.tile == hand.last_draw
+    hand.apply(timeout)
+    pass_all(hand)
+    # Seat 1 could declare riichi: a timeout never does, it discards the drawn tile.
+    timeout = hand.timeout_action(1)
+    assert timeout is not None and timeout.kind is ActionKind.DISCARD and timeout.tile is not None and timeout.tile.mpsz == "9s"
