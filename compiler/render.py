@@ -241,6 +241,7 @@ class RuleDocument:
     calls: tuple[Section, ...]
     winning: Section
     flow: tuple[Section, ...]
+    riichi: tuple[Section, ...]
     patterns: Section
     payments: Section
     kongs: tuple[Section, ...]
@@ -323,6 +324,10 @@ _BLOCK = {
     "passing": N_("Passing a win"),
     "flow": N_("Win flow"),
     "kongs": N_("Kong payments"),
+    "riichi": N_("Riichi"),
+    "furiten": N_("Furiten"),
+    "abortive": N_("Abortive draws"),
+    "pao": N_("Liability (pao)"),
     "exhaustion": N_("Exhaustive draw"),
     "match": N_("Match"),
     "timeout": N_("Running out of time"),
@@ -412,6 +417,7 @@ class _Builder:
             calls=self.calls(),
             winning=self.winning(),
             flow=self.flow(),
+            riichi=self.riichi(),
             patterns=self.patterns(),
             payments=self.payments(),
             kongs=self.kongs(),
@@ -662,7 +668,10 @@ class _Builder:
         if refused:
             bullets.append(_("Never allowed: {calls}.", calls=_.join(refused)))
         multiple = getattr(calls, "multiple_ron", None)
-        if multiple is True:
+        limit = getattr(calls, "ron_limit", None)
+        if multiple is True and isinstance(limit, int):
+            bullets.append(_("A win on a discard comes before any pung or kong of it, and a pung or kong before a chow; up to {count} players may win on the same discard.", count=limit))
+        elif multiple is True:
             bullets.append(_("A win on a discard comes before any pung or kong of it; when several players can win on the same discard, all of them win."))
         elif multiple is False:
             bullets.append(_("A win on a discard comes before any pung or kong of it; when several players can win on the same discard, only the nearest in turn order wins."))
@@ -673,6 +682,13 @@ class _Builder:
             bullets.append(_("The tile added to make an added kong can be robbed: another player may win on it."))
         elif robbable is False:
             bullets.append(_("An added kong cannot be robbed."))
+        if getattr(calls, "kuikae", False):
+            bullets.append(_("After a chow or pung the caller may not discard the called kind, nor the tile beyond the other end of the sequence the called tile completed (kuikae); a call that would leave no other discard is not offered."))
+        kongs = getattr(calls, "max_kongs", None)
+        if isinstance(kongs, int):
+            bullets.append(_("No kong may be declared once {count} kongs are on the table.", count=kongs))
+        if getattr(calls, "last_discard_callable", True) is False:
+            bullets.append(_("The discard after the last draw from the live wall cannot be claimed by a pung or chow."))
         if getattr(calls, "missing_suit_blocks_calls", False):
             bullets.append(_("While a player still holds tiles of their missing suit they may not pung, kong or win; nor may a player call a tile of their own missing suit."))
         return (Section(paragraphs=tuple(self.refs("calls")), bullets=tuple(bullets)),)
@@ -691,13 +707,84 @@ class _Builder:
             out.append(_("A player who declines a win may not win with the same or a lower value until their next draw; a strictly higher one stays allowed."))
         elif rule == "discard_wins":
             out.append(_("A player who declines a win on a discard may not win on a discard (robbing a kong included) until their next draw; a self-draw stays allowed."))
-        elif rule == "none":
+        elif rule == "none" and not self.furiten_rules():
             out.append(_("Declining a win costs nothing."))
         if getattr(passing, "call_counts_as_pass", False):
             out.append(_("Calling pung or kong when a win was available counts as declining that win."))
         if getattr(passing, "pon_blocks_same_tile", False):
             out.append(_("A player who declines a pung may not pung the same tile until their next draw."))
         return out
+
+    def furiten_rules(self) -> list[Md]:
+        _ = self._
+        furiten = self.table_field("furiten")
+        out = []
+        if getattr(furiten, "own_discards", False):
+            out.append(_("Furiten: a player may not win on a discard while any tile that would complete their hand is among their own discards, called ones included; a self-draw stays allowed."))
+        if getattr(furiten, "passed_completion", False):
+            out.append(_("A player who lets pass a discard that would complete their hand, with or without a yaku, may not win on a discard until their next draw."))
+        if getattr(furiten, "riichi_passed", False):
+            out.append(_("After riichi, letting a winning discard pass forbids discard wins for the rest of the hand."))
+        return out
+
+    def riichi(self) -> tuple[Section, ...]:
+        """The dead wall and indicators, riichi, furiten, liability and abortive draws (001)."""
+        _ = self._
+        bullets: list[Md] = []
+        dead = self.table_field("dead_wall")
+        if dead is not None:
+            bullets.append(_("A dead wall of {count} tiles at the end of the wall holds the kong replacement tiles and the bonus indicators; each replacement shortens the live wall by one tile.", count=getattr(dead, "tiles", 14)))
+            if getattr(dead, "indicators", False):
+                bullets.append(_("One indicator is turned over at the start; the kind after it is a bonus tile (dora): 9 is followed by 1, the winds run East, South, West, North, the dragons White, Green, Red."))
+            if getattr(dead, "kong_indicators", False):
+                bullets.append(
+                    _("A concealed kong turns over one more indicator at once.")
+                    if getattr(dead, "concealed_kong_indicator", None) == "at_once"
+                    else _("A concealed kong turns over one more indicator when its player discards after the replacement.")
+                )
+                bullets.append(
+                    _("An exposed or added kong turns over one more indicator at once.")
+                    if getattr(dead, "open_kong_indicator", None) == "at_once"
+                    else _("An exposed or added kong turns over one more indicator when its player discards after the replacement, or at the next kong if one comes first.")
+                )
+            if getattr(dead, "under_indicators", False):
+                bullets.append(_("A riichi winner also counts the tiles under the turned indicators (ura-dora)."))
+        riichi = self.table_field("riichi")
+        if riichi is not None:
+            bullets.append(_(
+                "Riichi: a player with a closed ready hand, at least {points} points and at least {tiles} tiles left in the live wall may declare riichi with a discard; the deposit of {deposit} is paid once no one wins on that discard, and the next winner takes every deposit on the table.",
+                points=getattr(riichi, "min_points", 0), tiles=getattr(riichi, "min_wall", 0), deposit=getattr(riichi, "deposit", 0)))
+            if getattr(riichi, "automatic_discard", False):
+                bullets.append(_("After riichi each drawn tile is discarded automatically unless the player can win or declare an allowed concealed kong."))
+            if getattr(riichi, "kong_keeps_waits", False):
+                bullets.append(_("After riichi a concealed kong must use the drawn tile and keep the same waits."))
+            if getattr(riichi, "double_riichi", False):
+                bullets.append(_("A riichi declared with one's first discard, before any call, is a double riichi."))
+            if getattr(riichi, "ippatsu", False):
+                bullets.append(_("A win before the declarer's next discard, with no call or kong in between, is made within one turn (ippatsu)."))
+        bullets += self.furiten_rules()
+        pao = self.table_field("pao")
+        if pao is not None and (getattr(pao, "dragons", None) or getattr(pao, "winds", None)):
+            bullets.append(_("Liability (pao): a player whose discard, called, completes another player's third dragon set or fourth wind set pays that yakuman's value in full on a self-draw, and half of it on a discard win (the discarder pays the rest)."))
+            if getattr(pao, "liable_pays_honba", False):
+                bullets.append(_("The liable player also pays the honba of that win."))
+        abortive = self.table_field("abortive")
+        aborts = []
+        if getattr(abortive, "nine_terminals", False):
+            aborts.append(_("a player holding nine different terminal and honor kinds on an uninterrupted first turn declares it"))
+        if getattr(abortive, "four_winds", False):
+            aborts.append(_("the four first discards are the same wind, with no call before"))
+        if getattr(abortive, "four_riichi", False):
+            aborts.append(_("all four players have declared riichi"))
+        if getattr(abortive, "four_kongs", False):
+            aborts.append(_("four kongs by more than one player, once the discard after the fourth is not won on"))
+        if getattr(abortive, "triple_ron", False):
+            aborts.append(_("more players claim a win on one discard than may win on it"))
+        if aborts:
+            bullets.append(_("The hand ends with no winner and no payment when {cases}.", cases=_.join(aborts, clauses=True)))
+        if not bullets:
+            return ()
+        return (Section(paragraphs=tuple(self.refs("wall", "riichi", "furiten", "pao", "abortive")), bullets=tuple(bullets)),)
 
     def flow(self) -> tuple[Section, ...]:
         bullets = self.flow_and_passing()
@@ -744,6 +831,19 @@ class _Builder:
                 bullets.append(_("Each player who is not ready pays each ready player the most that player's hand could win on a discard, at most {cap}.", cap=cap))
             else:
                 bullets.append(_("Each player who is not ready pays each ready player the most that player's hand could win on a discard."))
+        nagashi = getattr(ex, "nagashi", None)
+        if nagashi is not None:
+            bullets.append(_(
+                "Checked first: a player whose discards are all terminals and honors, none of them called, is paid {dealer} by the dealer and {other} by each other player ({each} by each player if that player is the dealer); the ready payments are then not made.",
+                dealer=getattr(nagashi, "from_dealer", 0), other=getattr(nagashi, "from_non_dealer", 0), each=getattr(nagashi, "dealer_from_each", 0)))
+        pool = getattr(ex, "ready_pool", 0)
+        if isinstance(pool, int) and pool > 0:
+            bullets.append(_("The players who are not ready pay {amount} in all to the ready players, shared equally on both sides; nothing is paid when all or none are ready.", amount=pool))
+            bullets.append(
+                _("A hand is ready when one tile would complete its shape, with or without a yaku, even when the player holds every copy of that tile.")
+                if getattr(ex, "ready_with_held_waits", False)
+                else _("A hand is ready when one tile would complete its shape, with or without a yaku, but not when the player holds every copy of each such tile.")
+            )
         if not bullets:
             bullets.append(_("When the wall runs out the hand ends with no payment."))
         intro = (
@@ -761,7 +861,11 @@ class _Builder:
             return ()
         bullets = []
         hands = getattr(match, "hands", None)
-        if hands == 1:
+        rounds = getattr(match, "rounds", 0)
+        if isinstance(rounds, int) and rounds > 0:
+            hands = None
+            bullets.append(_("A game lasts {count} wind round(s) of four dealer turns each, East first.", count=rounds))
+        elif hands == 1:
             bullets.append(_("A game is a single hand."))
         elif isinstance(hands, int):
             bullets.append(_("A match lasts {count} hands.", count=hands))
@@ -773,6 +877,29 @@ class _Builder:
             bullets.append(_("The first winner of a hand deals the next one; if several players won on the first winning discard, its discarder deals; with no win the dealer stays."))
         elif dealer == "rotate" and hands != 1:
             bullets.append(_("The deal passes to the next player after every hand."))
+        elif dealer == "repeat":
+            bullets.append(_("The dealer deals again after winning (alone or with another winner), after an exhaustive draw at which they are ready, and after an abortive draw; otherwise the next player deals."))
+        if getattr(match, "honba", False):
+            bullets.append(_("A hand with no winner or won by the dealer adds one honba, another player's win resets them; the winner's payment includes them."))
+        if getattr(match, "bust_ends", False):
+            bullets.append(_("A score below zero ends the game at once."))
+        stop = getattr(match, "last_dealer_stops_at", None)
+        if isinstance(stop, int):
+            bullets.append(_("In the last hand a dealer who would deal again ends the game instead when first with at least {points} points.", points=stop))
+        target = getattr(match, "extension_until", None)
+        if isinstance(target, int):
+            bullets.append(_("If nobody has {points} points when the rounds end, the next wind round is played, ending after the first hand that leaves someone with that many (at most {count} more round(s)).", points=target, count=getattr(match, "extension_rounds", 0)))
+        if getattr(match, "leftover_deposits_to_first", False) and self.table_field("riichi") is not None:
+            bullets.append(_("Riichi deposits left on the table at the end go to first place."))
+        result = getattr(match, "result", None)
+        if result is not None:
+            uma = getattr(result, "uma", ())
+            bullets.append(_(
+                "Placement is by points, ties going to the earlier seat; the result is the points minus the return of {points}, plus {bonus} to first place, plus placement adjustments of {uma} thousand.",
+                points=getattr(result, "return_points", 0), bonus=getattr(result, "winner_bonus", 0), uma=Md("/".join(f"{u:+d}" for u in uma))))
+            step = getattr(result, "round_to", None)
+            if isinstance(step, int):
+                bullets.append(_("For the result, points are rounded to the nearest {amount} (a half up) and first place takes the balance.", amount=step))
         timeout = self.table_field("timeout", "claim_win")
         if timeout is True:
             bullets.append(_("A player who runs out of time takes an available win."))
@@ -809,7 +936,10 @@ class _Builder:
         elif flow == "single":
             rows.append((_("Win flow"), _("the first win ends the hand")))
         hands = self.table_field("match", "hands")
-        if hands == 1:
+        rounds = self.table_field("match", "rounds")
+        if isinstance(rounds, int) and rounds > 0:
+            rows.append((_("Match"), _("{count} wind round(s)", count=rounds)))
+        elif hands == 1:
             rows.append((_("Match"), _("a single hand")))
         elif isinstance(hands, int):
             rows.append((_("Match"), _("{count} hands", count=hands)))
