@@ -106,6 +106,12 @@ def _parser() -> argparse.ArgumentParser:
     rep.add_argument("record", type=Path, help="a record written by `mjspec play --record`")
     rep.set_defaults(run=_cmd_replay)
 
+    imp = sub.add_parser("import-tenhou", help="turn a Tenhou log (mjlog XML or tenhou.net/6 JSON) into a game record")
+    imp.add_argument("log", type=Path, help="the Tenhou log file")
+    imp.add_argument("--out", type=Path, required=True, metavar="FILE", help="write the mjspec record here")
+    imp.add_argument("--profile", default="riichi_tenhou", help="profile to play it under (default riichi_tenhou)")
+    imp.set_defaults(run=_cmd_import_tenhou)
+
     sim = sub.add_parser("simulate", help="play many seeded bot games in parallel and summarise them")
     sim.add_argument("profile", help="profile id")
     sim.add_argument("--games", type=int, default=100, help="number of games (default 100)")
@@ -376,6 +382,21 @@ def _cmd_replay(args: argparse.Namespace) -> int:
         f"{args.record}: ok: {summary.profile}, {summary.hands} hand(s), {summary.decisions} decisions, "
         f"{summary.events} events reproduced; totals {list(summary.totals)}"
     )
+    return 0
+
+
+def _cmd_import_tenhou(args: argparse.Namespace) -> int:
+    from mjspec.runtime.tenhou import TenhouFormatError, load_log
+    from mjspec.runtime.tenhou_replay import WallError, game_record
+
+    profile = load_profile(args.profile)
+    try:
+        game = load_log(args.log)
+        record = game_record(game, profile)
+    except (TenhouFormatError, WallError, ValueError) as e:
+        raise UserError(str(e)) from None
+    _write_json_atomic(args.out, record)
+    print(f"{args.log}: {len(record['hands'])} hand(s) played under {profile.id}; record written to {args.out}")
     return 0
 
 

@@ -84,10 +84,14 @@ def replay(record: Mapping[str, Any]) -> ReplaySummary:
         raise ReplayError(
             f"record was made with {profile.id} version {record.get('profile_version')}, this engine is version {profile.version}"
         )
-    match = Match(profile, int(record["seed"]), record.get("hands_total"))
+    chance = record.get("chance", "seeded")
+    if chance not in ("seeded", "explicit"):
+        raise ReplayError(f"chance must be 'seeded' or 'explicit', got {chance!r}")
+    explicit = chance == "explicit"
+    match = Match(profile, 0 if explicit else int(record["seed"]), record.get("hands_total"))
     n_decisions = n_events = 0
     for i, raw in enumerate(record.get("hands", [])):
-        hand = _rebuild_hand(profile, match, raw, i)
+        hand = _rebuild_hand(profile, match, raw, i, explicit=explicit)
         match.hands.append(hand)
         events = [Event.from_json(e) for e in raw.get("events", [])]
         pos = _check_events(events, hand.events, 0, i, "the deal")
@@ -115,7 +119,9 @@ def replay(record: Mapping[str, Any]) -> ReplaySummary:
     return ReplaySummary(profile.id, len(match.hands), n_decisions, n_events, tuple(match.totals))
 
 
-def _rebuild_hand(profile: Profile, match: Match, raw: Mapping[str, Any], i: int) -> Hand:
+def _rebuild_hand(profile: Profile, match: Match, raw: Mapping[str, Any], i: int, *, explicit: bool = False) -> Hand:
+    """The recorded hand's table. ``explicit``: the walls and dice are the record's own (an imported game),
+    not drawn from the match seed, so they are taken as given."""
     match.finish()  # the previous hand's scores and the dealer rule
     if match.finished:
         raise ReplayError(f"hand {i}: the match was already over by its rules")
@@ -124,8 +130,8 @@ def _rebuild_hand(profile: Profile, match: Match, raw: Mapping[str, Any], i: int
     for key, expected in (("round_wind", match.round_wind.value), ("honba", match.honba), ("deposits", match.deposits)):
         if key in raw and raw[key] != expected:
             raise ReplayError(f"hand {i}: recorded {key} {raw[key]!r} but the match rules give {expected!r}")
-    seed = match.rng.getrandbits(63)
-    if raw.get("seed") != seed:
+    seed = 0 if explicit else match.rng.getrandbits(63)
+    if not explicit and raw.get("seed") != seed:
         raise ReplayError(f"hand {i}: recorded hand seed {raw.get('seed')} does not follow from the match seed")
     try:
         wall = parse_tiles(raw["wall"], profile.tiles)
@@ -136,6 +142,8 @@ def _rebuild_hand(profile: Profile, match: Match, raw: Mapping[str, Any], i: int
         hand = match.make_hand(seed, wall=wall, dice=dice, exchange_direction=direction)
     except (KeyError, ValueError, NotationError) as e:
         raise ReplayError(f"hand {i}: {e}") from None
+    if explicit:
+        return hand
     fresh = match.make_hand(seed)
     if fresh.initial_wall != hand.initial_wall or fresh.dice != hand.dice or fresh.exchange_direction != hand.exchange_direction:
         raise ReplayError(f"hand {i}: the recorded wall, dice or exchange direction do not follow from the seed")

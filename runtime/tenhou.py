@@ -308,15 +308,16 @@ def tile_of(tile_id: int, red_fives: bool = True) -> Tile:
 
 # ------------------------------------------------------------------ the yaku
 
-# Tenhou's yaku ids (the mjlog ``yaku``/``yakuman`` attributes) with their
-# tenhou.net/6 names, and the pattern id each maps to in specs/riichi_planet.yaml.
-# ``None``: no pattern of that id (counted bonuses the spec keeps apart).
-YAKU: dict[int, tuple[str, str]] = {
+# The one table from Tenhou's yaku ids (the mjlog ``yaku``/``yakuman``
+# attributes) to their tenhou.net/6 names and the pattern id each is in
+# specs/riichi_planet.yaml (seat and round winds are one pattern each there;
+# ``None``: no such pattern).
+YAKU: dict[int, tuple[str, str | None]] = {
     0: ("門前清自摸和", "menzen_tsumo"),
     1: ("立直", "riichi"),
     2: ("一発", "ippatsu"),
     3: ("槍槓", "chankan"),
-    4: ("嶺上開花", "rinshan_kaihou"),
+    4: ("嶺上開花", "rinshan"),
     5: ("海底摸月", "haitei"),
     6: ("河底撈魚", "houtei"),
     7: ("平和", "pinfu"),
@@ -330,9 +331,9 @@ YAKU: dict[int, tuple[str, str]] = {
     15: ("場風 南", "round_wind"),
     16: ("場風 西", "round_wind"),
     17: ("場風 北", "round_wind"),
-    18: ("役牌 白", "haku"),
-    19: ("役牌 發", "hatsu"),
-    20: ("役牌 中", "chun"),
+    18: ("役牌 白", "white_dragon"),
+    19: ("役牌 發", "green_dragon"),
+    20: ("役牌 中", "red_dragon"),
     21: ("両立直", "double_riichi"),
     22: ("七対子", "chiitoitsu"),
     23: ("混全帯幺九", "chanta"),
@@ -348,25 +349,25 @@ YAKU: dict[int, tuple[str, str]] = {
     33: ("純全帯幺九", "junchan"),
     34: ("混一色", "honitsu"),
     35: ("清一色", "chinitsu"),
-    36: ("人和", "renhou"),
+    36: ("人和", None),  # renhou: not a yaku of Tenhou's ranked rules nor of 001
     37: ("天和", "tenhou"),
     38: ("地和", "chiihou"),
     39: ("大三元", "daisangen"),
     40: ("四暗刻", "suuankou"),
-    41: ("四暗刻単騎", "suuankou_tanki"),
+    41: ("四暗刻単騎", "suuankou_single_wait"),
     42: ("字一色", "tsuuiisou"),
     43: ("緑一色", "ryuuiisou"),
     44: ("清老頭", "chinroutou"),
     45: ("九蓮宝燈", "chuuren"),
     46: ("純正九蓮宝燈", "junsei_chuuren"),
     47: ("国士無双", "kokushi"),
-    48: ("国士無双１３面", "kokushi_13"),
+    48: ("国士無双１３面", "kokushi_thirteen_wait"),
     49: ("大四喜", "daisuushii"),
     50: ("小四喜", "shousuushii"),
     51: ("四槓子", "suukantsu"),
     52: ("ドラ", "dora"),
     53: ("裏ドラ", "ura_dora"),
-    54: ("赤ドラ", "aka_dora"),
+    54: ("赤ドラ", "red_fives"),
 }
 _ENGLISH_NAMES = {"Riichi": 1, "Dora": 52, "Ura Dora": 53, "Red Five": 54}
 YAKU_BY_NAME: dict[str, int] = {name: i for i, (name, _) in YAKU.items()} | _ENGLISH_NAMES

@@ -281,3 +281,51 @@ def test_dora_steps_match_the_indicators_of_wins() -> None:
             for r in hand.results:
                 if isinstance(r, Win):
                     assert list(r.dora) == revealed, f"{game.source} hand {hand.index}"
+
+
+# ------------------------------------------------------------ the rebuilt wall
+
+
+def test_rebuilt_wall_deals_the_logged_hands_indicators_and_replacements() -> None:
+    from mjspec.runtime.registry import load_profile
+    from mjspec.runtime.table import Hand
+    from mjspec.runtime.tenhou_replay import hand_wall
+
+    profile = load_profile("riichi_planet")
+    hands = 0
+    for game in _games(STANDARD_MJLOGS):
+        for th in game.hands:
+            wall = hand_wall(th, profile, game.source)
+            assert sorted(wall.drawing_order) == list(range(136)) and wall.dice == th.dice
+            table = Hand(profile, dealer=th.dealer, seed=0, wall=wall.tiles(True), dice=wall.dice)
+            first = th.steps[0]
+            assert isinstance(first, Draw) and first.seat == th.dealer
+            for s in range(4):
+                logged = list(th.dealt[s]) + ([first.tile] if s == th.dealer else [])
+                assert sorted(table.hands[s]) == sorted(tile_of(t) for t in logged), f"{game.source} hand {th.index} seat {s}"
+            assert table.dead is not None
+            assert table.dead.indicators() == [tile_of(th.dora_indicator)]
+            # Replacement draws: the draw right after a kan, in order, comes from the dead wall.
+            replacements = [
+                st.tile for prev, st in zip([s for s in th.steps if not isinstance(s, (RiichiStep, DoraRevealed))][:-1],
+                                            [s for s in th.steps if not isinstance(s, (RiichiStep, DoraRevealed))][1:])
+                if isinstance(st, Draw) and isinstance(prev, Call) and prev.meld.seat == st.seat
+                and prev.meld.kind in (MeldKind.ANKAN, MeldKind.MINKAN, MeldKind.KAKAN)
+            ]
+            for k, t in enumerate(replacements):
+                assert table.dead.draw() == tile_of(t), f"{game.source} hand {th.index}: replacement {k}"
+            hands += 1
+    assert hands == sum(len(g.hands) for g in _games(STANDARD_MJLOGS))
+
+
+def test_rebuilt_wall_reproduces_every_draw_when_played() -> None:
+    """Playing the logged decisions on the rebuilt wall leaves every non-winner holding the log's tiles."""
+    from mjspec.runtime.registry import load_profile
+    from mjspec.runtime.tenhou_replay import replay_hand
+
+    profile = load_profile("riichi_planet")
+    game = load_log(DATA / "tenhou-dnovikoff" / "mjlog" / "bug1.xml")
+    for th in game.hands:
+        outcome = replay_hand(th, profile, source=game.source)
+        assert outcome.legal, outcome.problems
+        assert not [p for p in outcome.problems if " holds " in p], outcome.problems
