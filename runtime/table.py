@@ -1478,15 +1478,33 @@ def _tile_key(t: Tile) -> int:
     return 2 * t.kind + t.red
 
 
+def _wall_cut(size: int, dice: Sequence[int]) -> int:
+    first = dice[0] + dice[1]
+    side = (first - 1) % SEATS
+    stack = min(dice[0], dice[1]) if len(dice) <= 2 else first + dice[2] + dice[3]
+    return (side * (size // SEATS) + 2 * stack) % size
+
+
 def _break_wall(tiles: list[Tile], dice: Sequence[int]) -> list[Tile]:
     """Open the wall where the dice say: the first roll's sum picks the side (000 §1, 002 §2);
     the stack is its lower die (one roll) or the two sums together (two rolls).
 
     The engine's wall is a shuffled ring; opening it at that point rotates the ring.
     """
-    first = dice[0] + dice[1]
-    side = (first - 1) % SEATS
-    side_len = len(tiles) // SEATS
-    stack = min(dice[0], dice[1]) if len(dice) <= 2 else first + dice[2] + dice[3]
-    cut = (side * side_len + 2 * stack) % len(tiles)
+    cut = _wall_cut(len(tiles), dice)
     return tiles[cut:] + tiles[:cut]
+
+
+def open_wall(tiles: Sequence[Tile], dice: Sequence[int]) -> list[Tile]:
+    """The wall in drawing order (deal, draws, then the dead wall at the end) that ``dice`` make of a record's wall."""
+    return _break_wall(list(tiles), dice)
+
+
+def closed_wall(drawing_order: Sequence[Tile], dice: Sequence[int]) -> list[Tile]:
+    """The record's wall (before the dice open it) that ``dice`` turn into ``drawing_order``: the inverse of :func:`open_wall`.
+
+    An importer of real games writes the tiles in the order they are dealt and drawn, the
+    dead wall last (docs/records.md), and stores this."""
+    tiles = list(drawing_order)
+    cut = _wall_cut(len(tiles), dice)
+    return tiles[len(tiles) - cut :] + tiles[: len(tiles) - cut]

@@ -697,3 +697,14 @@ def test_clocks_are_data_and_timeouts_follow_the_book(scorer: dict[str, object])
     # Seat 1 could declare riichi: a timeout never does, it discards the drawn tile.
     timeout = hand.timeout_action(1)
     assert timeout is not None and timeout.kind is ActionKind.DISCARD and timeout.tile is not None and timeout.tile.mpsz == "9s"
+
+
+def test_closed_wall_inverts_the_dice_opening() -> None:
+    """An importer writes tiles in drawing order; the record stores the wall before the dice open it."""
+    from mjspec.runtime.table import closed_wall, open_wall
+
+    order = list(RIICHI.tiles.all_tiles())
+    for dice in ((1, 1), (6, 3), (4, 5), (2, 2)):
+        assert open_wall(closed_wall(order, dice), dice) == order
+        hand = Hand(RIICHI, wall=closed_wall(order, dice), dice=dice)
+        assert hand.dead is not None and list(hand.dead.tiles) == order[-14:]
