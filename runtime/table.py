@@ -26,7 +26,7 @@ from .hand import Meld, MeldType
 from .profile import MissingSuitRule, Profile
 from .rules import ExchangeDirection, IndicatorTiming, PassWinRule, WinFlow
 from .scoring import Score, WinningHand, evaluate
-from .shapes import discard_shanten, is_complete, waits
+from .shapes import discard_shanten, is_complete, shanten, waits
 from .tiles import N_ALL_KINDS, N_KINDS, SUIT_LAYOUT, Suit, Tile, format_tiles
 
 SEATS = 4
@@ -440,6 +440,8 @@ class Hand:
         if self.points[seat] + self.scores[seat] < rules.min_points or self.wall_remaining < rules.min_wall:
             return []
         counts = list(self.counts[seat][:N_KINDS])
+        if shanten(counts, len(self.melds[seat]), self.profile.shapes) > 0:
+            return []  # no discard can leave a ready hand (a cheap test before trying each discard)
         after = discard_shanten(counts, len(self.melds[seat]), self.profile.shapes)
         out = []
         for t in candidates:
@@ -576,8 +578,6 @@ class Hand:
     def _ron_score(self, seat: int, tile: Tile, *, robbing: bool, honba: int | None = None) -> Score | None:
         if self.rules.passing.win is PassWinRule.DISCARD_WINS and self.discard_win_block[seat]:
             return None
-        if self.furiten(seat):
-            return None
         if self.rules.calls.missing_suit_blocks_calls and (self._holds_missing(seat) or tile.suit == self.missing[seat]):
             return None
         counts = self.counts[seat]
@@ -586,7 +586,7 @@ class Hand:
         counts[tile.kind] += 1
         complete = is_complete(counts[:N_KINDS], len(self.melds[seat]), self.profile.shapes)
         counts[tile.kind] -= 1
-        if not complete:
+        if not complete or self.furiten(seat):  # the shape first: furiten needs every wait, a costlier test
             return None
         ctx = self.win_context(
             seat,
