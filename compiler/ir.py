@@ -14,7 +14,7 @@ from mjspec.runtime.rules import TableRules
 from mjspec.runtime.text import Text
 
 from .errors import Location
-from .vocabulary import COSTLY_NAMES, TILES_ONLY_NAMES
+from .vocabulary import COSTLY_NAMES, MEMBERS_NAMES, TILES_ONLY_NAMES
 
 
 @dataclass(frozen=True)
@@ -104,12 +104,21 @@ class PatternIR:
         return isinstance(self.value, int)
 
     @property
+    def members_only(self) -> bool:
+        """Whether this combination pattern's expressions read only the combined sets (``MEMBERS_NAMES``):
+        its answer then depends on those sets alone."""
+        return self.combine is not None and self._reads_only(MEMBERS_NAMES)
+
+    @property
     def tiles_only(self) -> bool:
         """Whether every expression of the pattern reads only the hand's tiles (``TILES_ONLY_NAMES``),
         never the situation of the win: the scorer may then reuse its result for the same tiles."""
+        return self._reads_only(TILES_ONLY_NAMES)
+
+    def _reads_only(self, names: frozenset[str]) -> bool:
         for f in fields(self):
             expr = getattr(self, f.name)
-            if isinstance(expr, ExprIR) and not expr.names <= TILES_ONLY_NAMES:
+            if isinstance(expr, ExprIR) and not expr.names <= names:
                 return False
         return True
 

@@ -157,6 +157,11 @@ TILES_ONLY_NAMES: frozenset[str] = frozenset(
     }
 )
 
+#: The names of the combined sets. A combination pattern whose expressions read
+#: only these is marked ``members_only``: its answer depends on those sets alone,
+#: and the scorer remembers it per combination of sets.
+MEMBERS_NAMES: frozenset[str] = frozenset(COMBINATION_NAMES)
+
 #: Names every payment formula may use; earlier named amounts are added per profile.
 PAYMENT_NAMES: Mapping[str, tuple[Type, str]] = {
     "fan": (INT, "the hand's total count before any cap"),

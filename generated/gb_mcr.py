@@ -667,6 +667,7 @@ PROFILE = Profile(
             section="§4",
             combine=(Combine("triplets"), 4),
             tiles_only=True,
+            members_only=True,
         ),
         Pattern(
             id="big_three_dragons",
@@ -688,6 +689,7 @@ PROFILE = Profile(
             section="§4",
             combine=(Combine("triplets"), 3),
             tiles_only=True,
+            members_only=True,
         ),
         Pattern(
             id="all_green",
@@ -932,6 +934,7 @@ PROFILE = Profile(
             section="§4",
             combine=(Combine("sequences"), 4),
             tiles_only=True,
+            members_only=True,
         ),
         Pattern(
             id="four_pure_shifted_pungs",
@@ -953,6 +956,7 @@ PROFILE = Profile(
             section="§4",
             combine=(Combine("triplets"), 4),
             tiles_only=True,
+            members_only=True,
         ),
         Pattern(
             id="four_pure_shifted_chows",
@@ -971,6 +975,7 @@ PROFILE = Profile(
             section="§4",
             combine=(Combine("sequences"), 4),
             tiles_only=True,
+            members_only=True,
         ),
         Pattern(
             id="three_kongs",
@@ -1091,6 +1096,7 @@ PROFILE = Profile(
             section="§4",
             combine=(Combine("sequences"), 3),
             tiles_only=True,
+            members_only=True,
         ),
         Pattern(
             id="pure_shifted_pungs",
@@ -1109,6 +1115,7 @@ PROFILE = Profile(
             section="§4",
             combine=(Combine("triplets"), 3),
             tiles_only=True,
+            members_only=True,
         ),
         Pattern(
             id="upper_tiles",
@@ -1174,6 +1181,7 @@ PROFILE = Profile(
             section="§4",
             combine=(Combine("sequences"), 3),
             tiles_only=True,
+            members_only=True,
         ),
         Pattern(
             id="three_suited_terminal_chows",
@@ -1214,6 +1222,7 @@ PROFILE = Profile(
             section="§4",
             combine=(Combine("sequences"), 3),
             tiles_only=True,
+            members_only=True,
         ),
         Pattern(
             id="all_fives",
@@ -1244,6 +1253,7 @@ PROFILE = Profile(
             section="§4",
             combine=(Combine("triplets"), 3),
             tiles_only=True,
+            members_only=True,
         ),
         Pattern(
             id="three_concealed_pungs",
@@ -1351,6 +1361,7 @@ PROFILE = Profile(
             section="§4",
             combine=(Combine("triplets"), 3),
             tiles_only=True,
+            members_only=True,
         ),
         Pattern(
             id="mixed_straight",
@@ -1365,6 +1376,7 @@ PROFILE = Profile(
             section="§4",
             combine=(Combine("sequences"), 3),
             tiles_only=True,
+            members_only=True,
         ),
         Pattern(
             id="reversible_tiles",
@@ -1400,6 +1412,7 @@ PROFILE = Profile(
             section="§4",
             combine=(Combine("sequences"), 3),
             tiles_only=True,
+            members_only=True,
         ),
         Pattern(
             id="mixed_shifted_pungs",
@@ -1418,6 +1431,7 @@ PROFILE = Profile(
             section="§4",
             combine=(Combine("triplets"), 3),
             tiles_only=True,
+            members_only=True,
         ),
         Pattern(
             id="chicken_hand",
@@ -1536,6 +1550,7 @@ PROFILE = Profile(
             section="§4",
             combine=(Combine("sequences"), 3),
             tiles_only=True,
+            members_only=True,
         ),
         Pattern(
             id="all_types",
@@ -1600,6 +1615,7 @@ PROFILE = Profile(
             section="§4",
             combine=(Combine("triplets"), 2),
             tiles_only=True,
+            members_only=True,
         ),
         Pattern(
             id="outside_hand",
@@ -1672,6 +1688,7 @@ PROFILE = Profile(
             section="§4",
             combine=(Combine("triplets"), 1),
             tiles_only=True,
+            members_only=True,
         ),
         Pattern(
             id="prevalent_wind",
@@ -1756,6 +1773,7 @@ PROFILE = Profile(
             section="§4",
             combine=(Combine("triplets"), 2),
             tiles_only=True,
+            members_only=True,
         ),
         Pattern(
             id="two_concealed_pungs",
@@ -1816,6 +1834,7 @@ PROFILE = Profile(
             section="§4",
             combine=(Combine("sequences"), 2),
             tiles_only=True,
+            members_only=True,
         ),
         Pattern(
             id="mixed_double_chow",
@@ -1834,6 +1853,7 @@ PROFILE = Profile(
             section="§4",
             combine=(Combine("sequences"), 2),
             tiles_only=True,
+            members_only=True,
         ),
         Pattern(
             id="short_straight",
@@ -1848,6 +1868,7 @@ PROFILE = Profile(
             section="§4",
             combine=(Combine("sequences"), 2),
             tiles_only=True,
+            members_only=True,
         ),
         Pattern(
             id="two_terminal_chows",
@@ -1866,6 +1887,7 @@ PROFILE = Profile(
             section="§4",
             combine=(Combine("sequences"), 2),
             tiles_only=True,
+            members_only=True,
         ),
         Pattern(
             id="pung_of_terminals_or_honors",
@@ -1884,6 +1906,7 @@ PROFILE = Profile(
             section="§4",
             combine=(Combine("triplets"), 1),
             tiles_only=True,
+            members_only=True,
         ),
         Pattern(
             id="melded_kong",

@@ -126,6 +126,9 @@ class Pattern:
     tiles_only: bool = False
     """Every expression of the pattern reads only the hand's tiles, never the situation of
     the win (the compiler decides): the scorer reuses its result for the same tiles."""
+    members_only: bool = False
+    """A combination pattern whose expressions read only the combined sets (the compiler
+    decides): the scorer remembers its answer per combination of sets."""
 
 
 @dataclass(frozen=True, slots=True)

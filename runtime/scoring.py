@@ -12,13 +12,13 @@ from __future__ import annotations
 
 import itertools
 from dataclasses import dataclass, field
-from typing import Any, Sequence
+from typing import Any, Callable, Sequence
 
 from .context import WinContext, WinKind
-from .hand import Arrangement, Group, GroupKind, Meld
+from .hand import Arrangement, Group, GroupKind, Meld, MeldType
 from .profile import Combine, Pattern, Pick, Profile
 from .shapes import arrangements, forget_waits, is_only_wait
-from .tiles import N_KINDS, NotationError, Tile, counts34, parse_tiles
+from .tiles import N_ALL_KINDS, N_KINDS, SUIT_LAYOUT, NotationError, Suit, Tile, parse_tiles
 from .view import HandView, Lazy, PaymentView
 
 
@@ -82,7 +82,10 @@ def check_hand(profile: Profile, hand: WinningHand) -> list[int]:
     everything: list[Tile] = [*hand.concealed, hand.win_tile]
     for meld in hand.melds:
         everything.extend(meld.tiles)
+    accepted = _accepted(profile)
     for tile in everything:
+        if accepted[tile.kind * 2 + tile.red]:
+            continue
         why = tiles.refusal(tile)
         if why is not None:
             raise HandError(why)
@@ -94,15 +97,32 @@ def check_hand(profile: Profile, hand: WinningHand) -> list[int]:
         raise HandError(
             f"with {len(hand.melds)} meld(s) the concealed tiles plus the winning tile must be {expected}, got {got}"
         )
-    concealed = counts34([*hand.concealed, hand.win_tile])
+    concealed = [0] * N_KINDS
+    for tile in hand.concealed:
+        concealed[tile.kind] += 1
+    concealed[hand.win_tile.kind] += 1
     total = list(concealed)
     for meld in hand.melds:
         for tile in meld.tiles:
             total[tile.kind] += 1
-    for kind in range(N_KINDS):
-        if total[kind] > tiles.copies:
-            raise HandError(f"{total[kind]} copies of {Tile(kind)}: the set has only {tiles.copies}")
+    if max(total) > tiles.copies:
+        for kind in range(N_KINDS):
+            if total[kind] > tiles.copies:
+                raise HandError(f"{total[kind]} copies of {Tile(kind)}: the set has only {tiles.copies}")
     return concealed
+
+
+def _accepted(profile: Profile) -> list[bool]:
+    """By tile code (kind * 2 + red): whether the tile may stand in a hand of this profile
+    (in the set, and not a flower); the others are looked at one by one."""
+    accepted: list[bool] | None = profile.memo.get("accepted")
+    if accepted is None:
+        accepted = [False] * (2 * N_ALL_KINDS)
+        for t in profile.tiles.all_tiles():
+            if not t.is_flower and profile.tiles.refusal(t) is None:
+                accepted[t.kind * 2 + t.red] = True
+        profile.memo["accepted"] = accepted
+    return accepted
 
 
 def evaluate(profile: Profile, hand: WinningHand, ctx: WinContext) -> Score:
@@ -218,7 +238,7 @@ def _evaluate(profile: Profile, hand: WinningHand, ctx: WinContext, every: list[
 # and the reused hits are computed with a view that holds no situation at all,
 # so a mismarked pattern fails loudly instead of scoring wrongly.
 
-#: Hands' tiles remembered per profile; the table is emptied when full.
+#: Hands' tiles remembered per profile (those seen at least twice); the table is emptied when full.
 MEMO_LIMIT = 1 << 14
 
 #: One scoring hit: the pattern, its value per occurrence, how many occurrences,
@@ -266,6 +286,8 @@ class _Plan:
     """A profile's patterns split by what they read: the tiles only (their hits are reused) or the situation too."""
 
     fixed_plain: tuple[tuple[int, Pattern], ...]
+    member_combinations: tuple[tuple[tuple[Combine, int], tuple[tuple[int, Pattern], ...]], ...]
+    """Combination patterns that read only the combined sets: their answers are remembered per sets."""
     fixed_combinations: tuple[tuple[tuple[Combine, int], tuple[tuple[int, Pattern], ...]], ...]
     situational_plain: tuple[tuple[int, Pattern], ...]
     situational_combinations: tuple[tuple[tuple[Combine, int], tuple[tuple[int, Pattern], ...]], ...]
@@ -276,19 +298,22 @@ def _plan(profile: Profile) -> _Plan:
     if plan is None:
         plain = [(i, p) for i, p in enumerate(profile.patterns) if p.combine is None]
 
-        def combos(tiles_only: bool) -> tuple[tuple[tuple[Combine, int], tuple[tuple[int, Pattern], ...]], ...]:
+        def combos(
+            take: Callable[[Pattern], bool],
+        ) -> tuple[tuple[tuple[Combine, int], tuple[tuple[int, Pattern], ...]], ...]:
             out = []
             for key, patterns in profile.combination_patterns:
-                chosen = tuple((i, p) for i, p in patterns if p.tiles_only is tiles_only)
+                chosen = tuple((i, p) for i, p in patterns if take(p))
                 if chosen:
                     out.append((key, chosen))
             return tuple(out)
 
         plan = _Plan(
             tuple((i, p) for i, p in plain if p.tiles_only),
-            combos(True),
+            combos(lambda p: p.members_only),
+            combos(lambda p: p.tiles_only and not p.members_only),
             tuple((i, p) for i, p in plain if not p.tiles_only),
-            combos(False),
+            combos(lambda p: not p.tiles_only),
         )
         profile.memo["plan"] = plan
     return plan
@@ -304,22 +329,65 @@ def clear_memo(profile: Profile) -> None:
 
 
 def _known_tiles(profile: Profile, hand: WinningHand) -> _Tiles:
-    memo: dict[tuple[tuple[Tile, ...], tuple[Meld, ...], Tile], _Tiles] | None = profile.memo.get("tiles")
+    memo: dict[bytes, _Tiles] | None = profile.memo.get("tiles")
     if memo is None:
         memo = profile.memo["tiles"] = {}
-    key = (hand.concealed, hand.melds, hand.win_tile)
+        profile.memo["seen"] = set()
+    key = _tiles_key(hand)
     known = memo.get(key)
     if known is None:
         known = _learn_tiles(profile, hand)
-        if len(memo) >= MEMO_LIMIT:
-            memo.clear()
-        memo[key] = known
+        # Remember tiles seen a second time only: what a hand's tiles decide
+        # is dozens of objects, and keeping every one-off hand would make the
+        # garbage collector walk them all again and again. A first sight
+        # leaves only the key's hash (an int, which the collector skips).
+        seen: set[int] = profile.memo["seen"]
+        h = hash(key)
+        if h in seen:
+            if len(memo) >= MEMO_LIMIT:
+                memo.clear()
+            memo[key] = known
+        else:
+            if len(seen) >= 4 * MEMO_LIMIT:
+                seen.clear()
+            seen.add(h)
     return known
+
+
+#: Each suit's letter and the mask of its kinds (as in ``tile_mask``).
+_SUIT_MASKS: tuple[tuple[str, int], ...] = tuple(
+    (suit.value, ((1 << size) - 1) << base) for suit, (base, size) in SUIT_LAYOUT.items() if suit is not Suit.FLOWER
+)
+
+_MELD_MARK: dict[MeldType, int] = {m: 250 + i for i, m in enumerate(MeldType)}
+_WIN_MARK = 255
+
+
+def _tiles_key(hand: WinningHand) -> bytes:
+    """The hand's tiles as bytes: every tile (kind and red) in order, each meld's type, the winning tile.
+
+    Everything the tiles decide is read from these (the view's tiles keep this
+    order); who a meld was claimed from is not among them. Tile codes are
+    below 84 and the marks above 249, so the bytes read back one way only.
+    """
+    out = [t.kind * 2 + t.red for t in hand.concealed]
+    out.append(_WIN_MARK)
+    out.append(hand.win_tile.kind * 2 + hand.win_tile.red)
+    for m in hand.melds:
+        out.append(_MELD_MARK[m.type])
+        out.extend([t.kind * 2 + t.red for t in m.tiles])
+    return bytes(out)
+
+
+_NOT_WINNING = _Tiles((), (), frozenset(), 0, 0, True, Lazy(lambda: False), None, [])
+"""What the tiles of every hand that forms no winning shape decide: no reading (nothing else is read)."""
 
 
 def _learn_tiles(profile: Profile, hand: WinningHand) -> _Tiles:
     concealed = check_hand(profile, hand)  # a hand is checked once: a malformed one is never remembered
     arrs = arrangements(concealed, hand.melds, hand.win_tile.kind, profile.shapes)
+    if not arrs:
+        return _NOT_WINNING
     meld_groups = tuple(m.group for m in hand.melds)
     all_tiles = (*hand.concealed, hand.win_tile, *(t for m in hand.melds for t in m.tiles))
     totals = [0] * N_KINDS
@@ -332,7 +400,7 @@ def _learn_tiles(profile: Profile, hand: WinningHand) -> _Tiles:
     known = _Tiles(
         tiles=all_tiles,
         meld_groups=meld_groups,
-        suits=frozenset(t.suit.value for t in all_tiles),
+        suits=frozenset([suit for suit, kinds in _SUIT_MASKS if mask & kinds]),
         mask=mask,
         fours=sum(1 for c in totals if c == 4),
         is_closed=all(m.type.is_concealed for m in hand.melds),
@@ -340,8 +408,6 @@ def _learn_tiles(profile: Profile, hand: WinningHand) -> _Tiles:
         counts=counts,
         readings=[],
     )
-    if not arrs:
-        return known
     plan = _plan(profile)
     # A view of the tiles alone: a tiles_only pattern that read the situation would fail here.
     view = HandView()
@@ -364,7 +430,8 @@ def _learn_tiles(profile: Profile, hand: WinningHand) -> _Tiles:
         view.wait = arr.wait.value
         fixed = _plain_hits(plan.fixed_plain, view)
         pools = _pools(sets) if profile.combination_patterns else None
-        if pools is not None and plan.fixed_combinations:
+        if pools is not None and (plan.member_combinations or plan.fixed_combinations):
+            fixed.extend(_member_combination_hits(profile, plan.member_combinations, view, pools))
             fixed.extend(_combination_hits(plan.fixed_combinations, view, pools))
             fixed.sort(key=_by_key)
         known.readings.append(_Reading(arr, view.shape, sets, view.pair, view.wait, pools, fixed))
@@ -503,6 +570,61 @@ def _combination_hits(
                 value = p.value if isinstance(p.value, int) else p.value(view)
                 out.append(((idx, ci), (p, value, 1, members)))
     return out
+
+
+def _member_combination_hits(
+    profile: Profile,
+    patterns_by_kind: tuple[tuple[tuple[Combine, int], tuple[tuple[int, Pattern], ...]], ...],
+    view: HandView,
+    pools: dict[Combine, list[int]],
+) -> list[_Keyed]:
+    """:func:`_combination_hits` for patterns that read only the combined sets, remembered per sets.
+
+    One table per kind of combination maps the sets' codes to the (declaration
+    index, value) of every pattern those sets meet: plain ints, which the
+    garbage collector soon stops tracking. The tables are bounded by the sets
+    that exist, and emptied at ``MEMO_LIMIT`` entries all the same.
+    """
+    tables: list[dict[tuple[int, ...], tuple[tuple[int, int], ...]]] | None = profile.memo.get("combinations")
+    if tables is None:
+        tables = profile.memo["combinations"] = [{} for _ in patterns_by_kind]
+    sets = view.sets
+    codes = [_group_code(g) for g in sets]
+    patterns_of = profile.patterns
+    out: list[_Keyed] = []
+    for table, ((kind, size), patterns) in zip(tables, patterns_by_kind):
+        pool = pools[kind]
+        if len(pool) < size:
+            continue
+        pool_codes = [codes[i] for i in pool]
+        combos = zip(itertools.combinations(pool, size), itertools.combinations(pool_codes, size))
+        for ci, (combo, key) in enumerate(combos):
+            found = table.get(key)
+            if found is None:
+                _set_members(view, tuple([sets[i] for i in combo]))
+                found = tuple(
+                    [
+                        (idx, p.value if isinstance(p.value, int) else p.value(view))
+                        for idx, p in patterns
+                        if p.when is None or p.when(view)
+                    ]
+                )
+                if len(table) >= MEMO_LIMIT:
+                    table.clear()
+                table[key] = found
+            if found:
+                members = frozenset(combo)
+                for idx, value in found:
+                    out.append(((idx, ci), (patterns_of[idx], value, 1, members)))
+    return out
+
+
+_MELD_CODE: dict[MeldType | None, int] = {None: 0, **{m: i + 1 for i, m in enumerate(MeldType)}}
+
+
+def _group_code(g: Group) -> int:
+    """One int for every field of a group: equal codes, equal groups."""
+    return ((g.tile * 8 + _RANK[g.kind]) * 2 + g.concealed) * 8 + _MELD_CODE[g.meld]
 
 
 def _pools(sets: tuple[Group, ...]) -> dict[Combine, list[int]]:

@@ -78,11 +78,12 @@ def test_remembered_tiles_never_change_an_answer(profile_id: str) -> None:
         assert warm == cold[i], (hand, ctx)
 
 
-def _pattern(**exprs: ExprIR | None) -> PatternIR:
+def _pattern(combine: tuple[str, int] | None = None, **exprs: ExprIR | None) -> PatternIR:
     from mjspec.compiler.errors import Location
 
     where = Location("x.yaml", 1, 1)
     return PatternIR(
+        combine=combine,
         id="p",
         names=Text(en="p", zh="p", ja="p", pt="p", fr="p"),
         definition=None,
@@ -111,6 +112,20 @@ def test_tiles_only_is_decided_by_every_expression_of_the_pattern() -> None:
     assert not _pattern(when=_expr("shape"), value=_expr("seat_wind")).tiles_only
     # A name the list does not know counts as situational.
     assert not _pattern(when=_expr("some_future_name")).tiles_only
+
+
+def test_members_only_is_for_combination_patterns_reading_only_their_sets() -> None:
+    pair = ("sequences", 2)
+    assert _pattern(pair, when=_expr("a", "b")).members_only
+    assert _pattern(pair, when=_expr("members"), value=_expr("a")).members_only
+    assert not _pattern(pair, when=_expr("a", "shape")).members_only
+    assert not _pattern(pair, when=_expr("a", "seat_wind")).members_only
+    assert not _pattern(None, when=_expr("tiles")).members_only  # not a combination pattern
+    gb = load_profile("gb_mcr")
+    marked = {p.id for p in gb.patterns if p.members_only}
+    assert {"pure_double_chow", "mixed_triple_chow", "dragon_pung"} <= marked
+    assert not {"seat_wind", "prevalent_wind"} & marked  # they read the winds of the situation
+    assert all(p.tiles_only for p in gb.patterns if p.members_only)
 
 
 def test_tiles_only_names_are_hand_names_that_ignore_the_situation() -> None:
@@ -161,3 +176,24 @@ def test_only_wait_equals_the_definition_on_random_ready_hands() -> None:
             assert is_only_wait(before, hand.melds, GB, kind) is expect, (hand, kind, want)
         checked += 1
     assert singles > 100  # the corpus holds plenty of single waits, not only multiple ones
+
+
+@pytest.mark.parametrize(
+    ("profile_id", "concealed", "win_tile", "message"),
+    [
+        ("sichuan_tfmj", "123m456m789m1122p", "1z", "no honor tiles"),
+        ("gb_mcr", "123m456m789m1122p", "1f", "never part of a hand"),
+        ("gb_mcr", "123m406m789m1122p", "2p", "no red fives"),
+        ("gb_mcr", "11111m456m789m12p", "3p", "5 copies of 1m"),
+        ("gb_mcr", "123m456m789m112p", "2p", "must be 14"),
+    ],
+)
+def test_malformed_hands_are_refused_every_time(profile_id: str, concealed: str, win_tile: str, message: str) -> None:
+    from mjspec.runtime.scoring import HandError
+    from mjspec.runtime.tiles import Tile, parse_tiles
+
+    profile = load_profile(profile_id)
+    hand = WinningHand(tuple(parse_tiles(concealed)), (), Tile.parse(win_tile), WinKind.RON)
+    for _ in range(3):  # a refused hand is never remembered
+        with pytest.raises(HandError, match=message):
+            evaluate(profile, hand, WinContext())
