@@ -149,7 +149,10 @@ class Match:
         for place, seat in enumerate(order):
             total = self.totals[seat]
             if rules.round_to:
-                total = (total + rules.round_to // 2) // rules.round_to * rules.round_to
+                # "4 down, 5 up" on the amount: a negative total's half goes away from zero too
+                # (Tenhou: -7,500 counts -8,000; tests/test_tenhou_replay.py).
+                sign = -1 if total < 0 else 1
+                total = sign * ((abs(total) + rules.round_to // 2) // rules.round_to * rules.round_to)
             points = total - rules.return_points + (rules.winner_bonus if place == 0 else 0)
             out[seat] = points / 1000 + rules.uma[place]
         if rules.round_to:

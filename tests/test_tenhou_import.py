@@ -329,3 +329,17 @@ def test_rebuilt_wall_reproduces_every_draw_when_played() -> None:
         outcome = replay_hand(th, profile, source=game.source)
         assert outcome.legal, outcome.problems
         assert not [p for p in outcome.problems if " holds " in p], outcome.problems
+
+
+def test_match_result_rounds_halves_away_from_zero_like_tenhou() -> None:
+    """bug3.xml ends with -7,500 points for seat 3: Tenhou counts -8,000 (result -58), and 51,400 for first place."""
+    from mjspec.runtime.match import Match
+    from mjspec.runtime.registry import load_profile
+
+    game = load_log(DATA / "tenhou-dnovikoff" / "mjlog" / "bug3.xml")
+    assert game.final is not None
+    match = Match(load_profile("riichi_tenhou"), 0)
+    match.totals = [score for score, _ in game.final]
+    result = match.result()
+    assert result is not None
+    assert [round(r, 1) for r in result] == [uma for _, uma in game.final] == [-13.0, 9.0, 62.0, -58.0]
