@@ -1130,9 +1130,7 @@ class Hand:
             return dict(score.payments)
         win_tile = tile if tile is not None else self.last_draw
         assert win_tile is not None
-        rest = list(self.hands[seat])
-        if ron_from is None:
-            rest.remove(win_tile)
+        rest = list(self.hands[seat])  # a self-drawn winning tile has already left the hand (_do_tsumo)
         kind = WinKind.TSUMO if ron_from is None else WinKind.RON
         ctx = self.win_context(seat, after_kong=self.drew_replacement and ron_from is None, honba=0, robbing_kong=robbing,
                                last_tile=self.drew_last_tile if ron_from is None else self.claim_is_last_tile)
