@@ -1,7 +1,7 @@
 """Tenhou games at mjspec's table: each hand's wall rebuilt, its decisions replayed, its results compared.
 
 The wall (docs/records.md, "Imported Tenhou games"). mjspec's table opens an
-explicit wall where the dice say (:func:`mjspec.runtime.table._break_wall`)
+explicit wall where the dice say (:func:`mjspec.runtime.table.open_wall`)
 and then reads it in drawing order: the deal, the live draws from the front,
 and the dead wall as the last 14 tiles, laid out as in
 :mod:`mjspec.runtime.deadwall`. :func:`hand_wall` fills that drawing order from
@@ -37,7 +37,7 @@ from .deadwall import INDICATORS, REPLACEMENTS, UNDER
 from .match import Match
 from .profile import Profile
 from .record import match_record
-from .table import SEATS, WINDS, Hand, _break_wall
+from .table import SEATS, WINDS, Hand, closed_wall
 from .tenhou import (
     YAKU,
     Call,
@@ -86,15 +86,7 @@ class HandWall:
 
     def tiles(self, red_fives: bool) -> list[Tile]:
         """The wall as mjspec tiles in the order before it is opened (what ``Hand(wall=...)`` takes)."""
-        # Open a wall of distinct marker objects the way the table opens a real one, and read back
-        # where each position came from: the table's own rule, not a copy of it.
-        n = len(self.drawing_order)
-        markers = [Tile(0) for _ in range(n)]
-        origin = {id(m): i for i, m in enumerate(markers)}
-        before: list[int] = [0] * n
-        for pos, marker in enumerate(_break_wall(markers, self.dice)):
-            before[origin[id(marker)]] = self.drawing_order[pos]
-        return [tile_of(t, red_fives) for t in before]
+        return closed_wall([tile_of(t, red_fives) for t in self.drawing_order], self.dice)
 
 
 def deal_order(profile: Profile, dealer: int) -> list[int]:
