@@ -515,11 +515,12 @@ def _plain_hits(patterns: tuple[tuple[int, Pattern], ...], view: HandView) -> li
         when = p.when
         if when is not None and not when(view):
             continue
-        n = p.count(view) if p.count is not None else 1
+        count = p.count
+        n = 1 if count is None else count(view)
         if n <= 0:
             continue
-        value = p.value if isinstance(p.value, int) else p.value(view)
-        out.append(((idx, 0), (p, value, n, None)))
+        value = p.value
+        out.append(((idx, 0), (p, value if isinstance(value, int) else value(view), n, None)))
     return out
 
 
@@ -659,6 +660,9 @@ def _aggregate(hits: list[Hit]) -> tuple[ScoredPattern, ...]:
     return tuple(out)
 
 
+_NO_LIMITS: dict[str, int] = {}
+
+
 def apply_relations(profile: Profile, hits: list[Hit]) -> list[Hit]:
     """Decide which hits count together: every relation between patterns is applied here and nowhere else.
 
@@ -719,11 +723,11 @@ def apply_relations(profile: Profile, hits: list[Hit]) -> list[Hit]:
         counted.append(i)
         if not p.excludes:
             continue
-        limits = dict(p.exclude_limits)
+        limits = dict(p.exclude_limits) if p.exclude_limits else _NO_LIMITS
         for x in p.excludes:
-            if x == p.id:
-                continue
-            targets = [j for j in by_id.get(x, ()) if j not in removed]
+            if x == p.id or x not in by_id:
+                continue  # removing a pattern with no hit changes nothing
+            targets = [j for j in by_id[x] if j not in removed]
             if members is not None and targets and hits[targets[0]][3] is not None:
                 removed.update(j for j in targets if hits[j][3] is not None and hits[j][3] <= members)  # type: ignore[operator]
                 continue
