@@ -188,7 +188,13 @@ class Group:
         return _WIND_LETTERS[self.tile - 27] if 27 <= self.tile < 31 else None
 
     def contains(self, kind: int) -> bool:
-        return kind - self.tile in _OFFSETS[self.kind]
+        # By identity, not through _OFFSETS: a dict look-up would hash the enum (Python code).
+        step = kind - self.tile
+        if self.kind is GroupKind.SEQUENCE:
+            return 0 <= step <= 2
+        if self.kind is GroupKind.KNITTED:
+            return step in (0, 3, 6)
+        return step == 0
 
 
 @dataclass(frozen=True, slots=True)

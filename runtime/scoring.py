@@ -472,13 +472,17 @@ def _count_flowers(profile: Profile, text: str) -> int:
     return len(shown)
 
 
-_SET_KINDS = frozenset({GroupKind.SEQUENCE, GroupKind.TRIPLET, GroupKind.KONG})
-_COMBINE_KINDS: dict[Combine, frozenset[GroupKind]] = {
-    Combine.SEQUENCES: frozenset({GroupKind.SEQUENCE}),
-    Combine.TRIPLETS: frozenset({GroupKind.TRIPLET, GroupKind.KONG}),
-    Combine.SETS: _SET_KINDS,
-}
-_RANK: dict[GroupKind, int] = {k: i for i, k in enumerate(GroupKind)}
+# Kinds are tested with ``in`` on tuples and ranked with ``index``: both
+# compare members by identity first, where a dict or set of enum members
+# would run the enum's hash (Python code) on every group.
+_SET_KINDS: tuple[GroupKind, ...] = (GroupKind.SEQUENCE, GroupKind.TRIPLET, GroupKind.KONG)
+_COMBINE_KINDS: tuple[tuple[Combine, tuple[GroupKind, ...]], ...] = (
+    (Combine.SEQUENCES, (GroupKind.SEQUENCE,)),
+    (Combine.TRIPLETS, (GroupKind.TRIPLET, GroupKind.KONG)),
+    (Combine.SETS, _SET_KINDS),
+)
+_KIND_ORDER: tuple[GroupKind, ...] = tuple(GroupKind)
+_MELD_ORDER: tuple[MeldType | None, ...] = (None, *MeldType)
 
 
 def _only_wait(profile: Profile, concealed: list[int], hand: WinningHand) -> bool:
@@ -620,18 +624,15 @@ def _member_combination_hits(
     return out
 
 
-_MELD_CODE: dict[MeldType | None, int] = {None: 0, **{m: i + 1 for i, m in enumerate(MeldType)}}
-
-
 def _group_code(g: Group) -> int:
     """One int for every field of a group: equal codes, equal groups."""
-    return ((g.tile * 8 + _RANK[g.kind]) * 2 + g.concealed) * 8 + _MELD_CODE[g.meld]
+    return ((g.tile * 8 + _KIND_ORDER.index(g.kind)) * 2 + g.concealed) * 8 + _MELD_ORDER.index(g.meld)
 
 
 def _pools(sets: tuple[Group, ...]) -> dict[Combine, list[int]]:
     """Positions of the sets of each combinable kind, in tile order."""
-    order = sorted(range(len(sets)), key=lambda i: (sets[i].tile, _RANK[sets[i].kind]))
-    return {c: [i for i in order if sets[i].kind in kinds] for c, kinds in _COMBINE_KINDS.items()}
+    order = sorted(range(len(sets)), key=lambda i: (sets[i].tile, _KIND_ORDER.index(sets[i].kind)))
+    return {c: [i for i in order if sets[i].kind in kinds] for c, kinds in _COMBINE_KINDS}
 
 
 def _set_members(view: HandView, members: tuple[Group, ...]) -> None:
