@@ -29,6 +29,8 @@ from .ir import (
     GroupIR,
     MinimumIR,
     PatternIR,
+    PointItemIR,
+    PointsIR,
     ProfileIR,
     ReadingIR,
     RequirementIR,
@@ -37,7 +39,7 @@ from .ir import (
     TilesIR,
 )
 from .resolve import Resolved
-from .vocabulary import combination_vocabulary, hand_vocabulary, payment_vocabulary
+from .vocabulary import PAYMENT_NAMES, combination_vocabulary, hand_vocabulary, payment_vocabulary, points_vocabulary
 
 from mjspec.runtime.rules import (
     AbortiveDraws,
@@ -267,17 +269,35 @@ class _Builder:
                     self.err(p + ("value",), f"a pattern value cannot be negative (got {rawv})")
             else:
                 value = self.expr(rawv, p + ("value",), pv, X.INT)
+            open_value: int | ExprIR | None = None
+            if "open" in raw:
+                rawo = raw["open"]
+                if isinstance(rawo, int) and not isinstance(rawo, bool):
+                    open_value = rawo
+                    if rawo < 0:
+                        self.err(p + ("open",), f"a pattern's open value cannot be negative (got {rawo})")
+                else:
+                    open_value = self.expr(rawo, p + ("open",), pv, X.INT)
+                    if open_value is None:
+                        continue
+            if raw.get("limit") and raw.get("bonus"):
+                self.err(p + ("limit",), "a pattern cannot be both a limit pattern and a bonus pattern")
             if pnames is None or value is None or ("when" in raw and when is None) or ("count" in raw and count is None):
                 continue
             patterns.append(
                 PatternIR(
                     pid_, pnames, definition, reading, raw.get("section"), group, value, when, count, excludes,
                     self.r.where(p), combine, exclude_limits, bool(raw.get("fallback", False)), bool(raw.get("bonus", False)),
+                    open_value, bool(raw.get("limit", False)),
                 )
             )
         if not sc["patterns"]:
             self.err(("scoring", "patterns"), "a profile needs at least one scoring pattern")
         minimum = self.minimum(d.get("win", {}).get("minimum"), set(sc["patterns"]))
+        points = self.points(sc.get("points"), tuple(pattern_ids))
+        prefer = tuple(sc.get("prefer", ["total"]))
+        if "points" in prefer and points is None:
+            self.err(("scoring", "prefer"), "`points` in prefer needs scoring.points")
 
         pay = d.get("payments")
         values: list[AmountIR] = []
@@ -288,7 +308,7 @@ class _Builder:
         else:
             named: list[str] = []
             for name, src in pay.get("values", {}).items():
-                if name in ("fan", "capped", "tsumo", "ron", "dealer"):
+                if name in PAYMENT_NAMES:
                     self.err(("payments", "values", name), f"{name!r} is a built-in name of payment formulas; choose another")
                     continue
                 e = self.expr(src, ("payments", "values", name), payment_vocabulary(tuple(named)), X.INT)
@@ -366,7 +386,7 @@ class _Builder:
             requirements=tuple(requirements),
             total_unit=sc.get("total", "fan"),
             cap=cap,
-            prefer=tuple(sc.get("prefer", ["total"])),
+            prefer=prefer,
             groups=tuple(groups),
             patterns=tuple(patterns),
             payment_values=tuple(values),
@@ -380,7 +400,42 @@ class _Builder:
             clock_names=tuple(clock_names),
             playable=bool(d.get("playable", True)),
             minimum=minimum,
+            points=points,
         )
+
+    def points(self, raw: Mapping[str, Any] | None, pattern_ids: tuple[str, ...]) -> PointsIR | None:
+        """``scoring.points``: the point items and the formula that turns their sum into the hand's points."""
+        if raw is None:
+            return None
+        p: Path = ("scoring", "points")
+        unit = self.text(raw.get("unit"), p + ("unit",))
+        ids = pattern_ids or ("none",)
+        iv = points_vocabulary(ids, result=False)
+        items: list[PointItemIR] = []
+        for iid, it in raw.get("items", {}).items():
+            ip = p + ("items", iid)
+            names = self.text(it.get("names"), ip + ("names",))
+            definition = self.text(it.get("definition"), ip + ("definition",), required=False)
+            reading = self.text(it.get("reading"), ip + ("reading",), required=False)
+            when = self.expr(it["when"], ip + ("when",), iv, X.BOOL) if "when" in it else None
+            rawv = it["value"]
+            value: int | ExprIR | None
+            if isinstance(rawv, int) and not isinstance(rawv, bool):
+                value = rawv
+            else:
+                value = self.expr(rawv, ip + ("value",), iv, X.INT)
+            if names is None or value is None or ("when" in it and when is None):
+                continue
+            items.append(PointItemIR(iid, names, definition, reading, it.get("section"), value, when))
+        if not raw.get("items"):
+            self.err(p + ("items",), "scoring.points needs at least one item")
+        result = None
+        if "result" in raw:
+            result = self.expr(raw["result"], p + ("result",), points_vocabulary(ids, result=True), X.INT)
+        reading = self.text(raw.get("reading"), p + ("reading",), required=False)
+        if unit is None:
+            return None
+        return PointsIR(unit, tuple(items), result, raw.get("section"), reading)
 
     def minimum(self, raw: Mapping[str, Any] | None, patterns: set[str]) -> MinimumIR | None:
         """``win.minimum``: the floor a scored win must reach."""
@@ -522,6 +577,8 @@ class _Builder:
             total=exp.get("total"),
             payments=tuple(sorted(pays.items())) if pays is not None else None,
             location=self.r.where(p),
+            fu=exp.get("fu"),
+            checks_fu="fu" in exp,
         )
 
 

@@ -86,6 +86,18 @@ class PatternIR:
     """Excluded patterns of which only this many occurrences are removed."""
     fallback: bool = False
     bonus: bool = False
+    open_value: int | ExprIR | None = None
+    """The value in an open hand (0: closed only); None: ``value`` either way."""
+    limit: bool = False
+    """A limit pattern (yakuman): when one counts, only limit patterns count."""
+
+    @property
+    def open_func(self) -> str:
+        return f"_open_{self.id}"
+
+    @property
+    def open_is_constant(self) -> bool:
+        return not isinstance(self.open_value, ExprIR)
 
     @property
     def when_func(self) -> str:
@@ -107,7 +119,7 @@ class PatternIR:
     def members_only(self) -> bool:
         """Whether this combination pattern's expressions read only the combined sets (``MEMBERS_NAMES``):
         its answer then depends on those sets alone."""
-        return self.combine is not None and self._reads_only(MEMBERS_NAMES)
+        return self.combine is not None and self.open_value is None and self._reads_only(MEMBERS_NAMES)
 
     @property
     def tiles_only(self) -> bool:
@@ -121,6 +133,42 @@ class PatternIR:
             if isinstance(expr, ExprIR) and not expr.names <= names:
                 return False
         return True
+
+
+@dataclass(frozen=True)
+class PointItemIR:
+    """One point item of ``scoring.points`` (a fu item)."""
+
+    id: str
+    names: Text
+    definition: Text | None
+    reading: Text | None
+    section: str | None
+    value: int | ExprIR
+    when: ExprIR | None
+
+    @property
+    def when_func(self) -> str:
+        return f"_point_when_{self.id}"
+
+    @property
+    def value_func(self) -> str:
+        return f"_point_value_{self.id}"
+
+    @property
+    def value_is_constant(self) -> bool:
+        return isinstance(self.value, int)
+
+
+@dataclass(frozen=True)
+class PointsIR:
+    """``scoring.points``: a second count beside the total (riichi fu, classical basic points)."""
+
+    unit: Text
+    items: tuple[PointItemIR, ...]
+    result: ExprIR | None
+    section: str | None
+    reading: Text | None
 
 
 @dataclass(frozen=True)
@@ -170,6 +218,9 @@ class ExampleIR:
     total: int | None
     payments: tuple[tuple[str, int], ...] | None
     location: Location
+    fu: int | None = None
+    checks_fu: bool = False
+    """Whether the example states its points (``fu``, possibly null for a limit hand)."""
 
 
 @dataclass(frozen=True)
@@ -224,6 +275,7 @@ class ProfileIR:
     clock_names: tuple[tuple[str, Text], ...] = ()
     playable: bool = True
     minimum: MinimumIR | None = None
+    points: PointsIR | None = None
 
     @property
     def has_combinations(self) -> bool:
@@ -253,5 +305,12 @@ class ProfileIR:
             out += [x for x in (p.when, p.count) if x is not None]
             if isinstance(p.value, ExprIR):
                 out.append(p.value)
+            if isinstance(p.open_value, ExprIR):
+                out.append(p.open_value)
+        if self.points is not None:
+            for it in self.points.items:
+                out += [x for x in (it.when, it.value) if isinstance(x, ExprIR)]
+            if self.points.result is not None:
+                out.append(self.points.result)
         out += [a.expr for a in (*self.payment_values, *self.payment_ron, *self.payment_tsumo)]
         return tuple(out)

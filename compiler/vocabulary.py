@@ -102,6 +102,8 @@ HAND_NAMES: Mapping[str, tuple[Type, str]] = {
         "triplets and kongs of the arrangement that are concealed; a triplet completed by a "
         "discard counts as exposed",
     ),
+    "dora_indicators": (ListOf(TILE), "the dora indicators shown when the hand was won (context.dora_indicators)"),
+    "ura_indicators": (ListOf(TILE), "the indicators under the dora indicators (context.ura_indicators)"),
 }
 
 #: Functions a hand expression may call, each with its signature and meaning.
@@ -111,6 +113,16 @@ HAND_FUNCTIONS: Mapping[str, tuple[FuncSig, str]] = {
         FuncSig((SUIT, INT), INT),
         "copies of the tile (suit, number) among the concealed tiles, the winning tile included",
     ),
+    "concealed_at_win": (
+        FuncSig((GROUP,), BOOL),
+        "the group is concealed when the hand wins: not an exposed meld, and not a set that a "
+        "discarded winning tile completed (a triplet won by ron counts as exposed)",
+    ),
+}
+
+#: Names point items (scoring.points) see besides the hand names.
+POINT_NAMES: Mapping[str, tuple[Type, str]] = {
+    "points": (INT, "the raw sum of the point items that apply (in scoring.points.result only)"),
 }
 
 #: Names a combination pattern's expressions see besides the hand names: the
@@ -169,6 +181,9 @@ PAYMENT_NAMES: Mapping[str, tuple[Type, str]] = {
     "tsumo": (BOOL, "won by self-draw"),
     "ron": (BOOL, "won on a discard"),
     "dealer": (BOOL, "the winner is the dealer"),
+    "points": (INT, "the hand's points (scoring.points: riichi fu, classical basic points); 0 for a limit hand"),
+    "limit": (BOOL, "a limit pattern counted (a yakuman, a limit hand)"),
+    "honba": (INT, "the repeat counters on the table (context.honba)"),
 }
 
 
@@ -186,6 +201,22 @@ def combination_vocabulary(size: int) -> Vocabulary:
         names[k] = COMBINATION_NAMES[k][0]
     names["members"] = COMBINATION_NAMES["members"][0]
     return Vocabulary(names=names, functions={k: sig for k, (sig, _) in HAND_FUNCTIONS.items()})
+
+
+def points_vocabulary(pattern_ids: tuple[str, ...], *, result: bool) -> Vocabulary:
+    """The hand vocabulary plus ``counted(pattern)`` (and ``points`` in the result formula)."""
+    names: dict[str, Type] = {k: t for k, (t, _) in HAND_NAMES.items()}
+    if result:
+        names["points"] = POINT_NAMES["points"][0]
+    functions = {k: sig for k, (sig, _) in HAND_FUNCTIONS.items()}
+    functions["counted"] = FuncSig((Enum("pattern id", frozenset(pattern_ids)),), BOOL)
+    return Vocabulary(names=names, functions=functions)
+
+
+#: The function point items may call besides the hand functions (its parameter: a pattern id).
+POINT_FUNCTIONS: Mapping[str, str] = {
+    "counted": "whether that pattern counted in the arrangement (point items and their result only)",
+}
 
 
 def payment_vocabulary(named: tuple[str, ...]) -> Vocabulary:

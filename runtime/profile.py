@@ -129,6 +129,39 @@ class Pattern:
     members_only: bool = False
     """A combination pattern whose expressions read only the combined sets (the compiler
     decides): the scorer remembers its answer per combination of sets."""
+    open_value: int | HandAmount | None = None
+    """The value when the hand is open (an exposed meld); 0: the pattern does not count in an
+    open hand (a closed-only yaku). None: ``value`` whether open or closed."""
+    limit: bool = False
+    """A limit pattern (a yakuman, a classical limit hand): when one counts, only limit patterns
+    count, and the hand has no points (see :class:`Points`)."""
+
+
+@dataclass(frozen=True, slots=True)
+class PointItem:
+    """One source of points beside the patterns' total (a fu item, a classical set's points)."""
+
+    id: str
+    names: Text
+    value: int | HandAmount
+    when: HandPredicate | None = None
+    section: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Points:
+    """A second count of a hand beside its total: riichi's fu, classical basic points.
+
+    Every item that applies adds its value; ``result`` turns that raw sum (seen by
+    expressions as ``points``) into the hand's points (rounding, fixed values).
+    A hand with a limit pattern has no points. Items and ``result`` may ask
+    ``counted(pattern)``: whether that pattern counted in the arrangement.
+    """
+
+    unit: Text
+    items: tuple[PointItem, ...]
+    result: HandAmount | None = None
+    """The hand's points from the raw sum; None: the raw sum itself."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -175,6 +208,9 @@ class Example:
     section: str | None = None
     names: Text | None = None
     """The title in every language (``names.en == name``)."""
+    fu: int | None = None
+    checks_fu: bool = False
+    """Whether the example states its points (``fu``; None for a limit hand)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -204,6 +240,8 @@ class Profile:
     table: TableRules = TableRules()
     playable: bool = True
     minimum: Minimum | None = None
+    points: Points | None = None
+    """The second count beside the total (fu), when the profile has one."""
     needs: tuple[str, ...] = ()
     """Hand-view names the profile's expressions read that cost time to compute
     (``only_wait``, ``concealed_triplets``...): the scorer computes only these."""
@@ -211,7 +249,9 @@ class Profile:
     pattern_order: dict[str, int] = field(init=False, repr=False, compare=False)
     """Each pattern's position in declaration order."""
     relational: bool = field(init=False, repr=False, compare=False)
-    """Whether any pattern excludes, combines, falls back or is a bonus (else scoring takes a short cut)."""
+    """Whether any pattern excludes, combines, falls back, is a bonus or a limit (else scoring takes a short cut)."""
+    has_limits: bool = field(init=False, repr=False, compare=False)
+    """Whether any pattern is a limit pattern."""
     combination_patterns: tuple[tuple[tuple[Combine, int], tuple[tuple[int, Pattern], ...]], ...] = field(
         init=False, repr=False, compare=False
     )
@@ -224,8 +264,10 @@ class Profile:
     def __post_init__(self) -> None:
         object.__setattr__(self, "pattern_index", {p.id: p for p in self.patterns})
         object.__setattr__(self, "pattern_order", {p.id: i for i, p in enumerate(self.patterns)})
-        relational = any(p.excludes or p.combine or p.fallback or p.bonus for p in self.patterns)
+        has_limits = any(p.limit for p in self.patterns)
+        relational = has_limits or any(p.excludes or p.combine or p.fallback or p.bonus for p in self.patterns)
         object.__setattr__(self, "relational", relational)
+        object.__setattr__(self, "has_limits", has_limits)
         by: dict[tuple[Combine, int], list[tuple[int, Pattern]]] = {}
         for i, p in enumerate(self.patterns):
             if p.combine is not None:

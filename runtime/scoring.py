@@ -16,7 +16,7 @@ from typing import Any, Callable, Sequence
 
 from .context import WinContext, WinKind
 from .hand import Arrangement, Group, GroupKind, Meld, MeldType
-from .profile import Combine, Pattern, Pick, Profile
+from .profile import Combine, Pattern, Pick, Points, Profile
 from .shapes import arrangements, forget_waits, is_only_wait
 from .tiles import N_ALL_KINDS, N_KINDS, SUIT_LAYOUT, NotationError, Suit, Tile, parse_tiles
 from .view import HandView, Lazy, PaymentView
@@ -52,6 +52,16 @@ class ScoredPattern:
 
 
 @dataclass(frozen=True, slots=True)
+class ScoredPoints:
+    """A point item that applied (a fu item): its id, English name and points."""
+
+    id: str
+    name: str
+    points: int
+    section: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
 class Score:
     """The result of scoring one hand: legal or not (and why), the patterns, total and payments."""
 
@@ -63,6 +73,10 @@ class Score:
     fu: int | None = None
     payments: dict[str, int] = field(default_factory=dict)
     arrangement: Arrangement | None = None
+    limit: bool = False
+    """A limit pattern counted (a yakuman): only limit patterns count and ``fu`` is None."""
+    point_items: tuple[ScoredPoints, ...] = ()
+    """The point items that made up ``fu``, before the profile's result formula (rounding)."""
 
     def to_contract(self) -> dict[str, Any]:
         """The answer object of contracts/scoring.md."""
@@ -152,6 +166,8 @@ def _evaluate(profile: Profile, hand: WinningHand, ctx: WinContext, every: list[
     needs = profile.needs
     minimum = profile.minimum
     plan = _plan(profile)
+    points_rule = profile.points
+    has_limits = profile.has_limits
 
     # One view per hand: the hand-wide names once, then each reading's names in turn.
     view = HandView()
@@ -178,6 +194,8 @@ def _evaluate(profile: Profile, hand: WinningHand, ctx: WinContext, every: list[
     view.round_wind = ctx.round_wind.value
     view.missing_suit = ctx.missing_suit.value if ctx.missing_suit is not None else None
     view.flowers = _flower_count(profile, ctx.flowers) if ctx.flowers else 0
+    view.dora_indicators = _indicators(profile, "dora_indicators", ctx.dora_indicators) if ctx.dora_indicators else ()
+    view.ura_indicators = _indicators(profile, "ura_indicators", ctx.ura_indicators) if ctx.ura_indicators else ()
     view._only_wait = known.only_wait
     if known.counts is not None:
         view._counts, view._concealed_counts = known.counts
@@ -193,6 +211,7 @@ def _evaluate(profile: Profile, hand: WinningHand, ctx: WinContext, every: list[
         view.sets = reading.sets
         view.pair = reading.pair
         view.wait = reading.wait
+        view._discard_group = None if tsumo or arr.win_group is None else arr.groups[arr.win_group]
         if "concealed_triplets" in needs:
             view.concealed_triplets = _concealed_triplets(arr, tsumo)
 
@@ -203,17 +222,23 @@ def _evaluate(profile: Profile, hand: WinningHand, ctx: WinContext, every: list[
         scored = _score_reading(profile, plan, reading, view)
         total = sum(p.points for p in scored)
         capped = total if profile.cap is None else min(total, profile.cap)
+        limit = has_limits and any(profile.pattern_index[p.id].limit for p in scored)
         if minimum is not None:
             counting = total - sum(p.points for p in scored if p.id in minimum.without)
             if counting < minimum.at_least:
-                short = Score(False, minimum.reason.en, scored, total, capped, None, {}, arr)
+                short = Score(False, minimum.reason.en, scored, total, capped, None, {}, arr, limit)
                 if every is not None:
                     every.append(short)
                 if under is None or total > under.total:
                     under = short
                 continue
-        payments = compute_payments(profile, total, capped, tsumo, dealer)
-        result = Score(True, None, scored, total, capped, None, payments, arr)
+        fu: int | None = None
+        items: tuple[ScoredPoints, ...] = ()
+        if points_rule is not None and not limit:
+            view._counted = frozenset(p.id for p in scored)
+            fu, items = count_points(points_rule, view)
+        payments = compute_payments(profile, total, capped, tsumo, dealer, points=fu or 0, limit=limit, honba=ctx.honba)
+        result = Score(True, None, scored, total, capped, fu, payments, arr, limit, items)
         if every is not None:
             every.append(result)
         key = _preference_key(profile.prefer, result)
@@ -472,6 +497,43 @@ def _count_flowers(profile: Profile, text: str) -> int:
     return len(shown)
 
 
+def _indicators(profile: Profile, key: str, text: str) -> tuple[Tile, ...]:
+    """The tiles of ``context.<key>`` (dora or ura-dora indicators), each a tile of the set."""
+    memo: dict[str, tuple[Tile, ...]] | None = profile.memo.get("indicators")
+    if memo is None:
+        memo = profile.memo["indicators"] = {}
+    shown = memo.get(text)
+    if shown is None:
+        try:
+            shown = tuple(parse_tiles(text, profile.tiles))
+        except NotationError as e:
+            raise HandError(f"context.{key}: {e}") from None
+        for t in shown:
+            if t.is_flower:
+                raise HandError(f"context.{key} holds the flower {t}, which cannot indicate a tile")
+        if len(memo) >= MEMO_LIMIT:
+            memo.clear()
+        memo[text] = shown
+    return shown
+
+
+def count_points(rule: Points, view: HandView) -> tuple[int, tuple[ScoredPoints, ...]]:
+    """The hand's points under ``rule`` (riichi fu): every item that applies, then ``rule.result``."""
+    items: list[ScoredPoints] = []
+    raw = 0
+    for item in rule.items:
+        if item.when is not None and not item.when(view):
+            continue
+        value = item.value if isinstance(item.value, int) else item.value(view)
+        if value:
+            raw += value
+            items.append(ScoredPoints(item.id, item.names.en, value, item.section))
+    if rule.result is None:
+        return raw, tuple(items)
+    view.points = raw
+    return rule.result(view), tuple(items)
+
+
 # Kinds are tested with ``in`` on tuples and ranked with ``index``: both
 # compare members by identity first, where a dict or set of enum members
 # would run the enum's hash (Python code) on every group.
@@ -515,7 +577,10 @@ def _unmet_requirement(profile: Profile, view: HandView) -> str | None:
 def _plain_hits(patterns: tuple[tuple[int, Pattern], ...], view: HandView) -> list[_Keyed]:
     """The hits of these whole-hand patterns on the view, keyed by (declaration index, 0)."""
     out: list[_Keyed] = []
+    is_open = not view.is_closed
     for idx, p in patterns:
+        if is_open and p.open_value == 0:
+            continue  # a closed-only pattern in an open hand
         when = p.when
         if when is not None and not when(view):
             continue
@@ -523,9 +588,19 @@ def _plain_hits(patterns: tuple[tuple[int, Pattern], ...], view: HandView) -> li
         n = 1 if count is None else count(view)
         if n <= 0:
             continue
-        value = p.value
-        out.append(((idx, 0), (p, value if isinstance(value, int) else value(view), n, None)))
+        hit = _valued(p, view, is_open and p.open_value is not None, n, None)
+        if hit is not None:
+            out.append(((idx, 0), hit))
     return out
+
+
+def _valued(p: Pattern, view: HandView, is_open: bool, n: int, members: frozenset[int] | None) -> Hit | None:
+    """The hit with its value per occurrence: ``open_value`` in an open hand when given (0: no hit)."""
+    if is_open:
+        ov = p.open_value
+        value = ov if isinstance(ov, int) else ov(view)  # type: ignore[misc]
+        return (p, value, n, members) if value > 0 else None
+    return (p, p.value if isinstance(p.value, int) else p.value(view), n, members)
 
 
 def _score_reading(profile: Profile, plan: _Plan, reading: _Reading, view: HandView) -> tuple[ScoredPattern, ...]:
@@ -572,8 +647,9 @@ def _combination_hits(
                     continue
                 if members is None:
                     members = frozenset(combo)
-                value = p.value if isinstance(p.value, int) else p.value(view)
-                out.append(((idx, ci), (p, value, 1, members)))
+                hit = _valued(p, view, p.open_value is not None and not view.is_closed, 1, members)
+                if hit is not None:
+                    out.append(((idx, ci), hit))
     return out
 
 
@@ -687,6 +763,8 @@ def apply_relations(profile: Profile, hits: list[Hit]) -> list[Hit]:
     5. Groups with ``pick: highest`` keep only their highest-valued member.
     6. A ``fallback`` pattern counts only if no other pattern (bonus patterns
        aside) still counts.
+    7. When a ``limit`` pattern still counts, only limit patterns count (a
+       yakuman hand adds no ordinary yaku and no bonus han).
     """
     order = sorted(range(len(hits)), key=lambda i: -hits[i][1] * hits[i][2])
     removed_ids: set[str] = set()
@@ -757,6 +835,8 @@ def apply_relations(profile: Profile, hits: list[Hit]) -> list[Hit]:
     kept = _pick_highest(profile, kept)
     if any(h[0].fallback for h in kept) and any(not h[0].fallback and not h[0].bonus for h in kept):
         kept = [h for h in kept if not h[0].fallback]
+    if profile.has_limits and any(h[0].limit for h in kept):
+        kept = [h for h in kept if h[0].limit]
     return kept
 
 
@@ -772,9 +852,23 @@ def _pick_highest(profile: Profile, kept: list[Hit]) -> list[Hit]:
     return kept
 
 
-def compute_payments(profile: Profile, fan: int, capped: int, tsumo: bool, dealer: bool) -> dict[str, int]:
-    """Evaluate the profile's payment formulas for a hand worth ``fan`` (``capped`` after the cap)."""
-    pv = PaymentView(fan, capped, tsumo, dealer)
+def compute_payments(
+    profile: Profile,
+    fan: int,
+    capped: int,
+    tsumo: bool,
+    dealer: bool,
+    *,
+    points: int = 0,
+    limit: bool = False,
+    honba: int = 0,
+) -> dict[str, int]:
+    """Evaluate the profile's payment formulas for a hand worth ``fan`` (``capped`` after the cap).
+
+    ``points`` are the hand's points (fu; 0 for a limit hand), ``limit`` whether a
+    limit pattern counted, ``honba`` the repeat counters on the table.
+    """
+    pv = PaymentView(fan, capped, tsumo, dealer, points, limit, honba)
     for name, fn in profile.payments.values:
         setattr(pv, name, fn(pv))
     rules = profile.payments.tsumo if tsumo else profile.payments.ron
@@ -796,4 +890,6 @@ def _preference_key(prefer: Sequence[str], s: Score) -> tuple[int, ...]:
             key.append(s.total)
         elif k == "payment":
             key.append(sum(s.payments.values()))
+        elif k == "points":
+            key.append(s.fu or 0)
     return tuple(key)

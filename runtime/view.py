@@ -52,6 +52,9 @@ class HandView:
         "missing_suit",
         "flowers",
         "concealed_triplets",
+        "dora_indicators",
+        "ura_indicators",
+        "points",
         "a",
         "b",
         "c",
@@ -60,6 +63,8 @@ class HandView:
         "_counts",
         "_concealed_counts",
         "_only_wait",
+        "_discard_group",
+        "_counted",
     )
 
     shape: str
@@ -91,6 +96,9 @@ class HandView:
     missing_suit: str | None
     flowers: int
     concealed_triplets: int
+    dora_indicators: tuple[Tile, ...]
+    ura_indicators: tuple[Tile, ...]
+    points: int
     a: Group
     b: Group
     c: Group
@@ -99,11 +107,22 @@ class HandView:
     _counts: Sequence[int]
     _concealed_counts: Sequence[int]
     _only_wait: Lazy
+    _discard_group: Group | None
+    _counted: frozenset[str]
 
     @property
     def only_wait(self) -> bool:
         """Whether the hand before the winning tile waits on that kind alone (computed once per hand, on first use)."""
         return self._only_wait.get()
+
+    def concealed_at_win(self, group: Group) -> bool:
+        """Whether ``group`` is concealed when the hand wins: not an exposed meld, and not the
+        set a discarded winning tile completed (a triplet won by ron counts as exposed)."""
+        return group.concealed and group is not self._discard_group
+
+    def counted(self, pattern: str) -> bool:
+        """Whether the pattern counted in this arrangement (seen by point items only)."""
+        return pattern in self._counted
 
     def count_of(self, suit: str, number: int) -> int:
         """Copies of the tile ``number`` of ``suit`` in the full hand, melds included (0 for no such tile)."""
@@ -140,12 +159,17 @@ def _count(counts: Sequence[int], suit: str, number: int) -> int:
 class PaymentView:
     """What a payment formula can see: the hand's count and every earlier named amount."""
 
-    def __init__(self, fan: int, capped: int, tsumo: bool, dealer: bool) -> None:
+    def __init__(
+        self, fan: int, capped: int, tsumo: bool, dealer: bool, points: int = 0, limit: bool = False, honba: int = 0
+    ) -> None:
         self.fan = fan
         self.capped = capped
         self.tsumo = tsumo
         self.ron = not tsumo
         self.dealer = dealer
+        self.points = points
+        self.limit = limit
+        self.honba = honba
 
     def __getattr__(self, name: str) -> int:  # named values are set as attributes
         raise AttributeError(f"no payment value named {name!r}")

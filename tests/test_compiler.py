@@ -14,7 +14,7 @@ import pytest
 
 from mjspec.compiler.build import Layout, compile_library, stale_files, write_outputs
 from mjspec.compiler.check import check
-from mjspec.compiler.vocabulary import HAND_FUNCTIONS
+from mjspec.compiler.vocabulary import HAND_FUNCTIONS, POINT_FUNCTIONS
 from mjspec.compiler.errors import SpecErrors
 from mjspec.compiler.load import load_spec_text
 from mjspec.compiler.resolve import SpecLibrary
@@ -226,7 +226,7 @@ NASTY = [
 ALLOWED_CALLS = {
     "Profile", "Text", "Source", "TileSet", "Suit", "Deal", "Opening", "MissingSuitRule", "ShapeRules",
     "Requirement", "Pattern", "PatternGroup", "Pick", "Payments", "Example", "ExampleMeld",
-    "Combine", "Minimum",
+    "Combine", "Minimum", "Points", "PointItem",
     "bool", "int", "len", "all", "any", "min", "max", "sum", "abs", "bounded_pow",
 }
 
@@ -245,7 +245,9 @@ def _audit_module(source: str) -> list[str]:
             if node.module == "mjspec.runtime":
                 assert [a.name for a in node.names] == ["rules"]
         elif isinstance(node, ast.FunctionDef):
-            assert node.name.startswith(("_when_", "_count_", "_value_", "_require_", "_ron_", "_tsumo_"))
+            assert node.name.startswith(
+                ("_when_", "_count_", "_value_", "_open_", "_require_", "_ron_", "_tsumo_", "_point_", "_points_result")
+            )
             assert len(node.body) == 1 and isinstance(node.body[0], ast.Return)
         elif isinstance(node, ast.Assign):
             assert [t.id for t in node.targets if isinstance(t, ast.Name)] == ["PROFILE"]
@@ -256,7 +258,8 @@ def _audit_module(source: str) -> list[str]:
     for node in ast.walk(tree):
         if isinstance(node, ast.Call):
             if isinstance(node.func, ast.Attribute) and isinstance(node.func.value, ast.Name) and node.func.value.id == "v":
-                assert node.func.attr in HAND_FUNCTIONS, node.func.attr  # a declared function of the vocabulary
+                # a declared function of the vocabulary
+                assert node.func.attr in HAND_FUNCTIONS or node.func.attr in POINT_FUNCTIONS, node.func.attr
             elif isinstance(node.func, ast.Attribute):  # rules.TableRules(...) and its parts
                 assert isinstance(node.func.value, ast.Name) and node.func.value.id == "rules"
                 assert node.func.attr in RULE_TYPES, node.func.attr

@@ -30,3 +30,5 @@ def test_spec_example(pid: str, ex: Example) -> None:
         assert score.total == ex.total
     if ex.payments is not None:
         assert score.payments == dict(ex.payments)
+    if ex.checks_fu:
+        assert score.fu == ex.fu

@@ -2,7 +2,17 @@
 
 from __future__ import annotations
 
-from mjspec.compiler.vocabulary import COMBINATION_NAMES, COSTLY_NAMES, GROUP, HAND_FUNCTIONS, HAND_NAMES, PAYMENT_NAMES, TILE
+from mjspec.compiler.vocabulary import (
+    COMBINATION_NAMES,
+    COSTLY_NAMES,
+    GROUP,
+    HAND_FUNCTIONS,
+    HAND_NAMES,
+    PAYMENT_NAMES,
+    POINT_FUNCTIONS,
+    POINT_NAMES,
+    TILE,
+)
 from mjspec.runtime.hand import Group, GroupKind
 from mjspec.runtime.tiles import Tile
 from mjspec.runtime.view import HandView, PaymentView
@@ -11,12 +21,15 @@ from mjspec.runtime.view import HandView, PaymentView
 def test_every_hand_name_is_a_view_slot() -> None:
     public = {s for s in HandView.__slots__ if not s.startswith("_")}
     public |= {k for k, v in vars(HandView).items() if isinstance(v, property)}
-    assert set(HAND_NAMES) | set(COMBINATION_NAMES) == public
+    assert set(HAND_NAMES) | set(COMBINATION_NAMES) | set(POINT_NAMES) == public
     assert not set(HAND_NAMES) & set(COMBINATION_NAMES)
+    assert not set(HAND_NAMES) & set(POINT_NAMES)
 
 
 def test_every_hand_function_is_a_view_method() -> None:
     for name, (sig, _) in HAND_FUNCTIONS.items():
+        assert callable(getattr(HandView, name, None)), name
+    for name in POINT_FUNCTIONS:
         assert callable(getattr(HandView, name, None)), name
     assert COSTLY_NAMES <= set(HAND_NAMES) | set(HAND_FUNCTIONS)
 
