@@ -8,17 +8,21 @@ expression; every mechanism lives in mjspec.runtime.
 
 from __future__ import annotations
 
+from mjspec.runtime.exprlib import bounded_pow
 from mjspec.runtime import rules
 from mjspec.runtime.profile import (
     Deal,
     Example,
     ExampleMeld,
+    Minimum,
     MissingSuitRule,
     Opening,
     Pattern,
     PatternGroup,
     Payments,
     Pick,
+    PointItem,
+    Points,
     Profile,
     Requirement,
     Source,
@@ -34,14 +38,482 @@ def _when_riichi(v: HandView) -> bool:
     return bool(v.riichi)
 
 
+def _when_double_riichi(v: HandView) -> bool:
+    # spec: scoring.patterns.double_riichi.when
+    return bool(v.double_riichi)
+
+
+def _when_ippatsu(v: HandView) -> bool:
+    # spec: scoring.patterns.ippatsu.when
+    return bool(v.ippatsu and v.riichi)
+
+
+def _when_menzen_tsumo(v: HandView) -> bool:
+    # spec: scoring.patterns.menzen_tsumo.when
+    return bool(v.tsumo)
+
+
+def _when_tanyao(v: HandView) -> bool:
+    # spec: scoring.patterns.tanyao.when
+    return bool(v.tile_mask & 17113154305 == 0)
+
+
+def _when_pinfu(v: HandView) -> bool:
+    # spec: scoring.patterns.pinfu.when
+    return bool(
+        v.shape == "standard"
+        and v.wait == "two_sided"
+        and all((g.is_sequence for g in v.sets))
+        and (
+            not (
+                v.pair is not None
+                and (
+                    v.pair.is_dragon
+                    or (
+                        v.pair.wind is not None
+                        and (v.pair.wind == v.seat_wind or v.pair.wind == v.round_wind)
+                    )
+                )
+            )
+        )
+    )
+
+
+def _when_iipeikou(v: HandView) -> bool:
+    # spec: scoring.patterns.iipeikou.when
+    return bool(
+        any(
+            (
+                g.is_sequence
+                and sum(
+                    (
+                        1
+                        for h in v.sets
+                        if h.is_sequence and h.suit == g.suit and (h.number == g.number)
+                    )
+                )
+                >= 2
+                for g in v.sets
+            )
+        )
+    )
+
+
+def _when_white_dragon(v: HandView) -> bool:
+    # spec: scoring.patterns.white_dragon.when
+    return bool(any((g.is_triplet and g.is_dragon and (g.number == 5) for g in v.sets)))
+
+
+def _when_green_dragon(v: HandView) -> bool:
+    # spec: scoring.patterns.green_dragon.when
+    return bool(any((g.is_triplet and g.is_dragon and (g.number == 6) for g in v.sets)))
+
+
+def _when_red_dragon(v: HandView) -> bool:
+    # spec: scoring.patterns.red_dragon.when
+    return bool(any((g.is_triplet and g.is_dragon and (g.number == 7) for g in v.sets)))
+
+
+def _when_seat_wind(v: HandView) -> bool:
+    # spec: scoring.patterns.seat_wind.when
+    return bool(
+        any((g.is_triplet and g.wind is not None and (g.wind == v.seat_wind) for g in v.sets))
+    )
+
+
+def _when_round_wind(v: HandView) -> bool:
+    # spec: scoring.patterns.round_wind.when
+    return bool(
+        any((g.is_triplet and g.wind is not None and (g.wind == v.round_wind) for g in v.sets))
+    )
+
+
+def _when_haitei(v: HandView) -> bool:
+    # spec: scoring.patterns.haitei.when
+    return bool(v.last_tile and v.tsumo)
+
+
+def _when_houtei(v: HandView) -> bool:
+    # spec: scoring.patterns.houtei.when
+    return bool(v.last_tile and v.ron)
+
+
+def _when_rinshan(v: HandView) -> bool:
+    # spec: scoring.patterns.rinshan.when
+    return bool(v.after_kong and v.tsumo)
+
+
+def _when_chankan(v: HandView) -> bool:
+    # spec: scoring.patterns.chankan.when
+    return bool(v.robbing_kong)
+
+
+def _when_chiitoitsu(v: HandView) -> bool:
+    # spec: scoring.patterns.chiitoitsu.when
+    return bool(v.shape == "seven_pairs")
+
+
+def _when_toitoi(v: HandView) -> bool:
+    # spec: scoring.patterns.toitoi.when
+    return bool(v.shape == "standard" and all((g.is_triplet for g in v.sets)))
+
+
+def _when_sanankou(v: HandView) -> bool:
+    # spec: scoring.patterns.sanankou.when
+    return bool(v.concealed_triplets >= 3)
+
+
+def _when_sankantsu(v: HandView) -> bool:
+    # spec: scoring.patterns.sankantsu.when
+    return bool(sum((1 for g in v.sets if g.is_kong)) == 3)
+
+
+def _when_sanshoku_doukou(v: HandView) -> bool:
+    # spec: scoring.patterns.sanshoku_doukou.when
+    return bool(
+        any(
+            (
+                g.is_triplet
+                and len(
+                    {
+                        h.suit
+                        for h in v.sets
+                        if h.is_triplet and h.number == g.number and (h.suit != "z")
+                    }
+                )
+                == 3
+                for g in v.sets
+            )
+        )
+    )
+
+
+def _when_honroutou(v: HandView) -> bool:
+    # spec: scoring.patterns.honroutou.when
+    return bool(v.tile_mask & 66714878 == 0)
+
+
+def _when_shousangen(v: HandView) -> bool:
+    # spec: scoring.patterns.shousangen.when
+    return bool(
+        sum((1 for g in v.sets if g.is_triplet and g.is_dragon)) == 2
+        and v.pair is not None
+        and v.pair.is_dragon
+    )
+
+
+def _when_sanshoku(v: HandView) -> bool:
+    # spec: scoring.patterns.sanshoku.when
+    return bool(
+        any(
+            (
+                g.is_sequence
+                and len({h.suit for h in v.sets if h.is_sequence and h.number == g.number}) == 3
+                for g in v.sets
+            )
+        )
+    )
+
+
+def _when_ittsu(v: HandView) -> bool:
+    # spec: scoring.patterns.ittsu.when
+    return bool(
+        any(
+            (
+                g.is_sequence
+                and g.number == 1
+                and any((h.is_sequence and h.suit == g.suit and (h.number == 4) for h in v.sets))
+                and any((h.is_sequence and h.suit == g.suit and (h.number == 7) for h in v.sets))
+                for g in v.sets
+            )
+        )
+    )
+
+
+def _when_chanta(v: HandView) -> bool:
+    # spec: scoring.patterns.chanta.when
+    return bool(
+        v.shape == "standard"
+        and all((g.has_terminal_or_honor for g in v.groups))
+        and any((g.is_sequence for g in v.sets))
+        and ("z" in v.suits)
+    )
+
+
+def _when_ryanpeikou(v: HandView) -> bool:
+    # spec: scoring.patterns.ryanpeikou.when
+    return bool(
+        v.shape == "standard"
+        and all(
+            (
+                g.is_sequence
+                and sum(
+                    (
+                        1
+                        for h in v.sets
+                        if h.is_sequence and h.suit == g.suit and (h.number == g.number)
+                    )
+                )
+                in (2, 4)
+                for g in v.sets
+            )
+        )
+    )
+
+
+def _when_honitsu(v: HandView) -> bool:
+    # spec: scoring.patterns.honitsu.when
+    return bool(len(v.suits) == 2 and "z" in v.suits)
+
+
+def _when_junchan(v: HandView) -> bool:
+    # spec: scoring.patterns.junchan.when
+    return bool(
+        v.shape == "standard"
+        and all((g.has_terminal_or_honor for g in v.groups))
+        and any((g.is_sequence for g in v.sets))
+        and ("z" not in v.suits)
+    )
+
+
+def _when_chinitsu(v: HandView) -> bool:
+    # spec: scoring.patterns.chinitsu.when
+    return bool(len(v.suits) == 1 and "z" not in v.suits)
+
+
+def _count_dora(v: HandView) -> int:
+    # spec: scoring.patterns.dora.count
+    return int(
+        sum(
+            (
+                v.count_of(
+                    d.suit,
+                    (
+                        d.number % 9 + 1
+                        if d.is_suited
+                        else d.number % 4 + 1 if d.is_wind else (d.number - 4) % 3 + 5
+                    ),
+                )
+                for d in v.dora_indicators
+            )
+        )
+    )
+
+
+def _count_ura_dora(v: HandView) -> int:
+    # spec: scoring.patterns.ura_dora.count
+    return int(
+        sum(
+            (
+                v.count_of(
+                    d.suit,
+                    (
+                        d.number % 9 + 1
+                        if d.is_suited
+                        else d.number % 4 + 1 if d.is_wind else (d.number - 4) % 3 + 5
+                    ),
+                )
+                for d in v.ura_indicators
+            )
+        )
+        if v.riichi
+        else 0
+    )
+
+
+def _count_red_fives(v: HandView) -> int:
+    # spec: scoring.patterns.red_fives.count
+    return int(sum((1 for t in v.tiles if t.red)))
+
+
+def _when_kokushi(v: HandView) -> bool:
+    # spec: scoring.patterns.kokushi.when
+    return bool(v.shape == "thirteen_orphans")
+
+
+def _when_kokushi_thirteen_wait(v: HandView) -> bool:
+    # spec: scoring.patterns.kokushi_thirteen_wait.when
+    return bool(v.shape == "thirteen_orphans" and v.wait == "thirteen_sided")
+
+
+def _when_suuankou(v: HandView) -> bool:
+    # spec: scoring.patterns.suuankou.when
+    return bool(v.concealed_triplets == 4)
+
+
+def _when_suuankou_single_wait(v: HandView) -> bool:
+    # spec: scoring.patterns.suuankou_single_wait.when
+    return bool(v.concealed_triplets == 4 and v.wait == "single")
+
+
+def _when_daisangen(v: HandView) -> bool:
+    # spec: scoring.patterns.daisangen.when
+    return bool(sum((1 for g in v.sets if g.is_triplet and g.is_dragon)) == 3)
+
+
+def _when_shousuushii(v: HandView) -> bool:
+    # spec: scoring.patterns.shousuushii.when
+    return bool(
+        sum((1 for g in v.sets if g.is_triplet and g.is_wind)) == 3
+        and v.pair is not None
+        and v.pair.is_wind
+    )
+
+
+def _when_daisuushii(v: HandView) -> bool:
+    # spec: scoring.patterns.daisuushii.when
+    return bool(sum((1 for g in v.sets if g.is_triplet and g.is_wind)) == 4)
+
+
+def _when_tsuuiisou(v: HandView) -> bool:
+    # spec: scoring.patterns.tsuuiisou.when
+    return bool(v.tile_mask & 134217727 == 0)
+
+
+def _when_chinroutou(v: HandView) -> bool:
+    # spec: scoring.patterns.chinroutou.when
+    return bool(v.tile_mask & 17112366334 == 0)
+
+
+def _when_ryuuiisou(v: HandView) -> bool:
+    # spec: scoring.patterns.ryuuiisou.when
+    return bool(v.tile_mask & 12839288831 == 0)
+
+
+def _when_chuuren(v: HandView) -> bool:
+    # spec: scoring.patterns.chuuren.when
+    return bool(
+        len(v.melds) == 0
+        and len(v.suits) == 1
+        and ("z" not in v.suits)
+        and all(
+            (
+                v.count_of(v.win_tile.suit, n) >= (3 if n == 1 or n == 9 else 1)
+                for n in (1, 2, 3, 4, 5, 6, 7, 8, 9)
+            )
+        )
+    )
+
+
+def _when_junsei_chuuren(v: HandView) -> bool:
+    # spec: scoring.patterns.junsei_chuuren.when
+    return bool(
+        len(v.melds) == 0
+        and len(v.suits) == 1
+        and ("z" not in v.suits)
+        and all(
+            (
+                v.concealed_count_of(v.win_tile.suit, n) - (1 if n == v.win_tile.number else 0)
+                == (3 if n == 1 or n == 9 else 1)
+                for n in (1, 2, 3, 4, 5, 6, 7, 8, 9)
+            )
+        )
+    )
+
+
+def _when_suukantsu(v: HandView) -> bool:
+    # spec: scoring.patterns.suukantsu.when
+    return bool(sum((1 for g in v.sets if g.is_kong)) == 4)
+
+
+def _when_tenhou(v: HandView) -> bool:
+    # spec: scoring.patterns.tenhou.when
+    return bool(v.first_draw and v.tsumo and v.dealer)
+
+
+def _when_chiihou(v: HandView) -> bool:
+    # spec: scoring.patterns.chiihou.when
+    return bool(v.first_draw and v.tsumo and (not v.dealer))
+
+
+def _point_when_closed_ron(v: HandView) -> bool:
+    # spec: scoring.points.items.closed_ron.when
+    return bool(v.is_closed and v.ron)
+
+
+def _point_when_tsumo(v: HandView) -> bool:
+    # spec: scoring.points.items.tsumo.when
+    return bool(v.tsumo and (not v.counted("pinfu")))
+
+
+def _point_value_value_pair(v: HandView) -> int:
+    # spec: scoring.points.items.value_pair.value
+    return int(
+        0
+        if v.pair is None
+        else (2 if v.pair.is_dragon else 0)
+        + (2 if v.pair.wind is not None and v.pair.wind == v.seat_wind else 0)
+        + (2 if v.pair.wind is not None and v.pair.wind == v.round_wind else 0)
+    )
+
+
+def _point_when_wait(v: HandView) -> bool:
+    # spec: scoring.points.items.wait.when
+    return bool(v.wait in ("edge", "closed", "single"))
+
+
+def _point_value_triplets(v: HandView) -> int:
+    # spec: scoring.points.items.triplets.value
+    return int(
+        sum(
+            (
+                (4 if g.has_terminal_or_honor else 2)
+                * (2 if v.concealed_at_win(g) else 1)
+                * (4 if g.is_kong else 1)
+                for g in v.sets
+                if g.is_triplet
+            )
+        )
+    )
+
+
+def _points_result(v: HandView) -> int:
+    # spec: scoring.points.result
+    return int(
+        25
+        if v.shape == "seven_pairs"
+        else max(30 if v.ron and (not v.is_closed) else 0, (v.points + 9) // 10 * 10)
+    )
+
+
+def _value_base(v: PaymentView) -> int:
+    # spec: payments.values.base
+    return int(
+        8000 * (v.fan // 13)
+        if v.limit
+        else (
+            8000
+            if v.fan >= 13
+            else (
+                6000
+                if v.fan >= 11
+                else (
+                    4000
+                    if v.fan >= 8
+                    else (
+                        3000
+                        if v.fan >= 6
+                        else 2000 if v.fan >= 5 else min(2000, v.points * bounded_pow(2, v.fan + 2))
+                    )
+                )
+            )
+        )
+    )
+
+
 def _ron_discarder(v: PaymentView) -> int:
     # spec: payments.ron.discarder
-    return int(v.fan)
+    return int(((6 if v.dealer else 4) * v.base + 99) // 100 * 100 + 300 * v.honba)
 
 
-def _tsumo_each(v: PaymentView) -> int:
-    # spec: payments.tsumo.each
-    return int(v.fan)
+def _tsumo_dealer(v: PaymentView) -> int:
+    # spec: payments.tsumo.dealer
+    return int((2 * v.base + 99) // 100 * 100 + 100 * v.honba)
+
+
+def _tsumo_non_dealer(v: PaymentView) -> int:
+    # spec: payments.tsumo.non_dealer
+    return int(((2 if v.dealer else 1) * v.base + 99) // 100 * 100 + 100 * v.honba)
 
 
 PROFILE = Profile(
@@ -96,17 +568,754 @@ PROFILE = Profile(
             count=None,
             group=None,
             excludes=(),
-            section="§TODO",
+            section="Referência Yaku",
+            open_value=0,
+        ),
+        Pattern(
+            id="double_riichi",
+            names=Text(
+                en="Double riichi",
+                zh="两立直",
+                ja="ダブル立直",
+                pt="Riichi duplo",
+                fr="Double riichi",
+            ),
+            value=2,
+            when=_when_double_riichi,
+            count=None,
+            group=None,
+            excludes=("riichi",),
+            section="Referência Yaku",
+            open_value=0,
+        ),
+        Pattern(
+            id="ippatsu",
+            names=Text(en="Ippatsu", zh="一发", ja="一発", pt="Ippatsu", fr="Ippatsu"),
+            value=1,
+            when=_when_ippatsu,
+            count=None,
+            group=None,
+            excludes=(),
+            section="Referência Yaku",
+            open_value=0,
+        ),
+        Pattern(
+            id="menzen_tsumo",
+            names=Text(
+                en="Fully concealed hand (self-draw)",
+                zh="门前清自摸和",
+                ja="門前清自摸和",
+                pt="Mão fechada com vitória por compra",
+                fr="Main fermée gagnée sur pioche",
+            ),
+            value=1,
+            when=_when_menzen_tsumo,
+            count=None,
+            group=None,
+            excludes=(),
+            section="Referência Yaku",
+            open_value=0,
+        ),
+        Pattern(
+            id="tanyao",
+            names=Text(
+                en="All simples", zh="断幺九", ja="断幺九", pt="Todas simples", fr="Tout simples"
+            ),
+            value=1,
+            when=_when_tanyao,
+            count=None,
+            group=None,
+            excludes=(),
+            section="Referência Yaku",
+            tiles_only=True,
+        ),
+        Pattern(
+            id="pinfu",
+            names=Text(en="Pinfu", zh="平和", ja="平和", pt="Pinfu", fr="Pinfu"),
+            value=1,
+            when=_when_pinfu,
+            count=None,
+            group=None,
+            excludes=(),
+            section="Referência Yaku",
+            open_value=0,
+        ),
+        Pattern(
+            id="iipeikou",
+            names=Text(
+                en="Pure double sequence",
+                zh="一杯口",
+                ja="一盃口",
+                pt="Sequências idênticas",
+                fr="Double suite pure",
+            ),
+            value=1,
+            when=_when_iipeikou,
+            count=None,
+            group=None,
+            excludes=(),
+            section="Referência Yaku",
+            tiles_only=True,
+            open_value=0,
+        ),
+        Pattern(
+            id="white_dragon",
+            names=Text(
+                en="Value honor: white dragon",
+                zh="役牌：白",
+                ja="役牌：白",
+                pt="Honra de valor: dragão branco",
+                fr="Honneur de valeur : dragon blanc",
+            ),
+            value=1,
+            when=_when_white_dragon,
+            count=None,
+            group=None,
+            excludes=(),
+            section="Referência Yaku",
+            tiles_only=True,
+        ),
+        Pattern(
+            id="green_dragon",
+            names=Text(
+                en="Value honor: green dragon",
+                zh="役牌：发",
+                ja="役牌：發",
+                pt="Honra de valor: dragão verde",
+                fr="Honneur de valeur : dragon vert",
+            ),
+            value=1,
+            when=_when_green_dragon,
+            count=None,
+            group=None,
+            excludes=(),
+            section="Referência Yaku",
+            tiles_only=True,
+        ),
+        Pattern(
+            id="red_dragon",
+            names=Text(
+                en="Value honor: red dragon",
+                zh="役牌：中",
+                ja="役牌：中",
+                pt="Honra de valor: dragão vermelho",
+                fr="Honneur de valeur : dragon rouge",
+            ),
+            value=1,
+            when=_when_red_dragon,
+            count=None,
+            group=None,
+            excludes=(),
+            section="Referência Yaku",
+            tiles_only=True,
+        ),
+        Pattern(
+            id="seat_wind",
+            names=Text(
+                en="Value honor: seat wind",
+                zh="役牌：自风",
+                ja="役牌：自風",
+                pt="Honra de valor: vento de assento",
+                fr="Honneur de valeur : vent de la place",
+            ),
+            value=1,
+            when=_when_seat_wind,
+            count=None,
+            group=None,
+            excludes=(),
+            section="Referência Yaku",
+        ),
+        Pattern(
+            id="round_wind",
+            names=Text(
+                en="Value honor: round wind",
+                zh="役牌：场风",
+                ja="役牌：場風",
+                pt="Honra de valor: vento predominante",
+                fr="Honneur de valeur : vent du tour",
+            ),
+            value=1,
+            when=_when_round_wind,
+            count=None,
+            group=None,
+            excludes=(),
+            section="Referência Yaku",
+        ),
+        Pattern(
+            id="haitei",
+            names=Text(
+                en="Win on the last wall tile",
+                zh="海底摸月",
+                ja="海底摸月",
+                pt="Última compra de peça",
+                fr="Victoire sur la dernière tuile du mur",
+            ),
+            value=1,
+            when=_when_haitei,
+            count=None,
+            group=None,
+            excludes=(),
+            section="Referência Yaku",
+        ),
+        Pattern(
+            id="houtei",
+            names=Text(
+                en="Win on the last discard",
+                zh="河底捞鱼",
+                ja="河底撈魚",
+                pt="Último descarte",
+                fr="Victoire sur la dernière défausse",
+            ),
+            value=1,
+            when=_when_houtei,
+            count=None,
+            group=None,
+            excludes=(),
+            section="Referência Yaku",
+        ),
+        Pattern(
+            id="rinshan",
+            names=Text(
+                en="After a kan",
+                zh="岭上开花",
+                ja="嶺上開花",
+                pt="Depois de um kan",
+                fr="Après un kan",
+            ),
+            value=1,
+            when=_when_rinshan,
+            count=None,
+            group=None,
+            excludes=(),
+            section="Referência Yaku",
+        ),
+        Pattern(
+            id="chankan",
+            names=Text(
+                en="Robbing a kan", zh="抢杠", ja="槍槓", pt="Roubando um kan", fr="Vol de kan"
+            ),
+            value=1,
+            when=_when_chankan,
+            count=None,
+            group=None,
+            excludes=(),
+            section="Referência Yaku",
+        ),
+        Pattern(
+            id="chiitoitsu",
+            names=Text(
+                en="Seven pairs", zh="七对子", ja="七対子", pt="Sete pares", fr="Sept paires"
+            ),
+            value=2,
+            when=_when_chiitoitsu,
+            count=None,
+            group=None,
+            excludes=(),
+            section="Referência Yaku",
+            tiles_only=True,
+            open_value=0,
+        ),
+        Pattern(
+            id="toitoi",
+            names=Text(
+                en="All triplets", zh="对对和", ja="対々和", pt="Todas trincas", fr="Tout brelans"
+            ),
+            value=2,
+            when=_when_toitoi,
+            count=None,
+            group=None,
+            excludes=(),
+            section="Referência Yaku",
+            tiles_only=True,
+        ),
+        Pattern(
+            id="sanankou",
+            names=Text(
+                en="Three concealed triplets",
+                zh="三暗刻",
+                ja="三暗刻",
+                pt="Três grupos ocultos de três peças idênticas",
+                fr="Trois brelans cachés",
+            ),
+            value=2,
+            when=_when_sanankou,
+            count=None,
+            group=None,
+            excludes=(),
+            section="Referência Yaku",
+        ),
+        Pattern(
+            id="sankantsu",
+            names=Text(en="Three kans", zh="三杠子", ja="三槓子", pt="Três kans", fr="Trois kans"),
+            value=2,
+            when=_when_sankantsu,
+            count=None,
+            group=None,
+            excludes=(),
+            section="Referência Yaku",
+            tiles_only=True,
+        ),
+        Pattern(
+            id="sanshoku_doukou",
+            names=Text(
+                en="Triple triplets",
+                zh="三色同刻",
+                ja="三色同刻",
+                pt="Grupos triplos mistos de três peças idênticas",
+                fr="Trois brelans identiques",
+            ),
+            value=2,
+            when=_when_sanshoku_doukou,
+            count=None,
+            group=None,
+            excludes=(),
+            section="Referência Yaku",
+            tiles_only=True,
+        ),
+        Pattern(
+            id="honroutou",
+            names=Text(
+                en="All terminals and honors",
+                zh="混老头",
+                ja="混老頭",
+                pt="Todos os terminais e honras",
+                fr="Tout terminaux et honneurs",
+            ),
+            value=2,
+            when=_when_honroutou,
+            count=None,
+            group=None,
+            excludes=(),
+            section="Referência Yaku",
+            tiles_only=True,
+        ),
+        Pattern(
+            id="shousangen",
+            names=Text(
+                en="Little three dragons",
+                zh="小三元",
+                ja="小三元",
+                pt="Pequenos três dragões",
+                fr="Trois petits dragons",
+            ),
+            value=2,
+            when=_when_shousangen,
+            count=None,
+            group=None,
+            excludes=(),
+            section="Referência Yaku",
+            tiles_only=True,
+        ),
+        Pattern(
+            id="sanshoku",
+            names=Text(
+                en="Mixed triple sequence",
+                zh="三色同顺",
+                ja="三色同順",
+                pt="Sequência tripla mista",
+                fr="Triple suite mélangée",
+            ),
+            value=2,
+            when=_when_sanshoku,
+            count=None,
+            group=None,
+            excludes=(),
+            section="Referência Yaku",
+            tiles_only=True,
+            open_value=1,
+        ),
+        Pattern(
+            id="ittsu",
+            names=Text(
+                en="Pure straight",
+                zh="一气通贯",
+                ja="一気通貫",
+                pt="Puro direto",
+                fr="Grande suite pure",
+            ),
+            value=2,
+            when=_when_ittsu,
+            count=None,
+            group=None,
+            excludes=(),
+            section="Referência Yaku",
+            tiles_only=True,
+            open_value=1,
+        ),
+        Pattern(
+            id="chanta",
+            names=Text(
+                en="Half outside hand",
+                zh="混全带幺九",
+                ja="混全帯幺九",
+                pt="Mão externa mista",
+                fr="Main extérieure mélangée",
+            ),
+            value=2,
+            when=_when_chanta,
+            count=None,
+            group=None,
+            excludes=(),
+            section="Referência Yaku",
+            tiles_only=True,
+            open_value=1,
+        ),
+        Pattern(
+            id="ryanpeikou",
+            names=Text(
+                en="Twice pure double sequence",
+                zh="二杯口",
+                ja="二盃口",
+                pt="Dois pares de sequências idênticas",
+                fr="Deux doubles suites pures",
+            ),
+            value=3,
+            when=_when_ryanpeikou,
+            count=None,
+            group=None,
+            excludes=("iipeikou",),
+            section="Referência Yaku",
+            tiles_only=True,
+            open_value=0,
+        ),
+        Pattern(
+            id="honitsu",
+            names=Text(en="Half flush", zh="混一色", ja="混一色", pt="Meio flush", fr="Semi-pure"),
+            value=3,
+            when=_when_honitsu,
+            count=None,
+            group=None,
+            excludes=(),
+            section="Referência Yaku",
+            tiles_only=True,
+            open_value=2,
+        ),
+        Pattern(
+            id="junchan",
+            names=Text(
+                en="Fully outside hand",
+                zh="纯全带幺九",
+                ja="純全帯幺九",
+                pt="Mão externa pura",
+                fr="Main extérieure pure",
+            ),
+            value=3,
+            when=_when_junchan,
+            count=None,
+            group=None,
+            excludes=(),
+            section="Referência Yaku",
+            tiles_only=True,
+            open_value=2,
+        ),
+        Pattern(
+            id="chinitsu",
+            names=Text(
+                en="Full flush", zh="清一色", ja="清一色", pt="Flush completo", fr="Main pure"
+            ),
+            value=6,
+            when=_when_chinitsu,
+            count=None,
+            group=None,
+            excludes=(),
+            section="Referência Yaku",
+            tiles_only=True,
+            open_value=5,
+        ),
+        Pattern(
+            id="dora",
+            names=Text(en="Dora", zh="宝牌", ja="ドラ", pt="Dora", fr="Dora"),
+            value=1,
+            when=None,
+            count=_count_dora,
+            group=None,
+            excludes=(),
+            section="Chamadas, riichi e dora",
+            bonus=True,
+        ),
+        Pattern(
+            id="ura_dora",
+            names=Text(en="Ura-dora", zh="里宝牌", ja="裏ドラ", pt="Ura-dora", fr="Ura-dora"),
+            value=1,
+            when=None,
+            count=_count_ura_dora,
+            group=None,
+            excludes=(),
+            section="Chamadas, riichi e dora",
+            bonus=True,
+        ),
+        Pattern(
+            id="red_fives",
+            names=Text(
+                en="Red five", zh="赤宝牌", ja="赤ドラ", pt="Cinco vermelho", fr="Cinq rouge"
+            ),
+            value=1,
+            when=None,
+            count=_count_red_fives,
+            group=None,
+            excludes=(),
+            section="Chamadas, riichi e dora",
+            bonus=True,
+            tiles_only=True,
+        ),
+        Pattern(
+            id="kokushi",
+            names=Text(
+                en="Thirteen orphans",
+                zh="国士无双",
+                ja="国士無双",
+                pt="Treze órfãos",
+                fr="Treize orphelins",
+            ),
+            value=13,
+            when=_when_kokushi,
+            count=None,
+            group=None,
+            excludes=(),
+            section="Yakuman e mãos limitadas",
+            tiles_only=True,
+            limit=True,
+        ),
+        Pattern(
+            id="kokushi_thirteen_wait",
+            names=Text(
+                en="Thirteen orphans (thirteen-sided wait)",
+                zh="国士无双十三面",
+                ja="国士無双十三面待ち",
+                pt="Treze órfãos (espera de treze lados)",
+                fr="Treize orphelins (attente à treize tuiles)",
+            ),
+            value=26,
+            when=_when_kokushi_thirteen_wait,
+            count=None,
+            group=None,
+            excludes=("kokushi",),
+            section="Yakuman e mãos limitadas",
+            tiles_only=True,
+            limit=True,
+        ),
+        Pattern(
+            id="suuankou",
+            names=Text(
+                en="Four concealed triplets",
+                zh="四暗刻",
+                ja="四暗刻",
+                pt="Quatro grupos ocultos de três peças idênticas",
+                fr="Quatre brelans cachés",
+            ),
+            value=13,
+            when=_when_suuankou,
+            count=None,
+            group=None,
+            excludes=(),
+            section="Yakuman e mãos limitadas",
+            limit=True,
+        ),
+        Pattern(
+            id="suuankou_single_wait",
+            names=Text(
+                en="Four concealed triplets (pair wait)",
+                zh="四暗刻单骑",
+                ja="四暗刻単騎",
+                pt="Quatro grupos ocultos (espera de par)",
+                fr="Quatre brelans cachés (attente sur la paire)",
+            ),
+            value=26,
+            when=_when_suuankou_single_wait,
+            count=None,
+            group=None,
+            excludes=("suuankou",),
+            section="Yakuman e mãos limitadas",
+            limit=True,
+        ),
+        Pattern(
+            id="daisangen",
+            names=Text(
+                en="Big three dragons",
+                zh="大三元",
+                ja="大三元",
+                pt="Três grandes dragões",
+                fr="Trois grands dragons",
+            ),
+            value=13,
+            when=_when_daisangen,
+            count=None,
+            group=None,
+            excludes=(),
+            section="Yakuman e mãos limitadas",
+            tiles_only=True,
+            limit=True,
+        ),
+        Pattern(
+            id="shousuushii",
+            names=Text(
+                en="Little four winds",
+                zh="小四喜",
+                ja="小四喜",
+                pt="Pequenos quatro ventos",
+                fr="Quatre petits vents",
+            ),
+            value=13,
+            when=_when_shousuushii,
+            count=None,
+            group=None,
+            excludes=(),
+            section="Yakuman e mãos limitadas",
+            tiles_only=True,
+            limit=True,
+        ),
+        Pattern(
+            id="daisuushii",
+            names=Text(
+                en="Big four winds",
+                zh="大四喜",
+                ja="大四喜",
+                pt="Grandes quatro ventos",
+                fr="Quatre grands vents",
+            ),
+            value=26,
+            when=_when_daisuushii,
+            count=None,
+            group=None,
+            excludes=(),
+            section="Yakuman e mãos limitadas",
+            tiles_only=True,
+            limit=True,
+        ),
+        Pattern(
+            id="tsuuiisou",
+            names=Text(
+                en="All honors", zh="字一色", ja="字一色", pt="Todas as honras", fr="Tout honneurs"
+            ),
+            value=13,
+            when=_when_tsuuiisou,
+            count=None,
+            group=None,
+            excludes=(),
+            section="Yakuman e mãos limitadas",
+            tiles_only=True,
+            limit=True,
+        ),
+        Pattern(
+            id="chinroutou",
+            names=Text(
+                en="All terminals",
+                zh="清老头",
+                ja="清老頭",
+                pt="Todos os terminais",
+                fr="Tout terminaux",
+            ),
+            value=13,
+            when=_when_chinroutou,
+            count=None,
+            group=None,
+            excludes=(),
+            section="Yakuman e mãos limitadas",
+            tiles_only=True,
+            limit=True,
+        ),
+        Pattern(
+            id="ryuuiisou",
+            names=Text(en="All green", zh="绿一色", ja="緑一色", pt="Tudo verde", fr="Tout vert"),
+            value=13,
+            when=_when_ryuuiisou,
+            count=None,
+            group=None,
+            excludes=(),
+            section="Yakuman e mãos limitadas",
+            tiles_only=True,
+            limit=True,
+        ),
+        Pattern(
+            id="chuuren",
+            names=Text(
+                en="Nine gates", zh="九莲宝灯", ja="九蓮宝燈", pt="Nove portões", fr="Neuf portes"
+            ),
+            value=13,
+            when=_when_chuuren,
+            count=None,
+            group=None,
+            excludes=(),
+            section="Yakuman e mãos limitadas",
+            tiles_only=True,
+            open_value=0,
+            limit=True,
+        ),
+        Pattern(
+            id="junsei_chuuren",
+            names=Text(
+                en="Pure nine gates (nine-sided wait)",
+                zh="纯正九莲宝灯",
+                ja="純正九蓮宝燈",
+                pt="Nove portões puros (espera de nove lados)",
+                fr="Neuf portes pures (attente à neuf tuiles)",
+            ),
+            value=26,
+            when=_when_junsei_chuuren,
+            count=None,
+            group=None,
+            excludes=("chuuren",),
+            section="Yakuman e mãos limitadas",
+            tiles_only=True,
+            open_value=0,
+            limit=True,
+        ),
+        Pattern(
+            id="suukantsu",
+            names=Text(
+                en="Four kans", zh="四杠子", ja="四槓子", pt="Quatro kans", fr="Quatre kans"
+            ),
+            value=13,
+            when=_when_suukantsu,
+            count=None,
+            group=None,
+            excludes=(),
+            section="Yakuman e mãos limitadas",
+            tiles_only=True,
+            limit=True,
+        ),
+        Pattern(
+            id="tenhou",
+            names=Text(
+                en="Heavenly hand", zh="天和", ja="天和", pt="Mão celestial", fr="Main céleste"
+            ),
+            value=13,
+            when=_when_tenhou,
+            count=None,
+            group=None,
+            excludes=(),
+            section="Yakuman e mãos limitadas",
+            limit=True,
+        ),
+        Pattern(
+            id="chiihou",
+            names=Text(
+                en="Earthly hand", zh="地和", ja="地和", pt="Mão terrena", fr="Main terrestre"
+            ),
+            value=13,
+            when=_when_chiihou,
+            count=None,
+            group=None,
+            excludes=(),
+            section="Yakuman e mãos limitadas",
+            limit=True,
         ),
     ),
     groups=(),
     total_unit="han",
     cap=None,
-    prefer=("total",),
+    prefer=(
+        "payment",
+        "total",
+        "points",
+    ),
     payments=Payments(
-        values=(),
+        values=(("base", _value_base),),
         ron=(("discarder", _ron_discarder),),
-        tsumo=(("each", _tsumo_each),),
+        tsumo=(
+            ("dealer", _tsumo_dealer),
+            ("non_dealer", _tsumo_non_dealer),
+        ),
     ),
     table=rules.TableRules(
         dice=1,
@@ -201,6 +1410,96 @@ PROFILE = Profile(
         timeout=rules.TimeoutRules(claim_win=True),
     ),
     playable=True,
+    minimum=Minimum(
+        at_least=1,
+        without=("dora", "ura_dora", "red_fives"),
+        reason=Text(
+            en="no yaku (dora and red fives alone do not make a win)",
+            zh="无役（宝牌与赤宝牌不能单独成和）",
+            ja="役なし（ドラと赤ドラだけでは和了できない）",
+            pt="sem yaku (dora e cincos vermelhos sozinhos não qualificam)",
+            fr="aucun yaku (les dora et les cinq rouges seuls ne suffisent pas)",
+        ),
+    ),
+    points=Points(
+        unit=Text(en="fu", zh="符", ja="符", pt="fu", fr="fu"),
+        items=(
+            PointItem(
+                id="base",
+                names=Text(en="base", zh="底符", ja="副底", pt="base", fr="base"),
+                value=20,
+                when=None,
+                section=None,
+            ),
+            PointItem(
+                id="closed_ron",
+                names=Text(
+                    en="closed ron",
+                    zh="门前荣和",
+                    ja="門前加符",
+                    pt="ron fechado",
+                    fr="ron main fermée",
+                ),
+                value=10,
+                when=_point_when_closed_ron,
+                section=None,
+            ),
+            PointItem(
+                id="tsumo",
+                names=Text(
+                    en="self-draw (not pinfu)",
+                    zh="自摸（非平和）",
+                    ja="ツモ符（平和を除く）",
+                    pt="vitória por compra (exceto pinfu)",
+                    fr="pioche gagnante (sauf pinfu)",
+                ),
+                value=2,
+                when=_point_when_tsumo,
+                section=None,
+            ),
+            PointItem(
+                id="value_pair",
+                names=Text(
+                    en="value pair (double wind 4)",
+                    zh="役牌雀头（连风4）",
+                    ja="役牌雀頭（連風牌4）",
+                    pt="par de valor (vento duplo 4)",
+                    fr="paire de valeur (vent double 4)",
+                ),
+                value=_point_value_value_pair,
+                when=None,
+                section=None,
+            ),
+            PointItem(
+                id="wait",
+                names=Text(
+                    en="edge, closed or pair wait",
+                    zh="边张、嵌张或单骑听牌",
+                    ja="辺張・嵌張・単騎待ち",
+                    pt="espera de borda, fechada ou de par",
+                    fr="attente au bord, fermée ou sur la paire",
+                ),
+                value=2,
+                when=_point_when_wait,
+                section=None,
+            ),
+            PointItem(
+                id="triplets",
+                names=Text(
+                    en="triplets and kans",
+                    zh="刻子与杠子",
+                    ja="刻子・槓子",
+                    pt="grupos de três peças idênticas e kans",
+                    fr="brelans et kans",
+                ),
+                value=_point_value_triplets,
+                when=None,
+                section=None,
+            ),
+        ),
+        result=_points_result,
+    ),
+    needs=("concealed_count_of", "concealed_triplets", "count_of"),
     invariants=(
         "zero_sum",
         "tile_conservation",
@@ -211,24 +1510,742 @@ PROFILE = Profile(
     ),
     examples=(
         Example(
-            name="a closed riichi hand scores riichi",
+            name="a closed riichi hand won on a discard, 40 fu",
             names=Text(
-                en="a closed riichi hand scores riichi",
-                zh="门清立直计立直",
-                ja="門前のリーチ手はリーチがつく",
-                pt="uma mão fechada em riichi marca riichi",
-                fr="une main fermée en riichi marque riichi",
+                en="a closed riichi hand won on a discard, 40 fu",
+                zh="门清立直荣和，40符",
+                ja="門前リーチのロン和了、40符",
+                pt="uma mão fechada em riichi ganha por ron, 40 fu",
+                fr="une main fermée en riichi gagnée sur défausse, 40 fu",
             ),
-            section="§TODO",
+            section="Referência Yaku; Han, fu e pagamentos",
             concealed="123m456p789s1122z",
-            win_tile="1z",
+            win_tile="2z",
             win="ron",
             melds=(),
-            context=(("riichi", True),),
+            context=(("riichi", True), ("seat_wind", "W")),
             legal=True,
             patterns=("riichi",),
             total=1,
+            payments=(("discarder", 1300),),
+            fu=40,
+            checks_fu=True,
+        ),
+        Example(
+            name="the book's closed 3-han 40-fu ron by a non-dealer is worth 5,200",
+            names=Text(
+                en="the book's closed 3-han 40-fu ron by a non-dealer is worth 5,200",
+                zh="规则书中的闲家门清3番40符荣和为5200点",
+                ja="ルールブックの子の門前3翻40符ロンは5200点",
+                pt="o ron fechado de 3 han e 40 fu de não dealer do livro vale 5.200",
+                fr="le ron fermé 3 han 40 fu d'un non-donneur du livre vaut 5 200",
+            ),
+            section="Han, fu e pagamentos",
+            concealed="223344m567p111s9p",
+            win_tile="9p",
+            win="ron",
+            melds=(),
+            context=(("ippatsu", True), ("riichi", True), ("seat_wind", "S")),
+            legal=True,
+            patterns=("riichi", "ippatsu", "iipeikou"),
+            total=3,
+            payments=(("discarder", 5200),),
+            fu=40,
+            checks_fu=True,
+        ),
+        Example(
+            name="the same 3 han 40 fu by self-draw costs 1,300 from each non-dealer and 2,600 from East",
+            names=Text(
+                en="the same 3 han 40 fu by self-draw costs 1,300 from each non-dealer and 2,600 from East",
+                zh="同样3番40符自摸，闲家各付1300，东家付2600",
+                ja="同じ3翻40符のツモは子が各1300、親が2600",
+                pt="os mesmos 3 han e 40 fu por compra custam 1.300 de cada não dealer e 2.600 do Leste",
+                fr="les mêmes 3 han 40 fu sur pioche coûtent 1 300 à chaque non-donneur et 2 600 à l'Est",
+            ),
+            section="Han, fu e pagamentos",
+            concealed="223344m567p111s9p",
+            win_tile="9p",
+            win="tsumo",
+            melds=(),
+            context=(("riichi", True), ("seat_wind", "S")),
+            legal=True,
+            patterns=("riichi", "menzen_tsumo", "iipeikou"),
+            total=3,
+            payments=(("dealer", 2600), ("non_dealer", 1300)),
+            fu=40,
+            checks_fu=True,
+        ),
+        Example(
+            name="dora alone is not a yaku",
+            names=Text(
+                en="dora alone is not a yaku",
+                zh="只有宝牌不能和牌",
+                ja="ドラだけでは役にならない",
+                pt="dora sozinho não é yaku",
+                fr="les dora seuls ne sont pas un yaku",
+            ),
+            section="peças, configuração e objetivo",
+            concealed="123m456p789s1z",
+            win_tile="1z",
+            win="ron",
+            melds=(ExampleMeld(type="chi", tiles="789m", source="left", claimed="7m"),),
+            context=(("dora_indicators", "9s"), ("round_wind", "S"), ("seat_wind", "W")),
+            legal=False,
+            patterns=None,
+            total=None,
             payments=None,
+        ),
+        Example(
+            name="big three dragons is a yakuman; no ordinary han is added",
+            names=Text(
+                en="big three dragons is a yakuman; no ordinary han is added",
+                zh="大三元为役满，不加普通番",
+                ja="大三元は役満、通常の翻は加えない",
+                pt="três grandes dragões é yakuman; nenhum han comum é somado",
+                fr="trois grands dragons est un yakuman ; aucun han ordinaire ne s'ajoute",
+            ),
+            section="Yakuman e mãos limitadas",
+            concealed="555666777z234m9p",
+            win_tile="9p",
+            win="ron",
+            melds=(),
+            context=(("dora_indicators", "8p"), ("riichi", True), ("seat_wind", "E")),
+            legal=True,
+            patterns=("daisangen",),
+            total=13,
+            payments=(("discarder", 48000),),
+        ),
+        Example(
+            name="double riichi, ippatsu, self-draw, pinfu, all simples, dora, ura-dora and a red five",
+            names=Text(
+                en="double riichi, ippatsu, self-draw, pinfu, all simples, dora, ura-dora and a red five",
+                zh="两立直、一发、门前清自摸和、平和、断幺九、宝牌、里宝牌与赤宝牌",
+                ja="ダブル立直・一発・門前清自摸和・平和・断幺九・ドラ・裏ドラ・赤ドラ",
+                pt="riichi duplo, ippatsu, compra fechada, pinfu, todas simples, dora, ura-dora e um cinco vermelho",
+                fr="double riichi, ippatsu, pioche fermée, pinfu, tout simples, dora, ura-dora et un cinq rouge",
+            ),
+            section="Referência Yaku; Chamadas, riichi e dora",
+            concealed="234m345m406p678s6p",
+            win_tile="6p",
+            win="tsumo",
+            melds=(),
+            context=(
+                ("dora_indicators", "1m"),
+                ("double_riichi", True),
+                ("ippatsu", True),
+                ("seat_wind", "S"),
+                ("ura_indicators", "7s"),
+            ),
+            legal=True,
+            patterns=(
+                "double_riichi",
+                "ippatsu",
+                "menzen_tsumo",
+                "tanyao",
+                "pinfu",
+                "dora",
+                "ura_dora",
+                "red_fives",
+            ),
+            total=9,
+            payments=(("dealer", 8000), ("non_dealer", 4000)),
+            fu=20,
+            checks_fu=True,
+        ),
+        Example(
+            name="little three dragons also scores its two dragon triplets",
+            names=Text(
+                en="little three dragons also scores its two dragon triplets",
+                zh="小三元另计两组三元牌刻子",
+                ja="小三元は2つの三元牌刻子の役牌もつく",
+                pt="pequenos três dragões também ganha os dois grupos de dragões",
+                fr="trois petits dragons compte aussi ses deux brelans de dragons",
+            ),
+            section="Referência Yaku",
+            concealed="555666z7z234m789p",
+            win_tile="7z",
+            win="ron",
+            melds=(),
+            context=(("seat_wind", "W"),),
+            legal=True,
+            patterns=("shousangen", "white_dragon", "green_dragon"),
+            total=4,
+            payments=(("discarder", 8000),),
+            fu=50,
+            checks_fu=True,
+        ),
+        Example(
+            name="a double wind triplet scores seat wind and round wind, beside a red dragon triplet",
+            names=Text(
+                en="a double wind triplet scores seat wind and round wind, beside a red dragon triplet",
+                zh="连风刻子计自风与场风，另有中的刻子",
+                ja="連風牌の刻子は自風と場風の両方、さらに中の刻子",
+                pt="um grupo de vento duplo rende vento de assento e predominante, além de um grupo de dragão vermelho",
+                fr="un brelan de vent double compte vent de la place et vent du tour, avec un brelan de dragons rouges",
+            ),
+            section="Referência Yaku",
+            concealed="777z111z234m567p9s",
+            win_tile="9s",
+            win="ron",
+            melds=(),
+            context=(("round_wind", "E"), ("seat_wind", "E")),
+            legal=True,
+            patterns=("red_dragon", "seat_wind", "round_wind"),
+            total=3,
+            payments=(("discarder", 9600),),
+            fu=50,
+            checks_fu=True,
+        ),
+        Example(
+            name="an open all-simples hand won on the last discard",
+            names=Text(
+                en="an open all-simples hand won on the last discard",
+                zh="副露断幺九荣和最后一张舍牌",
+                ja="鳴いた断幺九で河底のロン",
+                pt="uma mão aberta de todas simples ganha no último descarte",
+                fr="une main ouverte tout simples gagnée sur la dernière défausse",
+            ),
+            section="Referência Yaku",
+            concealed="567p345s22p67s",
+            win_tile="8s",
+            win="ron",
+            melds=(ExampleMeld(type="chi", tiles="234m", source="left", claimed="2m"),),
+            context=(("last_tile", True), ("seat_wind", "W")),
+            legal=True,
+            patterns=("tanyao", "houtei"),
+            total=2,
+            payments=(("discarder", 2000),),
+            fu=30,
+            checks_fu=True,
+        ),
+        Example(
+            name="an open all-simples hand self-drawn on the last wall tile",
+            names=Text(
+                en="an open all-simples hand self-drawn on the last wall tile",
+                zh="副露断幺九自摸海底牌",
+                ja="鳴いた断幺九で海底ツモ",
+                pt="uma mão aberta de todas simples ganha por compra na última peça",
+                fr="une main ouverte tout simples gagnée en piochant la dernière tuile",
+            ),
+            section="Referência Yaku",
+            concealed="567p345s22p67s",
+            win_tile="8s",
+            win="tsumo",
+            melds=(ExampleMeld(type="chi", tiles="234m", source="left", claimed="2m"),),
+            context=(("last_tile", True), ("seat_wind", "W")),
+            legal=True,
+            patterns=("tanyao", "haitei"),
+            total=2,
+            payments=(("dealer", 1000), ("non_dealer", 500)),
+            fu=30,
+            checks_fu=True,
+        ),
+        Example(
+            name="self-drawn on a kan's replacement tile; a concealed kan keeps the hand closed",
+            names=Text(
+                en="self-drawn on a kan's replacement tile; a concealed kan keeps the hand closed",
+                zh="杠后岭上自摸；暗杠不破门前清",
+                ja="嶺上開花。暗槓では門前は崩れない",
+                pt="vitória por compra na peça de reposição de um kan; um kan oculto mantém a mão fechada",
+                fr="gagné sur la tuile de remplacement d'un kan ; un kan caché garde la main fermée",
+            ),
+            section="Referência Yaku",
+            concealed="345m678p3456s",
+            win_tile="6s",
+            win="tsumo",
+            melds=(ExampleMeld(type="ankan", tiles="2222m", source=None, claimed=None),),
+            context=(("after_kong", True), ("seat_wind", "W")),
+            legal=True,
+            patterns=("menzen_tsumo", "tanyao", "rinshan"),
+            total=3,
+            payments=(("dealer", 2600), ("non_dealer", 1300)),
+            fu=40,
+            checks_fu=True,
+        ),
+        Example(
+            name="robbing a kan",
+            names=Text(
+                en="robbing a kan", zh="抢杠", ja="槍槓", pt="roubando um kan", fr="vol de kan"
+            ),
+            section="Referência Yaku",
+            concealed="234m345m456p678s6p",
+            win_tile="6p",
+            win="ron",
+            melds=(),
+            context=(("robbing_kong", True), ("seat_wind", "W")),
+            legal=True,
+            patterns=("tanyao", "pinfu", "chankan"),
+            total=3,
+            payments=(("discarder", 3900),),
+            fu=30,
+            checks_fu=True,
+        ),
+        Example(
+            name="seven pairs of terminals and honors, 25 fu",
+            names=Text(
+                en="seven pairs of terminals and honors, 25 fu",
+                zh="幺九字牌的七对子，25符",
+                ja="么九牌と字牌の七対子、25符",
+                pt="sete pares de terminais e honras, 25 fu",
+                fr="sept paires de terminaux et d'honneurs, 25 fu",
+            ),
+            section="Referência Yaku; Han, fu e pagamentos",
+            concealed="1199m1199p11s22z3z",
+            win_tile="3z",
+            win="ron",
+            melds=(),
+            context=(("seat_wind", "W"),),
+            legal=True,
+            patterns=("chiitoitsu", "honroutou"),
+            total=4,
+            payments=(("discarder", 6400),),
+            fu=25,
+            checks_fu=True,
+        ),
+        Example(
+            name="all triplets, three concealed triplets, three kans and triple triplets",
+            names=Text(
+                en="all triplets, three concealed triplets, three kans and triple triplets",
+                zh="对对和、三暗刻、三杠子与三色同刻",
+                ja="対々和・三暗刻・三槓子・三色同刻",
+                pt="todas trincas, três grupos ocultos, três kans e grupos triplos mistos",
+                fr="tout brelans, trois brelans cachés, trois kans et trois brelans identiques",
+            ),
+            section="Referência Yaku",
+            concealed="55z99p",
+            win_tile="5z",
+            win="tsumo",
+            melds=(
+                ExampleMeld(type="minkan", tiles="2222m", source="across", claimed="2m"),
+                ExampleMeld(type="ankan", tiles="2222p", source=None, claimed=None),
+                ExampleMeld(type="ankan", tiles="2222s", source=None, claimed=None),
+            ),
+            context=(("seat_wind", "W"),),
+            legal=True,
+            patterns=("toitoi", "sanankou", "sankantsu", "sanshoku_doukou", "white_dragon"),
+            total=9,
+            payments=(("dealer", 8000), ("non_dealer", 4000)),
+        ),
+        Example(
+            name="an open mixed triple sequence is worth 1 han",
+            names=Text(
+                en="an open mixed triple sequence is worth 1 han",
+                zh="副露的三色同顺为1番",
+                ja="鳴いた三色同順は1翻",
+                pt="uma sequência tripla mista aberta vale 1 han",
+                fr="une triple suite mélangée ouverte vaut 1 han",
+            ),
+            section="Referência Yaku",
+            concealed="123m123s456s7z",
+            win_tile="7z",
+            win="ron",
+            melds=(ExampleMeld(type="chi", tiles="123p", source="left", claimed="1p"),),
+            context=(("seat_wind", "W"),),
+            legal=True,
+            patterns=("sanshoku",),
+            total=1,
+            payments=(("discarder", 1000),),
+            fu=30,
+            checks_fu=True,
+        ),
+        Example(
+            name="a closed pure straight in a half flush with the round wind",
+            names=Text(
+                en="a closed pure straight in a half flush with the round wind",
+                zh="门前清的一气通贯、混一色与场风",
+                ja="門前の一気通貫・混一色・場風",
+                pt="um puro direto fechado num meio flush com o vento predominante",
+                fr="une grande suite pure fermée dans une semi-pure avec le vent du tour",
+            ),
+            section="Referência Yaku",
+            concealed="123456789p111z5z",
+            win_tile="5z",
+            win="ron",
+            melds=(),
+            context=(("seat_wind", "W"),),
+            legal=True,
+            patterns=("ittsu", "honitsu", "round_wind"),
+            total=6,
+            payments=(("discarder", 12000),),
+        ),
+        Example(
+            name="a half outside hand with the round wind",
+            names=Text(
+                en="a half outside hand with the round wind",
+                zh="混全带幺九与场风",
+                ja="混全帯幺九と場風",
+                pt="uma mão externa mista com o vento predominante",
+                fr="une main extérieure mélangée avec le vent du tour",
+            ),
+            section="Referência Yaku",
+            concealed="123m123p789s111z9m",
+            win_tile="9m",
+            win="ron",
+            melds=(),
+            context=(("seat_wind", "W"),),
+            legal=True,
+            patterns=("chanta", "round_wind"),
+            total=3,
+            payments=(("discarder", 5200),),
+            fu=40,
+            checks_fu=True,
+        ),
+        Example(
+            name="a fully outside hand with a pure double sequence, read as pinfu (the same payment, more han)",
+            names=Text(
+                en="a fully outside hand with a pure double sequence, read as pinfu (the same payment, more han)",
+                zh="纯全带幺九与一杯口，按平和读法（同样付款，番数更多）",
+                ja="純全帯幺九と一盃口、平和の読み方（同じ支払いで翻が多い）",
+                pt="uma mão externa pura com sequências idênticas, lida como pinfu (mesmo pagamento, mais han)",
+                fr="une main extérieure pure avec une double suite pure, lue en pinfu (même paiement, plus de han)",
+            ),
+            section="Referência Yaku",
+            concealed="123m123m789p789s9s",
+            win_tile="9s",
+            win="ron",
+            melds=(),
+            context=(("seat_wind", "W"),),
+            legal=True,
+            patterns=("junchan", "iipeikou", "pinfu"),
+            total=5,
+            payments=(("discarder", 8000),),
+            fu=30,
+            checks_fu=True,
+        ),
+        Example(
+            name="twice pure double sequence is scored instead of seven pairs",
+            names=Text(
+                en="twice pure double sequence is scored instead of seven pairs",
+                zh="二杯口优先于七对子",
+                ja="七対子ではなく二盃口で数える",
+                pt="dois pares de sequências idênticas conta em vez de sete pares",
+                fr="deux doubles suites pures compte au lieu de sept paires",
+            ),
+            section="Referência Yaku",
+            concealed="223344m556677p5s",
+            win_tile="5s",
+            win="ron",
+            melds=(),
+            context=(("seat_wind", "W"),),
+            legal=True,
+            patterns=("ryanpeikou", "tanyao"),
+            total=4,
+            payments=(("discarder", 8000),),
+            fu=40,
+            checks_fu=True,
+        ),
+        Example(
+            name="an open full flush with an open pure straight",
+            names=Text(
+                en="an open full flush with an open pure straight",
+                zh="副露的清一色与一气通贯",
+                ja="鳴いた清一色と一気通貫",
+                pt="um flush completo aberto com um puro direto aberto",
+                fr="une main pure ouverte avec une grande suite pure ouverte",
+            ),
+            section="Referência Yaku",
+            concealed="456m789m2223m",
+            win_tile="3m",
+            win="ron",
+            melds=(ExampleMeld(type="chi", tiles="123m", source="left", claimed="1m"),),
+            context=(("seat_wind", "W"),),
+            legal=True,
+            patterns=("chinitsu", "ittsu"),
+            total=6,
+            payments=(("discarder", 12000),),
+        ),
+        Example(
+            name="thirteen orphans on a single wait",
+            names=Text(
+                en="thirteen orphans on a single wait",
+                zh="国士无双单骑",
+                ja="国士無双（単騎）",
+                pt="treze órfãos numa espera simples",
+                fr="treize orphelins sur une attente simple",
+            ),
+            section="Yakuman e mãos limitadas",
+            concealed="119m19p19s123456z",
+            win_tile="7z",
+            win="ron",
+            melds=(),
+            context=(("seat_wind", "W"),),
+            legal=True,
+            patterns=("kokushi",),
+            total=13,
+            payments=(("discarder", 32000),),
+        ),
+        Example(
+            name="thirteen orphans on the thirteen-sided wait is a double yakuman",
+            names=Text(
+                en="thirteen orphans on the thirteen-sided wait is a double yakuman",
+                zh="国士无双十三面为双倍役满",
+                ja="国士無双十三面待ちはダブル役満",
+                pt="treze órfãos na espera de treze lados é duplo yakuman",
+                fr="treize orphelins sur l'attente à treize tuiles est un double yakuman",
+            ),
+            section="Yakuman e mãos limitadas",
+            concealed="19m19p19s1234567z",
+            win_tile="1m",
+            win="ron",
+            melds=(),
+            context=(("seat_wind", "W"),),
+            legal=True,
+            patterns=("kokushi_thirteen_wait",),
+            total=26,
+            payments=(("discarder", 64000),),
+        ),
+        Example(
+            name="four concealed triplets by self-draw on a two-pair wait",
+            names=Text(
+                en="four concealed triplets by self-draw on a two-pair wait",
+                zh="双碰自摸的四暗刻",
+                ja="シャンポン待ちツモの四暗刻",
+                pt="quatro grupos ocultos por compra numa espera de dois pares",
+                fr="quatre brelans cachés sur pioche avec une attente sur deux paires",
+            ),
+            section="Yakuman e mãos limitadas",
+            concealed="222m333p444s99p11z",
+            win_tile="9p",
+            win="tsumo",
+            melds=(),
+            context=(("seat_wind", "W"),),
+            legal=True,
+            patterns=("suuankou",),
+            total=13,
+            payments=(("dealer", 16000), ("non_dealer", 8000)),
+        ),
+        Example(
+            name="four concealed triplets won by ron on the pair is a double yakuman",
+            names=Text(
+                en="four concealed triplets won by ron on the pair is a double yakuman",
+                zh="荣和雀头的四暗刻单骑为双倍役满",
+                ja="雀頭ロンの四暗刻単騎はダブル役満",
+                pt="quatro grupos ocultos com ron no par é duplo yakuman",
+                fr="quatre brelans cachés gagnés par ron sur la paire est un double yakuman",
+            ),
+            section="Yakuman e mãos limitadas",
+            concealed="222m333p444s666m9p",
+            win_tile="9p",
+            win="ron",
+            melds=(),
+            context=(("seat_wind", "W"),),
+            legal=True,
+            patterns=("suuankou_single_wait",),
+            total=26,
+            payments=(("discarder", 64000),),
+        ),
+        Example(
+            name="little four winds",
+            names=Text(
+                en="little four winds",
+                zh="小四喜",
+                ja="小四喜",
+                pt="pequenos quatro ventos",
+                fr="quatre petits vents",
+            ),
+            section="Yakuman e mãos limitadas",
+            concealed="111222333z4z234m",
+            win_tile="4z",
+            win="ron",
+            melds=(),
+            context=(("seat_wind", "W"),),
+            legal=True,
+            patterns=("shousuushii",),
+            total=13,
+            payments=(("discarder", 32000),),
+        ),
+        Example(
+            name="big four winds is a double yakuman",
+            names=Text(
+                en="big four winds is a double yakuman",
+                zh="大四喜为双倍役满",
+                ja="大四喜はダブル役満",
+                pt="grandes quatro ventos é duplo yakuman",
+                fr="quatre grands vents est un double yakuman",
+            ),
+            section="Yakuman e mãos limitadas",
+            concealed="111222333z9p",
+            win_tile="9p",
+            win="ron",
+            melds=(ExampleMeld(type="pon", tiles="444z", source="right", claimed="4z"),),
+            context=(("seat_wind", "W"),),
+            legal=True,
+            patterns=("daisuushii",),
+            total=26,
+            payments=(("discarder", 64000),),
+        ),
+        Example(
+            name="all honors",
+            names=Text(
+                en="all honors", zh="字一色", ja="字一色", pt="todas as honras", fr="tout honneurs"
+            ),
+            section="Yakuman e mãos limitadas",
+            concealed="222333z55z77z",
+            win_tile="7z",
+            win="ron",
+            melds=(ExampleMeld(type="pon", tiles="111z", source="right", claimed="1z"),),
+            context=(("seat_wind", "W"),),
+            legal=True,
+            patterns=("tsuuiisou",),
+            total=13,
+            payments=(("discarder", 32000),),
+        ),
+        Example(
+            name="all terminals from several suits",
+            names=Text(
+                en="all terminals from several suits",
+                zh="多种花色的清老头",
+                ja="複数の色の清老頭",
+                pt="todos os terminais de vários naipes",
+                fr="tout terminaux de plusieurs familles",
+            ),
+            section="Yakuman e mãos limitadas",
+            concealed="999m111p999p9s",
+            win_tile="9s",
+            win="ron",
+            melds=(ExampleMeld(type="pon", tiles="111m", source="right", claimed="1m"),),
+            context=(("seat_wind", "W"),),
+            legal=True,
+            patterns=("chinroutou",),
+            total=13,
+            payments=(("discarder", 32000),),
+        ),
+        Example(
+            name="all green without the green dragon",
+            names=Text(
+                en="all green without the green dragon",
+                zh="没有发的绿一色",
+                ja="發なしの緑一色",
+                pt="tudo verde sem o dragão verde",
+                fr="tout vert sans le dragon vert",
+            ),
+            section="Yakuman e mãos limitadas",
+            concealed="234234666888s2s",
+            win_tile="2s",
+            win="ron",
+            melds=(),
+            context=(("seat_wind", "W"),),
+            legal=True,
+            patterns=("ryuuiisou",),
+            total=13,
+            payments=(("discarder", 32000),),
+        ),
+        Example(
+            name="nine gates",
+            names=Text(
+                en="nine gates", zh="九莲宝灯", ja="九蓮宝燈", pt="nove portões", fr="neuf portes"
+            ),
+            section="Yakuman e mãos limitadas",
+            concealed="1112345567899m",
+            win_tile="9m",
+            win="ron",
+            melds=(),
+            context=(("seat_wind", "W"),),
+            legal=True,
+            patterns=("chuuren",),
+            total=13,
+            payments=(("discarder", 32000),),
+        ),
+        Example(
+            name="pure nine gates on the nine-sided wait is a double yakuman",
+            names=Text(
+                en="pure nine gates on the nine-sided wait is a double yakuman",
+                zh="九面听的纯正九莲宝灯为双倍役满",
+                ja="九面待ちの純正九蓮宝燈はダブル役満",
+                pt="nove portões puros na espera de nove lados é duplo yakuman",
+                fr="neuf portes pures sur l'attente à neuf tuiles est un double yakuman",
+            ),
+            section="Yakuman e mãos limitadas",
+            concealed="1112345678999m",
+            win_tile="5m",
+            win="ron",
+            melds=(),
+            context=(("seat_wind", "W"),),
+            legal=True,
+            patterns=("junsei_chuuren",),
+            total=26,
+            payments=(("discarder", 64000),),
+        ),
+        Example(
+            name="four kans",
+            names=Text(
+                en="four kans", zh="四杠子", ja="四槓子", pt="quatro kans", fr="quatre kans"
+            ),
+            section="Yakuman e mãos limitadas",
+            concealed="5z",
+            win_tile="5z",
+            win="ron",
+            melds=(
+                ExampleMeld(type="minkan", tiles="1111m", source="across", claimed="1m"),
+                ExampleMeld(type="minkan", tiles="9999p", source="left", claimed="9p"),
+                ExampleMeld(type="minkan", tiles="2222s", source="right", claimed="2s"),
+                ExampleMeld(type="kakan", tiles="3333m", source="left", claimed="3m"),
+            ),
+            context=(("seat_wind", "W"),),
+            legal=True,
+            patterns=("suukantsu",),
+            total=13,
+            payments=(("discarder", 32000),),
+        ),
+        Example(
+            name="the dealer's heavenly hand",
+            names=Text(
+                en="the dealer's heavenly hand",
+                zh="庄家的天和",
+                ja="親の天和",
+                pt="a mão celestial do dealer",
+                fr="la main céleste du donneur",
+            ),
+            section="Yakuman e mãos limitadas",
+            concealed="234m345m456p678s6p",
+            win_tile="6p",
+            win="tsumo",
+            melds=(),
+            context=(("first_draw", True), ("seat_wind", "E")),
+            legal=True,
+            patterns=("tenhou",),
+            total=13,
+            payments=(("non_dealer", 16000),),
+        ),
+        Example(
+            name="a non-dealer's earthly hand",
+            names=Text(
+                en="a non-dealer's earthly hand",
+                zh="闲家的地和",
+                ja="子の地和",
+                pt="a mão terrena de um não dealer",
+                fr="la main terrestre d'un non-donneur",
+            ),
+            section="Yakuman e mãos limitadas",
+            concealed="234m345m456p678s6p",
+            win_tile="6p",
+            win="tsumo",
+            melds=(),
+            context=(("first_draw", True), ("seat_wind", "S")),
+            legal=True,
+            patterns=("chiihou",),
+            total=13,
+            payments=(("dealer", 16000), ("non_dealer", 8000)),
+        ),
+        Example(
+            name="a counted yakuman from 13 han reports its real han",
+            names=Text(
+                en="a counted yakuman from 13 han reports its real han",
+                zh="13番以上的累计役满按实际番数报告",
+                ja="13翻以上の数え役満は実際の翻数で示す",
+                pt="um yakuman contado a partir de 13 han mostra o seu han real",
+                fr="un yakuman compté à partir de 13 han indique son vrai nombre de han",
+            ),
+            section="Yakuman e mãos limitadas; Han, fu e pagamentos",
+            concealed="123456789m234m5m",
+            win_tile="5m",
+            win="ron",
+            melds=(),
+            context=(("dora_indicators", "44m"), ("riichi", True), ("seat_wind", "W")),
+            legal=True,
+            patterns=("riichi", "ittsu", "chinitsu", "dora"),
+            total=15,
+            payments=(("discarder", 32000),),
         ),
     ),
 )
