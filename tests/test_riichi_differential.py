@@ -288,16 +288,12 @@ def test_the_package_configured_as_001_pays_the_books_example() -> None:
 # ---- the differential --------------------------------------------------------------------
 
 
-# Until riichi_planet scores its yaku table (the scoring work lands it on main), the two
-# default-run agreement tests below run only with -m slow, so main stays green meanwhile.
-@pytest.mark.slow
 def test_seeded_hands_agree_with_the_calculator() -> None:
     s = survey(SEED, HANDS)
     assert s.unexplained is not None
     assert not s.unexplained, s.summary() + "\nfirst differences:\n" + "\n".join(s.unexplained[:10])
 
 
-@pytest.mark.slow
 @settings(max_examples=200, deadline=None)
 @given(win=riichi_wins())
 def test_random_hand_agrees_with_the_calculator(win: RiichiWin) -> None:
@@ -336,3 +332,21 @@ def test_the_comparison_catches_every_field() -> None:
     ):
         assert differences(win, agreeing | {key: wrong}, ref) == [key], key
     assert differences(win, {"error": "bad request"}, ref) == ["error"]
+
+
+def test_a_counted_reading_of_a_yakuman_is_the_one_intentional_difference() -> None:
+    """Four concealed triplets drawn, or riichi, tsumo, iipeikou, tanyao, full flush and dora: both pay
+    one yakuman; the package reports the yakuman, the contract's preference the counted 17 han."""
+    win = RiichiWin(
+        tuple(parse_tiles("2244455666888p")),
+        (),
+        parse_tiles("0p")[0],
+        True,
+        {"seat_wind": "E", "round_wind": "N", "riichi": True, "dora_indicators": "5p", "ura_indicators": "7p"},
+    )
+    mine, ref = ours(win), calculator_answer(win)
+    assert ref["han_by_id"] == {"suuankou": 13} and ref["fu"] is None
+    assert mine["legal"] and mine["total"] > 13 and mine["fu"] is not None
+    assert mine["payments"] == ref["payments"] == {"non_dealer": 16000}
+    diff, cls, _ = compare(win)
+    assert diff and cls == "counted_reading_of_a_yakuman"
