@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import Any, Sequence, TextIO
 
 from mjspec.runtime.context import ContextError, WinContext
+from mjspec.runtime.options import OptionError, bind_options, parse_assignments
 from mjspec.runtime.profile import Profile
 from mjspec.runtime.registry import UnknownProfile, load_profile, profile_ids
 from mjspec.runtime.request import RequestError, parse_request
@@ -43,7 +44,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             print(err, file=sys.stderr)
         print(f"{len(e.errors)} error(s)", file=sys.stderr)
         return 2
-    except (UserError, UnknownProfile, RequestError, HandError, ContextError) as e:
+    except (UserError, UnknownProfile, RequestError, HandError, ContextError, OptionError) as e:
         print(f"mjspec: {e}", file=sys.stderr)
         return 2
     except NotImplementedError as e:
@@ -51,6 +52,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 2
     except BrokenPipeError:
         return 0
+
+
+OPTION_HELP = "a game option of the profile, e.g. NoLimit=true or FlowersOwnBoth=doubles:2 (repeatable; see the rule document)"
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -89,6 +93,7 @@ def _parser() -> argparse.ArgumentParser:
     s.add_argument("--meld", action="append", default=[], metavar="TYPE:TILES", help="a declared meld, e.g. pon:555m or ankan:1111p (repeatable)")
     s.add_argument("--missing", choices=["m", "p", "s"], help="the declared missing suit (Sichuan)")
     s.add_argument("--context", action="append", default=[], metavar="KEY=VALUE", help="a context flag, e.g. last_tile=true or honba=2 (repeatable)")
+    s.add_argument("--option", action="append", default=[], metavar="NAME=VALUE", help=OPTION_HELP)
     s.add_argument("--json", action="store_true", help="print the contract's JSON answer instead of a table")
     s.add_argument("--jsonl", action="store_true", help="read JSON requests from stdin, one per line; answer one per line")
     s.set_defaults(run=_cmd_score)
@@ -99,6 +104,7 @@ def _parser() -> argparse.ArgumentParser:
     play.add_argument("--bots", default="greedy", help="one bot for all seats or four, comma-separated: greedy, random (default greedy)")
     play.add_argument("--hands", type=int, help="hands to play (default: the profile's match length)")
     play.add_argument("--record", type=Path, metavar="FILE", help="write the JSON game record here")
+    play.add_argument("--option", action="append", default=[], metavar="NAME=VALUE", help=OPTION_HELP)
     play.add_argument("--quiet", action="store_true", help="print only the result")
     play.set_defaults(run=_cmd_play)
 
@@ -119,6 +125,7 @@ def _parser() -> argparse.ArgumentParser:
     sim.add_argument("--seed", type=int, default=0, help="game i uses seed SEED+i (default 0)")
     sim.add_argument("--bots", default="greedy", help="as for play (default greedy)")
     sim.add_argument("--hands", type=int, help="hands per game (default: the profile's match length)")
+    sim.add_argument("--option", action="append", default=[], metavar="NAME=VALUE", help=OPTION_HELP)
     sim.add_argument("--json", type=Path, metavar="FILE", help="also write the statistics as JSON here")
     sim.add_argument("--no-progress", action="store_true", help="no progress bar on stderr")
     sim.set_defaults(run=_cmd_simulate)
@@ -200,6 +207,8 @@ def _cmd_score(args: argparse.Namespace) -> int:
     if args.jsonl:
         if args.profile or args.concealed:
             raise UserError("--jsonl reads requests from stdin; give no profile or hand on the command line")
+        if args.option:
+            raise UserError("--jsonl requests carry their options in context.options; --option is for one hand")
         return score_jsonl(sys.stdin, sys.stdout)
     if not args.profile or args.concealed is None or not args.win_tile:
         raise UserError("usage: mjspec score PROFILE CONCEALED --win TILE [--tsumo] (or --jsonl); see mjspec score --help")
@@ -212,6 +221,8 @@ def _cmd_score(args: argparse.Namespace) -> int:
         context[key] = _context_value(value)
     if args.missing:
         context["missing_suit"] = args.missing
+    if args.option:
+        context["options"] = bind_options(profile, parse_assignments(args.option)).option_values.changed(profile.options)
     melds = []
     for item in args.meld:
         kind, sep, tiles = item.partition(":")
@@ -286,7 +297,7 @@ def score_request(raw: Any) -> dict[str, Any]:
         profile = load_profile(raw.get("profile", ""))
         hand, ctx = parse_request(profile, raw)
         return evaluate(profile, hand, ctx).to_contract()
-    except (UnknownProfile, RequestError, HandError, ContextError) as e:
+    except (UnknownProfile, RequestError, HandError, ContextError, OptionError) as e:
         return {"error": str(e)}
     except NotImplementedError as e:
         return {"error": f"not implemented: {e}"}
@@ -326,7 +337,7 @@ def _cmd_play(args: argparse.Namespace) -> int:
     from mjspec.runtime.record import match_record
     from mjspec.runtime.simulate import make_players
 
-    profile = load_profile(args.profile)
+    profile = bind_options(load_profile(args.profile), parse_assignments(args.option))
     if args.hands is not None and args.hands < 1:
         raise UserError("--hands must be at least 1")
     players = make_players(_bots(args.bots), args.seed)
@@ -403,12 +414,13 @@ def _cmd_import_tenhou(args: argparse.Namespace) -> int:
 def _cmd_simulate(args: argparse.Namespace) -> int:
     from mjspec.runtime.simulate import simulate
 
-    load_profile(args.profile)
+    options = parse_assignments(args.option)
+    bind_options(load_profile(args.profile), options)  # refuse a bad option before any worker starts
     if args.games < 1 or args.workers < 1:
         raise UserError("--games and --workers must be at least 1")
     report = simulate(
         args.profile, args.games, workers=args.workers, seed=args.seed, bots=_bots(args.bots), hands=args.hands,
-        progress=not args.no_progress,
+        progress=not args.no_progress, options=options,
     )
     print(report.table())
     if args.json:

@@ -19,6 +19,7 @@ from black.mode import TargetVersion
 import jinja2
 
 from mjspec.runtime import rules
+from mjspec.runtime.options import OptionSpec, ScoreValue
 from mjspec.runtime.text import LANGUAGES, Text
 
 from .ir import ProfileIR
@@ -80,6 +81,19 @@ def _text(value: Text) -> str:
     return f"Text({args})"
 
 
+def _option(value: OptionSpec) -> str:
+    """Python source that rebuilds a declared option."""
+    default = value.default
+    if isinstance(default, ScoreValue):
+        shown = f"ScoreValue(points={default.points}, doubles={default.doubles}, limit={default.limit})"
+    else:
+        shown = _pyrepr(default)
+    return (
+        f"OptionSpec(name={_pyrepr(value.name)}, type=OptionType({_pyrepr(value.type.value)}), default={shown}, "
+        f"description={_text(value.description)}, sets={_pyrepr(value.sets)})"
+    )
+
+
 @lru_cache(maxsize=1)
 def environment() -> jinja2.Environment:
     env = jinja2.Environment(
@@ -94,6 +108,7 @@ def environment() -> jinja2.Environment:
     env.filters["text"] = _text
     env.filters["plain"] = _plain
     env.filters["construct"] = _construct
+    env.filters["option"] = _option
     return env
 
 

@@ -29,6 +29,8 @@ ids, no timestamps.
 
 from __future__ import annotations
 
+import json
+
 import ast
 import re
 from dataclasses import dataclass
@@ -45,6 +47,7 @@ from mjspec.runtime.profile import Profile
 from mjspec.runtime.scoring import Score, WinningHand, compute_payments, evaluate
 from mjspec.runtime.text import LANGUAGES, Text
 from mjspec.runtime.tiles import Suit, Tile, parse_tiles
+from mjspec.runtime.options import value_to_json
 from mjspec.runtime.view import PaymentView
 
 from .catalog import NO_CONTEXT, Catalog, CatalogError, load_catalogs
@@ -244,6 +247,7 @@ class RuleDocument:
     riichi: tuple[Section, ...]
     patterns: Section
     payments: Section
+    options: tuple[Section, ...]
     kongs: tuple[Section, ...]
     examples: tuple[ExampleSection, ...]
     exhaustion: tuple[Section, ...]
@@ -420,6 +424,7 @@ class _Builder:
             riichi=self.riichi(),
             patterns=self.patterns(),
             payments=self.payments(),
+            options=self.options(),
             kongs=self.kongs(),
             examples=self.examples(),
             exhaustion=self.exhaustion(),
@@ -1133,6 +1138,33 @@ class _Builder:
         tables, notes = self.payment_tables()
         return Section(paragraphs=tuple(paragraphs), bullets=tuple(bullets), tables=tables, notes=notes)
 
+    def options(self) -> tuple[Section, ...]:
+        """The game options: name, type, default and description (none: no section)."""
+        ir, _ = self.ir, self._
+        if not ir.options:
+            return ()
+        kinds = {
+            "bool": _("true or false"),
+            "count": _("a whole number"),
+            "seconds": _("seconds"),
+            "points": _("points"),
+            "score": _("points, doubles or the limit"),
+        }
+        rows = []
+        for o in ir.options:
+            default = json.dumps(value_to_json(o.default)).replace('"', "")
+            rows.append((code(o.name), kinds[o.type.value], code(default), Md(escape_md(o.description.get(self.lang)))))
+        table = Table((_("Option"), _("Type"), _("Default"), _("Description")), (Md("---"), Md("---"), Md("---"), Md("---")), tuple(rows))
+        paragraph = _(
+            "Options change the rules of a game: {play} and {score} take {option}; a scoring request gives them in {request_key}. A score option is given as points, doubles or the limit ({example}).",
+            play=code("mjspec play"),
+            score=code("mjspec score"),
+            option=code("--option NAME=VALUE"),
+            request_key=code("context.options"),
+            example=code("points:10, doubles:2, limit"),
+        )
+        return (Section(paragraphs=(paragraph,), tables=(table,)),)
+
     def payment_rows(self) -> list[tuple[Md, int, int]]:
         """(row label, total, capped total) for the worked payment table."""
         cap = self.ir.cap
@@ -1321,7 +1353,7 @@ def _section_key(section: str) -> tuple[int, str]:
 
 def _named_value(engine: Profile, name: str, fan: int, capped: int, tsumo: bool, dealer: bool) -> int:
     """A named payment amount (such as Sichuan's ``unit``), evaluated as the engine does."""
-    pv = PaymentView(fan, capped, tsumo, dealer)
+    pv = PaymentView(fan, capped, tsumo, dealer, options=engine.option_values.as_dict())
     for n, fn in engine.payments.values:
         value = fn(pv)
         setattr(pv, n, value)

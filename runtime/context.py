@@ -62,6 +62,14 @@ class WinContext:
     honba: int = 0
     riichi_sticks: int = 0
     options: tuple[tuple[str, Any], ...] = ()
+    original_call: bool = False
+    """The winner declared Original Call with their first discard (003, M 55)."""
+    kong_upon_kong: bool = False
+    """Self-drawn on a loose tile after a kong made with a previous loose tile."""
+    losing_hand: bool = False
+    dealer_wins: int = 0
+    """The winner's consecutive wins as dealer before this hand (East's 13th consecutive win)."""
+    """Score the hand as a loser's at settlement (every tile given is held; no win is claimed)."""
 
     @property
     def is_dealer(self) -> bool:
@@ -84,8 +92,8 @@ class WinContext:
         return cls(**values)
 
 
-_BOOL_KEYS = {"riichi", "double_riichi", "ippatsu", "last_tile", "after_kong", "kong_shot", "robbing_kong", "first_draw", "fourth_tile"}
-_INT_KEYS = {"honba", "riichi_sticks"}
+_BOOL_KEYS = {"original_call", "kong_upon_kong", "losing_hand", "riichi", "double_riichi", "ippatsu", "last_tile", "after_kong", "kong_shot", "robbing_kong", "first_draw", "fourth_tile"}
+_INT_KEYS = {"honba", "riichi_sticks", "dealer_wins"}
 _TILE_KEYS = {"dora_indicators", "ura_indicators", "flowers"}
 
 

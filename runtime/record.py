@@ -14,6 +14,7 @@ from typing import Any, Mapping
 
 from .actions import Action, Event, IllegalAction
 from .match import Match
+from .options import OptionError, bind_options
 from .profile import Profile
 from .registry import load_profile
 from .rules import ExchangeDirection
@@ -53,6 +54,8 @@ def match_record(match: Match) -> dict[str, Any]:
         "profile": profile.id,
         "profile_version": profile.version,
         "seed": match.seed,
+        # The game options in force (every declared option, by name); replay binds the same values.
+        "options": profile.option_values.to_json(),
         "hands_total": match.hands_total,
         # A match whose length differs from the profile's is a custom-room game, not the strict preset.
         "strict_preset": match.hands_total is None if profile.table.match.rounds else match.hands_total == profile.table.match.hands,
@@ -80,6 +83,13 @@ def replay(record: Mapping[str, Any]) -> ReplaySummary:
         profile = load_profile(record["profile"])
     except (KeyError, LookupError) as e:
         raise ReplayError(f"record names no known profile: {e}") from None
+    options = record.get("options", {})
+    if not isinstance(options, Mapping):
+        raise ReplayError("record options must be an object of option names to values")
+    try:
+        profile = bind_options(profile, options)
+    except OptionError as e:
+        raise ReplayError(f"record options: {e}") from None
     if record.get("profile_version") != profile.version:
         raise ReplayError(
             f"record was made with {profile.id} version {record.get('profile_version')}, this engine is version {profile.version}"

@@ -11,10 +11,11 @@ import sys
 import time
 from collections import Counter
 from dataclasses import dataclass, field
-from typing import Any, Callable, Iterable, Sequence
+from typing import Any, Callable, Iterable, Mapping, Sequence
 
 from .bots import GreedyBot, RandomBot
 from .match import Player, play_match
+from .options import bind_options
 from .registry import load_profile
 from .table import SEATS
 
@@ -51,9 +52,13 @@ class GameSummary:
     fans: Counter[int] = field(default_factory=Counter)
 
 
-def play_one(args: tuple[str, int, tuple[str, ...], int | None]) -> GameSummary:
-    profile_id, seed, bots, hands = args
-    profile = load_profile(profile_id)
+#: One game of a run: profile id, seed, bot names, hands (None: the profile's), options given by name.
+Job = tuple[str, int, tuple[str, ...], int | None, tuple[tuple[str, object], ...]]
+
+
+def play_one(args: Job) -> GameSummary:
+    profile_id, seed, bots, hands, options = args
+    profile = bind_options(load_profile(profile_id), dict(options))
     match = play_match(profile, make_players(bots, seed), seed, hands)
     s = GameSummary(seed)
     for hand in match.hands:
@@ -143,11 +148,13 @@ def simulate(
     bots: Sequence[str] = ("greedy",),
     hands: int | None = None,
     progress: bool = True,
+    options: Mapping[str, object] | None = None,
 ) -> SimulationReport:
     """Play ``games`` seeded games with ``workers`` processes; return the report."""
-    load_profile(profile_id)
+    bind_options(load_profile(profile_id), options)  # fail early on a bad option
     make_players(bots, 0)  # fail early on a bad bot name
-    jobs = [(profile_id, seed + i, tuple(bots), hands) for i in range(games)]
+    given = tuple(sorted((options or {}).items()))
+    jobs: list[Job] = [(profile_id, seed + i, tuple(bots), hands, given) for i in range(games)]
     t0 = time.perf_counter()
     results: list[GameSummary] = []
     it: Iterable[GameSummary]
