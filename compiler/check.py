@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import difflib
 import json
+from dataclasses import fields, is_dataclass
 from functools import lru_cache
 from importlib import resources
 from typing import Any, Mapping
@@ -15,6 +16,7 @@ from typing import Any, Mapping
 import jsonschema
 
 from mjspec.runtime.invariants import INVARIANTS
+from mjspec.runtime.options import OptionError, OptionSpec, OptionType, parse_value, set_table_field
 from mjspec.runtime.text import LANGUAGES, Text
 from mjspec.runtime.tiles import NotationError, TileSet, Suit, parse_tiles
 
@@ -53,6 +55,8 @@ from mjspec.runtime.rules import (
     FuritenRules,
     IndicatorTiming,
     KongPayments,
+    LooseTiles,
+    ScoredSettlement,
     MatchResult,
     MatchRules,
     NagashiMangan,
@@ -65,9 +69,12 @@ from mjspec.runtime.rules import (
     WinFlow,
 )
 
+_NO_TEXT = Text(en="", zh="", ja="", pt="", fr="")
+
 #: Spec blocks that hold table rules, in document order; each may carry `section` and `reading`.
 TABLE_BLOCKS = (
-    "wall", "opening", "turn", "calls", "passing", "flow", "kongs", "riichi", "furiten", "abortive", "pao", "exhaustion", "match", "timeout",
+    "wall", "opening", "turn", "calls", "passing", "flow", "kongs", "riichi", "furiten", "abortive", "pao", "exhaustion", "settlement",
+    "match", "timeout",
 )
 
 
@@ -128,6 +135,7 @@ class _Builder:
         self.d: dict[str, Any] = resolved.data
         self.errors: list[SpecError] = []
         self.expected_id = expected_id
+        self.option_types: dict[str, str] = {}
 
     def err(self, path: Path, message: str) -> None:
         self.errors.append(SpecError(message, self.r.where(path), path))
@@ -204,7 +212,10 @@ class _Builder:
         if missing_suit == "declare" and len(tiles.suits) < 2:
             self.err(("opening", "missing_suit"), "a missing suit needs at least two suits in the tile set")
 
-        hv = hand_vocabulary()
+        options = self.options()
+        otypes = {o.name: o.type.value for o in options}
+        self.option_types = otypes
+        hv = hand_vocabulary(otypes)
         requirements = []
         seen_req: set[str] = set()
         for i, raw in enumerate(d.get("win", {}).get("requirements", [])):
@@ -252,7 +263,7 @@ class _Builder:
             if "combine" in raw:
                 ((ckind, csize),) = raw["combine"].items()
                 combine = (ckind, int(csize))
-                pv = combination_vocabulary(combine[1])
+                pv = combination_vocabulary(combine[1], otypes)
                 if "count" in raw:
                     self.err(p + ("count",), "a combination pattern scores once per combination that meets `when`; drop `count`")
                 if "when" not in raw:
@@ -311,21 +322,28 @@ class _Builder:
                 if name in PAYMENT_NAMES:
                     self.err(("payments", "values", name), f"{name!r} is a built-in name of payment formulas; choose another")
                     continue
-                e = self.expr(src, ("payments", "values", name), payment_vocabulary(tuple(named)), X.INT)
+                e = self.expr(src, ("payments", "values", name), payment_vocabulary(tuple(named), otypes), X.INT)
                 named.append(name)
                 if e:
                     values.append(AmountIR(name, e, "value"))
-            pv = payment_vocabulary(tuple(named))
+            pv = payment_vocabulary(tuple(named), otypes)
             for role, src in pay["ron"].items():
                 e = self.expr(src, ("payments", "ron", role), pv, X.INT)
                 if e:
                     ron.append(AmountIR(role, e, "ron"))
             if not pay["tsumo"]:
-                self.err(("payments", "tsumo"), "say what a self-draw is paid: `each`, or `dealer` and `non_dealer`")
+                self.err(("payments", "tsumo"), "say what a self-draw is paid: `each`, `dealer` and `non_dealer`, or `east` and `non_east`")
             if "each" in pay["tsumo"] and len(pay["tsumo"]) > 1:
                 self.err(("payments", "tsumo"), "`each` cannot be combined with dealer/non_dealer amounts")
             if ("dealer" in pay["tsumo"]) != ("non_dealer" in pay["tsumo"]):
                 self.err(("payments", "tsumo"), "`dealer` and `non_dealer` go together")
+            for block in ("ron", "tsumo"):
+                east = {"east", "non_east"} & set(pay[block])
+                if east and (east != {"east", "non_east"} or len(pay[block]) != 2):
+                    self.err(("payments", block), "`east` and `non_east` go together and alone (every loser pays the winner)")
+            hand_value = pay.get("hand_value")
+            if hand_value is not None and hand_value not in named:
+                self.err(("payments", "hand_value"), f"{hand_value!r} is not a value under payments.values")
             for role, src in pay["tsumo"].items():
                 e = self.expr(src, ("payments", "tsumo", role), pv, X.INT)
                 if e:
@@ -351,7 +369,8 @@ class _Builder:
             if txt:
                 readings.append(ReadingIR(raw["id"], raw.get("section"), txt))
 
-        table = self.table()
+        table, tileset, shapes = self.option_rules(self.table(), tileset, shapes, options)
+        tiles = TilesIR(tiles.suits, tiles.honors, tileset.flowers, tiles.red_fives, tiles.copies)
         clock_names = []
         for i, c in enumerate(d.get("clocks", [])):
             txt = self.text(c.get("names"), ("clocks", i, "names"), required=False)
@@ -367,6 +386,9 @@ class _Builder:
         if self.errors or names is None:
             return None
         cap = sc.get("cap")
+        limit_hands_counted = sc.get("limit_hands_counted")
+        if limit_hands_counted is not None and self.option_types.get(limit_hands_counted) != "bool":
+            self.err(("scoring", "limit_hands_counted"), f"{limit_hands_counted!r} is not a bool option declared under options")
         return ProfileIR(
             id=pid,
             version=int(d.get("version", 1)),
@@ -392,6 +414,8 @@ class _Builder:
             payment_values=tuple(values),
             payment_ron=tuple(ron),
             payment_tsumo=tuple(tsumo),
+            payment_hand_value=pay.get("hand_value") if pay else None,
+            limit_hands_counted=limit_hands_counted,
             invariants=invariants,
             examples=tuple(examples),
             readings=tuple(readings),
@@ -400,8 +424,55 @@ class _Builder:
             clock_names=tuple(clock_names),
             playable=bool(d.get("playable", True)),
             minimum=minimum,
+            options=options,
             points=points,
         )
+
+    def options(self) -> tuple[OptionSpec, ...]:
+        """``options:``: each game option with its type, default and description."""
+        out: list[OptionSpec] = []
+        for name, raw in self.d.get("options", {}).items():
+            p: Path = ("options", name)
+            otype = OptionType(raw["type"])
+            default = raw["default"]
+            try:
+                value = parse_value(OptionSpec(name, otype, False, _NO_TEXT), default)
+            except OptionError as e:
+                self.err(p + ("default",), str(e))
+                continue
+            description = self.text(raw.get("description"), p + ("description",))
+            if description is None:
+                continue
+            out.append(OptionSpec(name, otype, value, description, tuple(raw.get("sets", []))))
+        return tuple(out)
+
+    def option_rules(
+        self, table: TableRules, tileset: TileSet, shapes: ShapesIR, options: tuple[OptionSpec, ...]
+    ) -> tuple[TableRules, TileSet, ShapesIR]:
+        """The table rules, tile set and shapes with every option's default in the fields it ``sets`` (types checked)."""
+        roots: dict[str, Any] = {"table": table, "tiles": tileset, "shapes": shapes}
+        for o in options:
+            for j, path in enumerate(o.sets):
+                where: Path = ("options", o.name, "sets", j)
+                current: Any = roots[path.split(".")[0]]
+                found = True
+                for key in path.split(".")[1:]:
+                    if not is_dataclass(current) or key not in {f.name for f in fields(current)}:
+                        self.err(where, f"{path}: no such table-rule field")
+                        found = False
+                        break
+                    current = getattr(current, key)
+                if not found:
+                    continue
+                fits = isinstance(current, bool) if o.type is OptionType.BOOL else (
+                    isinstance(current, int) and not isinstance(current, bool) and o.type is not OptionType.SCORE
+                )
+                if not fits:
+                    self.err(where, f"{path} holds {type(current).__name__}, which a {o.type.value} option cannot set")
+                    continue
+                root, *keys = path.split(".")
+                roots[root] = set_table_field(roots[root], keys, o.default, path)
+        return roots["table"], roots["tiles"], roots["shapes"]
 
     def points(self, raw: Mapping[str, Any] | None, pattern_ids: tuple[str, ...]) -> PointsIR | None:
         """``scoring.points``: the point items and the formula that turns their sum into the hand's points."""
@@ -410,7 +481,7 @@ class _Builder:
         p: Path = ("scoring", "points")
         unit = self.text(raw.get("unit"), p + ("unit",))
         ids = pattern_ids or ("none",)
-        iv = points_vocabulary(ids, result=False)
+        iv = points_vocabulary(ids, result=False, options=self.option_types)
         items: list[PointItemIR] = []
         for iid, it in raw.get("items", {}).items():
             ip = p + ("items", iid)
@@ -431,7 +502,7 @@ class _Builder:
             self.err(p + ("items",), "scoring.points needs at least one item")
         result = None
         if "result" in raw:
-            result = self.expr(raw["result"], p + ("result",), points_vocabulary(ids, result=True), X.INT)
+            result = self.expr(raw["result"], p + ("result",), points_vocabulary(ids, result=True, options=self.option_types), X.INT)
         reading = self.text(raw.get("reading"), p + ("reading",), required=False)
         if unit is None:
             return None
@@ -476,7 +547,7 @@ class _Builder:
         passing_raw = pick("passing", "win", "call_counts_as_pass", "pon_blocks_same_tile")
         if "win" in passing_raw:
             passing_raw["win"] = PassWinRule(passing_raw["win"])
-        match_raw = pick("match", "hands", "dealer", "start_score", "rounds", "honba", "bust_ends", "last_dealer_stops_at",
+        match_raw = pick("match", "hands", "dealer", "start_score", "rounds", "honba", "bust_ends", "dealer_win_limit", "last_dealer_stops_at",
                          "extension_until", "extension_rounds", "leftover_deposits_to_first")
         if "dealer" in match_raw:
             match_raw["dealer"] = DealerRule(match_raw["dealer"])
@@ -535,7 +606,20 @@ class _Builder:
             match=MatchRules(**match_raw),
             clocks=clocks,
             timeout=TimeoutRules(**pick("timeout", "claim_win")),
+            loose=self.loose_tiles(dead_wall),
+            settlement=ScoredSettlement(**pick("settlement", "losers_settle", "east_doubles", "discarder_doubles", "cannon"))
+            if "settlement" in d else None,
+            original_call=bool(d.get("calls", {}).get("original_call", False)),
         )
+
+    def loose_tiles(self, dead_wall: DeadWallRules | None) -> LooseTiles | None:
+        """``wall.loose_tiles``: replacements from loose tiles kept apart (003, M 22)."""
+        raw = self.d.get("wall", {}).get("loose_tiles")
+        if raw is None:
+            return None
+        if dead_wall is not None:
+            self.err(("wall", "loose_tiles"), "wall.loose_tiles and wall.dead_wall are two ways of keeping replacement tiles: choose one")
+        return LooseTiles(**{k: raw[k] for k in ("dead_wall", "sixteen", "flowers_loose") if k in raw})
 
     def example(self, raw: Mapping[str, Any], p: Path, tileset: TileSet, patterns: set[str]) -> ExampleIR | None:
         ok = True

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, fields
 
+from mjspec.runtime.options import OptionSpec
 from mjspec.runtime.rules import TableRules
 from mjspec.runtime.text import Text
 
@@ -275,6 +276,9 @@ class ProfileIR:
     clock_names: tuple[tuple[str, Text], ...] = ()
     playable: bool = True
     minimum: MinimumIR | None = None
+    options: tuple[OptionSpec, ...] = ()
+    payment_hand_value: str | None = None
+    limit_hands_counted: str | None = None
     points: PointsIR | None = None
 
     @property

@@ -43,6 +43,7 @@ GROUP = Record(
         "concealed": BOOL,
         "is_triplet": BOOL,
         "is_kong": BOOL,
+        "is_claimed_kong": BOOL,
         "is_sequence": BOOL,
         "is_pair": BOOL,
         "is_honor": BOOL,
@@ -97,6 +98,12 @@ HAND_NAMES: Mapping[str, tuple[Type, str]] = {
         "the hand before the winning tile waits on this one kind only, by shape alone: a kind whose "
         "every copy is already held still counts as a wait (a formally single wait)",
     ),
+    "winner": (BOOL, "the hand is the winner's; false when a loser's hand is scored for settlement"),
+    "own_bonus": (INT, "how many of the player's own flower and own season are exposed (0 to 2; seat East owns 1f and 5f, South 2f and 6f...)"),
+    "bonus_sets": (INT, "complete sets of bonus tiles exposed: all four flowers, all four seasons (0 to 2)"),
+    "original_call": (BOOL, "the winner declared Original Call with their first discard"),
+    "kong_upon_kong": (BOOL, "self-drawn on a loose tile after a kong made with a previous loose tile"),
+    "dealer_wins": (INT, "the winner's consecutive wins as dealer before this hand (0 for a non-dealer)"),
     "concealed_triplets": (
         INT,
         "triplets and kongs of the arrangement that are concealed; a triplet completed by a "
@@ -187,28 +194,54 @@ PAYMENT_NAMES: Mapping[str, tuple[Type, str]] = {
 }
 
 
-def hand_vocabulary() -> Vocabulary:
+#: Functions reading a game option (hand and payment expressions alike), each with the
+#: option types it accepts, its result type and meaning. The argument is the option's
+#: name as a string; the compiler accepts only names the profile declares with a fitting type.
+OPTION_FUNCTIONS: Mapping[str, tuple[frozenset[str], Type, str]] = {
+    "option_on": (frozenset({"bool"}), BOOL, "whether the bool option is set"),
+    "option_value": (frozenset({"count", "seconds", "points"}), INT, "the value of a count, seconds or points option"),
+    "option_points": (frozenset({"score"}), INT, "the points of a score option (0 when it is doubles or the limit)"),
+    "option_doubles": (frozenset({"score"}), INT, "the doubles of a score option (0 when it is points or the limit)"),
+    "option_limit": (frozenset({"score"}), BOOL, "whether a score option is the limit"),
+}
+
+#: A profile's declared options: name -> type (``bool``, ``count``, ``seconds``, ``points``, ``score``).
+OptionTypes = Mapping[str, str]
+
+
+def option_functions(options: OptionTypes) -> dict[str, FuncSig]:
+    """The option functions this profile can call: one per kind of option it declares."""
+    out: dict[str, FuncSig] = {}
+    for fn, (types, returns, _) in OPTION_FUNCTIONS.items():
+        names = frozenset(n for n, t in options.items() if t in types)
+        if names:
+            out[fn] = FuncSig((Enum(f"{'/'.join(sorted(types))} option", names),), returns)
+    return out
+
+
+def hand_vocabulary(options: OptionTypes | None = None) -> Vocabulary:
     return Vocabulary(
         names={k: t for k, (t, _) in HAND_NAMES.items()},
-        functions={k: sig for k, (sig, _) in HAND_FUNCTIONS.items()},
+        functions={**{k: sig for k, (sig, _) in HAND_FUNCTIONS.items()}, **option_functions(options or {})},
     )
 
 
-def combination_vocabulary(size: int) -> Vocabulary:
+def combination_vocabulary(size: int, options: OptionTypes | None = None) -> Vocabulary:
     """The hand vocabulary plus the first ``size`` combination members and ``members``."""
     names: dict[str, Type] = {k: t for k, (t, _) in HAND_NAMES.items()}
     for k in ("a", "b", "c", "d")[:size]:
         names[k] = COMBINATION_NAMES[k][0]
     names["members"] = COMBINATION_NAMES["members"][0]
-    return Vocabulary(names=names, functions={k: sig for k, (sig, _) in HAND_FUNCTIONS.items()})
+    functions = {**{k: sig for k, (sig, _) in HAND_FUNCTIONS.items()}, **option_functions(options or {})}
+    return Vocabulary(names=names, functions=functions)
 
 
-def points_vocabulary(pattern_ids: tuple[str, ...], *, result: bool) -> Vocabulary:
+def points_vocabulary(pattern_ids: tuple[str, ...], *, result: bool, options: OptionTypes | None = None) -> Vocabulary:
     """The hand vocabulary plus ``counted(pattern)`` (and ``points`` in the result formula)."""
     names: dict[str, Type] = {k: t for k, (t, _) in HAND_NAMES.items()}
     if result:
         names["points"] = POINT_NAMES["points"][0]
-    functions = {k: sig for k, (sig, _) in HAND_FUNCTIONS.items()}
+    functions = {**{k: sig for k, (sig, _) in HAND_FUNCTIONS.items()}, **option_functions(options or {})}
     functions["counted"] = FuncSig((Enum("pattern id", frozenset(pattern_ids)),), BOOL)
     return Vocabulary(names=names, functions=functions)
 
@@ -219,8 +252,8 @@ POINT_FUNCTIONS: Mapping[str, str] = {
 }
 
 
-def payment_vocabulary(named: tuple[str, ...]) -> Vocabulary:
+def payment_vocabulary(named: tuple[str, ...], options: OptionTypes | None = None) -> Vocabulary:
     names: dict[str, Type] = {k: t for k, (t, _) in PAYMENT_NAMES.items()}
     for n in named:
         names[n] = INT
-    return Vocabulary(names=names, functions={})
+    return Vocabulary(names=names, functions=option_functions(options or {}))

@@ -142,6 +142,11 @@ class Group:
         return _GROUP_NUMBER[self.tile]
 
     @property
+    def is_claimed_kong(self) -> bool:
+        """A kong made by claiming a discard (neither concealed nor added to an exposed pung)."""
+        return self.meld is MeldType.MINKAN
+
+    @property
     def is_triplet(self) -> bool:
         """A triplet or a kong: most patterns treat them alike."""
         return self.kind is GroupKind.TRIPLET or self.kind is GroupKind.KONG

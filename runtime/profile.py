@@ -11,6 +11,7 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import TYPE_CHECKING, Any, Callable
 
+from .options import Options, OptionSpec, resolve_options
 from .rules import TableRules
 from .shapes import ShapeRules
 from .text import Text
@@ -180,6 +181,8 @@ class Payments:
     values: tuple[tuple[str, PaymentAmount], ...]
     ron: tuple[tuple[str, PaymentAmount], ...]
     tsumo: tuple[tuple[str, PaymentAmount], ...]
+    hand_value: str | None = None
+    """The named value that is the hand's final value (reported as ``score``; paid by scored settlement)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -245,6 +248,13 @@ class Profile:
     needs: tuple[str, ...] = ()
     """Hand-view names the profile's expressions read that cost time to compute
     (``only_wait``, ``concealed_triplets``...): the scorer computes only these."""
+    options: tuple[OptionSpec, ...] = ()
+    """The game options the profile declares (runtime/options.py)."""
+    option_values: Options = Options()
+    limit_hands_counted: str | None = None
+    """A bool option under which a limit hand is also counted, and paid its counted value when that is
+    higher (classical NoLimit: "limit hands then score at least the limit")."""
+    """The value of every option in force: the defaults, or what :func:`~mjspec.runtime.options.bind_options` bound."""
     pattern_index: dict[str, Pattern] = field(init=False, repr=False, compare=False)
     pattern_order: dict[str, int] = field(init=False, repr=False, compare=False)
     """Each pattern's position in declaration order."""
@@ -262,6 +272,8 @@ class Profile:
     see :mod:`mjspec.runtime.scoring`). Each profile object has its own."""
 
     def __post_init__(self) -> None:
+        if self.options and not self.option_values.values:
+            object.__setattr__(self, "option_values", resolve_options(self.options, None))
         object.__setattr__(self, "pattern_index", {p.id: p for p in self.patterns})
         object.__setattr__(self, "pattern_order", {p.id: i for i, p in enumerate(self.patterns)})
         has_limits = any(p.limit for p in self.patterns)

@@ -11,14 +11,15 @@ How patterns combine is decided in one function, :func:`apply_relations`.
 from __future__ import annotations
 
 import itertools
-from dataclasses import dataclass, field
-from typing import Any, Callable, Sequence
+from dataclasses import dataclass, field, replace
+from typing import Any, Callable, Mapping, Sequence
 
 from .context import WinContext, WinKind
+from .options import OptionValue, bind_options, options_in_force
 from .hand import Arrangement, Group, GroupKind, Meld, MeldType
 from .profile import Combine, Pattern, Pick, Points, Profile
 from .shapes import arrangements, forget_waits, is_only_wait
-from .tiles import N_ALL_KINDS, N_KINDS, SUIT_LAYOUT, NotationError, Suit, Tile, parse_tiles
+from .tiles import N_ALL_KINDS, N_KINDS, SUIT_LAYOUT, NotationError, Suit, Tile, counts34, parse_tiles
 from .view import HandView, Lazy, PaymentView
 
 
@@ -77,6 +78,8 @@ class Score:
     """A limit pattern counted (a yakuman): only limit patterns count and ``fu`` is None."""
     point_items: tuple[ScoredPoints, ...] = ()
     """The point items that made up ``fu``, before the profile's result formula (rounding)."""
+    value: int | None = None
+    """The hand's final value (``payments.hand_value``: classical points after doubling and the limit)."""
 
     def to_contract(self) -> dict[str, Any]:
         """The answer object of contracts/scoring.md."""
@@ -84,9 +87,12 @@ class Score:
         if not self.legal:
             out["reason"] = self.reason or "not a legal win"
         out["patterns"] = [{"id": p.id, "name": p.name, "value": p.value, "count": p.count} for p in self.patterns]
-        out["total"] = self.total
+        # A profile with a hand value states a limit hand by its value alone (contract, classical).
+        out["total"] = None if self.value is not None and self.limit else self.total
         out["fu"] = self.fu
         out["payments"] = dict(self.payments)
+        if self.value is not None:
+            out["score"] = self.value
         return out
 
 
@@ -140,7 +146,14 @@ def _accepted(profile: Profile) -> list[bool]:
 
 
 def evaluate(profile: Profile, hand: WinningHand, ctx: WinContext) -> Score:
-    """Score ``hand`` won in situation ``ctx``; raise :class:`HandError` if the hand is malformed."""
+    """Score ``hand`` won in situation ``ctx``; raise :class:`HandError` if the hand is malformed.
+
+    With ``ctx.losing_hand`` the tiles are a loser's hand scored for settlement (no win claimed)."""
+    if ctx.options:
+        # Options that set rule fields (shapes, tiles) take effect for this request too.
+        profile = bind_options(profile, {**profile.option_values.as_dict(), **dict(ctx.options)})
+    if ctx.losing_hand:
+        return score_losing_hand(profile, (*hand.concealed, hand.win_tile), hand.melds, ctx)
     return _evaluate(profile, hand, ctx, None)
 
 
@@ -194,9 +207,16 @@ def _evaluate(profile: Profile, hand: WinningHand, ctx: WinContext, every: list[
     view.round_wind = ctx.round_wind.value
     view.missing_suit = ctx.missing_suit.value if ctx.missing_suit is not None else None
     view.flowers = _flower_count(profile, ctx.flowers) if ctx.flowers else 0
+    view.own_bonus, view.bonus_sets = bonus_tiles(ctx.flowers, ctx.seat_wind.value)
+    view.winner = True
+    view.original_call = ctx.original_call
+    view.kong_upon_kong = ctx.kong_upon_kong
+    view.dealer_wins = ctx.dealer_wins
     view.dora_indicators = _indicators(profile, "dora_indicators", ctx.dora_indicators) if ctx.dora_indicators else ()
     view.ura_indicators = _indicators(profile, "ura_indicators", ctx.ura_indicators) if ctx.ura_indicators else ()
     view._only_wait = known.only_wait
+    options = options_in_force(profile, ctx.options)
+    view._options = options
     if known.counts is not None:
         view._counts, view._concealed_counts = known.counts
 
@@ -237,8 +257,12 @@ def _evaluate(profile: Profile, hand: WinningHand, ctx: WinContext, every: list[
         if points_rule is not None and not limit:
             view._counted = frozenset(p.id for p in scored)
             fu, items = count_points(points_rule, view)
-        payments = compute_payments(profile, total, capped, tsumo, dealer, points=fu or 0, limit=limit, honba=ctx.honba)
-        result = Score(True, None, scored, total, capped, fu, payments, arr, limit, items)
+        named: dict[str, int] = {}
+        payments = compute_payments(
+            profile, total, capped, tsumo, dealer, points=fu or 0, limit=limit, honba=ctx.honba, options=options, named=named
+        )
+        value = named.get(profile.payments.hand_value) if profile.payments.hand_value else None
+        result = Score(True, None, scored, total, capped, fu, payments, arr, limit, items, value)
         if every is not None:
             every.append(result)
         key = _preference_key(profile.prefer, result)
@@ -248,7 +272,21 @@ def _evaluate(profile: Profile, hand: WinningHand, ctx: WinContext, every: list[
         if under is not None and failed is None:
             return under
         return Score(False, failed or "not a legal win")
+    if best.limit and profile.limit_hands_counted and options.get(profile.limit_hands_counted):
+        return _counted_beside_limit(profile, hand, ctx, best)
     return best
+
+
+def _counted_beside_limit(profile: Profile, hand: WinningHand, ctx: WinContext, limit: Score) -> Score:
+    """A limit hand in a game whose option ``scoring.limit_hands_counted`` is set (classical NoLimit):
+    the hand is also counted without its limit patterns; when that counted value beats the limit
+    hand's value, the counted figures are the answer (its patterns the counted ones, so that they add up
+    to its total)."""
+    ordinary = replace(profile, patterns=tuple(p for p in profile.patterns if not p.limit), limit_hands_counted=None)
+    counted = _evaluate(ordinary, hand, ctx, None)
+    if not counted.legal or counted.value is None or limit.value is None or counted.value <= limit.value:
+        return limit
+    return counted
 
 
 # ---------------------------------------------------------------------------
@@ -465,6 +503,21 @@ def _learn_tiles(profile: Profile, hand: WinningHand) -> _Tiles:
 
 def _by_key(keyed: _Keyed) -> tuple[int, int]:
     return keyed[0]
+
+
+_SEAT_NUMBER = {"E": 1, "S": 2, "W": 3, "N": 4}
+
+
+def bonus_tiles(text: str, seat_wind: str) -> tuple[int, int]:
+    """Of the exposed bonus tiles (mpsz, already checked): how many are the seat's own flower
+    and own season (East 1f and 5f, South 2f and 6f...), and how many complete sets of four."""
+    if not text:
+        return 0, 0
+    numbers = {t.number for t in parse_tiles(text)}
+    own = _SEAT_NUMBER[seat_wind]
+    owned = int(own in numbers) + int(own + 4 in numbers)
+    sets = int({1, 2, 3, 4} <= numbers) + int({5, 6, 7, 8} <= numbers)
+    return owned, sets
 
 
 def _flower_count(profile: Profile, text: str) -> int:
@@ -862,21 +915,32 @@ def compute_payments(
     points: int = 0,
     limit: bool = False,
     honba: int = 0,
+    options: Mapping[str, OptionValue] | None = None,
+    named: dict[str, int] | None = None,
 ) -> dict[str, int]:
     """Evaluate the profile's payment formulas for a hand worth ``fan`` (``capped`` after the cap).
 
     ``points`` are the hand's points (fu; 0 for a limit hand), ``limit`` whether a
     limit pattern counted, ``honba`` the repeat counters on the table.
     """
-    pv = PaymentView(fan, capped, tsumo, dealer, points, limit, honba)
+    pv = PaymentView(
+        fan, capped, tsumo, dealer, points, limit, honba,
+        options=profile.option_values.as_dict() if options is None else options,
+    )
     for name, fn in profile.payments.values:
         setattr(pv, name, fn(pv))
+        if named is not None:
+            named[name] = getattr(pv, name)
     rules = profile.payments.tsumo if tsumo else profile.payments.ron
     out: dict[str, int] = {}
     roles = dict(rules)
     if tsumo and "dealer" in roles and dealer:
         # The dealer's own self-draw: everyone else pays the non-dealer amount of a dealer win.
         out["non_dealer"] = roles["non_dealer"](pv)
+        return out
+    if "east" in roles and dealer:
+        # East (the dealer) wins: every loser pays the non-East amount, doubled by the formula where East doubles.
+        out["each"] = roles["non_east"](pv)
         return out
     for role, fn in rules:
         out[role] = fn(pv)
@@ -893,3 +957,85 @@ def _preference_key(prefer: Sequence[str], s: Score) -> tuple[int, ...]:
         elif k == "points":
             key.append(s.fu or 0)
     return tuple(key)
+
+
+# ---------------------------------------------------------------------------
+# Losing hands (scored settlement: 003 "Procedure in Settlement", M 103-111)
+# ---------------------------------------------------------------------------
+
+
+def score_losing_hand(profile: Profile, concealed: Sequence[Tile], melds: Sequence[Meld], ctx: WinContext) -> Score:
+    """Score a loser's hand for settlement: the declared melds, and the concealed tiles read as
+    pungs where three or more of a kind are held and pairs where two are (the reading that scores
+    most: chows score nothing, and 003 lets losers declare several scoring pairs). The profile's
+    patterns and point items see ``winner`` false; ``Score.value`` is the hand's value."""
+    for tile in (*concealed, *(t for m in melds for t in m.tiles)):
+        why = profile.tiles.refusal(tile)
+        if why is not None:
+            raise HandError(why)
+    counts = counts34([t for t in concealed if not t.is_flower])
+    groups: list[Group] = [m.group for m in melds]
+    for kind in range(N_KINDS):
+        if counts[kind] >= 3:
+            groups.append(Group(GroupKind.TRIPLET, kind, True))
+        elif counts[kind] == 2:
+            groups.append(Group(GroupKind.PAIR, kind, True))
+    all_tiles = tuple(t for t in (*concealed, *(t for m in melds for t in m.tiles)) if not t.is_flower)
+    totals = list(counts)
+    for m in melds:
+        for t in m.tiles:
+            totals[t.kind] += 1
+    options = options_in_force(profile, ctx.options)
+    view = HandView()
+    view.shape = "standard"
+    view.groups = tuple(groups)
+    view.sets = tuple(g for g in groups if g.kind in _SET_KINDS)
+    view.pair = None
+    view.melds = tuple(m.group for m in melds)
+    view.wait = "other"
+    view.win_tile = all_tiles[0] if all_tiles else Tile(0)
+    view.tiles = all_tiles
+    view.tile_mask = sum(1 << kind for kind in {t.kind for t in all_tiles})
+    view.suits = frozenset(t.suit.value for t in all_tiles)
+    view.four_of_a_kinds = sum(1 for c in totals if c == 4)
+    view.is_closed = all(m.type.is_concealed for m in melds)
+    view.tsumo = view.ron = False
+    view.last_tile = view.after_kong = view.kong_shot = view.robbing_kong = view.first_draw = view.fourth_tile = False
+    view.riichi = view.double_riichi = view.ippatsu = False
+    view.dealer = ctx.is_dealer
+    view.seat_wind = ctx.seat_wind.value
+    view.round_wind = ctx.round_wind.value
+    view.missing_suit = None
+    view.flowers = _flower_count(profile, ctx.flowers) if ctx.flowers else 0
+    view.own_bonus, view.bonus_sets = bonus_tiles(ctx.flowers, ctx.seat_wind.value)
+    view.winner = view.original_call = view.kong_upon_kong = False
+    view.dealer_wins = 0
+    view.dora_indicators = view.ura_indicators = ()
+    view.concealed_triplets = sum(1 for g in groups if g.is_triplet and g.concealed)
+    view._only_wait = Lazy(lambda: False)
+    view._options = options
+    view._discard_group = None
+    view._counts, view._concealed_counts = totals, counts
+    hits: list[Hit] = []
+    for p in profile.patterns:
+        if p.combine is not None:
+            raise NotImplementedError(f"scoring a losing hand with the combination pattern {p.id!r}")
+        if p.when is not None and not p.when(view):
+            continue
+        n = p.count(view) if p.count is not None else 1
+        if n > 0:
+            hits.append((p, p.value if isinstance(p.value, int) else p.value(view), n, None))
+    kept = apply_relations(profile, hits) if len(hits) > 1 else hits
+    scored = _aggregate(kept)
+    total = sum(p.points for p in scored)
+    capped = total if profile.cap is None else min(total, profile.cap)
+    limit = any(profile.pattern_index[p.id].limit for p in scored)
+    fu: int | None = None
+    items: tuple[ScoredPoints, ...] = ()
+    if profile.points is not None and not limit:
+        view._counted = frozenset(p.id for p in scored)
+        fu, items = count_points(profile.points, view)
+    named: dict[str, int] = {}
+    compute_payments(profile, total, capped, False, view.dealer, points=fu or 0, limit=limit, options=options, named=named)
+    value = named.get(profile.payments.hand_value) if profile.payments.hand_value else None
+    return Score(True, None, scored, total, capped, fu, {}, None, limit, items, value)

@@ -13,13 +13,42 @@ read them (``Profile.needs``). The combination names (``a``..``d``,
 from __future__ import annotations
 
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 
 from .hand import Group
+from .options import OptionValue, ScoreValue
 from .tiles import SUIT_LAYOUT, Suit, Tile
 
 
-class HandView:
+class OptionReader:
+    """Game options as spec expressions read them (runtime/options.py); the compiler checks each name and its type."""
+
+    __slots__ = ()
+    _options: Mapping[str, OptionValue]
+
+    def option_on(self, name: str) -> bool:
+        """Whether the bool option ``name`` is set."""
+        return bool(self._options[name])
+
+    def option_value(self, name: str) -> int:
+        """The value of the count, seconds or points option ``name``."""
+        return int(self._options[name])  # type: ignore[arg-type]
+
+    def option_points(self, name: str) -> int:
+        """The points of the score option ``name`` (0 when it is doubles or the limit)."""
+        return _score(self._options[name]).points
+
+    def option_doubles(self, name: str) -> int:
+        """The doubles of the score option ``name`` (0 when it is points or the limit)."""
+        return _score(self._options[name]).doubles
+
+    def option_limit(self, name: str) -> bool:
+        """Whether the score option ``name`` is the limit."""
+        return _score(self._options[name]).limit
+
+
+
+class HandView(OptionReader):
     """One arrangement of a winning hand plus the situation of the win."""
 
     __slots__ = (
@@ -50,6 +79,12 @@ class HandView:
         "seat_wind",
         "round_wind",
         "missing_suit",
+        "winner",
+        "own_bonus",
+        "bonus_sets",
+        "original_call",
+        "kong_upon_kong",
+        "dealer_wins",
         "flowers",
         "concealed_triplets",
         "dora_indicators",
@@ -63,6 +98,7 @@ class HandView:
         "_counts",
         "_concealed_counts",
         "_only_wait",
+        "_options",
         "_discard_group",
         "_counted",
     )
@@ -94,6 +130,12 @@ class HandView:
     seat_wind: str
     round_wind: str
     missing_suit: str | None
+    winner: bool
+    own_bonus: int
+    bonus_sets: int
+    original_call: bool
+    kong_upon_kong: bool
+    dealer_wins: int
     flowers: int
     concealed_triplets: int
     dora_indicators: tuple[Tile, ...]
@@ -107,6 +149,7 @@ class HandView:
     _counts: Sequence[int]
     _concealed_counts: Sequence[int]
     _only_wait: Lazy
+    _options: Mapping[str, OptionValue]
     _discard_group: Group | None
     _counted: frozenset[str]
 
@@ -133,6 +176,11 @@ class HandView:
         return _count(self._concealed_counts, suit, number)
 
 
+def _score(value: OptionValue) -> ScoreValue:
+    assert isinstance(value, ScoreValue), value
+    return value
+
+
 class Lazy:
     """A bool computed on first use and shared by every arrangement of one hand."""
 
@@ -156,12 +204,14 @@ def _count(counts: Sequence[int], suit: str, number: int) -> int:
     return counts[base + number - 1] if 1 <= number <= size else 0
 
 
-class PaymentView:
+class PaymentView(OptionReader):
     """What a payment formula can see: the hand's count and every earlier named amount."""
 
     def __init__(
-        self, fan: int, capped: int, tsumo: bool, dealer: bool, points: int = 0, limit: bool = False, honba: int = 0
+        self, fan: int, capped: int, tsumo: bool, dealer: bool, points: int = 0, limit: bool = False, honba: int = 0,
+        *, options: Mapping[str, OptionValue] | None = None,
     ) -> None:
+        self._options = options or {}
         self.fan = fan
         self.capped = capped
         self.tsumo = tsumo

@@ -14,7 +14,7 @@ import pytest
 
 from mjspec.compiler.build import Layout, compile_library, stale_files, write_outputs
 from mjspec.compiler.check import check
-from mjspec.compiler.vocabulary import HAND_FUNCTIONS, POINT_FUNCTIONS
+from mjspec.compiler.vocabulary import HAND_FUNCTIONS, OPTION_FUNCTIONS, POINT_FUNCTIONS
 from mjspec.compiler.errors import SpecErrors
 from mjspec.compiler.load import load_spec_text
 from mjspec.compiler.resolve import SpecLibrary
@@ -226,7 +226,7 @@ NASTY = [
 ALLOWED_CALLS = {
     "Profile", "Text", "Source", "TileSet", "Suit", "Deal", "Opening", "MissingSuitRule", "ShapeRules",
     "Requirement", "Pattern", "PatternGroup", "Pick", "Payments", "Example", "ExampleMeld",
-    "Combine", "Minimum", "Points", "PointItem",
+    "Combine", "Minimum", "Points", "PointItem", "OptionSpec", "OptionType", "ScoreValue",
     "bool", "int", "len", "all", "any", "min", "max", "sum", "abs", "bounded_pow",
 }
 
@@ -259,7 +259,7 @@ def _audit_module(source: str) -> list[str]:
         if isinstance(node, ast.Call):
             if isinstance(node.func, ast.Attribute) and isinstance(node.func.value, ast.Name) and node.func.value.id == "v":
                 # a declared function of the vocabulary
-                assert node.func.attr in HAND_FUNCTIONS or node.func.attr in POINT_FUNCTIONS, node.func.attr
+                assert node.func.attr in HAND_FUNCTIONS or node.func.attr in POINT_FUNCTIONS or node.func.attr in OPTION_FUNCTIONS, node.func.attr
             elif isinstance(node.func, ast.Attribute):  # rules.TableRules(...) and its parts
                 assert isinstance(node.func.value, ast.Name) and node.func.value.id == "rules"
                 assert node.func.attr in RULE_TYPES, node.func.attr
