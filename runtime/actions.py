@@ -43,6 +43,8 @@ class ActionKind(StrEnum):
     """Expose a flower held in hand and draw a replacement from the back of the wall."""
     RIICHI = "riichi"
     """Declare riichi with a closed ready hand and discard ``tile`` sideways."""
+    ORIGINAL_CALL = "original_call"
+    """Discard ``tile`` as one's first discard and declare Original Call: the hand may not change after it (M 55)."""
     NINE_TERMINALS = "nine_terminals"
     """Declare an abortive draw with nine distinct terminal and honor kinds on an uninterrupted first turn."""
 

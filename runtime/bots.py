@@ -55,6 +55,13 @@ class GreedyBot:
             return next(a for a in legal if a.suit == least)
         if ActionKind.DISCARD in kinds:
             choice = self._turn(hand, seat, legal)
+            if ActionKind.ORIGINAL_CALL in kinds and choice.kind is ActionKind.DISCARD:
+                # Original Call (M 55) only with a calling hand: after it the hand may not change.
+                rest = list(hand.hands[seat])
+                assert choice.tile is not None
+                rest.remove(choice.tile)
+                if self._shanten(hand, rest, len(hand.melds[seat])) == 0:
+                    return Action(ActionKind.ORIGINAL_CALL, seat, tile=choice.tile)
             if ActionKind.RIICHI in kinds and choice.kind is ActionKind.DISCARD:
                 # Ready and closed: declare riichi (its yaku and its bonus make the hand worth winning).
                 riichi = [a for a in legal if a.kind is ActionKind.RIICHI]

@@ -38,6 +38,7 @@ class Match:
     deposits: int = 0
     finished: bool = False
     leftover_paid: bool = False
+    dealer_wins: int = 0  # the dealer's consecutive wins (East's 13th consecutive win)
 
     def __post_init__(self) -> None:
         self.rng = random.Random(self.seed)
@@ -68,6 +69,7 @@ class Match:
         return Hand(
             self.profile, dealer=self.dealer, seed=seed, wall=wall, dice=dice, exchange_direction=exchange_direction,
             round_wind=self.round_wind, honba=self.honba, deposits=self.deposits, points=tuple(self.totals),
+            dealer_wins=self.dealer_wins,
         )
 
     def new_hand(self) -> Hand:
@@ -100,7 +102,7 @@ class Match:
             rule = self.profile.table.match.dealer
             if rule is DealerRule.ROTATE:
                 self.dealer = (hand.dealer + 1) % SEATS
-            elif rule is DealerRule.REPEAT:
+            elif rule in (DealerRule.REPEAT, DealerRule.KEEP_ON_WIN_OR_WASHOUT):
                 self._advance_round(hand)
             else:
                 self.dealer = hand.next_dealer()
@@ -115,7 +117,17 @@ class Match:
         honba count drawn hands and dealer wins; the all-last dealer's stop; the extension rounds."""
         rules = self.profile.table.match
         winners = {w.seat for w in hand.wins}
-        repeat = hand.dealer in winners or hand.aborted is not None or (hand.exhausted and hand.dealer in hand.ready_at_end)
+        if rules.dealer is DealerRule.KEEP_ON_WIN_OR_WASHOUT:
+            # 003 / M 11-14: East keeps the deal after winning and after a wash-out (but not past the win limit).
+            if hand.dealer in winners:
+                self.dealer_wins += 1
+            repeat = hand.dealer in winners or not winners
+            if rules.dealer_win_limit is not None and self.dealer_wins >= rules.dealer_win_limit:
+                repeat = False
+            if not repeat:
+                self.dealer_wins = 0
+        else:
+            repeat = hand.dealer in winners or hand.aborted is not None or (hand.exhausted and hand.dealer in hand.ready_at_end)
         if rules.honba:
             self.honba = self.honba + 1 if not winners or hand.dealer in winners else 0
         self.deposits = hand.deposits

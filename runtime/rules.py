@@ -41,6 +41,9 @@ class DealerRule(StrEnum):
     """The first winner; the discarder if the first win was a multi-ron; otherwise the same dealer (000 §11)."""
     ROTATE = "rotate"
     """The next seat after every hand."""
+    KEEP_ON_WIN_OR_WASHOUT = "keep_on_win_or_washout"
+    """East deals again after winning and after a wash-out; the deal passes when another player wins
+    (003 "Duration of the game", M 11-14). With ``rounds``, the round ends when the deal has gone round."""
 
 
 class ExchangeDirection(StrEnum):
@@ -295,6 +298,46 @@ class MatchRules:
     leftover_deposits_to_first: bool = True
     """Riichi deposits still on the table at the end go to first place."""
     result: MatchResult | None = None
+    dealer_win_limit: int | None = None
+    """The deal passes after the dealer's this-many-th consecutive win even so (003 complement: East's 13th)."""
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class LooseTiles:
+    """Loose tiles for kong and bonus-tile replacements, kept apart from the live wall (003 "The deal etc.", M 22, M 31).
+
+    The loose tiles are the wall's last tiles. A hand ends in a wash-out when the live wall is empty.
+    """
+
+    dead_wall: bool = True
+    """A dead wall is set aside (003 option DeadWall); without one, loose tiles are drawn from the live wall's end."""
+    sixteen: bool = True
+    """The dead wall is 16 tiles and not replenished (M 22, option DeadWall16); when it is used up, loose tiles
+    come from the live wall's end. Otherwise it is 14 tiles kept at 13 or 14: when it falls to 12, the live
+    wall's last two tiles join it."""
+    flowers_loose: bool = False
+    """Bonus-tile replacements are drawn from the loose tiles (option FlowersLoose); otherwise from the live wall (M 31)."""
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class ScoredSettlement:
+    """Settlement in which every hand is scored, the losers' too (003 "Procedure in Settlement", M 107-111).
+
+    The winner is paid the value of their hand by each loser; the losers pay one another the
+    differences of their hand values. The losers' hands are scored by the profile's patterns and
+    point items with ``winner`` false, from the best arrangement of their concealed tiles.
+    """
+
+    losers_settle: bool = True
+    """Losers pay one another the differences of their scores (option LosersSettle)."""
+    east_doubles: bool = True
+    """Payments between losers to or from East (the dealer) are doubled (option EastDoubles; the winner's
+    payments carry East's double through the payment formulas, as the scoring contract shows them)."""
+    discarder_doubles: bool = False
+    """The discarder of the winning tile pays double (option DiscDoubles; a self-draw's double for everybody
+    is in the payment formulas)."""
+    cannon: bool = True
+    """A player who let off a cannon (M 90-96) pays the winner for everybody, and the losers do not settle among themselves."""
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -321,3 +364,9 @@ class TableRules:
     match: MatchRules = MatchRules()
     clocks: tuple[Clock, ...] = ()
     timeout: TimeoutRules = TimeoutRules()
+    loose: LooseTiles | None = None
+    """Loose tiles kept apart for replacements (003, M 22); None: replacements from the wall's end (or ``dead_wall``)."""
+    settlement: ScoredSettlement | None = None
+    """Every hand scored and settled (003, M 107-111); None: the winner is paid by the payment roles."""
+    original_call: bool = False
+    """A player may declare Original Call with their first discard; their hand may not change after it (003, M 55)."""

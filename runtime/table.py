@@ -14,7 +14,7 @@ and the profile's scoring rules; nothing here looks at a profile's id.
 from __future__ import annotations
 
 import random
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from enum import StrEnum
 from itertools import combinations
 from typing import Any, Sequence
@@ -25,7 +25,7 @@ from .deadwall import DeadWall, next_kind
 from .hand import Meld, MeldType
 from .profile import MissingSuitRule, Profile
 from .rules import ExchangeDirection, IndicatorTiming, PassWinRule, WinFlow
-from .scoring import Score, WinningHand, evaluate
+from .scoring import Score, WinningHand, evaluate, score_losing_hand
 from .shapes import discard_shanten, is_complete, shanten, waits
 from .tiles import N_ALL_KINDS, N_KINDS, SUIT_LAYOUT, Suit, Tile, format_tiles
 
@@ -77,6 +77,7 @@ class Hand:
         honba: int = 0,
         deposits: int = 0,
         points: Sequence[int] | None = None,
+        dealer_wins: int = 0,
     ) -> None:
         if not profile.playable:
             raise NotImplementedError(f"profile {profile.id}: table play is not implemented yet (it scores hands only)")
@@ -85,6 +86,8 @@ class Hand:
         self.rng = random.Random(seed)
         self.seed = seed
         self.dealer = dealer
+        self.dealer_wins = dealer_wins
+        """The dealer's consecutive wins before this hand (East's 13th consecutive win is a limit hand)."""
         # Chance, in a fixed order so that a seed replays exactly.
         if wall is None:
             tiles = list(profile.tiles.all_tiles())
@@ -109,6 +112,12 @@ class Hand:
             size = self.rules.dead_wall.tiles
             self.dead = DeadWall(self.rules.dead_wall, tuple(self.wall[-size:]))
             self.back = len(self.wall) - size
+        # 003 / M 22: the loose tiles are wall[back:loose_end], kept apart from the live wall.
+        self.loose_end = len(self.wall)
+        self.loose_from_live = False  # the last replacement came from the live wall
+        loose = self.rules.loose
+        if loose is not None and loose.dead_wall:
+            self.back = len(self.wall) - (16 if loose.sixteen else 14)
         self.round_wind = round_wind
         self.honba = honba
         self.deposits = deposits
@@ -168,6 +177,9 @@ class Hand:
         self.discard_called = [False] * SEATS
         self.turns_taken = [0] * SEATS  # discards made
         self.interrupted = False  # a call or kong has been made this hand (ends every "first turn")
+        self.original_called = [False] * SEATS  # 003 / M 55: declared Original Call; the hand may not change
+        self.discards_made = 0  # discards so far this hand (Earth's Blessing: a win on East's first discard)
+        self.loose_kong_chain = False  # the player on turn made a kong with a loose tile (Kong upon Kong)
         self.kuikae: set[int] = set()  # kinds the caller may not discard now
         self.four_kongs_due = False
         self.aborted: str | None = None
@@ -393,9 +405,23 @@ class Hand:
         if self.must_discard and self.kuikae:
             candidates = [t for t in candidates if t.kind not in self.kuikae]  # 001: kuikae
         out.extend(Action(ActionKind.DISCARD, seat, tile=t) for t in candidates)
+        if self.rules.original_call:
+            out = self._original_call_options(seat, out, candidates)
         out.extend(self._riichi_declarations(seat, candidates))
         if self._may_declare_nine_terminals(seat):
             out.append(Action(ActionKind.NINE_TERMINALS, seat))
+        return out
+
+    def _original_call_options(self, seat: int, out: list[Action], candidates: Sequence[Tile]) -> list[Action]:
+        """003 / M 55: Original Call comes with one's first discard, nothing claimed before; after it
+        the declarer may only go out, expose a bonus tile, or discard the tile just drawn."""
+        if self.original_called[seat]:
+            return [
+                a for a in out
+                if a.kind in (ActionKind.TSUMO, ActionKind.FLOWER) or (a.kind is ActionKind.DISCARD and a.tile == self.last_draw)
+            ]
+        if self.turns_taken[seat] == 0 and not self.melds[seat] and not self.must_discard:
+            out.extend(Action(ActionKind.ORIGINAL_CALL, seat, tile=t) for t in candidates if not t.is_flower)
         return out
 
     def _kong_allowed(self) -> bool:
@@ -536,6 +562,8 @@ class Hand:
             dora_indicators=format_tiles(dead.indicators()) if dead is not None else "",
             ura_indicators=ura,
             honba=self.honba if honba is None else honba,
+            original_call=self.original_called[seat],
+            dealer_wins=self.dealer_wins if seat == self.dealer else 0,
             riichi_sticks=self.deposits,
         )
 
@@ -570,6 +598,8 @@ class Hand:
         # Heavenly and earthly hands: the seat's first draw, before any call or kong (001).
         first = not self.interrupted and self.turns_taken[seat] == 0 and not self.drew_replacement
         ctx = self.win_context(seat, after_kong=self.drew_replacement, last_tile=self.drew_last_tile, first_draw=first)
+        if self.loose_kong_chain and self.drew_replacement:
+            ctx = replace(ctx, kong_upon_kong=True)
         score = evaluate(self.profile, WinningHand(tuple(rest), tuple(self.melds[seat]), self.last_draw, WinKind.TSUMO), ctx)
         if not score.legal or not self._fan_allowed(seat, score):
             return None
@@ -594,6 +624,8 @@ class Hand:
             kong_shot=not robbing and self.claim_after_kong,
             last_tile=not robbing and self.claim_is_last_tile,
             honba=honba,
+            # Earth's Blessing: on East's first discard, nobody else having discarded or called.
+            first_draw=not robbing and not self.interrupted and self.discards_made == 1 and self.claim_from == self.dealer,
         )
         score = evaluate(self.profile, WinningHand(tuple(self.hands[seat]), tuple(self.melds[seat]), tile, WinKind.RON), ctx)
         if not score.legal or not self._fan_allowed(seat, score):
@@ -627,6 +659,7 @@ class Hand:
             ActionKind.ANKAN: self._do_ankan,
             ActionKind.KAKAN: self._do_kakan,
             ActionKind.FLOWER: self._do_flower,
+            ActionKind.ORIGINAL_CALL: self._do_original_call,
             ActionKind.RIICHI: self._do_riichi,
             ActionKind.NINE_TERMINALS: self._do_nine_terminals,
         }.get(action.kind, self._do_response)
@@ -703,12 +736,19 @@ class Hand:
             self.ippatsu[seat] = False  # the declarer's go-around is over
         self._emit(Event("discard", seat, data))
         self.turns_taken[seat] += 1
+        self.discards_made += 1
         self.must_discard = False
         self.kuikae = set()
         self.last_draw = None
         if self.dead is not None:
             self._reveal_pending()  # an open kong's indicator comes with its replacement discard (001)
         self._open_claims(seat, tile, after_kong=after_kong, last_tile=last)
+
+    def _do_original_call(self, action: Action) -> None:
+        """003 / M 55: the declaration is made with the first discard (not checked for a calling hand)."""
+        self.original_called[action.seat] = True
+        self._emit(Event("original_call", action.seat, {"tile": action.tile.mpsz if action.tile else None}))
+        self._do_discard(Action(ActionKind.DISCARD, action.seat, tile=action.tile))
 
     def _do_riichi(self, action: Action) -> None:
         """Declare riichi and discard sideways; the deposit is paid once no one wins on that discard (001)."""
@@ -806,6 +846,8 @@ class Hand:
                 if calls.chi and offset == 1 and tile.is_suited:
                     acts.extend(self._chi_options(seat, tile))
             if acts:
+                if self.original_called[seat]:
+                    acts = [a for a in acts if a.kind is ActionKind.RON]  # M 55: only a claim to go out
                 acts.append(Action(ActionKind.PASS, seat))
                 options[seat] = acts
         self.claim_options = options
@@ -1057,6 +1099,9 @@ class Hand:
             self.wins.append(WinRecord(seat, discarder, tile, score, order))
             self._emit(Event("win", seat, {"tile": tile.mpsz, "from": discarder, "ron": True, "robbing": robbing,
                                            "patterns": [p.id for p in score.patterns], "total": score.total}))
+            if self.rules.settlement is not None:
+                self._scored_settlement(seat, score, discarder, tile=None if robbing else tile)
+                continue
             liable = self.liable[seat]
             if liable is not None and liable[1] != discarder and self.rules.pao is not None and self.rules.pao.split_on_ron:
                 self._pay_liable_ron(seat, discarder, liable, score, first=seat == winners[0], tile=tile, robbing=robbing)
@@ -1097,16 +1142,80 @@ class Hand:
         self.win_events += 1
         self.wins.append(WinRecord(seat, None, tile, score, order))
         self._emit(Event("win", seat, {"tile": tile.mpsz, "ron": False, "patterns": [p.id for p in score.patterns], "total": score.total}))
-        owed = self._tsumo_payers(seat, score.payments)
-        liable = self.liable[seat]
-        if liable is not None:
-            owed = self._liable_tsumo(seat, liable, score, owed)
-        for other, amount in owed.items():
-            self._pay("win_payment", seat, other, amount)
+        if self.rules.settlement is not None:
+            self._scored_settlement(seat, score, None, tile=None)
+        else:
+            owed = self._tsumo_payers(seat, score.payments)
+            liable = self.liable[seat]
+            if liable is not None:
+                owed = self._liable_tsumo(seat, liable, score, owed)
+            for other, amount in owed.items():
+                self._pay("win_payment", seat, other, amount)
         self._collect_deposits(seat)
         self.active[seat] = False
         self._end_chain()
         self._after_win(next_from=seat)
+
+    # ------------------------------------------------------- scored settlement
+
+    def _scored_settlement(self, winner: int, score: Score, discarder: int | None, *, tile: Tile | None) -> None:
+        """003 "Procedure in Settlement" / M 107-111: every loser pays the winner the hand's value by
+        the payment roles (East's double is in the formulas); the discarder pays double under
+        ``discarder_doubles``; a player who let off a cannon (M 90-96) pays for everybody, and then
+        the losers do not settle; otherwise the losers pay one another the differences of their
+        hands' values, doubled to or from East under ``east_doubles``."""
+        rules = self.rules.settlement
+        assert rules is not None
+        losers = [s for s in range(SEATS) if s != winner]
+        cannon = discarder if rules.cannon and discarder is not None and tile is not None and self.let_off_cannon(winner, discarder, tile) else None
+        if cannon is not None:
+            self._emit(Event("cannon", cannon, {"winner": winner, "tile": tile.mpsz if tile else None}))
+        for other in losers:
+            pays = score.payments
+            amount = pays["each"] if "each" in pays else pays["east"] if other == self.dealer else pays["non_east"]
+            if rules.discarder_doubles and other == discarder:
+                amount *= 2
+            payer = other if cannon is None else cannon
+            self._pay("win_payment", winner, payer, amount, {} if payer == other else {"for": other})
+        if not rules.losers_settle or cannon is not None:
+            return
+        values = {s: self.losing_value(s) for s in losers}
+        for i, a in enumerate(losers):
+            for b in losers[i + 1 :]:
+                diff = values[a] - values[b]
+                if rules.east_doubles and self.dealer in (a, b):
+                    diff *= 2
+                if diff > 0:
+                    self._pay("losers_payment", a, b, diff)
+                elif diff < 0:
+                    self._pay("losers_payment", b, a, -diff)
+
+    def losing_value(self, seat: int) -> int:
+        """The value of a loser's hand at settlement (its best reading; announced as a ``hand_score`` event)."""
+        score = score_losing_hand(self.profile, tuple(self.hands[seat]), tuple(self.melds[seat]), self.win_context(seat))
+        value = score.value or 0
+        self._emit(Event("hand_score", seat, {"score": value, "patterns": [p.id for p in score.patterns], "points": score.fu}))
+        return value
+
+    def let_off_cannon(self, winner: int, discarder: int, tile: Tile) -> bool:
+        """M 90-96 as the spec reads them: the winner had exposed three sets all of one suit, or all
+        of honours, and the discard was of that suit or an honour; and the discarder had a choice
+        (some tile they held was not as dangerous; the table decides, nobody pleads)."""
+        exposed = self.melds[winner]
+        if len(exposed) < 3:
+            return False
+        suits = {m.tiles[0].suit for m in exposed}
+        if len(suits) != 1:
+            return False
+        (suit,) = suits
+        honours = suit is Suit.HONOR
+
+        def dangerous(t: Tile) -> bool:
+            return t.is_honor or (not honours and t.suit is suit)
+
+        if not dangerous(tile):
+            return False
+        return any(not dangerous(t) for t in self.hands[discarder] if not t.is_flower)
 
     def _tsumo_payers(self, seat: int, payments: dict[str, int]) -> dict[int, int]:
         """What each other active seat pays a self-draw winner, by payment role."""
@@ -1168,6 +1277,7 @@ class Hand:
     def _do_ankan(self, action: Action) -> None:
         seat, tile = action.seat, action.tile
         assert tile is not None
+        self.loose_kong_chain = self.drew_replacement  # a kong made with a loose tile (Kong upon Kong)
         self._note_passed_tsumo(seat)
         taken = [t for t in self.hands[seat] if t.kind == tile.kind]
         for t in taken:
@@ -1183,6 +1293,7 @@ class Hand:
     def _do_kakan(self, action: Action) -> None:
         seat, tile = action.seat, action.tile
         assert tile is not None
+        self.loose_kong_chain = self.drew_replacement  # a kong made with a loose tile (Kong upon Kong)
         self._note_passed_tsumo(seat)
         added = next(t for t in self.hands[seat] if t.kind == tile.kind)
         self._take(seat, added)
@@ -1269,12 +1380,34 @@ class Hand:
     def _replacement_draw(self, seat: int, *, kong: bool = True) -> None:
         if kong:
             self.kong_this_turn = True
+        self.loose_from_live = False
         if self.dead is not None:
             tile = self.dead.draw()
             self.back -= 1  # the live wall's last tile joins the dead wall
+        elif self.rules.loose is not None:
+            tile = self._loose_tile(kong=kong)
         else:
             tile = self._pop_back()
         self._draw(seat, tile, replacement=True, kong=kong)
+
+    def _loose_tile(self, *, kong: bool) -> Tile:
+        """A replacement under :class:`LooseTiles` (003 "The deal etc.", M 22, M 31)."""
+        loose = self.rules.loose
+        assert loose is not None
+        if not kong and not loose.flowers_loose:
+            self.loose_from_live = True
+            return self._pop_front()  # M 31: a bonus tile's replacement comes from the live wall
+        if not loose.dead_wall or self.loose_end == self.back:
+            # No dead wall, or the 16 loose tiles are used up: the live wall's last tile.
+            self.loose_from_live = True
+            self.back -= 1
+            self.loose_end = self.back
+            return self.wall[self.back]
+        self.loose_end -= 1
+        tile = self.wall[self.loose_end]
+        if not loose.sixteen and self.loose_end - self.back < 13 and self.wall_remaining >= 2:
+            self.back -= 2  # 14 loose tiles kept at 13 or 14: the live wall's last two join them
+        return tile
 
     def _draw(self, seat: int, tile: Tile, *, replacement: bool, kong: bool = False) -> None:
         self._clear_blocks(seat)
@@ -1282,13 +1415,17 @@ class Hand:
         self.turn = seat
         self.phase = Phase.TURN
         self.last_draw = tile
-        self.drew_replacement = replacement and kong  # a flower's replacement is no kong bloom
+        # A flower's replacement is no kong bloom, unless it is a loose tile (003: winning with a loose tile).
+        self.drew_replacement = replacement and (kong or (self.rules.loose is not None and not self.loose_from_live))
         # With a dead wall a replacement is never the last tile (it comes from the dead wall).
-        self.drew_last_tile = self.wall_remaining == 0 and not (replacement and self.dead is not None)
+        self.drew_last_tile = self.wall_remaining == 0 and not (
+            replacement and (self.dead is not None or (self.rules.loose is not None and not self.loose_from_live))
+        )
         self.must_discard = False
         if not replacement:
             self.kong_chain = []
             self.kong_this_turn = False
+            self.loose_kong_chain = False
         self._emit(Event("draw", seat, {"replacement": replacement, "left": self.wall_remaining}))
 
     # ------------------------------------------------------------ exhaustion
@@ -1450,6 +1587,8 @@ class Hand:
         """Every tile at the table now: wall, hands, melds, discards, won tiles and a pending added kong."""
         if self.dead is not None:
             out = list(self.wall[self.front : len(self.wall) - len(self.dead.tiles)]) + self.dead.remaining()
+        elif self.rules.loose is not None:
+            out = list(self.wall[self.front : self.loose_end])
         else:
             out = list(self.wall[self.front : self.back])
         for s in range(SEATS):
