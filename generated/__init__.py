@@ -2,6 +2,7 @@
 """One engine module per bundled profile; ``PROFILE_IDS`` lists them."""
 
 PROFILE_IDS: tuple[str, ...] = (
+    "classical_xmj",
     "gb_mcr",
     "riichi_planet",
     "riichi_tenhou",

@@ -1400,6 +1400,7 @@ PROFILE = Profile(
                 ),
                 round_to=None,
             ),
+            dealer_win_limit=None,
         ),
         clocks=(
             rules.Clock(id="bullet", per_action=2, reserve=5),
@@ -1408,6 +1409,9 @@ PROFILE = Profile(
             rules.Clock(id="relaxed", per_action=15, reserve=60),
         ),
         timeout=rules.TimeoutRules(claim_win=True),
+        loose=None,
+        settlement=None,
+        original_call=False,
     ),
     playable=True,
     minimum=Minimum(

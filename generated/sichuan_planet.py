@@ -380,6 +380,7 @@ PROFILE = Profile(
             extension_rounds=0,
             leftover_deposits_to_first=True,
             result=None,
+            dealer_win_limit=None,
         ),
         clocks=(
             rules.Clock(id="bullet", per_action=2, reserve=5),
@@ -388,6 +389,9 @@ PROFILE = Profile(
             rules.Clock(id="relaxed", per_action=15, reserve=60),
         ),
         timeout=rules.TimeoutRules(claim_win=True),
+        loose=None,
+        settlement=None,
+        original_call=False,
     ),
     playable=True,
     invariants=(

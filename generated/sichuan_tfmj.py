@@ -393,9 +393,13 @@ PROFILE = Profile(
             extension_rounds=0,
             leftover_deposits_to_first=True,
             result=None,
+            dealer_win_limit=None,
         ),
         clocks=(),
         timeout=rules.TimeoutRules(claim_win=False),
+        loose=None,
+        settlement=None,
+        original_call=False,
     ),
     playable=True,
     invariants=(

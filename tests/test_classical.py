@@ -1,0 +1,255 @@
+"""classical_xmj (book 003 + classical-complement.md): options, loose tiles, Original Call, cannon,
+scored settlement, the match, and that the spec's examples cover every point item, double and limit hand."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from mjspec.compiler.cli import main, score_request
+from mjspec.runtime.actions import Action, ActionKind
+from mjspec.runtime.bots import GreedyBot
+from mjspec.runtime.context import WinContext
+from mjspec.runtime.hand import Meld, MeldType
+from mjspec.runtime.match import Match, play_hand, play_match
+from mjspec.runtime.options import OptionError, bind_options
+from mjspec.runtime.record import match_record, replay
+from mjspec.runtime.registry import load_profile
+from mjspec.runtime.request import parse_request
+from mjspec.runtime.scoring import evaluate, score_losing_hand
+from mjspec.runtime.table import Hand
+from mjspec.runtime.tiles import parse_tiles
+
+PID = "classical_xmj"
+
+#: Non-default option sets a full match is played under (plus the defaults).
+OPTION_SETS: list[dict[str, object]] = [
+    {},
+    {"DeadWall16": False, "FlowersLoose": True, "EastDoubles": False, "NumRounds": 1},
+    {"DeadWall": False, "Flowers": False, "LosersSettle": False, "DiscDoubles": True, "NumRounds": 1},
+    {"NoLimit": True, "SevenPairs": True, "KongHas3Types": True, "LosersPurity": True, "NumRounds": 1,
+     "FlowersOwnBoth": {"points": 8}, "ConcealedFully": {"doubles": 3}, "ScoreLimit": 500},
+]
+
+
+def bots(seed: int) -> list[GreedyBot]:
+    return [GreedyBot(seed * 4 + i) for i in range(4)]
+
+
+@pytest.mark.parametrize("options", OPTION_SETS, ids=lambda o: ",".join(o) or "defaults")
+def test_a_match_plays_records_and_replays(options: dict[str, object], tmp_path: Path) -> None:
+    profile = bind_options(load_profile(PID), options)
+    match = play_match(profile, bots(3), seed=3)
+    assert match.over and len(match.hands) >= profile.table.match.rounds * 4
+    record = match_record(match)
+    for name, value in options.items():
+        assert record["options"][name] == value  # the record states the options in force
+    path = tmp_path / "game.json"
+    path.write_text(json.dumps(record), "utf-8")
+    summary = replay(json.loads(path.read_text("utf-8")))
+    assert list(summary.totals) == match.totals
+    assert sum(match.totals) == 0
+
+
+@settings(max_examples=12, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(seed=st.integers(0, 2**31), options=st.sampled_from(OPTION_SETS))
+def test_settlement_is_zero_sum_in_every_hand(seed: int, options: dict[str, object]) -> None:
+    profile = bind_options(load_profile(PID), {**options, "NumRounds": 1})
+    match = Match(profile, seed)
+    players = bots(seed)
+    for _ in range(6):
+        if match.over:
+            break
+        hand = match.new_hand()
+        play_hand(hand, players)
+        assert sum(hand.scores) == 0, (seed, options, hand.scores)
+        for ev in hand.events:
+            assert sum(ev.deltas) == 0, ev
+
+
+def test_the_dead_wall_options_set_the_live_wall() -> None:
+    base = load_profile(PID)
+    dealt = 13 * 4 + 1
+    cases = [({}, 144 - dealt - 16), ({"DeadWall16": False}, 144 - dealt - 14), ({"DeadWall": False}, 144 - dealt),
+             ({"Flowers": False}, 136 - dealt - 16)]
+    for options, live in cases:
+        hand = Hand(bind_options(base, options), seed=5)
+        assert hand.wall_remaining == live, options
+        assert sorted(hand.tile_census()) == sorted(hand.profile.tiles.all_tiles())
+
+
+def test_fourteen_loose_tiles_are_kept_at_thirteen_or_fourteen() -> None:
+    hand = Hand(bind_options(load_profile(PID), {"DeadWall16": False}), seed=1)
+    live = hand.wall_remaining
+    hand._loose_tile(kong=True)
+    assert (hand.loose_end - hand.back, hand.wall_remaining) == (13, live)
+    hand._loose_tile(kong=True)
+    assert (hand.loose_end - hand.back, hand.wall_remaining) == (14, live - 2)  # 12 -> 14 from the live wall
+
+
+def test_sixteen_loose_tiles_are_used_up_then_the_live_wall_end() -> None:
+    hand = Hand(load_profile(PID), seed=1)
+    live = hand.wall_remaining
+    for _ in range(16):
+        hand._loose_tile(kong=True)
+    assert hand.wall_remaining == live and hand.loose_end == hand.back
+    hand._loose_tile(kong=True)
+    assert hand.wall_remaining == live - 1
+
+
+def test_bonus_replacements_come_from_the_live_wall_unless_flowers_loose() -> None:
+    for loose, front_moves in ((False, 1), (True, 0)):
+        hand = Hand(bind_options(load_profile(PID), {"FlowersLoose": loose}), seed=1)
+        front = hand.front
+        hand._loose_tile(kong=False)
+        assert hand.front - front == front_moves
+
+
+def test_original_call_is_made_with_the_first_discard_and_fixes_the_hand() -> None:
+    hand = Hand(load_profile(PID), seed=11)
+    while ActionKind.FLOWER in {a.kind for a in hand.legal_actions(hand.turn)}:
+        hand.apply(next(a for a in hand.legal_actions(hand.turn) if a.kind is ActionKind.FLOWER))
+    seat = hand.turn
+    calls = [a for a in hand.legal_actions(seat) if a.kind is ActionKind.ORIGINAL_CALL]
+    assert calls and all(a.tile is not None and not a.tile.is_flower for a in calls)
+    hand.apply(calls[0])
+    assert hand.original_called[seat]
+    # Every later turn of the declarer: only the drawn tile may go (or a win, or a bonus tile).
+    for _ in range(400):
+        if hand.over:
+            break
+        who = hand.pending_seats()[0]
+        legal = hand.legal_actions(who)
+        if who == seat and hand.phase.value == "turn":
+            assert {a.kind for a in legal} <= {ActionKind.TSUMO, ActionKind.FLOWER, ActionKind.DISCARD}
+            assert all(a.tile == hand.last_draw for a in legal if a.kind is ActionKind.DISCARD)
+        if who == seat and hand.phase.value == "claim":
+            assert {a.kind for a in legal} <= {ActionKind.RON, ActionKind.PASS}
+        if who != seat:
+            assert not any(a.kind is ActionKind.ORIGINAL_CALL for a in legal) or hand.turns_taken[who] == 0
+        hand.apply(GreedyBot(1).choose(hand, who, legal))
+
+
+def _table_with_melds(winner_melds: list[str], discarder_hand: str) -> Hand:
+    hand = Hand(load_profile(PID), seed=2)
+    hand.melds[1] = [Meld(MeldType.PON, tuple(parse_tiles(m))) for m in winner_melds]
+    hand.hands[2] = list(parse_tiles(discarder_hand))
+    return hand
+
+
+def test_a_dangerous_discard_lets_off_a_cannon_unless_there_was_no_choice() -> None:
+    three_bamboo = ["111s", "555s", "999s"]
+    (tile,) = parse_tiles("2s")
+    assert _table_with_melds(three_bamboo, "123m4p").let_off_cannon(1, 2, tile)  # a safe tile was held
+    assert not _table_with_melds(three_bamboo, "3s4s7z").let_off_cannon(1, 2, tile)  # no choice
+    assert not _table_with_melds(["111s", "555s", "999p"], "123m").let_off_cannon(1, 2, tile)  # two suits: not dangerous
+    assert not _table_with_melds(three_bamboo, "123m").let_off_cannon(1, 2, parse_tiles("2m")[0])  # other suit
+    assert _table_with_melds(["111z", "555z", "666z"], "123m").let_off_cannon(1, 2, parse_tiles("7z")[0])  # honours
+
+
+def test_a_cannon_pays_for_everybody_and_losers_do_not_settle() -> None:
+    hand = _table_with_melds(["111s", "555s", "999s"], "123m4p5p")
+    hand.hands[1] = list(parse_tiles("34s77z"))
+    win, ctx = parse_request(hand.profile, {"concealed": "34s77z", "melds": [{"type": "pon", "tiles": t} for t in ("111s", "555s", "999s")],
+                                            "win_tile": "2s", "win": "ron", "context": {"seat_wind": "S"}})
+    score = evaluate(hand.profile, win, ctx)
+    before = list(hand.scores)
+    hand._scored_settlement(1, score, 2, tile=parse_tiles("2s")[0])
+    paid = [a - b for a, b in zip(hand.scores, before)]
+    value = score.value or 0
+    assert paid[1] == 2 * value + value + value  # East pays double; all of it through the cannon
+    assert paid[2] == -paid[1] and paid[0] == paid[3] == 0
+    assert any(e.kind == "cannon" for e in hand.events)
+
+
+def test_losers_pay_one_another_the_differences_with_easts_double() -> None:
+    hand = Hand(load_profile(PID), seed=4)
+    hand.hands[2] = list(parse_tiles("555z666z"))  # two concealed dragon pungs: (8 + 8) x 2 x 2 = 64
+    hand.hands[3] = list(parse_tiles("11z"))  # seat 3 is North: East pair of the prevailing wind, 2 points
+    hand.hands[0] = list(parse_tiles("123m"))  # East (the dealer): nothing
+    win, ctx = parse_request(hand.profile, {"concealed": "234m456p789s78s55m", "win_tile": "9s", "win": "tsumo",
+                                            "context": {"seat_wind": "S"}})
+    score = evaluate(hand.profile, win, ctx)
+    before = list(hand.scores)
+    hand._scored_settlement(1, score, None, tile=None)
+    paid = [a - b for a, b in zip(hand.scores, before)]
+    values = {e.seat: e.data["score"] for e in hand.events if e.kind == "hand_score"}
+    assert values == {0: 0, 2: 64, 3: 2}
+    v = score.value or 0
+    assert paid[2] == -v + (64 - 0) * 2 + (64 - 2)
+    assert paid[3] == -v + (2 - 0) * 2 - (64 - 2)
+    assert paid[0] == -2 * v - (64 - 0) * 2 - (2 - 0) * 2
+    assert sum(paid) == 0
+
+
+def test_losing_hands_take_their_best_reading() -> None:
+    profile = load_profile(PID)
+    score = score_losing_hand(profile, tuple(parse_tiles("555z66z77z123m")), (), WinContext())
+    assert score.fu == 8 + 2 + 2 and [p.id for p in score.patterns] == ["dragon_set"]
+    assert score.value == 24
+
+
+def test_east_keeps_the_deal_after_a_win_and_a_wash_out() -> None:
+    match = play_match(bind_options(load_profile(PID), {"NumRounds": 1}), bots(8), seed=8)
+    for before, after in zip(match.hands, match.hands[1:]):
+        kept = not before.wins or before.wins[0].seat == before.dealer
+        assert after.dealer == (before.dealer if kept else (before.dealer + 1) % 4)
+
+
+def test_every_point_item_double_and_limit_hand_has_an_example() -> None:
+    profile = load_profile(PID)
+    seen_items: set[str] = set()
+    seen_patterns: set[str] = set()
+    for ex in profile.examples:
+        req = {"concealed": ex.concealed, "win_tile": ex.win_tile, "win": ex.win, "context": dict(ex.context),
+               "melds": [{"type": m.type, "tiles": m.tiles} for m in ex.melds]}
+        hand, ctx = parse_request(profile, req)
+        score = evaluate(profile, hand, ctx)
+        seen_items |= {i.id for i in score.point_items}
+        seen_patterns |= {p.id for p in score.patterns}
+    assert profile.points is not None
+    assert {i.id for i in profile.points.items} <= seen_items
+    assert {p.id for p in profile.patterns} <= seen_patterns
+
+
+def test_score_answers_the_contract_with_options() -> None:
+    req = {"profile": PID, "concealed": "234m9p", "win_tile": "9p", "win": "ron",
+           "melds": [{"type": "pon", "tiles": t} for t in ("555z", "666z", "777z")], "context": {"seat_wind": "S"}}
+    assert score_request(req)["score"] == 1000
+    limited = score_request({**req, "context": {"seat_wind": "S", "options": {"ScoreLimit": 800}}})
+    assert limited["score"] == 800 and limited["payments"] == {"east": 1600, "non_east": 800}
+    limit_hand = score_request({**req, "concealed": "222m9p"})
+    assert limit_hand["total"] is None and limit_hand["fu"] is None and limit_hand["score"] == 1000
+    east = score_request({**req, "context": {}})
+    assert east["payments"] == {"each": 2000}
+    bad = score_request({**req, "context": {"options": {"NoLimit": "perhaps"}}})
+    assert "NoLimit" in bad["error"]
+
+
+def test_cli_options_for_classical(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["play", PID, "--option", "NumRounds=x", "--quiet"]) == 2
+    assert "NumRounds" in capsys.readouterr().err
+    assert main(["score", PID, "234m9p", "--win", "9p", "--meld", "pon:555z", "--meld", "pon:666z", "--meld", "pon:777z",
+                 "--context", "seat_wind=S", "--option", "NoLimit=true", "--json"]) == 0
+    assert json.loads(capsys.readouterr().out)["score"] == 38 * 32
+    with pytest.raises(OptionError):
+        bind_options(load_profile(PID), {"ConcealedFully": "3"})
+
+
+def test_easts_deal_passes_after_the_thirteenth_consecutive_win() -> None:
+    from types import SimpleNamespace
+
+    match = Match(load_profile(PID), seed=0)
+    won = SimpleNamespace(dealer=0, wins=[SimpleNamespace(seat=0)], aborted=None, exhausted=False, ready_at_end=(), deposits=0)
+    washout = SimpleNamespace(dealer=0, wins=[], aborted=None, exhausted=True, ready_at_end=(), deposits=0)
+    for n in range(12):
+        match._advance_round(won)  # type: ignore[arg-type]
+        match._advance_round(washout)  # type: ignore[arg-type]  # a wash-out neither counts nor breaks the run
+        assert match.dealer == 0 and match.dealer_wins == n + 1
+    assert match.make_hand(1).win_context(0).dealer_wins == 12
+    match._advance_round(won)  # type: ignore[arg-type]
+    assert match.dealer == 1 and match.dealer_wins == 0
