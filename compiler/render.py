@@ -904,7 +904,7 @@ class _Builder:
                 points=getattr(result, "return_points", 0), bonus=getattr(result, "winner_bonus", 0), uma=Md("/".join(f"{u:+d}" for u in uma))))
             step = getattr(result, "round_to", None)
             if isinstance(step, int):
-                bullets.append(_("For the result, points are rounded to the nearest {amount} (a half up) and first place takes the balance.", amount=step))
+                bullets.append(_("For the result, points are rounded to the nearest {amount} (a half away from zero) and first place takes the balance.", amount=step))
         timeout = self.table_field("timeout", "claim_win")
         if timeout is True:
             bullets.append(_("A player who runs out of time takes an available win."))

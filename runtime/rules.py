@@ -273,7 +273,7 @@ class MatchResult:
     uma: tuple[int, ...] = (20, 10, -10, -20)
     """Placement adjustments in thousands, first to last."""
     round_to: int | None = None
-    """Points are rounded to this (a half rounded up) before the result; first place then takes the balance so the results sum to zero."""
+    """Points are rounded to this (a half away from zero) before the result; first place then takes the balance so the results sum to zero."""
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)

@@ -708,3 +708,23 @@ def test_closed_wall_inverts_the_dice_opening() -> None:
         assert open_wall(closed_wall(order, dice), dice) == order
         hand = Hand(RIICHI, wall=closed_wall(order, dice), dice=dice)
         assert hand.dead is not None and list(hand.dead.tiles) == order[-14:]
+
+
+def test_tenhou_result_rounds_a_half_away_from_zero() -> None:
+    """Tenhou log 2009022116gm-00a9-0000-77155835 (tests/data/tenhou, bug3.xml): -7,500 rounds to -8,000."""
+    m = Match(TENHOU, 0)
+    m.totals = [26900, 29200, 51400, -7500]
+    assert m.result() == [-13.0, 9.0, 62.0, -58.0]
+
+
+def test_pao_self_draw_with_honba(scorer: dict[str, object]) -> None:
+    """With honba on the table the covered value is measured without them (a regression: the winning tile
+    had already left the hand when the payments were split)."""
+    scorer["patterns"] = {"big_three_dragons": 13}
+    hand = arranged(PAO_HANDS, "8s8s8s8p8p8p1s9m9m7s2m", profile=PAO, honba=1)
+    _pao_to_ready(hand)
+    discard(hand, 0, "7s")
+    pass_all(hand)
+    act(hand, ActionKind.TSUMO, 1)
+    # As without honba, plus 100 from each payer (the honba are paid as without liability).
+    assert hand.scores == [-1100, 28300, -600, -26600]
