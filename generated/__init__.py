@@ -6,6 +6,7 @@ PROFILE_IDS: tuple[str, ...] = (
     "gb_mcr",
     "riichi_planet",
     "riichi_tenhou",
+    "riichi_tenhou_east",
     "sichuan_planet",
     "sichuan_tfmj",
 )

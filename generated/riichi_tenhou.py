@@ -1366,7 +1366,9 @@ PROFILE = Profile(
         abortive=rules.AbortiveDraws(
             nine_terminals=True, four_winds=True, four_riichi=True, four_kongs=True, triple_ron=True
         ),
-        pao=rules.Pao(dragons=None, winds=None, split_on_ron=True, liable_pays_honba=True),
+        pao=rules.Pao(
+            dragons="daisangen", winds="daisuushii", split_on_ron=True, liable_pays_honba=True
+        ),
         exhaustion=rules.ExhaustionRules(
             missing_suit_penalty=0,
             not_ready_pays_ready=False,
