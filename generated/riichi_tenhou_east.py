@@ -1402,9 +1402,13 @@ PROFILE = Profile(
                 ),
                 round_to=1000,
             ),
+            dealer_win_limit=None,
         ),
         clocks=(),
         timeout=rules.TimeoutRules(claim_win=True),
+        loose=None,
+        settlement=None,
+        original_call=False,
     ),
     playable=True,
     minimum=Minimum(
