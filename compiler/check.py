@@ -506,7 +506,7 @@ class _Builder:
         reading = self.text(raw.get("reading"), p + ("reading",), required=False)
         if unit is None:
             return None
-        return PointsIR(unit, tuple(items), result, raw.get("section"), reading)
+        return PointsIR(unit, tuple(items), result, raw.get("section"), reading, tuple(int(v) for v in raw.get("shown", [])))
 
     def minimum(self, raw: Mapping[str, Any] | None, patterns: set[str]) -> MinimumIR | None:
         """``win.minimum``: the floor a scored win must reach."""

@@ -170,6 +170,8 @@ class PointsIR:
     result: ExprIR | None
     section: str | None
     reading: Text | None
+    shown: tuple[int, ...] = ()
+    """Points values the rule document's payment tables show, one column each."""
 
 
 @dataclass(frozen=True)

@@ -246,6 +246,7 @@ class RuleDocument:
     flow: tuple[Section, ...]
     riichi: tuple[Section, ...]
     patterns: Section
+    points: tuple[Section, ...]
     payments: Section
     options: tuple[Section, ...]
     kongs: tuple[Section, ...]
@@ -337,7 +338,7 @@ _BLOCK = {
     "timeout": N_("Running out of time"),
 }
 _DIRECTION = {"left": N_("to the left"), "across": N_("across"), "right": N_("to the right")}
-_PREFER = {"total": N_("the highest total"), "payment": N_("the highest payment")}
+_PREFER = {"total": N_("the highest total"), "payment": N_("the highest payment"), "points": N_("the most points")}
 # What a combination pattern (``combine: {kind: n}``) is formed by: one set, or n sets.
 _COMBINE_ONE = {"sequences": N_("one sequence"), "triplets": N_("one triplet or kong"), "sets": N_("one group")}
 _COMBINE_MANY = {"sequences": N_("{count} sequences"), "triplets": N_("{count} triplets or kongs"), "sets": N_("{count} groups")}
@@ -423,6 +424,7 @@ class _Builder:
             flow=self.flow(),
             riichi=self.riichi(),
             patterns=self.patterns(),
+            points=self.points(),
             payments=self.payments(),
             options=self.options(),
             kongs=self.kongs(),
@@ -1017,7 +1019,16 @@ class _Builder:
             shown = code(p.value.source)
         else:
             shown = Md(str(p.value))
-        return self._("{value} each", value=shown) if p.count is not None else shown
+        if p.count is not None:
+            shown = self._("{value} each", value=shown)
+        if p.open_value == 0:
+            shown = self._("{value}, closed hand only", value=shown)
+        elif p.open_value is not None:
+            opened = code(p.open_value.source) if isinstance(p.open_value, ExprIR) else Md(str(p.open_value))
+            shown = self._("{value} closed, {open} open", value=shown, open=opened)
+        if p.limit:
+            shown = self._("{value} (limit)", value=shown)
+        return shown
 
     def patterns(self) -> Section:
         ir, _ = self.ir, self._
@@ -1095,6 +1106,9 @@ class _Builder:
                     notes.append(_("{pattern} counts only when no other pattern counts.", pattern=self.text(p.names)))
         if bonus:
             notes.append(_("Always counted when met, never removed by another pattern and removing none: {patterns}.", patterns=_.join(bonus)))
+        limit_names = [self.text(p.names) for p in ir.patterns if p.limit]
+        if limit_names:
+            notes.append(_("Limit patterns: {patterns}. When one counts, only limit patterns count (they add up); no other pattern is added.", patterns=_.join(limit_names)))
         return notes
 
     def excluded_name(self, pid: str, limit: int | None) -> Md:
@@ -1135,7 +1149,19 @@ class _Builder:
                 capped=code("capped"),
             )
         ]
-        tables, notes = self.payment_tables()
+        if ir.points is not None:
+            paragraphs.append(
+                _(
+                    "{points} is the hand's {unit} (0 when a limit pattern counts), {limit} whether a limit pattern counts, and {honba} the repeat counters on the table.",
+                    points=code("points"),
+                    unit=self.points_unit(),
+                    limit=code("limit"),
+                    honba=code("honba"),
+                )
+            )
+            tables, notes = self.points_payment_tables()
+        else:
+            tables, notes = self.payment_tables()
         return Section(paragraphs=tuple(paragraphs), bullets=tuple(bullets), tables=tables, notes=notes)
 
     def options(self) -> tuple[Section, ...]:
@@ -1164,6 +1190,64 @@ class _Builder:
             example=code("points:10, doubles:2, limit"),
         )
         return (Section(paragraphs=(paragraph,), tables=(table,)),)
+
+    def points_unit(self) -> Md:
+        assert self.ir.points is not None
+        return Md(escape_md(self.text(self.ir.points.unit)))
+
+    def points(self) -> tuple[Section, ...]:
+        """``scoring.points``: every item, its value and condition, then the result formula."""
+        ir, _ = self.ir, self._
+        pts = ir.points
+        if pts is None:
+            return ()
+        unit = self.points_unit()
+        rows = []
+        for it in pts.items:
+            value = code(it.value.source) if isinstance(it.value, ExprIR) else Md(str(it.value))
+            when = code(it.when.source) if it.when is not None else _("always")
+            definition = Md(escape_md(self.text(it.definition))) if it.definition else Md("")
+            rows.append((Md(f"**{escape_md(self.text(it.names))}**"), value, when, definition, self.section_cell(it.section)))
+        table = Table(
+            (_("Item"), _("Value ({unit})", unit=unit), _("When"), _("Definition"), _("Rule book")),
+            (Md("---"), Md("--:"), Md("---"), Md("---"), Md("---")),
+            tuple(rows),
+        )
+        paragraphs = [self.with_ref(_("Besides its total, a hand counts {unit}: every item below that applies adds its value. A hand with a limit pattern has no {unit}.", unit=unit), pts.section)]
+        notes = []
+        if pts.result is not None:
+            notes.append(_("The hand's {unit} are then {formula}, where {points} is the sum of the items.", unit=unit, formula=code(pts.result.source), points=code("points")))
+        return (Section(paragraphs=tuple(paragraphs), tables=(table,), notes=tuple(notes)),)
+
+    def points_payment_tables(self) -> tuple[tuple[Table, ...], tuple[Md, ...]]:
+        """One table per (dealer or not, discard or self-draw): a row per total, a column per shown points value."""
+        ir, _ = self.ir, self._
+        assert ir.points is not None
+        shown = ir.points.shown
+        if not shown:
+            return (), ()
+        engine = self.engine
+        tables = []
+        for dealer in (False, True):
+            for is_tsumo, kind in ((False, "ron"), (True, "tsumo")):
+                roles: list[str] = []
+                body = []
+                for n in range(1, 14):
+                    cells = []
+                    for pts in shown:
+                        paid = compute_payments(engine, n, n if ir.cap is None else min(n, ir.cap), is_tsumo, dealer, points=pts)
+                        roles.extend(r for r in paid if r not in roles)
+                        cells.append(Md(" / ".join(str(v) for v in paid.values())))
+                    body.append((Md(str(n)),) + tuple(cells))
+                paid = compute_payments(engine, 13, 13, is_tsumo, dealer, limit=True)
+                body.append((_("limit pattern"),) + tuple(Md(" / ".join(str(v) for v in paid.values())) for _p in shown))
+                who = [_.marked(_PAY_HEADER[(kind, r)]) if (kind, r) in _PAY_HEADER else code(r) for r in roles]
+                corner = _("{unit} (dealer wins): {payers}", unit=self.unit(), payers=Md(" / ".join(who))) if dealer else _("{unit} (non-dealer wins): {payers}", unit=self.unit(), payers=Md(" / ".join(who)))
+                header = (corner,) + tuple(Md(f"{v} {self.points_unit()}") for v in shown)
+                tables.append(Table(header, tuple(Md("--:") for _x in header), tuple(body)))
+        return tuple(tables), (
+            _("Every figure is computed by the profile's engine: a row per total, a column per {unit}; a cell lists each payer's amount in the order of the first column's heading. The limit row is one limit pattern.", unit=self.points_unit()),
+        )
 
     def payment_rows(self) -> list[tuple[Md, int, int]]:
         """(row label, total, capped total) for the worked payment table."""
@@ -1280,6 +1364,10 @@ class _Builder:
             value = Md(f"{p.value} × {p.count}") if p.count != 1 else Md(str(p.value))
             parts.append(Md(f"{escape_md(self.pattern_name(p.id))} {value}"))
         total = _("{total} {unit}", total=score.total, unit=self.unit())
+        if score.fu is not None and self.ir.points is not None:
+            total = _("{total}, {points} {unit}", total=total, points=score.fu, unit=self.points_unit())
+        elif score.limit:
+            total = _("{total} (limit)", total=total)
         if score.capped != score.total:
             total = _("{total}, counted as {capped} after the cap", total=total, capped=score.capped)
         pays = [self.pays(win, role, amount) for role, amount in score.payments.items()]
