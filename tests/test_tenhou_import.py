@@ -343,3 +343,12 @@ def test_match_result_rounds_halves_away_from_zero_like_tenhou() -> None:
     result = match.result()
     assert result is not None
     assert [round(r, 1) for r in result] == [uma for _, uma in game.final] == [-13.0, 9.0, 62.0, -58.0]
+
+
+def test_every_mapped_yaku_is_a_pattern_of_riichi_tenhou() -> None:
+    from mjspec.runtime.registry import load_profile
+
+    ids = {p.id for p in load_profile("riichi_tenhou").patterns}
+    mapped = {pattern for _, pattern in YAKU.values() if pattern is not None}
+    assert mapped <= ids, sorted(mapped - ids)
+    assert [i for i, (_, pattern) in YAKU.items() if pattern is None] == [36]  # renhou, in neither rule set
