@@ -435,15 +435,24 @@ class _Builder:
             p: Path = ("options", name)
             otype = OptionType(raw["type"])
             default = raw["default"]
+            low, high = raw.get("minimum"), raw.get("maximum")
+            if (low is not None or high is not None) and otype in (OptionType.BOOL, OptionType.SCORE):
+                self.err(p, f"a {otype.value} option has no minimum or maximum (only count, seconds and points do)")
+                continue
+            if low is not None and high is not None and low > high:
+                self.err(p + ("maximum",), f"maximum {high} is below minimum {low}")
+                continue
+            section = str(raw.get("section", ""))
+            shape = OptionSpec(name, otype, False, _NO_TEXT, minimum=low, maximum=high, section=section)
             try:
-                value = parse_value(OptionSpec(name, otype, False, _NO_TEXT), default)
+                value = parse_value(shape, default)
             except OptionError as e:
                 self.err(p + ("default",), str(e))
                 continue
             description = self.text(raw.get("description"), p + ("description",))
             if description is None:
                 continue
-            out.append(OptionSpec(name, otype, value, description, tuple(raw.get("sets", []))))
+            out.append(OptionSpec(name, otype, value, description, tuple(raw.get("sets", [])), minimum=low, maximum=high, section=section))
         return tuple(out)
 
     def option_rules(

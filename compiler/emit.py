@@ -90,7 +90,8 @@ def _option(value: OptionSpec) -> str:
         shown = _pyrepr(default)
     return (
         f"OptionSpec(name={_pyrepr(value.name)}, type=OptionType({_pyrepr(value.type.value)}), default={shown}, "
-        f"description={_text(value.description)}, sets={_pyrepr(value.sets)})"
+        f"description={_text(value.description)}, sets={_pyrepr(value.sets)}, "
+        f"minimum={_pyrepr(value.minimum)}, maximum={_pyrepr(value.maximum)}, section={_pyrepr(value.section)})"
     )
 
 

@@ -1179,7 +1179,14 @@ class _Builder:
         rows = []
         for o in ir.options:
             default = json.dumps(value_to_json(o.default)).replace('"', "")
-            rows.append((code(o.name), kinds[o.type.value], code(default), Md(escape_md(o.description.get(self.lang)))))
+            kind = kinds[o.type.value]
+            if o.minimum is not None and o.maximum is not None:
+                kind = _("{kind}, {low} to {high}", kind=kind, low=o.minimum, high=o.maximum)
+            elif o.minimum is not None:
+                kind = _("{kind}, at least {low}", kind=kind, low=o.minimum)
+            elif o.maximum is not None:
+                kind = _("{kind}, at most {high}", kind=kind, high=o.maximum)
+            rows.append((code(o.name), kind, code(default), Md(escape_md(o.description.get(self.lang)))))
         table = Table((_("Option"), _("Type"), _("Default"), _("Description")), (Md("---"), Md("---"), Md("---"), Md("---")), tuple(rows))
         paragraph = _(
             "Options change the rules of a game: {play} and {score} take {option}; a scoring request gives them in {request_key}. A score option is given as points, doubles or the limit ({example}).",

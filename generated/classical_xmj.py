@@ -389,6 +389,44 @@ def _when_wriggling_snake(v: HandView) -> bool:
     )
 
 
+def _when_own_bonus_tile_limit(v: HandView) -> bool:
+    # spec: scoring.patterns.own_bonus_tile_limit.when
+    return bool(v.own_bonus > 0 and v.option_limit("FlowersOwnEach"))
+
+
+def _when_own_flower_and_season_limit(v: HandView) -> bool:
+    # spec: scoring.patterns.own_flower_and_season_limit.when
+    return bool(v.own_bonus == 2 and v.option_limit("FlowersOwnBoth"))
+
+
+def _when_bouquet_limit(v: HandView) -> bool:
+    # spec: scoring.patterns.bouquet_limit.when
+    return bool(v.bonus_sets > 0 and v.option_limit("FlowersBouquet"))
+
+
+def _when_concealed_fully_limit(v: HandView) -> bool:
+    # spec: scoring.patterns.concealed_fully_limit.when
+    return bool(
+        v.winner
+        and v.tsumo
+        and v.option_limit("ConcealedFully")
+        and all(
+            (g.concealed or (g.is_claimed_kong and v.option_on("KongHas3Types")) for g in v.melds)
+        )
+    )
+
+
+def _when_concealed_almost_limit(v: HandView) -> bool:
+    # spec: scoring.patterns.concealed_almost_limit.when
+    return bool(
+        (v.winner and v.ron or (not v.winner and v.option_on("LosersPurity")))
+        and v.option_limit("ConcealedAlmost")
+        and all(
+            (g.concealed or (g.is_claimed_kong and v.option_on("KongHas3Types")) for g in v.melds)
+        )
+    )
+
+
 def _point_value_bonus_tiles(v: HandView) -> int:
     # spec: scoring.points.items.bonus_tiles.value
     return int(4 * v.flowers)
@@ -1270,6 +1308,91 @@ PROFILE = Profile(
             section=None,
             limit=True,
         ),
+        Pattern(
+            id="own_bonus_tile_limit",
+            names=Text(
+                en="own flower or season (option limit)",
+                zh="本位花或季（选项：满贯）",
+                ja="自風の花・季節牌（オプション：リミット）",
+                pt="flor ou estação própria (limite da opção)",
+                fr="fleur ou saison propre (limite de l'option)",
+            ),
+            value=1,
+            when=_when_own_bonus_tile_limit,
+            count=None,
+            group=None,
+            excludes=(),
+            section="M 116(a)",
+            limit=True,
+        ),
+        Pattern(
+            id="own_flower_and_season_limit",
+            names=Text(
+                en="own flower and season (option limit)",
+                zh="本位花与季（选项：满贯）",
+                ja="自風の花と季節牌（オプション：リミット）",
+                pt="flor e estação próprias (limite da opção)",
+                fr="sa fleur et sa saison (limite de l'option)",
+            ),
+            value=1,
+            when=_when_own_flower_and_season_limit,
+            count=None,
+            group=None,
+            excludes=(),
+            section="M 116(a)",
+            limit=True,
+        ),
+        Pattern(
+            id="bouquet_limit",
+            names=Text(
+                en="all four flowers or seasons (option limit)",
+                zh="四花或四季齐（选项：满贯）",
+                ja="花牌または季節牌4枚揃い（オプション：リミット）",
+                pt="as quatro flores ou estações (limite da opção)",
+                fr="les quatre fleurs ou saisons (limite de l'option)",
+            ),
+            value=1,
+            when=_when_bouquet_limit,
+            count=None,
+            group=None,
+            excludes=(),
+            section="M 116(b)",
+            limit=True,
+        ),
+        Pattern(
+            id="concealed_fully_limit",
+            names=Text(
+                en="fully concealed hand (option limit)",
+                zh="完全门清（选项：满贯）",
+                ja="完全門前（オプション：リミット）",
+                pt="mão totalmente oculta (limite da opção)",
+                fr="main entièrement cachée (limite de l'option)",
+            ),
+            value=1,
+            when=_when_concealed_fully_limit,
+            count=None,
+            group=None,
+            excludes=(),
+            section="M 117(c)",
+            limit=True,
+        ),
+        Pattern(
+            id="concealed_almost_limit",
+            names=Text(
+                en="concealed until going out (option limit)",
+                zh="和牌前门清（选项：满贯）",
+                ja="和了直前まで門前（オプション：リミット）",
+                pt="oculta até sair (limite da opção)",
+                fr="cachée jusqu'à la sortie (limite de l'option)",
+            ),
+            value=1,
+            when=_when_concealed_almost_limit,
+            count=None,
+            group=None,
+            excludes=(),
+            section=None,
+            limit=True,
+        ),
     ),
     groups=(),
     total_unit="doubles",
@@ -1379,6 +1502,9 @@ PROFILE = Profile(
                 fr="délai des annonces en secondes (0 le désactive) ; les bots répondent aussitôt, il ne joue donc jamais en partie simulée",
             ),
             sets=(),
+            minimum=None,
+            maximum=None,
+            section="M 61-65",
         ),
         OptionSpec(
             name="ScoreLimit",
@@ -1392,6 +1518,9 @@ PROFILE = Profile(
                 fr="plafond du score d'une main",
             ),
             sets=(),
+            minimum=1,
+            maximum=None,
+            section="M 112-122",
         ),
         OptionSpec(
             name="NoLimit",
@@ -1405,6 +1534,9 @@ PROFILE = Profile(
                 fr="partie sans plafond (scores non plafonnés ; une main limite vaut au moins la limite)",
             ),
             sets=(),
+            minimum=None,
+            maximum=None,
+            section="M 112-122",
         ),
         OptionSpec(
             name="MahJongScore",
@@ -1418,6 +1550,9 @@ PROFILE = Profile(
                 fr="points de base pour faire Mah Jong",
             ),
             sets=(),
+            minimum=None,
+            maximum=None,
+            section="M 115(a)",
         ),
         OptionSpec(
             name="SevenPairs",
@@ -1431,6 +1566,9 @@ PROFILE = Profile(
                 fr="sept paires admises comme main gagnante",
             ),
             sets=("shapes.seven_pairs",),
+            minimum=None,
+            maximum=None,
+            section="M 28-31",
         ),
         OptionSpec(
             name="SevenPairsVal",
@@ -1444,6 +1582,9 @@ PROFILE = Profile(
                 fr="points de base en plus pour sept paires",
             ),
             sets=(),
+            minimum=None,
+            maximum=None,
+            section="",
         ),
         OptionSpec(
             name="Flowers",
@@ -1457,6 +1598,9 @@ PROFILE = Profile(
                 fr="jouer avec fleurs et saisons",
             ),
             sets=("tiles.flowers",),
+            minimum=None,
+            maximum=None,
+            section="M 1-8",
         ),
         OptionSpec(
             name="FlowersLoose",
@@ -1470,6 +1614,9 @@ PROFILE = Profile(
                 fr="tuiles bonus remplacées par les tuiles libres au lieu du mur vivant",
             ),
             sets=("table.loose.flowers_loose",),
+            minimum=None,
+            maximum=None,
+            section="M 31",
         ),
         OptionSpec(
             name="FlowersOwnEach",
@@ -1483,6 +1630,9 @@ PROFILE = Profile(
                 fr="score pour chacune de sa fleur et de sa saison",
             ),
             sets=(),
+            minimum=None,
+            maximum=None,
+            section="M 116(a)",
         ),
         OptionSpec(
             name="FlowersOwnBoth",
@@ -1496,19 +1646,25 @@ PROFILE = Profile(
                 fr="score pour avoir sa fleur et sa saison",
             ),
             sets=(),
+            minimum=None,
+            maximum=None,
+            section="M 116(a)",
         ),
         OptionSpec(
             name="FlowersBouquet",
             type=OptionType("score"),
             default=ScoreValue(points=0, doubles=1, limit=False),
             description=Text(
-                en="score for all four flowers",
+                en="score for all four flowers, and again for all four seasons",
                 zh="集齐四花的得分（四季另计一次）",
                 ja="花牌4枚揃いの得点（季節牌4枚でもう一度）",
-                pt="pontuação pelas quatro flores",
-                fr="score pour les quatre fleurs",
+                pt="pontuação pelas quatro flores, e outra vez pelas quatro estações",
+                fr="score pour les quatre fleurs, et de nouveau pour les quatre saisons",
             ),
             sets=(),
+            minimum=None,
+            maximum=None,
+            section="M 116(b)",
         ),
         OptionSpec(
             name="DeadWall",
@@ -1522,6 +1678,9 @@ PROFILE = Profile(
                 fr="il y a un mur mort",
             ),
             sets=("table.loose.dead_wall",),
+            minimum=None,
+            maximum=None,
+            section="M 22",
         ),
         OptionSpec(
             name="DeadWall16",
@@ -1535,6 +1694,9 @@ PROFILE = Profile(
                 fr="le mur mort fait 16 tuiles, non réapprovisionné (sinon 14 gardées à 13 ou 14)",
             ),
             sets=("table.loose.sixteen",),
+            minimum=None,
+            maximum=None,
+            section="M 22",
         ),
         OptionSpec(
             name="ConcealedFully",
@@ -1548,6 +1710,9 @@ PROFILE = Profile(
                 fr="score d'une main gagnante entièrement cachée",
             ),
             sets=(),
+            minimum=None,
+            maximum=None,
+            section="M 117(c)",
         ),
         OptionSpec(
             name="ConcealedAlmost",
@@ -1561,6 +1726,9 @@ PROFILE = Profile(
                 fr="score d'une main cachée jusqu'à la sortie",
             ),
             sets=(),
+            minimum=None,
+            maximum=None,
+            section="",
         ),
         OptionSpec(
             name="LosersPurity",
@@ -1574,6 +1742,9 @@ PROFILE = Profile(
                 fr="les mains perdantes comptent les doubles de pureté et de main cachée",
             ),
             sets=(),
+            minimum=None,
+            maximum=None,
+            section="",
         ),
         OptionSpec(
             name="KongHas3Types",
@@ -1587,6 +1758,9 @@ PROFILE = Profile(
                 fr="les kongs pris comptent comme cachés pour les doubles",
             ),
             sets=(),
+            minimum=None,
+            maximum=None,
+            section="M 46-52",
         ),
         OptionSpec(
             name="EastDoubles",
@@ -1600,6 +1774,9 @@ PROFILE = Profile(
                 fr="Est paie et reçoit double",
             ),
             sets=("table.settlement.east_doubles",),
+            minimum=None,
+            maximum=None,
+            section="M 107-111",
         ),
         OptionSpec(
             name="LosersSettle",
@@ -1613,6 +1790,9 @@ PROFILE = Profile(
                 fr="les perdants se paient les différences",
             ),
             sets=("table.settlement.losers_settle",),
+            minimum=None,
+            maximum=None,
+            section="M 107-111",
         ),
         OptionSpec(
             name="DiscDoubles",
@@ -1626,6 +1806,9 @@ PROFILE = Profile(
                 fr="celui qui a défaussé paie double ; une pioche gagnante est payée double par tous",
             ),
             sets=("table.settlement.discarder_doubles",),
+            minimum=None,
+            maximum=None,
+            section="",
         ),
         OptionSpec(
             name="NumRounds",
@@ -1639,6 +1822,9 @@ PROFILE = Profile(
                 fr="tours de vent à jouer",
             ),
             sets=("table.match.rounds",),
+            minimum=1,
+            maximum=4,
+            section="M 11-14",
         ),
     ),
     points=Points(
@@ -3047,6 +3233,119 @@ PROFILE = Profile(
             context=(("options", {"NoLimit": True}), ("seat_wind", "S")),
             legal=True,
             patterns=("thirteen_unique_wonders",),
+            total=None,
+            payments=(("east", 2000), ("non_east", 1000)),
+        ),
+        Example(
+            name="Own flower as the limit (FlowersOwnEach limit)",
+            names=Text(
+                en="Own flower as the limit (FlowersOwnEach limit)",
+                zh="本位花为满贯（FlowersOwnEach 满贯）",
+                ja="自風の花でリミット（FlowersOwnEach リミット）",
+                pt="Flor própria como limite (FlowersOwnEach limite)",
+                fr="Sa fleur vaut la limite (FlowersOwnEach limite)",
+            ),
+            section="M 116(a)",
+            concealed="234m456p789s78s55m",
+            win_tile="9s",
+            win="ron",
+            melds=(),
+            context=(
+                ("flowers", "2f"),
+                ("options", {"FlowersOwnEach": {"limit": True}}),
+                ("seat_wind", "S"),
+            ),
+            legal=True,
+            patterns=("own_bonus_tile_limit",),
+            total=None,
+            payments=(("east", 2000), ("non_east", 1000)),
+        ),
+        Example(
+            name="Own flower and season as the limit (FlowersOwnBoth limit)",
+            names=Text(
+                en="Own flower and season as the limit (FlowersOwnBoth limit)",
+                zh="本位花与季为满贯（FlowersOwnBoth 满贯）",
+                ja="自風の花と季節牌でリミット（FlowersOwnBoth リミット）",
+                pt="Flor e estação próprias como limite (FlowersOwnBoth limite)",
+                fr="Sa fleur et sa saison valent la limite (FlowersOwnBoth limite)",
+            ),
+            section="M 116(a)",
+            concealed="234m456p789s78s55m",
+            win_tile="9s",
+            win="ron",
+            melds=(),
+            context=(
+                ("flowers", "2f6f"),
+                ("options", {"FlowersOwnBoth": {"limit": True}}),
+                ("seat_wind", "S"),
+            ),
+            legal=True,
+            patterns=("own_flower_and_season_limit",),
+            total=None,
+            payments=(("east", 2000), ("non_east", 1000)),
+        ),
+        Example(
+            name="A loser's four seasons as the limit (FlowersBouquet limit: it applies to every hand)",
+            names=Text(
+                en="A loser's four seasons as the limit (FlowersBouquet limit: it applies to every hand)",
+                zh="输家的四季为满贯（FlowersBouquet 满贯：适用于每手牌）",
+                ja="敗者の季節牌4枚でリミット（FlowersBouquet リミット：全ての手に適用）",
+                pt="As quatro estações de um perdedor como limite (FlowersBouquet limite: vale para todas as mãos)",
+                fr="Les quatre saisons d'un perdant valent la limite (FlowersBouquet limite : vaut pour toute main)",
+            ),
+            section="M 116(b)",
+            concealed="234m456p789s78s5m",
+            win_tile="9s",
+            win="ron",
+            melds=(),
+            context=(
+                ("flowers", "5678f"),
+                ("losing_hand", True),
+                ("options", {"FlowersBouquet": {"limit": True}}),
+                ("seat_wind", "S"),
+            ),
+            legal=True,
+            patterns=("bouquet_limit",),
+            total=None,
+            payments=(),
+        ),
+        Example(
+            name="Fully concealed as the limit (ConcealedFully limit)",
+            names=Text(
+                en="Fully concealed as the limit (ConcealedFully limit)",
+                zh="完全门清为满贯（ConcealedFully 满贯）",
+                ja="完全門前でリミット（ConcealedFully リミット）",
+                pt="Totalmente oculta como limite (ConcealedFully limite)",
+                fr="Main entièrement cachée à la limite (ConcealedFully limite)",
+            ),
+            section="M 117(c)",
+            concealed="234m456p789s78s55m",
+            win_tile="9s",
+            win="tsumo",
+            melds=(),
+            context=(("options", {"ConcealedFully": {"limit": True}}), ("seat_wind", "S")),
+            legal=True,
+            patterns=("concealed_fully_limit",),
+            total=None,
+            payments=(("east", 2000), ("non_east", 1000)),
+        ),
+        Example(
+            name="Concealed until going out as the limit (ConcealedAlmost limit)",
+            names=Text(
+                en="Concealed until going out as the limit (ConcealedAlmost limit)",
+                zh="和牌前门清为满贯（ConcealedAlmost 满贯）",
+                ja="和了直前まで門前でリミット（ConcealedAlmost リミット）",
+                pt="Oculta até sair como limite (ConcealedAlmost limite)",
+                fr="Cachée jusqu'à la sortie à la limite (ConcealedAlmost limite)",
+            ),
+            section=None,
+            concealed="234m456p789s78s55m",
+            win_tile="9s",
+            win="ron",
+            melds=(),
+            context=(("options", {"ConcealedAlmost": {"limit": True}}), ("seat_wind", "S")),
+            legal=True,
+            patterns=("concealed_almost_limit",),
             total=None,
             payments=(("east", 2000), ("non_east", 1000)),
         ),

@@ -72,6 +72,9 @@ class ScoreValue:
 
 OptionValue = Union[bool, int, ScoreValue]
 
+MAX_NUMBER = 1_000_000
+"""No number option goes beyond this (a bound against overflow, as the xmj server keeps one)."""
+
 
 @dataclass(frozen=True, slots=True)
 class OptionSpec:
@@ -83,6 +86,16 @@ class OptionSpec:
     description: Text
     sets: tuple[str, ...] = ()
     """Rule fields that take this option's value: dotted paths from ``table`` (TableRules) or ``tiles`` (TileSet)."""
+    minimum: int | None = None
+    """The least value a number option takes (count, seconds, points), beyond its type's 0; None: 0."""
+    maximum: int | None = None
+    """The greatest value a number option takes; None: the general bound, 1000000."""
+    section: str = ""
+    """The rule book's section, named when a value is refused."""
+
+    def bounds(self) -> tuple[int, int]:
+        """The range a number option's value must lie in (both ends included)."""
+        return (0 if self.minimum is None else self.minimum, MAX_NUMBER if self.maximum is None else self.maximum)
 
 
 def parse_value(spec: OptionSpec, raw: object) -> OptionValue:
@@ -104,10 +117,12 @@ def parse_value(spec: OptionSpec, raw: object) -> OptionValue:
         number = int(text)
     if number is None:
         raise OptionError(f"{where}: expected a whole number, got {raw!r}")
-    if number < 0:
-        raise OptionError(f"{where}: expected a whole number >= 0, got {number}")
-    if number > 1_000_000:
-        raise OptionError(f"{where}: {number} is too large (at most 1000000)")
+    low, high = spec.bounds()
+    rule = f" ({spec.section})" if spec.section else ""
+    if number < low:
+        raise OptionError(f"{where}: {number} is below the least value {low}{rule}")
+    if number > high:
+        raise OptionError(f"{where}: {number} is above the greatest value {high}{rule}")
     return number
 
 
@@ -137,8 +152,8 @@ def _parse_score(where: str, raw: object, text: str | None) -> ScoreValue:
         return ScoreValue(limit=True)
     if key not in ("points", "doubles"):
         raise OptionError(f"{where}: {hint}, got key {key!r}")
-    if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value <= 1_000_000:
-        raise OptionError(f"{where}: {key} must be a whole number 0..1000000, got {value!r}")
+    if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value <= MAX_NUMBER:
+        raise OptionError(f"{where}: {key} must be a whole number 0..{MAX_NUMBER}, got {value!r}")
     return ScoreValue(points=value) if key == "points" else ScoreValue(doubles=value)
 
 

@@ -253,3 +253,27 @@ def test_easts_deal_passes_after_the_thirteenth_consecutive_win() -> None:
     assert match.make_hand(1).win_context(0).dealer_wins == 12
     match._advance_round(won)  # type: ignore[arg-type]
     assert match.dealer == 1 and match.dealer_wins == 0
+
+
+def test_no_spec_text_loses_words_to_a_flow_mapping_comma() -> None:
+    """``{en: a, b, zh: ...}`` in YAML makes ``b`` a key with no value, which the resolver drops as a
+    null: the text silently loses its end. No spec may hold a language mapping with such a stray key."""
+    import yaml
+
+    languages = {"en", "zh", "ja", "pt", "fr"}
+    stray: list[tuple[str, tuple[object, ...], set[str]]] = []
+
+    def walk(node: object, path: tuple[object, ...], name: str) -> None:
+        if isinstance(node, dict):
+            if set(node) & languages and set(node) - languages:
+                stray.append((name, path, set(node) - languages))
+            for key, value in node.items():
+                walk(value, path + (key,), name)
+        elif isinstance(node, list):
+            for i, value in enumerate(node):
+                walk(value, path + (i,), name)
+
+    specs = Path(__file__).resolve().parent.parent / "specs"
+    for spec in sorted(specs.glob("*.yaml")):
+        walk(yaml.safe_load(spec.read_text("utf-8")), (), spec.name)
+    assert not stray, stray

@@ -130,3 +130,48 @@ def test_option_functions_exist_on_both_views() -> None:
     assert (pv.option_on("B"), pv.option_value("C"), pv.option_doubles("S"), pv.option_points("S"), pv.option_limit("S")) == (True, 3, 2, 0, False)
     for name in OPTION_FUNCTIONS:
         assert callable(getattr(HandView, name, None)) and callable(getattr(PaymentView, name, None)), name
+
+
+def test_a_value_outside_the_declared_range_is_refused_naming_option_and_bound() -> None:
+    rounds = OptionSpec("Rounds", OptionType.COUNT, 4, T, minimum=1, maximum=4, section="M 11-14")
+    assert parse_value(rounds, "1") == 1 and parse_value(rounds, 4) == 4
+    with pytest.raises(OptionError, match=r"option Rounds \(count\): 0 is below the least value 1 \(M 11-14\)"):
+        parse_value(rounds, "0")
+    with pytest.raises(OptionError, match=r"option Rounds \(count\): 5 is above the greatest value 4"):
+        parse_value(rounds, 5)
+    unbounded = OptionSpec("Secs", OptionType.SECONDS, 15, T)
+    assert parse_value(unbounded, 0) == 0  # no declared minimum: 0 is allowed (0 seconds: no limit)
+    with pytest.raises(OptionError, match="above the greatest value 1000000"):
+        parse_value(unbounded, 1_000_001)
+
+
+def test_classical_num_rounds_and_score_limit_ranges_everywhere(capsys: pytest.CaptureFixture[str]) -> None:
+    """NumRounds=0 (no game at all) and ScoreLimit=0 are refused by play, score, simulate and a request's context."""
+    for argv in (
+        ["play", "classical_xmj", "--option", "NumRounds=0", "--quiet"],
+        ["simulate", "classical_xmj", "--games", "1", "--no-progress", "--option", "NumRounds=0"],
+        ["score", "classical_xmj", "234m456p789s78s55m", "--win", "9s", "--option", "NumRounds=0"],
+        ["play", "classical_xmj", "--option", "NumRounds=5", "--quiet"],
+    ):
+        assert main(argv) == 2, argv
+        err = capsys.readouterr().err
+        assert "NumRounds" in err and ("least value 1" in err or "greatest value 4" in err), err
+    answer = score_request(
+        {"profile": "classical_xmj", "concealed": "234m456p789s78s55m", "win_tile": "9s", "win": "ron",
+         "context": {"options": {"ScoreLimit": 0}}}
+    )
+    assert "ScoreLimit" in answer["error"] and "least value 1" in answer["error"]
+    assert main(["play", "classical_xmj", "--option", "Timeout=0", "--option", "NumRounds=1", "--hands", "1", "--quiet"]) == 0
+
+
+@pytest.mark.parametrize(
+    ("body", "message"),
+    [
+        ("options:\n  X:\n    type: count\n    default: 0\n    minimum: 1\n    description: {en: a, zh: a, ja: a, pt: a, fr: a}\n", "below the least value 1"),
+        ("options:\n  X:\n    type: count\n    default: 2\n    minimum: 3\n    maximum: 2\n    description: {en: a, zh: a, ja: a, pt: a, fr: a}\n", "maximum 2 is below minimum 3"),
+        ("options:\n  X:\n    type: bool\n    default: true\n    minimum: 1\n    description: {en: a, zh: a, ja: a, pt: a, fr: a}\n", "no minimum or maximum"),
+    ],
+)
+def test_bad_option_ranges_are_located(tmp_path: Path, body: str, message: str) -> None:
+    out = compile_library(make_layout(tmp_path, {"sichuan_tfmj": BASE, "house": child(body)}))
+    assert any(message in str(e) for e in out.errors), [str(e) for e in out.errors]
