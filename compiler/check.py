@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import difflib
 import json
-from dataclasses import fields, is_dataclass
+from dataclasses import fields, is_dataclass, replace
 from functools import lru_cache
 from importlib import resources
 from typing import Any, Mapping
@@ -551,6 +551,15 @@ class _Builder:
         calls = CallRules(**pick("calls", "chi", "pon", "minkan", "ankan", "kakan", "kakan_drawn_tile_only",
                                  "robbable_kakan", "multiple_ron", "missing_suit_blocks_calls", "ron_limit", "kuikae",
                                  "max_kongs", "last_discard_callable"))
+        robbers = d.get("calls", {}).get("rob_concealed_kong")
+        if robbers:
+            known_patterns = set(d.get("scoring", {}).get("patterns", {}) or {})
+            for j, pid in enumerate(robbers):
+                if pid not in known_patterns:
+                    near = difflib.get_close_matches(pid, sorted(known_patterns), n=1)
+                    hint = f"; did you mean {near[0]!r}?" if near else ""
+                    self.err(("calls", "rob_concealed_kong", j), f"unknown pattern {pid!r}{hint}")
+            calls = replace(calls, rob_concealed_kong=tuple(robbers))
         if calls.missing_suit_blocks_calls and d.get("opening", {}).get("missing_suit", "none") != "declare":
             self.err(("calls", "missing_suit_blocks_calls"), "needs opening.missing_suit: declare")
         passing_raw = pick("passing", "win", "call_counts_as_pass", "pon_blocks_same_tile")

@@ -689,6 +689,14 @@ class _Builder:
             bullets.append(_("The tile added to make an added kong can be robbed: another player may win on it."))
         elif robbable is False:
             bullets.append(_("An added kong cannot be robbed."))
+        robbers = tuple(getattr(calls, "rob_concealed_kong", ()) or ())
+        if robbers:
+            names = _.join(escape_md(self.pattern_name(pid)) for pid in robbers)
+            bullets.append(_("A win with {patterns} may also rob a concealed kong: its tile is claimed like a discard.", patterns=names))
+        elif robbable is True and getattr(calls, "ankan", False):
+            bullets.append(_("A concealed kong can never be robbed."))
+        if robbable is True and multiple is True and isinstance(limit, int):
+            bullets.append(_("A robbed kong's tile counts as a discard for the number of winners: up to {count} players may win on it.", count=limit))
         if getattr(calls, "kuikae", False):
             bullets.append(_("After a chow or pung the caller may not discard the called kind, nor the tile beyond the other end of the sequence the called tile completed (kuikae); a call that would leave no other discard is not offered."))
         kongs = getattr(calls, "max_kongs", None)

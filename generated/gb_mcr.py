@@ -2035,6 +2035,7 @@ PROFILE = Profile(
             kakan=True,
             kakan_drawn_tile_only=False,
             robbable_kakan=True,
+            rob_concealed_kong=(),
             multiple_ron=False,
             missing_suit_blocks_calls=False,
             ron_limit=None,

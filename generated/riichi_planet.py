@@ -1330,6 +1330,7 @@ PROFILE = Profile(
             kakan=True,
             kakan_drawn_tile_only=False,
             robbable_kakan=True,
+            rob_concealed_kong=(),
             multiple_ron=True,
             missing_suit_blocks_calls=False,
             ron_limit=2,

@@ -80,6 +80,10 @@ class CallRules:
     """The tile added to a pon must be the one just drawn (000 §3)."""
     robbable_kakan: bool = True
     """A tile added to a pon may be robbed by a win (000 §3, 004)."""
+    rob_concealed_kong: tuple[str, ...] = ()
+    """The patterns (by id) whose win may rob a concealed kong, as a win on the kong's tile; empty: a
+    concealed kong is never robbed (001: "Kans ocultos não podem ser roubados [...] inclusive por treze
+    órfãos"). Robbing follows ``ron_limit`` and the triple-ron abort like any claim."""
     multiple_ron: bool = True
     """Every player who can win on a discard wins; otherwise only the nearest in turn order."""
     missing_suit_blocks_calls: bool = False

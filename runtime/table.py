@@ -162,7 +162,8 @@ class Hand:
         # Kong income (receiver, payer, amount) and the current chain of the player on turn.
         self.kong_income: list[tuple[int, int, int]] = []
         self.kong_chain: list[tuple[int, int, int]] = []
-        self.pending_kakan: tuple[int, Tile] | None = None
+        self.pending_kakan: tuple[int, Tile] | None = None  # a kong's tile that may be robbed (added, or concealed)
+        self.pending_ankan = False  # the pending kong is a concealed one (``CallRules.rob_concealed_kong``)
         self.kong_this_turn = False  # the player on turn declared a kong since their last ordinary draw
         # Riichi, furiten and abortive draws (001); inert unless the rules switch them on.
         self.riichi = [False] * SEATS
@@ -913,19 +914,33 @@ class Hand:
             winners = winners[:1]
         return winners
 
-    def _resolve_claims(self) -> None:
-        tile, discarder = self.claim_tile, self.claim_from
-        assert tile is not None and discarder is not None
+    def _limited_ron_winners(self, *, robbing: bool) -> list[int] | None:
+        """The seats that win on the claimed tile, nearest first, under ``CallRules.ron_limit``; None when
+        more claims than the limit abort the hand (001: up to two rons on one discard, three abort).
+
+        A robbed kong's tile is claimed like a discard, so the same limit and abort apply to it
+        (riichi_planet's reading of "três reivindicações simultâneas de ron")."""
         winners = self._ron_winners()
         limit = self.rules.calls.ron_limit
         if limit is not None and len(winners) > limit:
             if self.rules.abortive.triple_ron:
-                self._passes_on_claims(robbing=False)
+                self._passes_on_claims(robbing=robbing)
                 self._abort("triple_ron")  # 001: three claims on one discard abort the hand
-                return
+                return None
             winners = winners[:limit]
-        # With several winners only the nearest in turn order takes the honba (001).
-        scores = {s: self._ron_score(s, tile, robbing=False, honba=None if i == 0 else 0) for i, s in enumerate(winners)}
+        return winners
+
+    def _ron_scores(self, winners: list[int], tile: Tile, *, robbing: bool) -> dict[int, Score | None]:
+        """Each winner's score; with several winners only the nearest in turn order takes the honba (001)."""
+        return {s: self._ron_score(s, tile, robbing=robbing, honba=None if i == 0 else 0) for i, s in enumerate(winners)}
+
+    def _resolve_claims(self) -> None:
+        tile, discarder = self.claim_tile, self.claim_from
+        assert tile is not None and discarder is not None
+        winners = self._limited_ron_winners(robbing=False)
+        if winners is None:
+            return
+        scores = self._ron_scores(winners, tile, robbing=False)
         self._passes_on_claims(robbing=False)
         if winners:
             self.discards[discarder].pop()
@@ -1279,6 +1294,44 @@ class Hand:
         assert tile is not None
         self.loose_kong_chain = self.drew_replacement  # a kong made with a loose tile (Kong upon Kong)
         self._note_passed_tsumo(seat)
+        if self.rules.calls.rob_concealed_kong and self._offer_concealed_kong_robbery(seat, tile):
+            return
+        self._complete_ankan(seat, tile)
+
+    def _offer_concealed_kong_robbery(self, seat: int, tile: Tile) -> bool:
+        """``CallRules.rob_concealed_kong``: a win whose patterns include a listed one (thirteen orphans,
+        where a table allows it) may rob a concealed kong. One copy is set out as the claimed tile, the
+        others stay in hand until the kong completes; returns whether anyone may rob it."""
+        shown = max((t for t in self.hands[seat] if t.kind == tile.kind), key=_tile_key)
+        allowed = set(self.rules.calls.rob_concealed_kong)
+        options: dict[int, list[Action]] = {}
+        self.claim_tile, self.claim_from = shown, seat
+        self.claim_after_kong = False
+        self.claim_is_last_tile = False
+        self._completes = set()
+        for offset in range(1, SEATS):
+            other = (seat + offset) % SEATS
+            if not self.active[other]:
+                continue
+            score = self._ron_score(other, shown, robbing=True)
+            if score is not None and any(p.id in allowed for p in score.patterns):
+                self._note_completion(other, shown)
+                options[other] = [Action(ActionKind.RON, other), Action(ActionKind.PASS, other)]
+        if not options:
+            return False
+        self._take(seat, shown)
+        self._emit(Event("ankan_declared", seat, {"tile": shown.mpsz}))
+        self.last_draw = None
+        self.pending_kakan = (seat, shown)
+        self.pending_ankan = True
+        self.claim_options = options
+        self.responses = {}
+        self.phase = Phase.ROB
+        return True
+
+    def _complete_ankan(self, seat: int, tile: Tile, shown: Tile | None = None) -> None:
+        if shown is not None:
+            self._give(seat, shown)  # nobody robbed it: the set-out copy joins the others
         taken = [t for t in self.hands[seat] if t.kind == tile.kind]
         for t in taken:
             self._take(seat, t)
@@ -1333,10 +1386,17 @@ class Hand:
     def _resolve_rob(self) -> None:
         assert self.pending_kakan is not None
         seat, added = self.pending_kakan
+        winners = self._limited_ron_winners(robbing=True)
+        if winners is None:
+            return  # the kong is never completed: no indicator, no replacement (the tile stays pending)
         self.pending_kakan = None
-        winners = self._ron_winners()
-        scores = {s: self._ron_score(s, added, robbing=True) for s in winners}
+        concealed, self.pending_ankan = self.pending_ankan, False
+        scores = self._ron_scores(winners, added, robbing=True)
         self._passes_on_claims(robbing=True)
+        if concealed and not winners:
+            self.phase = Phase.TURN
+            self._complete_ankan(seat, added, shown=added)
+            return
         if winners:
             # The added tile goes to the winners; no kong payment (004), the pon stays a pon.
             self._settle_rons(winners, scores, seat, added, robbing=True)

@@ -764,3 +764,87 @@ def test_every_standard_tenhou_game_replays_at_the_table() -> None:
             assert not outcome.flow, (path.name, outcome.flow)
             exact_games += 1
     assert hands == 467 and exact_games == 46
+
+
+# ---- robbing kongs: the two-ron limit and the triple-ron abort ("Chamadas, riichi e dora"; "Empates")
+
+ROB_HANDS = ["5p123567z147s2589m", "55p1234567s1289m", "123456789s34p99p", "123m789m67p11z234s"]
+
+
+def _to_added_kong(hand: Hand) -> None:
+    """Seat 1 pons the dealer's 5p, goes round once and adds the red 5p it draws."""
+    discard(hand, 0, "5p")
+    act(hand, ActionKind.PON, 1)
+    pass_all(hand)
+    discard(hand, 1, "9m")
+    turn_of(hand, 1, avoid="2p5p8p")
+    act(hand, ActionKind.KAKAN, 1, "5p")
+
+
+def test_two_players_rob_an_added_kong_and_the_nearest_takes_honba_and_deposits(scorer: dict[str, object]) -> None:
+    """Reading: a robbed kong's tile is claimed like a discard, so two may win on it and only the nearest
+    winner takes the honba and the deposits (as on a discard)."""
+    hand = arranged(ROB_HANDS, "4z4z4z0p", honba=2, deposits=1)
+    _to_added_kong(hand)
+    assert hand.phase is Phase.ROB and set(hand.claim_options) == {2, 3}
+    act(hand, ActionKind.RON, 3)
+    act(hand, ActionKind.RON, 2)
+    assert hand.over and [w.seat for w in hand.wins] == [2, 3]
+    # Seat 2 (nearest after the kong's player): 1000 + 2 x 300 honba + the deposit; seat 3: 1000, no honba.
+    assert hand.scores == [0, -1000 - 600 - 1000, 1000 + 600 + 1000, 1000]
+    assert hand.deposits == 0 and all(w.score.total == 1 for w in hand.wins)
+    assert not any(e.kind == "kakan" for e in hand.events)  # the kong was never completed
+
+
+KOKUSHI_ROBS = dataclasses.replace(
+    RIICHI, table=dataclasses.replace(RIICHI.table, calls=dataclasses.replace(RIICHI.table.calls, rob_concealed_kong=("kokushi", "kokushi_thirteen_wait")))
+)
+#: Three thirteen-orphans hands waiting on 1m (pairs 7z, 6z, 5z) against a dealer who holds all four 1m.
+KOKUSHI_WAITS = ["9m19p19s12345677z", "9m19p19s12345667z", "9m19p19s12345567z"]
+ANKAN_DEALER = "1111m234567m2345p"
+
+
+def test_concealed_kong_robbed_by_thirteen_orphans_where_a_table_allows_it() -> None:
+    """``calls.rob_concealed_kong``: the mechanism, on a table that lists thirteen orphans (neither riichi
+    profile does). The real scorer: a thirteen-orphans ron of 32,000 from the dealer."""
+    hand = arranged([ANKAN_DEALER, KOKUSHI_WAITS[0], None, None], profile=KOKUSHI_ROBS)
+    act(hand, ActionKind.ANKAN, 0, "1m")
+    assert hand.phase is Phase.ROB and set(hand.claim_options) == {1}
+    assert any(e.kind == "ankan_declared" for e in hand.events) and not any(e.kind == "ankan" for e in hand.events)
+    act(hand, ActionKind.RON, 1)
+    assert hand.over and hand.wins[0].seat == 1 and [p.id for p in hand.wins[0].score.patterns] == ["kokushi"]
+    assert hand.scores == [-32000, 32000, 0, 0]
+    assert sorted(hand.tile_census()) == sorted(RIICHI.tiles.all_tiles())
+
+
+def test_passing_a_concealed_kong_robbery_completes_the_kong_and_is_furiten() -> None:
+    hand = arranged([ANKAN_DEALER, KOKUSHI_WAITS[0], None, None], replacements="9s", profile=KOKUSHI_ROBS)
+    act(hand, ActionKind.ANKAN, 0, "1m")
+    act(hand, ActionKind.PASS, 1)
+    assert hand.phase is Phase.TURN and hand.turn == 0 and hand.melds[0][0].tiles == tuple(parse_tiles("1111m"))
+    assert hand.hands[0][-1].mpsz == "9s" and hand.furiten_passed[1]
+
+
+def test_a_concealed_kong_robbed_by_two_pays_honba_to_the_nearest_and_three_abort() -> None:
+    hand = arranged([ANKAN_DEALER, KOKUSHI_WAITS[0], KOKUSHI_WAITS[1], None], profile=KOKUSHI_ROBS, honba=1, deposits=1)
+    act(hand, ActionKind.ANKAN, 0, "1m")
+    act(hand, ActionKind.RON, 2)
+    act(hand, ActionKind.RON, 1)
+    assert [w.seat for w in hand.wins] == [1, 2]
+    assert hand.scores == [-32300 - 32000, 32300 + 1000, 32000, 0]
+    hand = arranged([ANKAN_DEALER, *KOKUSHI_WAITS], profile=KOKUSHI_ROBS)
+    act(hand, ActionKind.ANKAN, 0, "1m")
+    for seat in (1, 2, 3):
+        act(hand, ActionKind.RON, seat)
+    assert hand.over and hand.aborted == "triple_ron" and not hand.wins and hand.scores == [0, 0, 0, 0]
+    assert sorted(hand.tile_census()) == sorted(RIICHI.tiles.all_tiles())
+
+
+@pytest.mark.parametrize("profile_id", ["riichi_planet", "riichi_tenhou"])
+def test_neither_riichi_profile_lets_thirteen_orphans_rob_a_concealed_kong(profile_id: str) -> None:
+    """001: "inclusive por treze órfãos"; Tenhou the same ([W], [R] in riichi_tenhou.yaml)."""
+    profile = load_profile(profile_id)
+    assert profile.table.calls.rob_concealed_kong == ()
+    hand = arranged([ANKAN_DEALER, *KOKUSHI_WAITS], replacements="9s", profile=profile)
+    act(hand, ActionKind.ANKAN, 0, "1m")
+    assert hand.phase is Phase.TURN and hand.turn == 0 and not hand.furiten_passed[1]
