@@ -10,7 +10,7 @@ concealed hand; patterns and scoring look only at groups. An
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from enum import StrEnum
 
 from .tiles import N_KINDS, Suit, Tile, number_of_kind, suit_of_kind
@@ -111,86 +111,67 @@ class Group:
     ``tile`` is the lowest kind covered; ``meld`` is the declared meld type,
     or None for a group read from the concealed hand. ``concealed`` is False
     only for open melds (a concealed kong stays concealed).
+
+    What the kind and tile decide (``is_triplet``, ``suit``, ``wind``...) is
+    worked out once when the group is made and kept as plain attributes:
+    spec expressions read them for every group of every arrangement, and a
+    slot is read several times faster than a property is computed. They take
+    no part in equality or hashing (the four fields decide those).
     """
 
     kind: GroupKind
     tile: int
     concealed: bool
     meld: MeldType | None = None
+    kinds: tuple[int, ...] = field(init=False, repr=False, compare=False)
+    """Every kind covered, with repeats: a triplet of 3 is ``(3, 3, 3)``."""
+    suit: Suit = field(init=False, repr=False, compare=False)
+    number: int = field(init=False, repr=False, compare=False)
+    """Number of the lowest tile within its suit."""
+    is_claimed_kong: bool = field(init=False, repr=False, compare=False)
+    """A kong made by claiming a discard (neither concealed nor added to an exposed pung)."""
+    is_triplet: bool = field(init=False, repr=False, compare=False)
+    """A triplet or a kong: most patterns treat them alike."""
+    is_kong: bool = field(init=False, repr=False, compare=False)
+    is_sequence: bool = field(init=False, repr=False, compare=False)
+    is_pair: bool = field(init=False, repr=False, compare=False)
+    is_terminal_or_honor_group: bool = field(init=False, repr=False, compare=False)
+    """Every tile is a terminal or an honor."""
+    has_terminal_or_honor: bool = field(init=False, repr=False, compare=False)
+    """At least one tile is a terminal or an honor."""
+    is_honor: bool = field(init=False, repr=False, compare=False)
+    is_wind: bool = field(init=False, repr=False, compare=False)
+    """Made of a wind (East, South, West, North)."""
+    is_dragon: bool = field(init=False, repr=False, compare=False)
+    """Made of a dragon (White, Green, Red)."""
+    wind: str | None = field(init=False, repr=False, compare=False)
+    """The wind of a wind group as its letter (``"E"``, ``"S"``, ``"W"``, ``"N"``); None otherwise."""
 
     def __post_init__(self) -> None:
-        last = self.tile + _OFFSETS[self.kind][-1]
-        if not 0 <= self.tile < N_KINDS:
-            raise ValueError(f"group tile must be a hand-forming kind 0..33, got {self.tile}")
-        if last != self.tile and (self.tile >= 27 or last // 9 != self.tile // 9):
-            raise ValueError(f"a {self.kind} group cannot start at kind {self.tile}: it leaves its suit")
-        if self.meld is not None and _MELD_GROUP[self.meld] is not self.kind:
-            raise ValueError(f"a {self.meld} meld forms a {_MELD_GROUP[self.meld]}, not a {self.kind}")
-
-    @property
-    def kinds(self) -> tuple[int, ...]:
-        """Every kind covered, with repeats: a triplet of 3 is ``(3, 3, 3)``."""
-        return tuple(self.tile + d for d in _OFFSETS[self.kind])
-
-    @property
-    def suit(self) -> Suit:
-        return _GROUP_SUIT[self.tile]
-
-    @property
-    def number(self) -> int:
-        """Number of the lowest tile within its suit."""
-        return _GROUP_NUMBER[self.tile]
-
-    @property
-    def is_claimed_kong(self) -> bool:
-        """A kong made by claiming a discard (neither concealed nor added to an exposed pung)."""
-        return self.meld is MeldType.MINKAN
-
-    @property
-    def is_triplet(self) -> bool:
-        """A triplet or a kong: most patterns treat them alike."""
-        return self.kind is GroupKind.TRIPLET or self.kind is GroupKind.KONG
-
-    @property
-    def is_kong(self) -> bool:
-        return self.kind is GroupKind.KONG
-
-    @property
-    def is_sequence(self) -> bool:
-        return self.kind is GroupKind.SEQUENCE
-
-    @property
-    def is_pair(self) -> bool:
-        return self.kind is GroupKind.PAIR
-
-    @property
-    def is_terminal_or_honor_group(self) -> bool:
-        """Every tile is a terminal or an honor."""
-        return all(_is_terminal_or_honor(k) for k in self.kinds)
-
-    @property
-    def has_terminal_or_honor(self) -> bool:
-        """At least one tile is a terminal or an honor."""
-        return any(_is_terminal_or_honor(k) for k in self.kinds)
-
-    @property
-    def is_honor(self) -> bool:
-        return self.tile >= 27
-
-    @property
-    def is_wind(self) -> bool:
-        """Made of a wind (East, South, West, North)."""
-        return 27 <= self.tile < 31
-
-    @property
-    def is_dragon(self) -> bool:
-        """Made of a dragon (White, Green, Red)."""
-        return self.tile >= 31
-
-    @property
-    def wind(self) -> str | None:
-        """The wind of a wind group as its letter (``"E"``, ``"S"``, ``"W"``, ``"N"``); None otherwise."""
-        return _WIND_LETTERS[self.tile - 27] if 27 <= self.tile < 31 else None
+        kind, tile = self.kind, self.tile
+        if not 0 <= tile < N_KINDS:
+            raise ValueError(f"group tile must be a hand-forming kind 0..33, got {tile}")
+        last = tile + _OFFSETS[kind][-1]
+        if last != tile and (tile >= 27 or last // 9 != tile // 9):
+            raise ValueError(f"a {kind} group cannot start at kind {tile}: it leaves its suit")
+        if self.meld is not None and _MELD_GROUP[self.meld] is not kind:
+            raise ValueError(f"a {self.meld} meld forms a {_MELD_GROUP[self.meld]}, not a {kind}")
+        kinds = tuple(tile + d for d in _OFFSETS[kind])
+        put = object.__setattr__  # frozen: the derived attributes are set once, here
+        put(self, "kinds", kinds)
+        put(self, "suit", _GROUP_SUIT[tile])
+        put(self, "number", _GROUP_NUMBER[tile])
+        put(self, "is_claimed_kong", self.meld is MeldType.MINKAN)
+        put(self, "is_triplet", kind is GroupKind.TRIPLET or kind is GroupKind.KONG)
+        put(self, "is_kong", kind is GroupKind.KONG)
+        put(self, "is_sequence", kind is GroupKind.SEQUENCE)
+        put(self, "is_pair", kind is GroupKind.PAIR)
+        put(self, "is_terminal_or_honor_group", all(_is_terminal_or_honor(k) for k in kinds))
+        put(self, "has_terminal_or_honor", any(_is_terminal_or_honor(k) for k in kinds))
+        put(self, "is_honor", tile >= 27)
+        put(self, "is_wind", 27 <= tile < 31)
+        put(self, "is_dragon", tile >= 31)
+        put(self, "wind", _WIND_LETTERS[tile - 27] if 27 <= tile < 31 else None)
 
     def contains(self, kind: int) -> bool:
         # By identity, not through _OFFSETS: a dict look-up would hash the enum (Python code).
@@ -215,6 +196,8 @@ class Meld:
     tiles: tuple[Tile, ...]
     claimed: Tile | None = None
     source: str | None = None
+    group: Group = field(init=False, repr=False, compare=False)
+    """The group this meld forms in every arrangement of the hand (made once, with the meld)."""
 
     def __post_init__(self) -> None:
         mt = self.type
@@ -237,16 +220,12 @@ class Meld:
             raise MeldError("a concealed kong has no claimed tile and no source")
         if self.source is not None and self.source not in _SOURCES:
             raise MeldError(f"meld source must be one of {', '.join(_SOURCES)}; got {self.source!r}")
+        object.__setattr__(self, "group", Group(_MELD_GROUP[mt], kinds[0], mt.is_concealed, mt))
 
     @property
     def kind(self) -> int:
         """The lowest kind in the meld."""
         return min(t.kind for t in self.tiles)
-
-    @property
-    def group(self) -> Group:
-        """The group this meld forms in every arrangement of the hand."""
-        return Group(_MELD_GROUP[self.type], self.kind, self.type.is_concealed, self.type)
 
 
 class ShapeKind(StrEnum):
