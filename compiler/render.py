@@ -920,6 +920,9 @@ class _Builder:
             bullets.append(_("A player who runs out of time takes an available win."))
         elif timeout is False:
             bullets.append(_("Running out of time never makes a player win."))
+        window = self.table_field("timeout", "claim_seconds")
+        if isinstance(window, int) and window > 0:
+            bullets.append(_("Every player has {seconds} seconds to claim a discard (or rob a kong) or pass; one who has not answered by then passes.", seconds=window))
         tables = []
         clocks = self.table_field("clocks") or ()
         if clocks:

@@ -1481,7 +1481,7 @@ PROFILE = Profile(
             dealer_win_limit=13,
         ),
         clocks=(),
-        timeout=rules.TimeoutRules(claim_win=False),
+        timeout=rules.TimeoutRules(claim_win=False, claim_seconds=15),
         loose=rules.LooseTiles(dead_wall=True, sixteen=True, flowers_loose=False),
         settlement=rules.ScoredSettlement(
             losers_settle=True, east_doubles=True, discarder_doubles=False, cannon=True
@@ -1496,13 +1496,13 @@ PROFILE = Profile(
             type=OptionType("seconds"),
             default=15,
             description=Text(
-                en="time limit for claims in seconds (0 disables it); bots answer at once, so it never fires in simulated play",
-                zh="吃碰和的时限（秒，0 为不限）；机器人即时作答，模拟对局中不会触发",
-                ja="鳴きの制限時間（秒、0 で無効）。ボットは即答するので模擬対局では発動しない",
-                pt="limite de tempo para chamadas em segundos (0 desativa); os bots respondem logo, por isso nunca atua no jogo simulado",
-                fr="délai des annonces en secondes (0 le désactive) ; les bots répondent aussitôt, il ne joue donc jamais en partie simulée",
+                en="seconds every player has to claim a discard (or rob a kong) or pass; one who has not answered by then passes (0: no limit)",
+                zh="每位玩家对打出的牌（或抢杠）作出吃碰和或过的秒数；届时未作答者视为过（0 为不限）",
+                ja="捨て牌（または搶槓）に鳴くか見送るかを答える秒数。時間内に答えない人は見送りとみなす（0 で無制限）",
+                pt="segundos que cada jogador tem para reclamar um descarte (ou roubar um kong) ou passar; quem não responder até lá passa (0: sem limite)",
+                fr="secondes dont chaque joueur dispose pour prendre une défausse (ou voler un kong) ou passer ; qui n'a pas répondu passe (0 : pas de limite)",
             ),
-            sets=(),
+            sets=("table.timeout.claim_seconds",),
             minimum=None,
             maximum=None,
             section="M 61-65",

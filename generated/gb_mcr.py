@@ -2087,7 +2087,7 @@ PROFILE = Profile(
             dealer_win_limit=None,
         ),
         clocks=(),
-        timeout=rules.TimeoutRules(claim_win=False),
+        timeout=rules.TimeoutRules(claim_win=False, claim_seconds=0),
         loose=None,
         settlement=None,
         original_call=False,

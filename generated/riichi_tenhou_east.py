@@ -1406,7 +1406,7 @@ PROFILE = Profile(
             dealer_win_limit=None,
         ),
         clocks=(),
-        timeout=rules.TimeoutRules(claim_win=True),
+        timeout=rules.TimeoutRules(claim_win=True, claim_seconds=0),
         loose=None,
         settlement=None,
         original_call=False,

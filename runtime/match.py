@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+import time
 from dataclasses import dataclass, field
 from typing import Callable, Protocol, Sequence
 
@@ -180,8 +181,20 @@ class Stalled(RuntimeError):
     """The table waits for nobody although the hand is not over (a bug, never a user error)."""
 
 
-def play_hand(hand: Hand, players: Sequence[Player], on_step: Callable[[Action], None] | None = None, max_steps: int = 10_000) -> None:
-    """Let ``players`` (one per seat) play ``hand`` to its end."""
+def play_hand(
+    hand: Hand,
+    players: Sequence[Player],
+    on_step: Callable[[Action], None] | None = None,
+    max_steps: int = 10_000,
+    clock: Callable[[], float] = time.monotonic,
+) -> None:
+    """Let ``players`` (one per seat) play ``hand`` to its end.
+
+    Where the table limits a decision's time (:meth:`Hand.time_limit`: 003's claim window), an
+    answer that took longer than the limit by ``clock`` (seconds) is not taken: the seat is deemed
+    to have done its :meth:`Hand.timeout_action` (it passes). Every seat of a claim window thinks
+    from the window's opening, so each answer is timed on its own. Bots answer at once.
+    """
     steps = 0
     while not hand.over:
         pending = hand.pending_seats()
@@ -191,7 +204,13 @@ def play_hand(hand: Hand, players: Sequence[Player], on_step: Callable[[Action],
         legal = hand.legal_actions(seat)
         if not legal:
             raise Stalled(f"seat {seat} is pending with no legal action in phase {hand.phase.value}")
+        limit = hand.time_limit(seat)
+        started = clock() if limit is not None else 0.0
         action = players[seat].choose(hand, seat, legal)
+        if limit is not None and clock() - started > limit:
+            late = hand.timeout_action(seat)
+            if late is not None:
+                action = late
         hand.apply(action)
         if on_step is not None:
             on_step(action)

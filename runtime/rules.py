@@ -265,6 +265,10 @@ class TimeoutRules:
 
     claim_win: bool = False
     """An available win is taken (004) or not (000 §6: automation never forces a win)."""
+    claim_seconds: int = 0
+    """Seconds every player has to answer a claim window (a discard, or an added kong that may be robbed):
+    a seat that has not answered when they run out is deemed to pass, whatever it could claim
+    (003 "Precedence of claims for discard", option Timeout). 0: no limit."""
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)

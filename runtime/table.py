@@ -1588,6 +1588,18 @@ class Hand:
             return first[0].discarder
         return first[0].seat
 
+    def time_limit(self, seat: int) -> int | None:
+        """Seconds ``seat`` has for the decision the table waits for, when the rules limit it (else None).
+
+        003 "Precedence of claims for discard" (M 61-65): every player answers a claim window
+        (a discard, or an added kong that may be robbed) within the limit, or is deemed to pass
+        (:meth:`timeout_action`). The player on turn has no limit.
+        """
+        limit = self.rules.timeout.claim_seconds
+        if limit <= 0 or self.phase not in (Phase.CLAIM, Phase.ROB) or seat not in self.pending_seats():
+            return None
+        return limit
+
     def timeout_action(self, seat: int) -> Action | None:
         """The documented default for a seat whose clock ran out (None if the table is not waiting for it)."""
         legal = self.legal_actions(seat)

@@ -277,3 +277,73 @@ def test_no_spec_text_loses_words_to_a_flow_mapping_comma() -> None:
     for spec in sorted(specs.glob("*.yaml")):
         walk(yaml.safe_load(spec.read_text("utf-8")), (), spec.name)
     assert not stray, stray
+
+
+class _SlowAt:
+    """A clock that runs ``seconds`` on while ``seat`` thinks about a claim (its other decisions take no time)."""
+
+    def __init__(self, hand: Hand, seat: int, seconds: float) -> None:
+        self.hand, self.seat, self.seconds, self.now = hand, seat, seconds, 0.0
+        self.thinking = False
+
+    def __call__(self) -> float:
+        # play_hand reads the clock before and after each timed answer: the second read of the slow seat's answer is late.
+        if self.hand.pending_seats()[:1] == [self.seat] and self.hand.time_limit(self.seat) is not None:
+            self.thinking = not self.thinking
+            if not self.thinking:
+                self.now += self.seconds
+        return self.now
+
+
+class _Recorder:
+    """A greedy bot that notes what it chose in every claim window."""
+
+    def __init__(self, seed: int) -> None:
+        self.bot = GreedyBot(seed)
+        self.claims: list[ActionKind] = []
+
+    def choose(self, hand: Hand, seat: int, legal: list[Action]) -> Action:
+        action = self.bot.choose(hand, seat, legal)
+        if hand.phase.value in ("claim", "rob"):
+            self.claims.append(action.kind)
+        return action
+
+
+def _play_with_a_slow_seat(options: dict[str, object], seed: int, seconds: float) -> tuple[Hand, _Recorder, list[Action]]:
+    hand = Hand(bind_options(load_profile(PID), options), seed=seed)
+    players: list[object] = [GreedyBot(seed * 4 + i) for i in range(4)]
+    slow = _Recorder(seed)
+    players[2] = slow
+    applied: list[Action] = []
+    play_hand(hand, players, on_step=applied.append, clock=_SlowAt(hand, 2, seconds))  # type: ignore[arg-type]
+    return hand, slow, applied
+
+
+def test_a_seat_that_does_not_answer_a_claim_in_time_passes() -> None:
+    """003 "Precedence of claims for discard": players that do not claim within Timeout seconds are deemed to pass."""
+    answers = (ActionKind.PASS, ActionKind.PON, ActionKind.CHI, ActionKind.MINKAN, ActionKind.RON)
+    late_claims = 0
+    for seed in range(30):
+        hand, slow, applied = _play_with_a_slow_seat({}, seed, 16.0)  # Timeout 15 by default: every answer of seat 2 is late
+        taken = [a.kind for a in applied if a.seat == 2 and a.kind in answers]
+        assert taken == [ActionKind.PASS] * len(slow.claims), seed
+        late_claims += sum(1 for k in slow.claims if k is not ActionKind.PASS)
+        # In time (14 s), or with no limit (Timeout 0), the same seat's answers are all taken as given.
+        for options, seconds in (({}, 14.0), ({"Timeout": 0}, 1000.0)):
+            hand, slow, applied = _play_with_a_slow_seat(options, seed, seconds)
+            assert [a.kind for a in applied if a.seat == 2 and a.kind in answers] == slow.claims, (seed, options)
+    assert late_claims > 0  # the slow seat did want to claim (or go out), and was made to pass
+
+
+def test_the_timeout_binds_the_claim_window_and_not_the_turn() -> None:
+    assert load_profile(PID).table.timeout.claim_seconds == 15
+    hand = Hand(bind_options(load_profile(PID), {"Timeout": 5}), seed=3)
+    assert hand.rules.timeout.claim_seconds == 5
+    assert hand.time_limit(hand.turn) is None  # the player on turn has no limit
+    while hand.phase.value != "claim":
+        seat = hand.pending_seats()[0]
+        hand.apply(GreedyBot(0).choose(hand, seat, hand.legal_actions(seat)))
+    waiting = hand.pending_seats()
+    assert waiting and all(hand.time_limit(s) == 5 for s in waiting)
+    assert all(hand.timeout_action(s) == Action(ActionKind.PASS, s) for s in waiting)
+    assert Hand(bind_options(load_profile(PID), {"Timeout": 0}), seed=3).rules.timeout.claim_seconds == 0
