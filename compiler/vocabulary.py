@@ -98,6 +98,11 @@ HAND_NAMES: Mapping[str, tuple[Type, str]] = {
         "the hand before the winning tile waits on this one kind only, by shape alone: a kind whose "
         "every copy is already held still counts as a wait (a formally single wait)",
     ),
+    "only_live_wait": (
+        BOOL,
+        "like only_wait, but a kind whose four copies were all exposed on the table (discards and declared "
+        "sets; context.exhausted) is no wait; the winning kind always counts (003 'Filling the only place')",
+    ),
     "winner": (BOOL, "the hand is the winner's; false when a loser's hand is scored for settlement"),
     "own_bonus": (INT, "how many of the player's own flower and own season are exposed (0 to 2; seat East owns 1f and 5f, South 2f and 6f...)"),
     "bonus_sets": (INT, "complete sets of bonus tiles exposed: all four flowers, all four seasons (0 to 2)"),
@@ -144,7 +149,7 @@ COMBINATION_NAMES: Mapping[str, tuple[Type, str]] = {
 
 #: Hand names and functions that cost time to compute; a profile's engine
 #: records which of them its expressions use, and only those are computed.
-COSTLY_NAMES: frozenset[str] = frozenset({"only_wait", "concealed_triplets", "count_of", "concealed_count_of"})
+COSTLY_NAMES: frozenset[str] = frozenset({"only_wait", "only_live_wait", "concealed_triplets", "count_of", "concealed_count_of"})
 
 #: Hand names and functions whose value depends only on the hand's tiles (its
 #: concealed tiles, melds and winning tile), never on the situation of the win.

@@ -489,7 +489,7 @@ def _point_when_from_the_wall(v: HandView) -> bool:
 
 def _point_when_only_place(v: HandView) -> bool:
     # spec: scoring.points.items.only_place.when
-    return bool(v.winner and v.only_wait)
+    return bool(v.winner and v.shape == "standard" and v.only_live_wait)
 
 
 def _point_when_fishing_the_eyes(v: HandView) -> bool:
@@ -1999,7 +1999,7 @@ PROFILE = Profile(
         ),
         result=None,
     ),
-    needs=("concealed_count_of", "only_wait"),
+    needs=("concealed_count_of", "only_live_wait"),
     invariants=(),
     examples=(
         Example(
@@ -2139,13 +2139,13 @@ PROFILE = Profile(
             checks_fu=True,
         ),
         Example(
-            name="Seven pairs with SevenPairs set",
+            name="Seven pairs with SevenPairs set (its single wait is not the only place)",
             names=Text(
-                en="Seven pairs with SevenPairs set",
-                zh="设置 SevenPairs 时的七对",
-                ja="SevenPairs 設定時の七対子",
-                pt="Sete pares com SevenPairs",
-                fr="Sept paires avec SevenPairs",
+                en="Seven pairs with SevenPairs set (its single wait is not the only place)",
+                zh="设置 SevenPairs 时的七对（其单骑不计独听）",
+                ja="SevenPairs 設定時の七対子（単騎でも唯一の待ちにならない）",
+                pt="Sete pares com SevenPairs (a sua espera simples não é o único lugar)",
+                fr="Sept paires avec SevenPairs (son attente unique n'est pas la seule place)",
             ),
             section=None,
             concealed="11m33m55p77p99s22z6z",
@@ -2156,8 +2156,8 @@ PROFILE = Profile(
             legal=True,
             patterns=(),
             total=0,
-            payments=(("east", 92), ("non_east", 46)),
-            fu=46,
+            payments=(("east", 88), ("non_east", 44)),
+            fu=44,
             checks_fu=True,
         ),
         Example(
@@ -3349,6 +3349,28 @@ PROFILE = Profile(
             patterns=("concealed_almost_limit",),
             total=None,
             payments=(("east", 2000), ("non_east", 1000)),
+        ),
+        Example(
+            name="Filling the only place when the other wait is exhausted: all four 6 of bamboo are exposed",
+            names=Text(
+                en="Filling the only place when the other wait is exhausted: all four 6 of bamboo are exposed",
+                zh="另一张听牌已绝张（四张六条都已亮出）时计独听",
+                ja="もう一方の待ちが尽きたとき（六索4枚がすべて見えている）の唯一の待ち",
+                pt="Preencher o único lugar quando a outra espera se esgotou: os quatro 6 de bambu estão expostos",
+                fr="Remplir la seule place quand l'autre attente est épuisée : les quatre 6 de bambous sont exposés",
+            ),
+            section="M 115(c)",
+            concealed="234m456p789s78s55m",
+            win_tile="9s",
+            win="ron",
+            melds=(),
+            context=(("exhausted", "6s"), ("seat_wind", "S")),
+            legal=True,
+            patterns=("no_score_hand",),
+            total=1,
+            payments=(("east", 88), ("non_east", 44)),
+            fu=22,
+            checks_fu=True,
         ),
     ),
 )

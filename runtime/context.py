@@ -67,9 +67,13 @@ class WinContext:
     kong_upon_kong: bool = False
     """Self-drawn on a loose tile after a kong made with a previous loose tile."""
     losing_hand: bool = False
+    """Score the hand as a loser's at settlement (every tile given is held; no win is claimed)."""
     dealer_wins: int = 0
     """The winner's consecutive wins as dealer before this hand (East's 13th consecutive win)."""
-    """Score the hand as a loser's at settlement (every tile given is held; no win is claimed)."""
+    exhausted: str = ""
+    """Kinds (mpsz) whose four copies were all exposed on the table (discards and declared sets) when the
+    hand went out: they cannot complete a hand, so they do not count as waits for ``only_live_wait``
+    (003 "Filling the only place"). The winning tile's kind never counts as exhausted."""
 
     @property
     def is_dealer(self) -> bool:
@@ -94,7 +98,7 @@ class WinContext:
 
 _BOOL_KEYS = {"original_call", "kong_upon_kong", "losing_hand", "riichi", "double_riichi", "ippatsu", "last_tile", "after_kong", "kong_shot", "robbing_kong", "first_draw", "fourth_tile"}
 _INT_KEYS = {"honba", "riichi_sticks", "dealer_wins"}
-_TILE_KEYS = {"dora_indicators", "ura_indicators", "flowers"}
+_TILE_KEYS = {"dora_indicators", "ura_indicators", "flowers", "exhausted"}
 
 
 def _coerce(key: str, value: Any) -> Any:

@@ -18,7 +18,7 @@ from .context import WinContext, WinKind
 from .options import OptionValue, bind_options, options_in_force
 from .hand import Arrangement, Group, GroupKind, Meld, MeldType
 from .profile import Combine, Pattern, Pick, Points, Profile
-from .shapes import arrangements, forget_waits, is_only_wait
+from .shapes import arrangements, forget_waits, formal_waits, is_only_wait
 from .tiles import N_ALL_KINDS, N_KINDS, SUIT_LAYOUT, NotationError, Suit, Tile, counts34, parse_tiles
 from .view import HandView, Lazy, PaymentView
 
@@ -215,6 +215,9 @@ def _evaluate(profile: Profile, hand: WinningHand, ctx: WinContext, every: list[
     view.dora_indicators = _indicators(profile, "dora_indicators", ctx.dora_indicators) if ctx.dora_indicators else ()
     view.ura_indicators = _indicators(profile, "ura_indicators", ctx.ura_indicators) if ctx.ura_indicators else ()
     view._only_wait = known.only_wait
+    if "only_live_wait" in needs:
+        # 003 "Filling the only place": kinds whose four copies are exposed count as no wait.
+        view._only_live_wait = Lazy(lambda: _only_live_wait(profile, hand, ctx.exhausted)) if ctx.exhausted else known.only_wait
     options = options_in_force(profile, ctx.options)
     view._options = options
     if known.counts is not None:
@@ -609,6 +612,21 @@ def _only_wait(profile: Profile, concealed: list[int], hand: WinningHand) -> boo
     before = list(concealed)
     before[hand.win_tile.kind] -= 1
     return is_only_wait(before, hand.melds, profile.shapes, hand.win_tile.kind)
+
+
+def _only_live_wait(profile: Profile, hand: WinningHand, exhausted: str) -> bool:
+    """Whether the winning kind is the only one that completes the hand, a kind all four of whose copies
+    were exposed on the table (``context.exhausted``) not counting as one; the winning kind itself always counts."""
+    try:
+        dead = {t.kind for t in parse_tiles(exhausted)}
+    except NotationError as e:
+        raise HandError(f"context.exhausted: {e}") from None
+    if any(k >= N_KINDS for k in dead):
+        raise HandError("context.exhausted names a bonus tile: only hand-forming kinds can be exhausted")
+    dead.discard(hand.win_tile.kind)
+    before = counts34(list(hand.concealed))
+    live = formal_waits(before, hand.melds, profile.shapes) - dead
+    return live == frozenset((hand.win_tile.kind,))
 
 
 def _concealed_triplets(arr: Arrangement, tsumo: bool) -> int:
@@ -1012,7 +1030,7 @@ def score_losing_hand(profile: Profile, concealed: Sequence[Tile], melds: Sequen
     view.dealer_wins = 0
     view.dora_indicators = view.ura_indicators = ()
     view.concealed_triplets = sum(1 for g in groups if g.is_triplet and g.concealed)
-    view._only_wait = Lazy(lambda: False)
+    view._only_wait = view._only_live_wait = Lazy(lambda: False)
     view._options = options
     view._discard_group = None
     view._counts, view._concealed_counts = totals, counts

@@ -31,6 +31,7 @@ __all__ = [
     "is_complete",
     "waits",
     "is_ready",
+    "formal_waits",
     "is_only_wait",
     "shanten",
     "discard_shanten",
@@ -474,6 +475,14 @@ def is_only_wait(concealed: Sequence[int], melds: Sequence[Meld], rules: ShapeRu
     n_melds = _melds_count(melds)
     _check_counts(concealed, (13 - 3 * n_melds,), "concealed")
     return _formal_waits(concealed, n_melds, rules) == frozenset((kind,))
+
+
+def formal_waits(concealed: Sequence[int], melds: Sequence[Meld], rules: ShapeRules) -> frozenset[int]:
+    """Every kind that completes the waiting hand by shape, a kind whose every copy is held included
+    (``concealed``: the counts34 vector before the winning tile)."""
+    n_melds = _melds_count(melds)
+    _check_counts(concealed, (13 - 3 * n_melds,), "concealed")
+    return _formal_waits(concealed, n_melds, rules)
 
 
 _FORMAL_WAITS: dict[tuple[tuple[int, ...], int, ShapeRules], frozenset[int]] = {}

@@ -566,7 +566,20 @@ class Hand:
             original_call=self.original_called[seat],
             dealer_wins=self.dealer_wins if seat == self.dealer else 0,
             riichi_sticks=self.deposits,
+            exhausted=self.exhausted_kinds() if "only_live_wait" in self.profile.needs else "",
         )
+
+    def exhausted_kinds(self) -> str:
+        """Kinds (mpsz) whose four copies are all exposed on the table: in the discards or in declared
+        sets, concealed kongs included (003 "Filling the only place": such a kind is not available)."""
+        shown = [0] * N_KINDS
+        for s in range(SEATS):
+            for t in self.discards[s]:
+                shown[t.kind] += 1
+            for m in self.melds[s]:
+                for t in m.tiles:
+                    shown[t.kind] += 1
+        return format_tiles([Tile(k) for k in range(N_KINDS) if shown[k] >= 4])
 
     def dora_kinds(self) -> list[int]:
         """The bonus kinds the turned indicators name (one entry per indicator)."""

@@ -98,6 +98,7 @@ class HandView(OptionReader):
         "_counts",
         "_concealed_counts",
         "_only_wait",
+        "_only_live_wait",
         "_options",
         "_discard_group",
         "_counted",
@@ -149,6 +150,7 @@ class HandView(OptionReader):
     _counts: Sequence[int]
     _concealed_counts: Sequence[int]
     _only_wait: Lazy
+    _only_live_wait: Lazy
     _options: Mapping[str, OptionValue]
     _discard_group: Group | None
     _counted: frozenset[str]
@@ -157,6 +159,12 @@ class HandView(OptionReader):
     def only_wait(self) -> bool:
         """Whether the hand before the winning tile waits on that kind alone (computed once per hand, on first use)."""
         return self._only_wait.get()
+
+    @property
+    def only_live_wait(self) -> bool:
+        """Like ``only_wait``, but a kind whose four copies were exposed on the table (``context.exhausted``)
+        is no wait (003 "Filling the only place"; computed once per hand, on first use)."""
+        return self._only_live_wait.get()
 
     def concealed_at_win(self, group: Group) -> bool:
         """Whether ``group`` is concealed when the hand wins: not an exposed meld, and not the

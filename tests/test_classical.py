@@ -4,6 +4,7 @@ scored settlement, the match, and that the spec's examples cover every point ite
 from __future__ import annotations
 
 import json
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -347,3 +348,32 @@ def test_the_timeout_binds_the_claim_window_and_not_the_turn() -> None:
     assert waiting and all(hand.time_limit(s) == 5 for s in waiting)
     assert all(hand.timeout_action(s) == Action(ActionKind.PASS, s) for s in waiting)
     assert Hand(bind_options(load_profile(PID), {"Timeout": 0}), seed=3).rules.timeout.claim_seconds == 0
+
+
+def test_filling_the_only_place_does_not_count_an_exhausted_wait() -> None:
+    """003 "Filling the only place": a kind all four of whose copies are exposed on the table is not available."""
+    hand = Hand(load_profile(PID), seed=2)
+    for s in range(4):
+        hand.discards[s], hand.melds[s] = [], []
+    hand.discards[0] = list(parse_tiles("6s"))
+    hand.melds[3] = [Meld(MeldType.PON, tuple(parse_tiles("666s")))]
+    hand.melds[2] = [Meld(MeldType.ANKAN, tuple(parse_tiles("1111z")))]  # a concealed kong's kind is declared too
+    assert hand.exhausted_kinds() == "6s1z"
+    ctx = hand.win_context(1)
+    assert ctx.exhausted == "6s1z"
+    win, _ = parse_request(hand.profile, {"concealed": "234m456p789s78s55m", "win_tile": "9s", "win": "ron"})
+    with_exhausted = evaluate(hand.profile, win, ctx)
+    assert [i.id for i in with_exhausted.point_items] == ["mah_jong", "only_place"]
+    hand.discards[0] = []  # three 6s exposed: 6s could still come, the wait is double
+    plain = evaluate(hand.profile, win, hand.win_context(1))
+    assert [i.id for i in plain.point_items] == ["mah_jong"]
+    # The winning kind itself is never exhausted (it was available when it was claimed).
+    same = evaluate(hand.profile, win, replace(ctx, exhausted="9s"))
+    assert [i.id for i in same.point_items] == ["mah_jong"]
+
+
+def test_the_exhausted_context_key_is_checked() -> None:
+    req = {"profile": PID, "concealed": "234m456p789s78s55m", "win_tile": "9s", "win": "ron", "context": {"exhausted": "6x"}}
+    assert "context.exhausted" in score_request(req)["error"]
+    assert "bonus tile" in score_request({**req, "context": {"exhausted": "1f"}})["error"]
+    assert score_request({**req, "context": {"exhausted": "6s"}})["fu"] == 22
