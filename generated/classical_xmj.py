@@ -221,7 +221,7 @@ def _when_loose_tile_win(v: HandView) -> bool:
 
 def _when_last_tile_win(v: HandView) -> bool:
     # spec: scoring.patterns.last_tile_win.when
-    return bool(v.winner and v.tsumo and v.last_tile)
+    return bool(v.winner and v.last_tile)
 
 
 def _when_robbing_a_kong(v: HandView) -> bool:
@@ -255,6 +255,7 @@ def _when_moon_from_the_sea(v: HandView) -> bool:
         v.winner
         and v.tsumo
         and v.last_tile
+        and (not v.after_kong)
         and (v.win_tile.suit == "p")
         and (v.win_tile.number == 1)
     )
@@ -966,8 +967,8 @@ PROFILE = Profile(
             id="last_tile_win",
             names=Text(
                 en="winning with the last tile",
-                zh="海底捞月",
-                ja="海底摸月",
+                zh="海底",
+                ja="海底",
                 pt="vitória com a última peça",
                 fr="victoire sur la dernière tuile",
             ),
@@ -3370,6 +3371,50 @@ PROFILE = Profile(
             total=1,
             payments=(("east", 88), ("non_east", 44)),
             fu=22,
+            checks_fu=True,
+        ),
+        Example(
+            name="Fishing the eyes on a discard: waiting on 5677, the 7 is claimed for the pair",
+            names=Text(
+                en="Fishing the eyes on a discard: waiting on 5677, the 7 is claimed for the pair",
+                zh="以他人打出的牌钓将：听5677时，7用于成对",
+                ja="捨て牌で雀頭を得る：5677待ちで7を対子として取る",
+                pt="Pescar os olhos num descarte: esperando com 5677, o 7 é reclamado para o par",
+                fr="Pêcher les yeux sur une défausse : en attente avec 5677, le 7 est pris pour la paire",
+            ),
+            section="M 115(d)",
+            concealed="234m456p789s5677s",
+            win_tile="7s",
+            win="ron",
+            melds=(),
+            context=(("seat_wind", "S"),),
+            legal=True,
+            patterns=("no_score_hand",),
+            total=1,
+            payments=(("east", 88), ("non_east", 44)),
+            fu=22,
+            checks_fu=True,
+        ),
+        Example(
+            name="Winning on the discard after the last tile of the live wall",
+            names=Text(
+                en="Winning on the discard after the last tile of the live wall",
+                zh="以活牌墙最后一张之后打出的牌和牌",
+                ja="生きた山の最後の牌の後の捨て牌で和了",
+                pt="Vencer com o descarte depois da última peça da muralha viva",
+                fr="Gagner sur la défausse qui suit la dernière tuile du mur vivant",
+            ),
+            section=None,
+            concealed="234m456p789s78s55m",
+            win_tile="9s",
+            win="ron",
+            melds=(),
+            context=(("last_tile", True), ("seat_wind", "S")),
+            legal=True,
+            patterns=("no_score_hand", "last_tile_win"),
+            total=2,
+            payments=(("east", 160), ("non_east", 80)),
+            fu=20,
             checks_fu=True,
         ),
     ),

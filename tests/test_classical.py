@@ -377,3 +377,37 @@ def test_the_exhausted_context_key_is_checked() -> None:
     assert "context.exhausted" in score_request(req)["error"]
     assert "bonus tile" in score_request({**req, "context": {"exhausted": "1f"}})["error"]
     assert score_request({**req, "context": {"exhausted": "6s"}})["fu"] == 22
+
+
+def _declarations(counts: dict[int, int]) -> list[dict[int, int]]:
+    """Every way a loser can declare concealed kinds: per kind, nothing (one tile kept), a pair or a pung."""
+    choices = [[(k, n) for n in range(1, min(c, 3) + 1)] for k, c in sorted(counts.items())]
+    out: list[dict[int, int]] = [{}]
+    for options in choices:
+        out = [{**done, k: n} for done in out for k, n in options]
+    return out
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(
+    kinds=st.lists(st.sampled_from([0, 8, 9, 13, 18, 26, 27, 28, 29, 30, 31, 32, 33]), min_size=4, max_size=13),
+    seat=st.sampled_from(["E", "S", "W", "N"]),
+    purity=st.booleans(),
+)
+def test_no_declaration_of_a_loser_scores_more_than_the_tables(kinds: list[int], seat: str, purity: bool) -> None:
+    """The ``losers_declare`` reading: the table's declaration (pungs of threes, pairs of twos) is a loser's best."""
+    from collections import Counter
+
+    from mjspec.runtime.tiles import Tile
+
+    counts = {k: min(c, 4) for k, c in Counter(kinds).items()}
+    ctx = WinContext.from_mapping({"seat_wind": seat, "losing_hand": True, "options": {"LosersPurity": purity}})
+    profile = load_profile(PID)
+
+    def value(held: dict[int, int]) -> int:
+        tiles = tuple(Tile(k) for k, n in sorted(held.items()) for _ in range(n))
+        return score_losing_hand(profile, tiles, (), ctx).value or 0
+
+    tables = value(counts)
+    others = [value(d) for d in _declarations(counts)]
+    assert tables == max(others), (counts, tables, max(others))
