@@ -57,8 +57,10 @@ def match_record(match: Match) -> dict[str, Any]:
         # The game options in force (every declared option, by name); replay binds the same values.
         "options": profile.option_values.to_json(),
         "hands_total": match.hands_total,
-        # A match whose length differs from the profile's is a custom-room game, not the strict preset.
-        "strict_preset": match.hands_total is None if profile.table.match.rounds else match.hands_total == profile.table.match.hands,
+        # A match whose length differs from the profile's, or that changes any game option from its
+        # default, is a custom-room game, not the strict preset (002 §6: the 16-hand match).
+        "strict_preset": (match.hands_total is None if profile.table.match.rounds else match.hands_total == profile.table.match.hands)
+        and not profile.option_values.changed(profile.options),
         "hands": [hand_record(h, i) for i, h in enumerate(match.hands)],
         "totals": list(match.totals),
         "placements": match.placements(),
