@@ -22,7 +22,7 @@ from mjspec.runtime.tiles import NotationError, TileSet, Suit, parse_tiles
 
 from . import expr as X
 from .errors import Path, SpecError, SpecErrors
-from .hoist import MASK_NAME, hoist_tile_conditions
+from .hoist import hoist
 from .ir import (
     AmountIR,
     ExampleIR,
@@ -163,11 +163,10 @@ class _Builder:
             col = f" (column {e.col + 1})" if e.col is not None else ""
             self.err(path, f"in expression {str(source)!r}{col}: {e.message}")
             return None
-        names = compiled.names | compiled.functions
-        python = hoist_tile_conditions(compiled.python, vocab, compiled.helpers)
-        if python != compiled.python:
-            names |= {MASK_NAME}
-        return ExprIR(str(source), python, self.r.where(path), compiled.helpers, names)
+        hoisted = hoist(compiled.python, vocab, compiled.helpers)
+        names = compiled.names | compiled.functions | hoisted.names
+        helpers = compiled.helpers | hoisted.helpers
+        return ExprIR(str(source), hoisted.python, self.r.where(path), helpers, names)
 
     def build(self) -> ProfileIR | None:
         d = self.d

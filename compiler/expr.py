@@ -82,13 +82,14 @@ MAX_SOURCE_LENGTH = 2000
 MAX_DEPTH = 50
 MAX_STR_LENGTH = 200
 MAX_INT = 10**9
-#: Bound on the kind masks the build-time tile tests emit (one bit per tile kind).
-MAX_MASK = 1 << 42
+#: Bound on the masks the build-time tile and group tests emit (one bit per tile kind;
+#: four bits per group kind and lowest tile, six kinds of group by 34 tiles: 816 bits).
+MAX_MASK = 1 << 1024
 
 #: Module generated code imports runtime helpers from.
 RUNTIME_MODULE = "mjspec.runtime.exprlib"
 #: Every helper name compiled expressions may use (``CompiledExpr.helpers`` is a subset).
-RUNTIME_HELPERS: tuple[str, ...] = ("bounded_pow",)
+RUNTIME_HELPERS: tuple[str, ...] = ("bounded_pow", "count_bits")
 
 #: Builtins a spec may call.
 BUILTIN_FUNCTIONS: tuple[str, ...] = ("len", "all", "any", "sum", "min", "max", "abs")
@@ -1366,8 +1367,8 @@ _ALLOWED_NODES: frozenset[type] = frozenset(
         ast.Mult,
         ast.FloorDiv,
         ast.Mod,
-        # Never from a spec (the checker refuses `&`): the build-time tile-mask
-        # tests of ``mjspec.compiler.hoist`` emit ``v.tile_mask & <mask> == 0``.
+        # Never from a spec (the checker refuses `&`): the build-time tile and
+        # group tests of ``mjspec.compiler.hoist`` emit ``v.tile_mask & <mask> == 0``.
         ast.BitAnd,
         ast.Compare,
         ast.Eq,

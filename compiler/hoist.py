@@ -12,9 +12,27 @@ k) in place of the loop:
 * ``len({F for t in tiles if C})`` -> ``0 + (tile_mask & <kinds meeting C with F = x> != 0) + ...``,
   one term per value x of F.
 
+Loops over the arrangement's groups get the same treatment when the condition
+reads only what a group's kind and lowest tile decide (``is_triplet``,
+``suit``, ``number``, ``wind``..., not ``concealed`` or ``is_claimed_kong``):
+the compiler evaluates it at build time on the runtime's own
+:class:`~mjspec.runtime.hand.Group` for every kind and tile, and tests the
+arrangement's ``set_bits`` (for ``sets``) or ``group_bits`` (for ``groups``),
+where each group kind and tile owns a field of bits with as many set as the
+arrangement holds such groups (:func:`mjspec.runtime.hand.group_bits`):
+
+* ``any(C for g in sets)`` -> ``set_bits & <fields meeting C> != 0``
+* ``all(C for g in sets)`` -> ``set_bits & <fields failing C> == 0``
+  (a filter ``if D`` narrows the fields to those meeting D in both)
+* ``sum(1 for g in sets if C)``, ``len([g for g in sets if C])`` ->
+  ``count_bits(set_bits & <fields meeting C>)``; ``sum(F for g in sets if C)``
+  with an int F -> one such term per value of F, times the value
+* ``len({F for g in sets if C})`` -> ``0 + (set_bits & <fields with F = x> != 0) + ...``
+
 The input is the checked, verified output of :func:`mjspec.compiler.expr.compile_expr`;
 the rewritten expression is verified again against the same whitelist. Only
-the hand vocabulary, which declares ``tile_mask``, is rewritten. The kind-only
+the hand vocabulary, which declares ``tile_mask``, ``set_bits`` and
+``group_bits``, is rewritten. The kind-only
 sub-expressions hold no call and no name but the loop variable, and are
 evaluated with no builtins at all.
 """
@@ -22,44 +40,90 @@ evaluated with no builtins at all.
 from __future__ import annotations
 
 import ast
+import functools
 from collections.abc import Callable
+from typing import Any
 
+from dataclasses import dataclass
+
+from mjspec.runtime.hand import GROUP_FIELD, Group, GroupKind
 from mjspec.runtime.tiles import N_KINDS, Tile
 
 from . import expr as X
-from .vocabulary import TILE
+from .vocabulary import GROUP, TILE
 
 MASK_NAME = "tile_mask"
 TILES_NAME = "tiles"
 #: Tile attributes fixed by the kind: every copy of a kind answers alike.
 KIND_ATTRS: frozenset[str] = frozenset(TILE.attrs) - {"red"}
 
+#: Group lists the compiler hoists, each with the name of its bits.
+GROUP_LISTS: dict[str, str] = {"sets": "set_bits", "groups": "group_bits"}
+#: Group attributes fixed by the group's kind and lowest tile (not whether it is concealed or claimed).
+GROUP_KIND_ATTRS: frozenset[str] = frozenset(GROUP.attrs) - {"concealed", "is_claimed_kong"}
+#: The runtime helper counting a mask's set bits.
+COUNT_HELPER = "count_bits"
+
+@functools.cache
+def _every_group() -> tuple[Group, ...]:
+    """One group of every kind and lowest tile there is, in GroupKind order then tile order."""
+    out: list[Group] = []
+    for kind in GroupKind:
+        for tile in range(N_KINDS):
+            try:
+                out.append(Group(kind, tile, True))
+            except ValueError:
+                continue  # no such group (a sequence leaving its suit, a sequence of honors)
+    return tuple(out)
+
+
+@dataclass(frozen=True)
+class Hoisted:
+    """An expression after hoisting: its Python text, and the names and helpers the rewrite added."""
+
+    python: str
+    names: frozenset[str]
+    helpers: frozenset[str]
+
 
 def hoist_tile_conditions(python: str, vocab: X.Vocabulary, helpers: frozenset[str]) -> str:
-    """``python`` with every kind-only loop over the tiles replaced by a mask test (unchanged if none)."""
+    """``python`` with every kind-only loop over the tiles or groups replaced by a mask test (unchanged if none)."""
+    return hoist(python, vocab, helpers).python
+
+
+def hoist(python: str, vocab: X.Vocabulary, helpers: frozenset[str]) -> Hoisted:
+    """``python`` with every kind-only loop over the tiles or groups replaced by a mask test."""
+    unchanged = Hoisted(python, frozenset(), frozenset())
     if MASK_NAME not in vocab.names or TILES_NAME not in vocab.names:
-        return python
+        return unchanged
     tree = ast.parse(python, mode="eval")
-    hoister = _Hoister(vocab.receiver)
+    groups = {lst: bits for lst, bits in GROUP_LISTS.items() if lst in vocab.names and bits in vocab.names}
+    hoister = _Hoister(vocab.receiver, groups)
     out = hoister.visit(tree)
-    if not hoister.changed:
-        return python
+    if not hoister.names:
+        return unchanged
     assert isinstance(out, ast.Expression)
     ast.fix_missing_locations(out)
     text = ast.unparse(out)
-    X.verify_python_ast(ast.parse(text, mode="eval"), vocab, helpers)
-    return text
+    added = frozenset(hoister.helpers)
+    X.verify_python_ast(ast.parse(text, mode="eval"), vocab, helpers | added)
+    return Hoisted(text, frozenset(hoister.names), added)
 
 
 class _Hoister(ast.NodeTransformer):
-    def __init__(self, receiver: str) -> None:
+    def __init__(self, receiver: str, group_lists: dict[str, str]) -> None:
         self.receiver = receiver
-        self.changed = False
+        self.group_lists = group_lists
+        self.names: set[str] = set()
+        self.helpers: set[str] = set()
 
     def visit_Call(self, node: ast.Call) -> ast.AST:
         self.generic_visit(node)
         if not isinstance(node.func, ast.Name) or len(node.args) != 1 or node.keywords:
             return node
+        grouped = self._group_loop(node.func.id, node.args[0])
+        if grouped is not None:
+            return grouped
         name, arg = node.func.id, node.args[0]
         if name in ("all", "any") and isinstance(arg, ast.GeneratorExp):
             loop = self._tile_loop(arg)
@@ -69,7 +133,7 @@ class _Hoister(ast.NodeTransformer):
             if test is None:
                 return node
             meets = [bool(test(Tile(k))) for k in range(N_KINDS)]
-            self.changed = True
+            self.names.add(MASK_NAME)
             if name == "all":
                 return self._mask_test([k for k in range(N_KINDS) if not meets[k]], ast.Eq())
             return self._mask_test([k for k in range(N_KINDS) if meets[k]], ast.NotEq())
@@ -86,12 +150,82 @@ class _Hoister(ast.NodeTransformer):
                 tile = Tile(k)
                 if all(bool(f(tile)) for f in filters if f is not None):
                     groups.setdefault(value(tile), []).append(k)
-            self.changed = True
+            self.names.add(MASK_NAME)
             total: ast.expr = ast.Constant(0)
             for kinds in groups.values():  # in kind order of each value's first kind: deterministic
                 total = ast.BinOp(left=total, op=ast.Add(), right=self._mask_test(kinds, ast.NotEq()))
             return total
         return node
+
+    def _group_loop(self, name: str, arg: ast.expr) -> ast.expr | None:
+        """The mask test standing for ``name(arg)`` when ``arg`` loops over a group list on kind-only terms."""
+        if not isinstance(arg, (ast.GeneratorExp, ast.SetComp, ast.ListComp)) or len(arg.generators) != 1:
+            return None
+        gen = arg.generators[0]
+        it = gen.iter
+        if not (
+            isinstance(gen.target, ast.Name)
+            and isinstance(it, ast.Attribute)
+            and it.attr in self.group_lists
+            and isinstance(it.value, ast.Name)
+            and it.value.id == self.receiver
+        ):
+            return None
+        var, bits = gen.target.id, self.group_lists[it.attr]
+        filters = [_kind_function(var, cond, GROUP_KIND_ATTRS) for cond in gen.ifs]
+        value = _kind_function(var, arg.elt, GROUP_KIND_ATTRS)
+        if value is None or any(f is None for f in filters):
+            return None
+        kept = [g for g in _every_group() if all(bool(f(g)) for f in filters if f is not None)]
+        if isinstance(arg, ast.GeneratorExp) and name in ("any", "all"):
+            meets = [g for g in kept if bool(value(g))]
+            self.names.add(bits)
+            if name == "any":
+                return self._bits_test(bits, meets, ast.NotEq())
+            return self._bits_test(bits, [g for g in kept if not bool(value(g))], ast.Eq())
+        if (isinstance(arg, ast.GeneratorExp) and name == "sum") or (isinstance(arg, ast.ListComp) and name == "len"):
+            by_value: dict[int, list[Group]] = {}
+            for g in kept:
+                x = 1 if name == "len" else value(g)
+                if type(x) is not int:  # bools and anything else: leave the loop alone
+                    return None
+                if x:
+                    by_value.setdefault(x, []).append(g)
+            self.names.add(bits)
+            self.helpers.add(COUNT_HELPER)
+            total: ast.expr | None = None
+            for x in sorted(by_value):
+                counted: ast.expr = ast.Call(
+                    func=ast.Name(id=COUNT_HELPER, ctx=ast.Load()), args=[self._masked(bits, by_value[x])], keywords=[]
+                )
+                if x != 1:
+                    counted = ast.BinOp(left=ast.Constant(x), op=ast.Mult(), right=counted)
+                total = counted if total is None else ast.BinOp(left=total, op=ast.Add(), right=counted)
+            return ast.Constant(0) if total is None else total
+        if isinstance(arg, ast.SetComp) and name == "len":
+            values: dict[object, list[Group]] = {}
+            for g in kept:
+                x = value(g)
+                if isinstance(x, Group):  # equal groups differ by concealment: not the kind's alone
+                    return None
+                values.setdefault(x, []).append(g)
+            self.names.add(bits)
+            distinct: ast.expr = ast.Constant(0)
+            for members in values.values():  # in the order of GroupKind, then tile: deterministic
+                distinct = ast.BinOp(left=distinct, op=ast.Add(), right=self._bits_test(bits, members, ast.NotEq()))
+            return distinct
+        return None
+
+    def _masked(self, bits: str, groups: list[Group]) -> ast.BinOp:
+        field = (1 << GROUP_FIELD) - 1
+        mask = 0
+        for g in groups:
+            mask |= g.unit * field
+        held = ast.Attribute(value=ast.Name(id=self.receiver, ctx=ast.Load()), attr=bits, ctx=ast.Load())
+        return ast.BinOp(left=held, op=ast.BitAnd(), right=ast.Constant(mask))
+
+    def _bits_test(self, bits: str, groups: list[Group], op: ast.cmpop) -> ast.Compare:
+        return ast.Compare(left=self._masked(bits, groups), ops=[op], comparators=[ast.Constant(0)])
 
     def _tile_loop(self, node: ast.GeneratorExp | ast.SetComp) -> str | None:
         """The loop variable if ``node`` loops once over the receiver's tiles, else None."""
@@ -121,15 +255,15 @@ class _Hoister(ast.NodeTransformer):
         )
 
 
-def _kind_function(var: str, node: ast.expr) -> Callable[[Tile], object] | None:
-    """``node`` as a function of the tile ``var`` if it reads only kind-fixed attributes of it, else None."""
+def _kind_function(var: str, node: ast.expr, attrs: frozenset[str] = KIND_ATTRS) -> Callable[[Any], object] | None:
+    """``node`` as a function of the tile or group ``var`` if it reads only the fixed ``attrs`` of it, else None."""
     for sub in ast.walk(node):
         if isinstance(sub, (ast.Call, ast.GeneratorExp, ast.ListComp, ast.SetComp, ast.DictComp, ast.Lambda)):
             return None
         if isinstance(sub, ast.Name) and sub.id != var:
             return None
         if isinstance(sub, ast.Attribute) and not (
-            isinstance(sub.value, ast.Name) and sub.value.id == var and sub.attr in KIND_ATTRS
+            isinstance(sub.value, ast.Name) and sub.value.id == var and sub.attr in attrs
         ):
             return None
     lam = ast.Expression(
@@ -142,5 +276,5 @@ def _kind_function(var: str, node: ast.expr) -> Callable[[Tile], object] | None:
     )
     ast.fix_missing_locations(lam)
     # Safe to evaluate: verified code with no call, no name but the tile, no builtins.
-    fn: Callable[[Tile], object] = eval(compile(lam, "<tile condition>", "eval"), {"__builtins__": {}})
+    fn: Callable[[Any], object] = eval(compile(lam, "<tile condition>", "eval"), {"__builtins__": {}})
     return fn

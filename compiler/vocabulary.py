@@ -75,6 +75,16 @@ HAND_NAMES: Mapping[str, tuple[Type, str]] = {
         "the kinds the full hand holds, as bits (bit k for kind k: 1m..9m are 0..8, 1p..9p 9..17, "
         "1s..9s 18..26, 1z..7z 27..33); the compiler tests a condition on every tile with it",
     ),
+    "set_bits": (
+        INT,
+        "the arrangement's sets as bits: each kind of group and lowest tile owns four bits, as many "
+        "set as the arrangement holds such sets; the compiler tests a condition on every set with it",
+    ),
+    "group_bits": (
+        INT,
+        "every group of the arrangement as bits, as set_bits; the compiler tests a condition on every "
+        "group with it",
+    ),
     "four_of_a_kinds": (INT, "how many kinds the full hand holds all four copies of"),
     "is_closed": (BOOL, "no exposed meld (concealed kongs allowed)"),
     "tsumo": (BOOL, "won by self-draw"),
@@ -149,7 +159,9 @@ COMBINATION_NAMES: Mapping[str, tuple[Type, str]] = {
 
 #: Hand names and functions that cost time to compute; a profile's engine
 #: records which of them its expressions use, and only those are computed.
-COSTLY_NAMES: frozenset[str] = frozenset({"only_wait", "only_live_wait", "concealed_triplets", "count_of", "concealed_count_of"})
+COSTLY_NAMES: frozenset[str] = frozenset(
+    {"only_wait", "only_live_wait", "concealed_triplets", "count_of", "concealed_count_of", "set_bits", "group_bits"}
+)
 
 #: Hand names and functions whose value depends only on the hand's tiles (its
 #: concealed tiles, melds and winning tile), never on the situation of the win.
@@ -168,6 +180,8 @@ TILES_ONLY_NAMES: frozenset[str] = frozenset(
         "tiles",
         "suits",
         "tile_mask",
+        "set_bits",
+        "group_bits",
         "four_of_a_kinds",
         "is_closed",
         "only_wait",

@@ -9,6 +9,7 @@ expression; every mechanism lives in mjspec.runtime.
 from __future__ import annotations
 
 from mjspec.runtime.exprlib import bounded_pow
+from mjspec.runtime.exprlib import count_bits
 from mjspec.runtime import rules
 from mjspec.runtime.options import OptionSpec, OptionType, ScoreValue
 from mjspec.runtime.profile import (
@@ -65,7 +66,12 @@ def _value_bouquet(v: HandView) -> int:
 
 def _count_dragon_set(v: HandView) -> int:
     # spec: scoring.patterns.dragon_set.count
-    return int(sum((1 for g in v.sets if g.is_triplet and g.is_dragon)))
+    return int(
+        count_bits(
+            v.set_bits
+            & 660894578172868167165061813084520851586266663049916221772221031435559769991657839499920150374891141494030666545029070192640
+        )
+    )
 
 
 def _when_own_wind_set(v: HandView) -> bool:
@@ -85,27 +91,51 @@ def _when_prevailing_wind_set(v: HandView) -> bool:
 def _when_little_three_dragons(v: HandView) -> bool:
     # spec: scoring.patterns.little_three_dragons.when
     return bool(
-        sum((1 for g in v.sets if g.is_triplet and g.is_dragon)) == 2
-        and any((g.is_pair and g.is_dragon for g in v.groups))
+        count_bits(
+            v.set_bits
+            & 660894578172868167165061813084520851586266663049916221772221031435559769991657839499920150374891141494030666545029070192640
+        )
+        == 2
+        and v.group_bits
+        & 57572037464544966211278609965544049100223155310769839414211231468267109040155446340488973779985728312590394153263337704779805779678903616332780842705133893708677120
+        != 0
     )
 
 
 def _when_big_three_dragons(v: HandView) -> bool:
     # spec: scoring.patterns.big_three_dragons.when
-    return bool(sum((1 for g in v.sets if g.is_triplet and g.is_dragon)) == 3)
+    return bool(
+        count_bits(
+            v.set_bits
+            & 660894578172868167165061813084520851586266663049916221772221031435559769991657839499920150374891141494030666545029070192640
+        )
+        == 3
+    )
 
 
 def _when_little_four_winds(v: HandView) -> bool:
     # spec: scoring.patterns.little_four_winds.when
     return bool(
-        sum((1 for g in v.sets if g.is_triplet and g.is_wind)) == 3
-        and any((g.is_pair and g.is_wind for g in v.groups))
+        count_bits(
+            v.set_bits
+            & 161388154755044512198544180810181983169745647213280309484172090877880090013080812155204529087382412148914825223439646720
+        )
+        == 3
+        and v.group_bits
+        & 14058891083020609614729339652118722015429763824840360000145817587428892891373918417995373314085888258138659805220021813483212171361294695383032467001819539701760
+        != 0
     )
 
 
 def _when_big_four_winds(v: HandView) -> bool:
     # spec: scoring.patterns.big_four_winds.when
-    return bool(sum((1 for g in v.sets if g.is_triplet and g.is_wind)) == 4)
+    return bool(
+        count_bits(
+            v.set_bits
+            & 161388154755044512198544180810181983169745647213280309484172090877880090013080812155204529087382412148914825223439646720
+        )
+        == 4
+    )
 
 
 def _when_three_concealed_pungs(v: HandView) -> bool:
@@ -128,7 +158,11 @@ def _when_no_score_hand(v: HandView) -> bool:
     return bool(
         v.winner
         and v.shape == "standard"
-        and all((g.is_sequence for g in v.sets))
+        and (
+            v.set_bits
+            & 436994993873214129706097166956708350993673864954785244082187322514232460796362596572992539219889919476008441292851808963654198906220783799823359727790193720411251012840824548572681386124275168404332769393331488952774929882035145241163619054387200
+            == 0
+        )
         and (v.pair is not None)
         and (not v.pair.is_dragon)
         and (
@@ -142,7 +176,11 @@ def _when_no_score_hand(v: HandView) -> bool:
 
 def _when_no_chows(v: HandView) -> bool:
     # spec: scoring.patterns.no_chows.when
-    return bool(v.winner and v.shape == "standard" and (not any((g.is_sequence for g in v.sets))))
+    return bool(
+        v.winner
+        and v.shape == "standard"
+        and (not v.set_bits & 1267650595524309662632316502015 != 0)
+    )
 
 
 def _when_concealed_fully(v: HandView) -> bool:
@@ -275,7 +313,14 @@ def _when_kong_upon_kong(v: HandView) -> bool:
 
 def _when_fourfold_plenty(v: HandView) -> bool:
     # spec: scoring.patterns.fourfold_plenty.when
-    return bool(v.winner and sum((1 for g in v.sets if g.is_kong)) == 4)
+    return bool(
+        v.winner
+        and count_bits(
+            v.set_bits
+            & 661055968790248598951915308032771039828397094413920962530465516126332261865582273923474163019710394955365669430159275458560
+        )
+        == 4
+    )
 
 
 def _when_buried_treasure(v: HandView) -> bool:
@@ -284,7 +329,11 @@ def _when_buried_treasure(v: HandView) -> bool:
         v.winner
         and v.tsumo
         and (v.shape == "standard")
-        and all((g.is_triplet for g in v.sets))
+        and (
+            v.set_bits
+            & 436994993873214129706097166956708350993673864954785244082187322514232460796362596572992539219889919476008441292851808963653537850251993551224407812482160949371422608157860267353396737329000762613096458047593412028268242494429702238303760674717695
+            == 0
+        )
         and all(
             (g.concealed or (g.is_claimed_kong and v.option_on("KongHas3Types")) for g in v.melds)
         )
@@ -301,14 +350,27 @@ def _when_three_great_scholars(v: HandView) -> bool:
     return bool(
         v.winner
         and v.shape == "standard"
-        and (sum((1 for g in v.sets if g.is_triplet and g.is_dragon)) == 3)
-        and (not any((g.is_sequence for g in v.sets)))
+        and (
+            count_bits(
+                v.set_bits
+                & 660894578172868167165061813084520851586266663049916221772221031435559769991657839499920150374891141494030666545029070192640
+            )
+            == 3
+        )
+        and (not v.set_bits & 1267650595524309662632316502015 != 0)
     )
 
 
 def _when_four_blessings(v: HandView) -> bool:
     # spec: scoring.patterns.four_blessings.when
-    return bool(v.winner and sum((1 for g in v.sets if g.is_triplet and g.is_wind)) == 4)
+    return bool(
+        v.winner
+        and count_bits(
+            v.set_bits
+            & 161388154755044512198544180810181983169745647213280309484172090877880090013080812155204529087382412148914825223439646720
+        )
+        == 4
+    )
 
 
 def _when_all_honours_limit(v: HandView) -> bool:
@@ -370,21 +432,29 @@ def _when_wriggling_snake(v: HandView) -> bool:
         and (len(v.suits) == 1)
         and ("z" not in v.suits)
         and (v.pair is not None)
-        and any((g.is_triplet and g.number == 1 for g in v.sets))
-        and any((g.is_triplet and g.number == 9 for g in v.sets))
+        and (
+            v.set_bits
+            & 36939380809657362999642095322567662344425780918862345352778571569766471799233706257520151069017725895127388095774720
+            != 0
+        )
+        and (
+            v.set_bits
+            & 2308711300603585187477630957660471782260648566721849760347341789325345982462581016077729626308436516479152307568640
+            != 0
+        )
         and (
             v.pair.number == 2
-            and any((g.is_sequence and g.number == 3 for g in v.sets))
-            and any((g.is_sequence and g.number == 6 for g in v.sets))
+            and v.set_bits & 18133887294483320411262720 != 0
+            and (v.set_bits & 74276402358203680404532101120 != 0)
             or (
                 v.pair.number == 5
-                and any((g.is_sequence and g.number == 2 for g in v.sets))
-                and any((g.is_sequence and g.number == 6 for g in v.sets))
+                and v.set_bits & 1133367955905207525703920 != 0
+                and (v.set_bits & 74276402358203680404532101120 != 0)
             )
             or (
                 v.pair.number == 8
-                and any((g.is_sequence and g.number == 2 for g in v.sets))
-                and any((g.is_sequence and g.number == 5 for g in v.sets))
+                and v.set_bits & 1133367955905207525703920 != 0
+                and (v.set_bits & 4642275147387730025283256320 != 0)
             )
         )
     )
@@ -2000,7 +2070,7 @@ PROFILE = Profile(
         ),
         result=None,
     ),
-    needs=("concealed_count_of", "only_live_wait"),
+    needs=("concealed_count_of", "group_bits", "only_live_wait", "set_bits"),
     invariants=(),
     examples=(
         Example(

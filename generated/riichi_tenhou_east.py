@@ -9,6 +9,7 @@ expression; every mechanism lives in mjspec.runtime.
 from __future__ import annotations
 
 from mjspec.runtime.exprlib import bounded_pow
+from mjspec.runtime.exprlib import count_bits
 from mjspec.runtime import rules
 from mjspec.runtime.profile import (
     Deal,
@@ -63,7 +64,11 @@ def _when_pinfu(v: HandView) -> bool:
     return bool(
         v.shape == "standard"
         and v.wait == "two_sided"
-        and all((g.is_sequence for g in v.sets))
+        and (
+            v.set_bits
+            & 436994993873214129706097166956708350993673864954785244082187322514232460796362596572992539219889919476008441292851808963654198906220783799823359727790193720411251012840824548572681386124275168404332769393331488952774929882035145241163619054387200
+            == 0
+        )
         and (
             not (
                 v.pair is not None
@@ -101,17 +106,29 @@ def _when_iipeikou(v: HandView) -> bool:
 
 def _when_white_dragon(v: HandView) -> bool:
     # spec: scoring.patterns.white_dragon.when
-    return bool(any((g.is_triplet and g.is_dragon and (g.number == 5) for g in v.sets)))
+    return bool(
+        v.set_bits
+        & 2420859260706476802802424223752823632184126970878813999165644803793259230738673404761612272435498686791321122875564359680
+        != 0
+    )
 
 
 def _when_green_dragon(v: HandView) -> bool:
     # spec: scoring.patterns.green_dragon.when
-    return bool(any((g.is_triplet and g.is_dragon and (g.number == 6) for g in v.sets)))
+    return bool(
+        v.set_bits
+        & 38733748171303628844838787580045178114946031534061023986650316860692147691818774476185796358967978988661137966009029754880
+        != 0
+    )
 
 
 def _when_red_dragon(v: HandView) -> bool:
     # spec: scoring.patterns.red_dragon.when
-    return bool(any((g.is_triplet and g.is_dragon and (g.number == 7) for g in v.sets)))
+    return bool(
+        v.set_bits
+        & 619739970740858061517420601280722849839136504544976383786405069771074363069100391618972741743487663818578207456144476078080
+        != 0
+    )
 
 
 def _when_seat_wind(v: HandView) -> bool:
@@ -155,7 +172,12 @@ def _when_chiitoitsu(v: HandView) -> bool:
 
 def _when_toitoi(v: HandView) -> bool:
     # spec: scoring.patterns.toitoi.when
-    return bool(v.shape == "standard" and all((g.is_triplet for g in v.sets)))
+    return bool(
+        v.shape == "standard"
+        and v.set_bits
+        & 436994993873214129706097166956708350993673864954785244082187322514232460796362596572992539219889919476008441292851808963653537850251993551224407812482160949371422608157860267353396737329000762613096458047593412028268242494429702238303760674717695
+        == 0
+    )
 
 
 def _when_sanankou(v: HandView) -> bool:
@@ -165,7 +187,13 @@ def _when_sanankou(v: HandView) -> bool:
 
 def _when_sankantsu(v: HandView) -> bool:
     # spec: scoring.patterns.sankantsu.when
-    return bool(sum((1 for g in v.sets if g.is_kong)) == 3)
+    return bool(
+        count_bits(
+            v.set_bits
+            & 661055968790248598951915308032771039828397094413920962530465516126332261865582273923474163019710394955365669430159275458560
+        )
+        == 3
+    )
 
 
 def _when_sanshoku_doukou(v: HandView) -> bool:
@@ -196,7 +224,11 @@ def _when_honroutou(v: HandView) -> bool:
 def _when_shousangen(v: HandView) -> bool:
     # spec: scoring.patterns.shousangen.when
     return bool(
-        sum((1 for g in v.sets if g.is_triplet and g.is_dragon)) == 2
+        count_bits(
+            v.set_bits
+            & 660894578172868167165061813084520851586266663049916221772221031435559769991657839499920150374891141494030666545029070192640
+        )
+        == 2
         and v.pair is not None
         and v.pair.is_dragon
     )
@@ -234,8 +266,10 @@ def _when_chanta(v: HandView) -> bool:
     # spec: scoring.patterns.chanta.when
     return bool(
         v.shape == "standard"
-        and all((g.has_terminal_or_honor for g in v.groups))
-        and any((g.is_sequence for g in v.sets))
+        and v.group_bits
+        & 101745825319467120020709859574033192947556520035175071841702436371761766458178585209983371506516759881488095346602023598979842554776104329219470603861666658551932036743457288168143460861906928981713507680715356376038641196600457162653680
+        == 0
+        and (v.set_bits & 1267650595524309662632316502015 != 0)
         and ("z" in v.suits)
     )
 
@@ -270,8 +304,10 @@ def _when_junchan(v: HandView) -> bool:
     # spec: scoring.patterns.junchan.when
     return bool(
         v.shape == "standard"
-        and all((g.has_terminal_or_honor for g in v.groups))
-        and any((g.is_sequence for g in v.sets))
+        and v.group_bits
+        & 101745825319467120020709859574033192947556520035175071841702436371761766458178585209983371506516759881488095346602023598979842554776104329219470603861666658551932036743457288168143460861906928981713507680715356376038641196600457162653680
+        == 0
+        and (v.set_bits & 1267650595524309662632316502015 != 0)
         and ("z" not in v.suits)
     )
 
@@ -348,13 +384,23 @@ def _when_suuankou_single_wait(v: HandView) -> bool:
 
 def _when_daisangen(v: HandView) -> bool:
     # spec: scoring.patterns.daisangen.when
-    return bool(sum((1 for g in v.sets if g.is_triplet and g.is_dragon)) == 3)
+    return bool(
+        count_bits(
+            v.set_bits
+            & 660894578172868167165061813084520851586266663049916221772221031435559769991657839499920150374891141494030666545029070192640
+        )
+        == 3
+    )
 
 
 def _when_shousuushii(v: HandView) -> bool:
     # spec: scoring.patterns.shousuushii.when
     return bool(
-        sum((1 for g in v.sets if g.is_triplet and g.is_wind)) == 3
+        count_bits(
+            v.set_bits
+            & 161388154755044512198544180810181983169745647213280309484172090877880090013080812155204529087382412148914825223439646720
+        )
+        == 3
         and v.pair is not None
         and v.pair.is_wind
     )
@@ -362,7 +408,13 @@ def _when_shousuushii(v: HandView) -> bool:
 
 def _when_daisuushii(v: HandView) -> bool:
     # spec: scoring.patterns.daisuushii.when
-    return bool(sum((1 for g in v.sets if g.is_triplet and g.is_wind)) == 4)
+    return bool(
+        count_bits(
+            v.set_bits
+            & 161388154755044512198544180810181983169745647213280309484172090877880090013080812155204529087382412148914825223439646720
+        )
+        == 4
+    )
 
 
 def _when_tsuuiisou(v: HandView) -> bool:
@@ -413,7 +465,13 @@ def _when_junsei_chuuren(v: HandView) -> bool:
 
 def _when_suukantsu(v: HandView) -> bool:
     # spec: scoring.patterns.suukantsu.when
-    return bool(sum((1 for g in v.sets if g.is_kong)) == 4)
+    return bool(
+        count_bits(
+            v.set_bits
+            & 661055968790248598951915308032771039828397094413920962530465516126332261865582273923474163019710394955365669430159275458560
+        )
+        == 4
+    )
 
 
 def _when_tenhou(v: HandView) -> bool:
@@ -1501,7 +1559,7 @@ PROFILE = Profile(
         ),
         result=_points_result,
     ),
-    needs=("concealed_count_of", "concealed_triplets", "count_of"),
+    needs=("concealed_count_of", "concealed_triplets", "count_of", "group_bits", "set_bits"),
     invariants=(
         "zero_sum",
         "tile_conservation",

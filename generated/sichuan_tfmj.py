@@ -42,7 +42,12 @@ def _when_ping_hu(v: HandView) -> bool:
 
 def _when_all_triplets(v: HandView) -> bool:
     # spec: scoring.patterns.all_triplets.when
-    return bool(v.shape == "standard" and all((g.is_triplet for g in v.sets)))
+    return bool(
+        v.shape == "standard"
+        and v.set_bits
+        & 436994993873214129706097166956708350993673864954785244082187322514232460796362596572992539219889919476008441292851808963653537850251993551224407812482160949371422608157860267353396737329000762613096458047593412028268242494429702238303760674717695
+        == 0
+    )
 
 
 def _when_full_flush(v: HandView) -> bool:
@@ -64,7 +69,9 @@ def _when_golden_hook(v: HandView) -> bool:
     # spec: scoring.patterns.golden_hook.when
     return bool(
         v.shape == "standard"
-        and all((g.is_triplet for g in v.sets))
+        and v.set_bits
+        & 436994993873214129706097166956708350993673864954785244082187322514232460796362596572992539219889919476008441292851808963653537850251993551224407812482160949371422608157860267353396737329000762613096458047593412028268242494429702238303760674717695
+        == 0
         and (len(v.melds) == 4)
         and (v.wait == "single")
     )
@@ -403,6 +410,7 @@ PROFILE = Profile(
         original_call=False,
     ),
     playable=True,
+    needs=("set_bits",),
     invariants=(
         "zero_sum",
         "tile_conservation",

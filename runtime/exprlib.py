@@ -9,7 +9,7 @@ The names generated code may import from here are listed in
 
 from __future__ import annotations
 
-__all__ = ["MAX_EXPONENT", "MAX_POW_BITS", "bounded_pow"]
+__all__ = ["MAX_EXPONENT", "MAX_POW_BITS", "bounded_pow", "count_bits"]
 
 #: Largest exponent a rule expression may use.
 MAX_EXPONENT = 64
@@ -49,3 +49,9 @@ def bounded_pow(base: int, exponent: int) -> int:
         )
     result: int = int(base) ** int(exponent)
     return result
+
+
+def count_bits(mask: int) -> int:
+    """How many bits of ``mask`` are set: the compiler counts the groups meeting a condition
+    this way on an arrangement's ``set_bits`` or ``group_bits`` (``mjspec.compiler.hoist``)."""
+    return mask.bit_count()

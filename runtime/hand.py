@@ -24,6 +24,9 @@ __all__ = [
     "ShapeKind",
     "WaitKind",
     "Arrangement",
+    "GROUP_FIELD",
+    "group_unit",
+    "group_bits",
 ]
 
 
@@ -100,6 +103,21 @@ _GROUP_SUIT: tuple[Suit, ...] = tuple(suit_of_kind(k) for k in range(N_KINDS))
 _GROUP_NUMBER: tuple[int, ...] = tuple(number_of_kind(k) for k in range(N_KINDS))
 
 
+#: Bits each (group kind, lowest tile) owns in an arrangement's ``set_bits`` and
+#: ``group_bits``: as many of them set, from the lowest, as the arrangement holds
+#: such groups. A kind of tile has at most four copies, so no group repeats more
+#: than four times in one hand.
+GROUP_FIELD = 4
+
+
+def group_unit(kind: GroupKind, tile: int) -> int:
+    """The lowest bit of the field that groups of ``kind`` starting at ``tile`` own."""
+    return 1 << (GROUP_FIELD * (_KIND_INDEX[kind] * N_KINDS + tile))
+
+
+_KIND_INDEX: dict[GroupKind, int] = {k: i for i, k in enumerate(GroupKind)}
+
+
 def _is_terminal_or_honor(kind: int) -> bool:
     return kind >= 27 or kind % 9 in (0, 8)
 
@@ -146,6 +164,8 @@ class Group:
     """Made of a dragon (White, Green, Red)."""
     wind: str | None = field(init=False, repr=False, compare=False)
     """The wind of a wind group as its letter (``"E"``, ``"S"``, ``"W"``, ``"N"``); None otherwise."""
+    unit: int = field(init=False, repr=False, compare=False)
+    """:func:`group_unit` of its kind and tile (not in the spec vocabulary: the scorer's bits)."""
 
     def __post_init__(self) -> None:
         kind, tile = self.kind, self.tile
@@ -172,6 +192,7 @@ class Group:
         put(self, "is_wind", 27 <= tile < 31)
         put(self, "is_dragon", tile >= 31)
         put(self, "wind", _WIND_LETTERS[tile - 27] if 27 <= tile < 31 else None)
+        put(self, "unit", group_unit(kind, tile))
 
     def contains(self, kind: int) -> bool:
         # By identity, not through _OFFSETS: a dict look-up would hash the enum (Python code).
@@ -295,3 +316,24 @@ class Arrangement:
     def winning_group(self) -> Group | None:
         """The group the winning tile completed, if a winning tile was given."""
         return None if self.win_group is None else self.groups[self.win_group]
+
+
+def group_bits(groups: tuple[Group, ...] | list[Group]) -> int:
+    """The groups as bits: each group sets the lowest unset bit of its field (:func:`group_unit`).
+
+    A condition on a group that only its kind and tile decide then reads as a
+    mask test: ``bits & <fields of the groups meeting it> != 0`` (some group
+    meets it), and the number of groups meeting it is that masked value's
+    ``bit_count()``.
+    """
+    bits = 0
+    for g in groups:
+        u = g.unit
+        if bits & u:
+            top = u << (GROUP_FIELD - 1)
+            while bits & u:
+                if u == top:
+                    raise ValueError(f"more than {GROUP_FIELD} equal groups ({g}) in one arrangement")
+                u <<= 1
+        bits |= u
+    return bits

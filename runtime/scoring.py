@@ -16,7 +16,7 @@ from typing import Any, Callable, Mapping, Sequence
 
 from .context import WinContext, WinKind
 from .options import OptionValue, bind_options, options_in_force
-from .hand import Arrangement, Group, GroupKind, Meld, MeldType
+from .hand import Arrangement, Group, GroupKind, Meld, MeldType, group_bits
 from .profile import Combine, Pattern, Pick, Points, Profile
 from .shapes import arrangements, forget_waits, formal_waits, is_only_wait
 from .tiles import N_ALL_KINDS, N_KINDS, SUIT_LAYOUT, NotationError, Suit, Tile, counts34, parse_tiles
@@ -234,6 +234,8 @@ def _evaluate(profile: Profile, hand: WinningHand, ctx: WinContext, every: list[
         view.sets = reading.sets
         view.pair = reading.pair
         view.wait = reading.wait
+        view.set_bits = reading.set_bits
+        view.group_bits = reading.group_bits
         view._discard_group = None if tsumo or arr.win_group is None else arr.groups[arr.win_group]
         if "concealed_triplets" in needs:
             view.concealed_triplets = _concealed_triplets(arr, tsumo)
@@ -328,6 +330,8 @@ class _Reading:
     wait: str
     pools: dict[Combine, list[int]] | None
     fixed: list[_Keyed]
+    set_bits: int
+    group_bits: int
     scored: dict[tuple[tuple[tuple[int, int], int, int], ...], tuple[ScoredPattern, ...]] = field(default_factory=dict)
     """Scored patterns after the relations, by the situational hits that joined ``fixed``."""
 
@@ -487,6 +491,8 @@ def _learn_tiles(profile: Profile, hand: WinningHand) -> _Tiles:
     view._only_wait = known.only_wait
     if counts is not None:
         view._counts, view._concealed_counts = counts
+    want_set_bits = "set_bits" in needs
+    want_group_bits = "group_bits" in needs
     for arr in arrs:
         sets = tuple(g for g in arr.groups if g.kind in _SET_KINDS)
         view.shape = arr.shape.value
@@ -494,13 +500,17 @@ def _learn_tiles(profile: Profile, hand: WinningHand) -> _Tiles:
         view.sets = sets
         view.pair = arr.pair
         view.wait = arr.wait.value
+        view.set_bits = group_bits(sets) if want_set_bits else 0
+        view.group_bits = group_bits(arr.groups) if want_group_bits else 0
         fixed = _plain_hits(plan.fixed_plain, view)
         pools = _pools(sets) if profile.combination_patterns else None
         if pools is not None and (plan.member_combinations or plan.fixed_combinations):
             fixed.extend(_member_combination_hits(profile, plan.member_combinations, view, pools))
             fixed.extend(_combination_hits(plan.fixed_combinations, view, pools))
             fixed.sort(key=_by_key)
-        known.readings.append(_Reading(arr, view.shape, sets, view.pair, view.wait, pools, fixed))
+        known.readings.append(
+            _Reading(arr, view.shape, sets, view.pair, view.wait, pools, fixed, view.set_bits, view.group_bits)
+        )
     return known
 
 
@@ -1008,6 +1018,8 @@ def score_losing_hand(profile: Profile, concealed: Sequence[Tile], melds: Sequen
     view.shape = "standard"
     view.groups = tuple(groups)
     view.sets = tuple(g for g in groups if g.kind in _SET_KINDS)
+    view.set_bits = group_bits(view.sets)
+    view.group_bits = group_bits(groups)
     view.pair = None
     view.melds = tuple(m.group for m in melds)
     view.wait = "other"

@@ -62,6 +62,8 @@ class HandView(OptionReader):
         "tiles",
         "suits",
         "tile_mask",
+        "set_bits",
+        "group_bits",
         "four_of_a_kinds",
         "is_closed",
         "tsumo",
@@ -114,6 +116,8 @@ class HandView(OptionReader):
     tiles: tuple[Tile, ...]
     suits: frozenset[str]
     tile_mask: int
+    set_bits: int
+    group_bits: int
     four_of_a_kinds: int
     is_closed: bool
     tsumo: bool

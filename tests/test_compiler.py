@@ -227,7 +227,7 @@ ALLOWED_CALLS = {
     "Profile", "Text", "Source", "TileSet", "Suit", "Deal", "Opening", "MissingSuitRule", "ShapeRules",
     "Requirement", "Pattern", "PatternGroup", "Pick", "Payments", "Example", "ExampleMeld",
     "Combine", "Minimum", "Points", "PointItem", "OptionSpec", "OptionType", "ScoreValue",
-    "bool", "int", "len", "all", "any", "min", "max", "sum", "abs", "bounded_pow",
+    "bool", "int", "len", "all", "any", "min", "max", "sum", "abs", "bounded_pow", "count_bits",
 }
 
 

@@ -317,8 +317,9 @@ def test_bounded_pow_directly() -> None:
         bounded_pow(2**100, 64)
     with pytest.raises(TypeError):
         bounded_pow(2.0, 2)  # type: ignore[arg-type]
-    assert RUNTIME_HELPERS == ("bounded_pow",)
-    assert all(hasattr(exprlib, name) for name in RUNTIME_HELPERS)
+    assert RUNTIME_HELPERS == ("bounded_pow", "count_bits")
+    assert all(name in exprlib.__all__ and callable(getattr(exprlib, name)) for name in RUNTIME_HELPERS)
+    assert exprlib.count_bits(0) == 0 and exprlib.count_bits(0b1011 << 200) == 3
 
 
 # --------------------------------------------------------------------------- hostile input

@@ -10,7 +10,8 @@ import pytest
 from mjspec.compiler import expr as X
 from mjspec.compiler.hoist import hoist_tile_conditions
 from mjspec.compiler.vocabulary import hand_vocabulary
-from mjspec.runtime.exprlib import bounded_pow
+from mjspec.runtime.exprlib import bounded_pow, count_bits
+from mjspec.runtime.hand import Group, GroupKind, MeldType, group_bits
 from mjspec.runtime.tiles import N_KINDS, Tile
 
 HOISTED = [
@@ -28,7 +29,10 @@ HOISTED = [
 KEPT = [
     "all(t.red for t in tiles)",  # red is not fixed by the kind
     "all(t.suit == win_tile.suit for t in tiles)",  # reads more than the tile
-    "all(g.is_triplet for g in sets)",  # not a loop over the tiles
+    "all(g.concealed for g in sets)",  # concealment is not fixed by the group's kind and tile
+    "any(g.wind is not None and g.wind == seat_wind for g in sets)",  # reads more than the group
+    "sum(1 for g in melds if g.is_triplet) == 2",  # the melds have no bits
+    "any(g.is_sequence and any(h.is_sequence and h.number == g.number + 3 for h in sets) for g in sets)",
     "len([t for t in tiles if t.is_honor]) == 7",  # a list's length counts copies
     "all(t.is_honor for t in tiles if t.number > 2)",  # a filtered all() is left alone
 ]
@@ -42,7 +46,7 @@ def _compile(source: str) -> tuple[str, str]:
 
 
 def _run(python: str, view: SimpleNamespace) -> bool:
-    scope = {"v": view, "bounded_pow": bounded_pow}
+    scope = {"v": view, "bounded_pow": bounded_pow, "count_bits": count_bits}
     return bool(eval(python, scope))  # test only: compiled, verified code
 
 
@@ -86,3 +90,68 @@ def test_other_loops_are_left_alone(source: str) -> None:
 def test_the_mask_is_refused_in_a_spec_expression() -> None:
     with pytest.raises(X.ExprError, match="bitwise"):
         X.compile_expr("tile_mask & 3 == 0", VOCAB, X.BOOL)
+
+
+GROUPS_HOISTED = [
+    "all(g.is_triplet for g in sets)",
+    "any(g.is_triplet and g.is_dragon and g.number == 5 for g in sets)",
+    "sum(1 for g in sets if g.is_triplet and g.is_wind) == 3",
+    "sum(1 for g in sets if g.is_sequence and g.suit == 'm' and g.number == 1) >= 2",
+    "sum(g.number for g in sets if g.is_sequence) > 12",
+    "len([g for g in groups if g.is_pair]) == 2",
+    "len({g.suit for g in sets if g.is_sequence and g.number == 1}) >= 2",
+    "all(g.has_terminal_or_honor for g in groups) and any(g.is_sequence for g in sets)",
+    "all(g.is_terminal_or_honor_group for g in groups if g.kind != 'sequence')",
+    "any(g.wind is not None and g.wind == 'E' for g in groups)",
+    # the inner loop reads the outer group: only the outer test on its own terms is hoisted
+    "any(g.is_sequence and sum(1 for h in sets if h.is_sequence and h.number == g.number) >= 2 for g in sets)"
+    " and any(h.is_kong for h in sets)",
+]
+
+
+def _group_view(rng: random.Random) -> SimpleNamespace:
+    """An arrangement-like view: sets and groups drawn with repeats (two equal sequences, pairs)."""
+    groups: list[Group] = []
+    for _ in range(rng.choice([1, 3, 4, 5, 7])):
+        kind = rng.choice(list(GroupKind))
+        if groups and rng.random() < 0.3:
+            again = rng.choice(groups)
+            if sum(1 for g in groups if g.unit == again.unit) < 4:
+                groups.append(again)  # an equal group again
+            continue
+        while True:
+            try:
+                meld = MeldType.PON if kind is GroupKind.TRIPLET and rng.random() < 0.3 else None
+                groups.append(Group(kind, rng.randrange(N_KINDS), meld is None, meld))
+                break
+            except ValueError:
+                continue
+    seen: dict[int, int] = {}
+    for g in groups:
+        seen[g.unit] = seen.get(g.unit, 0) + 1
+    groups = [g for g in groups if seen[g.unit] <= 4]  # a kind has four copies: never five equal groups
+    sets = tuple(g for g in groups if g.kind in (GroupKind.SEQUENCE, GroupKind.TRIPLET, GroupKind.KONG))
+    return SimpleNamespace(
+        groups=tuple(groups), sets=sets, set_bits=group_bits(sets), group_bits=group_bits(tuple(groups)), seat_wind="E"
+    )
+
+
+@pytest.mark.parametrize("source", GROUPS_HOISTED)
+def test_kind_only_group_loops_become_bit_tests_with_the_same_answers(source: str) -> None:
+    plain, hoisted = _compile(source)
+    assert "_bits" in hoisted and hoisted != plain
+    rng = random.Random(source)
+    answers = set()
+    for _ in range(4000):
+        view = _group_view(rng)
+        want = _run(plain, view)
+        answers.add(want)
+        assert _run(hoisted, view) == want, (source, view.groups)
+    assert answers == {True, False}  # both answers were exercised
+
+
+def test_more_equal_groups_than_a_field_holds_are_refused() -> None:
+    g = Group(GroupKind.PAIR, 0, True)
+    assert group_bits((g, g, g, g)) == g.unit * 0b1111
+    with pytest.raises(ValueError, match="equal groups"):
+        group_bits((g, g, g, g, g))
