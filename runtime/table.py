@@ -326,6 +326,8 @@ class Hand:
         kinds = sorted({a.kind.value for a in legal})
         if action.kind is ActionKind.RIICHI and self.phase is Phase.TURN and ActionKind.DISCARD.value in kinds:
             return ("riichi", self._why_no_riichi(action.seat))
+        if self.phase is Phase.TURN and (why := self._why_no_turn_action(action)) is not None:
+            return why
         if action.kind.value not in kinds:
             return ("phase", f"{action.kind.value} is not possible now; legal: {', '.join(kinds)}")
         seat = action.seat
@@ -346,6 +348,23 @@ class Hand:
         if action.kind is ActionKind.KAKAN and self.rules.calls.kakan_drawn_tile_only:
             return ("kakan-drawn-tile", "the tile added to a pon must be the tile just drawn")
         return ("tiles", f"{action} does not match any legal {action.kind.value}: the tiles are not there")
+
+    def _why_no_turn_action(self, action: Action) -> tuple[str, str] | None:
+        """The rule that refuses a kong or a nine-terminals declaration on one's turn, when one does (001)."""
+        seat = action.seat
+        if action.kind in (ActionKind.ANKAN, ActionKind.KAKAN, ActionKind.MINKAN):
+            limit = self.rules.calls.max_kongs
+            if limit is not None and self.kong_count() >= limit:
+                return ("kong-limit", f"no kong may be declared once {limit} kongs are on the table")
+            if self.wall_remaining <= 0:
+                return ("kong-wall", "no kong with no tile left to draw in the live wall")
+            riichi = self.rules.riichi
+            if action.kind is ActionKind.ANKAN and self.riichi[seat] and riichi is not None and riichi.kong_keeps_waits:
+                return ("riichi-kong", "after riichi a concealed kong must be made with the drawn tile and keep exactly the same waits")
+        if action.kind is ActionKind.NINE_TERMINALS and self.rules.abortive.nine_terminals:
+            return ("nine-terminals", "nine terminals may be declared only on an uninterrupted first turn (no call or kong "
+                    "before it) with nine different terminal and honor kinds in hand")
+        return None
 
     # --------------------------------------------------------------- options
 

@@ -848,3 +848,375 @@ def test_neither_riichi_profile_lets_thirteen_orphans_rob_a_concealed_kong(profi
     hand = arranged([ANKAN_DEALER, *KOKUSHI_WAITS], replacements="9s", profile=profile)
     act(hand, ActionKind.ANKAN, 0, "1m")
     assert hand.phase is Phase.TURN and hand.turn == 0 and not hand.furiten_passed[1]
+
+
+# ---- riichi's conditions ("Chamadas, riichi e dora": "pelo menos uma oportunidade restante para compra")
+
+
+def test_riichi_needs_four_live_wall_tiles(scorer: dict[str, object]) -> None:
+    """Seat 1 stays ready to the end (the stand-in scorer gives its waits no yaku, so it never wins and
+    discards every draw): riichi is offered exactly while four or more tiles are left to draw."""
+    scorer["no_yaku"] = {Tile.parse("1p").kind, Tile.parse("4p").kind}
+    hand = arranged([DEALER_JUNK, READY_1P4P, None, None])
+    seen: dict[int, bool] = {}
+    refused = None
+    for _ in range(400):
+        pass_all(hand)
+        if hand.over:
+            break
+        if hand.turn == 1:
+            offered = ActionKind.RIICHI in kinds(hand, 1)
+            seen[hand.wall_remaining] = offered
+            if not offered and refused is None:
+                drawn = hand.last_draw
+                assert drawn is not None
+                with pytest.raises(IllegalAction) as e:
+                    hand.apply(Action(ActionKind.RIICHI, 1, drawn))
+                refused = e.value
+        safe_discard(hand, hand.turn, avoid="")
+    assert hand.over and hand.exhausted
+    assert all(offered == (left >= 4) for left, offered in seen.items()), seen
+    assert any(left < 4 for left in seen) and any(4 <= left < 8 for left in seen)
+    assert refused is not None and refused.rule == "riichi" and "4 tiles left in the live wall" in refused.message
+
+
+def test_riichi_needs_a_closed_hand(scorer: dict[str, object]) -> None:
+    """After a chi the hand is ready (1p/4p) but open: no riichi, and asking for it names the rule."""
+    hand = arranged(["3m123567z147s2589p", "12m456789m1123p9s", None, None], "6z6z6z" + "5z")
+    discard(hand, 0, "3m")
+    chi = next(a for a in hand.legal_actions(1) if a.kind is ActionKind.CHI)
+    hand.apply(chi)
+    pass_all(hand)
+    discard(hand, 1, "9s")
+    turn_of(hand, 1)
+    assert hand.last_draw is not None and hand.last_draw.mpsz == "5z"
+    assert ActionKind.RIICHI not in kinds(hand, 1)
+    with pytest.raises(IllegalAction) as e:
+        act(hand, ActionKind.RIICHI, 1, "5z")
+    assert e.value.rule == "riichi" and "closed hand" in e.value.message
+
+
+def test_double_riichi_only_on_an_uninterrupted_first_discard(scorer: dict[str, object]) -> None:
+    """'Riichi no seu primeiro descarte, antes de qualquer call': a pon before seat 1's first discard makes
+    its riichi a plain one; so does a declaration on a later discard."""
+    hand = arranged(["7z123567z147s2589p", READY_1P4P, "77z1589p147s1236m", None], "5z6z" + "9s")
+    discard(hand, 0, "7z")
+    act(hand, ActionKind.PON, 2)
+    pass_all(hand)
+    discard(hand, 2, "1m")
+    pass_all(hand)
+    turn_of(hand, 1)
+    act(hand, ActionKind.RIICHI, 1, "9s")
+    assert hand.riichi[1] and not hand.double_riichi[1]
+    ev = next(e for e in hand.events if e.kind == "riichi")
+    assert ev.data["double"] is False
+    hand = arranged([DEALER_JUNK, READY_1P4P, None, None], "1z" + "2z3z4z" + "9s")
+    discard(hand, 0, "1z")
+    pass_all(hand)
+    discard(hand, 1, "1z")  # seat 1 drew 1z and lets it go: its first discard, no riichi
+    turn_of(hand, 1)
+    act(hand, ActionKind.RIICHI, 1, "9s")
+    assert hand.riichi[1] and not hand.double_riichi[1]
+
+
+# ---- furiten does not stop a self-draw ("Você ainda pode ganhar por vitória por compra")
+
+
+def test_self_draw_stays_allowed_in_permanent_furiten(scorer: dict[str, object]) -> None:
+    hand = arranged([DEALER_JUNK, "123456789m1234p", None, None], "4p" + "1z2z3z" + "1p")
+    discard(hand, 0, "1z")
+    pass_all(hand)
+    discard(hand, 1, "4p")  # waits 1p and 4p, with 4p in its own river
+    assert hand.furiten(1)
+    turn_of(hand, 1)
+    assert hand.last_draw is not None and hand.last_draw.mpsz == "1p" and Tile.parse("4p").kind in hand.discarded_kinds[1]
+    act(hand, ActionKind.TSUMO, 1)
+    assert hand.over and hand.wins[0].seat == 1 and hand.wins[0].discarder is None
+
+
+def test_temporary_furiten_blocks_the_next_discard_but_not_the_own_draw(scorer: dict[str, object]) -> None:
+    """Seat 1 passes 1p from seat 2; seat 3's 4p in the same go-around is no ron; its own draw of 4p wins."""
+    hand = arranged([DEALER_JUNK, READY_1P4P, "1p1234567z258s9p1m", "4p1234567z369s8m9m"], "9s" + "5m" + "6m" + "7m" + "4p")
+    discard(hand, 0, "1z")
+    pass_all(hand)
+    discard(hand, 1, "9s")
+    pass_all(hand)
+    discard(hand, 2, "1p")
+    assert ActionKind.RON in kinds(hand, 1)
+    act(hand, ActionKind.PASS, 1)
+    pass_all(hand)
+    assert hand.furiten_passed[1] and hand.furiten(1)
+    discard(hand, 3, "4p")
+    assert 1 not in hand.claim_options or ActionKind.RON not in kinds(hand, 1)
+    pass_all(hand)
+    turn_of(hand, 1)
+    assert hand.last_draw is not None and hand.last_draw.mpsz == "4p"
+    act(hand, ActionKind.TSUMO, 1)
+    assert hand.wins[0].seat == 1 and hand.wins[0].discarder is None
+
+
+def test_self_draw_stays_allowed_in_riichi_furiten(scorer: dict[str, object]) -> None:
+    hand = arranged([DEALER_JUNK, READY_1P4P, "1p" + "2345678s" + "12345m", None], "9s" + "1p" + "9s" + "2z" + "4p")
+    discard(hand, 0, "1z")
+    pass_all(hand)
+    act(hand, ActionKind.RIICHI, 1, "9s")
+    pass_all(hand)
+    turn_of(hand, 2, avoid="")
+    discard(hand, 2, "1p")
+    act(hand, ActionKind.PASS, 1)
+    pass_all(hand)
+    assert hand.furiten_riichi[1]
+    turn_of(hand, 1)
+    assert hand.furiten(1) and hand.last_draw is not None and hand.last_draw.mpsz == "4p"
+    assert [a.kind for a in hand.legal_actions(1)] == [ActionKind.TSUMO, ActionKind.DISCARD]
+    act(hand, ActionKind.TSUMO, 1)
+    assert hand.wins[0].seat == 1 and scorer["contexts"][-1].riichi  # type: ignore[index]
+
+
+# ---- the four-kong abort and the kong limit ("Empates": "quatro kans compartilhados por vários jogadores")
+
+
+def test_four_kongs_by_two_players_abort_after_the_next_discard(scorer: dict[str, object]) -> None:
+    hand = arranged(["1111m2222m23456p9s", "3333m4444m567p99p", None, None], "1z" + "5z6z7z" + "8s",
+                    replacements="6s7s8s9s")
+    act(hand, ActionKind.ANKAN, 0, "1m")
+    act(hand, ActionKind.ANKAN, 0, "2m")
+    discard(hand, 0, "9s")
+    pass_all(hand)
+    act(hand, ActionKind.ANKAN, 1, "3m")
+    act(hand, ActionKind.ANKAN, 1, "4m")
+    assert hand.kong_count() == 4 and not hand.over  # the fourth kong's player still discards
+    discard(hand, 1, hand.hands[1][-1].mpsz)
+    pass_all(hand)
+    assert hand.over and hand.aborted == "four_kongs" and hand.scores == [0, 0, 0, 0]
+
+
+def test_four_kongs_by_one_player_play_on_and_a_fifth_is_refused(scorer: dict[str, object]) -> None:
+    """Four kongs all by the dealer: no abort (a four-kongs yakuman stays possible); nobody may make a fifth."""
+    hand = arranged(["1111m2222m3333m4m9s", "4m123567z147s369p", None, "0555p1234567z19s"], "1z" + "5z",
+                    replacements="4m4m5z8s")
+    for kind in ("1m", "2m", "3m"):
+        act(hand, ActionKind.ANKAN, 0, kind)
+    discard(hand, 0, "5z")
+    pass_all(hand)
+    discard(hand, 1, "4m")
+    assert ActionKind.MINKAN in kinds(hand, 0)
+    act(hand, ActionKind.MINKAN, 0)
+    pass_all(hand)
+    assert hand.kong_count() == 4 and hand.turn == 0 and hand.hands[0][-1].mpsz == "8s"
+    discard(hand, 0, "8s")
+    pass_all(hand)
+    assert not hand.over and hand.aborted is None
+    turn_of(hand, 3, avoid="5p")
+    assert Tile.parse("5p") in hand.hands[3] and ActionKind.ANKAN not in kinds(hand, 3)
+    with pytest.raises(IllegalAction) as e:
+        act(hand, ActionKind.ANKAN, 3, "5p")
+    assert e.value.rule == "kong-limit"
+
+
+# ---- kong indicators: "a menos que outro kan intervenha"
+
+
+def test_an_intervening_kong_turns_the_open_kongs_indicator_first(scorer: dict[str, object]) -> None:
+    hand = arranged(["9p123567z147s2589m", "999p0555s123m789m", None, None], replacements="8s7s",
+                    indicators="1s2s3s")
+    discard(hand, 0, "9p")
+    act(hand, ActionKind.MINKAN, 1)
+    pass_all(hand)
+    assert [t.mpsz for t in hand.dead.indicators()] == ["1s"]  # type: ignore[union-attr]
+    act(hand, ActionKind.ANKAN, 1, "5s")
+    # The exposed kong's indicator is turned at the second kong, then the concealed kong's at once.
+    assert [t.mpsz for t in hand.dead.indicators()] == ["1s", "2s", "3s"]  # type: ignore[union-attr]
+    indicators = [e.data["tile"] for e in hand.events if e.kind == "indicator"]
+    assert indicators == ["2s", "3s"]
+    discard(hand, 1, hand.last_draw.mpsz)  # type: ignore[union-attr]
+    assert [t.mpsz for t in hand.dead.indicators()] == ["1s", "2s", "3s"]  # type: ignore[union-attr]
+
+
+def test_a_ron_on_the_replacement_discard_counts_the_open_kongs_indicator(scorer: dict[str, object]) -> None:
+    """Reading: the indicator is turned when the kong's player discards, so a win on that discard counts it."""
+    hand = arranged(["9p123567z147s2589m", "999p1234567s134m", "234567s12399m23p", None], replacements="1p",
+                    indicators="1s2s")
+    discard(hand, 0, "9p")
+    act(hand, ActionKind.MINKAN, 1)
+    pass_all(hand)
+    discard(hand, 1, "1p")
+    act(hand, ActionKind.RON, 2)
+    pass_all(hand)
+    assert hand.wins[0].seat == 2 and scorer["contexts"][-1].dora_indicators == "12s"  # type: ignore[index]
+
+
+def test_a_replacement_self_draw_after_an_open_kong_does_not_count_its_indicator(scorer: dict[str, object]) -> None:
+    hand = arranged(["9p123567z147s2589m", "999p123456789s4m", None, None], replacements="4m", indicators="1s2s")
+    discard(hand, 0, "9p")
+    act(hand, ActionKind.MINKAN, 1)
+    pass_all(hand)
+    act(hand, ActionKind.TSUMO, 1)
+    ctx = scorer["contexts"][-1]  # type: ignore[index]
+    assert ctx.after_kong and ctx.dora_indicators == "1s"
+
+
+# ---- ippatsu ("As chamadas cancelam"; reading: a concealed kong breaks it too)
+
+
+def test_ippatsu_is_broken_by_a_chi_and_by_a_concealed_kong_and_lapses_after_a_go_around(scorer: dict[str, object]) -> None:
+    base = [DEALER_JUNK, READY_1P4P]
+    # A chi by seat 3 of seat 2's discard.
+    hand = arranged(base + ["3m1234567z258s9p1m", "45m1589p147s2367z"], "9s" + "1z")
+    discard(hand, 0, "1z")
+    pass_all(hand)
+    act(hand, ActionKind.RIICHI, 1, "9s")
+    pass_all(hand)
+    assert hand.ippatsu[1]
+    discard(hand, 2, "3m")
+    hand.apply(next(a for a in hand.legal_actions(3) if a.kind is ActionKind.CHI))
+    pass_all(hand)
+    assert not hand.ippatsu[1]
+    # A concealed kong by seat 2.
+    hand = arranged(base + ["3333s234567z258p", None], "9s" + "1s", replacements="8m")
+    discard(hand, 0, "1z")
+    pass_all(hand)
+    act(hand, ActionKind.RIICHI, 1, "9s")
+    pass_all(hand)
+    act(hand, ActionKind.ANKAN, 2, "3s")
+    assert not hand.ippatsu[1]
+    # Nothing in between: the declarer's own next discard ends it.
+    hand = arranged([DEALER_JUNK, READY_1P4P, None, None], "9s" + "1z2z3z" + "9m")
+    discard(hand, 0, "1z")
+    pass_all(hand)
+    act(hand, ActionKind.RIICHI, 1, "9s")
+    pass_all(hand)
+    for seat in (2, 3):
+        assert hand.turn == seat and hand.ippatsu[1]
+        safe_discard(hand, seat)
+        pass_all(hand)
+    assert hand.turn == 0 and hand.ippatsu[1]
+    safe_discard(hand, 0)  # seat 1 then draws 9m and lets it go automatically: its go-around is over
+    pass_all(hand)
+    assert hand.turn == 2 and not hand.ippatsu[1]
+    assert [e.data["tile"] for e in hand.events if e.kind == "discard" and e.seat == 1 and e.data.get("automatic")] == ["9m"]
+
+
+# ---- after riichi: a concealed kong must keep the waits ("um kan oculto permitido que preserve suas esperas")
+
+
+def test_after_riichi_a_kong_that_changes_the_waits_is_refused_by_name(scorer: dict[str, object]) -> None:
+    """11123m 456p 789p 99s waits on 1m, 4m and 9s; a kong of the drawn fourth 1m would leave 1m and 4m only."""
+    hand = arranged([DEALER_JUNK, "11123m456p789p99s", None, None], "9m" + "1z2z3z" + "1m")
+    discard(hand, 0, "1z")
+    pass_all(hand)
+    act(hand, ActionKind.RIICHI, 1, "9m")
+    pass_all(hand)
+    assert hand.riichi_waits[1] == frozenset(Tile.parse(t).kind for t in ("1m", "4m", "9s"))
+    turn_of(hand, 1)
+    assert hand.last_draw is not None and hand.last_draw.mpsz == "1m"
+    assert [a.kind for a in hand.legal_actions(1)] == [ActionKind.TSUMO, ActionKind.DISCARD]
+    with pytest.raises(IllegalAction) as e:
+        act(hand, ActionKind.ANKAN, 1, "1m")
+    assert e.value.rule == "riichi-kong"
+    with pytest.raises(IllegalAction) as e:
+        discard(hand, 1, "2m")
+    assert e.value.rule == "riichi-fixed-hand"
+
+
+# ---- kuikae after a pon ("você não pode descartar imediatamente o tipo de peça chamada")
+
+
+def test_kuikae_after_a_pon_forbids_the_called_kind(scorer: dict[str, object]) -> None:
+    hand = arranged(["5p123567z147s2589m", "055p1289m147s236z", None, None])
+    discard(hand, 0, "5p")
+    pon = [a for a in hand.legal_actions(1) if a.kind is ActionKind.PON]
+    hand.apply(next(a for a in pon if Tile.parse("0p") in a.tiles))  # the plain 5p stays in hand
+    pass_all(hand)
+    discards = {a.tile.mpsz for a in hand.legal_actions(1) if a.kind is ActionKind.DISCARD and a.tile}
+    assert "5p" not in discards and "0p" not in discards and "1m" in discards
+    with pytest.raises(IllegalAction) as e:
+        discard(hand, 1, "5p")
+    assert e.value.rule == "kuikae"
+
+
+# ---- nine terminals: "em um primeiro turno ininterrupto"
+
+
+def test_nine_terminals_not_after_a_call_nor_on_a_later_turn(scorer: dict[str, object]) -> None:
+    nine = "19m19p19s1234z258m"
+    hand = arranged(["7z123567z147s2589p", nine, "77z1589p147s1236m", None], "5z6z" + "9s")
+    discard(hand, 0, "7z")
+    act(hand, ActionKind.PON, 2)
+    pass_all(hand)
+    discard(hand, 2, "1m")
+    pass_all(hand)
+    turn_of(hand, 1)
+    assert ActionKind.NINE_TERMINALS not in kinds(hand, 1)  # a call came before seat 1's first turn
+    with pytest.raises(IllegalAction) as e:
+        act(hand, ActionKind.NINE_TERMINALS, 1)
+    assert e.value.rule == "nine-terminals"
+    hand = arranged([DEALER_JUNK, nine, None, None], "6z" + "2z3z4z" + "8s")
+    discard(hand, 0, "1z")
+    pass_all(hand)
+    assert ActionKind.NINE_TERMINALS in kinds(hand, 1)
+    discard(hand, 1, "2m")  # seat 1 lets its first turn go
+    turn_of(hand, 1)
+    assert ActionKind.NINE_TERMINALS not in kinds(hand, 1)
+
+
+# ---- the match: a score of exactly zero plays on; the all-last dealer stops on a ready draw too
+
+
+def test_a_score_of_exactly_zero_plays_on() -> None:
+    m = Match(RIICHI, 0)
+    settle(m, _Done(0, [25000, -25000, 0, 0], winners=[0]))
+    assert not m.finished and m.totals[1] == 0
+
+
+def test_all_last_dealer_first_with_30000_stops_on_a_ready_draw() -> None:
+    m = Match(RIICHI, 0)
+    for dealer in range(3):
+        settle(m, _Done(dealer, [0, 0, 0, 0], winners=[(dealer + 1) % 4]))
+    settle(m, _Done(3, [-1000, -1000, -1000, 6000], exhausted=True, ready=[3]))
+    assert m.finished and m.totals[3] == 31000
+    m = Match(RIICHI, 0)
+    for dealer in range(3):
+        settle(m, _Done(dealer, [0, 0, 0, 0], winners=[(dealer + 1) % 4]))
+    settle(m, _Done(3, [3000, -1000, -1000, -1000], exhausted=True, ready=[0, 3]))
+    assert not m.finished and m.dealer == 3  # ready but not first: East 4 is dealt again
+    m = Match(RIICHI, 0)
+    for dealer in range(3):
+        settle(m, _Done(dealer, [0, 0, 0, 0], winners=[(dealer + 1) % 4]))
+    settle(m, _Done(3, [0, 0, 0, 0], aborted="four_winds"))
+    assert not m.finished  # an abortive draw repeats and never stops the match
+
+
+# ---- timeouts ("Após o tempo limite, as vitórias são reivindicadas automaticamente [...] Chamadas opcionais passam")
+
+
+def test_timeout_claims_a_self_draw_and_a_discard_win(scorer: dict[str, object]) -> None:
+    hand = arranged([DEALER_JUNK, "123456789m1234p", None, None], "1p")
+    discard(hand, 0, "1z")
+    pass_all(hand)
+    timeout = hand.timeout_action(1)
+    assert timeout == Action(ActionKind.TSUMO, 1)
+    hand = arranged(["123567z147s2589p" + "1p", READY_1P4P, None, None])
+    discard(hand, 0, "1p")
+    assert hand.timeout_action(1) == Action(ActionKind.RON, 1)
+    assert hand.timeout_action(0) is None  # the table is not waiting for seat 0
+
+
+def test_timeout_passes_an_optional_call_and_after_a_call_discards_the_rightmost_legal_tile(scorer: dict[str, object]) -> None:
+    hand = arranged(["3m123567z147s2589p", "45m1589p147s2367z", None, None])
+    discard(hand, 0, "3m")
+    assert ActionKind.CHI in kinds(hand, 1)
+    assert hand.timeout_action(1) == Action(ActionKind.PASS, 1)
+    hand.apply(next(a for a in hand.legal_actions(1) if a.kind is ActionKind.CHI))
+    pass_all(hand)
+    timeout = hand.timeout_action(1)
+    legal = [a for a in hand.legal_actions(1) if a.kind is ActionKind.DISCARD]
+    assert timeout is not None and timeout == legal[-1] and timeout.tile is not None and timeout.tile.mpsz == "7z"
+    hand.apply(timeout)
+
+
+def test_clock_ids_are_unique_and_every_clock_has_a_reserve() -> None:
+    """Bullet, Blitz, Standard and Relaxed as data: a reserve per hand larger than one action's time."""
+    clocks = RIICHI.table.clocks
+    assert len({c.id for c in clocks}) == 4 and all(c.reserve > c.per_action > 0 for c in clocks)
+    assert TENHOU.table.clocks == ()  # Tenhou's own clocks are not in its published rules (riichi_tenhou.yaml)
