@@ -166,6 +166,8 @@ class Group:
     """The wind of a wind group as its letter (``"E"``, ``"S"``, ``"W"``, ``"N"``); None otherwise."""
     unit: int = field(init=False, repr=False, compare=False)
     """:func:`group_unit` of its kind and tile (not in the spec vocabulary: the scorer's bits)."""
+    covers: int = field(init=False, repr=False, compare=False)
+    """The kinds covered as bits (bit k for kind k): whether it holds a kind is one shift and mask."""
 
     def __post_init__(self) -> None:
         kind, tile = self.kind, self.tile
@@ -193,15 +195,10 @@ class Group:
         put(self, "is_dragon", tile >= 31)
         put(self, "wind", _WIND_LETTERS[tile - 27] if 27 <= tile < 31 else None)
         put(self, "unit", group_unit(kind, tile))
+        put(self, "covers", sum(1 << k for k in set(kinds)))
 
     def contains(self, kind: int) -> bool:
-        # By identity, not through _OFFSETS: a dict look-up would hash the enum (Python code).
-        step = kind - self.tile
-        if self.kind is GroupKind.SEQUENCE:
-            return 0 <= step <= 2
-        if self.kind is GroupKind.KNITTED:
-            return step in (0, 3, 6)
-        return step == 0
+        return kind >= 0 and bool(self.covers >> kind & 1)
 
 
 @dataclass(frozen=True, slots=True)

@@ -351,15 +351,20 @@ class _Tiles:
     readings: list[_Reading]
 
 
+#: A whole-hand pattern as :func:`_plain_hits` reads it: declaration index, the pattern,
+#: its ``when``, ``count``, ``value`` and ``open_value`` (the fields read on every reading, unpacked once).
+_Plain = tuple[int, Pattern, Any, Any, Any, Any]
+
+
 @dataclass(frozen=True, slots=True)
 class _Plan:
     """A profile's patterns split by what they read: the tiles only (their hits are reused) or the situation too."""
 
-    fixed_plain: tuple[tuple[int, Pattern], ...]
+    fixed_plain: tuple[_Plain, ...]
     member_combinations: tuple[tuple[tuple[Combine, int], tuple[tuple[int, Pattern], ...]], ...]
     """Combination patterns that read only the combined sets: their answers are remembered per sets."""
     fixed_combinations: tuple[tuple[tuple[Combine, int], tuple[tuple[int, Pattern], ...]], ...]
-    situational_plain: tuple[tuple[int, Pattern], ...]
+    situational_plain: tuple[_Plain, ...]
     situational_combinations: tuple[tuple[tuple[Combine, int], tuple[tuple[int, Pattern], ...]], ...]
 
 
@@ -378,11 +383,14 @@ def _plan(profile: Profile) -> _Plan:
                     out.append((key, chosen))
             return tuple(out)
 
+        def unpacked(take: Callable[[Pattern], bool]) -> tuple[_Plain, ...]:
+            return tuple((i, p, p.when, p.count, p.value, p.open_value) for i, p in plain if take(p))
+
         plan = _Plan(
-            tuple((i, p) for i, p in plain if p.tiles_only),
+            unpacked(lambda p: p.tiles_only),
             combos(lambda p: p.members_only),
             combos(lambda p: p.tiles_only and not p.members_only),
-            tuple((i, p) for i, p in plain if not p.tiles_only),
+            unpacked(lambda p: not p.tiles_only),
             combos(lambda p: not p.tiles_only),
         )
         profile.memo["plan"] = plan
@@ -655,23 +663,27 @@ def _unmet_requirement(profile: Profile, view: HandView) -> str | None:
     return None
 
 
-def _plain_hits(patterns: tuple[tuple[int, Pattern], ...], view: HandView) -> list[_Keyed]:
-    """The hits of these whole-hand patterns on the view, keyed by (declaration index, 0)."""
+def _plain_hits(patterns: tuple[_Plain, ...], view: HandView) -> list[_Keyed]:
+    """The hits of these whole-hand patterns on the view, keyed by (declaration index, 0).
+
+    In an open hand a pattern with an ``open_value`` is worth that (0: it does not count)."""
     out: list[_Keyed] = []
     is_open = not view.is_closed
-    for idx, p in patterns:
-        if is_open and p.open_value == 0:
-            continue  # a closed-only pattern in an open hand
-        when = p.when
+    for idx, p, when, count, value, open_value in patterns:
+        if is_open and open_value is not None:
+            if open_value == 0:
+                continue  # a closed-only pattern in an open hand
+            value = open_value
         if when is not None and not when(view):
             continue
-        count = p.count
         n = 1 if count is None else count(view)
         if n <= 0:
             continue
-        hit = _valued(p, view, is_open and p.open_value is not None, n, None)
-        if hit is not None:
-            out.append(((idx, 0), hit))
+        if type(value) is not int:
+            value = value(view)
+        if is_open and open_value is not None and value <= 0:
+            continue
+        out.append(((idx, 0), (p, value, n, None)))
     return out
 
 
@@ -847,6 +859,10 @@ def apply_relations(profile: Profile, hits: list[Hit]) -> list[Hit]:
     7. When a ``limit`` pattern still counts, only limit patterns count (a
        yakuman hand adds no ordinary yaku and no bonus han).
     """
+    if _nothing_removed(hits):
+        # No hit excludes another and none is a combination occurrence: every hit counts
+        # (steps 2-4 remove nothing), in declaration order; steps 5-7 still apply.
+        return _last_steps(profile, list(hits))
     order = sorted(range(len(hits)), key=lambda i: -hits[i][1] * hits[i][2])
     removed_ids: set[str] = set()
     removed: set[int] = set()
@@ -913,6 +929,26 @@ def apply_relations(profile: Profile, hits: list[Hit]) -> list[Hit]:
         if not p.bonus and (i in removed or p.id in removed_ids):
             continue
         kept.append((p, v, n - reduced.get(i, 0), members))
+    return _last_steps(profile, kept)
+
+
+def _nothing_removed(hits: list[Hit]) -> bool:
+    """Whether no hit is a combination occurrence and no hit (bonus hits aside) excludes another hit's pattern."""
+    ids: set[str] | None = None
+    for p, _, _, members in hits:
+        if members is not None:
+            return False
+        if p.excludes and not p.bonus:
+            if ids is None:
+                ids = {h[0].id for h in hits}
+            for x in p.excludes:
+                if x in ids and x != p.id:
+                    return False
+    return True
+
+
+def _last_steps(profile: Profile, kept: list[Hit]) -> list[Hit]:
+    """Steps 5 to 7 of :func:`apply_relations`: groups that pick the highest, fallback, limit patterns."""
     kept = _pick_highest(profile, kept)
     if any(h[0].fallback for h in kept) and any(not h[0].fallback and not h[0].bonus for h in kept):
         kept = [h for h in kept if not h[0].fallback]

@@ -81,6 +81,7 @@ _KNITTED_STARTS: tuple[tuple[int, ...], ...] = tuple(
     tuple(9 * suit + start for suit, start in zip(order, (0, 1, 2))) for order in itertools.permutations(range(3))
 )
 _HONORS: tuple[int, ...] = tuple(range(27, 34))
+_ORPHAN_GET = operator.itemgetter(*_ORPHANS)
 _KNITTED_GET = tuple(operator.itemgetter(*straight) for straight in _KNITTED)
 
 
@@ -176,7 +177,8 @@ def _seven_pairs_complete(counts: Sequence[int], allow_four: bool) -> bool:
 def _thirteen_orphans_complete(counts: Sequence[int]) -> bool:
     # With 14 tiles in all, 14 tiles on the 13 orphan kinds, each present,
     # leaves exactly one duplicate and nothing else.
-    return sum(counts[k] for k in _ORPHANS) == 14 and all(counts[k] for k in _ORPHANS)
+    held = _ORPHAN_GET(counts)
+    return sum(held) == 14 and 0 not in held
 
 
 def _knitted_rest(counts: Sequence[int], n_melds: int) -> list[list[int]]:
@@ -293,15 +295,32 @@ def _suit_decompositions(
         walk(0, False)
     kinds = list(GroupKind)
     result = tuple(
-        tuple(tuple(Group(kinds[r], base + off, True) for off, r in d) for d in sorted(ways)) for ways in found
+        tuple(tuple(_concealed_group(kinds[r], base + off) for off, r in d) for d in sorted(ways)) for ways in found
     )
     out = (result[0], result[1])
     _DECOMPOSITIONS[memo_key] = out
     return out
 
 
+_CONCEALED_GROUPS: dict[tuple[GroupKind, int], Group] = {}
+"""One concealed group per kind and tile (at most 6 x 34): equal groups of a
+decomposition are then the same object, which ``in`` and ``==`` settle by identity."""
+
+
+def _concealed_group(kind: GroupKind, tile: int) -> Group:
+    g = _CONCEALED_GROUPS.get((kind, tile))
+    if g is None:
+        g = _CONCEALED_GROUPS[(kind, tile)] = Group(kind, tile, True)
+    return g
+
+
 def _standard_readings(counts: Sequence[int]) -> list[_Decomposition]:
-    per = [_suit_decompositions(lo, tuple(counts[lo:hi])) for lo, hi in _SUITS]
+    memo = _DECOMPOSITIONS
+    per = []
+    for lo, hi in _SUITS:
+        key = tuple(counts[lo:hi])
+        ways = memo.get((lo, key))
+        per.append(_suit_decompositions(lo, key) if ways is None else ways)
     readings: list[_Decomposition] = []
     for pair_suit in range(len(per)):
         choices = [ways[1] if j == pair_suit else ways[0] for j, ways in enumerate(per)]
@@ -315,13 +334,13 @@ def _standard_readings(counts: Sequence[int]) -> list[_Decomposition]:
 def _seven_pairs_reading(counts: Sequence[int], allow_four: bool) -> list[_Decomposition]:
     if not _seven_pairs_complete(counts, allow_four):
         return []
-    return [tuple(Group(GroupKind.PAIR, k, True) for k, n in enumerate(counts) for _ in range(n // 2))]
+    return [tuple(_concealed_group(GroupKind.PAIR, k) for k, n in enumerate(counts) for _ in range(n // 2))]
 
 
 def _thirteen_orphans_reading(counts: Sequence[int]) -> list[_Decomposition]:
     if not _thirteen_orphans_complete(counts):
         return []
-    return [tuple(Group(GroupKind.PAIR if counts[k] == 2 else GroupKind.SINGLE, k, True) for k in _ORPHANS)]
+    return [tuple(_concealed_group(GroupKind.PAIR if counts[k] == 2 else GroupKind.SINGLE, k) for k in _ORPHANS)]
 
 
 def _knitted_straight_readings(counts: Sequence[int], n_melds: int) -> list[_Decomposition]:
@@ -334,7 +353,7 @@ def _knitted_straight_readings(counts: Sequence[int], n_melds: int) -> list[_Dec
         rest = list(counts)
         for k in straight:
             rest[k] -= 1
-        knitted = tuple(Group(GroupKind.KNITTED, k, True) for k in sorted(starts))
+        knitted = tuple(_concealed_group(GroupKind.KNITTED, k) for k in sorted(starts))
         for reading in _standard_readings(rest):
             out.append(tuple(sorted(knitted + reading, key=_group_key)))
     return out
@@ -343,7 +362,7 @@ def _knitted_straight_readings(counts: Sequence[int], n_melds: int) -> list[_Dec
 def _honors_and_knitted_readings(counts: Sequence[int], n_melds: int) -> list[_Decomposition]:
     if not _honors_and_knitted_complete(counts, n_melds):
         return []
-    return [tuple(Group(GroupKind.SINGLE, k, True) for k in range(N_KINDS) if counts[k])]
+    return [tuple(_concealed_group(GroupKind.SINGLE, k) for k in range(N_KINDS) if counts[k])]
 
 
 def _sequence_wait(group: Group, win_kind: int) -> WaitKind:
@@ -416,7 +435,7 @@ def arrangements(
         for i in range(n_melds, len(groups)):
             g = groups[i]
             # Equal groups (two 123m) are one choice: keep the first index.
-            if not g.contains(win_kind) or g in seen:
+            if not g.covers >> win_kind & 1 or g in seen:
                 continue
             seen.append(g)
             out.append(Arrangement(shape, groups, i, _classify(shape, g, win_kind, concealed)))
