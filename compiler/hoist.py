@@ -124,6 +124,9 @@ class _Hoister(ast.NodeTransformer):
         grouped = self._group_loop(node.func.id, node.args[0])
         if grouped is not None:
             return grouped
+        guarded = self._guarded_group_loop(node)
+        if guarded is not None:
+            return guarded
         name, arg = node.func.id, node.args[0]
         if name in ("all", "any") and isinstance(arg, ast.GeneratorExp):
             loop = self._tile_loop(arg)
@@ -216,11 +219,127 @@ class _Hoister(ast.NodeTransformer):
             return distinct
         return None
 
+    def _group_list(self, arg: ast.expr) -> tuple[str, str, list[ast.expr]] | None:
+        """For a comprehension looping once over a group list: its variable, the list's bits and its filters."""
+        if not isinstance(arg, (ast.GeneratorExp, ast.SetComp, ast.ListComp)) or len(arg.generators) != 1:
+            return None
+        gen = arg.generators[0]
+        it = gen.iter
+        if (
+            isinstance(gen.target, ast.Name)
+            and isinstance(it, ast.Attribute)
+            and it.attr in self.group_lists
+            and isinstance(it.value, ast.Name)
+            and it.value.id == self.receiver
+        ):
+            return gen.target.id, self.group_lists[it.attr], list(gen.ifs)
+        return None
+
+    def _guarded_group_loop(self, node: ast.Call) -> ast.expr | None:
+        """``any``/``all`` over a group list whose condition is not the group's kind alone, behind
+        a cheap necessary condition the compiler derives from it (the loop runs only when it holds).
+
+        * ``all(A and B for g in L)``: ``all(A for g in L)`` with the conjuncts A on g's kind and tile;
+        * ``any(A and B for g in L)``: ``any(A for g in L)``, and for each conjunct B that counts the
+          groups h of a list meeting a filter (``len({F for h in L2 if D})``, ``len([...])``,
+          ``sum(1 for h in L2 if D)``) and compares the count with ``==``, ``>=`` or ``>`` to a
+          constant (or ``in`` a tuple of constants), at least that many groups of L2 meet the
+          conjuncts of D on h's kind and tile; for ``any(D for h in L2)``, one does.
+
+        These follow from the condition whatever the other conjuncts read (a set has at most as
+        many members as there are items passing the filter), so the answer never changes.
+        """
+        name = node.func.id if isinstance(node.func, ast.Name) else ""
+        arg = node.args[0]
+        loop = self._group_list(arg)
+        if name not in ("any", "all") or loop is None or not isinstance(arg, ast.GeneratorExp):
+            return None
+        var, bits, ifs = loop
+        if ifs:
+            return None
+        parts = _conjuncts(arg.elt)
+        guards: list[ast.expr] = []
+        inner: list[tuple[ast.expr, str, int]] = []
+        if name == "any":  # an empty list makes all() true: only any() gives the inner guards
+            for part in parts:
+                guard = self._inner_guard(part)
+                if guard is not None:
+                    inner.append(guard)
+        own = _kind_conjunction(var, parts)
+        if own is not None:
+            kept = _every_group()
+            if name == "all":
+                guards.append(self._bits_test(bits, [g for g in kept if not bool(own(g))], ast.Eq()))
+            else:
+                meets = [g for g in kept if bool(own(g))]
+                mask = _fields(meets)
+                # Implied when an inner guard already asks for a group of these (same list, fewer fields).
+                if not any(b == bits and m & ~mask == 0 for _, b, m in inner):
+                    guards.append(self._bits_test(bits, meets, ast.NotEq()))
+        guards += [g for g, _, _ in inner]
+        if not guards:
+            return None
+        self.names.update(self._bits_names(guards))
+        return ast.BoolOp(op=ast.And(), values=[*guards, node])
+
+    def _inner_guard(self, part: ast.expr) -> tuple[ast.expr, str, int] | None:
+        """A necessary condition of ``part`` on one group list's bits alone (with the bits' name and
+        the fields it asks at least one group of), or None."""
+        if isinstance(part, ast.Call) and isinstance(part.func, ast.Name) and part.func.id == "any" and len(part.args) == 1:
+            loop = self._group_list(part.args[0])
+            if loop is None or not isinstance(part.args[0], ast.GeneratorExp) or loop[2]:
+                return None
+            var, bits, _ = loop
+            own = _kind_conjunction(var, _conjuncts(part.args[0].elt))
+            if own is None:
+                return None
+            meets = [g for g in _every_group() if bool(own(g))]
+            return self._bits_test(bits, meets, ast.NotEq()), bits, _fields(meets)
+        if not (isinstance(part, ast.Compare) and len(part.ops) == 1 and isinstance(part.left, ast.Call)):
+            return None
+        call, op, right = part.left, part.ops[0], part.comparators[0]
+        if not isinstance(call.func, ast.Name) or len(call.args) != 1:
+            return None
+        counted = call.args[0]
+        if call.func.id == "len" and isinstance(counted, (ast.SetComp, ast.ListComp)):
+            pass
+        elif (
+            call.func.id == "sum"
+            and isinstance(counted, ast.GeneratorExp)
+            and isinstance(counted.elt, ast.Constant)
+            and counted.elt.value == 1
+        ):
+            pass
+        else:
+            return None
+        loop = self._group_list(counted)
+        if loop is None:
+            return None
+        var, bits, ifs = loop
+        least = _least(op, right)
+        if least is None or least <= 0:
+            return None
+        filters = [c for cond in ifs for c in _conjuncts(cond)]
+        own = _kind_conjunction(var, filters)
+        if own is None:
+            return None
+        meets = [g for g in _every_group() if bool(own(g))]
+        if least == 1:
+            return self._bits_test(bits, meets, ast.NotEq()), bits, _fields(meets)
+        self.helpers.add(COUNT_HELPER)
+        count = ast.Call(func=ast.Name(id=COUNT_HELPER, ctx=ast.Load()), args=[self._masked(bits, meets)], keywords=[])
+        return ast.Compare(left=count, ops=[ast.GtE()], comparators=[ast.Constant(least)]), bits, _fields(meets)
+
+    def _bits_names(self, nodes: list[ast.expr]) -> set[str]:
+        return {
+            sub.attr
+            for n in nodes
+            for sub in ast.walk(n)
+            if isinstance(sub, ast.Attribute) and sub.attr in self.group_lists.values()
+        }
+
     def _masked(self, bits: str, groups: list[Group]) -> ast.BinOp:
-        field = (1 << GROUP_FIELD) - 1
-        mask = 0
-        for g in groups:
-            mask |= g.unit * field
+        mask = _fields(groups)
         held = ast.Attribute(value=ast.Name(id=self.receiver, ctx=ast.Load()), attr=bits, ctx=ast.Load())
         return ast.BinOp(left=held, op=ast.BitAnd(), right=ast.Constant(mask))
 
@@ -253,6 +372,44 @@ class _Hoister(ast.NodeTransformer):
             ops=[op],
             comparators=[ast.Constant(0)],
         )
+
+
+def _fields(groups: list[Group]) -> int:
+    """Every bit of the fields of these groups' kinds and tiles."""
+    field = (1 << GROUP_FIELD) - 1
+    mask = 0
+    for g in groups:
+        mask |= g.unit * field
+    return mask
+
+
+def _conjuncts(node: ast.expr) -> list[ast.expr]:
+    """The operands of a chain of ``and`` (nested chains flattened); the node itself otherwise."""
+    if isinstance(node, ast.BoolOp) and isinstance(node.op, ast.And):
+        return [c for v in node.values for c in _conjuncts(v)]
+    return [node]
+
+
+def _kind_conjunction(var: str, parts: list[ast.expr]) -> Callable[[Any], object] | None:
+    """The conjunction of the parts that read only the kind and tile of the group ``var`` (None if none do)."""
+    own = [p for p in parts if _kind_function(var, p, GROUP_KIND_ATTRS) is not None]
+    if not own:
+        return None
+    return _kind_function(var, own[0] if len(own) == 1 else ast.BoolOp(op=ast.And(), values=own), GROUP_KIND_ATTRS)
+
+
+def _least(op: ast.cmpop, right: ast.expr) -> int | None:
+    """The least count that ``count <op> right`` allows, for a constant right side; None if unknown."""
+    if isinstance(op, ast.In) and isinstance(right, ast.Tuple) and right.elts:
+        values = [e.value for e in right.elts if isinstance(e, ast.Constant) and type(e.value) is int]
+        return min(values) if len(values) == len(right.elts) else None
+    if not (isinstance(right, ast.Constant) and type(right.value) is int):
+        return None
+    if isinstance(op, (ast.Eq, ast.GtE)):
+        return int(right.value)
+    if isinstance(op, ast.Gt):
+        return int(right.value) + 1
+    return None
 
 
 def _kind_function(var: str, node: ast.expr, attrs: frozenset[str] = KIND_ATTRS) -> Callable[[Any], object] | None:

@@ -77,14 +77,20 @@ def _count_dragon_set(v: HandView) -> int:
 def _when_own_wind_set(v: HandView) -> bool:
     # spec: scoring.patterns.own_wind_set.when
     return bool(
-        any((g.is_triplet and g.wind is not None and (g.wind == v.seat_wind) for g in v.sets))
+        v.set_bits
+        & 161388154755044512198544180810181983169745647213280309484172090877880090013080812155204529087382412148914825223439646720
+        != 0
+        and any((g.is_triplet and g.wind is not None and (g.wind == v.seat_wind) for g in v.sets))
     )
 
 
 def _when_prevailing_wind_set(v: HandView) -> bool:
     # spec: scoring.patterns.prevailing_wind_set.when
     return bool(
-        any((g.is_triplet and g.wind is not None and (g.wind == v.round_wind) for g in v.sets))
+        v.set_bits
+        & 161388154755044512198544180810181983169745647213280309484172090877880090013080812155204529087382412148914825223439646720
+        != 0
+        and any((g.is_triplet and g.wind is not None and (g.wind == v.round_wind) for g in v.sets))
     )
 
 

@@ -278,7 +278,12 @@ def _when_three_suited_terminal_chows(v: HandView) -> bool:
         and v.pair is not None
         and (v.pair.suit != "z")
         and (v.pair.number == 5)
-        and all((g.is_sequence and g.suit != v.pair.suit for g in v.sets))
+        and (
+            v.set_bits
+            & 436994993873214129706097166956708350993673864954785244082187322514232460796362596572992539219889919476008441292851808963654198906220783799823359727790193720411251012840824548572681386124275168404332769393331488952774929882035145241163619054387200
+            == 0
+            and all((g.is_sequence and g.suit != v.pair.suit for g in v.sets))
+        )
         and (
             0
             + (

@@ -87,7 +87,8 @@ def _when_pinfu(v: HandView) -> bool:
 def _when_iipeikou(v: HandView) -> bool:
     # spec: scoring.patterns.iipeikou.when
     return bool(
-        any(
+        count_bits(v.set_bits & 1267650595524309662632316502015) >= 2
+        and any(
             (
                 g.is_sequence
                 and sum(
@@ -134,14 +135,20 @@ def _when_red_dragon(v: HandView) -> bool:
 def _when_seat_wind(v: HandView) -> bool:
     # spec: scoring.patterns.seat_wind.when
     return bool(
-        any((g.is_triplet and g.wind is not None and (g.wind == v.seat_wind) for g in v.sets))
+        v.set_bits
+        & 161388154755044512198544180810181983169745647213280309484172090877880090013080812155204529087382412148914825223439646720
+        != 0
+        and any((g.is_triplet and g.wind is not None and (g.wind == v.seat_wind) for g in v.sets))
     )
 
 
 def _when_round_wind(v: HandView) -> bool:
     # spec: scoring.patterns.round_wind.when
     return bool(
-        any((g.is_triplet and g.wind is not None and (g.wind == v.round_wind) for g in v.sets))
+        v.set_bits
+        & 161388154755044512198544180810181983169745647213280309484172090877880090013080812155204529087382412148914825223439646720
+        != 0
+        and any((g.is_triplet and g.wind is not None and (g.wind == v.round_wind) for g in v.sets))
     )
 
 
@@ -199,7 +206,12 @@ def _when_sankantsu(v: HandView) -> bool:
 def _when_sanshoku_doukou(v: HandView) -> bool:
     # spec: scoring.patterns.sanshoku_doukou.when
     return bool(
-        any(
+        count_bits(
+            v.set_bits
+            & 2462625387274654950767440006258968274267151717202943591747968141154640425426001569603976514294787731152238186332160
+        )
+        >= 3
+        and any(
             (
                 g.is_triplet
                 and len(
@@ -237,7 +249,8 @@ def _when_shousangen(v: HandView) -> bool:
 def _when_sanshoku(v: HandView) -> bool:
     # spec: scoring.patterns.sanshoku.when
     return bool(
-        any(
+        count_bits(v.set_bits & 1267650595524309662632316502015) >= 3
+        and any(
             (
                 g.is_sequence
                 and len({h.suit for h in v.sets if h.is_sequence and h.number == g.number}) == 3
@@ -250,12 +263,25 @@ def _when_sanshoku(v: HandView) -> bool:
 def _when_ittsu(v: HandView) -> bool:
     # spec: scoring.patterns.ittsu.when
     return bool(
-        any(
+        v.set_bits & 70835497244075470356495 != 0
+        and v.set_bits & 290142196711733126580203520 != 0
+        and (v.set_bits & 1188422437731258886472513617920 != 0)
+        and any(
             (
                 g.is_sequence
                 and g.number == 1
-                and any((h.is_sequence and h.suit == g.suit and (h.number == 4) for h in v.sets))
-                and any((h.is_sequence and h.suit == g.suit and (h.number == 7) for h in v.sets))
+                and (
+                    v.set_bits & 290142196711733126580203520 != 0
+                    and any(
+                        (h.is_sequence and h.suit == g.suit and (h.number == 4) for h in v.sets)
+                    )
+                )
+                and (
+                    v.set_bits & 1188422437731258886472513617920 != 0
+                    and any(
+                        (h.is_sequence and h.suit == g.suit and (h.number == 7) for h in v.sets)
+                    )
+                )
                 for g in v.sets
             )
         )
@@ -278,18 +304,23 @@ def _when_ryanpeikou(v: HandView) -> bool:
     # spec: scoring.patterns.ryanpeikou.when
     return bool(
         v.shape == "standard"
-        and all(
-            (
-                g.is_sequence
-                and sum(
-                    (
-                        1
-                        for h in v.sets
-                        if h.is_sequence and h.suit == g.suit and (h.number == g.number)
+        and (
+            v.set_bits
+            & 436994993873214129706097166956708350993673864954785244082187322514232460796362596572992539219889919476008441292851808963654198906220783799823359727790193720411251012840824548572681386124275168404332769393331488952774929882035145241163619054387200
+            == 0
+            and all(
+                (
+                    g.is_sequence
+                    and sum(
+                        (
+                            1
+                            for h in v.sets
+                            if h.is_sequence and h.suit == g.suit and (h.number == g.number)
+                        )
                     )
+                    in (2, 4)
+                    for g in v.sets
                 )
-                in (2, 4)
-                for g in v.sets
             )
         )
     )
