@@ -783,6 +783,8 @@ class _Builder:
             bullets.append(_("Liability (pao): a player whose discard, called, completes another player's third dragon set or fourth wind set pays that yakuman's value in full on a self-draw, and half of it on a discard win (the discarder pays the rest)."))
             if getattr(pao, "liable_pays_honba", False):
                 bullets.append(_("The liable player also pays the honba of that win."))
+            if getattr(pao, "covers_whole_hand", False):
+                bullets.append(_("The liability covers the whole hand, other yakuman stacked with that one included."))
         abortive = self.table_field("abortive")
         aborts = []
         if getattr(abortive, "nine_terminals", False):

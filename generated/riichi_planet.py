@@ -1457,7 +1457,11 @@ PROFILE = Profile(
             nine_terminals=True, four_winds=True, four_riichi=True, four_kongs=True, triple_ron=True
         ),
         pao=rules.Pao(
-            dragons="daisangen", winds="daisuushii", split_on_ron=True, liable_pays_honba=False
+            dragons="daisangen",
+            winds="daisuushii",
+            split_on_ron=True,
+            liable_pays_honba=False,
+            covers_whole_hand=False,
         ),
         exhaustion=rules.ExhaustionRules(
             missing_suit_penalty=0,

@@ -227,6 +227,9 @@ class Pao:
     """On a discard win the covered value is shared half and half with the discarder (unless they are the same player)."""
     liable_pays_honba: bool = False
     """The liable player also pays the win's honba (else the honba are paid as without liability)."""
+    covers_whole_hand: bool = False
+    """The liability covers the whole hand, other yakuman stacked with the liable one included (Tenhou);
+    else only the liable yakuman's share of the hand (001: "As demais parcelas yakuman são pagas normalmente")."""
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)

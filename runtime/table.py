@@ -1278,6 +1278,8 @@ class Hand:
     def _covered_share(self, liable: tuple[str, int], score: Score) -> tuple[int, int]:
         """(covered, total) han of the liable yakuman within the win."""
         covered = sum(p.points for p in score.patterns if p.id == liable[0])
+        if covered and self.rules.pao is not None and self.rules.pao.covers_whole_hand:
+            return score.total, score.total  # the liability covers every yakuman of the hand
         return covered, score.total
 
     def _without_honba(self, seat: int, score: Score, tile: Tile | None, ron_from: int | None, robbing: bool = False) -> dict[str, int]:

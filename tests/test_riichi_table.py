@@ -1220,3 +1220,25 @@ def test_clock_ids_are_unique_and_every_clock_has_a_reserve() -> None:
     clocks = RIICHI.table.clocks
     assert len({c.id for c in clocks}) == 4 and all(c.reserve > c.per_action > 0 for c in clocks)
     assert TENHOU.table.clocks == ()  # Tenhou's own clocks are not in its published rules (riichi_tenhou.yaml)
+
+
+def test_pao_covers_only_the_liable_yakuman_under_001_and_the_whole_hand_on_tenhou(scorer: dict[str, object]) -> None:
+    """001: "As demais parcelas yakuman são pagas normalmente"; Tenhou ([A], [R] in riichi_tenhou.yaml): the
+    liable player pays all of a self-draw, stacked yakuman included. Stand-in: 1 + 13 + 13 = 27 han, a
+    self-draw of 27,000 from the dealer and 13,500 from each other player (54,000 in all)."""
+    scorer["patterns"] = {"big_three_dragons": 13, "all_honors": 13}
+    hand = arranged(PAO_HANDS, "8s8s8s8p8p8p1s9m9m7s2m", profile=PAO)
+    _pao_to_ready(hand)
+    discard(hand, 0, "7s")
+    pass_all(hand)
+    act(hand, ActionKind.TSUMO, 1)
+    # The covered 13 of 27 han: 26,000 from seat 3; the rest (28,000) as usual, seat 3 paying its part too.
+    assert hand.scores[1] == 54000 and hand.scores[3] == -(26000 + 13500 * 14 // 27)
+    whole = dataclasses.replace(PAO, table=dataclasses.replace(PAO.table, pao=dataclasses.replace(PAO.table.pao, covers_whole_hand=True)))  # type: ignore[arg-type]
+    hand = arranged(PAO_HANDS, "8s8s8s8p8p8p1s9m9m7s2m", profile=whole)
+    _pao_to_ready(hand)
+    discard(hand, 0, "7s")
+    pass_all(hand)
+    act(hand, ActionKind.TSUMO, 1)
+    assert hand.scores == [0, 54000, 0, -54000]
+    assert TENHOU.table.pao is not None and TENHOU.table.pao.covers_whole_hand and RIICHI.table.pao is not None and not RIICHI.table.pao.covers_whole_hand
