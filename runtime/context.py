@@ -83,7 +83,7 @@ class WinContext:
     @classmethod
     def from_mapping(cls, raw: Mapping[str, Any]) -> "WinContext":
         """Build a context from a request's ``context`` object, refusing unknown keys and wrong types."""
-        known = {f.name: f for f in fields(cls)}
+        known = _field_names(cls)
         values: dict[str, Any] = {}
         for key, value in raw.items():
             if key not in known:
@@ -95,6 +95,19 @@ class WinContext:
             values[key] = _coerce(key, value)
         return cls(**values)
 
+
+_FIELD_NAMES: dict[type, frozenset[str]] = {}
+
+
+def _field_names(cls: type) -> frozenset[str]:
+    """The context's field names (read once: ``dataclasses.fields`` builds them anew on every call)."""
+    names = _FIELD_NAMES.get(cls)
+    if names is None:
+        names = _FIELD_NAMES[cls] = frozenset(f.name for f in fields(cls))
+    return names
+
+
+_WIND_OF_LETTER: dict[str, Wind] = {w.value: w for w in Wind}
 
 _BOOL_KEYS = {"original_call", "kong_upon_kong", "losing_hand", "riichi", "double_riichi", "ippatsu", "last_tile", "after_kong", "kong_shot", "robbing_kong", "first_draw", "fourth_tile"}
 _INT_KEYS = {"honba", "riichi_sticks", "dealer_wins"}
@@ -115,10 +128,10 @@ def _coerce(key: str, value: Any) -> Any:
             raise ContextError(f"context.{key} must be mpsz text, got {value!r}")
         return value
     if key in ("seat_wind", "round_wind"):
-        try:
-            return Wind(value)
-        except ValueError:
-            raise ContextError(f"context.{key} must be one of E, S, W, N, got {value!r}") from None
+        wind = value if isinstance(value, Wind) else _WIND_OF_LETTER.get(value) if isinstance(value, str) else None
+        if wind is None:
+            raise ContextError(f"context.{key} must be one of E, S, W, N, got {value!r}")
+        return wind
     if key == "missing_suit":
         if value is None:
             return None

@@ -220,20 +220,23 @@ class Meld:
     def __post_init__(self) -> None:
         mt = self.type
         tiles = self.tiles
-        shown = " ".join(str(t) for t in tiles)
+
+        def shown() -> str:  # for the messages only
+            return " ".join(str(t) for t in tiles)
+
         want = 4 if mt.is_kong else 3
         if len(tiles) != want:
-            raise MeldError(f"a {mt} takes {want} tiles, got {len(tiles)}: {shown}")
-        if any(t.kind >= N_KINDS for t in tiles):
-            raise MeldError(f"flowers cannot be melded: {shown}")
-        kinds = sorted(t.kind for t in tiles)
+            raise MeldError(f"a {mt} takes {want} tiles, got {len(tiles)}: {shown()}")
+        kinds = sorted([t.kind for t in tiles])
+        if kinds[-1] >= N_KINDS:
+            raise MeldError(f"flowers cannot be melded: {shown()}")
         if mt is MeldType.CHI:
             if kinds[0] >= 27 or kinds != [kinds[0], kinds[0] + 1, kinds[0] + 2] or kinds[2] // 9 != kinds[0] // 9:
-                raise MeldError(f"a chi needs three consecutive tiles of one suit, got {shown}")
+                raise MeldError(f"a chi needs three consecutive tiles of one suit, got {shown()}")
         elif kinds.count(kinds[0]) != want:
-            raise MeldError(f"a {mt} needs {want} tiles of one kind, got {shown}")
+            raise MeldError(f"a {mt} needs {want} tiles of one kind, got {shown()}")
         if self.claimed is not None and self.claimed not in tiles:
-            raise MeldError(f"the claimed tile {self.claimed} is not among the meld's tiles {shown}")
+            raise MeldError(f"the claimed tile {self.claimed} is not among the meld's tiles {shown()}")
         if mt is MeldType.ANKAN and (self.claimed is not None or self.source is not None):
             raise MeldError("a concealed kong has no claimed tile and no source")
         if self.source is not None and self.source not in _SOURCES:

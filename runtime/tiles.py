@@ -20,6 +20,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass
+from functools import cached_property
 from enum import StrEnum
 
 __all__ = [
@@ -271,6 +272,17 @@ class TileSet:
             return f"this profile has red fives only in {have} (got {tile})"
         return None
 
+    @cached_property
+    def accepted_codes(self) -> frozenset[int]:
+        """Every tile of the set as its code ``kind * 2 + red``: the tiles :meth:`refusal` accepts
+        (worked out once per tile set; parsing tests each tile against it)."""
+        return frozenset(
+            k * 2 + red
+            for k in range(N_ALL_KINDS)
+            for red in (0, 1)
+            if (not red or (_KIND_SUIT[k] in _SUITED and _KIND_NUMBER[k] == 5)) and self.refusal(Tile(k, bool(red))) is None
+        )
+
 
 class NotationError(ValueError):
     """Malformed mpsz text; the message names the offending text and position."""
@@ -284,6 +296,11 @@ class NotationError(ValueError):
 
 
 _SUIT_LETTERS = frozenset(s.value for s in Suit)
+# By suit letter: the first kind, how many numbers, whether it has a red five (suited).
+_LETTER_LAYOUT: dict[str, tuple[int, int, bool]] = {s.value: (b, n, s in _SUITED) for s, b, n in _SUIT_LAYOUT}
+# Tiles are immutable values: parsing hands out one shared object per kind (and red five).
+_PLAIN_TILES: tuple[Tile, ...] = tuple(Tile(k) for k in range(N_ALL_KINDS))
+_RED_TILES: dict[int, Tile] = {b + 4: Tile(b + 4, red=True) for s, b, _ in _SUIT_LAYOUT if s in _SUITED}
 
 
 def parse_tiles(text: str, tileset: TileSet | None = None) -> list[Tile]:
@@ -298,6 +315,7 @@ def parse_tiles(text: str, tileset: TileSet | None = None) -> list[Tile]:
     """
     tiles: list[Tile] = []
     pending: list[tuple[int, int]] = []  # (digit, position) waiting for a letter
+    accepted = tileset.accepted_codes if tileset is not None else None
     for pos, ch in enumerate(text):
         if ch == " ":
             continue
@@ -314,21 +332,20 @@ def parse_tiles(text: str, tileset: TileSet | None = None) -> list[Tile]:
             raise NotationError(f"unexpected character {ch!r} at position {pos}", text=text, position=pos)
         if not pending:
             raise NotationError(f"suit letter {ch!r} at position {pos} has no digits before it", text=text, position=pos)
-        suit = Suit(ch)
-        base, size = _SUIT_BASE[suit]
+        base, size, suited = _LETTER_LAYOUT[ch]
         for digit, dpos in pending:
-            if digit == 0 and suit in _SUITED:
-                tile = Tile(base + 4, red=True)
+            if digit == 0 and suited:
+                tile = _RED_TILES[base + 4]
             elif 1 <= digit <= size:
-                tile = Tile(base + digit - 1)
+                tile = _PLAIN_TILES[base + digit - 1]
             else:
-                allowed = f"1{ch}..{size}{ch}" + (f" and 0{ch} for the red five" if suit in _SUITED else "")
+                allowed = f"1{ch}..{size}{ch}" + (f" and 0{ch} for the red five" if suited else "")
                 raise NotationError(
                     f"'{digit}{ch}' at position {dpos} is not a tile; suit {ch!r} has {allowed}",
                     text=text,
                     position=dpos,
                 )
-            if tileset is not None:
+            if tileset is not None and accepted is not None and tile.kind * 2 + tile.red not in accepted:
                 reason = tileset.refusal(tile)
                 if reason is not None:
                     raise NotationError(f"{reason} at position {dpos}", text=text, position=dpos)
