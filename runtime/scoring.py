@@ -17,7 +17,7 @@ from typing import Any, Callable, Mapping, Sequence
 from .context import WinContext, WinKind
 from .options import OptionValue, bind_options, options_in_force
 from .hand import Arrangement, Group, GroupKind, Meld, MeldType, group_bits
-from .profile import Combine, Pattern, Pick, Points, Profile
+from .profile import Combine, Pattern, Pick, PointItem, Points, Profile
 from .shapes import arrangements, forget_waits, formal_waits, is_only_wait
 from .tiles import N_ALL_KINDS, N_KINDS, SUIT_LAYOUT, NotationError, Suit, Tile, counts34, parse_tiles
 from .view import HandView, Lazy, PaymentView
@@ -180,7 +180,6 @@ def _evaluate(profile: Profile, hand: WinningHand, ctx: WinContext, every: list[
     minimum = profile.minimum
     plan = _plan(profile)
     points_rule = profile.points
-    has_limits = profile.has_limits
 
     # One view per hand: the hand-wide names once, then each reading's names in turn.
     view = HandView()
@@ -223,6 +222,7 @@ def _evaluate(profile: Profile, hand: WinningHand, ctx: WinContext, every: list[
     if known.counts is not None:
         view._counts, view._concealed_counts = known.counts
 
+    want_triplets = "concealed_triplets" in needs
     best: Score | None = None
     best_key: tuple[int, ...] = ()
     failed: str | None = None
@@ -237,17 +237,16 @@ def _evaluate(profile: Profile, hand: WinningHand, ctx: WinContext, every: list[
         view.set_bits = reading.set_bits
         view.group_bits = reading.group_bits
         view._discard_group = None if tsumo or arr.win_group is None else arr.groups[arr.win_group]
-        if "concealed_triplets" in needs:
-            view.concealed_triplets = _concealed_triplets(arr, tsumo)
+        if want_triplets:
+            # A triplet the discard completed is exposed (computed per reading, corrected for ron here).
+            view.concealed_triplets = reading.concealed_triplets - (not tsumo and reading.discard_triplet)
 
         reason = _unmet_requirement(profile, view)
         if reason is not None:
             failed = failed or reason
             continue
-        scored = _score_reading(profile, plan, reading, view)
-        total = sum(p.points for p in scored)
+        scored, total, limit = _score_reading(profile, plan, reading, view)
         capped = total if profile.cap is None else min(total, profile.cap)
-        limit = has_limits and any(profile.pattern_index[p.id].limit for p in scored)
         if minimum is not None:
             counting = total - sum(p.points for p in scored if p.id in minimum.without)
             if counting < minimum.at_least:
@@ -319,6 +318,10 @@ Hit = tuple[Pattern, int, int, frozenset[int] | None]
 _Keyed = tuple[tuple[int, int], Hit]
 
 
+#: The patterns that count for a reading, their total, and whether a limit pattern is among them.
+_Counted = tuple[tuple[ScoredPattern, ...], int, bool]
+
+
 @dataclass(slots=True)
 class _Reading:
     """One arrangement with what its tiles decide: its view names and the hits of ``tiles_only`` patterns."""
@@ -332,8 +335,13 @@ class _Reading:
     fixed: list[_Keyed]
     set_bits: int
     group_bits: int
-    scored: dict[tuple[tuple[tuple[int, int], int, int], ...], tuple[ScoredPattern, ...]] = field(default_factory=dict)
-    """Scored patterns after the relations, by the situational hits that joined ``fixed``."""
+    concealed_triplets: int
+    """Concealed triplets and kongs when self-drawn."""
+    discard_triplet: bool
+    """The winning tile completes a concealed triplet: won on a discard, that triplet is exposed."""
+    scored: dict[tuple[tuple[tuple[int, int], int, int], ...], _Counted] = field(default_factory=dict)
+    """Scored patterns after the relations, their total and whether a limit pattern counted,
+    by the situational hits that joined ``fixed``."""
 
 
 @dataclass(slots=True)
@@ -466,12 +474,18 @@ def _learn_tiles(profile: Profile, hand: WinningHand) -> _Tiles:
     arrs = arrangements(concealed, hand.melds, hand.win_tile.kind, profile.shapes)
     if not arrs:
         return _NOT_WINNING
-    meld_groups = tuple(m.group for m in hand.melds)
-    all_tiles = (*hand.concealed, hand.win_tile, *(t for m in hand.melds for t in m.tiles))
-    totals = [0] * N_KINDS
+    melds = hand.melds
+    meld_groups = tuple([m.group for m in melds])
+    totals = list(concealed)
+    if melds:
+        all_tiles = (*hand.concealed, hand.win_tile, *[t for m in melds for t in m.tiles])
+        for m in melds:
+            for t in m.tiles:
+                totals[t.kind] += 1
+    else:
+        all_tiles = (*hand.concealed, hand.win_tile)
     mask = 0
     for t in all_tiles:
-        totals[t.kind] += 1
         mask |= 1 << t.kind
     needs = profile.needs
     counts = (totals, concealed) if "count_of" in needs or "concealed_count_of" in needs else None
@@ -480,7 +494,7 @@ def _learn_tiles(profile: Profile, hand: WinningHand) -> _Tiles:
         meld_groups=meld_groups,
         suits=frozenset([suit for suit, kinds in _SUIT_MASKS if mask & kinds]),
         mask=mask,
-        fours=sum(1 for c in totals if c == 4),
+        fours=totals.count(4),
         is_closed=all(m.type.is_concealed for m in hand.melds),
         only_wait=Lazy(lambda: _only_wait(profile, concealed, hand)),
         counts=counts,
@@ -501,8 +515,9 @@ def _learn_tiles(profile: Profile, hand: WinningHand) -> _Tiles:
         view._counts, view._concealed_counts = counts
     want_set_bits = "set_bits" in needs
     want_group_bits = "group_bits" in needs
+    want_triplets = "concealed_triplets" in needs
     for arr in arrs:
-        sets = tuple(g for g in arr.groups if g.kind in _SET_KINDS)
+        sets = tuple([g for g in arr.groups if g.kind in _SET_KINDS])
         view.shape = arr.shape.value
         view.groups = arr.groups
         view.sets = sets
@@ -516,8 +531,12 @@ def _learn_tiles(profile: Profile, hand: WinningHand) -> _Tiles:
             fixed.extend(_member_combination_hits(profile, plan.member_combinations, view, pools))
             fixed.extend(_combination_hits(plan.fixed_combinations, view, pools))
             fixed.sort(key=_by_key)
+        triplets, discard_triplet = _concealed_triplets(arr) if want_triplets else (0, False)
         known.readings.append(
-            _Reading(arr, view.shape, sets, view.pair, view.wait, pools, fixed, view.set_bits, view.group_bits)
+            _Reading(
+                arr, view.shape, sets, view.pair, view.wait, pools, fixed, view.set_bits, view.group_bits,
+                triplets, discard_triplet,
+            )
         )
     return known
 
@@ -601,7 +620,7 @@ def count_points(rule: Points, view: HandView) -> tuple[int, tuple[ScoredPoints,
         value = item.value if isinstance(item.value, int) else item.value(view)
         if value:
             raw += value
-            items.append(ScoredPoints(item.id, item.names.en, value, item.section))
+            items.append(_scored_points(item, value))
     if rule.result is None:
         return raw, tuple(items)
     view.points = raw
@@ -647,13 +666,15 @@ def _only_live_wait(profile: Profile, hand: WinningHand, exhausted: str) -> bool
     return live == frozenset((hand.win_tile.kind,))
 
 
-def _concealed_triplets(arr: Arrangement, tsumo: bool) -> int:
-    n = sum(1 for g in arr.groups if g.concealed and (g.kind is GroupKind.TRIPLET or g.kind is GroupKind.KONG))
-    if not tsumo and arr.win_group is not None:
+def _concealed_triplets(arr: Arrangement) -> tuple[int, bool]:
+    """The concealed triplets and kongs of a self-drawn win, and whether the winning tile completes a
+    concealed triplet (won on a discard, that one counts as exposed)."""
+    n = sum(1 for g in arr.groups if g.concealed and g.is_triplet)
+    if arr.win_group is not None:
         g = arr.groups[arr.win_group]
         if g.kind is GroupKind.TRIPLET and g.meld is None:
-            n -= 1  # completed by the discard: an exposed triplet
-    return n
+            return n, True
+    return n, False
 
 
 def _unmet_requirement(profile: Profile, view: HandView) -> str | None:
@@ -696,8 +717,9 @@ def _valued(p: Pattern, view: HandView, is_open: bool, n: int, members: frozense
     return (p, p.value if isinstance(p.value, int) else p.value(view), n, members)
 
 
-def _score_reading(profile: Profile, plan: _Plan, reading: _Reading, view: HandView) -> tuple[ScoredPattern, ...]:
-    """The patterns that count for one reading: its ``tiles_only`` hits plus the situation's, after the relations."""
+def _score_reading(profile: Profile, plan: _Plan, reading: _Reading, view: HandView) -> _Counted:
+    """The patterns that count for one reading (its ``tiles_only`` hits plus the situation's, after the
+    relations), their total, and whether a limit pattern counted."""
     situational = _plain_hits(plan.situational_plain, view)
     if plan.situational_combinations and reading.pools is not None:
         situational.extend(_combination_hits(plan.situational_combinations, view, reading.pools))
@@ -708,7 +730,12 @@ def _score_reading(profile: Profile, plan: _Plan, reading: _Reading, view: HandV
         keyed = reading.fixed + situational
         if situational and reading.fixed:
             keyed.sort(key=_by_key)  # back into declaration order, a pattern's occurrences in combination order
-        scored = reading.scored[sig] = _relate(profile, [h for _, h in keyed])
+        patterns = _relate(profile, [h for _, h in keyed])
+        total = 0
+        for p in patterns:
+            total += p.value * p.count
+        limit = profile.has_limits and any(profile.pattern_index[p.id].limit for p in patterns)
+        scored = reading.scored[sig] = (patterns, total, limit)
     return scored
 
 
@@ -717,7 +744,7 @@ def _relate(profile: Profile, hits: list[Hit]) -> tuple[ScoredPattern, ...]:
         hits = apply_relations(profile, hits) if profile.relational else _pick_highest(profile, hits)
     if profile.relational:
         return _aggregate(hits)
-    return tuple(ScoredPattern(p.id, p.names.en, v, n, p.section) for p, v, n, _ in hits)
+    return tuple([_scored_pattern(p, v, n) for p, v, n, _ in hits])
 
 
 def _combination_hits(
@@ -823,11 +850,42 @@ def _aggregate(hits: list[Hit]) -> tuple[ScoredPattern, ...]:
         at = index.get((p.id, v))
         if at is None:
             index[(p.id, v)] = len(out)
-            out.append(ScoredPattern(p.id, p.names.en, v, n, p.section))
+            out.append(_scored_pattern(p, v, n))
         else:
             old = out[at]
-            out[at] = ScoredPattern(old.id, old.name, v, old.count + n, old.section)
+            out[at] = _scored_pattern(p, v, old.count + n)
     return tuple(out)
+
+
+# Scored patterns and point items are immutable values made again and again with
+# the same fields: one object is shared per (pattern or item, value, count). Keyed by
+# the pattern's identity, which the entry keeps alive; bounded like the memo tables.
+_SCORED_PATTERNS: dict[tuple[int, int, int], tuple[Pattern, ScoredPattern]] = {}
+_SCORED_POINTS: dict[tuple[int, int], tuple[PointItem, ScoredPoints]] = {}
+
+
+def _scored_pattern(p: Pattern, value: int, count: int) -> ScoredPattern:
+    key = (id(p), value, count)
+    known = _SCORED_PATTERNS.get(key)
+    if known is not None and known[0] is p:
+        return known[1]
+    scored = ScoredPattern(p.id, p.names.en, value, count, p.section)
+    if len(_SCORED_PATTERNS) >= MEMO_LIMIT:
+        _SCORED_PATTERNS.clear()
+    _SCORED_PATTERNS[key] = (p, scored)
+    return scored
+
+
+def _scored_points(item: PointItem, value: int) -> ScoredPoints:
+    key = (id(item), value)
+    known = _SCORED_POINTS.get(key)
+    if known is not None and known[0] is item:
+        return known[1]
+    scored = ScoredPoints(item.id, item.names.en, value, item.section)
+    if len(_SCORED_POINTS) >= MEMO_LIMIT:
+        _SCORED_POINTS.clear()
+    _SCORED_POINTS[key] = (item, scored)
+    return scored
 
 
 _NO_LIMITS: dict[str, int] = {}
