@@ -616,7 +616,7 @@ class _Builder:
             kongs=KongPayments(**pick("kongs", "ankan_each", "minkan_discarder", "kakan_each", "transfer_on_kong_shot")),
             dead_wall=dead_wall,
             riichi=riichi,
-            furiten=FuritenRules(**pick("furiten", "own_discards", "passed_completion", "riichi_passed")),
+            furiten=FuritenRules(**pick("furiten", "own_discards", "passed_completion", "riichi_passed", "passed_ends_at_discard")),
             abortive=AbortiveDraws(**pick("abortive", "nine_terminals", "four_winds", "four_riichi", "four_kongs", "triple_ron")),
             pao=pao,
             exhaustion=ExhaustionRules(**exhaustion_raw),

@@ -738,6 +738,8 @@ class _Builder:
             out.append(_("Furiten: a player may not win on a discard while any tile that would complete their hand is among their own discards, called ones included; a self-draw stays allowed."))
         if getattr(furiten, "passed_completion", False):
             out.append(_("A player who lets pass a discard that would complete their hand, with or without a yaku, may not win on a discard until their next draw."))
+            if getattr(furiten, "passed_ends_at_discard", False):
+                out.append(_("That furiten also ends with the player's own next discard, after a call too."))
         if getattr(furiten, "riichi_passed", False):
             out.append(_("After riichi, letting a winning discard pass forbids discard wins for the rest of the hand."))
         return out

@@ -1524,7 +1524,10 @@ PROFILE = Profile(
         dead_wall=None,
         riichi=None,
         furiten=rules.FuritenRules(
-            own_discards=False, passed_completion=False, riichi_passed=False
+            own_discards=False,
+            passed_completion=False,
+            riichi_passed=False,
+            passed_ends_at_discard=False,
         ),
         abortive=rules.AbortiveDraws(
             nine_terminals=False,

@@ -1452,7 +1452,12 @@ PROFILE = Profile(
             automatic_discard=True,
             kong_keeps_waits=True,
         ),
-        furiten=rules.FuritenRules(own_discards=True, passed_completion=True, riichi_passed=True),
+        furiten=rules.FuritenRules(
+            own_discards=True,
+            passed_completion=True,
+            riichi_passed=True,
+            passed_ends_at_discard=False,
+        ),
         abortive=rules.AbortiveDraws(
             nine_terminals=True, four_winds=True, four_riichi=True, four_kongs=True, triple_ron=True
         ),

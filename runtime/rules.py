@@ -185,6 +185,9 @@ class FuritenRules:
     """Letting pass a discard that completes the hand (with or without a yaku) blocks discard wins until one's next draw."""
     riichi_passed: bool = False
     """After riichi, letting pass a legal discard win blocks discard wins for the rest of the hand."""
+    passed_ends_at_discard: bool = False
+    """The furiten of ``passed_completion`` also ends at the player's own next discard, so a call and its
+    discard end it too (Tenhou); else only the next draw ends it (001: "até a próxima compra de peça")."""
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)

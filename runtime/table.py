@@ -770,6 +770,8 @@ class Hand:
         self._emit(Event("discard", seat, data))
         self.turns_taken[seat] += 1
         self.discards_made += 1
+        if self.rules.furiten.passed_ends_at_discard:
+            self.furiten_passed[seat] = False  # Tenhou: a passed win's furiten ends with one's own discard
         self.must_discard = False
         self.kuikae = set()
         self.last_draw = None

@@ -1242,3 +1242,19 @@ def test_pao_covers_only_the_liable_yakuman_under_001_and_the_whole_hand_on_tenh
     act(hand, ActionKind.TSUMO, 1)
     assert hand.scores == [0, 54000, 0, -54000]
     assert TENHOU.table.pao is not None and TENHOU.table.pao.covers_whole_hand and RIICHI.table.pao is not None and not RIICHI.table.pao.covers_whole_hand
+
+
+@pytest.mark.parametrize(("profile_id", "still_furiten"), [("riichi_planet", True), ("riichi_tenhou", False)])
+def test_a_passed_wins_furiten_ends_at_the_next_draw_or_on_tenhou_at_the_own_discard(
+    scorer: dict[str, object], profile_id: str, still_furiten: bool
+) -> None:
+    """Seat 1 pons the 1p it could have won on, then discards: under 001 it stays furiten until its next
+    draw ("até a próxima compra de peça"); on Tenhou the discard ends it ([T] in riichi_tenhou.yaml)."""
+    hand = arranged(["123567z147s2589p1p", READY_1P4P, None, None], profile=load_profile(profile_id))
+    discard(hand, 0, "1p")
+    assert {ActionKind.RON, ActionKind.PON} <= kinds(hand, 1)
+    act(hand, ActionKind.PON, 1)
+    pass_all(hand)
+    assert hand.furiten_passed[1]  # the call does not end it
+    discard(hand, 1, "9m")
+    assert hand.furiten_passed[1] is still_furiten
