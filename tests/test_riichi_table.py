@@ -1215,6 +1215,42 @@ def test_timeout_passes_an_optional_call_and_after_a_call_discards_the_rightmost
     hand.apply(timeout)
 
 
+def test_the_clock_gives_thinking_time_then_the_reserve_and_the_reserve_resets_each_hand() -> None:
+    """'Cada descarte proporciona um novo tempo para pensar e depois usa sua reserva. A reserva reinicia cada mão.'"""
+    from mjspec.runtime.clock import HandClock
+
+    bullet = next(c for c in RIICHI.table.clocks if c.id == "bullet")  # 2 s per discard, 5 s reserve
+    clock = HandClock(bullet)
+    assert clock.allowance(1, call=False) == 7 and clock.allowance(1, call=True) == 2
+    assert not clock.spend(1, 2, call=False) and clock.reserve[1] == 5  # within the thinking time
+    assert not clock.spend(1, 3.5, call=False) and clock.reserve[1] == 3.5
+    assert not clock.spend(1, 5.5, call=False) and clock.reserve[1] == 0
+    assert clock.spend(1, 2.5, call=False)  # nothing left: out of time
+    assert clock.reserve[0] == 5  # every seat has its own reserve
+    assert HandClock(bullet).reserve[1] == 5  # a new hand, a full reserve
+    assert clock.spend(2, 2.5, call=True) and clock.reserve[2] == 5  # calls have no reserve
+
+
+def test_a_late_decision_becomes_the_timeout_default(scorer: dict[str, object]) -> None:
+    from mjspec.runtime.clock import HandClock, timed_decision
+
+    blitz = next(c for c in RIICHI.table.clocks if c.id == "blitz")  # 3 s, 10 s reserve
+    hand = arranged([DEALER_JUNK, READY_1P4P, None, None], "9s")
+    clock = HandClock(blitz)
+    discard(hand, 0, "1z")
+    pass_all(hand)
+    riichi = Action(ActionKind.RIICHI, 1, Tile.parse("9s"))
+    assert timed_decision(hand, clock, riichi, 12.0) == riichi  # 3 s and 9 s of the reserve
+    late = timed_decision(hand, clock, Action(ActionKind.RIICHI, 1, Tile.parse("1p")), 5.0)
+    assert late == Action(ActionKind.DISCARD, 1, Tile.parse("9s"))  # out of time: the drawn tile goes, no riichi
+    hand.apply(late)
+    assert timed_decision(hand, None, riichi, 1000.0) == riichi  # no clock, no timeout
+    hand = arranged(["123567z147s2589p" + "1p", READY_1P4P, None, None])
+    clock = HandClock(blitz)
+    discard(hand, 0, "1p")
+    assert timed_decision(hand, clock, Action(ActionKind.PASS, 1), 4.0) == Action(ActionKind.RON, 1)  # the win is claimed
+
+
 def test_clock_ids_are_unique_and_every_clock_has_a_reserve() -> None:
     """Bullet, Blitz, Standard and Relaxed as data: a reserve per hand larger than one action's time."""
     clocks = RIICHI.table.clocks

@@ -1,0 +1,70 @@
+"""Decision clocks: a profile's time controls (``TableRules.clocks``) kept for one hand.
+
+001 "Relógios, conexões e fair play": each decision on one's turn has its own
+thinking time (``Clock.per_action``); time beyond it comes out of a reserve
+(``Clock.reserve``) that starts full again every hand. Answers to a call
+(win, pon, kong, chi or pass on another player's tile) have their own time and
+no reserve; the book gives that time no figure, and the engine reads it as the
+clock's ``per_action``. When a clock runs out the table plays
+:meth:`Hand.timeout_action` for the player (wins claimed, the drawn tile or the
+rightmost legal tile discarded, optional calls passed). A table without a
+clock (practice and private tables of unlimited length) never times out.
+
+The clock is fed the seconds each decision took (a server measures them; a
+record or a test states them), so it is deterministic like the rest of the
+engine.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from .actions import Action
+from .rules import Clock
+from .table import SEATS, Hand, Phase
+
+
+@dataclass(slots=True)
+class HandClock:
+    """One hand's clock for every seat: the reserve each seat has left."""
+
+    clock: Clock
+    reserve: list[float] = field(default_factory=list)
+
+    def __post_init__(self) -> None:
+        if self.clock.per_action < 0 or self.clock.reserve < 0:
+            raise ValueError(f"clock {self.clock.id}: times must not be negative")
+        self.reserve = [float(self.clock.reserve)] * SEATS  # 001: "A reserva reinicia cada mão"
+
+    def allowance(self, seat: int, *, call: bool) -> float:
+        """Seconds ``seat`` may take for its next decision: the per-action time, plus the reserve on its turn."""
+        return self.clock.per_action + (0.0 if call else self.reserve[seat])
+
+    def spend(self, seat: int, seconds: float, *, call: bool) -> bool:
+        """Charge a decision that took ``seconds``; True when the seat ran out of time (its reserve is then empty)."""
+        if seconds < 0:
+            raise ValueError(f"a decision cannot take {seconds} seconds")
+        over = seconds - self.clock.per_action
+        if over <= 0:
+            return False
+        if call:
+            return True  # 001: "As chamadas têm tempo de resposta próprio e sem reserva"
+        if over <= self.reserve[seat]:
+            self.reserve[seat] -= over
+            return False
+        self.reserve[seat] = 0.0
+        return True
+
+
+def timed_decision(hand: Hand, clock: HandClock | None, action: Action, seconds: float) -> Action:
+    """The decision the table applies when ``action`` took ``seconds``: the action itself in time, else the
+    documented timeout default for its seat (001: "Após o tempo limite [...]"). Without a clock, the action."""
+    if clock is None:
+        return action
+    call = hand.phase in (Phase.CLAIM, Phase.ROB)
+    if not clock.spend(action.seat, seconds, call=call):
+        return action
+    default = hand.timeout_action(action.seat)
+    if default is None:
+        raise ValueError(f"seat {action.seat} is not to act now: there is no decision to time")
+    return default
