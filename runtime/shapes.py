@@ -171,7 +171,8 @@ def _standard_complete(counts: Sequence[int]) -> bool:
 def _seven_pairs_complete(counts: Sequence[int], allow_four: bool) -> bool:
     # Callers have checked the total is 14, so "only even counts" means seven
     # pairs when fours are allowed, and "only 0 or 2" seven distinct pairs.
-    return set(counts) <= ({0, 2, 4} if allow_four else {0, 2})
+    # Scans in C: no odd count, and none above a pair (or two pairs of one kind when fours count).
+    return 1 not in counts and 3 not in counts and max(counts) <= (4 if allow_four else 2)
 
 
 def _thirteen_orphans_complete(counts: Sequence[int]) -> bool:
@@ -323,8 +324,14 @@ def _standard_readings(counts: Sequence[int]) -> list[_Decomposition]:
         per.append(_suit_decompositions(lo, key) if ways is None else ways)
     readings: list[_Decomposition] = []
     for pair_suit in range(len(per)):
+        if not per[pair_suit][1]:
+            continue  # the pair cannot stand in this suit (a suit's tile count decides: 3n + 2)
         choices = [ways[1] if j == pair_suit else ways[0] for j, ways in enumerate(per)]
         if not all(choices):
+            continue
+        if all(len(c) == 1 for c in choices):  # the usual case: one way in every suit
+            m, p, s, z = choices
+            readings.append(m[0] + p[0] + s[0] + z[0])
             continue
         for combo in itertools.product(*choices):
             readings.append(tuple(itertools.chain.from_iterable(combo)))
