@@ -1294,3 +1294,49 @@ def test_a_passed_wins_furiten_ends_at_the_next_draw_or_on_tenhou_at_the_own_dis
     assert hand.furiten_passed[1]  # the call does not end it
     discard(hand, 1, "9m")
     assert hand.furiten_passed[1] is still_furiten
+
+
+def test_four_same_wind_first_discards_do_not_abort_after_a_kong(scorer: dict[str, object]) -> None:
+    """'quatro descartes de primeiro vento correspondentes' counts only an uninterrupted first go-around:
+    seat 1's concealed kong before its first discard keeps the hand going."""
+    hand = arranged(["1z23567z147s2589p9m", "1z7777m258p369s23z", "1z258m147p369s467z", "1z369m369p147s456z"], "8s8s8s",
+                    replacements="9p")
+    discard(hand, 0, "1z")
+    pass_all(hand)
+    act(hand, ActionKind.ANKAN, 1, "7m")
+    for seat in (1, 2, 3):
+        assert hand.turn == seat
+        discard(hand, seat, "1z")
+        pass_all(hand)
+    assert not hand.over and hand.aborted is None and all(hand.river[s][0].mpsz == "1z" for s in range(4))
+
+
+def test_a_chi_that_would_leave_no_legal_discard_under_kuikae_is_not_offered(scorer: dict[str, object]) -> None:
+    """Reading (calls): seat 1, with three pons and 23m 44m left, may not chi 1m: 1m and 4m (the other end)
+    would be forbidden, and it holds nothing else to discard."""
+    hand = arranged(["6z1m147s258p369m123z", "66z77z55z23m44m9p9s1p", "7z147m258s369p12z5p", "5z258m147p369s34z6s"],
+                    "8s" + "8s" + "8s" + "9m" + "9m" + "2z")
+    discard(hand, 0, "6z")
+    act(hand, ActionKind.PON, 1)
+    pass_all(hand)
+    discard(hand, 1, "9p")
+    pass_all(hand)
+    discard(hand, 2, "7z")
+    act(hand, ActionKind.PON, 1)
+    pass_all(hand)
+    discard(hand, 1, "9s")
+    pass_all(hand)
+    safe_discard(hand, 2)
+    pass_all(hand)
+    discard(hand, 3, "5z")
+    act(hand, ActionKind.PON, 1)
+    pass_all(hand)
+    discard(hand, 1, "1p")
+    pass_all(hand)
+    for seat in (2, 3):
+        assert hand.turn == seat
+        safe_discard(hand, seat)
+        pass_all(hand)
+    assert hand.turn == 0 and sorted(t.mpsz for t in hand.hands[1]) == ["2m", "3m", "4m", "4m"]
+    discard(hand, 0, "1m")
+    assert 1 not in hand.claim_options or ActionKind.CHI not in kinds(hand, 1)
