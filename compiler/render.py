@@ -1031,7 +1031,7 @@ class _Builder:
 
     def pattern_value(self, p: PatternIR) -> Md:
         if isinstance(p.value, ExprIR):
-            shown = code(p.value.source)
+            shown = self.formula(p.value.source)
         else:
             shown = Md(str(p.value))
         if p.count is not None:
@@ -1142,11 +1142,167 @@ class _Builder:
         _ = self._
         out = []
         for kind, amounts, label in (("ron", self.ir.payment_ron, _("Discard win")), ("tsumo", self.ir.payment_tsumo, _("Self-draw"))):
-            phrases = [self.pays(kind, a.name, code(a.expr.source)) for a in amounts]
+            phrases = [self.pays(kind, a.name, self.formula(a.expr.source)) for a in amounts]
             out.append(_("{situation}: {payers}", situation=label, payers=_.join(phrases)))
         for a in self.ir.payment_values:
-            out.append(_("{name} = {formula}", name=code(a.name), formula=code(a.expr.source)))
+            out.append(_("{name} = {formula}", name=code(a.name), formula=self.formula(a.expr.source)))
         return out
+
+    # A payment formula read aloud: operators as arithmetic signs, conditions and option reads in
+    # words, names as code. Anything else (a comprehension, an unknown call) shows the formula itself.
+    _ARITHMETIC: dict[type, tuple[str, int]] = {ast.Add: ("+", 5), ast.Sub: ("\u2212", 5), ast.Mult: ("\u00d7", 6), ast.Mod: ("mod", 6)}
+    _COMPARISON: dict[type, str] = {ast.Eq: "=", ast.NotEq: "\u2260", ast.Lt: "<", ast.LtE: "\u2264", ast.Gt: ">", ast.GtE: "\u2265"}
+
+    def formula(self, source: str) -> Md:
+        """``source`` (a checked payment expression) as readable text in the document's language."""
+        try:
+            tree = ast.parse(source, mode="eval")
+        except SyntaxError:
+            return code(source)
+        readable = self._value(tree.body, 0)
+        return readable if readable is not None else code(source)
+
+    def _value(self, node: ast.expr, outer: int) -> Md | None:
+        """A number-valued node; parenthesised when it binds looser than ``outer`` (0 loosest, 9 an atom)."""
+        _ = self._
+        text: Md | None
+        if isinstance(node, ast.Constant) and isinstance(node.value, int) and not isinstance(node.value, bool):
+            return Md(str(node.value))
+        if isinstance(node, ast.Name):
+            return code(node.id)
+        if isinstance(node, ast.IfExp):
+            chain: list[tuple[ast.expr, ast.expr]] = []
+            last: ast.expr = node
+            while isinstance(last, ast.IfExp):  # a if p else b if q else c: one list of cases
+                chain.append((last.body, last.test))
+                last = last.orelse
+            cases = [(self._value(v, 1), self._condition(c)) for v, c in chain]
+            other = self._value(last, 1)
+            if other is None or any(v is None or c is None for v, c in cases):
+                return None
+            if len(cases) == 1:
+                text = _("{value} if {condition}, otherwise {other}", value=cases[0][0], condition=cases[0][1], other=other)
+            else:
+                listed = [_("{value} if {condition}", value=v, condition=c) for v, c in cases]
+                text = _.join([*listed, _("otherwise {other}", other=other)], clauses=True)
+            own = 0
+        elif isinstance(node, ast.BinOp):
+            rounded = self._rounded_up(node)
+            if rounded is not None:
+                text, own = rounded, 0
+            elif isinstance(node.op, ast.Pow):
+                base, power = self._value(node.left, 9), self._value(node.right, 9)
+                if base is None or power is None:
+                    return None
+                if not isinstance(node.right, (ast.Name, ast.Constant)) and not power.startswith("("):
+                    power = Md(f"({power})")  # 2^(the lower of fan and 3), never 2^the lower...
+                text, own = Md(f"{base}^{power}"), 8
+            elif isinstance(node.op, ast.FloorDiv):
+                left, right = self._value(node.left, 6), self._value(node.right, 7)
+                if left is None or right is None:
+                    return None
+                text, own = _("{amount} \u00f7 {divisor}, rounded down", amount=left, divisor=right), 0
+            elif type(node.op) in self._ARITHMETIC:
+                sign, own = self._ARITHMETIC[type(node.op)]
+                left, right = self._value(node.left, own), self._value(node.right, own + 1)
+                if left is None or right is None:
+                    return None
+                text = Md(f"{left} {sign} {right}")
+            else:
+                return None
+        elif isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.USub):
+            operand = self._value(node.operand, 7)
+            if operand is None:
+                return None
+            text, own = Md(f"\u2212{operand}"), 7
+        elif isinstance(node, ast.Call) and isinstance(node.func, ast.Name):
+            text, own = self._call(node), 9
+            if text is None:
+                return None
+        else:
+            return None
+        return Md(f"({text})") if own < outer else text
+
+    def _rounded_up(self, node: ast.BinOp) -> Md | None:
+        """``(x + k - 1) // k * k``: x rounded up to a multiple of k (riichi's payments)."""
+        inner = node.left
+        if not (isinstance(node.op, ast.Mult) and isinstance(node.right, ast.Constant) and isinstance(inner, ast.BinOp)
+                and isinstance(inner.op, ast.FloorDiv) and isinstance(inner.right, ast.Constant) and isinstance(inner.left, ast.BinOp)
+                and isinstance(inner.left.op, ast.Add) and isinstance(inner.left.right, ast.Constant)):
+            return None
+        step, divisor, less = node.right.value, inner.right.value, inner.left.right.value
+        if not (isinstance(step, int) and step == divisor and less == step - 1):
+            return None
+        amount = self._value(inner.left.left, 1)
+        return None if amount is None else self._("{amount}, rounded up to a multiple of {step}", amount=amount, step=step)
+
+    def _option(self, node: ast.Call) -> str | None:
+        if len(node.args) == 1 and isinstance(node.args[0], ast.Constant) and isinstance(node.args[0].value, str):
+            return node.args[0].value
+        return None
+
+    def _call(self, node: ast.Call) -> Md | None:
+        _ = self._
+        assert isinstance(node.func, ast.Name)
+        name = node.func.id
+        if name in ("min", "max") and len(node.args) == 2 and not node.keywords:
+            first, second = self._value(node.args[0], 1), self._value(node.args[1], 1)
+            if first is None or second is None:
+                return None
+            if name == "min":
+                return _("the lower of {first} and {second}", first=first, second=second)
+            return _("the higher of {first} and {second}", first=first, second=second)
+        option = self._option(node)
+        if option is None:
+            return None
+        if name == "option_value":
+            return code(option)
+        if name == "option_points":
+            return _("the points of {option}", option=code(option))
+        if name == "option_doubles":
+            return _("the doubles of {option}", option=code(option))
+        return None
+
+    def _condition(self, node: ast.expr) -> Md | None:
+        """A true-or-false node in words."""
+        _ = self._
+        if isinstance(node, ast.Name):
+            words = {"dealer": _("the winner is the dealer"), "limit": _("a limit pattern counts"),
+                     "tsumo": _("the win is a self-draw"), "ron": _("the win is on a discard")}
+            return words.get(node.id, code(node.id))
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id in ("option_on", "option_limit"):
+            option = self._option(node)
+            if option is None:
+                return None
+            if node.func.id == "option_on":
+                return _("{option} is on", option=code(option))
+            return _("{option} is the limit", option=code(option))
+        if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.Not):
+            inner = node.operand
+            if isinstance(inner, ast.Call) and isinstance(inner.func, ast.Name) and inner.func.id == "option_on":
+                option = self._option(inner)
+                return None if option is None else _("{option} is off", option=code(option))
+            condition = self._condition(inner)
+            return None if condition is None else _("not ({condition})", condition=condition)
+        if isinstance(node, ast.BoolOp):
+            parts = [self._condition(v) for v in node.values]
+            if any(p is None for p in parts):
+                return None
+            # a nested and/or of the other kind keeps its brackets
+            parts = [Md(f"({p})") if isinstance(v, ast.BoolOp) else p for p, v in zip(parts, node.values)]
+            out = parts[0]
+            for part in parts[1:]:
+                if isinstance(node.op, ast.And):
+                    out = _("{left} and {right}", left=out, right=part)
+                else:
+                    out = _("{left} or {right}", left=out, right=part)
+            return out
+        if isinstance(node, ast.Compare) and len(node.ops) == 1 and type(node.ops[0]) in self._COMPARISON:
+            left, right = self._value(node.left, 5), self._value(node.comparators[0], 5)
+            if left is None or right is None:
+                return None
+            return Md(f"{left} {self._COMPARISON[type(node.ops[0])]} {right}")
+        return None
 
     def pays(self, kind: str, role: str, amount: Md | int) -> Md:
         message = _PAYS.get((kind, role))
@@ -1226,7 +1382,7 @@ class _Builder:
         unit = self.points_unit()
         rows = []
         for it in pts.items:
-            value = code(it.value.source) if isinstance(it.value, ExprIR) else Md(str(it.value))
+            value = self.formula(it.value.source) if isinstance(it.value, ExprIR) else Md(str(it.value))
             when = code(it.when.source) if it.when is not None else _("always")
             definition = Md(escape_md(self.text(it.definition))) if it.definition else Md("")
             rows.append((Md(f"**{escape_md(self.text(it.names))}**"), value, when, definition, self.section_cell(it.section)))

@@ -134,8 +134,30 @@ def test_payment_table_follows_a_changed_formula(tmp_path: Path) -> None:
     _, docs = docs_of(tmp_path, {"sichuan_tfmj": BASE, "house": child(body)})
     doc = docs["house.en.md"]
     assert "| 4 | 81 | 81 | 82 |" in doc and "| 5 or more | 81 | 81 | 82 |" in doc
-    assert "`3 ** min(fan, 4)`" in doc
+    assert "`unit` = 3^(the lower of `fan` and 4)" in doc  # the formula, read aloud
     assert "Worked examples" not in doc  # no examples, no section
+
+
+def test_payment_formulas_read_as_arithmetic_and_words(bundled: dict[str, str]) -> None:
+    """Payment lines show formulas with signs and words (options by name), never the spec's raw expression."""
+    for name, doc in bundled.items():
+        if not name.endswith(".en.md"):
+            continue
+        row = next(line for line in doc.splitlines() if line.startswith("| Payment |"))
+        for raw in ("option_on(", "option_value(", " ** ", "min(", " else ", "//"):
+            assert raw not in row, (name, raw, row)
+    english = bundled["classical_xmj.en.md"]
+    assert "`non_east` pays `score` × (2 if the winner is the dealer and `EastDoubles` is on, otherwise 1)" in english
+    assert "`counted` = `points` × 2^(the lower of `fan` and 20)" in english
+    riichi = bundled["riichi_planet.en.md"]
+    assert "((6 if the winner is the dealer, otherwise 4) × `base`, rounded up to a multiple of 100) + 300 × `honba`" in riichi
+    assert "8000 if `fan` ≥ 13; 6000 if `fan` ≥ 11;" in riichi
+
+
+def test_a_formula_the_reader_cannot_word_is_shown_as_written(tmp_path: Path) -> None:
+    body = "payments:\n  values:\n    unit: \"2 ** min(fan, 3) + (fan if fan in (1, 2) else 3)\"\nexamples: []\n"
+    _, docs = docs_of(tmp_path, {"sichuan_tfmj": BASE, "house": child(body)})
+    assert "`unit` = `2 ** min(fan, 3) + (fan if fan in (1, 2) else 3)`" in docs["house.en.md"]
 
 
 def test_worked_examples_show_the_engines_result(bundled: dict[str, str]) -> None:
