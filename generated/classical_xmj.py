@@ -416,9 +416,14 @@ def _when_nine_gates(v: HandView) -> bool:
         and ("z" not in v.suits)
         and all(
             (
-                v.concealed_count_of(s, 1) >= 3
-                and v.concealed_count_of(s, 9) >= 3
-                and all((v.concealed_count_of(s, n) >= 1 for n in (2, 3, 4, 5, 6, 7, 8)))
+                all(
+                    (
+                        v.concealed_count_of(s, n)
+                        - (1 if v.win_tile.suit == s and v.win_tile.number == n else 0)
+                        == (3 if n == 1 or n == 9 else 1)
+                        for n in (1, 2, 3, 4, 5, 6, 7, 8, 9)
+                    )
+                )
                 for s in v.suits
             )
         )
@@ -632,7 +637,7 @@ def _point_value_concealed_almost_points(v: HandView) -> int:
 
 def _value_counted(v: PaymentView) -> int:
     # spec: payments.values.counted
-    return int(v.points * bounded_pow(2, min(v.fan, 20)))
+    return int(min(v.points * bounded_pow(2, min(v.fan, 27)), 100000000))
 
 
 def _value_score(v: PaymentView) -> int:
@@ -3494,6 +3499,32 @@ PROFILE = Profile(
             total=2,
             payments=(("east", 160), ("non_east", 80)),
             fu=20,
+            checks_fu=True,
+        ),
+        Example(
+            name="Without limit, doubling stops at 100,000,000 (NoLimit, own flower and season 30 doubles)",
+            names=Text(
+                en="Without limit, doubling stops at 100,000,000 (NoLimit, own flower and season 30 doubles)",
+                zh="不封顶时翻倍止于100,000,000（NoLimit，本位花与季30番）",
+                ja="上限なしでも倍化は100,000,000で止まる（NoLimit、自風の花と季節牌30倍）",
+                pt="Sem limite, as dobras param em 100 000 000 (NoLimit, flor e estação próprias 30 dobras)",
+                fr="Sans plafond, les doubles s'arrêtent à 100 000 000 (NoLimit, sa fleur et sa saison 30 doubles)",
+            ),
+            section=None,
+            concealed="234m456p789s78s55m",
+            win_tile="9s",
+            win="ron",
+            melds=(),
+            context=(
+                ("flowers", "2f6f"),
+                ("options", {"NoLimit": True, "FlowersOwnBoth": {"doubles": 30}}),
+                ("seat_wind", "S"),
+            ),
+            legal=True,
+            patterns=("own_flower_and_season", "no_score_hand"),
+            total=31,
+            payments=(("east", 200000000), ("non_east", 100000000)),
+            fu=28,
             checks_fu=True,
         ),
     ),

@@ -411,3 +411,13 @@ def test_no_declaration_of_a_loser_scores_more_than_the_tables(kinds: list[int],
     tables = value(counts)
     others = [value(d) for d in _declarations(counts)]
     assert tables == max(others), (counts, tables, max(others))
+
+
+def test_nine_gates_needs_the_gates_before_the_last_tile() -> None:
+    """The same fourteen tiles are Nine Gates won on a 1 (before: 1112345678999) and not on a 9 (before: 1111234567899)."""
+    base = {"profile": PID, "win": "ron", "context": {"seat_wind": "S"}}
+    on_one = score_request({**base, "concealed": "1112345678999m", "win_tile": "1m"})
+    on_nine = score_request({**base, "concealed": "1111234567899m", "win_tile": "9m"})
+    assert on_one["legal"] and on_nine["legal"]
+    assert "nine_gates" in [p["id"] for p in on_one["patterns"]]
+    assert "nine_gates" not in [p["id"] for p in on_nine["patterns"]]
