@@ -148,7 +148,7 @@ def test_payment_formulas_read_as_arithmetic_and_words(bundled: dict[str, str]) 
             assert raw not in row, (name, raw, row)
     english = bundled["classical_xmj.en.md"]
     assert "`non_east` pays `score` × (2 if the winner is the dealer and `EastDoubles` is on, otherwise 1)" in english
-    assert "`counted` = `points` × 2^(the lower of `fan` and 20)" in english
+    assert "`counted` = the lower of `points` × 2^(the lower of `fan` and 27) and 100000000" in english
     riichi = bundled["riichi_planet.en.md"]
     assert "((6 if the winner is the dealer, otherwise 4) × `base`, rounded up to a multiple of 100) + 300 × `honba`" in riichi
     assert "8000 if `fan` ≥ 13; 6000 if `fan` ≥ 11;" in riichi
