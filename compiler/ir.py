@@ -284,6 +284,17 @@ class ProfileIR:
     points: PointsIR | None = None
 
     @property
+    def whole_hand_lists(self) -> tuple[tuple[str, str, tuple[PatternIR, ...]], ...]:
+        """The whole-hand patterns (no ``combine``) in declaration order, split as the scorer splits
+        them: those reading the tiles only, then the others; each list with the name of the generated
+        function that tests every ``when`` of the list at once, and what it is for."""
+        plain = [p for p in self.patterns if p.combine is None]
+        return (
+            ("_when_whole_hand_tiles", "reading the tiles only", tuple(p for p in plain if p.tiles_only)),
+            ("_when_whole_hand_situation", "reading the situation", tuple(p for p in plain if not p.tiles_only)),
+        )
+
+    @property
     def has_combinations(self) -> bool:
         """Whether any pattern is a combination pattern (the engine module then imports ``Combine``)."""
         return any(p.combine is not None for p in self.patterns)

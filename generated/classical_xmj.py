@@ -509,6 +509,427 @@ def _when_concealed_almost_limit(v: HandView) -> bool:
     )
 
 
+def _when_whole_hand_tiles(v: HandView) -> int:
+    # The `when` of every whole-hand pattern reading the tiles only, in one call: bit i is set
+    # when the i-th of them (declaration order, as listed in whole_hand_conditions) meets it.
+    return int(
+        0
+        | (1 if True else 0)
+        | (
+            2
+            if (
+                count_bits(
+                    v.set_bits
+                    & 660894578172868167165061813084520851586266663049916221772221031435559769991657839499920150374891141494030666545029070192640
+                )
+                == 2
+                and v.group_bits
+                & 57572037464544966211278609965544049100223155310769839414211231468267109040155446340488973779985728312590394153263337704779805779678903616332780842705133893708677120
+                != 0
+            )
+            else 0
+        )
+        | (
+            4
+            if (
+                count_bits(
+                    v.set_bits
+                    & 660894578172868167165061813084520851586266663049916221772221031435559769991657839499920150374891141494030666545029070192640
+                )
+                == 3
+            )
+            else 0
+        )
+        | (
+            8
+            if (
+                count_bits(
+                    v.set_bits
+                    & 161388154755044512198544180810181983169745647213280309484172090877880090013080812155204529087382412148914825223439646720
+                )
+                == 3
+                and v.group_bits
+                & 14058891083020609614729339652118722015429763824840360000145817587428892891373918417995373314085888258138659805220021813483212171361294695383032467001819539701760
+                != 0
+            )
+            else 0
+        )
+        | (
+            16
+            if (
+                count_bits(
+                    v.set_bits
+                    & 161388154755044512198544180810181983169745647213280309484172090877880090013080812155204529087382412148914825223439646720
+                )
+                == 4
+            )
+            else 0
+        )
+    )
+
+
+def _when_whole_hand_situation(v: HandView) -> int:
+    # The `when` of every whole-hand pattern reading the situation, in one call: bit i is set
+    # when the i-th of them (declaration order, as listed in whole_hand_conditions) meets it.
+    return int(
+        0
+        | (1 if True else 0)
+        | (2 if (v.own_bonus == 2 and v.option_doubles("FlowersOwnBoth") > 0) else 0)
+        | (4 if True else 0)
+        | (
+            8
+            if (
+                v.set_bits
+                & 161388154755044512198544180810181983169745647213280309484172090877880090013080812155204529087382412148914825223439646720
+                != 0
+                and any(
+                    (
+                        g.is_triplet and g.wind is not None and (g.wind == v.seat_wind)
+                        for g in v.sets
+                    )
+                )
+            )
+            else 0
+        )
+        | (
+            16
+            if (
+                v.set_bits
+                & 161388154755044512198544180810181983169745647213280309484172090877880090013080812155204529087382412148914825223439646720
+                != 0
+                and any(
+                    (
+                        g.is_triplet and g.wind is not None and (g.wind == v.round_wind)
+                        for g in v.sets
+                    )
+                )
+            )
+            else 0
+        )
+        | (
+            32
+            if (
+                sum(
+                    (
+                        1
+                        for g in v.sets
+                        if g.is_triplet
+                        and (
+                            v.concealed_at_win(g)
+                            or (g.is_claimed_kong and v.option_on("KongHas3Types"))
+                        )
+                    )
+                )
+                >= 3
+            )
+            else 0
+        )
+        | (
+            64
+            if (
+                v.winner
+                and v.shape == "standard"
+                and (
+                    v.set_bits
+                    & 436994993873214129706097166956708350993673864954785244082187322514232460796362596572992539219889919476008441292851808963654198906220783799823359727790193720411251012840824548572681386124275168404332769393331488952774929882035145241163619054387200
+                    == 0
+                )
+                and (v.pair is not None)
+                and (not v.pair.is_dragon)
+                and (
+                    not (
+                        v.pair.wind is not None
+                        and (v.pair.wind == v.seat_wind or v.pair.wind == v.round_wind)
+                    )
+                )
+            )
+            else 0
+        )
+        | (
+            128
+            if (
+                v.winner
+                and v.shape == "standard"
+                and (not v.set_bits & 1267650595524309662632316502015 != 0)
+            )
+            else 0
+        )
+        | (
+            256
+            if (
+                v.winner
+                and v.tsumo
+                and (v.option_doubles("ConcealedFully") > 0)
+                and all(
+                    (
+                        g.concealed or (g.is_claimed_kong and v.option_on("KongHas3Types"))
+                        for g in v.melds
+                    )
+                )
+            )
+            else 0
+        )
+        | (
+            512
+            if (
+                (v.winner and v.ron or (not v.winner and v.option_on("LosersPurity")))
+                and v.option_doubles("ConcealedAlmost") > 0
+                and all(
+                    (
+                        g.concealed or (g.is_claimed_kong and v.option_on("KongHas3Types"))
+                        for g in v.melds
+                    )
+                )
+            )
+            else 0
+        )
+        | (
+            1024
+            if (
+                (v.winner or v.option_on("LosersPurity")) and len(v.suits) == 2 and ("z" in v.suits)
+            )
+            else 0
+        )
+        | (
+            2048
+            if (
+                (v.winner or v.option_on("LosersPurity"))
+                and len(v.suits) == 1
+                and ("z" not in v.suits)
+            )
+            else 0
+        )
+        | (
+            4096
+            if ((v.winner or v.option_on("LosersPurity")) and v.tile_mask & 66714878 == 0)
+            else 0
+        )
+        | (
+            8192
+            if (
+                (v.option_on("NoLimit") if v.winner else v.option_on("LosersPurity"))
+                and len(v.suits) == 1
+                and ("z" in v.suits)
+            )
+            else 0
+        )
+        | (
+            16384
+            if (
+                (v.option_on("NoLimit") if v.winner else v.option_on("LosersPurity"))
+                and v.tile_mask & 17112366334 == 0
+            )
+            else 0
+        )
+        | (32768 if (v.winner and v.after_kong) else 0)
+        | (65536 if (v.winner and v.last_tile) else 0)
+        | (131072 if (v.winner and v.robbing_kong) else 0)
+        | (262144 if (v.winner and v.original_call) else 0)
+        | (524288 if (v.winner and v.first_draw and v.dealer and v.tsumo) else 0)
+        | (1048576 if (v.winner and v.first_draw and (not v.dealer) and v.ron) else 0)
+        | (
+            2097152
+            if (v.winner and v.after_kong and (v.win_tile.suit == "p") and (v.win_tile.number == 5))
+            else 0
+        )
+        | (
+            4194304
+            if (
+                v.winner
+                and v.tsumo
+                and v.last_tile
+                and (not v.after_kong)
+                and (v.win_tile.suit == "p")
+                and (v.win_tile.number == 1)
+            )
+            else 0
+        )
+        | (
+            8388608
+            if (
+                v.winner
+                and v.robbing_kong
+                and (v.win_tile.suit == "s")
+                and (v.win_tile.number == 2)
+            )
+            else 0
+        )
+        | (16777216 if (v.winner and v.kong_upon_kong) else 0)
+        | (
+            33554432
+            if (
+                v.winner
+                and count_bits(
+                    v.set_bits
+                    & 661055968790248598951915308032771039828397094413920962530465516126332261865582273923474163019710394955365669430159275458560
+                )
+                == 4
+            )
+            else 0
+        )
+        | (
+            67108864
+            if (
+                v.winner
+                and v.tsumo
+                and (v.shape == "standard")
+                and (
+                    v.set_bits
+                    & 436994993873214129706097166956708350993673864954785244082187322514232460796362596572992539219889919476008441292851808963653537850251993551224407812482160949371422608157860267353396737329000762613096458047593412028268242494429702238303760674717695
+                    == 0
+                )
+                and all(
+                    (
+                        g.concealed or (g.is_claimed_kong and v.option_on("KongHas3Types"))
+                        for g in v.melds
+                    )
+                )
+            )
+            else 0
+        )
+        | (134217728 if (v.winner and v.shape == "thirteen_orphans") else 0)
+        | (
+            268435456
+            if (
+                v.winner
+                and v.shape == "standard"
+                and (
+                    count_bits(
+                        v.set_bits
+                        & 660894578172868167165061813084520851586266663049916221772221031435559769991657839499920150374891141494030666545029070192640
+                    )
+                    == 3
+                )
+                and (not v.set_bits & 1267650595524309662632316502015 != 0)
+            )
+            else 0
+        )
+        | (
+            536870912
+            if (
+                v.winner
+                and count_bits(
+                    v.set_bits
+                    & 161388154755044512198544180810181983169745647213280309484172090877880090013080812155204529087382412148914825223439646720
+                )
+                == 4
+            )
+            else 0
+        )
+        | (1073741824 if (v.winner and len(v.suits) == 1 and ("z" in v.suits)) else 0)
+        | (2147483648 if (v.winner and v.tile_mask & 17112366334 == 0) else 0)
+        | (
+            4294967296
+            if (
+                v.winner
+                and v.tsumo
+                and (len(v.suits) == 1)
+                and ("z" not in v.suits)
+                and all(
+                    (
+                        g.concealed or (g.is_claimed_kong and v.option_on("KongHas3Types"))
+                        for g in v.melds
+                    )
+                )
+            )
+            else 0
+        )
+        | (8589934592 if (v.winner and v.tile_mask & 12839288831 == 0) else 0)
+        | (
+            17179869184
+            if (
+                v.winner
+                and len(v.melds) == 0
+                and (len(v.suits) == 1)
+                and ("z" not in v.suits)
+                and all(
+                    (
+                        all(
+                            (
+                                v.concealed_count_of(s, n)
+                                - (1 if v.win_tile.suit == s and v.win_tile.number == n else 0)
+                                == (3 if n == 1 or n == 9 else 1)
+                                for n in (1, 2, 3, 4, 5, 6, 7, 8, 9)
+                            )
+                        )
+                        for s in v.suits
+                    )
+                )
+            )
+            else 0
+        )
+        | (34359738368 if (v.winner and v.dealer and (v.dealer_wins >= 12)) else 0)
+        | (
+            68719476736
+            if (
+                v.winner
+                and v.shape == "standard"
+                and (len(v.suits) == 1)
+                and ("z" not in v.suits)
+                and (v.pair is not None)
+                and (
+                    v.set_bits
+                    & 36939380809657362999642095322567662344425780918862345352778571569766471799233706257520151069017725895127388095774720
+                    != 0
+                )
+                and (
+                    v.set_bits
+                    & 2308711300603585187477630957660471782260648566721849760347341789325345982462581016077729626308436516479152307568640
+                    != 0
+                )
+                and (
+                    v.pair.number == 2
+                    and v.set_bits & 18133887294483320411262720 != 0
+                    and (v.set_bits & 74276402358203680404532101120 != 0)
+                    or (
+                        v.pair.number == 5
+                        and v.set_bits & 1133367955905207525703920 != 0
+                        and (v.set_bits & 74276402358203680404532101120 != 0)
+                    )
+                    or (
+                        v.pair.number == 8
+                        and v.set_bits & 1133367955905207525703920 != 0
+                        and (v.set_bits & 4642275147387730025283256320 != 0)
+                    )
+                )
+            )
+            else 0
+        )
+        | (137438953472 if (v.own_bonus > 0 and v.option_limit("FlowersOwnEach")) else 0)
+        | (274877906944 if (v.own_bonus == 2 and v.option_limit("FlowersOwnBoth")) else 0)
+        | (549755813888 if (v.bonus_sets > 0 and v.option_limit("FlowersBouquet")) else 0)
+        | (
+            1099511627776
+            if (
+                v.winner
+                and v.tsumo
+                and v.option_limit("ConcealedFully")
+                and all(
+                    (
+                        g.concealed or (g.is_claimed_kong and v.option_on("KongHas3Types"))
+                        for g in v.melds
+                    )
+                )
+            )
+            else 0
+        )
+        | (
+            2199023255552
+            if (
+                (v.winner and v.ron or (not v.winner and v.option_on("LosersPurity")))
+                and v.option_limit("ConcealedAlmost")
+                and all(
+                    (
+                        g.concealed or (g.is_claimed_kong and v.option_on("KongHas3Types"))
+                        for g in v.melds
+                    )
+                )
+            )
+            else 0
+        )
+    )
+
+
 def _point_value_bonus_tiles(v: HandView) -> int:
     # spec: scoring.points.items.bonus_tiles.value
     return int(4 * v.flowers)
@@ -2085,6 +2506,65 @@ PROFILE = Profile(
         result=None,
     ),
     needs=("concealed_count_of", "group_bits", "only_live_wait", "set_bits"),
+    whole_hand_conditions=(
+        (
+            _when_whole_hand_tiles,
+            (
+                "dragon_set",
+                "little_three_dragons",
+                "big_three_dragons",
+                "little_four_winds",
+                "big_four_winds",
+            ),
+        ),
+        (
+            _when_whole_hand_situation,
+            (
+                "own_bonus_tile_doubles",
+                "own_flower_and_season",
+                "bouquet",
+                "own_wind_set",
+                "prevailing_wind_set",
+                "three_concealed_pungs",
+                "no_score_hand",
+                "no_chows",
+                "concealed_fully",
+                "concealed_almost",
+                "one_suit_with_honours",
+                "one_suit_only",
+                "all_majors",
+                "all_honours",
+                "all_terminals",
+                "loose_tile_win",
+                "last_tile_win",
+                "robbing_a_kong",
+                "original_call_win",
+                "heavens_blessing",
+                "earths_blessing",
+                "plum_blossom",
+                "moon_from_the_sea",
+                "carrying_pole",
+                "kong_upon_kong",
+                "fourfold_plenty",
+                "buried_treasure",
+                "thirteen_unique_wonders",
+                "three_great_scholars",
+                "four_blessings",
+                "all_honours_limit",
+                "heads_and_tails",
+                "concealed_clear_suit",
+                "imperial_jade",
+                "nine_gates",
+                "east_thirteenth_win",
+                "wriggling_snake",
+                "own_bonus_tile_limit",
+                "own_flower_and_season_limit",
+                "bouquet_limit",
+                "concealed_fully_limit",
+                "concealed_almost_limit",
+            ),
+        ),
+    ),
     invariants=(),
     examples=(
         Example(

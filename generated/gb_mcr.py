@@ -667,6 +667,364 @@ def _count_flower_tiles(v: HandView) -> int:
     return int(v.flowers)
 
 
+def _when_whole_hand_tiles(v: HandView) -> int:
+    # The `when` of every whole-hand pattern reading the tiles only, in one call: bit i is set
+    # when the i-th of them (declaration order, as listed in whole_hand_conditions) meets it.
+    return int(
+        0
+        | (1 if (v.tile_mask & 12839288831 == 0) else 0)
+        | (
+            2
+            if (
+                v.shape == "standard"
+                and len(v.melds) == 0
+                and (len(v.suits) == 1)
+                and v.win_tile.is_suited
+                and all(
+                    (
+                        v.count_of(v.win_tile.suit, n) - (1 if n == v.win_tile.number else 0)
+                        == (3 if n in (1, 9) else 1)
+                        for n in (1, 2, 3, 4, 5, 6, 7, 8, 9)
+                    )
+                )
+            )
+            else 0
+        )
+        | (4 if (len([g for g in v.melds if g.is_kong]) == 4) else 0)
+        | (
+            8
+            if (
+                v.shape == "seven_pairs"
+                and len(v.suits) == 1
+                and ("z" not in v.suits)
+                and (
+                    0
+                    + (v.tile_mask & 134480385 != 0)
+                    + (v.tile_mask & 268960770 != 0)
+                    + (v.tile_mask & 537921540 != 0)
+                    + (v.tile_mask & 1075843080 != 0)
+                    + (v.tile_mask & 2151686160 != 0)
+                    + (v.tile_mask & 4303372320 != 0)
+                    + (v.tile_mask & 8606744640 != 0)
+                    + (v.tile_mask & 33620096 != 0)
+                    + (v.tile_mask & 67240192 != 0)
+                    == 7
+                )
+                and (max((t.number for t in v.tiles)) - min((t.number for t in v.tiles)) == 6)
+            )
+            else 0
+        )
+        | (16 if (v.shape == "thirteen_orphans") else 0)
+        | (32 if (v.tile_mask & 17112366334 == 0) else 0)
+        | (
+            64
+            if (
+                v.shape == "standard"
+                and v.pair is not None
+                and v.pair.is_wind
+                and (
+                    count_bits(
+                        v.set_bits
+                        & 161388154755044512198544180810181983169745647213280309484172090877880090013080812155204529087382412148914825223439646720
+                    )
+                    == 3
+                )
+            )
+            else 0
+        )
+        | (
+            128
+            if (
+                v.shape == "standard"
+                and v.pair is not None
+                and v.pair.is_dragon
+                and (
+                    count_bits(
+                        v.set_bits
+                        & 660894578172868167165061813084520851586266663049916221772221031435559769991657839499920150374891141494030666545029070192640
+                    )
+                    == 2
+                )
+            )
+            else 0
+        )
+        | (256 if (v.tile_mask & 134217727 == 0) else 0)
+        | (
+            512
+            if (
+                v.shape == "standard"
+                and v.pair is not None
+                and (v.pair.suit != "z")
+                and (v.pair.number == 5)
+                and (
+                    len(
+                        [
+                            g
+                            for g in v.sets
+                            if g.is_sequence and g.suit == v.pair.suit and (g.number == 1)
+                        ]
+                    )
+                    == 2
+                )
+                and (
+                    len(
+                        [
+                            g
+                            for g in v.sets
+                            if g.is_sequence and g.suit == v.pair.suit and (g.number == 7)
+                        ]
+                    )
+                    == 2
+                )
+            )
+            else 0
+        )
+        | (1024 if (len([g for g in v.melds if g.is_kong]) == 3) else 0)
+        | (2048 if (v.tile_mask & 66714878 == 0) else 0)
+        | (4096 if (v.shape == "seven_pairs") else 0)
+        | (
+            8192
+            if (v.shape == "honors_and_knitted" and len([t for t in v.tiles if t.is_honor]) == 7)
+            else 0
+        )
+        | (
+            16384
+            if (
+                v.shape == "standard"
+                and v.set_bits
+                & 436994993873214129706097166956708350993673864954785244082187322514232460796362596572992539219889919476008441292851808963653537850251993551224407812482160949371422608157860267353396737329000762613096458047593412028268242494429702238303760674717695
+                == 0
+                and (
+                    v.group_bits
+                    & 436994993777453352600393344539906348188520355979167753745756014105877605013624192072041575769691204980262558025756826633100282223166399137478310469720967823885010609620422587307804144310732319586649623624746994019992750090130937154461957746528015
+                    == 0
+                )
+            )
+            else 0
+        )
+        | (32768 if (len(v.suits) == 1 and "z" not in v.suits) else 0)
+        | (65536 if (v.tile_mask & 17062198847 == 0) else 0)
+        | (131072 if (v.tile_mask & 17165160391 == 0) else 0)
+        | (262144 if (v.tile_mask & 17178030584 == 0) else 0)
+        | (
+            524288
+            if (
+                v.shape == "standard"
+                and v.pair is not None
+                and (v.pair.suit != "z")
+                and (v.pair.number == 5)
+                and (
+                    v.set_bits
+                    & 436994993873214129706097166956708350993673864954785244082187322514232460796362596572992539219889919476008441292851808963654198906220783799823359727790193720411251012840824548572681386124275168404332769393331488952774929882035145241163619054387200
+                    == 0
+                    and all((g.is_sequence and g.suit != v.pair.suit for g in v.sets))
+                )
+                and (
+                    0
+                    + (
+                        v.set_bits
+                        & 75246847651696779831518982165529184325462343972520413458250762480860156535139114764399918883151715070091110871484957951838064712908601953253310101522608506531548020604601881278550516269789805090123756339215
+                        != 0
+                    )
+                    + (
+                        v.set_bits
+                        & 5170923996658113092558182694466481683382665399063646375929364579557731172285810763575814346691031386117626702933407253745274096477985190820875003036576693442630418252004787635063186138602610010500733857113617717002240
+                        != 0
+                    )
+                    + (
+                        v.set_bits
+                        & 355343191291971344409709050398827183972985192676626403314008679604179928462836780710446570169689369918156081571764662730962012142862322856767640514335961442110644777714592789248345077741739730165485896004846800812332863339888640
+                        != 0
+                    )
+                    + (
+                        v.set_bits
+                        & 24418998167284622585741644741410856190715667684262358985826139447378066056461054952637181279424825442848925340121526753868603297068049564707762532699020975168930295826099769121554387852862111070434299258083524598683724611481625685666037760
+                        != 0
+                    )
+                    == 2
+                )
+                and (
+                    0
+                    + (
+                        v.set_bits
+                        & 1262432616371609641737837571891230879732081552677561726279587416736495717031299397473640150353870119869180763574067794457312797983820921018085327049666613664352776837010877445012889142462252333042098113156323737600
+                        != 0
+                    )
+                    + (
+                        v.set_bits
+                        & 86753708811516441506276623632526167962153592172080461558274107316101954468696017928540631485478319869915698845806868014096136566124249486292408067452516374263390360347968656361510354645581738958648185395675484617287768473600
+                        != 0
+                    )
+                    + (
+                        v.set_bits
+                        & 5961669474434722310972081235696009812186442305728114986773959826020035658315687244296186835797076524133038413115607117643701976823254288258731087084721917765852123004418888945691989221890163835555248842306736420163232669038909430169600
+                        != 0
+                    )
+                    + (
+                        v.set_bits
+                        & 409682806756138246599466094021914079056573951323089397374746079954782447891515314528263759956066652216972075799092320599432393133222834245808108887798537888939780062018374264102448220755243855644667452461507038233430163491343314159567219363676160
+                        != 0
+                    )
+                    == 2
+                )
+            )
+            else 0
+        )
+        | (
+            1048576
+            if (
+                v.shape == "standard"
+                and v.group_bits
+                & 436994993873190841934712317441006066383869885821795163198158954702475328873045678653745046763693897525424680947324402751259136887913715916910856116490899530374653363830065475429299620710526323440836329217285997376719916572565945113938830342226175
+                == 0
+            )
+            else 0
+        )
+        | (2097152 if (v.shape == "honors_and_knitted") else 0)
+        | (
+            4194304
+            if (
+                v.shape == "knitted_straight"
+                or (
+                    v.shape == "honors_and_knitted"
+                    and len([t for t in v.tiles if t.is_suited]) == 9
+                )
+            )
+            else 0
+        )
+        | (8388608 if (v.tile_mask & 17053793823 == 0) else 0)
+        | (16777216 if (v.tile_mask & 17175929328 == 0) else 0)
+        | (33554432 if (v.tile_mask & 14916305407 == 0) else 0)
+        | (67108864 if (True) else 0)
+        | (
+            134217728
+            if (
+                v.shape == "standard"
+                and v.set_bits
+                & 436994993873214129706097166956708350993673864954785244082187322514232460796362596572992539219889919476008441292851808963653537850251993551224407812482160949371422608157860267353396737329000762613096458047593412028268242494429702238303760674717695
+                == 0
+            )
+            else 0
+        )
+        | (268435456 if (len(v.suits) == 2 and "z" in v.suits) else 0)
+        | (
+            536870912
+            if (
+                len(v.suits) == 4
+                and v.tile_mask & 2013265920 != 0
+                and (v.tile_mask & 15032385536 != 0)
+            )
+            else 0
+        )
+        | (
+            1073741824
+            if (
+                len([g for g in v.melds if g.is_kong]) == 2
+                and len([g for g in v.melds if g.is_kong and g.concealed]) == 2
+            )
+            else 0
+        )
+        | (
+            2147483648
+            if (
+                v.shape == "standard"
+                and v.group_bits
+                & 101745825319467120020709859574033192947556520035175071841702436371761766458178585209983371506516759881488095346602023598979842554776104329219470603861666658551932036743457288168143460861906928981713507680715356376038641196600457162653680
+                == 0
+            )
+            else 0
+        )
+        | (
+            4294967296
+            if (
+                len([g for g in v.melds if g.is_kong]) == 2
+                and len([g for g in v.melds if g.is_kong and g.concealed]) <= 1
+            )
+            else 0
+        )
+        | (
+            8589934592
+            if (
+                v.shape in ("standard", "knitted_straight")
+                and v.set_bits
+                & 436994993873214129706097166956708350993673864954785244082187322514232460796362596572992539219889919476008441292851808963654198906220783799823359727790193720411251012840824548572681386124275168404332769393331488952774929882035145241163619054387200
+                == 0
+                and (v.pair is not None)
+                and (v.pair.suit != "z")
+            )
+            else 0
+        )
+        | (17179869184 if True else 0)
+        | (
+            34359738368
+            if (
+                len([g for g in v.melds if g.is_kong and g.concealed]) == 1
+                and len([g for g in v.melds if g.is_kong]) <= 2
+            )
+            else 0
+        )
+        | (68719476736 if (v.tile_mask & 17113154305 == 0) else 0)
+        | (
+            137438953472
+            if (
+                len([g for g in v.melds if g.is_kong]) == 1
+                and len([g for g in v.melds if g.is_kong and g.concealed]) == 0
+            )
+            else 0
+        )
+        | (
+            274877906944
+            if (
+                0
+                + (v.tile_mask & 511 != 0)
+                + (v.tile_mask & 261632 != 0)
+                + (v.tile_mask & 133955584 != 0)
+                == 2
+            )
+            else 0
+        )
+        | (549755813888 if ("z" not in v.suits) else 0)
+        | (1099511627776 if (v.wait == "edge" and v.only_wait) else 0)
+        | (2199023255552 if (v.wait == "closed" and v.only_wait) else 0)
+        | (4398046511104 if (v.wait == "single" and v.only_wait) else 0)
+    )
+
+
+def _when_whole_hand_situation(v: HandView) -> int:
+    # The `when` of every whole-hand pattern reading the situation, in one call: bit i is set
+    # when the i-th of them (declaration order, as listed in whole_hand_conditions) meets it.
+    return int(
+        0
+        | (1 if (v.concealed_triplets == 4) else 0)
+        | (2 if (v.concealed_triplets == 3) else 0)
+        | (4 if (v.tsumo and v.last_tile) else 0)
+        | (8 if (v.ron and v.last_tile) else 0)
+        | (16 if (v.tsumo and v.after_kong and any((g.is_kong for g in v.melds))) else 0)
+        | (
+            32
+            if (v.ron and v.robbing_kong and (v.count_of(v.win_tile.suit, v.win_tile.number) == 1))
+            else 0
+        )
+        | (64 if (v.ron and len([g for g in v.melds if not g.concealed]) == 4) else 0)
+        | (128 if (v.tsumo and v.is_closed) else 0)
+        | (
+            256
+            if (
+                v.fourth_tile
+                and v.concealed_count_of(v.win_tile.suit, v.win_tile.number) == 1
+                or v.count_of(v.win_tile.suit, v.win_tile.number)
+                - v.concealed_count_of(v.win_tile.suit, v.win_tile.number)
+                == 3
+            )
+            else 0
+        )
+        | (512 if (v.ron and v.is_closed) else 0)
+        | (1024 if (v.concealed_triplets == 2) else 0)
+        | (2048 if (v.tsumo) else 0)
+        | (4096 if True else 0)
+    )
+
+
 def _ron_discarder(v: PaymentView) -> int:
     # spec: payments.ron.discarder
     return int(v.fan + 8)
@@ -2192,6 +2550,74 @@ PROFILE = Profile(
         "group_bits",
         "only_wait",
         "set_bits",
+    ),
+    whole_hand_conditions=(
+        (
+            _when_whole_hand_tiles,
+            (
+                "all_green",
+                "nine_gates",
+                "four_kongs",
+                "seven_shifted_pairs",
+                "thirteen_orphans",
+                "all_terminals",
+                "little_four_winds",
+                "little_three_dragons",
+                "all_honors",
+                "pure_terminal_chows",
+                "three_kongs",
+                "all_terminals_and_honors",
+                "seven_pairs",
+                "greater_honors_and_knitted_tiles",
+                "all_even_pungs",
+                "full_flush",
+                "upper_tiles",
+                "middle_tiles",
+                "lower_tiles",
+                "three_suited_terminal_chows",
+                "all_fives",
+                "lesser_honors_and_knitted_tiles",
+                "knitted_straight",
+                "upper_four",
+                "lower_four",
+                "reversible_tiles",
+                "chicken_hand",
+                "all_pungs",
+                "half_flush",
+                "all_types",
+                "two_concealed_kongs",
+                "outside_hand",
+                "two_melded_kongs",
+                "all_chows",
+                "tile_hog",
+                "concealed_kong",
+                "all_simples",
+                "melded_kong",
+                "one_voided_suit",
+                "no_honors",
+                "edge_wait",
+                "closed_wait",
+                "single_wait",
+            ),
+        ),
+        (
+            _when_whole_hand_situation,
+            (
+                "four_concealed_pungs",
+                "three_concealed_pungs",
+                "last_tile_draw",
+                "last_tile_claim",
+                "out_with_replacement_tile",
+                "robbing_the_kong",
+                "melded_hand",
+                "fully_concealed_hand",
+                "last_tile",
+                "concealed_hand",
+                "two_concealed_pungs",
+                "self_drawn",
+                "flower_tiles",
+            ),
+        ),
     ),
     invariants=(
         "zero_sum",

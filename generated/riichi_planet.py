@@ -515,6 +515,387 @@ def _when_chiihou(v: HandView) -> bool:
     return bool(v.first_draw and v.tsumo and (not v.dealer))
 
 
+def _when_whole_hand_tiles(v: HandView) -> int:
+    # The `when` of every whole-hand pattern reading the tiles only, in one call: bit i is set
+    # when the i-th of them (declaration order, as listed in whole_hand_conditions) meets it.
+    return int(
+        0
+        | (1 if (v.tile_mask & 17113154305 == 0) else 0)
+        | (
+            2
+            if (
+                count_bits(v.set_bits & 1267650595524309662632316502015) >= 2
+                and any(
+                    (
+                        g.is_sequence
+                        and sum(
+                            (
+                                1
+                                for h in v.sets
+                                if h.is_sequence and h.suit == g.suit and (h.number == g.number)
+                            )
+                        )
+                        >= 2
+                        for g in v.sets
+                    )
+                )
+            )
+            else 0
+        )
+        | (
+            4
+            if (
+                v.set_bits
+                & 2420859260706476802802424223752823632184126970878813999165644803793259230738673404761612272435498686791321122875564359680
+                != 0
+            )
+            else 0
+        )
+        | (
+            8
+            if (
+                v.set_bits
+                & 38733748171303628844838787580045178114946031534061023986650316860692147691818774476185796358967978988661137966009029754880
+                != 0
+            )
+            else 0
+        )
+        | (
+            16
+            if (
+                v.set_bits
+                & 619739970740858061517420601280722849839136504544976383786405069771074363069100391618972741743487663818578207456144476078080
+                != 0
+            )
+            else 0
+        )
+        | (32 if (v.shape == "seven_pairs") else 0)
+        | (
+            64
+            if (
+                v.shape == "standard"
+                and v.set_bits
+                & 436994993873214129706097166956708350993673864954785244082187322514232460796362596572992539219889919476008441292851808963653537850251993551224407812482160949371422608157860267353396737329000762613096458047593412028268242494429702238303760674717695
+                == 0
+            )
+            else 0
+        )
+        | (
+            128
+            if (
+                count_bits(
+                    v.set_bits
+                    & 661055968790248598951915308032771039828397094413920962530465516126332261865582273923474163019710394955365669430159275458560
+                )
+                == 3
+            )
+            else 0
+        )
+        | (
+            256
+            if (
+                count_bits(
+                    v.set_bits
+                    & 2462625387274654950767440006258968274267151717202943591747968141154640425426001569603976514294787731152238186332160
+                )
+                >= 3
+                and any(
+                    (
+                        g.is_triplet
+                        and len(
+                            {
+                                h.suit
+                                for h in v.sets
+                                if h.is_triplet and h.number == g.number and (h.suit != "z")
+                            }
+                        )
+                        == 3
+                        for g in v.sets
+                    )
+                )
+            )
+            else 0
+        )
+        | (512 if (v.tile_mask & 66714878 == 0) else 0)
+        | (
+            1024
+            if (
+                count_bits(
+                    v.set_bits
+                    & 660894578172868167165061813084520851586266663049916221772221031435559769991657839499920150374891141494030666545029070192640
+                )
+                == 2
+                and v.pair is not None
+                and v.pair.is_dragon
+            )
+            else 0
+        )
+        | (
+            2048
+            if (
+                count_bits(v.set_bits & 1267650595524309662632316502015) >= 3
+                and any(
+                    (
+                        g.is_sequence
+                        and len({h.suit for h in v.sets if h.is_sequence and h.number == g.number})
+                        == 3
+                        for g in v.sets
+                    )
+                )
+            )
+            else 0
+        )
+        | (
+            4096
+            if (
+                v.set_bits & 70835497244075470356495 != 0
+                and v.set_bits & 290142196711733126580203520 != 0
+                and (v.set_bits & 1188422437731258886472513617920 != 0)
+                and any(
+                    (
+                        g.is_sequence
+                        and g.number == 1
+                        and (
+                            v.set_bits & 290142196711733126580203520 != 0
+                            and any(
+                                (
+                                    h.is_sequence and h.suit == g.suit and (h.number == 4)
+                                    for h in v.sets
+                                )
+                            )
+                        )
+                        and (
+                            v.set_bits & 1188422437731258886472513617920 != 0
+                            and any(
+                                (
+                                    h.is_sequence and h.suit == g.suit and (h.number == 7)
+                                    for h in v.sets
+                                )
+                            )
+                        )
+                        for g in v.sets
+                    )
+                )
+            )
+            else 0
+        )
+        | (
+            8192
+            if (
+                v.shape == "standard"
+                and v.group_bits
+                & 101745825319467120020709859574033192947556520035175071841702436371761766458178585209983371506516759881488095346602023598979842554776104329219470603861666658551932036743457288168143460861906928981713507680715356376038641196600457162653680
+                == 0
+                and (v.set_bits & 1267650595524309662632316502015 != 0)
+                and ("z" in v.suits)
+            )
+            else 0
+        )
+        | (
+            16384
+            if (
+                v.shape == "standard"
+                and (
+                    v.set_bits
+                    & 436994993873214129706097166956708350993673864954785244082187322514232460796362596572992539219889919476008441292851808963654198906220783799823359727790193720411251012840824548572681386124275168404332769393331488952774929882035145241163619054387200
+                    == 0
+                    and all(
+                        (
+                            g.is_sequence
+                            and sum(
+                                (
+                                    1
+                                    for h in v.sets
+                                    if h.is_sequence and h.suit == g.suit and (h.number == g.number)
+                                )
+                            )
+                            in (2, 4)
+                            for g in v.sets
+                        )
+                    )
+                )
+            )
+            else 0
+        )
+        | (32768 if (len(v.suits) == 2 and "z" in v.suits) else 0)
+        | (
+            65536
+            if (
+                v.shape == "standard"
+                and v.group_bits
+                & 101745825319467120020709859574033192947556520035175071841702436371761766458178585209983371506516759881488095346602023598979842554776104329219470603861666658551932036743457288168143460861906928981713507680715356376038641196600457162653680
+                == 0
+                and (v.set_bits & 1267650595524309662632316502015 != 0)
+                and ("z" not in v.suits)
+            )
+            else 0
+        )
+        | (131072 if (len(v.suits) == 1 and "z" not in v.suits) else 0)
+        | (262144 if True else 0)
+        | (524288 if (v.shape == "thirteen_orphans") else 0)
+        | (1048576 if (v.shape == "thirteen_orphans" and v.wait == "thirteen_sided") else 0)
+        | (
+            2097152
+            if (
+                count_bits(
+                    v.set_bits
+                    & 660894578172868167165061813084520851586266663049916221772221031435559769991657839499920150374891141494030666545029070192640
+                )
+                == 3
+            )
+            else 0
+        )
+        | (
+            4194304
+            if (
+                count_bits(
+                    v.set_bits
+                    & 161388154755044512198544180810181983169745647213280309484172090877880090013080812155204529087382412148914825223439646720
+                )
+                == 3
+                and v.pair is not None
+                and v.pair.is_wind
+            )
+            else 0
+        )
+        | (
+            8388608
+            if (
+                count_bits(
+                    v.set_bits
+                    & 161388154755044512198544180810181983169745647213280309484172090877880090013080812155204529087382412148914825223439646720
+                )
+                == 4
+            )
+            else 0
+        )
+        | (16777216 if (v.tile_mask & 134217727 == 0) else 0)
+        | (33554432 if (v.tile_mask & 17112366334 == 0) else 0)
+        | (67108864 if (v.tile_mask & 12839288831 == 0) else 0)
+        | (
+            134217728
+            if (
+                len(v.melds) == 0
+                and len(v.suits) == 1
+                and ("z" not in v.suits)
+                and all(
+                    (
+                        v.count_of(v.win_tile.suit, n) >= (3 if n == 1 or n == 9 else 1)
+                        for n in (1, 2, 3, 4, 5, 6, 7, 8, 9)
+                    )
+                )
+            )
+            else 0
+        )
+        | (
+            268435456
+            if (
+                len(v.melds) == 0
+                and len(v.suits) == 1
+                and ("z" not in v.suits)
+                and all(
+                    (
+                        v.concealed_count_of(v.win_tile.suit, n)
+                        - (1 if n == v.win_tile.number else 0)
+                        == (3 if n == 1 or n == 9 else 1)
+                        for n in (1, 2, 3, 4, 5, 6, 7, 8, 9)
+                    )
+                )
+            )
+            else 0
+        )
+        | (
+            536870912
+            if (
+                count_bits(
+                    v.set_bits
+                    & 661055968790248598951915308032771039828397094413920962530465516126332261865582273923474163019710394955365669430159275458560
+                )
+                == 4
+            )
+            else 0
+        )
+    )
+
+
+def _when_whole_hand_situation(v: HandView) -> int:
+    # The `when` of every whole-hand pattern reading the situation, in one call: bit i is set
+    # when the i-th of them (declaration order, as listed in whole_hand_conditions) meets it.
+    return int(
+        0
+        | (1 if (v.riichi) else 0)
+        | (2 if (v.double_riichi) else 0)
+        | (4 if (v.ippatsu and v.riichi) else 0)
+        | (8 if (v.tsumo) else 0)
+        | (
+            16
+            if (
+                v.shape == "standard"
+                and v.wait == "two_sided"
+                and (
+                    v.set_bits
+                    & 436994993873214129706097166956708350993673864954785244082187322514232460796362596572992539219889919476008441292851808963654198906220783799823359727790193720411251012840824548572681386124275168404332769393331488952774929882035145241163619054387200
+                    == 0
+                )
+                and (
+                    not (
+                        v.pair is not None
+                        and (
+                            v.pair.is_dragon
+                            or (
+                                v.pair.wind is not None
+                                and (v.pair.wind == v.seat_wind or v.pair.wind == v.round_wind)
+                            )
+                        )
+                    )
+                )
+            )
+            else 0
+        )
+        | (
+            32
+            if (
+                v.set_bits
+                & 161388154755044512198544180810181983169745647213280309484172090877880090013080812155204529087382412148914825223439646720
+                != 0
+                and any(
+                    (
+                        g.is_triplet and g.wind is not None and (g.wind == v.seat_wind)
+                        for g in v.sets
+                    )
+                )
+            )
+            else 0
+        )
+        | (
+            64
+            if (
+                v.set_bits
+                & 161388154755044512198544180810181983169745647213280309484172090877880090013080812155204529087382412148914825223439646720
+                != 0
+                and any(
+                    (
+                        g.is_triplet and g.wind is not None and (g.wind == v.round_wind)
+                        for g in v.sets
+                    )
+                )
+            )
+            else 0
+        )
+        | (128 if (v.last_tile and v.tsumo) else 0)
+        | (256 if (v.last_tile and v.ron) else 0)
+        | (512 if (v.after_kong and v.tsumo) else 0)
+        | (1024 if (v.robbing_kong) else 0)
+        | (2048 if (v.concealed_triplets >= 3) else 0)
+        | (4096 if True else 0)
+        | (8192 if True else 0)
+        | (16384 if (v.concealed_triplets == 4) else 0)
+        | (32768 if (v.concealed_triplets == 4 and v.wait == "single") else 0)
+        | (65536 if (v.first_draw and v.tsumo and v.dealer) else 0)
+        | (131072 if (v.first_draw and v.tsumo and (not v.dealer)) else 0)
+    )
+
+
 def _point_when_closed_ron(v: HandView) -> bool:
     # spec: scoring.points.items.closed_ron.when
     return bool(v.is_closed and v.ron)
@@ -1605,6 +1986,66 @@ PROFILE = Profile(
         result=_points_result,
     ),
     needs=("concealed_count_of", "concealed_triplets", "count_of", "group_bits", "set_bits"),
+    whole_hand_conditions=(
+        (
+            _when_whole_hand_tiles,
+            (
+                "tanyao",
+                "iipeikou",
+                "white_dragon",
+                "green_dragon",
+                "red_dragon",
+                "chiitoitsu",
+                "toitoi",
+                "sankantsu",
+                "sanshoku_doukou",
+                "honroutou",
+                "shousangen",
+                "sanshoku",
+                "ittsu",
+                "chanta",
+                "ryanpeikou",
+                "honitsu",
+                "junchan",
+                "chinitsu",
+                "red_fives",
+                "kokushi",
+                "kokushi_thirteen_wait",
+                "daisangen",
+                "shousuushii",
+                "daisuushii",
+                "tsuuiisou",
+                "chinroutou",
+                "ryuuiisou",
+                "chuuren",
+                "junsei_chuuren",
+                "suukantsu",
+            ),
+        ),
+        (
+            _when_whole_hand_situation,
+            (
+                "riichi",
+                "double_riichi",
+                "ippatsu",
+                "menzen_tsumo",
+                "pinfu",
+                "seat_wind",
+                "round_wind",
+                "haitei",
+                "houtei",
+                "rinshan",
+                "chankan",
+                "sanankou",
+                "dora",
+                "ura_dora",
+                "suuankou",
+                "suuankou_single_wait",
+                "tenhou",
+                "chiihou",
+            ),
+        ),
+    ),
     invariants=(
         "zero_sum",
         "tile_conservation",

@@ -97,6 +97,52 @@ def _when_robbing_kong(v: HandView) -> bool:
     return bool(v.ron and v.robbing_kong)
 
 
+def _when_whole_hand_tiles(v: HandView) -> int:
+    # The `when` of every whole-hand pattern reading the tiles only, in one call: bit i is set
+    # when the i-th of them (declaration order, as listed in whole_hand_conditions) meets it.
+    return int(
+        0
+        | (1 if (True) else 0)
+        | (
+            2
+            if (
+                v.shape == "standard"
+                and v.set_bits
+                & 436994993873214129706097166956708350993673864954785244082187322514232460796362596572992539219889919476008441292851808963653537850251993551224407812482160949371422608157860267353396737329000762613096458047593412028268242494429702238303760674717695
+                == 0
+            )
+            else 0
+        )
+        | (4 if (len(v.suits) == 1) else 0)
+        | (8 if (v.shape == "seven_pairs") else 0)
+        | (16 if True else 0)
+        | (
+            32
+            if (
+                v.shape == "standard"
+                and v.set_bits
+                & 436994993873214129706097166956708350993673864954785244082187322514232460796362596572992539219889919476008441292851808963653537850251993551224407812482160949371422608157860267353396737329000762613096458047593412028268242494429702238303760674717695
+                == 0
+                and (len(v.melds) == 4)
+                and (v.wait == "single")
+            )
+            else 0
+        )
+    )
+
+
+def _when_whole_hand_situation(v: HandView) -> int:
+    # The `when` of every whole-hand pattern reading the situation, in one call: bit i is set
+    # when the i-th of them (declaration order, as listed in whole_hand_conditions) meets it.
+    return int(
+        0
+        | (1 if (v.last_tile) else 0)
+        | (2 if (v.tsumo and v.after_kong) else 0)
+        | (4 if (v.ron and v.kong_shot) else 0)
+        | (8 if (v.ron and v.robbing_kong) else 0)
+    )
+
+
 def _value_unit(v: PaymentView) -> int:
     # spec: payments.values.unit
     return int(bounded_pow(2, min(v.fan, 3)))
@@ -414,6 +460,28 @@ PROFILE = Profile(
     ),
     playable=True,
     needs=("set_bits",),
+    whole_hand_conditions=(
+        (
+            _when_whole_hand_tiles,
+            (
+                "ping_hu",
+                "all_triplets",
+                "full_flush",
+                "seven_pairs",
+                "root",
+                "golden_hook",
+            ),
+        ),
+        (
+            _when_whole_hand_situation,
+            (
+                "hai_di",
+                "kong_bloom",
+                "kong_shot",
+                "robbing_kong",
+            ),
+        ),
+    ),
     invariants=(
         "zero_sum",
         "tile_conservation",

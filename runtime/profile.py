@@ -248,6 +248,11 @@ class Profile:
     needs: tuple[str, ...] = ()
     """Hand-view names the profile's expressions read that cost time to compute
     (``only_wait``, ``concealed_triplets``...): the scorer computes only these."""
+    whole_hand_conditions: tuple[tuple[HandAmount, tuple[str, ...]], ...] = ()
+    """Generated functions that test the ``when`` of a list of whole-hand patterns in one call (bit i:
+    the i-th pattern of the list meets it), each with the ids of its list: the patterns reading the tiles
+    only, then the others. The scorer uses one only while its list is exactly the patterns it would
+    test one by one (a profile whose patterns were changed falls back to that)."""
     options: tuple[OptionSpec, ...] = ()
     """The game options the profile declares (runtime/options.py)."""
     option_values: Options = Options()

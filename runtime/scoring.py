@@ -369,10 +369,13 @@ class _Plan:
     """A profile's patterns split by what they read: the tiles only (their hits are reused) or the situation too."""
 
     fixed_plain: tuple[_Plain, ...]
+    fixed_conditions: Callable[[HandView], int] | None
+    """The generated test of every ``when`` of ``fixed_plain`` at once (bit i: the i-th), if it fits."""
     member_combinations: tuple[tuple[tuple[Combine, int], tuple[tuple[int, Pattern], ...]], ...]
     """Combination patterns that read only the combined sets: their answers are remembered per sets."""
     fixed_combinations: tuple[tuple[tuple[Combine, int], tuple[tuple[int, Pattern], ...]], ...]
     situational_plain: tuple[_Plain, ...]
+    situational_conditions: Callable[[HandView], int] | None
     situational_combinations: tuple[tuple[tuple[Combine, int], tuple[tuple[int, Pattern], ...]], ...]
 
 
@@ -394,11 +397,22 @@ def _plan(profile: Profile) -> _Plan:
         def unpacked(take: Callable[[Pattern], bool]) -> tuple[_Plain, ...]:
             return tuple((i, p, p.when, p.count, p.value, p.open_value) for i, p in plain if take(p))
 
+        def conditions(listed: tuple[_Plain, ...]) -> Callable[[HandView], int] | None:
+            ids = tuple(entry[1].id for entry in listed)
+            for fn, covered in profile.whole_hand_conditions:
+                if covered == ids and all(p is profile.pattern_index.get(p.id) for _, p, *_ in listed):
+                    return fn
+            return None  # the patterns were changed (a profile made from another): test them one by one
+
+        fixed_plain = unpacked(lambda p: p.tiles_only)
+        situational_plain = unpacked(lambda p: not p.tiles_only)
         plan = _Plan(
-            unpacked(lambda p: p.tiles_only),
+            fixed_plain,
+            conditions(fixed_plain),
             combos(lambda p: p.members_only),
             combos(lambda p: p.tiles_only and not p.members_only),
-            unpacked(lambda p: not p.tiles_only),
+            situational_plain,
+            conditions(situational_plain),
             combos(lambda p: not p.tiles_only),
         )
         profile.memo["plan"] = plan
@@ -525,7 +539,7 @@ def _learn_tiles(profile: Profile, hand: WinningHand) -> _Tiles:
         view.wait = arr.wait.value
         view.set_bits = group_bits(sets) if want_set_bits else 0
         view.group_bits = group_bits(arr.groups) if want_group_bits else 0
-        fixed = _plain_hits(plan.fixed_plain, view)
+        fixed = _plain_hits(plan.fixed_plain, plan.fixed_conditions, view)
         pools = _pools(sets) if profile.combination_patterns else None
         if pools is not None and (plan.member_combinations or plan.fixed_combinations):
             fixed.extend(_member_combination_hits(profile, plan.member_combinations, view, pools))
@@ -684,10 +698,16 @@ def _unmet_requirement(profile: Profile, view: HandView) -> str | None:
     return None
 
 
-def _plain_hits(patterns: tuple[_Plain, ...], view: HandView) -> list[_Keyed]:
+def _plain_hits(
+    patterns: tuple[_Plain, ...], conditions: Callable[[HandView], int] | None, view: HandView
+) -> list[_Keyed]:
     """The hits of these whole-hand patterns on the view, keyed by (declaration index, 0).
 
-    In an open hand a pattern with an ``open_value`` is worth that (0: it does not count)."""
+    In an open hand a pattern with an ``open_value`` is worth that (0: it does not count).
+    With ``conditions`` (the generated test of every ``when`` at once) only the patterns whose
+    ``when`` holds are looked at further."""
+    if conditions is not None:
+        return _met_hits(patterns, conditions(view), view)
     out: list[_Keyed] = []
     is_open = not view.is_closed
     for idx, p, when, count, value, open_value in patterns:
@@ -697,6 +717,29 @@ def _plain_hits(patterns: tuple[_Plain, ...], view: HandView) -> list[_Keyed]:
             value = open_value
         if when is not None and not when(view):
             continue
+        n = 1 if count is None else count(view)
+        if n <= 0:
+            continue
+        if type(value) is not int:
+            value = value(view)
+        if is_open and open_value is not None and value <= 0:
+            continue
+        out.append(((idx, 0), (p, value, n, None)))
+    return out
+
+
+def _met_hits(patterns: tuple[_Plain, ...], met: int, view: HandView) -> list[_Keyed]:
+    """:func:`_plain_hits` for the patterns whose ``when`` holds: bit i of ``met`` for ``patterns[i]``."""
+    out: list[_Keyed] = []
+    is_open = not view.is_closed
+    while met:
+        low = met & -met
+        met ^= low
+        idx, p, _, count, value, open_value = patterns[low.bit_length() - 1]
+        if is_open and open_value is not None:
+            if open_value == 0:
+                continue  # a closed-only pattern in an open hand
+            value = open_value
         n = 1 if count is None else count(view)
         if n <= 0:
             continue
@@ -720,7 +763,7 @@ def _valued(p: Pattern, view: HandView, is_open: bool, n: int, members: frozense
 def _score_reading(profile: Profile, plan: _Plan, reading: _Reading, view: HandView) -> _Counted:
     """The patterns that count for one reading (its ``tiles_only`` hits plus the situation's, after the
     relations), their total, and whether a limit pattern counted."""
-    situational = _plain_hits(plan.situational_plain, view)
+    situational = _plain_hits(plan.situational_plain, plan.situational_conditions, view)
     if plan.situational_combinations and reading.pools is not None:
         situational.extend(_combination_hits(plan.situational_combinations, view, reading.pools))
     # The hits of the situation (pattern, occurrence, value, count) decide the rest.

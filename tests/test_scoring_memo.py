@@ -197,3 +197,40 @@ def test_malformed_hands_are_refused_every_time(profile_id: str, concealed: str,
     for _ in range(3):  # a refused hand is never remembered
         with pytest.raises(HandError, match=message):
             evaluate(profile, hand, WinContext())
+
+
+@pytest.mark.parametrize("profile_id", ["gb_mcr", "riichi_planet", "classical_xmj"])
+def test_whole_hand_conditions_answer_as_the_patterns_one_by_one(profile_id: str) -> None:
+    """The generated test of every `when` at once gives the answers of testing each pattern in turn
+    (a copy of the profile without it takes that path), on random wins in several situations."""
+    from mjspec.runtime.scoring import _plan
+
+    profile = load_profile(profile_id)
+    plan = _plan(profile)
+    assert plan.fixed_conditions is not None and plan.situational_conditions is not None
+    one_by_one = dataclasses.replace(profile, whole_hand_conditions=())
+    assert _plan(one_by_one).fixed_conditions is None
+    # A profile whose patterns changed never uses the generated test of the old list.
+    dropped = next(p for p in profile.patterns if p.tiles_only and p.combine is None)
+    fewer = dataclasses.replace(profile, patterns=tuple(p for p in profile.patterns if p is not dropped))
+    assert _plan(fewer).fixed_conditions is None and _plan(fewer).situational_conditions is not None
+    rng = random.Random(11)
+    seen = 0
+    while seen < 150:
+        got = random_gb_win(rng)
+        if got is None:
+            continue
+        hand, ctx = got
+        if profile_id != "gb_mcr":
+            ctx = dataclasses.replace(ctx, flowers="")
+        for kind in (WinKind.RON, WinKind.TSUMO):
+            for situation in _situations(rng, ctx) if profile_id == "gb_mcr" else [ctx]:
+                won = dataclasses.replace(hand, win=kind)
+                clear_memo(profile)
+                clear_memo(one_by_one)
+                try:
+                    want = [_answer(s) for s in score_every_arrangement(one_by_one, won, situation)]
+                except ValueError:
+                    continue  # a hand this profile refuses (a tile it lacks) is refused either way
+                assert [_answer(s) for s in score_every_arrangement(profile, won, situation)] == want, (won, situation)
+                seen += 1
