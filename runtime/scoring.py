@@ -708,28 +708,16 @@ def _plain_hits(
     ``when`` holds are looked at further."""
     if conditions is not None:
         return _met_hits(patterns, conditions(view), view)
-    out: list[_Keyed] = []
-    is_open = not view.is_closed
-    for idx, p, when, count, value, open_value in patterns:
-        if is_open and open_value is not None:
-            if open_value == 0:
-                continue  # a closed-only pattern in an open hand
-            value = open_value
-        if when is not None and not when(view):
-            continue
-        n = 1 if count is None else count(view)
-        if n <= 0:
-            continue
-        if type(value) is not int:
-            value = value(view)
-        if is_open and open_value is not None and value <= 0:
-            continue
-        out.append(((idx, 0), (p, value, n, None)))
-    return out
+    met = 0
+    for i, entry in enumerate(patterns):
+        when = entry[2]
+        if when is None or when(view):
+            met |= 1 << i
+    return _met_hits(patterns, met, view)
 
 
 def _met_hits(patterns: tuple[_Plain, ...], met: int, view: HandView) -> list[_Keyed]:
-    """:func:`_plain_hits` for the patterns whose ``when`` holds: bit i of ``met`` for ``patterns[i]``."""
+    """The hits of the patterns whose ``when`` holds (bit i of ``met`` for ``patterns[i]``), in declaration order."""
     out: list[_Keyed] = []
     is_open = not view.is_closed
     while met:
