@@ -18,7 +18,7 @@ from test_table import GB, act, arranged, options, pass_claims, tsumogiri
 
 
 def _wins(hand: Hand) -> list[tuple[int, int | None, int]]:
-    """(winner, payer, amount) of every win payment, and the win events' totals."""
+    """(winner, payer, amount) of every win payment."""
     return [(e.seat, e.data["from"], e.data["amount"]) for e in hand.events if e.kind == "win_payment"]
 
 
