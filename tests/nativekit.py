@@ -27,7 +27,7 @@ SHAPES = {"standard": 0, "seven_pairs": 1, "thirteen_orphans": 2, "knitted_strai
 WAITS = {"two_sided": 0, "edge": 1, "closed": 2, "single": 3, "dual_pon": 4, "thirteen_sided": 5, "other": 6}
 GROUP_KINDS = {GroupKind.SEQUENCE: 0, GroupKind.TRIPLET: 1, GroupKind.KONG: 2, GroupKind.PAIR: 3, GroupKind.KNITTED: 4, GroupKind.SINGLE: 5}
 WINDS = {"E": 0, "S": 1, "W": 2, "N": 3}
-MELDS = {MeldType.CHI: 0, MeldType.PON: 1, MeldType.MINKAN: 2, MeldType.ANKAN: 3, MeldType.KAKAN: 4}
+MELDS = {MeldType.CHI: 0, MeldType.PON: 1, MeldType.MINKAN: 2, MeldType.KAKAN: 3, MeldType.ANKAN: 4}
 
 
 class MjTile(ctypes.Structure):
