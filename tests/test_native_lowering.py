@@ -299,3 +299,33 @@ def test_spec_strings_reach_c_only_as_escaped_literals() -> None:
     assert inner.count('\\"') == 1 and "\\\\" in inner
     comment = c_comment("x */ y /* z\nw")
     assert "*/" not in comment and "/*" not in comment and "\n" not in comment
+
+
+def test_a_new_house_rule_gets_its_native_engine_from_the_build(tmp_path: Any) -> None:
+    """`mjspec build` writes a new profile's C source and compiles it, as setup.py does the bundled ones."""
+    import importlib.util
+    import shutil
+
+    from test_compiler import child, make_layout
+
+    from mjspec.compiler.build import compile_library, write_outputs
+    from mjspec.compiler.native_build import compile_engines, module_path
+
+    if shutil.which("cc") is None and shutil.which("gcc") is None:
+        pytest.skip("no C compiler on this machine")
+    body = "scoring:\n  cap: 4\npayments:\n  values:\n    unit: \"2 ** min(fan, 4)\"\nexamples: []\n"
+    parent = (_root() / "specs" / "sichuan_tfmj.yaml").read_text("utf-8")
+    layout = make_layout(tmp_path, {"house": child(body), "sichuan_tfmj": parent})
+    out = compile_library(layout)
+    assert not out.errors, out.errors
+    write_outputs(layout, out)
+    notes = compile_engines(layout.generated, ["house"])
+    assert notes == [f"house: native engine compiled -> {module_path(layout.generated, 'house').name}"]
+    spec = importlib.util.spec_from_file_location("_native_house", module_path(layout.generated, "house"))
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    table = nk.profile_struct(module)
+    assert table.id == b"house" and table.has_cap == 1 and table.cap == 4
+    assert module.DIGEST in out.files[layout.generated / "house.py"]
+    assert compile_engines(layout.generated, ["house"]) == []  # up to date: nothing compiled again
