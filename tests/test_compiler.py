@@ -4,6 +4,7 @@ output is deterministic, and no spec string can become code."""
 from __future__ import annotations
 
 import ast
+import re
 import os
 import shutil
 import subprocess
@@ -17,6 +18,7 @@ from mjspec.compiler.check import check
 from mjspec.compiler.vocabulary import HAND_FUNCTIONS, OPTION_FUNCTIONS, POINT_FUNCTIONS
 from mjspec.compiler.errors import SpecErrors
 from mjspec.compiler.load import load_spec_text
+from mjspec.compiler.native import c_string
 from mjspec.compiler.resolve import SpecLibrary
 from mjspec.runtime import rules
 
@@ -165,14 +167,15 @@ def test_failing_build_leaves_previous_files_intact(tmp_path: Path) -> None:
     out = compile_library(layout)
     assert not out.errors
     write_outputs(layout, out)
-    before = {p.name: p.read_bytes() for p in layout.generated.iterdir()}
+    before = {p.relative_to(layout.generated): p.read_bytes() for p in layout.generated.rglob("*") if p.is_file()}
+    assert any(p.parts[0] == "native" for p in before)  # the native source is among what must stay
     (layout.specs / "sichuan_tfmj.yaml").write_text(BASE.replace("  cap: 3\n", "  cap: 2\n"), "utf-8")
     (layout.specs / "broken.yaml").write_text("id: broken\nnames: {en: x}\n", "utf-8")
     out2 = compile_library(layout)
     assert out2.errors
-    after = {p.name: p.read_bytes() for p in layout.generated.iterdir()}
+    after = {p.relative_to(layout.generated): p.read_bytes() for p in layout.generated.rglob("*") if p.is_file()}
     assert after == before
-    assert not [p for p in layout.generated.iterdir() if p.name.endswith(".tmp")]
+    assert not [p for p in layout.generated.rglob("*") if p.name.endswith(".tmp")]
 
 
 def test_check_reports_stale_and_orphaned_files(tmp_path: Path) -> None:
@@ -251,6 +254,10 @@ def _audit_module(source: str) -> list[str]:
             assert len(node.body) == 1 and isinstance(node.body[0], ast.Return)
         elif isinstance(node, ast.Assign):
             assert [t.id for t in node.targets if isinstance(t, ast.Name)] == ["PROFILE"]
+        elif isinstance(node, ast.AnnAssign):  # the digest of the native engine: a hex text or None
+            assert isinstance(node.target, ast.Name) and node.target.id == "NATIVE_DIGEST"
+            assert isinstance(node.value, ast.Constant)
+            assert node.value.value is None or re.fullmatch(r"[0-9a-f]{32}", node.value.value)
         elif isinstance(node, ast.Expr):
             assert isinstance(node.value, ast.Constant)  # the docstring
         else:
@@ -291,6 +298,10 @@ def test_spec_strings_reach_code_only_as_literals(tmp_path: Path, nasty: str) ->
     source = out.files[layout.generated / "house.py"]
     constants = _audit_module(source)
     assert constants.count(nasty) >= 8
+    # The native engine holds the pattern's name and section only as escaped C literals.
+    native = out.files[layout.generated / "native" / "house.c"]
+    assert nasty not in native or nasty.isascii() and all(ch not in nasty for ch in "\"\n\r\\?")
+    assert c_string(nasty) in native
 
 
 @pytest.mark.parametrize(
