@@ -103,7 +103,8 @@ def answer(raw: Any) -> dict[str, Any]:
         return {"error": f"{type(e).__name__}: {e}"}
 
 
-def _answer(raw: dict[str, Any]) -> dict[str, Any]:
+def prepare(raw: dict[str, Any]) -> dict[str, Any]:
+    """The keyword arguments of ``HandCalculator.estimate_hand_value`` for one request."""
     ctx = raw.get("context") or {}
     copies = Copies()
     tiles: list[int] = []
@@ -138,9 +139,18 @@ def _answer(raw: dict[str, Any]) -> dict[str, Any]:
         kyoutaku_number=int(ctx.get("riichi_sticks", 0)),
         options=RULES_OF_001,
     )
-    result = HandCalculator.estimate_hand_value(
-        tiles, win_tile, melds=melds, dora_indicators=dora, ura_dora_indicators=ura, config=config
-    )
+    return {
+        "tiles": tiles,
+        "win_tile": win_tile,
+        "melds": melds,
+        "dora_indicators": dora,
+        "ura_dora_indicators": ura,
+        "config": config,
+    }
+
+
+def _answer(raw: dict[str, Any]) -> dict[str, Any]:
+    result = HandCalculator.estimate_hand_value(**prepare(raw))
     if result.error is not None:
         return {
             "legal": False,
@@ -157,7 +167,9 @@ def _answer(raw: dict[str, Any]) -> dict[str, Any]:
         yakuman = yakuman or y.is_yakuman
         patterns.append({"id": y.name, "name": y.name, "value": han, "count": 1})
     cost = result.cost
-    dealer = ctx.get("dealer", seat == 0)
+    ctx = raw.get("context") or {}
+    tsumo = raw["win"] == "tsumo"
+    dealer = ctx.get("dealer", ctx.get("seat_wind", "E") == "E")
     if not tsumo:
         payments = {"discarder": cost["main"] + cost["main_bonus"]}
     elif dealer:

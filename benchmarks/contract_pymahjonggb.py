@@ -48,7 +48,7 @@ def tile_names(mpsz: str) -> list[str]:
         if ch.isdigit():
             digits.append(ch)
         elif ch in SUITS:
-            out += [SUITS[ch] + d for d in digits]
+            out += [SUITS[ch] + ("5" if d == "0" else d) for d in digits]  # 0: a red five
             digits = []
         elif ch == "z":
             out += [HONORS[int(d) - 1] for d in digits]
@@ -83,24 +83,30 @@ def answer(raw: Any) -> dict[str, Any]:
         return {"error": f"{type(e).__name__}: {e}"}
 
 
-def _answer(raw: dict[str, Any]) -> dict[str, Any]:
+def prepare(raw: dict[str, Any]) -> dict[str, Any]:
+    """The keyword arguments of ``MahjongFanCalculator`` for one request (``verbose`` left out)."""
     ctx = raw.get("context") or {}
     tsumo = raw["win"] == "tsumo"
     (win_tile,) = tile_names(raw["win_tile"])
+    return {
+        "pack": tuple(pack(m) for m in raw.get("melds", ())),
+        "hand": tuple(tile_names(raw["concealed"])),
+        "winTile": win_tile,
+        "flowerCount": len(tile_names(ctx.get("flowers", ""))),
+        "isSelfDrawn": tsumo,
+        "is4thTile": bool(ctx.get("fourth_tile")),
+        "isAboutKong": bool(ctx.get("after_kong") if tsumo else ctx.get("robbing_kong")),
+        "isWallLast": bool(ctx.get("last_tile")),
+        "seatWind": WINDS.index(ctx.get("seat_wind", "E")),
+        "prevalentWind": WINDS.index(ctx.get("round_wind", "E")),
+    }
+
+
+def _answer(raw: dict[str, Any]) -> dict[str, Any]:
+    kwargs = prepare(raw)
+    tsumo = kwargs["isSelfDrawn"]
     try:
-        fans = MahjongFanCalculator(
-            pack=tuple(pack(m) for m in raw.get("melds", ())),
-            hand=tuple(tile_names(raw["concealed"])),
-            winTile=win_tile,
-            flowerCount=len(tile_names(ctx.get("flowers", ""))),
-            isSelfDrawn=tsumo,
-            is4thTile=bool(ctx.get("fourth_tile")),
-            isAboutKong=bool(ctx.get("after_kong") if tsumo else ctx.get("robbing_kong")),
-            isWallLast=bool(ctx.get("last_tile")),
-            seatWind=WINDS.index(ctx.get("seat_wind", "E")),
-            prevalentWind=WINDS.index(ctx.get("round_wind", "E")),
-            verbose=True,
-        )
+        fans = MahjongFanCalculator(**kwargs, verbose=True)
     except TypeError as e:
         if "ERROR_NOT_WIN" in str(e):
             return {
