@@ -101,7 +101,7 @@ def json_handling(choice: str) -> str:
     pattern = re.compile(r"^\s*(import orjson|from orjson import)", re.M)
     uses = any(
         pattern.search(p.read_text("utf-8"))
-        for d in ("compiler", "runtime")
+        for d in (".", "compiler", "runtime")
         for p in (root / d).glob("*.py")
     )
     return "orjson" if uses and importlib.util.find_spec("orjson") else "json"
