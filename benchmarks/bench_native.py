@@ -40,8 +40,10 @@ long-running engine, and stay warm; a suit vector the warm-up missed is
 still solved inside the timed pass), then calls
 ``mjspec.runtime.scoring.clear_memo(profile)`` before each timed pass, so no
 answer comes from the per-hand memo. The figure is the process's CPU time
-(``time.process_time``) around each pass alone; the table gives medians over
-the rounds. After timing, each mjspec process digests its answers (legal,
+(``time.process_time``) around each pass alone; the table gives the median
+over the rounds with the slowest and fastest round (on a shared machine the
+spread says how far to trust a figure), and each ratio is the median of the
+rounds' own ratios (mjspec and the anchor timed in the same round). After timing, each mjspec process digests its answers (legal,
 total, fu, payments of every hand; every win check and shanten), and the
 run says whether the two backends agreed. Figures are printed, never asserted.
 """
@@ -232,14 +234,29 @@ def run_child(argv: list[str], env: dict[str, str]) -> dict[str, Any]:
     return result
 
 
-def rate(results: Iterable[dict[str, Any]], key: str) -> float | None:
-    """Calls per second: the median over the rounds of each round's count / CPU seconds."""
-    rates = [r[key][1] / r[key][0] for r in results if key in r and r[key][0] > 0]
-    return statistics.median(rates) if rates else None
+Results = list[dict[str, Any]]
 
 
-def shown(x: float | None) -> str:
-    return f"{x:>12,.0f}/s" if x is not None else f"{'-':>14}"
+def rates(results: Results, key: str) -> list[float]:
+    """Calls per second of each round: the count over the CPU seconds of the pass."""
+    return [r[key][1] / r[key][0] for r in results if key in r and r[key][0] > 0]
+
+
+def shown(results: Results, key: str) -> str:
+    """The median over the rounds, and the slowest and fastest round."""
+    xs = rates(results, key)
+    if not xs:
+        return f"{'-':>12}  {'':>19}"
+    spread = f"{min(xs):,.0f}-{max(xs):,.0f}"
+    return f"{statistics.median(xs):>12,.0f}  {spread:>19}"
+
+
+def ratio(mine: Results, key: str, ref: Results, ref_key: str, need: float) -> str:
+    """The median over the rounds of mjspec's rate over the anchor's in the same round."""
+    paired = [m / r for m, r in zip(rates(mine, key), rates(ref, ref_key))]
+    if not paired:
+        return "(anchor not installed)"
+    return f"{statistics.median(paired):.2f}x the anchor (target >= {need:g}x)"
 
 
 def bench_profile(profile_id: str, args: argparse.Namespace, tmp: Path) -> None:
@@ -272,48 +289,36 @@ def bench_profile(profile_id: str, args: argparse.Namespace, tmp: Path) -> None:
     agree = all(a["digest"] == b["digest"] for a, b in zip(py, native))
     print(
         f"{profile_id}: {n:,} fresh hands a round, {rounds} rounds (corpus.py seed {args.seed}; "
-        f"{py[0]['legal']:,} of round 1's legal); CPU medians"
+        f"{py[0]['legal']:,} of round 1's legal); CPU time of each pass"
     )
     print(f"  answers of the two backends identical: {'yes' if agree else 'NO'}")
-    ev_py, ev_nat, ev_ref = (
-        rate(py, "evaluate"),
-        rate(native, "evaluate"),
-        rate(anchor, "anchor_evaluate"),
-    )
     anchor_name = "mahjong HandCalculator" if profile_id in RIICHI else "PyMahjongGB fan calculator"
-    rows: list[tuple[str, float | None, str]] = []
+    rows: list[tuple[str, Results, str, str]] = []
     if profile_id in RIICHI or profile_id == "gb_mcr":
         need = 10 if profile_id in RIICHI else 1
-        rows.append(("(a) evaluate, MJSPEC_BACKEND=python", ev_py, ratio(ev_py, ev_ref, need)))
-        rows.append(("(a) evaluate, default backend", ev_nat, ratio(ev_nat, ev_ref, need)))
-        rows.append((f"(b) {anchor_name} raw call", ev_ref, "the anchor"))
+        ev = ratio(py, "evaluate", anchor, "anchor_evaluate", need)
+        rows.append(("(a) evaluate, MJSPEC_BACKEND=python", py, "evaluate", ev))
+        ev = ratio(native, "evaluate", anchor, "anchor_evaluate", need)
+        rows.append(("(a) evaluate, default backend", native, "evaluate", ev))
+        rows.append((f"(b) {anchor_name} raw call", anchor, "anchor_evaluate", "the anchor"))
     else:
         target = f"target >= {EVALUATIONS_TARGET:,}/s"
-        rows.append(("(a) evaluate, MJSPEC_BACKEND=python", ev_py, target))
-        rows.append(("(a) evaluate, default backend", ev_nat, target))
-    ic_py, ic_nat = rate(py, "is_complete"), rate(native, "is_complete")
-    check_target = (
-        f"target >= {WIN_CHECKS_TARGET:,}/s" if profile_id in SICHUAN_LIKE else "(no target)"
+        rows.append(("(a) evaluate, MJSPEC_BACKEND=python", py, "evaluate", target))
+        rows.append(("(a) evaluate, default backend", native, "evaluate", target))
+    checks = f"target >= {WIN_CHECKS_TARGET:,}/s" if profile_id in SICHUAN_LIKE else "(no target)"
+    rows.append(("(c) is_complete, MJSPEC_BACKEND=python", py, "is_complete", checks))
+    rows.append(("(c) is_complete, default backend", native, "is_complete", checks))
+    sh = ratio(py, "shanten", anchor, "anchor_shanten", 1)
+    rows.append(("(d) shanten, MJSPEC_BACKEND=python", py, "shanten", sh))
+    sh = ratio(native, "shanten", anchor, "anchor_shanten", 1)
+    rows.append(("(d) shanten, default backend", native, "shanten", sh))
+    rows.append(
+        ("(d) PyMahjongGB MahjongShanten", anchor, "anchor_shanten", "the anchor (GB shapes)")
     )
-    rows.append(("(c) is_complete, MJSPEC_BACKEND=python", ic_py, check_target))
-    rows.append(("(c) is_complete, default backend", ic_nat, check_target))
-    sh_py, sh_nat, sh_ref = (
-        rate(py, "shanten"),
-        rate(native, "shanten"),
-        rate(anchor, "anchor_shanten"),
-    )
-    rows.append(("(d) shanten, MJSPEC_BACKEND=python", sh_py, ratio(sh_py, sh_ref, 1)))
-    rows.append(("(d) shanten, default backend", sh_nat, ratio(sh_nat, sh_ref, 1)))
-    rows.append(("(d) PyMahjongGB MahjongShanten", sh_ref, "the anchor (GB shapes)"))
-    for label, value, note in rows:
-        print(f"  {label:<40} {shown(value)}   {note}")
+    print(f"  {'calls per second':<40} {'median':>12}  {'rounds min-max':>19}")
+    for label, results, key, note in rows:
+        print(f"  {label:<40} {shown(results, key)}   {note}")
     print()
-
-
-def ratio(mine: float | None, ref: float | None, need: float) -> str:
-    if mine is None or ref is None:
-        return "(anchor not installed)"
-    return f"{mine / ref:.2f}x the anchor (target >= {need:g}x)"
 
 
 def main() -> None:
