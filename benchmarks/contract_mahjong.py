@@ -162,11 +162,13 @@ def _answer(raw: dict[str, Any]) -> dict[str, Any]:
         }
     patterns = []
     yakuman = False
-    for y in result.yaku:
+    for y in result.yaku or ():
         han = y.han_open if result.is_open_hand and y.han_open else y.han_closed
         yakuman = yakuman or y.is_yakuman
         patterns.append({"id": y.name, "name": y.name, "value": han, "count": 1})
     cost = result.cost
+    if cost is None:
+        return {"error": "the package answered no cost and no error"}
     ctx = raw.get("context") or {}
     tsumo = raw["win"] == "tsumo"
     dealer = ctx.get("dealer", ctx.get("seat_wind", "E") == "E")
