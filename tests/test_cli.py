@@ -10,14 +10,14 @@ from pathlib import Path
 
 import pytest
 
-from mjspec.compiler.cli import main, score_jsonl
+from mjspec.app.cli import main, score_jsonl
 
 from conftest import ROOT
 
 
 def run(*args: str, stdin: str = "") -> subprocess.CompletedProcess[str]:
     return subprocess.run(
-        [sys.executable, "-m", "mjspec.compiler.cli", *args], input=stdin, capture_output=True, text=True, cwd=ROOT
+        [sys.executable, "-m", "mjspec.app.cli", *args], input=stdin, capture_output=True, text=True, cwd=ROOT
     )
 
 

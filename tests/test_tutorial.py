@@ -63,7 +63,7 @@ def mjspec(pkg: Path, command: str) -> subprocess.CompletedProcess[str]:
     assert argv[0] == "mjspec", command
     env = dict(os.environ, PYTHONPATH=str(pkg.parent))
     return subprocess.run(
-        [sys.executable, "-m", "mjspec.compiler.cli", *argv[1:]], cwd=pkg, env=env, capture_output=True, text=True
+        [sys.executable, "-m", "mjspec.app.cli", *argv[1:]], cwd=pkg, env=env, capture_output=True, text=True
     )
 
 

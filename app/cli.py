@@ -20,10 +20,10 @@ from mjspec.runtime.registry import UnknownProfile, load_profile, profile_ids
 from mjspec.runtime.request import RequestError, parse_request
 from mjspec.runtime.scoring import HandError, Score, WinningHand, evaluate
 
-from .build import Layout, atomic_write, compile_library, stale_files, write_outputs
-from .check import check
-from .errors import SpecErrors
-from .resolve import SpecLibrary
+from mjspec.compiler.build import Layout, atomic_write, compile_library, stale_files, write_outputs
+from mjspec.compiler.check import check
+from mjspec.compiler.errors import SpecErrors
+from mjspec.compiler.resolve import SpecLibrary
 
 
 class UserError(Exception):
@@ -137,7 +137,7 @@ def _parser() -> argparse.ArgumentParser:
     bench.add_argument("--seed", type=int, default=20261129, help="corpus seed")
     bench.set_defaults(run=_cmd_bench)
 
-    from . import docs_cli
+    from mjspec.compiler import docs_cli
 
     docs_cli.add_commands(sub)
     return p
