@@ -25,7 +25,7 @@ from pathlib import Path
 from conftest import ROOT
 
 SECTION = "## Defining a house rule"
-COPIED = ("__init__.py", "py.typed", "compiler", "runtime", "generated", "specs", "docs")
+COPIED = ("__init__.py", "py.typed", "app", "compiler", "runtime", "generated", "specs", "docs")
 
 #: What the README says a command prints, for commands shown without an output block
 #: (command prefix -> substrings of its standard output).
