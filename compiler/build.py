@@ -8,11 +8,11 @@ previous generated files exactly as they were.
 
 from __future__ import annotations
 
-import os
-import tempfile
 from dataclasses import dataclass, field
 from importlib import resources
 from pathlib import Path
+
+from mjspec.app.files import atomic_write
 
 from .check import check
 from .emit import render_engine, render_registry
@@ -110,19 +110,3 @@ def write_outputs(layout: Layout, output: BuildOutput) -> list[Path]:
             path.unlink()
         changed.append(path)
     return changed
-
-
-def atomic_write(path: Path, text: str) -> None:
-    """Write ``text`` beside ``path`` and rename it into place: readers never see half a file."""
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as f:
-            f.write(text)
-        os.replace(tmp, path)
-    except BaseException:
-        try:
-            os.unlink(tmp)
-        except FileNotFoundError:
-            pass
-        raise
