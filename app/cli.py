@@ -88,6 +88,7 @@ def _compiling(command: str) -> Callable[[argparse.Namespace], int]:
     """A command that needs the compiler: imported only when it runs; spec errors listed, exit 2."""
 
     def run(args: argparse.Namespace) -> int:
+        from mjspec.compiler.build import LayoutError
         from mjspec.compiler.errors import SpecErrors
 
         try:
@@ -100,6 +101,9 @@ def _compiling(command: str) -> Callable[[argparse.Namespace], int]:
             for err in e.errors:
                 print(err, file=sys.stderr)
             print(f"{len(e.errors)} error(s)", file=sys.stderr)
+            return BAD_INPUT
+        except LayoutError as e:
+            print(f"mjspec: {e}", file=sys.stderr)
             return BAD_INPUT
 
     return run
@@ -220,11 +224,11 @@ def _parser() -> argparse.ArgumentParser:
 
 
 def _cmd_build(args: argparse.Namespace) -> int:
-    from mjspec.compiler.build import Layout, compile_library, stale_files, write_outputs
+    from mjspec.compiler.build import Layout, build, stale_files, write_outputs
     from mjspec.compiler.errors import SpecErrors
 
     layout = Layout.bundled()
-    output = compile_library(layout)
+    output = build(layout)
     if output.errors:
         raise SpecErrors.of(output.errors)
     if args.check:
@@ -233,19 +237,19 @@ def _cmd_build(args: argparse.Namespace) -> int:
             for path in stale:
                 print(f"stale: {_rel(layout, path)}", file=sys.stderr)
             print("generated output is out of date: run `mjspec build`", file=sys.stderr)
-            return 1
-        print(f"up to date: {len(output.profiles)} profile(s), {len(output.files)} file(s)")
-        return 0
+            return CHECK_FAILED
+        print(f"up to date: {len(output.summaries)} profile(s), {len(output.outputs)} file(s)")
+        return OK
     changed = set(write_outputs(layout, output))
-    for ir in output.profiles:
-        path = layout.generated / f"{ir.id}.py"
+    for p in output.summaries:
+        path = layout.generated / f"{p.id}.py"
         state = "written" if path in changed else "unchanged"
         print(
-            f"{ir.id}: {len(ir.patterns)} patterns, {len(ir.requirements)} requirement(s), "
-            f"{len(ir.examples)} examples, {len(ir.invariants)} invariants -> {_rel(layout, path)} ({state})"
+            f"{p.id}: {p.patterns} patterns, {p.requirements} requirement(s), "
+            f"{p.examples} examples, {p.invariants} invariants -> {_rel(layout, path)} ({state})"
         )
-    print(f"built {len(output.profiles)} profile(s); {len(changed)} file(s) changed")
-    return 0
+    print(f"built {len(output.summaries)} profile(s); {len(changed)} file(s) changed")
+    return OK
 
 
 def _rel(layout: Any, path: Path) -> str:

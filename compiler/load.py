@@ -36,7 +36,12 @@ class Loaded:
         return nearest_location(self.locations, path, self.file)
 
 
-class _Loader(yaml.SafeLoader):
+#: libyaml's parser where PyYAML was built with it (several times faster); its nodes carry the same
+#: line and column marks, so every error still names its line.
+_SafeLoader: type[yaml.SafeLoader] = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+
+
+class _Loader(_SafeLoader):  # type: ignore[valid-type,misc]
     pass
 
 
