@@ -14,7 +14,7 @@ from __future__ import annotations
 import io
 import json
 import sys
-from typing import Any, BinaryIO, Callable, Iterator, TextIO
+from typing import Any, BinaryIO, Callable, Iterator, TextIO, cast
 
 from mjspec.runtime.context import ContextError
 from mjspec.runtime.options import OptionError
@@ -152,6 +152,7 @@ def encode_answer(n: int, answer: dict[str, Any]) -> bytes:
 def score_jsonl(stdin: BinaryIO | TextIO, stdout: BinaryIO | TextIO) -> int:
     """Answer every line of ``stdin`` on ``stdout``, one line each, flushed line by line; exit status 0."""
     source = getattr(stdin, "buffer", stdin)
+    read: Callable[[int], bytes]
     if isinstance(source, io.TextIOBase):  # a text stream without bytes beneath (io.StringIO)
         text_source = source
 
@@ -159,7 +160,8 @@ def score_jsonl(stdin: BinaryIO | TextIO, stdout: BinaryIO | TextIO) -> int:
             return text_source.read(size).encode("utf-8", "surrogateescape")
 
     else:
-        read = source.read1 if hasattr(source, "read1") else source.read
+        # read1: whatever has arrived, at most one chunk, so a line is answered as soon as it is whole
+        read = cast(Callable[[int], bytes], getattr(source, "read1", source.read))
     sink = getattr(stdout, "buffer", stdout)
     text_sink = isinstance(sink, io.TextIOBase)
     for n, line in enumerate(request_lines(read), 1):

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import re
 from functools import lru_cache
+from importlib import metadata
 from dataclasses import fields, is_dataclass
 from enum import StrEnum
 from typing import Any
@@ -141,4 +142,4 @@ def format_python(raw: str, memo: Memo | None = None) -> str:
 
 def black_version() -> str:
     """The version of black that formats the generated modules (pinned in pyproject.toml)."""
-    return str(black.__version__)
+    return metadata.version("black")

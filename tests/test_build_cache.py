@@ -187,3 +187,21 @@ def test_stale_files_compare_bytes(tmp_path: Path) -> None:
     assert stale_files(layout, out) == []
     (layout.generated / "orphan.py").write_text("")
     assert stale_files(layout, out) == [layout.generated / "orphan.py"]
+
+
+def test_specs_load_with_libyaml_and_keep_their_lines(tmp_path: Path) -> None:
+    import yaml
+
+    from mjspec.compiler import load
+    from mjspec.compiler.errors import SpecErrors
+
+    if getattr(yaml, "__with_libyaml__", False):
+        assert issubclass(load._Loader, yaml.CSafeLoader)
+    loaded = load.load_spec_text("id: a\nscoring:\n  cap: 3\n", "a.yaml")
+    assert loaded.where(("scoring", "cap")).line == 3
+    try:
+        load.load_spec_text("id: a\nscoring:\n  cap: [3\n", "a.yaml")
+    except SpecErrors as e:
+        assert str(e.errors[0]).startswith("a.yaml:4:")
+    else:
+        raise AssertionError("malformed YAML was accepted")
