@@ -312,3 +312,38 @@ def test_fuzzed_batches_answer_every_line(lines: list[bytes]) -> None:
 @given(st.lists(mutated_line(), min_size=1, max_size=12))
 def test_fuzzed_batches_answer_every_line_long(lines: list[bytes]) -> None:
     check_batch(lines)
+
+
+def test_readme_documents_every_context_key() -> None:
+    """Each key WinContext accepts has a row in the README's context-key table, and no row names another."""
+    import dataclasses
+
+    from mjspec.runtime.context import WinContext
+
+    readme = (ROOT / "README.md").read_text("utf-8")
+    section = readme.split("### Context keys", 1)[1].split("\n### ", 1)[0]
+    documented = set()
+    for row in section.splitlines():
+        if row.startswith("| `"):
+            first_cell = row.split("|")[1]
+            documented.update(part.strip().strip("`") for part in first_cell.split(","))
+    assert documented == {f.name for f in dataclasses.fields(WinContext)}
+
+
+def test_losing_hand_is_refused_where_no_losing_hand_is_scored() -> None:
+    [riichi, classical] = run_batch(
+        json.dumps({**VALID, "context": {"losing_hand": True}}).encode()
+        + b"\n"
+        + json.dumps(
+            {
+                "profile": "classical_xmj",
+                "concealed": "123m456p789s11z",
+                "win_tile": "5z",
+                "win": "ron",
+                "context": {"losing_hand": True},
+            }
+        ).encode()
+        + b"\n"
+    )
+    assert riichi["error"].startswith("context.losing_hand: riichi_planet scores no losing hands")
+    assert "error" not in classical
