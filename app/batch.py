@@ -138,10 +138,14 @@ def _depth(value: Any) -> int:
     return deepest
 
 
+#: ``json.dumps(answer, ensure_ascii=False)`` without building an encoder per call (the same bytes).
+_encode = json.JSONEncoder(ensure_ascii=False).encode
+
+
 def encode_answer(n: int, answer: dict[str, Any]) -> bytes:
     """One answer as a UTF-8 JSON line; an answer that cannot be written becomes an error line."""
     try:
-        return (json.dumps(answer, ensure_ascii=False) + "\n").encode("utf-8")
+        return (_encode(answer) + "\n").encode("utf-8")
     except UnicodeEncodeError:  # a lone surrogate echoed from the request: escape it
         return (json.dumps(answer) + "\n").encode("ascii")
     except (ValueError, TypeError, RecursionError) as e:
