@@ -30,6 +30,10 @@ CHUNK_BYTES = 64 * 1024
 MAX_DEPTH = 8
 
 
+class StreamError(Exception):
+    """Standard input cannot be read, or standard output is closed: the batch cannot run (exit status 2)."""
+
+
 class OversizeLine:
     """A line longer than the limit, skipped unread; only its length is kept."""
 
@@ -153,8 +157,24 @@ def encode_answer(n: int, answer: dict[str, Any]) -> bytes:
         return (json.dumps(fallback, ensure_ascii=False) + "\n").encode("utf-8", "backslashreplace")
 
 
+def _reading(read: Callable[[int], bytes]) -> Callable[[int], bytes]:
+    """``read``, with a failure to read stdin made a :class:`StreamError` (the only way the batch fails)."""
+
+    def guarded(size: int) -> bytes:
+        try:
+            return read(size)
+        except OSError as e:
+            raise StreamError(f"cannot read standard input: {e.strerror or e}") from None
+
+    return guarded
+
+
 def score_jsonl(stdin: BinaryIO | TextIO, stdout: BinaryIO | TextIO) -> int:
-    """Answer every line of ``stdin`` on ``stdout``, one line each, flushed line by line; exit status 0."""
+    """Answer every line of ``stdin`` on ``stdout``, one line each, flushed line by line; exit status 0.
+
+    Raises :class:`StreamError` when stdin cannot be read or stdout is closed."""
+    if stdin is None or stdout is None:  # Python sets a closed standard stream to None
+        raise StreamError(f"standard {'input' if stdin is None else 'output'} is closed")
     source = getattr(stdin, "buffer", stdin)
     read: Callable[[int], bytes]
     if isinstance(source, io.TextIOBase):  # a text stream without bytes beneath (io.StringIO)
@@ -166,6 +186,7 @@ def score_jsonl(stdin: BinaryIO | TextIO, stdout: BinaryIO | TextIO) -> int:
     else:
         # read1: whatever has arrived, at most one chunk, so a line is answered as soon as it is whole
         read = cast(Callable[[int], bytes], getattr(source, "read1", source.read))
+    read = _reading(read)
     sink = getattr(stdout, "buffer", stdout)
     text_sink = isinstance(sink, io.TextIOBase)
     for n, line in enumerate(request_lines(read), 1):

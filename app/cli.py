@@ -28,7 +28,7 @@ from mjspec.runtime.registry import UnknownProfile, load_profile, profile_ids
 from mjspec.runtime.request import RequestError, parse_request
 from mjspec.runtime.scoring import HandError, Score, WinningHand, evaluate
 
-from .batch import score_jsonl, score_request
+from .batch import StreamError, score_jsonl, score_request
 from .files import atomic_write
 
 __all__ = ["main", "score_jsonl", "score_request", "UserError"]
@@ -57,7 +57,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         result: int = args.run(args)
         return result
-    except (UserError, UnknownProfile, RequestError, HandError, ContextError, OptionError) as e:
+    except (UserError, UnknownProfile, RequestError, HandError, ContextError, OptionError, StreamError) as e:
         print(f"mjspec: {e}", file=sys.stderr)
         return BAD_INPUT
     except CheckFailed as e:

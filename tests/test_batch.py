@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import io
 import json
+import os
 import subprocess
 import sys
 import tracemalloc
@@ -347,3 +348,23 @@ def test_losing_hand_is_refused_where_no_losing_hand_is_scored() -> None:
     )
     assert riichi["error"].startswith("context.losing_hand: riichi_planet scores no losing hands")
     assert "error" not in classical
+
+
+def test_a_stream_that_cannot_be_read_is_bad_input() -> None:
+    from mjspec.app.batch import StreamError
+
+    class Failing(io.RawIOBase):
+        def readinto(self, buffer: Any) -> int:
+            raise OSError(5, "Input/output error")
+
+    with pytest.raises(StreamError, match="cannot read standard input: Input/output error"):
+        score_jsonl(Failing(), io.BytesIO())
+    res = subprocess.run(
+        [sys.executable, "-m", "mjspec.app.cli", "score", "--jsonl"],
+        input=json.dumps(VALID).encode(),
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+        cwd=ROOT,
+        preexec_fn=lambda: os.close(1),
+    )
+    assert res.returncode == 2 and res.stderr == b"mjspec: standard output is closed\n"
