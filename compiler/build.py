@@ -4,23 +4,32 @@ All output is computed in memory first; files are written only if every spec
 checked and every module rendered, and each file is replaced atomically
 (written beside its target, then renamed), so a failing build leaves the
 previous generated files exactly as they were.
+
+:func:`build` is what ``mjspec build`` runs: when nothing the output depends on
+has changed it takes the output of the last build from the cache
+(``compiler/cache.py``) without importing the rest of the compiler, and when
+something has, it compiles, formatting with black only the modules whose
+unformatted text changed. The output is a plain list of ``(path, bytes)``, so a
+further kind of output is one more entry.
 """
 
 from __future__ import annotations
 
-import os
-import tempfile
+import importlib.util
 from dataclasses import dataclass, field
-from importlib import resources
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-from .check import check
-from .emit import render_engine, render_registry
-from .errors import SpecError, SpecErrors
-from .ir import ProfileIR
-from .native import render_native
-from .render import render_rule_documents
-from .resolve import SpecLibrary
+from mjspec.app.files import atomic_write
+
+from . import cache
+
+if TYPE_CHECKING:
+    from .errors import SpecError
+    from .ir import ProfileIR
+
+#: A build's output: each file's path and its exact bytes.
+Outputs = list[tuple[Path, bytes]]
 
 
 @dataclass(frozen=True)
@@ -37,7 +46,9 @@ class Layout:
     @classmethod
     def at(cls, root: Path) -> "Layout":
         """A project folder laid out like this one: ``specs/``, ``generated/``, ``docs/`` under ``root``."""
-        return cls(specs=root / "specs", generated=root / "generated", docs=root / "docs", root=root)
+        return cls(
+            specs=root / "specs", generated=root / "generated", docs=root / "docs", root=root
+        )
 
     @property
     def rules(self) -> Path:
@@ -46,34 +57,122 @@ class Layout:
 
     @classmethod
     def bundled(cls) -> "Layout":
-        """The project's own folders (an editable install points them at the work tree)."""
-        specs = Path(str(resources.files("mjspec.specs")))
-        generated = Path(str(resources.files("mjspec.generated")))
+        """The project's own folders (an editable install points them at the work tree).
+
+        Found from the packages' import locations, never from ``str()`` of a resource
+        object: without ``generated/__init__.py`` that package is a namespace whose
+        resource object prints as ``MultiplexedPath(...)``, which is no folder.
+        """
+        specs = package_folder("mjspec.specs")
+        if specs is None:
+            raise LayoutError(
+                "cannot find the bundled specs (the package mjspec.specs is not installed)"
+            )
         root = specs.parent
+        generated = package_folder("mjspec.generated") or root / "generated"
         return cls(specs=specs, generated=generated, docs=root / "docs", root=root)
+
+
+class LayoutError(Exception):
+    """The folders to read or write cannot be told for sure: nothing is read or written."""
+
+
+def package_folder(name: str) -> Path | None:
+    """The one folder the package ``name`` is imported from; None when it is not found at all."""
+    try:
+        spec = importlib.util.find_spec(name)
+    except (ImportError, ValueError):
+        return None
+    if spec is None or spec.submodule_search_locations is None:
+        return None
+    folders = sorted({str(Path(p).resolve()) for p in spec.submodule_search_locations})
+    if len(folders) > 1:
+        raise LayoutError(
+            f"{name} is found in {len(folders)} folders ({', '.join(folders)}): cannot tell which to use; "
+            f"restore {name.rsplit('.', 1)[-1]}/__init__.py"
+        )
+    return Path(folders[0]) if folders else None
+
+
+@dataclass(frozen=True)
+class ProfileSummary:
+    """What ``mjspec build`` reports of one compiled profile (kept in the cache with the output)."""
+
+    id: str
+    patterns: int
+    requirements: int
+    examples: int
+    invariants: int
+    python_only: str | None = None
+    """Why the profile has no native engine (file:line of what the lowering could not take), or None."""
 
 
 @dataclass
 class BuildOutput:
-    """The result of compiling every spec of a layout, before anything is written."""
+    """The result of compiling every spec of a layout, before anything is written.
 
-    profiles: list[ProfileIR] = field(default_factory=list)
-    files: dict[Path, str] = field(default_factory=dict)
-    errors: list[SpecError] = field(default_factory=list)
-    notes: list[str] = field(default_factory=list)
-    """What the build says without failing: profiles built for the Python backend only, and why."""
+    ``profiles`` holds the typed IR when the specs were compiled (empty when the
+    output came from the cache); ``summaries`` is there either way.
+    """
+
+    profiles: "list[ProfileIR]" = field(default_factory=list)
+    outputs: Outputs = field(default_factory=list)
+    errors: "list[SpecError]" = field(default_factory=list)
+    summaries: list[ProfileSummary] = field(default_factory=list)
+    cached: bool = False
+
+    @property
+    def files(self) -> dict[Path, str]:
+        """The output as text by path (every output is UTF-8 text today)."""
+        return {path: data.decode("utf-8") for path, data in self.outputs}
 
 
-def compile_library(layout: Layout) -> BuildOutput:
+def source_folders() -> list[Path]:
+    """The code a build runs on, whose every byte can shape its output: the compiler and the runtime."""
+    here = Path(__file__).resolve().parent
+    runtime = package_folder("mjspec.runtime")
+    return [here, runtime if runtime is not None else here.parent / "runtime"]
+
+
+def build(layout: Layout) -> BuildOutput:
+    """The output of ``layout``'s specs: from the cache when no input changed, else compiled (and cached)."""
+    digest = cache.inputs_digest(layout, source_folders())
+    hit = cache.load(layout, digest)
+    if hit is not None:
+        outputs, summaries = hit
+        return BuildOutput(outputs=outputs, summaries=summaries, cached=True)
+    out = compile_library(layout, cache.Memo(cache.memo_folder(layout, "black"), _black_salt()))
+    if not out.errors:
+        cache.store(layout, digest, out.outputs, out.summaries)
+    return out
+
+
+def _black_salt() -> str:
+    from .emit import BLACK_MODE, black_version
+
+    return f"black {black_version()} {BLACK_MODE!r}"
+
+
+def compile_library(layout: Layout, memo: "cache.Memo | None" = None) -> BuildOutput:
     """Check and render every spec in ``layout.specs``; collect every error.
 
     Besides the engine modules this renders the rule documents
     (``docs/rules/<id>.<lang>.md`` and ``docs/rules/index.md``), whose figures
-    come from the engines just rendered.
+    come from the engines just rendered. ``memo`` keeps black's results between
+    builds. The compiler proper is imported here, not at the top of this module,
+    so that a build served from the cache never loads black, jinja2 or jsonschema.
     """
+    from .check import check
+    from .emit import render_engine, render_registry
+    from .errors import SpecErrors
+    from .native import render_native
+    from .render import render_rule_documents
+    from .resolve import SpecLibrary
+
     out = BuildOutput()
     lib = SpecLibrary(layout.specs, layout.root)
     sources: dict[str, str] = {}
+    files: dict[Path, str] = {}
     for pid in lib.profile_ids():
         try:
             ir = check(lib.resolve_file(lib.path_of(pid)), expected_id=pid)
@@ -83,23 +182,36 @@ def compile_library(layout: Layout) -> BuildOutput:
         out.profiles.append(ir)
         native, digest_or_why = render_native(ir)
         if native is not None:
-            out.files[layout.generated / "native" / f"{pid}.c"] = native
-        else:
-            out.notes.append(f"{digest_or_why}: profile {pid} is built for the Python backend only")
+            files[layout.generated / "native" / f"{pid}.c"] = native
         digest = digest_or_why if native is not None else None
-        sources[pid] = out.files[layout.generated / f"{pid}.py"] = render_engine(ir, digest)
+        out.summaries.append(
+            ProfileSummary(
+                ir.id,
+                len(ir.patterns),
+                len(ir.requirements),
+                len(ir.examples),
+                len(ir.invariants),
+                None if native is not None else digest_or_why,
+            )
+        )
+        sources[pid] = files[layout.generated / f"{pid}.py"] = render_engine(ir, memo, digest)
     if not out.errors:
-        out.files[layout.generated / "__init__.py"] = render_registry([p.id for p in out.profiles])
+        files[layout.generated / "__init__.py"] = render_registry(
+            [p.id for p in out.profiles], memo
+        )
         docs, errors = render_rule_documents(out.profiles, sources, layout.rules, layout.locale)
-        out.files.update(docs)
+        files.update(docs)
         out.errors.extend(errors)
+        if memo is not None and not errors:
+            memo.prune()
+    out.outputs = [(path, text.encode("utf-8")) for path, text in files.items()]
     return out
 
 
 def stale_files(layout: Layout, output: BuildOutput) -> list[Path]:
     """Files whose content differs from what the specs generate, and generated files no spec makes."""
-    stale = [p for p, text in sorted(output.files.items()) if not p.exists() or p.read_text("utf-8") != text]
-    wanted = set(output.files)
+    stale = [p for p, data in sorted(output.outputs) if not p.exists() or p.read_bytes() != data]
+    wanted = {p for p, _ in output.outputs}
     for p in sorted([*layout.generated.glob("*.py"), *layout.generated.glob("native/*.c")]):
         if p not in wanted:
             stale.append(p)
@@ -112,26 +224,11 @@ def stale_files(layout: Layout, output: BuildOutput) -> list[Path]:
 def write_outputs(layout: Layout, output: BuildOutput) -> list[Path]:
     """Write every changed file atomically and remove generated files no spec makes; return what changed."""
     changed = []
+    data = dict(output.outputs)
     for path in stale_files(layout, output):
-        if path in output.files:
-            atomic_write(path, output.files[path])
+        if path in data:
+            atomic_write(path, data[path])
         else:
             path.unlink()
         changed.append(path)
     return changed
-
-
-def atomic_write(path: Path, text: str) -> None:
-    """Write ``text`` beside ``path`` and rename it into place: readers never see half a file."""
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as f:
-            f.write(text)
-        os.replace(tmp, path)
-    except BaseException:
-        try:
-            os.unlink(tmp)
-        except FileNotFoundError:
-            pass
-        raise

@@ -1,5 +1,8 @@
 """Commands about profiles as documents: ``mjspec diff`` and ``mjspec new``.
 
+Their arguments are declared with the other commands in ``mjspec.app.cli``,
+which imports this module only when one of them runs.
+
 ``diff A B`` prints every rule on which two profiles differ (a readable table,
 or ``--json``). ``new ID --from PROFILE`` starts a house rule: a minimal spec
 ``specs/ID.yaml`` that extends PROFILE, which builds unchanged. Both work on the
@@ -28,36 +31,6 @@ from .render import house_rule_names
 from .resolve import SpecLibrary
 
 _ID = re.compile(r"^[a-z][a-z0-9_]*$")
-
-
-def add_commands(sub: Any) -> None:
-    """Register this module's subcommands on the ``mjspec`` parser."""
-    d = sub.add_parser(
-        "diff",
-        help="list every rule on which two profiles differ",
-        description=(
-            "Compare two profiles' resolved specs rule by rule: tile set, opening, calls, win flow, "
-            "each pattern present in one only or with another value, payments, exhaustion, match."
-        ),
-    )
-    d.add_argument("a", metavar="A", help="first profile id")
-    d.add_argument("b", metavar="B", help="second profile id")
-    d.add_argument("--json", action="store_true", help="print the differences as JSON")
-    d.add_argument("--root", type=Path, metavar="DIR", help="a project folder with specs/ (default: this project)")
-    d.set_defaults(run=_one_line_errors(_cmd_diff))
-
-    n = sub.add_parser(
-        "new",
-        help="start a house rule: a spec that extends an existing profile",
-        description=(
-            "Write specs/ID.yaml, a minimal spec that extends PROFILE (names in every language, the "
-            "parent's source). It builds as it is; then state what differs."
-        ),
-    )
-    n.add_argument("id", metavar="ID", help="the new profile's id (snake_case; also its file and module name)")
-    n.add_argument("--from", dest="parent", required=True, metavar="PROFILE", help="the profile to extend")
-    n.add_argument("--root", type=Path, metavar="DIR", help="a project folder with specs/ (default: this project)")
-    n.set_defaults(run=_one_line_errors(_cmd_new))
 
 
 def _layout(root: Path | None) -> Layout:
@@ -157,3 +130,8 @@ def _cmd_new(args: argparse.Namespace) -> int:
     print(f"wrote {shown} (extends {args.parent})")
     print(f"next: state what differs in {shown}, then `mjspec validate {shown}` and `mjspec build`")
     return 0
+
+
+#: The commands as the command line (``mjspec.app.cli``) runs them: mistakes in one line, exit status 2.
+run_diff = _one_line_errors(_cmd_diff)
+run_new = _one_line_errors(_cmd_new)

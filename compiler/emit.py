@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import re
 from functools import lru_cache
+from importlib import metadata
 from dataclasses import fields, is_dataclass
 from enum import StrEnum
 from typing import Any
@@ -22,6 +23,7 @@ from mjspec.runtime import rules
 from mjspec.runtime.options import OptionSpec, ScoreValue
 from mjspec.runtime.text import LANGUAGES, Text
 
+from .cache import Memo
 from .ir import ProfileIR
 
 BLACK_MODE = black.Mode(target_versions={TargetVersion.PY311}, line_length=100)
@@ -113,13 +115,31 @@ def environment() -> jinja2.Environment:
     return env
 
 
-def render_engine(ir: ProfileIR, native_digest: str | None = None) -> str:
+def render_engine(ir: ProfileIR, memo: Memo | None = None, native_digest: str | None = None) -> str:
     """The formatted source of ``generated/<id>.py``; ``native_digest`` names its native engine."""
     raw = environment().get_template("engine.py.j2").render(ir=ir, native_digest=native_digest)
-    return black.format_str(raw, mode=BLACK_MODE)
+    return format_python(raw, memo)
 
 
-def render_registry(ids: list[str]) -> str:
+def render_registry(ids: list[str], memo: Memo | None = None) -> str:
     """The source of ``generated/__init__.py``: which engines exist."""
     raw = environment().get_template("registry.py.j2").render(ids=sorted(ids))
-    return black.format_str(raw, mode=BLACK_MODE)
+    return format_python(raw, memo)
+
+
+def format_python(raw: str, memo: Memo | None = None) -> str:
+    """``raw`` formatted by black; with a ``memo``, black runs only on text it has not formatted before
+    (it is most of a build's time, and formatting is a pure function of the text, black's version and mode)."""
+    if memo is not None:
+        done = memo.get(raw)
+        if done is not None:
+            return done
+    formatted = black.format_str(raw, mode=BLACK_MODE)
+    if memo is not None:
+        memo.put(raw, formatted)
+    return formatted
+
+
+def black_version() -> str:
+    """The version of black that formats the generated modules (pinned in pyproject.toml)."""
+    return metadata.version("black")

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from pathlib import Path as FilePath
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import yaml
 from yaml.nodes import MappingNode, Node, ScalarNode, SequenceNode
@@ -36,7 +36,14 @@ class Loaded:
         return nearest_location(self.locations, path, self.file)
 
 
-class _Loader(yaml.SafeLoader):
+if TYPE_CHECKING:
+    _SafeLoader = yaml.SafeLoader
+else:  # libyaml's parser where PyYAML was built with it: several times faster, and its nodes carry
+    # the same line and column marks, so every error still names its line.
+    _SafeLoader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+
+
+class _Loader(_SafeLoader):
     pass
 
 

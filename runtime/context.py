@@ -111,6 +111,9 @@ _WIND_OF_LETTER: dict[str, Wind] = {w.value: w for w in Wind}
 
 _BOOL_KEYS = {"original_call", "kong_upon_kong", "losing_hand", "riichi", "double_riichi", "ippatsu", "last_tile", "after_kong", "kong_shot", "robbing_kong", "first_draw", "fourth_tile"}
 _INT_KEYS = {"honba", "riichi_sticks", "dealer_wins"}
+#: The greatest count a context may give (honba, riichi sticks, consecutive dealer wins). No table comes
+#: near it; beyond it a number is a mistake (or an attack: 10**4000 honba make an answer too long to write).
+MAX_COUNT = 100
 _TILE_KEYS = {"dora_indicators", "ura_indicators", "flowers", "exhausted"}
 
 
@@ -120,8 +123,9 @@ def _coerce(key: str, value: Any) -> Any:
             raise ContextError(f"context.{key} must be true or false, got {value!r}")
         return value
     if key in _INT_KEYS:
-        if isinstance(value, bool) or not isinstance(value, int) or value < 0:
-            raise ContextError(f"context.{key} must be a whole number >= 0, got {value!r}")
+        if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value <= MAX_COUNT:
+            shown = repr(value) if not isinstance(value, int) or abs(value) < 10**12 else f"a number of {len(str(abs(value)))} digits"
+            raise ContextError(f"context.{key} must be a whole number from 0 to {MAX_COUNT}, got {shown}")
         return value
     if key in _TILE_KEYS:
         if not isinstance(value, str):

@@ -28,6 +28,11 @@ class ReplayError(ValueError):
     """A record that does not replay: names the hand and step, and what differs or which rule refused."""
 
 
+class RecordFormatError(ReplayError):
+    """A record that cannot be replayed at all (not a record, an unknown profile or version, bad options):
+    bad input, where a plain :class:`ReplayError` is a replay that diverged from its record."""
+
+
 def hand_record(hand: Hand, index: int) -> dict[str, Any]:
     return {
         "index": index,
@@ -80,25 +85,25 @@ class ReplaySummary:
 def replay(record: Mapping[str, Any]) -> ReplaySummary:
     """Re-execute ``record`` and check it event by event; raise :class:`ReplayError` at the first difference."""
     if not isinstance(record, Mapping) or record.get("format") != FORMAT:
-        raise ReplayError(f"not an mjspec record (expected format {FORMAT!r})")
+        raise RecordFormatError(f"not an mjspec record (expected format {FORMAT!r})")
     try:
         profile = load_profile(record["profile"])
     except (KeyError, LookupError) as e:
-        raise ReplayError(f"record names no known profile: {e}") from None
+        raise RecordFormatError(f"record names no known profile: {e}") from None
     options = record.get("options", {})
     if not isinstance(options, Mapping):
-        raise ReplayError("record options must be an object of option names to values")
+        raise RecordFormatError("record options must be an object of option names to values")
     try:
         profile = bind_options(profile, options)
     except OptionError as e:
-        raise ReplayError(f"record options: {e}") from None
+        raise RecordFormatError(f"record options: {e}") from None
     if record.get("profile_version") != profile.version:
-        raise ReplayError(
+        raise RecordFormatError(
             f"record was made with {profile.id} version {record.get('profile_version')}, this engine is version {profile.version}"
         )
     chance = record.get("chance", "seeded")
     if chance not in ("seeded", "explicit"):
-        raise ReplayError(f"chance must be 'seeded' or 'explicit', got {chance!r}")
+        raise RecordFormatError(f"chance must be 'seeded' or 'explicit', got {chance!r}")
     explicit = chance == "explicit"
     match = Match(profile, 0 if explicit else int(record["seed"]), record.get("hands_total"))
     n_decisions = n_events = 0

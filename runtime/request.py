@@ -44,6 +44,11 @@ def parse_request(profile: Profile, raw: Mapping[str, Any]) -> tuple[WinningHand
         ctx = WinContext.from_mapping(ctx_raw)
     except ContextError as e:
         raise RequestError(str(e)) from None
+    if ctx.losing_hand and profile.table.settlement is None:
+        raise RequestError(
+            f"context.losing_hand: {profile.id} scores no losing hands (only a profile whose hands are all "
+            "scored at settlement does)"
+        )
     return WinningHand(concealed, melds, win_tiles[0], WinKind(win_raw)), ctx
 
 

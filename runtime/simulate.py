@@ -7,6 +7,7 @@ played again alone with ``mjspec play PROFILE --seed N``.
 from __future__ import annotations
 
 import multiprocessing
+import signal
 import sys
 import time
 from collections import Counter
@@ -77,6 +78,20 @@ def play_one(args: Job) -> GameSummary:
                 s.payments[ev.kind] += int(ev.data["amount"])
     s.totals = list(match.totals)
     return s
+
+
+class SimulationInterrupted(Exception):
+    """Ctrl-C stopped a run: the workers are gone and nothing was written; says how far it got."""
+
+    def __init__(self, finished: int, games: int) -> None:
+        super().__init__(f"interrupted: {finished} of {games} game(s) finished; nothing written")
+        self.finished = finished
+        self.games = games
+
+
+def _ignore_interrupt() -> None:
+    """A worker leaves Ctrl-C to the parent, which stops every worker at once and reports once."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
 
 
 @dataclass
@@ -157,19 +172,30 @@ def simulate(
     jobs: list[Job] = [(profile_id, seed + i, tuple(bots), hands, given) for i in range(games)]
     t0 = time.perf_counter()
     results: list[GameSummary] = []
-    it: Iterable[GameSummary]
-    if workers <= 1:
-        it = map(play_one, jobs)
-        results = _collect(it, games, progress)
-    else:
-        with multiprocessing.get_context("spawn" if sys.platform == "darwin" else "fork").Pool(workers) as pool:
-            results = _collect(pool.imap_unordered(play_one, jobs, chunksize=max(1, games // (workers * 20))), games, progress)
+    try:
+        if workers <= 1:
+            _collect(map(play_one, jobs), games, progress, results)
+        else:
+            context = multiprocessing.get_context("spawn" if sys.platform == "darwin" else "fork")
+            # Forked workers inherit SIGINT ignored from the moment they exist (the initializer covers spawn).
+            previous = signal.signal(signal.SIGINT, signal.SIG_IGN)
+            try:
+                pool = context.Pool(workers, initializer=_ignore_interrupt)
+            finally:
+                signal.signal(signal.SIGINT, previous)
+            with pool:  # leaving it terminates the workers, on Ctrl-C too: no orphans
+                chunks = max(1, games // (workers * 20))
+                _collect(pool.imap_unordered(play_one, jobs, chunksize=chunks), games, progress, results)
+    except KeyboardInterrupt:
+        if progress:
+            sys.stderr.write("\n")
+        raise SimulationInterrupted(len(results), games) from None
     results.sort(key=lambda s: s.seed)
     return SimulationReport(profile_id, games, workers, time.perf_counter() - t0, results)
 
 
-def _collect(it: Iterable[GameSummary], total: int, progress: bool) -> list[GameSummary]:
-    out = []
+def _collect(it: Iterable[GameSummary], total: int, progress: bool, out: list[GameSummary]) -> None:
+    """Gather the games into ``out`` as they finish (so an interruption knows how many did)."""
     width = 30
     for n, s in enumerate(it, 1):
         out.append(s)
@@ -179,4 +205,3 @@ def _collect(it: Iterable[GameSummary], total: int, progress: bool) -> list[Game
             sys.stderr.flush()
     if progress:
         sys.stderr.write("\n")
-    return out

@@ -24,7 +24,7 @@ from typing import Any
 
 import pytest
 
-from mjspec.compiler.cli import score_request
+from mjspec.app.batch import score_request
 
 BENCH = Path(__file__).resolve().parent.parent / "benchmarks"
 sys.path.insert(0, str(BENCH))

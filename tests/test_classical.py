@@ -11,7 +11,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from mjspec.compiler.cli import main, score_request
+from mjspec.app.cli import main, score_request
 from mjspec.runtime.actions import Action, ActionKind
 from mjspec.runtime.bots import GreedyBot
 from mjspec.runtime.context import WinContext

@@ -4,20 +4,21 @@ from __future__ import annotations
 
 import io
 import json
+import re
 import subprocess
 import sys
 from pathlib import Path
 
 import pytest
 
-from mjspec.compiler.cli import main, score_jsonl
+from mjspec.app.cli import main, score_jsonl
 
 from conftest import ROOT
 
 
 def run(*args: str, stdin: str = "") -> subprocess.CompletedProcess[str]:
     return subprocess.run(
-        [sys.executable, "-m", "mjspec.compiler.cli", *args], input=stdin, capture_output=True, text=True, cwd=ROOT
+        [sys.executable, "-m", "mjspec.app.cli", *args], input=stdin, capture_output=True, text=True, cwd=ROOT
     )
 
 
@@ -114,3 +115,181 @@ def test_jsonl_through_the_console_script() -> None:
 def test_main_without_command_prints_help(capsys: pytest.CaptureFixture[str]) -> None:
     assert main([]) == 2
     assert "usage" in capsys.readouterr().out
+
+
+HEAVY = ("mjspec.compiler", "black", "jinja2", "jsonschema", "yaml")
+
+LEAN_COMMANDS = {
+    "score": ["score", "--jsonl"],
+    "score one hand": [
+        "score",
+        "sichuan_tfmj",
+        "11122233m456p77p",
+        "--win",
+        "7p",
+        "--missing",
+        "s",
+        "--json",
+    ],
+    "play": ["play", "sichuan_tfmj", "--hands", "1", "--quiet"],
+    "simulate": ["simulate", "sichuan_tfmj", "--games", "1", "--hands", "1", "--no-progress"],
+    "list": ["list"],
+}
+
+
+@pytest.mark.parametrize("name", list(LEAN_COMMANDS))
+def test_runtime_commands_never_import_the_compiler(name: str) -> None:
+    """score, play and simulate run on the runtime alone: the compiler, black, jinja2, jsonschema stay unloaded."""
+    code = (
+        "import sys, json\n"
+        "from mjspec.app.cli import main\n"
+        "status = main(sys.argv[1:])\n"
+        "sys.stdout.flush()\n"
+        f"loaded = sorted(m for m in sys.modules if m.split('.')[0] in {HEAVY!r} or m.startswith('mjspec.compiler'))\n"
+        "print('\\nLOADED ' + json.dumps(loaded))\n"
+        "raise SystemExit(status)\n"
+    )
+    stdin = json.dumps(
+        {"profile": "sichuan_tfmj", "concealed": "1111223344556p", "win_tile": "6p", "win": "ron"}
+    )
+    res = subprocess.run(
+        [sys.executable, "-c", code, *LEAN_COMMANDS[name]],
+        input=stdin + "\n",
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+    )
+    assert res.returncode == 0, res.stderr
+    loaded = json.loads(res.stdout.rsplit("LOADED ", 1)[1])
+    assert loaded == []
+
+
+def test_replay_never_imports_the_compiler(tmp_path: Path) -> None:
+    record = tmp_path / "game.json"
+    assert (
+        run("play", "sichuan_tfmj", "--hands", "1", "--quiet", "--record", str(record)).returncode
+        == 0
+    )
+    code = (
+        "import sys\nfrom mjspec.app.cli import main\nstatus = main(sys.argv[1:])\n"
+        "assert not [m for m in sys.modules if m.startswith(('mjspec.compiler', 'black', 'jinja2', 'jsonschema'))]\n"
+        "raise SystemExit(status)\n"
+    )
+    res = subprocess.run(
+        [sys.executable, "-c", code, "replay", str(record)],
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+    )
+    assert res.returncode == 0, res.stderr
+
+
+def test_version() -> None:
+    import mjspec
+
+    res = run("--version")
+    assert res.returncode == 0 and res.stdout == f"mjspec {mjspec.__version__}\n"
+
+
+def test_exit_status_one_for_a_replay_that_diverges(tmp_path: Path) -> None:
+    record = tmp_path / "game.json"
+    assert (
+        run("play", "sichuan_tfmj", "--hands", "1", "--quiet", "--record", str(record)).returncode
+        == 0
+    )
+    data = json.loads(record.read_text())
+    data["totals"] = [t + 1 for t in data["totals"]]
+    record.write_text(json.dumps(data))
+    res = run("replay", str(record))
+    assert res.returncode == 1, res.stderr
+    assert "replay failed" in res.stderr and "Traceback" not in res.stderr
+
+
+@pytest.mark.parametrize(
+    "content,needle",
+    [
+        ('{"format": "not ours"}', "not an mjspec record"),
+        ("[1, 2", "not JSON"),
+        (b"\xff\xfe".decode("latin-1"), "not"),
+        ("[" * 100_000 + "]" * 100_000, "not a usable record"),
+    ],
+)
+def test_exit_status_two_for_a_record_that_is_bad_input(
+    tmp_path: Path, content: str, needle: str
+) -> None:
+    record = tmp_path / "game.json"
+    record.write_text(content, encoding="latin-1")
+    res = run("replay", str(record))
+    assert res.returncode == 2, res.stderr
+    assert needle in res.stderr and "Traceback" not in res.stderr
+
+
+def test_exit_status_two_for_bad_usage() -> None:
+    assert run("score", "--no-such-flag").returncode == 2
+    assert run("no-such-command").returncode == 2
+    assert (
+        run(
+            "play",
+            "sichuan_tfmj",
+            "--record",
+            "/proc/no/such/dir/game.json",
+            "--hands",
+            "1",
+            "--quiet",
+        ).returncode
+        == 2
+    )
+
+
+def test_ctrl_c_during_simulate_reports_once_and_leaves_nothing(tmp_path: Path) -> None:
+    """Ctrl-C reaches the whole process group, as from a terminal: one line, exit 130, no orphans, no file."""
+    import os
+    import signal
+    import time
+
+    stats = tmp_path / "stats.json"
+    proc = subprocess.Popen(
+        [
+            sys.executable,
+            "-m",
+            "mjspec.app.cli",
+            "simulate",
+            "sichuan_tfmj",
+            "--games",
+            "400",
+            "--workers",
+            "2",
+            "--json",
+            str(stats),
+        ],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        cwd=ROOT,
+        start_new_session=True,
+    )
+    assert proc.stderr is not None
+    progress = b""
+    while b"/400 games" not in progress:  # the progress bar shows that some games have finished
+        byte = proc.stderr.read(1)
+        assert byte, "simulate ended before it could be interrupted"
+        progress += byte
+    os.killpg(proc.pid, signal.SIGINT)
+    out, err = proc.communicate(timeout=60)
+    stderr = (progress + err).decode()
+    assert proc.returncode == 130, stderr
+    assert "Traceback" not in stderr and "KeyboardInterrupt" not in stderr
+    [line] = [ln for ln in stderr.splitlines() if "interrupted" in ln]
+    assert re.fullmatch(
+        r"mjspec: simulate interrupted: \d+ of 400 game\(s\) finished; nothing written", line
+    )
+    assert not stats.exists() and not list(tmp_path.iterdir())
+    deadline = time.monotonic() + 10
+    while time.monotonic() < deadline:  # every worker is gone with its parent
+        try:
+            os.killpg(proc.pid, 0)
+        except ProcessLookupError:
+            break
+        time.sleep(0.1)
+    else:
+        os.killpg(proc.pid, signal.SIGKILL)
+        pytest.fail("worker processes outlived the interrupted simulate")

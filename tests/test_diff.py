@@ -35,7 +35,7 @@ def project(tmp_path: Path, specs: dict[str, str]) -> Path:
 
 
 def run(*args: str, cwd: Path = ROOT) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([sys.executable, "-m", "mjspec.compiler.cli", *args], capture_output=True, text=True, cwd=cwd)
+    return subprocess.run([sys.executable, "-m", "mjspec.app.cli", *args], capture_output=True, text=True, cwd=cwd)
 
 
 HOUSE = (

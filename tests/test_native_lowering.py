@@ -275,9 +275,9 @@ def test_a_profile_the_lowering_cannot_take_is_built_for_python_with_file_and_li
     )
     out = compile_library(make_layout(tmp_path, {"house": child(body), "sichuan_tfmj": open(_root() / "specs" / "sichuan_tfmj.yaml").read()}))
     assert not out.errors, out.errors
-    notes = [n for n in out.notes if "house" in n]
-    assert notes and "house.yaml:" in notes[0] and "scoring.patterns.all_triplets.when" in notes[0]
-    assert "built for the Python backend only" in notes[0]
+    why = next(p.python_only for p in out.summaries if p.id == "house")
+    assert why is not None and "house.yaml:" in why and "scoring.patterns.all_triplets.when" in why
+    assert "wider than 64 bits" in why
     assert not any(p.name == "house.c" for p in out.files)
     engine = out.files[tmp_path / "generated" / "house.py"]
     assert "NATIVE_DIGEST: str | None = None" in engine

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from mjspec.compiler.build import compile_library
-from mjspec.compiler.cli import main, score_request
+from mjspec.app.cli import main, score_request
 from mjspec.runtime.options import (
     OptionError,
     OptionSpec,

@@ -33,7 +33,7 @@ from typing import Any
 import pytest
 from hypothesis import given, settings
 
-from mjspec.compiler.cli import score_request
+from mjspec.app.cli import score_request
 from mjspec.runtime.hand import MeldType
 from mjspec.runtime.registry import load_profile
 from mjspec.runtime.request import parse_request

@@ -11,7 +11,7 @@ from typing import Any
 
 import pytest
 
-from mjspec.compiler.cli import score_request
+from mjspec.app.cli import score_request
 from mjspec.runtime.registry import load_profile
 
 

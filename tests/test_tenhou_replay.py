@@ -19,7 +19,7 @@ from pathlib import Path
 
 import pytest
 
-from mjspec.compiler.cli import main
+from mjspec.app.cli import main
 from mjspec.runtime.record import ReplayError, replay
 from mjspec.runtime.registry import load_profile
 from mjspec.runtime.tenhou import load_log

@@ -17,15 +17,14 @@ import json
 import os
 import re
 import shlex
-import shutil
 import subprocess
 import sys
 from pathlib import Path
 
 from conftest import ROOT
+from projectkit import copy_project
 
 SECTION = "## Defining a house rule"
-COPIED = ("__init__.py", "py.typed", "compiler", "runtime", "generated", "specs", "docs")
 
 #: What the README says a command prints, for commands shown without an output block
 #: (command prefix -> substrings of its standard output).
@@ -45,25 +44,12 @@ def tutorial_blocks() -> list[tuple[str, str]]:
     return [(m.group(1), m.group(2)) for m in re.finditer(r"^```(\w+)\n(.*?)^```$", section, flags=re.M | re.S)]
 
 
-def copy_project(tmp_path: Path) -> Path:
-    pkg = tmp_path / "mjspec"
-    pkg.mkdir()
-    ignore = shutil.ignore_patterns("__pycache__", "*.pyc")
-    for name in COPIED:
-        src = ROOT / name
-        if src.is_dir():
-            shutil.copytree(src, pkg / name, ignore=ignore)
-        elif src.exists():
-            shutil.copy2(src, pkg / name)
-    return pkg
-
-
 def mjspec(pkg: Path, command: str) -> subprocess.CompletedProcess[str]:
     argv = shlex.split(command)
     assert argv[0] == "mjspec", command
     env = dict(os.environ, PYTHONPATH=str(pkg.parent))
     return subprocess.run(
-        [sys.executable, "-m", "mjspec.compiler.cli", *argv[1:]], cwd=pkg, env=env, capture_output=True, text=True
+        [sys.executable, "-m", "mjspec.app.cli", *argv[1:]], cwd=pkg, env=env, capture_output=True, text=True
     )
 
 

@@ -1,4 +1,4 @@
-"""The runtime, the compiler and every generated engine pass ``mypy --strict``."""
+"""The runtime, the compiler, the command line and every generated engine pass ``mypy --strict``."""
 
 from __future__ import annotations
 
@@ -19,7 +19,7 @@ def test_mypy_strict(tmp_path: Path) -> None:
     (tmp_path / "mjspec").symlink_to(ROOT, target_is_directory=True)
     mypy = str(Path(sys.executable).parent / "mypy")
     res = subprocess.run(
-        [mypy, "--strict", "--no-incremental", "-p", "mjspec.runtime", "-p", "mjspec.generated", "-p", "mjspec.compiler"],
+        [mypy, "--strict", "--no-incremental", "-p", "mjspec.runtime", "-p", "mjspec.generated", "-p", "mjspec.compiler", "-p", "mjspec.app"],
         cwd=tmp_path,
         capture_output=True,
         text=True,

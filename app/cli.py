@@ -1,57 +1,112 @@
 """The ``mjspec`` command line.
 
-A user's mistake (bad YAML, an unknown key, bad tile notation, an unknown
-profile) is reported as ``file:line: path: message`` or one line, with exit
-status 2 and no traceback. ``build --check`` exits 1 when output is stale.
+Exit statuses: 0 success; 1 a check that failed (``build --check`` finding
+stale output, a ``replay`` that diverges from its record); 2 bad usage or bad
+input (bad YAML, an unknown key, bad tile notation, an unknown profile, a
+malformed record), reported as ``file:line: path: message`` or one line and
+never a traceback; 130 interrupted (Ctrl-C).
+
+Only ``build``, ``validate``, ``diff`` and ``new`` import the compiler (and with
+it black, jinja2 and jsonschema), inside the command: scoring, play, replay and
+simulation start on the runtime alone.
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 from pathlib import Path
-from typing import Any, Sequence, TextIO
+from typing import Any, Callable, Sequence
 
-from mjspec.runtime.context import ContextError, WinContext
+import mjspec
+from mjspec.runtime.context import ContextError
 from mjspec.runtime.options import OptionError, bind_options, parse_assignments
 from mjspec.runtime.profile import Profile
 from mjspec.runtime.registry import UnknownProfile, load_profile, profile_ids
 from mjspec.runtime.request import RequestError, parse_request
 from mjspec.runtime.scoring import HandError, Score, WinningHand, evaluate
 
-from .build import Layout, atomic_write, compile_library, stale_files, write_outputs
-from .check import check
-from .errors import SpecErrors
-from .resolve import SpecLibrary
+from .batch import StreamError, score_jsonl, score_request
+from .files import atomic_write
+
+__all__ = ["main", "score_jsonl", "score_request", "UserError"]
+
+#: Exit statuses (README: "Exit statuses").
+OK, CHECK_FAILED, BAD_INPUT, INTERRUPTED = 0, 1, 2, 130
 
 
 class UserError(Exception):
     """A mistake in what the user asked for: reported in one line, exit status 2."""
 
 
+class CheckFailed(Exception):
+    """A check that ran and found a difference (a diverging replay): one line, exit status 1."""
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     parser = _parser()
-    args = parser.parse_args(argv)
+    try:
+        args = parser.parse_args(argv)
+    except KeyboardInterrupt:
+        return INTERRUPTED
     if not getattr(args, "command", None):
         parser.print_help()
-        return 2
+        return BAD_INPUT
     try:
         result: int = args.run(args)
         return result
-    except SpecErrors as e:
-        for err in e.errors:
-            print(err, file=sys.stderr)
-        print(f"{len(e.errors)} error(s)", file=sys.stderr)
-        return 2
-    except (UserError, UnknownProfile, RequestError, HandError, ContextError, OptionError) as e:
+    except (UserError, UnknownProfile, RequestError, HandError, ContextError, OptionError, StreamError) as e:
         print(f"mjspec: {e}", file=sys.stderr)
-        return 2
+        return BAD_INPUT
+    except CheckFailed as e:
+        print(f"mjspec: {e}", file=sys.stderr)
+        return CHECK_FAILED
     except NotImplementedError as e:
         print(f"mjspec: not implemented: {e}", file=sys.stderr)
-        return 2
+        return BAD_INPUT
     except BrokenPipeError:
-        return 0
+        _silence_stdout()
+        return OK
+    except KeyboardInterrupt:
+        print("\nmjspec: interrupted", file=sys.stderr)
+        return INTERRUPTED
+
+
+def _silence_stdout() -> None:
+    """After the reader of stdout went away: point it at /dev/null, so the flush at exit cannot fail."""
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        os.close(devnull)
+    except (OSError, ValueError):
+        pass
+
+
+def _compiling(command: str) -> Callable[[argparse.Namespace], int]:
+    """A command that needs the compiler: imported only when it runs; spec errors listed, exit 2."""
+
+    def run(args: argparse.Namespace) -> int:
+        from mjspec.compiler.build import LayoutError
+        from mjspec.compiler.errors import SpecErrors
+
+        try:
+            if command in ("diff", "new"):
+                from mjspec.compiler import docs_cli
+
+                return docs_cli.run_diff(args) if command == "diff" else docs_cli.run_new(args)
+            return _cmd_build(args) if command == "build" else _cmd_validate(args)
+        except SpecErrors as e:
+            for err in e.errors:
+                print(err, file=sys.stderr)
+            print(f"{len(e.errors)} error(s)", file=sys.stderr)
+            return BAD_INPUT
+        except LayoutError as e:
+            print(f"mjspec: {e}", file=sys.stderr)
+            return BAD_INPUT
+
+    return run
 
 
 OPTION_HELP = "a game option of the profile, e.g. NoLimit=true or FlowersOwnBoth=doubles:2 (repeatable; see the rule document)"
@@ -61,16 +116,18 @@ def _parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(
         prog="mjspec",
         description="Compile mahjong rule specs (YAML) into typed engines, and use them.",
+        epilog="exit status: 0 success, 1 a check that failed, 2 bad usage or bad input, 130 interrupted",
     )
+    p.add_argument("--version", action="version", version=f"mjspec {mjspec.__version__}")
     sub = p.add_subparsers(dest="command", metavar="COMMAND")
 
     b = sub.add_parser("build", help="validate and compile every bundled spec into generated/")
     b.add_argument("--check", action="store_true", help="write nothing; exit 1 naming every stale generated file")
-    b.set_defaults(run=_cmd_build)
+    b.set_defaults(run=_compiling("build"))
 
     v = sub.add_parser("validate", help="check spec files and report every error with file:line")
     v.add_argument("files", nargs="+", type=Path, metavar="FILE", help="spec files (extends are looked up beside each file)")
-    v.set_defaults(run=_cmd_validate)
+    v.set_defaults(run=_compiling("validate"))
 
     ls = sub.add_parser("list", help="list the compiled profiles")
     ls.set_defaults(run=_cmd_list)
@@ -137,15 +194,41 @@ def _parser() -> argparse.ArgumentParser:
     bench.add_argument("--seed", type=int, default=20261129, help="corpus seed")
     bench.set_defaults(run=_cmd_bench)
 
-    from . import docs_cli
+    d = sub.add_parser(
+        "diff",
+        help="list every rule on which two profiles differ",
+        description=(
+            "Compare two profiles' resolved specs rule by rule: tile set, opening, calls, win flow, "
+            "each pattern present in one only or with another value, payments, exhaustion, match."
+        ),
+    )
+    d.add_argument("a", metavar="A", help="first profile id")
+    d.add_argument("b", metavar="B", help="second profile id")
+    d.add_argument("--json", action="store_true", help="print the differences as JSON")
+    d.add_argument("--root", type=Path, metavar="DIR", help="a project folder with specs/ (default: this project)")
+    d.set_defaults(run=_compiling("diff"))
 
-    docs_cli.add_commands(sub)
+    n = sub.add_parser(
+        "new",
+        help="start a house rule: a spec that extends an existing profile",
+        description=(
+            "Write specs/ID.yaml, a minimal spec that extends PROFILE (names in every language, the "
+            "parent's source). It builds as it is; then state what differs."
+        ),
+    )
+    n.add_argument("id", metavar="ID", help="the new profile's id (snake_case; also its file and module name)")
+    n.add_argument("--from", dest="parent", required=True, metavar="PROFILE", help="the profile to extend")
+    n.add_argument("--root", type=Path, metavar="DIR", help="a project folder with specs/ (default: this project)")
+    n.set_defaults(run=_compiling("new"))
     return p
 
 
 def _cmd_build(args: argparse.Namespace) -> int:
+    from mjspec.compiler.build import Layout, build, stale_files, write_outputs
+    from mjspec.compiler.errors import SpecErrors
+
     layout = Layout.bundled()
-    output = compile_library(layout)
+    output = build(layout)
     if output.errors:
         raise SpecErrors.of(output.errors)
     if args.check:
@@ -154,26 +237,29 @@ def _cmd_build(args: argparse.Namespace) -> int:
             for path in stale:
                 print(f"stale: {_rel(layout, path)}", file=sys.stderr)
             print("generated output is out of date: run `mjspec build`", file=sys.stderr)
-            return 1
-        print(f"up to date: {len(output.profiles)} profile(s), {len(output.files)} file(s)")
-        return 0
+            return CHECK_FAILED
+        print(f"up to date: {len(output.summaries)} profile(s), {len(output.outputs)} file(s)")
+        return OK
     changed = set(write_outputs(layout, output))
-    from .native_build import compile_engines
+    from mjspec.compiler.native_build import compile_engines
 
-    for note in (*output.notes, *compile_engines(layout.generated, [ir.id for ir in output.profiles])):
+    for p in output.summaries:
+        if p.python_only is not None:
+            print(f"{p.python_only}: profile {p.id} is built for the Python backend only")
+    for note in compile_engines(layout.generated, [p.id for p in output.summaries]):
         print(note)
-    for ir in output.profiles:
-        path = layout.generated / f"{ir.id}.py"
+    for p in output.summaries:
+        path = layout.generated / f"{p.id}.py"
         state = "written" if path in changed else "unchanged"
         print(
-            f"{ir.id}: {len(ir.patterns)} patterns, {len(ir.requirements)} requirement(s), "
-            f"{len(ir.examples)} examples, {len(ir.invariants)} invariants -> {_rel(layout, path)} ({state})"
+            f"{p.id}: {p.patterns} patterns, {p.requirements} requirement(s), "
+            f"{p.examples} examples, {p.invariants} invariants -> {_rel(layout, path)} ({state})"
         )
-    print(f"built {len(output.profiles)} profile(s); {len(changed)} file(s) changed")
-    return 0
+    print(f"built {len(output.summaries)} profile(s); {len(changed)} file(s) changed")
+    return OK
 
 
-def _rel(layout: Layout, path: Path) -> str:
+def _rel(layout: Any, path: Path) -> str:
     try:
         return str(path.relative_to(layout.root))
     except ValueError:
@@ -181,6 +267,10 @@ def _rel(layout: Layout, path: Path) -> str:
 
 
 def _cmd_validate(args: argparse.Namespace) -> int:
+    from mjspec.compiler.check import check
+    from mjspec.compiler.errors import SpecErrors
+    from mjspec.compiler.resolve import SpecLibrary
+
     failures = 0
     for file in args.files:
         if not file.exists():
@@ -293,36 +383,6 @@ def _describe(profile: Profile, hand: WinningHand, score: Score) -> str:
     return "\n".join(lines)
 
 
-def score_request(raw: Any) -> dict[str, Any]:
-    """Answer one contract request (a parsed JSON value); never raises for bad input."""
-    if not isinstance(raw, dict):
-        return {"error": "a request must be a JSON object"}
-    try:
-        profile = load_profile(raw.get("profile", ""))
-        hand, ctx = parse_request(profile, raw)
-        return evaluate(profile, hand, ctx).to_contract()
-    except (UnknownProfile, RequestError, HandError, ContextError, OptionError) as e:
-        return {"error": str(e)}
-    except NotImplementedError as e:
-        return {"error": f"not implemented: {e}"}
-
-
-def score_jsonl(stdin: TextIO, stdout: TextIO) -> int:
-    """The batch form of contracts/scoring.md: one answer per request line, flushed line by line."""
-    for n, line in enumerate(stdin, 1):
-        if not line.strip():
-            continue
-        try:
-            raw = json.loads(line)
-        except json.JSONDecodeError as e:
-            answer: dict[str, Any] = {"error": f"line {n}: not JSON: {e.msg} at column {e.colno}"}
-        else:
-            answer = score_request(raw)
-        stdout.write(json.dumps(answer, ensure_ascii=False) + "\n")
-        stdout.flush()
-    return 0
-
-
 def _bots(text: str) -> list[str]:
     names = [n.strip() for n in text.split(",") if n.strip()]
     if len(names) not in (1, 4):
@@ -377,11 +437,15 @@ def _cmd_play(args: argparse.Namespace) -> int:
 
 
 def _write_json_atomic(path: Path, data: Any) -> None:
-    atomic_write(path, json.dumps(data, ensure_ascii=False, indent=1) + "\n")
+    """Write ``data`` as JSON, atomically; a path that cannot be written is the user's error (exit 2)."""
+    try:
+        atomic_write(path, json.dumps(data, ensure_ascii=False, indent=1) + "\n")
+    except OSError as e:
+        raise UserError(f"{path}: cannot write: {e.strerror}") from None
 
 
 def _cmd_replay(args: argparse.Namespace) -> int:
-    from mjspec.runtime.record import ReplayError, replay
+    from mjspec.runtime.record import RecordFormatError, ReplayError, replay
 
     try:
         record = json.loads(args.record.read_text("utf-8"))
@@ -389,10 +453,19 @@ def _cmd_replay(args: argparse.Namespace) -> int:
         raise UserError(f"{args.record}: cannot read: {e.strerror}") from None
     except json.JSONDecodeError as e:
         raise UserError(f"{args.record}:{e.lineno}: not JSON: {e.msg}") from None
+    except UnicodeDecodeError as e:
+        raise UserError(f"{args.record}: not UTF-8 text (byte {e.start + 1})") from None
+    except (ValueError, RecursionError) as e:  # a number past Python's digit limit, nesting too deep
+        raise UserError(f"{args.record}: not a usable record: {type(e).__name__}") from None
     try:
         summary = replay(record)
+    except RecordFormatError as e:
+        raise UserError(f"{args.record}: not a usable record: {e}") from None
     except ReplayError as e:
-        raise UserError(f"{args.record}: replay failed: {e}") from None
+        raise CheckFailed(f"{args.record}: replay failed: {e}") from None
+    except (KeyError, TypeError, AttributeError, IndexError, ValueError, RecursionError) as e:
+        # The last guard for a malformed record that no check above names: one line, never a traceback.
+        raise UserError(f"{args.record}: malformed record ({type(e).__name__}: {e})") from None
     print(
         f"{args.record}: ok: {summary.profile}, {summary.hands} hand(s), {summary.decisions} decisions, "
         f"{summary.events} events reproduced; totals {list(summary.totals)}"
@@ -416,16 +489,20 @@ def _cmd_import_tenhou(args: argparse.Namespace) -> int:
 
 
 def _cmd_simulate(args: argparse.Namespace) -> int:
-    from mjspec.runtime.simulate import simulate
+    from mjspec.runtime.simulate import SimulationInterrupted, simulate
 
     options = parse_assignments(args.option)
     bind_options(load_profile(args.profile), options)  # refuse a bad option before any worker starts
     if args.games < 1 or args.workers < 1:
         raise UserError("--games and --workers must be at least 1")
-    report = simulate(
-        args.profile, args.games, workers=args.workers, seed=args.seed, bots=_bots(args.bots), hands=args.hands,
-        progress=not args.no_progress, options=options,
-    )
+    try:
+        report = simulate(
+            args.profile, args.games, workers=args.workers, seed=args.seed, bots=_bots(args.bots), hands=args.hands,
+            progress=not args.no_progress, options=options,
+        )
+    except SimulationInterrupted as e:
+        print(f"mjspec: simulate {e}", file=sys.stderr)
+        return INTERRUPTED
     print(report.table())
     if args.json:
         _write_json_atomic(args.json, report.to_json())
