@@ -26,7 +26,7 @@ from .hand import Meld, MeldType
 from .profile import MissingSuitRule, Profile
 from .rules import ExchangeDirection, IndicatorTiming, PassWinRule, WinFlow
 from .scoring import Score, WinningHand, evaluate, score_losing_hand
-from .shapes import discard_shanten, is_complete, shanten, waits
+from .shapes import discard_shanten, is_complete, shanten, wait_mask, waits
 from .tiles import N_ALL_KINDS, N_KINDS, SUIT_LAYOUT, Suit, Tile, format_tiles
 
 SEATS = 4
@@ -128,6 +128,9 @@ class Hand:
 
         self.hands: list[list[Tile]] = [[] for _ in range(SEATS)]
         self.counts: list[list[int]] = [[0] * N_ALL_KINDS for _ in range(SEATS)]  # kept in step with hands by _give/_take
+        # Each seat's wait mask (bit k: one more k completes its concealed tiles) with the melds count it
+        # was made for; _give/_take drop it, so a claim check on a discard is a bit test.
+        self._wait_masks: list[tuple[int, int] | None] = [None] * SEATS
         self.flowers: list[list[Tile]] = [[] for _ in range(SEATS)]  # exposed flowers
         self.melds: list[list[Meld]] = [[] for _ in range(SEATS)]
         self.discards: list[list[Tile]] = [[] for _ in range(SEATS)]
@@ -242,10 +245,21 @@ class Hand:
     def _give(self, seat: int, tile: Tile) -> None:
         self.hands[seat].append(tile)
         self.counts[seat][tile.kind] += 1
+        self._wait_masks[seat] = None
 
     def _take(self, seat: int, tile: Tile) -> None:
         self.hands[seat].remove(tile)
         self.counts[seat][tile.kind] -= 1
+        self._wait_masks[seat] = None
+
+    def _completed_by(self, seat: int, kind: int) -> bool:
+        """Whether one more tile of ``kind`` completes the seat's concealed tiles (held flowers aside;
+        callers refuse those), by shape: a bit of the seat's wait mask, made once per change of its tiles."""
+        n_melds = len(self.melds[seat])
+        cached = self._wait_masks[seat]
+        if cached is None or cached[0] != n_melds:
+            cached = self._wait_masks[seat] = (n_melds, wait_mask(self.counts[seat][:N_KINDS], n_melds, self.profile.shapes))
+        return bool(cached[1] >> kind & 1)
 
     def _pop_front(self) -> Tile:
         tile = self.wall[self.front]
@@ -643,13 +657,9 @@ class Hand:
             return None
         if self.rules.calls.missing_suit_blocks_calls and (self._holds_missing(seat) or tile.suit == self.missing[seat]):
             return None
-        counts = self.counts[seat]
-        if tile.is_flower or any(counts[N_KINDS:]):
+        if tile.is_flower or any(self.counts[seat][N_KINDS:]):
             return None
-        counts[tile.kind] += 1
-        complete = is_complete(counts[:N_KINDS], len(self.melds[seat]), self.profile.shapes)
-        counts[tile.kind] -= 1
-        if not complete or self.furiten(seat):  # the shape first: furiten needs every wait, a costlier test
+        if not self._completed_by(seat, tile.kind) or self.furiten(seat):  # the shape first: furiten needs every wait, a costlier test
             return None
         ctx = self.win_context(
             seat,
@@ -899,13 +909,9 @@ class Hand:
         """Letting a completing discard pass makes the seat furiten until its next draw, yaku or not (001)."""
         if not self.rules.furiten.passed_completion or self.furiten_passed[seat] or tile.is_flower:
             return
-        counts = self.counts[seat]
-        if any(counts[N_KINDS:]):
+        if any(self.counts[seat][N_KINDS:]):
             return
-        counts[tile.kind] += 1
-        complete = is_complete(counts[:N_KINDS], len(self.melds[seat]), self.profile.shapes)
-        counts[tile.kind] -= 1
-        if complete:
+        if self._completed_by(seat, tile.kind):
             self._completes.add(seat)
 
     def _end_chain(self) -> None:
