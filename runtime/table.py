@@ -418,7 +418,7 @@ class Hand:
             if self._kong_allowed() and not blocked:
                 counts = self.counts[seat]
                 calls = self.rules.calls
-                if calls.ankan:
+                if calls.ankan and 4 in counts:  # rare: spare the scan of every kind
                     for kind in sorted(k for k in range(N_KINDS) if counts[k] == 4):
                         out.append(Action(ActionKind.ANKAN, seat, tile=Tile(kind)))
                 if calls.kakan:
@@ -431,7 +431,7 @@ class Hand:
             for flower in sorted({t for t in hand if t.is_flower}, key=_tile_key):
                 if self.wall_remaining > 0:
                     out.append(Action(ActionKind.FLOWER, seat, tile=flower))
-        candidates = sorted(set(hand), key=_tile_key)
+        candidates = _distinct_tiles(hand)
         missing = self.missing[seat]
         if self.rules.discard_missing_suit_first and missing is not None and self._holds_missing(seat):
             lo = SUIT_FIRST_KIND[missing]
@@ -655,11 +655,11 @@ class Hand:
     def _ron_score(self, seat: int, tile: Tile, *, robbing: bool, honba: int | None = None) -> Score | None:
         if self.rules.passing.win is PassWinRule.DISCARD_WINS and self.discard_win_block[seat]:
             return None
+        if tile.is_flower or any(self.counts[seat][N_KINDS:]) or not self._completed_by(seat, tile.kind):
+            return None  # the bit test first: most discards complete nobody's hand
         if self.rules.calls.missing_suit_blocks_calls and (self._holds_missing(seat) or tile.suit == self.missing[seat]):
             return None
-        if tile.is_flower or any(self.counts[seat][N_KINDS:]):
-            return None
-        if not self._completed_by(seat, tile.kind) or self.furiten(seat):  # the shape first: furiten needs every wait, a costlier test
+        if self.furiten(seat):  # after the shape: furiten needs every wait, a costlier test
             return None
         ctx = self.win_context(
             seat,
@@ -1727,6 +1727,12 @@ SUIT_FIRST_KIND = {suit: first for suit, (first, _) in SUIT_LAYOUT.items()}
 
 def _tile_key(t: Tile) -> int:
     return 2 * t.kind + t.red
+
+
+def _distinct_tiles(tiles: Sequence[Tile]) -> list[Tile]:
+    """``sorted(set(tiles), key=_tile_key)``, keyed by int rather than by hashing each tile (a turn's hot path)."""
+    by_key = {2 * t.kind + t.red: t for t in tiles}
+    return [by_key[k] for k in sorted(by_key)]
 
 
 def _wall_cut(size: int, dice: Sequence[int]) -> int:
