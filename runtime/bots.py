@@ -80,7 +80,7 @@ class GreedyBot:
         if missing is None:
             return False
         lo = SUIT_FIRST_KIND[missing]
-        return any(lo <= t.kind < lo + 9 for t in hand.hands[seat])
+        return any(hand.counts[seat][lo : lo + 9])  # the table counts the seat's tiles by kind
 
     def _shanten(self, hand: Hand, tiles: Sequence[Tile], n_melds: int) -> int:
         counts = [0] * N_ALL_KINDS

@@ -332,6 +332,9 @@ class Hand:
             who = ", ".join(map(str, self.pending_seats()))
             raise IllegalAction("turn-order", f"seat {action.seat} is not to act now (waiting for seat {who} in phase {self.phase.value})")
         legal = self.legal_actions(action.seat)
+        for offered in legal:  # a bot hands back one of the offered actions: identity spares the == calls
+            if offered is action:
+                return
         if action in legal:
             return
         raise IllegalAction(*self._why_illegal(action, legal))
@@ -438,7 +441,7 @@ class Hand:
             candidates = [t for t in candidates if lo <= t.kind < lo + 9]
         if self.must_discard and self.kuikae:
             candidates = [t for t in candidates if t.kind not in self.kuikae]  # 001: kuikae
-        out.extend(Action(ActionKind.DISCARD, seat, tile=t) for t in candidates)
+        out.extend(_discard_action(seat, t) for t in candidates)
         if self.rules.original_call:
             out = self._original_call_options(seat, out, candidates)
         out.extend(self._riichi_declarations(seat, candidates))
@@ -713,8 +716,9 @@ class Hand:
         return self.events[start:]
 
     def _emit(self, event: Event) -> None:
-        for seat, d in enumerate(event.deltas):
-            self.scores[seat] += d
+        if any(event.deltas):  # most events move no points
+            for seat, d in enumerate(event.deltas):
+                self.scores[seat] += d
         self.events.append(event)
 
     def _pay(self, kind: str, receiver: int, payer: int, amount: int, data: dict[str, Any] | None = None) -> None:
@@ -1727,6 +1731,19 @@ SUIT_FIRST_KIND = {suit: first for suit, (first, _) in SUIT_LAYOUT.items()}
 
 def _tile_key(t: Tile) -> int:
     return 2 * t.kind + t.red
+
+
+_DISCARD_ACTIONS: dict[tuple[int, int], Action] = {}
+"""(seat, tile key) -> the DISCARD action: actions are immutable values, and making one is the
+costliest step of listing a turn's options (at most 4 x 84 of them)."""
+
+
+def _discard_action(seat: int, tile: Tile) -> Action:
+    key = (seat, 2 * tile.kind + tile.red)
+    action = _DISCARD_ACTIONS.get(key)
+    if action is None:
+        action = _DISCARD_ACTIONS[key] = Action(ActionKind.DISCARD, seat, tile=tile)
+    return action
 
 
 def _distinct_tiles(tiles: Sequence[Tile]) -> list[Tile]:
