@@ -248,7 +248,10 @@ class Hand:
         self._wait_masks[seat] = None
 
     def _take(self, seat: int, tile: Tile) -> None:
-        self.hands[seat].remove(tile)
+        hand = self.hands[seat]
+        # list.remove(tile) by int keys: the first equal tile goes, without a dataclass == per tile.
+        key = 2 * tile.kind + tile.red
+        del hand[[2 * t.kind + t.red for t in hand].index(key)]
         self.counts[seat][tile.kind] -= 1
         self._wait_masks[seat] = None
 
@@ -697,19 +700,7 @@ class Hand:
         self.verify(action)
         start = len(self.events)
         self.decisions.append(action)
-        handler = {
-            ActionKind.EXCHANGE: self._do_exchange,
-            ActionKind.DECLARE: self._do_declare,
-            ActionKind.DISCARD: self._do_discard,
-            ActionKind.TSUMO: self._do_tsumo,
-            ActionKind.ANKAN: self._do_ankan,
-            ActionKind.KAKAN: self._do_kakan,
-            ActionKind.FLOWER: self._do_flower,
-            ActionKind.ORIGINAL_CALL: self._do_original_call,
-            ActionKind.RIICHI: self._do_riichi,
-            ActionKind.NINE_TERMINALS: self._do_nine_terminals,
-        }.get(action.kind, self._do_response)
-        handler(action)
+        getattr(self, _HANDLERS.get(action.kind, "_do_response"))(action)
         # Automation: a riichi player's drawn tile goes when discarding it is their only option (001).
         while (tile := self._automatic_discard()) is not None:
             self._do_discard(Action(ActionKind.DISCARD, self.turn, tile=tile), automatic=True)
@@ -1732,6 +1723,21 @@ SUIT_FIRST_KIND = {suit: first for suit, (first, _) in SUIT_LAYOUT.items()}
 def _tile_key(t: Tile) -> int:
     return 2 * t.kind + t.red
 
+
+_HANDLERS: dict[ActionKind, str] = {
+    ActionKind.EXCHANGE: "_do_exchange",
+    ActionKind.DECLARE: "_do_declare",
+    ActionKind.DISCARD: "_do_discard",
+    ActionKind.TSUMO: "_do_tsumo",
+    ActionKind.ANKAN: "_do_ankan",
+    ActionKind.KAKAN: "_do_kakan",
+    ActionKind.FLOWER: "_do_flower",
+    ActionKind.ORIGINAL_CALL: "_do_original_call",
+    ActionKind.RIICHI: "_do_riichi",
+    ActionKind.NINE_TERMINALS: "_do_nine_terminals",
+}
+"""The method of Hand that performs each kind of action (the others are answers to a claim):
+made once, not per apply."""
 
 _DISCARD_ACTIONS: dict[tuple[int, int], Action] = {}
 """(seat, tile key) -> the DISCARD action: actions are immutable values, and making one is the
