@@ -23,15 +23,7 @@ import statistics
 import subprocess
 import sys
 
-PROFILES = (
-    "sichuan_tfmj",
-    "sichuan_planet",
-    "riichi_planet",
-    "riichi_tenhou",
-    "riichi_tenhou_east",
-    "gb_mcr",
-    "classical_xmj",
-)
+from mjspec.runtime.registry import profile_ids
 
 
 CHILD = """
@@ -63,7 +55,7 @@ def main() -> None:
     parser.add_argument("--ours", default=sys.executable, help="our Python (default: this one)")
     parser.add_argument("--games", type=int, default=10, help="games per run (default 10)")
     parser.add_argument("--rounds", type=int, default=3, help="rounds per profile (default 3)")
-    parser.add_argument("--profiles", nargs="*", default=list(PROFILES))
+    parser.add_argument("--profiles", nargs="*", default=list(profile_ids()))
     parser.add_argument(
         "--ours-backend", default=None, help="MJSPEC_BACKEND for our side (e.g. python)"
     )

@@ -18,16 +18,9 @@ import pytest
 
 from mjspec.runtime import shapes
 from mjspec.runtime.backend import NATIVE_ALLOWED
+from mjspec.runtime.registry import load_profile, profile_ids
 
-PROFILES = [
-    "sichuan_tfmj",
-    "sichuan_planet",
-    "riichi_planet",
-    "riichi_tenhou",
-    "riichi_tenhou_east",
-    "gb_mcr",
-    "classical_xmj",
-]
+PROFILES = [p for p in profile_ids() if load_profile(p).playable]
 
 pytestmark = pytest.mark.skipif(
     shapes._NATIVE is None,

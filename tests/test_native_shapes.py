@@ -259,18 +259,22 @@ def random_complete(rng: random.Random) -> tuple[list[int], list[Meld]]:
             return counts, melds
 
 
+def random_draw(rng: random.Random, n_melds: int, size: int) -> tuple[list[int], list[Meld]]:
+    """``n_melds`` random melds and ``size - 3 * n_melds`` tiles drawn from the wall beside them."""
+    while True:
+        melds = [random_meld(rng) for _ in range(n_melds)]
+        counts = [0] * 34
+        for k in rng.sample([k for k in range(34) for _ in range(4)], size - 3 * n_melds):
+            counts[k] += 1
+        if own_ok(counts, melds):
+            return counts, melds
+
+
 def random_hand14(rng: random.Random) -> tuple[list[int], list[Meld]]:
     """A complete hand, one with a tile swapped, or 14 - 3 * melds tiles drawn from the wall."""
     how = rng.random()
     if how < 0.3:
-        n_melds = rng.choice([0, 0, 0, 1, 2, 3, 4])
-        while True:
-            melds = [random_meld(rng) for _ in range(n_melds)]
-            counts = [0] * 34
-            for k in rng.sample([k for k in range(34) for _ in range(4)], 14 - 3 * n_melds):
-                counts[k] += 1
-            if own_ok(counts, melds):
-                return counts, melds
+        return random_draw(rng, rng.choice([0, 0, 0, 1, 2, 3, 4]), 14)
     counts, melds = random_complete(rng)
     if how < 0.65:
         while True:
@@ -374,14 +378,8 @@ def test_fifth_copy_is_no_wait() -> None:
 def test_every_melds_count(n_melds: int) -> None:
     rng = random.Random(n_melds)
     for rules in RULES:
-        for _ in range(25):
-            while True:
-                melds = [random_meld(rng) for _ in range(n_melds)]
-                counts = [0] * 34
-                for k in rng.sample([k for k in range(34) for _ in range(4)], 13 - 3 * n_melds):
-                    counts[k] += 1
-                if own_ok(counts, melds):
-                    break
+        for _ in range(15):
+            counts, melds = random_draw(rng, n_melds, 13)
             check_waits(counts, melds, rules)
             assert NATIVE.shanten(counts, n_melds, rules) == shapes._py_shanten(
                 counts, n_melds, rules
