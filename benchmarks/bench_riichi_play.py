@@ -6,8 +6,10 @@ and dealer ``i % 4``; riichienv: a one-hand game, ``reset(seed=i)``). Every
 seat takes the first action its engine lists as legal, so each engine plays
 its own hands, not the same ones: the figure compares table engines doing the
 same kind of work (deal, options at every turn and claim, wins scored and
-paid), not identical games. Reported: hands per second, the median of several
-timed repeats after one warm-up pass, decisions per hand, and the ratio.
+paid), not identical games. Reported: hands per CPU second (``time.process_time``:
+the machine is shared), the median of several timed repeats after one warm-up pass
+of each side, the two sides' repeats alternating; decisions per hand; the ratio.
+The backend mjspec runs on is named (``MJSPEC_BACKEND=python`` for the reference).
 
 riichienv is a Rust-core environment on PyPI (``pip install riichienv``). It is
 not a test dependency: when it is missing the mjspec side still runs and the
@@ -23,6 +25,7 @@ import time
 from collections.abc import Callable
 from typing import Any, Sequence
 
+from mjspec.runtime import shapes
 from mjspec.runtime.actions import Action
 from mjspec.runtime.match import play_hand
 from mjspec.runtime.registry import UnknownProfile, load_profile
@@ -36,16 +39,20 @@ class FirstLegal:
         return legal[0]
 
 
-def timed(fn: Callable[[], int], repeats: int) -> tuple[float, int]:
-    """(median seconds, the count the last run returned) after one warm-up run."""
-    fn()
-    times = []
-    count = 0
-    for _ in range(repeats):
-        t0 = time.perf_counter()
-        count = fn()
-        times.append(time.perf_counter() - t0)
-    return statistics.median(times), count
+def timed(fns: dict[str, Callable[[], int]], repeats: int) -> dict[str, tuple[float, int]]:
+    """Per side: (median CPU seconds, the count the last run returned), after one warm-up run of
+    each; the sides' timed runs alternate, so a change of machine load touches both."""
+    for fn in fns.values():
+        fn()
+    times: dict[str, list[float]] = {name: [] for name in fns}
+    counts: dict[str, int] = {}
+    for r in range(repeats):
+        names = list(fns) if r % 2 == 0 else list(reversed(fns))
+        for name in names:
+            t0 = time.process_time()
+            counts[name] = fns[name]()
+            times[name].append(time.process_time() - t0)
+    return {name: (statistics.median(times[name]), counts[name]) for name in fns}
 
 
 def main() -> None:
@@ -71,30 +78,37 @@ def main() -> None:
             decisions += len(hand.decisions)
         return decisions
 
-    ours_s, ours_decisions = timed(mjspec_hands, args.repeats)
-    ours = args.hands / ours_s
-    print(f"hands per run: {args.hands}; median of {args.repeats} timed runs after a warm-up")
-    print(f"mjspec {profile.id} (pure Python): {ours:10.1f} hands/s  ({ours_decisions / args.hands:.1f} decisions per hand)")
+    sides: dict[str, Callable[[], int]] = {"mjspec": mjspec_hands}
     try:
         from riichienv import RiichiEnv
     except ImportError:
-        print("riichienv is not installed (pip install riichienv): comparison skipped")
+        RiichiEnv = None
+    if RiichiEnv is not None:
+        env: Any = RiichiEnv(game_mode=0, skip_mjai_logging=True)  # 0: a four-player game of one hand
+
+        def riichienv_hands() -> int:
+            decisions = 0
+            for i in range(args.hands):
+                obs = env.reset(seed=i)
+                while not env.done():
+                    decisions += len(obs)
+                    obs = env.step({pid: o.legal_actions()[0] for pid, o in obs.items()})
+            return decisions
+
+        sides["riichienv"] = riichienv_hands
+    got = timed(sides, args.repeats)
+    ours_s, ours_decisions = got["mjspec"]
+    ours = args.hands / ours_s
+    backend = "native shape core" if getattr(shapes, "_NATIVE", None) is not None else "Python backend"
+    print(f"hands per run: {args.hands}; median of {args.repeats} alternating timed runs (CPU time) after a warm-up")
+    print(f"mjspec {profile.id} ({backend}): {ours:10.1f} hands/s  ({ours_decisions / args.hands:.1f} decisions per hand)")
+    if "riichienv" not in got:
+        print("riichienv is not installed (pip install riichienv==0.4.11): comparison skipped")
         return
-    env: Any = RiichiEnv(game_mode=0, skip_mjai_logging=True)  # 0: a four-player game of one hand
-
-    def riichienv_hands() -> int:
-        decisions = 0
-        for i in range(args.hands):
-            obs = env.reset(seed=i)
-            while not env.done():
-                decisions += len(obs)
-                obs = env.step({pid: o.legal_actions()[0] for pid, o in obs.items()})
-        return decisions
-
-    theirs_s, theirs_decisions = timed(riichienv_hands, args.repeats)
+    theirs_s, theirs_decisions = got["riichienv"]
     theirs = args.hands / theirs_s
     print(f"riichienv (Rust core):           {theirs:10.1f} hands/s  ({theirs_decisions / args.hands:.1f} decisions per hand)")
-    print(f"ratio riichienv / mjspec: {theirs / ours:.1f}x")
+    print(f"ratio mjspec / riichienv: {ours / theirs:.2f}x")
 
 
 if __name__ == "__main__":

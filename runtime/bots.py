@@ -14,7 +14,7 @@ from .table import SUIT_FIRST_KIND, Hand
 from .context import WinKind
 from .scoring import WinningHand, evaluate
 from .shapes import discard_shanten, shanten, waits
-from .tiles import Suit, Tile
+from .tiles import N_ALL_KINDS, N_KINDS, Suit, Tile
 
 
 class RandomBot:
@@ -80,13 +80,13 @@ class GreedyBot:
         if missing is None:
             return False
         lo = SUIT_FIRST_KIND[missing]
-        return any(lo <= t.kind < lo + 9 for t in hand.hands[seat])
+        return any(hand.counts[seat][lo : lo + 9])  # the table counts the seat's tiles by kind
 
     def _shanten(self, hand: Hand, tiles: Sequence[Tile], n_melds: int) -> int:
-        counts = [0] * 34
+        counts = [0] * N_ALL_KINDS
         for t in tiles:
-            if not t.is_flower:
-                counts[t.kind] += 1
+            counts[t.kind] += 1
+        counts = counts[:N_KINDS]
         if sum(counts) not in (13 - 3 * n_melds, 14 - 3 * n_melds):
             return 8  # holding a flower: not comparable, and the bot exposes flowers first anyway
         return shanten(counts, n_melds, hand.profile.shapes)
@@ -98,25 +98,17 @@ class GreedyBot:
             # The missing suit must go first: throw its least connected tile.
             return min(discards, key=lambda a: (_connectivity(hand.counts[seat], a.tile), a.tile))
         n_melds = len(hand.melds[seat])
-        counts = [0] * 34
-        for t in tiles:
-            if not t.is_flower:
-                counts[t.kind] += 1
-        if any(t.is_flower for t in tiles) or sum(counts) != 14 - 3 * n_melds:
+        # The table keeps the seat's tiles counted by kind, flowers after the 34 hand-forming kinds.
+        held = hand.counts[seat]
+        counts = held[:N_KINDS]
+        if any(held[N_KINDS:]) or sum(counts) != 14 - 3 * n_melds:
             # A random bot's kept flower: throw the flower first.
             flowers = [a for a in discards if a.tile is not None and a.tile.is_flower]
             return flowers[0] if flowers else discards[0]
         after = discard_shanten(counts, n_melds, hand.profile.shapes)
-        best: list[Action] = []
-        best_value = 99
-        for a in discards:
-            assert a.tile is not None
-            value = after[a.tile.kind]
-            if value < best_value:
-                best, best_value = [a], value
-            elif value == best_value:
-                best.append(a)
-        for kong in (a for a in legal if a.kind in (ActionKind.ANKAN, ActionKind.KAKAN)):
+        best_value = min(after[a.tile.kind] for a in discards if a.tile is not None)
+        best = [a for a in discards if a.tile is not None and after[a.tile.kind] == best_value]
+        for kong in (a for a in legal if a.kind is ActionKind.ANKAN or a.kind is ActionKind.KAKAN):
             assert kong.tile is not None
             kind = kong.tile.kind
             if kong.kind is ActionKind.ANKAN:

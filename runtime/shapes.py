@@ -9,6 +9,16 @@ tuple. A random hand then costs four dictionary look-ups.
 
 Which shapes count is data, a :class:`ShapeRules`, never a profile name.
 
+Where the native core was built (``runtime/native/mjshapes.h``, as the extension
+``mjspec.runtime._shapes``), :func:`is_complete`, :func:`waits`, :func:`wait_mask`,
+:func:`formal_waits`, :func:`is_only_wait`, :func:`shanten` and
+:func:`discard_shanten` ask it first; it answers NotImplemented for anything outside
+what it handles (a count above 4, a wrong tile total, an unusual argument type), and
+the Python code below answers then, raising its own errors. The Python code is the
+reference the native answers are tested against (``tests/test_native_shapes.py``);
+``MJSPEC_BACKEND=python`` switches the native core off. :func:`arrangements` is
+Python only.
+
 The memo tables grow with the distinct suit tuples seen; for tiles of at most
 four copies and hands of at most fourteen tiles that is bounded (a few
 hundred thousand tuples at worst, far fewer in play), so they are never
@@ -21,7 +31,10 @@ import itertools
 import operator
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from types import NotImplementedType
+from typing import Protocol, cast
 
+from .backend import native_module
 from .hand import Arrangement, Group, GroupKind, Meld, ShapeKind, WaitKind
 from .tiles import N_KINDS
 
@@ -30,6 +43,7 @@ __all__ = [
     "arrangements",
     "is_complete",
     "waits",
+    "wait_mask",
     "is_ready",
     "formal_waits",
     "is_only_wait",
@@ -83,6 +97,24 @@ _KNITTED_STARTS: tuple[tuple[int, ...], ...] = tuple(
 _HONORS: tuple[int, ...] = tuple(range(27, 34))
 _ORPHAN_GET = operator.itemgetter(*_ORPHANS)
 _KNITTED_GET = tuple(operator.itemgetter(*straight) for straight in _KNITTED)
+
+
+class _NativeShapes(Protocol):
+    """The functions of ``mjspec.runtime._shapes`` (runtime/native/shapes.c)."""
+
+    def is_complete(self, counts: Sequence[int], n_melds: int, rules: ShapeRules) -> bool | NotImplementedType: ...
+    def wait_mask(self, counts: Sequence[int], n_melds: int, rules: ShapeRules) -> int | NotImplementedType: ...
+    def shanten(self, counts: Sequence[int], n_melds: int, rules: ShapeRules) -> int | NotImplementedType: ...
+    def discard_shanten(
+        self, counts: Sequence[int], n_melds: int, rules: ShapeRules
+    ) -> dict[int, int] | NotImplementedType: ...
+    def waits(
+        self, counts: Sequence[int], melds: Sequence[Meld], rules: ShapeRules, kinds: Iterable[int], copies: int
+    ) -> frozenset[int] | NotImplementedType: ...
+
+
+_NATIVE = cast("_NativeShapes | None", native_module("runtime._shapes"))
+"""The native core, or None (not built, or ``MJSPEC_BACKEND=python``)."""
 
 
 def _check_counts(counts: Sequence[int], expected: Iterable[int], what: str) -> int:
@@ -214,8 +246,18 @@ def is_complete(counts: Sequence[int], n_melds: int, rules: ShapeRules) -> bool:
     """Whether the concealed ``counts`` plus ``n_melds`` declared melds form a complete hand.
 
     ``counts`` is a counts34 vector of ``14 - 3 * n_melds`` tiles (ValueError
-    otherwise). This is the hot path: a few dictionary look-ups per call.
+    otherwise). This is the hot path: four table look-ups natively, a few dictionary
+    look-ups in Python.
     """
+    if _NATIVE is not None:
+        answer = _NATIVE.is_complete(counts, n_melds, rules)
+        if answer is not NotImplemented:
+            return answer
+    return _py_is_complete(counts, n_melds, rules)
+
+
+def _py_is_complete(counts: Sequence[int], n_melds: int, rules: ShapeRules) -> bool:
+    """The Python reference of :func:`is_complete`."""
     if len(counts) != N_KINDS or sum(counts) != 14 - 3 * n_melds:
         _check_counts(counts, (14 - 3 * n_melds,), "concealed")
     if rules.standard and _standard_complete(counts):
@@ -469,6 +511,17 @@ def waits(
     already in the player's own hand and melds is excluded: there is no
     fifth tile to win on. Other players' discards are not considered.
     """
+    if _NATIVE is not None:
+        answer = _NATIVE.waits(concealed, melds, rules, kinds, copies)
+        if answer is not NotImplemented:
+            return answer
+    return _py_waits(concealed, melds, rules, kinds, copies=copies)
+
+
+def _py_waits(
+    concealed: Sequence[int], melds: Sequence[Meld], rules: ShapeRules, kinds: Iterable[int], *, copies: int = 4
+) -> frozenset[int]:
+    """The Python reference of :func:`waits`."""
     n_melds = _melds_count(melds)
     _check_counts(concealed, (13 - 3 * n_melds,), "concealed")
     own = list(concealed)
@@ -483,7 +536,7 @@ def waits(
         if own[k] >= copies:
             continue
         c[k] += 1
-        if is_complete(c, n_melds, rules):
+        if _py_is_complete(c, n_melds, rules):
             out.append(k)
         c[k] -= 1
     return frozenset(out)
@@ -499,6 +552,10 @@ def is_only_wait(concealed: Sequence[int], melds: Sequence[Meld], rules: ShapeRu
     still makes the wait multiple.
     """
     n_melds = _melds_count(melds)
+    if _NATIVE is not None:
+        mask = _NATIVE.wait_mask(concealed, n_melds, rules)
+        if mask is not NotImplemented:
+            return isinstance(kind, int) and 0 <= kind < N_KINDS and mask == 1 << kind
     _check_counts(concealed, (13 - 3 * n_melds,), "concealed")
     return _formal_waits(concealed, n_melds, rules) == frozenset((kind,))
 
@@ -507,8 +564,48 @@ def formal_waits(concealed: Sequence[int], melds: Sequence[Meld], rules: ShapeRu
     """Every kind that completes the waiting hand by shape, a kind whose every copy is held included
     (``concealed``: the counts34 vector before the winning tile)."""
     n_melds = _melds_count(melds)
+    if _NATIVE is not None:
+        mask = _NATIVE.wait_mask(concealed, n_melds, rules)
+        if mask is not NotImplemented:
+            kinds = _MASK_KINDS.get(mask)
+            return kinds if kinds is not None else _mask_kinds(mask)
     _check_counts(concealed, (13 - 3 * n_melds,), "concealed")
     return _formal_waits(concealed, n_melds, rules)
+
+
+def wait_mask(concealed: Sequence[int], n_melds: int, rules: ShapeRules) -> int:
+    """:func:`formal_waits` as a bit set: bit ``k`` when one more tile of kind ``k`` completes the
+    waiting hand (``concealed``: ``13 - 3 * n_melds`` tiles), a kind whose every copy is held
+    included. A claim check on a discard is then one bit test (the table keeps one per seat)."""
+    if _NATIVE is not None:
+        mask = _NATIVE.wait_mask(concealed, n_melds, rules)
+        if mask is not NotImplemented:
+            return mask
+    return _py_wait_mask(concealed, n_melds, rules)
+
+
+def _py_wait_mask(concealed: Sequence[int], n_melds: int, rules: ShapeRules) -> int:
+    """The Python reference of :func:`wait_mask`."""
+    if not 0 <= n_melds <= 4:
+        raise ValueError(f"a hand has 0..4 melds, got {n_melds}")
+    _check_counts(concealed, (13 - 3 * n_melds,), "concealed")
+    mask = 0
+    for k in _formal_waits(concealed, n_melds, rules):
+        mask |= 1 << k
+    return mask
+
+
+_MASK_KINDS: dict[int, frozenset[int]] = {}
+"""Wait mask -> its kinds. Masks in play are few (most hands wait on one to three kinds);
+the table is emptied when it reaches _FORMAL_WAITS_LIMIT."""
+
+
+def _mask_kinds(mask: int) -> frozenset[int]:
+    kinds = frozenset(k for k in range(N_KINDS) if mask >> k & 1)
+    if len(_MASK_KINDS) >= _FORMAL_WAITS_LIMIT:
+        _MASK_KINDS.clear()
+    _MASK_KINDS[mask] = kinds
+    return kinds
 
 
 _FORMAL_WAITS: dict[tuple[tuple[int, ...], int, ShapeRules], frozenset[int]] = {}
@@ -528,7 +625,7 @@ def _formal_waits(concealed: Sequence[int], n_melds: int, rules: ShapeRules) -> 
         found: set[int] = set()
         for k in range(N_KINDS):
             c[k] += 1
-            if is_complete(c, n_melds, rules):
+            if _py_is_complete(c, n_melds, rules):
                 found.add(k)
             c[k] -= 1
     else:
@@ -559,6 +656,7 @@ def _formal_waits(concealed: Sequence[int], n_melds: int, rules: ShapeRules) -> 
 def forget_waits() -> None:
     """Empty the per-hand table of formal waits (the per-suit tables stay: they are bounded)."""
     _FORMAL_WAITS.clear()
+    _MASK_KINDS.clear()
 
 
 def _knitted_may_be_ready(c: Sequence[int], n_melds: int) -> bool:
@@ -751,6 +849,15 @@ def discard_shanten(concealed: Sequence[int], n_melds: int, rules: ShapeRules) -
     :func:`shanten` once per kind, but each suit's frontier is combined once:
     a discard changes one suit only (the greedy bot's hot path).
     """
+    if _NATIVE is not None:
+        answer = _NATIVE.discard_shanten(concealed, n_melds, rules)
+        if answer is not NotImplemented:
+            return answer
+    return _py_discard_shanten(concealed, n_melds, rules)
+
+
+def _py_discard_shanten(concealed: Sequence[int], n_melds: int, rules: ShapeRules) -> dict[int, int]:
+    """The Python reference of :func:`discard_shanten`."""
     if not 0 <= n_melds <= 4:
         raise ValueError(f"a hand has 0..4 melds, got {n_melds}")
     _check_counts(concealed, (14 - 3 * n_melds,), "concealed")
@@ -853,6 +960,15 @@ def shanten(concealed: Sequence[int], n_melds: int, rules: ShapeRules) -> int:
     it does not know which tiles are still live, so a hand waiting only on a
     kind it holds all four of counts as ready.
     """
+    if _NATIVE is not None:
+        answer = _NATIVE.shanten(concealed, n_melds, rules)
+        if answer is not NotImplemented:
+            return answer
+    return _py_shanten(concealed, n_melds, rules)
+
+
+def _py_shanten(concealed: Sequence[int], n_melds: int, rules: ShapeRules) -> int:
+    """The Python reference of :func:`shanten`."""
     if not 0 <= n_melds <= 4:
         raise ValueError(f"a hand has 0..4 melds, got {n_melds}")
     _check_counts(concealed, (13 - 3 * n_melds, 14 - 3 * n_melds), "concealed")

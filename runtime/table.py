@@ -26,7 +26,7 @@ from .hand import Meld, MeldType
 from .profile import MissingSuitRule, Profile
 from .rules import ExchangeDirection, IndicatorTiming, PassWinRule, WinFlow
 from .scoring import Score, WinningHand, evaluate, score_losing_hand
-from .shapes import discard_shanten, is_complete, shanten, waits
+from .shapes import discard_shanten, is_complete, shanten, wait_mask, waits
 from .tiles import N_ALL_KINDS, N_KINDS, SUIT_LAYOUT, Suit, Tile, format_tiles
 
 SEATS = 4
@@ -128,6 +128,9 @@ class Hand:
 
         self.hands: list[list[Tile]] = [[] for _ in range(SEATS)]
         self.counts: list[list[int]] = [[0] * N_ALL_KINDS for _ in range(SEATS)]  # kept in step with hands by _give/_take
+        # Each seat's wait mask (bit k: one more k completes its concealed tiles) with the melds count it
+        # was made for; _give/_take drop it, so a claim check on a discard is a bit test.
+        self._wait_masks: list[tuple[int, int] | None] = [None] * SEATS
         self.flowers: list[list[Tile]] = [[] for _ in range(SEATS)]  # exposed flowers
         self.melds: list[list[Meld]] = [[] for _ in range(SEATS)]
         self.discards: list[list[Tile]] = [[] for _ in range(SEATS)]
@@ -242,10 +245,24 @@ class Hand:
     def _give(self, seat: int, tile: Tile) -> None:
         self.hands[seat].append(tile)
         self.counts[seat][tile.kind] += 1
+        self._wait_masks[seat] = None
 
     def _take(self, seat: int, tile: Tile) -> None:
-        self.hands[seat].remove(tile)
+        hand = self.hands[seat]
+        # list.remove(tile) by int keys: the first equal tile goes, without a dataclass == per tile.
+        key = 2 * tile.kind + tile.red
+        del hand[[2 * t.kind + t.red for t in hand].index(key)]
         self.counts[seat][tile.kind] -= 1
+        self._wait_masks[seat] = None
+
+    def _completed_by(self, seat: int, kind: int) -> bool:
+        """Whether one more tile of ``kind`` completes the seat's concealed tiles (held flowers aside;
+        callers refuse those), by shape: a bit of the seat's wait mask, made once per change of its tiles."""
+        n_melds = len(self.melds[seat])
+        cached = self._wait_masks[seat]
+        if cached is None or cached[0] != n_melds:
+            cached = self._wait_masks[seat] = (n_melds, wait_mask(self.counts[seat][:N_KINDS], n_melds, self.profile.shapes))
+        return bool(cached[1] >> kind & 1)
 
     def _pop_front(self) -> Tile:
         tile = self.wall[self.front]
@@ -318,6 +335,9 @@ class Hand:
             who = ", ".join(map(str, self.pending_seats()))
             raise IllegalAction("turn-order", f"seat {action.seat} is not to act now (waiting for seat {who} in phase {self.phase.value})")
         legal = self.legal_actions(action.seat)
+        for offered in legal:  # a bot hands back one of the offered actions: identity spares the == calls
+            if offered is action:
+                return
         if action in legal:
             return
         raise IllegalAction(*self._why_illegal(action, legal))
@@ -404,7 +424,7 @@ class Hand:
             if self._kong_allowed() and not blocked:
                 counts = self.counts[seat]
                 calls = self.rules.calls
-                if calls.ankan:
+                if calls.ankan and 4 in counts:  # rare: spare the scan of every kind
                     for kind in sorted(k for k in range(N_KINDS) if counts[k] == 4):
                         out.append(Action(ActionKind.ANKAN, seat, tile=Tile(kind)))
                 if calls.kakan:
@@ -417,14 +437,14 @@ class Hand:
             for flower in sorted({t for t in hand if t.is_flower}, key=_tile_key):
                 if self.wall_remaining > 0:
                     out.append(Action(ActionKind.FLOWER, seat, tile=flower))
-        candidates = sorted(set(hand), key=_tile_key)
+        candidates = _distinct_tiles(hand)
         missing = self.missing[seat]
         if self.rules.discard_missing_suit_first and missing is not None and self._holds_missing(seat):
             lo = SUIT_FIRST_KIND[missing]
             candidates = [t for t in candidates if lo <= t.kind < lo + 9]
         if self.must_discard and self.kuikae:
             candidates = [t for t in candidates if t.kind not in self.kuikae]  # 001: kuikae
-        out.extend(Action(ActionKind.DISCARD, seat, tile=t) for t in candidates)
+        out.extend(_discard_action(seat, t) for t in candidates)
         if self.rules.original_call:
             out = self._original_call_options(seat, out, candidates)
         out.extend(self._riichi_declarations(seat, candidates))
@@ -641,15 +661,11 @@ class Hand:
     def _ron_score(self, seat: int, tile: Tile, *, robbing: bool, honba: int | None = None) -> Score | None:
         if self.rules.passing.win is PassWinRule.DISCARD_WINS and self.discard_win_block[seat]:
             return None
+        if tile.is_flower or any(self.counts[seat][N_KINDS:]) or not self._completed_by(seat, tile.kind):
+            return None  # the bit test first: most discards complete nobody's hand
         if self.rules.calls.missing_suit_blocks_calls and (self._holds_missing(seat) or tile.suit == self.missing[seat]):
             return None
-        counts = self.counts[seat]
-        if tile.is_flower or any(counts[N_KINDS:]):
-            return None
-        counts[tile.kind] += 1
-        complete = is_complete(counts[:N_KINDS], len(self.melds[seat]), self.profile.shapes)
-        counts[tile.kind] -= 1
-        if not complete or self.furiten(seat):  # the shape first: furiten needs every wait, a costlier test
+        if self.furiten(seat):  # after the shape: furiten needs every wait, a costlier test
             return None
         ctx = self.win_context(
             seat,
@@ -684,27 +700,16 @@ class Hand:
         self.verify(action)
         start = len(self.events)
         self.decisions.append(action)
-        handler = {
-            ActionKind.EXCHANGE: self._do_exchange,
-            ActionKind.DECLARE: self._do_declare,
-            ActionKind.DISCARD: self._do_discard,
-            ActionKind.TSUMO: self._do_tsumo,
-            ActionKind.ANKAN: self._do_ankan,
-            ActionKind.KAKAN: self._do_kakan,
-            ActionKind.FLOWER: self._do_flower,
-            ActionKind.ORIGINAL_CALL: self._do_original_call,
-            ActionKind.RIICHI: self._do_riichi,
-            ActionKind.NINE_TERMINALS: self._do_nine_terminals,
-        }.get(action.kind, self._do_response)
-        handler(action)
+        getattr(self, _HANDLERS.get(action.kind, "_do_response"))(action)
         # Automation: a riichi player's drawn tile goes when discarding it is their only option (001).
         while (tile := self._automatic_discard()) is not None:
             self._do_discard(Action(ActionKind.DISCARD, self.turn, tile=tile), automatic=True)
         return self.events[start:]
 
     def _emit(self, event: Event) -> None:
-        for seat, d in enumerate(event.deltas):
-            self.scores[seat] += d
+        if any(event.deltas):  # most events move no points
+            for seat, d in enumerate(event.deltas):
+                self.scores[seat] += d
         self.events.append(event)
 
     def _pay(self, kind: str, receiver: int, payer: int, amount: int, data: dict[str, Any] | None = None) -> None:
@@ -899,13 +904,9 @@ class Hand:
         """Letting a completing discard pass makes the seat furiten until its next draw, yaku or not (001)."""
         if not self.rules.furiten.passed_completion or self.furiten_passed[seat] or tile.is_flower:
             return
-        counts = self.counts[seat]
-        if any(counts[N_KINDS:]):
+        if any(self.counts[seat][N_KINDS:]):
             return
-        counts[tile.kind] += 1
-        complete = is_complete(counts[:N_KINDS], len(self.melds[seat]), self.profile.shapes)
-        counts[tile.kind] -= 1
-        if complete:
+        if self._completed_by(seat, tile.kind):
             self._completes.add(seat)
 
     def _end_chain(self) -> None:
@@ -1721,6 +1722,40 @@ SUIT_FIRST_KIND = {suit: first for suit, (first, _) in SUIT_LAYOUT.items()}
 
 def _tile_key(t: Tile) -> int:
     return 2 * t.kind + t.red
+
+
+_HANDLERS: dict[ActionKind, str] = {
+    ActionKind.EXCHANGE: "_do_exchange",
+    ActionKind.DECLARE: "_do_declare",
+    ActionKind.DISCARD: "_do_discard",
+    ActionKind.TSUMO: "_do_tsumo",
+    ActionKind.ANKAN: "_do_ankan",
+    ActionKind.KAKAN: "_do_kakan",
+    ActionKind.FLOWER: "_do_flower",
+    ActionKind.ORIGINAL_CALL: "_do_original_call",
+    ActionKind.RIICHI: "_do_riichi",
+    ActionKind.NINE_TERMINALS: "_do_nine_terminals",
+}
+"""The method of Hand that performs each kind of action (the others are answers to a claim):
+made once, not per apply."""
+
+_DISCARD_ACTIONS: dict[tuple[int, int], Action] = {}
+"""(seat, tile key) -> the DISCARD action: actions are immutable values, and making one is the
+costliest step of listing a turn's options (at most 4 x 84 of them)."""
+
+
+def _discard_action(seat: int, tile: Tile) -> Action:
+    key = (seat, 2 * tile.kind + tile.red)
+    action = _DISCARD_ACTIONS.get(key)
+    if action is None:
+        action = _DISCARD_ACTIONS[key] = Action(ActionKind.DISCARD, seat, tile=tile)
+    return action
+
+
+def _distinct_tiles(tiles: Sequence[Tile]) -> list[Tile]:
+    """``sorted(set(tiles), key=_tile_key)``, keyed by int rather than by hashing each tile (a turn's hot path)."""
+    by_key = {2 * t.kind + t.red: t for t in tiles}
+    return [by_key[k] for k in sorted(by_key)]
 
 
 def _wall_cut(size: int, dice: Sequence[int]) -> int:

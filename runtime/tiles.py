@@ -74,6 +74,10 @@ _SUIT_BASE: dict[Suit, tuple[int, int]] = {s: (b, n) for s, b, n in _SUIT_LAYOUT
 SUIT_LAYOUT: dict[Suit, tuple[int, int]] = dict(_SUIT_BASE)
 _KIND_SUIT: tuple[Suit, ...] = tuple(s for s, _, n in _SUIT_LAYOUT for _ in range(n))
 _KIND_NUMBER: tuple[int, ...] = tuple(i + 1 for _, _, n in _SUIT_LAYOUT for i in range(n))
+# Each kind's mpsz text, plain and red (a red five is 0): made once, as every event writes tiles.
+_MPSZ: tuple[tuple[str, str], ...] = tuple(
+    (f"{n}{s.value}", f"0{s.value}") for s, n in zip(_KIND_SUIT, _KIND_NUMBER)
+)
 _SUITED = (Suit.MAN, Suit.PIN, Suit.SOU)
 
 
@@ -179,7 +183,7 @@ class Tile:
     @property
     def mpsz(self) -> str:
         """The tile in mpsz notation: ``"5m"``, ``"0m"`` for a red five, ``"3z"``, ``"2f"``."""
-        return f"{0 if self.red else self.number}{self.suit.value}"
+        return _MPSZ[self.kind][self.red]
 
     def __str__(self) -> str:
         return self.mpsz

@@ -1,0 +1,262 @@
+/* mjspec.runtime._shapes: the Python binding of the native shape core (mjshapes.h).
+ *
+ * A thin layer: each function reads its arguments into a counts array and a mjs_rules value and
+ * calls the core. Whatever lies outside what the core handles (a counts vector that is not a list
+ * or tuple of 34 ints in 0..4, a wrong tile total, melds out of 0..4, rules that are not a
+ * ShapeRules) gets NotImplemented back, without an exception and before any memory is touched:
+ * runtime/shapes.py then answers with its Python reference, which raises the reference's own
+ * errors. So every message and every answer outside the native domain is the reference's.
+ */
+#define PY_SSIZE_T_CLEAN
+#include <Python.h>
+
+#include "mjshapes.h"
+
+/* ------------------------------------------------------------ arguments */
+
+/* 1: read; 0: not in the native domain (no exception set). */
+static int read_counts(PyObject *obj, uint8_t c[MJS_KINDS], int *total) {
+    PyObject **items;
+    if (PyList_CheckExact(obj)) {
+        if (PyList_GET_SIZE(obj) != MJS_KINDS) return 0;
+        items = ((PyListObject *)obj)->ob_item;
+    } else if (PyTuple_CheckExact(obj)) {
+        if (PyTuple_GET_SIZE(obj) != MJS_KINDS) return 0;
+        items = ((PyTupleObject *)obj)->ob_item;
+    } else {
+        return 0;
+    }
+    int sum = 0;
+    for (int k = 0; k < MJS_KINDS; k++) {
+        PyObject *item = items[k];
+        if (!PyLong_Check(item)) return 0;
+        int overflow = 0;
+        long v = PyLong_AsLongAndOverflow(item, &overflow);
+        if (overflow || v < 0 || v > 4) return 0;
+        c[k] = (uint8_t)v;
+        sum += (int)v;
+    }
+    *total = sum;
+    return 1;
+}
+
+/* 1: an int 0..4 read into *n; 0 otherwise. */
+static int read_small(PyObject *obj, int lo, int hi, int *n) {
+    if (!PyLong_Check(obj)) return 0;
+    int overflow = 0;
+    long v = PyLong_AsLongAndOverflow(obj, &overflow);
+    if (overflow || v < lo || v > hi) return 0;
+    *n = (int)v;
+    return 1;
+}
+
+/* ShapeRules objects seen lately, held by a strong reference so that an identity match is never
+ * a different object at a reused address. ShapeRules is a frozen dataclass: its fields do not
+ * change, so the flags read once stay right. */
+#define RULES_CACHE 16
+static struct {
+    PyObject *obj;
+    mjs_rules rules;
+} rules_cache[RULES_CACHE];
+static int rules_next;
+
+static int read_flag(PyObject *obj, const char *name, uint8_t *out) {
+    PyObject *v = PyObject_GetAttrString(obj, name);
+    if (!v) return 0;
+    int truth = PyBool_Check(v) ? v == Py_True : -1;
+    Py_DECREF(v);
+    if (truth < 0) return 0; /* not a bool: leave it to the reference */
+    *out = (uint8_t)truth;
+    return 1;
+}
+
+/* 1: read (or found); 0: not a ShapeRules as the core knows it (no exception set). */
+static int read_rules(PyObject *obj, mjs_rules *r) {
+    for (int i = 0; i < RULES_CACHE; i++) {
+        if (rules_cache[i].obj == obj) {
+            *r = rules_cache[i].rules;
+            return 1;
+        }
+    }
+    mjs_rules got;
+    if (!read_flag(obj, "standard", &got.standard) || !read_flag(obj, "seven_pairs", &got.seven_pairs) ||
+        !read_flag(obj, "seven_pairs_allow_four_of_a_kind", &got.seven_pairs_four) ||
+        !read_flag(obj, "thirteen_orphans", &got.thirteen_orphans) ||
+        !read_flag(obj, "knitted", &got.knitted)) {
+        PyErr_Clear();
+        return 0;
+    }
+    Py_XDECREF(rules_cache[rules_next].obj);
+    Py_INCREF(obj);
+    rules_cache[rules_next].obj = obj;
+    rules_cache[rules_next].rules = got;
+    rules_next = (rules_next + 1) % RULES_CACHE;
+    *r = got;
+    return 1;
+}
+
+/* counts, n_melds, rules with the tile total one of `want` (a or b; b < 0: only a). */
+static int read_hand(PyObject *const *args, Py_ssize_t nargs, uint8_t c[MJS_KINDS], int *n_melds,
+                     mjs_rules *r, int extra_a, int extra_b) {
+    int total;
+    if (nargs != 3) return 0;
+    if (!read_small(args[1], 0, 4, n_melds)) return 0;
+    if (!read_counts(args[0], c, &total)) return 0;
+    int a = extra_a - 3 * *n_melds, b = extra_b - 3 * *n_melds;
+    if (total != a && (extra_b < 0 || total != b)) return 0;
+    return read_rules(args[2], r);
+}
+
+static int need_fronts(void) {
+    if (mjs_init_fronts() < 0) {
+        PyErr_NoMemory();
+        return -1;
+    }
+    return 0;
+}
+
+/* ------------------------------------------------------------ functions */
+
+static PyObject *py_is_complete(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
+    uint8_t c[MJS_KINDS];
+    int n_melds;
+    mjs_rules r;
+    if (!read_hand(args, nargs, c, &n_melds, &r, 14, -1)) Py_RETURN_NOTIMPLEMENTED;
+    return PyBool_FromLong(mjs_is_complete(c, n_melds, &r));
+}
+
+static PyObject *py_wait_mask(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
+    uint8_t c[MJS_KINDS];
+    int n_melds;
+    mjs_rules r;
+    if (!read_hand(args, nargs, c, &n_melds, &r, 13, -1)) Py_RETURN_NOTIMPLEMENTED;
+    return PyLong_FromUnsignedLongLong(mjs_wait_mask(c, n_melds, &r));
+}
+
+static PyObject *py_shanten(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
+    uint8_t c[MJS_KINDS];
+    int n_melds;
+    mjs_rules r;
+    if (!read_hand(args, nargs, c, &n_melds, &r, 13, 14)) Py_RETURN_NOTIMPLEMENTED;
+    if (need_fronts() < 0) return NULL;
+    return PyLong_FromLong(mjs_shanten(c, n_melds, &r));
+}
+
+static PyObject *py_discard_shanten(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
+    uint8_t c[MJS_KINDS];
+    int n_melds;
+    mjs_rules r;
+    if (!read_hand(args, nargs, c, &n_melds, &r, 14, -1)) Py_RETURN_NOTIMPLEMENTED;
+    if (need_fronts() < 0) return NULL;
+    int8_t after[MJS_KINDS];
+    mjs_discard_shanten(c, n_melds, &r, after);
+    PyObject *out = PyDict_New();
+    if (!out) return NULL;
+    for (int k = 0; k < MJS_KINDS; k++) {
+        if (!c[k]) continue;
+        PyObject *key = PyLong_FromLong(k), *value = PyLong_FromLong(after[k]);
+        int failed = !key || !value || PyDict_SetItem(out, key, value) < 0;
+        Py_XDECREF(key);
+        Py_XDECREF(value);
+        if (failed) {
+            Py_DECREF(out);
+            return NULL;
+        }
+    }
+    return out;
+}
+
+/* The kind of each tile of each meld into own[], 1 on success, 0 outside the native domain. */
+static int add_meld_tiles(PyObject *melds, int own[MJS_KINDS]) {
+    Py_ssize_t n = PyList_CheckExact(melds) ? PyList_GET_SIZE(melds) : PyTuple_GET_SIZE(melds);
+    for (Py_ssize_t i = 0; i < n; i++) {
+        PyObject *meld = PyList_CheckExact(melds) ? PyList_GET_ITEM(melds, i) : PyTuple_GET_ITEM(melds, i);
+        PyObject *tiles = PyObject_GetAttrString(meld, "tiles");
+        if (!tiles) {
+            PyErr_Clear();
+            return 0;
+        }
+        int ok = PyTuple_CheckExact(tiles);
+        for (Py_ssize_t j = 0; ok && j < PyTuple_GET_SIZE(tiles); j++) {
+            PyObject *kind = PyObject_GetAttrString(PyTuple_GET_ITEM(tiles, j), "kind");
+            int k;
+            if (!kind) {
+                PyErr_Clear();
+                ok = 0;
+                break;
+            }
+            ok = read_small(kind, 0, MJS_KINDS - 1, &k);
+            Py_DECREF(kind);
+            if (ok) own[k]++;
+        }
+        Py_DECREF(tiles);
+        if (!ok) return 0;
+    }
+    return 1;
+}
+
+/* waits(counts, melds, rules, kinds, copies): runtime/shapes.py:waits. */
+static PyObject *py_waits(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
+    uint8_t c[MJS_KINDS];
+    int total, n_melds, copies;
+    mjs_rules r;
+    if (nargs != 5) Py_RETURN_NOTIMPLEMENTED;
+    PyObject *melds = args[1], *kinds = args[3];
+    if (!PyList_CheckExact(melds) && !PyTuple_CheckExact(melds)) Py_RETURN_NOTIMPLEMENTED;
+    if (!PyList_CheckExact(kinds) && !PyTuple_CheckExact(kinds)) Py_RETURN_NOTIMPLEMENTED;
+    n_melds = (int)(PyList_CheckExact(melds) ? PyList_GET_SIZE(melds) : PyTuple_GET_SIZE(melds));
+    if (n_melds > 4 || !read_counts(args[0], c, &total) || total != 13 - 3 * n_melds)
+        Py_RETURN_NOTIMPLEMENTED;
+    if (!read_small(args[4], -1000000, 1000000, &copies) || !read_rules(args[2], &r))
+        Py_RETURN_NOTIMPLEMENTED;
+    int own[MJS_KINDS];
+    for (int k = 0; k < MJS_KINDS; k++) own[k] = c[k];
+    if (!add_meld_tiles(melds, own)) Py_RETURN_NOTIMPLEMENTED;
+    Py_ssize_t n = PyList_CheckExact(kinds) ? PyList_GET_SIZE(kinds) : PyTuple_GET_SIZE(kinds);
+    PyObject **items = PyList_CheckExact(kinds) ? ((PyListObject *)kinds)->ob_item
+                                                : ((PyTupleObject *)kinds)->ob_item;
+    uint64_t asked = 0;
+    for (Py_ssize_t i = 0; i < n; i++) {
+        int k;
+        if (!read_small(items[i], 0, MJS_KINDS - 1, &k)) Py_RETURN_NOTIMPLEMENTED;
+        if (own[k] < copies) asked |= (uint64_t)1 << k;
+    }
+    uint64_t found = asked ? mjs_wait_mask(c, n_melds, &r) & asked : 0;
+    PyObject *out = PyFrozenSet_New(NULL);
+    if (!out) return NULL;
+    for (int k = 0; k < MJS_KINDS; k++) {
+        if (!(found >> k & 1)) continue;
+        PyObject *key = PyLong_FromLong(k);
+        if (!key || PySet_Add(out, key) < 0) {
+            Py_XDECREF(key);
+            Py_DECREF(out);
+            return NULL;
+        }
+        Py_DECREF(key);
+    }
+    return out;
+}
+
+static PyMethodDef methods[] = {
+    {"is_complete", (PyCFunction)(void (*)(void))py_is_complete, METH_FASTCALL,
+     "is_complete(counts, n_melds, rules) -> bool, or NotImplemented outside the native domain."},
+    {"wait_mask", (PyCFunction)(void (*)(void))py_wait_mask, METH_FASTCALL,
+     "wait_mask(counts, n_melds, rules) -> int: bit k when one more k completes the waiting hand."},
+    {"waits", (PyCFunction)(void (*)(void))py_waits, METH_FASTCALL,
+     "waits(counts, melds, rules, kinds, copies) -> frozenset, or NotImplemented."},
+    {"shanten", (PyCFunction)(void (*)(void))py_shanten, METH_FASTCALL,
+     "shanten(counts, n_melds, rules) -> int, or NotImplemented outside the native domain."},
+    {"discard_shanten", (PyCFunction)(void (*)(void))py_discard_shanten, METH_FASTCALL,
+     "discard_shanten(counts, n_melds, rules) -> {kind: shanten}, or NotImplemented."},
+    {NULL, NULL, 0, NULL},
+};
+
+static struct PyModuleDef module = {
+    PyModuleDef_HEAD_INIT, "mjspec.runtime._shapes",
+    "The native shape core (runtime/native/mjshapes.h) behind runtime/shapes.py.", -1, methods,
+};
+
+PyMODINIT_FUNC PyInit__shapes(void) {
+    if (mjs_init() < 0) return PyErr_NoMemory();
+    return PyModule_Create(&module);
+}
