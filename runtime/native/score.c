@@ -1,0 +1,1354 @@
+/* score.c: the native scoring core (mjspec.runtime._score), written once for every profile.
+ *
+ * It reproduces runtime/scoring.py:_evaluate over the tables of a generated profile module
+ * (mjscore.h): the arrangements in the order of runtime/shapes.py:arrangements(), the view of
+ * each reading, requirements, pattern hits, scoring.py:apply_relations, the minimum, point
+ * items, payments (compute_payments), the cap and _preference_key. Wherever it does not
+ * support something (combination patterns, limit_hands_counted in force, an expression that
+ * set `overflow`, more readings than its buffers hold) it answers None, and the caller lets
+ * the Python engine answer: the core never gives a different answer, only none.
+ *
+ * evaluate(profile, concealed, melds, win, tsumo, situation, dora, ura, options)
+ *   profile    PyCapsule "mjspec.native_profile" holding a const mj_profile *
+ *   concealed  bytes: tile codes (kind * 2 + red) without the winning tile, in hand order
+ *   melds      tuple of (MJ_MELD_* code, bytes of tile codes)
+ *   win        int: the winning tile's code
+ *   tsumo      bool
+ *   situation  tuple of SITUATION_FIELDS ints, in this order (runtime/native_score.py packs it):
+ *                0 last_tile  1 after_kong  2 kong_shot  3 robbing_kong  4 first_draw
+ *                5 fourth_tile  6 riichi (already `riichi or double_riichi`)  7 double_riichi
+ *                8 ippatsu  9 dealer (WinContext.is_dealer)  10 seat_wind  11 round_wind (MJ_WIND_*)
+ *                12 missing_suit (MJ_SUIT_* or MJ_NONE)  13 flowers  14 own_bonus  15 bonus_sets
+ *                16 original_call  17 kong_upon_kong  18 dealer_wins  19 honba
+ *                20 only_wait  21 only_live_wait (1/0, or -1 when the profile reads neither)
+ *   dora, ura  bytes: indicator tile codes
+ *   options    bytes: 3 native int64 per declared option (value or points, doubles, limit)
+ * -> (legal, reason, patterns, total, capped, fu, payments, limit, point_items, value) or None
+ *    patterns: ((pattern index, value, count), ...) in Python's order
+ *    payments: ((role, amount), ...) in Python's dict order
+ *    point_items: ((item index, value), ...)
+ *
+ * arrangements(counts, melds, win_kind, standard, seven_pairs, allow_four, thirteen_orphans, knitted)
+ *   counts: bytes(34), the concealed counts with the winning tile; win_kind -1 for None
+ * -> [(shape, ((kind, tile, concealed, meld), ...), win_group or None, wait), ...]
+ *    (MJ_SHAPE_*, MJ_GK_*, MJ_MELD_* or -1, MJ_WAIT_*), exactly shapes.py's list.
+ */
+#define PY_SSIZE_T_CLEAN
+#include <Python.h>
+#include <stdint.h>
+#include <string.h>
+
+#include "mjscore.h"
+
+#define N_KINDS 34
+#define SITUATION_FIELDS 22
+#define MAX_SUIT_WAYS 64   /* distinct decompositions of one suit's tiles (far fewer occur) */
+#define MAX_READINGS 256   /* complete readings of one hand */
+#define MAX_ARRS 1024      /* arrangements of one hand (readings x distinct winning groups) */
+#define MAX_ITEMS 64       /* point items of a profile */
+#define MAX_ROLES 16       /* payer roles of a profile */
+#define MAX_VALUES 16      /* named payment values (mj_pay.named) */
+
+/* ------------------------------------------------------------------------------------------ */
+/* Tiles and groups                                                                            */
+/* ------------------------------------------------------------------------------------------ */
+
+static mj_tile TILES[2 * N_KINDS]; /* by code kind * 2 + red */
+
+static int is_toh(int kind) { return kind >= 27 || kind % 9 == 0 || kind % 9 == 8; }
+
+static void fill_tile(mj_tile *t, int kind, int red) {
+    t->kind = (uint8_t)kind;
+    t->red = (uint8_t)red;
+    t->suit = (int8_t)(kind < 27 ? kind / 9 : MJ_SUIT_Z);
+    t->number = (int8_t)(kind < 27 ? kind % 9 + 1 : kind - 27 + 1);
+    t->is_suited = kind < 27;
+    t->is_honor = kind >= 27;
+    t->is_wind = kind >= 27 && kind < 31;
+    t->is_dragon = kind >= 31;
+    t->is_terminal = kind < 27 && (kind % 9 == 0 || kind % 9 == 8);
+    t->is_terminal_or_honor = t->is_terminal || t->is_honor;
+}
+
+/* Offsets each group kind covers (runtime/hand.py _OFFSETS). */
+static const int OFFSETS[6][4] = {{0, 1, 2, -1}, {0, 0, 0, -1}, {0, 0, 0, 0}, {0, 0, -1, -1}, {0, 3, 6, -1}, {0, -1, -1, -1}};
+
+static void fill_group(mj_group *g, int kind, int tile, int concealed, int meld) {
+    memset(g, 0, sizeof *g);
+    g->kind = (int8_t)kind;
+    g->tile = (uint8_t)tile;
+    g->suit = (int8_t)(tile < 27 ? tile / 9 : MJ_SUIT_Z);
+    g->number = (int8_t)(tile < 27 ? tile % 9 + 1 : tile - 27 + 1);
+    g->meld = (int8_t)meld;
+    g->wind = (int8_t)(tile >= 27 && tile < 31 ? tile - 27 : MJ_NONE);
+    g->concealed = (uint8_t)concealed;
+    g->is_triplet = kind == MJ_GK_TRIPLET || kind == MJ_GK_KONG;
+    g->is_kong = kind == MJ_GK_KONG;
+    g->is_claimed_kong = meld == MJ_MELD_MINKAN; /* hand.py: self.meld is MeldType.MINKAN */
+    g->is_sequence = kind == MJ_GK_SEQUENCE;
+    g->is_pair = kind == MJ_GK_PAIR;
+    g->is_honor = tile >= 27;
+    g->is_wind = tile >= 27 && tile < 31;
+    g->is_dragon = tile >= 31;
+    int any = 0, all = 1;
+    for (int i = 0; i < 4 && OFFSETS[kind][i] >= 0; i++) {
+        int t = is_toh(tile + OFFSETS[kind][i]);
+        any |= t;
+        all &= t;
+    }
+    g->has_terminal_or_honor = (uint8_t)any;
+    g->is_terminal_or_honor_group = (uint8_t)all;
+}
+
+/* One concealed group per (kind, tile), shared like shapes.py _concealed_group: equal concealed
+ * groups of a reading are then one object, so comparing pointers is Python's `is`. */
+static mj_group CONCEALED[6][N_KINDS];
+
+static const mj_group *cg(int kind, int tile) { return &CONCEALED[kind][tile]; }
+
+static int covers(const mj_group *g, int kind) {
+    for (int i = 0; i < 4 && OFFSETS[g->kind][i] >= 0; i++)
+        if (g->tile + OFFSETS[g->kind][i] == kind) return 1;
+    return 0;
+}
+
+/* ------------------------------------------------------------------------------------------ */
+/* Arrangements (runtime/shapes.py)                                                            */
+/* ------------------------------------------------------------------------------------------ */
+
+/* A suit's decomposition: group codes off * 8 + rank (GroupKind order), sorted; so comparing
+ * the code bytes orders decompositions as Python orders its tuples of (offset, rank). */
+typedef struct {
+    uint8_t n;
+    uint8_t code[6];
+} suit_way;
+
+typedef struct {
+    suit_way ways[2][MAX_SUIT_WAYS]; /* [0] sets alone, [1] sets plus one pair */
+    int n[2];
+    int overflow;
+} suit_ways;
+
+typedef struct {
+    int shape;
+    int n; /* concealed groups */
+    const mj_group *g[MJ_MAX_GROUPS];
+} reading_t;
+
+typedef struct {
+    int shape;
+    int reading;   /* index into the readings */
+    int win_group; /* index into melds + reading groups, -1: none */
+    int wait;
+} arr_t;
+
+typedef struct {
+    reading_t readings[MAX_READINGS];
+    int n_readings;
+    arr_t arrs[MAX_ARRS];
+    int n_arrs;
+    int overflow; /* more than the buffers hold: the caller answers None */
+} enum_t;
+
+static void add_way(suit_ways *w, int pair_used, const uint8_t *acc, int n) {
+    suit_way way;
+    way.n = (uint8_t)n;
+    memcpy(way.code, acc, (size_t)n);
+    for (int i = 1; i < n; i++) { /* sorted(acc) */
+        uint8_t x = way.code[i];
+        int j = i - 1;
+        while (j >= 0 && way.code[j] > x) {
+            way.code[j + 1] = way.code[j];
+            j--;
+        }
+        way.code[j + 1] = x;
+    }
+    int *cnt = &w->n[pair_used];
+    for (int i = 0; i < *cnt; i++) /* a set of sorted tuples: different orders reach one multiset */
+        if (w->ways[pair_used][i].n == n && memcmp(w->ways[pair_used][i].code, way.code, (size_t)n) == 0) return;
+    if (*cnt >= MAX_SUIT_WAYS) {
+        w->overflow = 1;
+        return;
+    }
+    w->ways[pair_used][(*cnt)++] = way;
+}
+
+/* shapes.py _suit_decompositions.walk: every group holding the lowest remaining tile starts there. */
+static void walk(suit_ways *w, int *c, int n, int honors, int i, int pair_used, uint8_t *acc, int depth) {
+    while (i < n && c[i] == 0) i++;
+    if (i == n) {
+        add_way(w, pair_used, acc, depth);
+        return;
+    }
+    if (depth >= 6) return; /* cannot happen with at most 14 tiles; guards acc */
+    if (c[i] >= 3) {
+        c[i] -= 3;
+        acc[depth] = (uint8_t)(i * 8 + MJ_GK_TRIPLET);
+        walk(w, c, n, honors, i, pair_used, acc, depth + 1);
+        c[i] += 3;
+    }
+    if (!honors && i + 2 < n && c[i + 1] && c[i + 2]) {
+        c[i]--, c[i + 1]--, c[i + 2]--;
+        acc[depth] = (uint8_t)(i * 8 + MJ_GK_SEQUENCE);
+        walk(w, c, n, honors, i, pair_used, acc, depth + 1);
+        c[i]++, c[i + 1]++, c[i + 2]++;
+    }
+    if (!pair_used && c[i] >= 2) {
+        c[i] -= 2;
+        acc[depth] = (uint8_t)(i * 8 + MJ_GK_PAIR);
+        walk(w, c, n, honors, i, 1, acc, depth + 1);
+        c[i] += 2;
+    }
+}
+
+static int way_cmp(const suit_way *a, const suit_way *b) {
+    int n = a->n < b->n ? a->n : b->n;
+    int r = memcmp(a->code, b->code, (size_t)n);
+    if (r) return r;
+    return (int)a->n - (int)b->n;
+}
+
+static void suit_decompositions(suit_ways *w, const uint8_t *counts, int base, int n) {
+    int c[9], total = 0;
+    uint8_t acc[6];
+    w->n[0] = w->n[1] = 0;
+    w->overflow = 0;
+    for (int i = 0; i < n; i++) {
+        c[i] = counts[base + i];
+        total += c[i];
+    }
+    if (total % 3 != 1) walk(w, c, n, base == 27, 0, 0, acc, 0);
+    for (int p = 0; p < 2; p++) /* sorted(ways) */
+        for (int i = 1; i < w->n[p]; i++) {
+            suit_way x = w->ways[p][i];
+            int j = i - 1;
+            while (j >= 0 && way_cmp(&w->ways[p][j], &x) > 0) {
+                w->ways[p][j + 1] = w->ways[p][j];
+                j--;
+            }
+            w->ways[p][j + 1] = x;
+        }
+}
+
+static const int SUIT_BASE[4] = {0, 9, 18, 27};
+static const int SUIT_SIZE[4] = {9, 9, 9, 7};
+
+static reading_t *new_reading(enum_t *e, int shape) {
+    if (e->n_readings >= MAX_READINGS) {
+        e->overflow = 1;
+        return NULL;
+    }
+    reading_t *r = &e->readings[e->n_readings++];
+    r->shape = shape;
+    r->n = 0;
+    return r;
+}
+
+static int push_group(enum_t *e, reading_t *r, const mj_group *g) {
+    if (r->n >= MJ_MAX_GROUPS) {
+        e->overflow = 1;
+        return 0;
+    }
+    r->g[r->n++] = g;
+    return 1;
+}
+
+/* shapes.py _standard_readings: the pair in one suit, sets elsewhere; itertools.product order.
+ * Each reading is prefixed by `prefix` (the knitted groups) and then sorted when `sort` is set. */
+static suit_ways SW[4]; /* scratch: the core runs under the GIL and never re-enters itself */
+
+static int group_key_cmp(const mj_group *a, const mj_group *b) {
+    if (a->tile != b->tile) return (int)a->tile - (int)b->tile;
+    return (int)a->kind - (int)b->kind;
+}
+
+static void standard_readings(enum_t *e, const uint8_t *counts, int shape, const mj_group *const *prefix, int n_prefix) {
+    for (int s = 0; s < 4; s++) {
+        suit_decompositions(&SW[s], counts, SUIT_BASE[s], SUIT_SIZE[s]);
+        if (SW[s].overflow) {
+            e->overflow = 1;
+            return;
+        }
+    }
+    for (int pair_suit = 0; pair_suit < 4; pair_suit++) {
+        if (!SW[pair_suit].n[1]) continue;
+        int which[4], len[4], idx[4] = {0, 0, 0, 0}, ok = 1;
+        for (int j = 0; j < 4; j++) {
+            which[j] = j == pair_suit;
+            len[j] = SW[j].n[which[j]];
+            if (!len[j]) ok = 0;
+        }
+        if (!ok) continue;
+        for (;;) {
+            reading_t *r = new_reading(e, shape);
+            if (!r) return;
+            for (int k = 0; k < n_prefix; k++)
+                if (!push_group(e, r, prefix[k])) return;
+            for (int j = 0; j < 4; j++) {
+                const suit_way *w = &SW[j].ways[which[j]][idx[j]];
+                for (int k = 0; k < w->n; k++)
+                    if (!push_group(e, r, cg(w->code[k] & 7, SUIT_BASE[j] + (w->code[k] >> 3)))) return;
+            }
+            if (n_prefix) /* sorted(knitted + reading, key=_group_key): stable insertion sort */
+                for (int a = 1; a < r->n; a++) {
+                    const mj_group *x = r->g[a];
+                    int b = a - 1;
+                    while (b >= 0 && group_key_cmp(r->g[b], x) > 0) {
+                        r->g[b + 1] = r->g[b];
+                        b--;
+                    }
+                    r->g[b + 1] = x;
+                }
+            int j = 3; /* itertools.product: the last suit varies fastest */
+            while (j >= 0) {
+                if (++idx[j] < len[j]) break;
+                idx[j] = 0;
+                j--;
+            }
+            if (j < 0) break;
+        }
+    }
+}
+
+static int seven_pairs_complete(const uint8_t *c, int allow_four) {
+    for (int k = 0; k < N_KINDS; k++) {
+        if (c[k] == 1 || c[k] == 3) return 0;
+        if (c[k] > (allow_four ? 4 : 2)) return 0;
+    }
+    return 1;
+}
+
+static const int ORPHANS[13] = {0, 8, 9, 17, 18, 26, 27, 28, 29, 30, 31, 32, 33};
+
+static int thirteen_orphans_complete(const uint8_t *c) {
+    int sum = 0;
+    for (int i = 0; i < 13; i++) {
+        if (!c[ORPHANS[i]]) return 0;
+        sum += c[ORPHANS[i]];
+    }
+    return sum == 14;
+}
+
+/* itertools.permutations(range(3)) order: suit of 1-4-7, of 2-5-8, of 3-6-9. */
+static const int PERMS[6][3] = {{0, 1, 2}, {0, 2, 1}, {1, 0, 2}, {1, 2, 0}, {2, 0, 1}, {2, 1, 0}};
+
+static void enumerate_readings(enum_t *e, const uint8_t *c, int n_melds, int standard, int seven_pairs,
+                               int allow_four, int thirteen, int knitted) {
+    e->n_readings = 0;
+    e->overflow = 0;
+    if (standard) standard_readings(e, c, MJ_SHAPE_STANDARD, NULL, 0);
+    if (e->overflow) return;
+    if (n_melds == 0) {
+        if (seven_pairs && seven_pairs_complete(c, allow_four)) {
+            reading_t *r = new_reading(e, MJ_SHAPE_SEVEN_PAIRS);
+            if (!r) return;
+            for (int k = 0; k < N_KINDS; k++)
+                for (int x = 0; x < c[k] / 2; x++)
+                    if (!push_group(e, r, cg(MJ_GK_PAIR, k))) return;
+        }
+        if (thirteen && thirteen_orphans_complete(c)) {
+            reading_t *r = new_reading(e, MJ_SHAPE_THIRTEEN_ORPHANS);
+            if (!r) return;
+            for (int i = 0; i < 13; i++)
+                if (!push_group(e, r, cg(c[ORPHANS[i]] == 2 ? MJ_GK_PAIR : MJ_GK_SINGLE, ORPHANS[i]))) return;
+        }
+    }
+    if (knitted) {
+        if (n_melds <= 1) /* shapes.py _knitted_straight_readings */
+            for (int p = 0; p < 6; p++) {
+                int ok = 1;
+                uint8_t rest[N_KINDS];
+                memcpy(rest, c, N_KINDS);
+                for (int j = 0; j < 9; j++) {
+                    int k = 9 * PERMS[p][j / 3] + j / 3 + 3 * (j % 3);
+                    if (!rest[k]) ok = 0;
+                    else rest[k]--;
+                }
+                if (!ok) continue;
+                const mj_group *kn[3];
+                int starts[3];
+                for (int j = 0; j < 3; j++) starts[j] = 9 * PERMS[p][j] + j;
+                for (int a = 1; a < 3; a++) /* sorted(starts) */
+                    for (int b = a; b > 0 && starts[b - 1] > starts[b]; b--) {
+                        int t = starts[b];
+                        starts[b] = starts[b - 1];
+                        starts[b - 1] = t;
+                    }
+                for (int j = 0; j < 3; j++) kn[j] = cg(MJ_GK_KNITTED, starts[j]);
+                standard_readings(e, rest, MJ_SHAPE_KNITTED_STRAIGHT, kn, 3);
+                if (e->overflow) return;
+            }
+        /* shapes.py _honors_and_knitted_complete */
+        int ok = n_melds == 0;
+        for (int k = 0; ok && k < N_KINDS; k++)
+            if (c[k] > 1) ok = 0;
+        if (ok) {
+            int any = 0;
+            for (int p = 0; p < 6 && !any; p++) {
+                uint8_t in[27] = {0};
+                for (int j = 0; j < 9; j++) in[9 * PERMS[p][j / 3] + j / 3 + 3 * (j % 3)] = 1;
+                int sub = 1;
+                for (int k = 0; k < 27; k++)
+                    if (c[k] && !in[k]) sub = 0;
+                any = sub;
+            }
+            if (any) {
+                reading_t *r = new_reading(e, MJ_SHAPE_HONORS_AND_KNITTED);
+                if (!r) return;
+                for (int k = 0; k < N_KINDS; k++)
+                    if (c[k] && !push_group(e, r, cg(MJ_GK_SINGLE, k))) return;
+            }
+        }
+    }
+}
+
+/* shapes.py _classify */
+static int classify(int shape, const mj_group *g, int win, const uint8_t *c) {
+    if (shape == MJ_SHAPE_THIRTEEN_ORPHANS) return c[win] == 2 ? MJ_WAIT_THIRTEEN_SIDED : MJ_WAIT_SINGLE;
+    if (shape == MJ_SHAPE_SEVEN_PAIRS) return MJ_WAIT_SINGLE;
+    if (shape == MJ_SHAPE_HONORS_AND_KNITTED || g->kind == MJ_GK_KNITTED) return MJ_WAIT_OTHER;
+    if (g->kind == MJ_GK_SEQUENCE) {
+        int offset = win - g->tile;
+        if (offset == 1) return MJ_WAIT_CLOSED;
+        if ((offset == 2 && g->number == 1) || (offset == 0 && g->number == 7)) return MJ_WAIT_EDGE;
+        return MJ_WAIT_TWO_SIDED;
+    }
+    if (g->kind == MJ_GK_TRIPLET) return MJ_WAIT_DUAL_PON;
+    if (g->kind == MJ_GK_PAIR || g->kind == MJ_GK_SINGLE) return MJ_WAIT_SINGLE;
+    return MJ_WAIT_OTHER;
+}
+
+/* shapes.py arrangements: per reading, one arrangement per distinct concealed group holding the
+ * winning kind (the first index of equal groups); win < 0: one per reading, no wait. */
+static void enumerate_arrangements(enum_t *e, const uint8_t *c, int n_melds, int win) {
+    e->n_arrs = 0;
+    for (int r = 0; r < e->n_readings; r++) {
+        const reading_t *rd = &e->readings[r];
+        if (win < 0) {
+            if (e->n_arrs >= MAX_ARRS) {
+                e->overflow = 1;
+                return;
+            }
+            e->arrs[e->n_arrs++] = (arr_t){rd->shape, r, -1, MJ_WAIT_OTHER};
+            continue;
+        }
+        const mj_group *seen[MJ_MAX_GROUPS];
+        int n_seen = 0;
+        for (int i = 0; i < rd->n; i++) {
+            const mj_group *g = rd->g[i];
+            if (!covers(g, win)) continue;
+            int dup = 0;
+            for (int s = 0; s < n_seen; s++) /* concealed groups are interned: `==` is identity */
+                if (seen[s] == g) dup = 1;
+            if (dup) continue;
+            seen[n_seen++] = g;
+            if (e->n_arrs >= MAX_ARRS) {
+                e->overflow = 1;
+                return;
+            }
+            e->arrs[e->n_arrs++] = (arr_t){rd->shape, r, n_melds + i, classify(rd->shape, g, win, c)};
+        }
+    }
+}
+
+/* ------------------------------------------------------------------------------------------ */
+/* Argument parsing                                                                            */
+/* ------------------------------------------------------------------------------------------ */
+
+typedef struct {
+    int n_melds;
+    mj_group groups[4];
+    uint8_t codes[4][4];
+    int n_codes[4];
+} melds_t;
+
+/* A meld (hand.py Meld.__post_init__): 3 tiles for chi/pon, 4 for a kong; one kind, or a run. */
+static int parse_melds(PyObject *melds, melds_t *out) {
+    if (!PyTuple_Check(melds)) {
+        PyErr_SetString(PyExc_TypeError, "melds must be a tuple of (meld type, bytes)");
+        return -1;
+    }
+    Py_ssize_t n = PyTuple_GET_SIZE(melds);
+    if (n > 4) {
+        PyErr_SetString(PyExc_ValueError, "a hand has at most 4 melds");
+        return -1;
+    }
+    out->n_melds = (int)n;
+    for (Py_ssize_t i = 0; i < n; i++) {
+        PyObject *m = PyTuple_GET_ITEM(melds, i);
+        if (!PyTuple_Check(m) || PyTuple_GET_SIZE(m) != 2 || !PyLong_Check(PyTuple_GET_ITEM(m, 0)) ||
+            !PyBytes_Check(PyTuple_GET_ITEM(m, 1))) {
+            PyErr_SetString(PyExc_TypeError, "a meld is (meld type: int, tiles: bytes)");
+            return -1;
+        }
+        long type = PyLong_AsLong(PyTuple_GET_ITEM(m, 0));
+        if (type == -1 && PyErr_Occurred()) return -1;
+        if (type < MJ_MELD_CHI || type > MJ_MELD_ANKAN) {
+            PyErr_SetString(PyExc_ValueError, "meld type out of range");
+            return -1;
+        }
+        PyObject *b = PyTuple_GET_ITEM(m, 1);
+        Py_ssize_t nt = PyBytes_GET_SIZE(b);
+        int want = type == MJ_MELD_CHI || type == MJ_MELD_PON ? 3 : 4;
+        if (nt != want) {
+            PyErr_SetString(PyExc_ValueError, "wrong number of tiles for the meld type");
+            return -1;
+        }
+        const uint8_t *t = (const uint8_t *)PyBytes_AS_STRING(b);
+        int kinds[4];
+        for (int k = 0; k < want; k++) {
+            if (t[k] >= 2 * N_KINDS) {
+                PyErr_SetString(PyExc_ValueError, "meld tile code out of range");
+                return -1;
+            }
+            out->codes[i][k] = t[k];
+            kinds[k] = t[k] >> 1;
+        }
+        out->n_codes[i] = want;
+        for (int a = 1; a < want; a++) /* sorted kinds */
+            for (int c = a; c > 0 && kinds[c - 1] > kinds[c]; c--) {
+                int x = kinds[c];
+                kinds[c] = kinds[c - 1];
+                kinds[c - 1] = x;
+            }
+        int gk;
+        if (type == MJ_MELD_CHI) {
+            if (kinds[0] >= 27 || kinds[1] != kinds[0] + 1 || kinds[2] != kinds[0] + 2 || kinds[2] / 9 != kinds[0] / 9) {
+                PyErr_SetString(PyExc_ValueError, "a chi needs three consecutive tiles of one suit");
+                return -1;
+            }
+            gk = MJ_GK_SEQUENCE;
+        } else {
+            for (int k = 1; k < want; k++)
+                if (kinds[k] != kinds[0]) {
+                    PyErr_SetString(PyExc_ValueError, "a pon or kong needs tiles of one kind");
+                    return -1;
+                }
+            gk = type == MJ_MELD_PON ? MJ_GK_TRIPLET : MJ_GK_KONG;
+        }
+        fill_group(&out->groups[i], gk, kinds[0], type == MJ_MELD_ANKAN, (int)type);
+    }
+    return 0;
+}
+
+static int shapes_arrangements(const uint8_t *counts, int n_melds, int win, const mj_profile *P, enum_t *e) {
+    enumerate_readings(e, counts, n_melds, P->standard, P->seven_pairs, P->seven_pairs_allow_four_of_a_kind,
+                       P->thirteen_orphans, P->knitted);
+    if (!e->overflow) enumerate_arrangements(e, counts, n_melds, win);
+    return e->overflow ? -1 : 0;
+}
+
+static PyObject *py_arrangements(PyObject *self, PyObject *args) {
+    Py_buffer counts;
+    PyObject *melds;
+    int win, standard, seven_pairs, allow_four, thirteen, knitted;
+    if (!PyArg_ParseTuple(args, "y*O!ippppp", &counts, &PyTuple_Type, &melds, &win, &standard, &seven_pairs,
+                          &allow_four, &thirteen, &knitted))
+        return NULL;
+    uint8_t c[N_KINDS];
+    int total = 0, bad = counts.len != N_KINDS;
+    if (!bad) {
+        memcpy(c, counts.buf, N_KINDS);
+        for (int k = 0; k < N_KINDS; k++) {
+            if (c[k] > 4) bad = 1;
+            total += c[k];
+        }
+    }
+    PyBuffer_Release(&counts);
+    if (bad) {
+        PyErr_SetString(PyExc_ValueError, "counts must be 34 bytes, each at most 4");
+        return NULL;
+    }
+    melds_t m;
+    if (parse_melds(melds, &m) < 0) return NULL;
+    if (total != 14 - 3 * m.n_melds) {
+        PyErr_SetString(PyExc_ValueError, "concealed tile count does not fit the melds");
+        return NULL;
+    }
+    if (win >= 0 && (win >= N_KINDS || !c[win])) {
+        PyErr_SetString(PyExc_ValueError, "the winning kind must be among the concealed tiles");
+        return NULL;
+    }
+    enum_t *e = PyMem_Malloc(sizeof *e);
+    if (!e) return PyErr_NoMemory();
+    enumerate_readings(e, c, m.n_melds, standard, seven_pairs, allow_four, thirteen, knitted);
+    if (!e->overflow) enumerate_arrangements(e, c, m.n_melds, win < 0 ? -1 : win);
+    if (e->overflow) {
+        PyMem_Free(e);
+        Py_RETURN_NONE;
+    }
+    PyObject *out = PyList_New(e->n_arrs);
+    if (!out) {
+        PyMem_Free(e);
+        return NULL;
+    }
+    for (int a = 0; a < e->n_arrs; a++) {
+        const arr_t *ar = &e->arrs[a];
+        const reading_t *rd = &e->readings[ar->reading];
+        int ng = m.n_melds + rd->n;
+        PyObject *groups = PyTuple_New(ng);
+        if (!groups) goto fail;
+        for (int i = 0; i < ng; i++) {
+            const mj_group *g = i < m.n_melds ? &m.groups[i] : rd->g[i - m.n_melds];
+            PyObject *t = Py_BuildValue("(iiii)", g->kind, g->tile, g->concealed, g->meld);
+            if (!t) {
+                Py_DECREF(groups);
+                goto fail;
+            }
+            PyTuple_SET_ITEM(groups, i, t);
+        }
+        PyObject *item;
+        if (ar->win_group < 0)
+            item = Py_BuildValue("(iNOi)", ar->shape, groups, Py_None, ar->wait);
+        else
+            item = Py_BuildValue("(iNii)", ar->shape, groups, ar->win_group, ar->wait);
+        if (!item) goto fail;
+        PyList_SET_ITEM(out, a, item);
+    }
+    PyMem_Free(e);
+    return out;
+fail:
+    PyMem_Free(e);
+    Py_DECREF(out);
+    return NULL;
+}
+
+/* ------------------------------------------------------------------------------------------ */
+/* Profile checks                                                                              */
+/* ------------------------------------------------------------------------------------------ */
+
+/* Whether the core can read the profile's tables without leaving them: indices in range, counts
+ * within the buffers. -1 with an exception: the module is not one this core understands. */
+static int check_profile(const mj_profile *P) {
+    const char *why = NULL;
+    if (P->abi != MJ_ABI) why = "the profile module was built for another MJ_ABI";
+    else if (P->n_patterns < 0 || P->n_patterns > MJ_MAX_PATTERNS) why = "too many patterns";
+    else if (P->n_patterns && !P->patterns) why = "no pattern table";
+    else if (P->n_requirements < 0 || (P->n_requirements && !P->requirements)) why = "bad requirements";
+    else if (P->n_groups < 0 || (P->n_groups && !P->group_pick)) why = "bad groups";
+    else if (P->n_prefer < 0 || (P->n_prefer && !P->prefer)) why = "bad prefer";
+    else if (P->n_minimum_without < 0 || (P->n_minimum_without && !P->minimum_without)) why = "bad minimum";
+    else if (P->n_point_items < 0 || P->n_point_items > MAX_ITEMS || (P->n_point_items && !P->point_items))
+        why = "bad point items";
+    else if (P->n_values < 0 || P->n_values > MAX_VALUES || (P->n_values && !P->values)) why = "bad values";
+    else if (P->n_ron < 0 || P->n_ron > MAX_ROLES || (P->n_ron && !P->ron)) why = "bad ron roles";
+    else if (P->n_tsumo < 0 || P->n_tsumo > MAX_ROLES || (P->n_tsumo && !P->tsumo)) why = "bad tsumo roles";
+    else if (P->hand_value != MJ_NONE && (P->hand_value < 0 || P->hand_value >= P->n_values)) why = "bad hand_value";
+    else if (P->n_options < 0 || P->n_options > 4096) why = "bad option count";
+    else if (P->limit_hands_counted != MJ_NONE && (P->limit_hands_counted < 0 || P->limit_hands_counted >= P->n_options))
+        why = "bad limit_hands_counted";
+    for (int i = 0; !why && i < P->n_patterns; i++) {
+        const mj_pattern *p = &P->patterns[i];
+        if (p->group != MJ_NONE && (p->group < 0 || p->group >= P->n_groups)) why = "pattern group out of range";
+        if (p->n_excludes < 0 || (p->n_excludes && !p->excludes)) why = "bad excludes";
+        for (int x = 0; !why && x < p->n_excludes; x++)
+            if (p->excludes[x] < 0 || p->excludes[x] >= P->n_patterns) why = "excluded pattern out of range";
+    }
+    for (int i = 0; !why && i < P->n_minimum_without; i++)
+        if (P->minimum_without[i] < 0 || P->minimum_without[i] >= P->n_patterns) why = "minimum without out of range";
+    for (int i = 0; !why && i < P->n_requirements; i++)
+        if (!P->requirements[i].when || !P->requirements[i].reason_en) why = "a requirement without a test";
+    for (int i = 0; !why && i < P->n_values; i++)
+        if (!P->values[i].fn || !P->values[i].name) why = "a payment value without a formula";
+    for (int i = 0; !why && i < P->n_ron; i++)
+        if (!P->ron[i].fn || !P->ron[i].name) why = "a payment role without a formula";
+    for (int i = 0; !why && i < P->n_tsumo; i++)
+        if (!P->tsumo[i].fn || !P->tsumo[i].name) why = "a payment role without a formula";
+    if (why) {
+        PyErr_Format(PyExc_ValueError, "native profile %s: %s", P->id ? P->id : "?", why);
+        return -1;
+    }
+    return 0;
+}
+
+#define N_CHECKED 32
+static const mj_profile *CHECKED[N_CHECKED];
+
+static const mj_profile *profile_of(PyObject *capsule) {
+    const mj_profile *P = PyCapsule_GetPointer(capsule, "mjspec.native_profile");
+    if (!P) return NULL;
+    for (int i = 0; i < N_CHECKED; i++)
+        if (CHECKED[i] == P) return P;
+    if (check_profile(P) < 0) return NULL;
+    for (int i = 0; i < N_CHECKED; i++)
+        if (!CHECKED[i]) {
+            CHECKED[i] = P;
+            break;
+        }
+    return P;
+}
+
+/* ------------------------------------------------------------------------------------------ */
+/* Scoring (runtime/scoring.py _evaluate)                                                      */
+/* ------------------------------------------------------------------------------------------ */
+
+typedef struct {
+    int legal;
+    const char *reason;
+    int n_pat;
+    int pat[MJ_MAX_PATTERNS];
+    int64_t val[MJ_MAX_PATTERNS], cnt[MJ_MAX_PATTERNS];
+    int64_t total, capped;
+    int has_fu;
+    int64_t fu;
+    int n_pay;
+    const char *role[MAX_ROLES];
+    int64_t pay[MAX_ROLES];
+    int limit;
+    int n_items;
+    int item[MAX_ITEMS];
+    int64_t item_val[MAX_ITEMS];
+    int has_value;
+    int64_t value;
+} result_t;
+
+/* Why the core gives up on a request (the Python engine answers it). */
+enum { OK = 0, UNSUPPORTED = 1 };
+
+static int64_t amount(const mj_amount *a, mj_view *v) { return a->fn ? a->fn(v) : a->constant; }
+
+typedef struct {
+    int n;
+    int pat[MJ_MAX_PATTERNS];
+    int64_t val[MJ_MAX_PATTERNS], cnt[MJ_MAX_PATTERNS];
+} hits_t;
+
+/* scoring.py _met_hits (whole-hand patterns, in declaration order). */
+static int pattern_hits(const mj_profile *P, mj_view *v, hits_t *h) {
+    int is_open = !v->is_closed;
+    h->n = 0;
+    for (int i = 0; i < P->n_patterns; i++) {
+        const mj_pattern *p = &P->patterns[i];
+        if (p->when) {
+            int64_t ok = p->when(v);
+            if (v->overflow) return UNSUPPORTED;
+            if (!ok) continue;
+        }
+        int use_open = is_open && p->has_open_value;
+        if (use_open && !p->open_value.fn && p->open_value.constant == 0) continue; /* closed only */
+        int64_t n = 1;
+        if (p->count) {
+            n = p->count(v);
+            if (v->overflow) return UNSUPPORTED;
+        }
+        if (n <= 0) continue;
+        int64_t value = amount(use_open ? &p->open_value : &p->value, v);
+        if (v->overflow) return UNSUPPORTED;
+        if (use_open && value <= 0) continue;
+        h->pat[h->n] = i;
+        h->val[h->n] = value;
+        h->cnt[h->n] = n;
+        h->n++;
+    }
+    return OK;
+}
+
+/* scoring.py apply_relations for whole-hand hits (each pattern hits at most once), then
+ * _last_steps: _pick_highest, fallback, limit patterns. Works in place on `h`. */
+static int apply_relations(const mj_profile *P, hits_t *h, int has_limits) {
+    int n = h->n;
+    int order[MJ_MAX_PATTERNS];
+    int64_t key[MJ_MAX_PATTERNS];
+    int hit_of[MJ_MAX_PATTERNS];
+    uint8_t removed[MJ_MAX_PATTERNS], removed_pat[MJ_MAX_PATTERNS], counted[MJ_MAX_PATTERNS];
+    int64_t reduced[MJ_MAX_PATTERNS];
+    for (int i = 0; i < P->n_patterns; i++) {
+        hit_of[i] = -1;
+        removed_pat[i] = 0;
+    }
+    for (int i = 0; i < n; i++) {
+        int64_t pts;
+        if (__builtin_mul_overflow(h->val[i], h->cnt[i], &pts)) return UNSUPPORTED;
+        key[i] = pts;
+        hit_of[h->pat[i]] = i;
+        removed[i] = counted[i] = 0;
+        reduced[i] = 0;
+        /* sorted(range(n), key=-points): stable, so equal points keep declaration order */
+        int j = i - 1;
+        while (j >= 0 && key[order[j]] < pts) {
+            order[j + 1] = order[j];
+            j--;
+        }
+        order[j + 1] = i;
+    }
+    for (int o = 0; o < n; o++) {
+        int i = order[o];
+        const mj_pattern *p = &P->patterns[h->pat[i]];
+        if (p->bonus) {
+            counted[i] = 1;
+            continue;
+        }
+        if (removed[i] || removed_pat[h->pat[i]]) continue;
+        counted[i] = 1;
+        for (int x = 0; x < p->n_excludes; x++) {
+            int target = p->excludes[x];
+            if (target == h->pat[i] || hit_of[target] < 0) continue; /* removing what did not hit changes nothing */
+            int j = hit_of[target];
+            int limit = p->exclude_limit ? p->exclude_limit[x] : MJ_NONE;
+            if (limit == MJ_NONE) {
+                removed_pat[target] = 1;
+                continue;
+            }
+            if (removed[j] || limit <= 0) continue;
+            int64_t left = h->cnt[j] - reduced[j];
+            int64_t take = limit < left ? limit : left;
+            reduced[j] += take;
+            if (reduced[j] >= h->cnt[j]) removed[j] = 1;
+        }
+    }
+    int k = 0;
+    for (int i = 0; i < n; i++) { /* sorted(counted): declaration order */
+        if (!counted[i]) continue;
+        const mj_pattern *p = &P->patterns[h->pat[i]];
+        if (!p->bonus && (removed[i] || removed_pat[h->pat[i]])) continue;
+        h->pat[k] = h->pat[i];
+        h->val[k] = h->val[i];
+        h->cnt[k] = h->cnt[i] - reduced[i];
+        k++;
+    }
+    h->n = k;
+    /* _pick_highest: max() keeps the first of equals */
+    for (int g = 0; g < P->n_groups; g++) {
+        if (P->group_pick[g] != MJ_PICK_HIGHEST) continue;
+        int winner = -1, members = 0;
+        int64_t best = 0;
+        for (int i = 0; i < h->n; i++) {
+            if (P->patterns[h->pat[i]].group != g) continue;
+            int64_t pts = h->val[i] * h->cnt[i]; /* checked above: counts only shrank */
+            members++;
+            if (winner < 0 || pts > best) winner = i, best = pts;
+        }
+        if (members <= 1) continue;
+        k = 0;
+        for (int i = 0; i < h->n; i++) {
+            if (P->patterns[h->pat[i]].group == g && i != winner) continue;
+            h->pat[k] = h->pat[i], h->val[k] = h->val[i], h->cnt[k] = h->cnt[i];
+            k++;
+        }
+        h->n = k;
+    }
+    int any_fallback = 0, any_other = 0, any_limit = 0;
+    for (int i = 0; i < h->n; i++) {
+        const mj_pattern *p = &P->patterns[h->pat[i]];
+        if (p->fallback) any_fallback = 1;
+        else if (!p->bonus) any_other = 1;
+    }
+    if (any_fallback && any_other) {
+        k = 0;
+        for (int i = 0; i < h->n; i++) {
+            if (P->patterns[h->pat[i]].fallback) continue;
+            h->pat[k] = h->pat[i], h->val[k] = h->val[i], h->cnt[k] = h->cnt[i];
+            k++;
+        }
+        h->n = k;
+    }
+    for (int i = 0; i < h->n; i++)
+        if (P->patterns[h->pat[i]].limit) any_limit = 1;
+    if (has_limits && any_limit) {
+        k = 0;
+        for (int i = 0; i < h->n; i++) {
+            if (!P->patterns[h->pat[i]].limit) continue;
+            h->pat[k] = h->pat[i], h->val[k] = h->val[i], h->cnt[k] = h->cnt[i];
+            k++;
+        }
+        h->n = k;
+    }
+    return OK;
+}
+
+static const mj_formula *find_role(const mj_formula *f, int n, const char *name) {
+    for (int i = n - 1; i >= 0; i--) /* dict(rules): the last of a name */
+        if (strcmp(f[i].name, name) == 0) return &f[i];
+    return NULL;
+}
+
+/* scoring.py compute_payments with its role rules. */
+static int payments(const mj_profile *P, mj_pay *pay, int tsumo, int dealer, result_t *r) {
+    for (int i = 0; i < P->n_values; i++) {
+        pay->named[i] = P->values[i].fn(pay);
+        if (pay->overflow) return UNSUPPORTED;
+    }
+    const mj_formula *rules = tsumo ? P->tsumo : P->ron;
+    int n = tsumo ? P->n_tsumo : P->n_ron;
+    r->n_pay = 0;
+    if (tsumo && dealer && find_role(rules, n, "dealer")) {
+        /* The dealer's own self-draw: everyone else pays the non-dealer amount of a dealer win. */
+        const mj_formula *f = find_role(rules, n, "non_dealer");
+        if (!f) return UNSUPPORTED; /* Python raises KeyError: let it */
+        r->role[0] = "non_dealer";
+        r->pay[0] = f->fn(pay);
+        r->n_pay = 1;
+    } else if (dealer && find_role(rules, n, "east")) {
+        /* East wins: every loser pays the non-East amount. */
+        const mj_formula *f = find_role(rules, n, "non_east");
+        if (!f) return UNSUPPORTED;
+        r->role[0] = "each";
+        r->pay[0] = f->fn(pay);
+        r->n_pay = 1;
+    } else {
+        for (int i = 0; i < n; i++) {
+            for (int j = 0; j < i; j++)
+                if (strcmp(rules[j].name, rules[i].name) == 0) return UNSUPPORTED; /* dict order of a repeat */
+            r->role[r->n_pay] = rules[i].name;
+            r->pay[r->n_pay] = rules[i].fn(pay);
+            r->n_pay++;
+        }
+    }
+    if (pay->overflow) return UNSUPPORTED;
+    return OK;
+}
+
+/* scoring.py _preference_key, compared as Python compares tuples. */
+static int preference_key(const mj_profile *P, const result_t *r, int64_t *key) {
+    for (int i = 0; i < P->n_prefer; i++) {
+        int64_t k = 0;
+        if (P->prefer[i] == MJ_PREFER_TOTAL) k = r->total;
+        else if (P->prefer[i] == MJ_PREFER_PAYMENT) {
+            for (int j = 0; j < r->n_pay; j++)
+                if (__builtin_add_overflow(k, r->pay[j], &k)) return UNSUPPORTED;
+        } else if (P->prefer[i] == MJ_PREFER_POINTS) k = r->has_fu ? r->fu : 0;
+        key[i] = k;
+    }
+    return OK;
+}
+
+static int key_greater(const int64_t *a, const int64_t *b, int n) {
+    for (int i = 0; i < n; i++)
+        if (a[i] != b[i]) return a[i] > b[i];
+    return 0;
+}
+
+typedef struct {
+    const mj_profile *P;
+    const uint8_t *concealed;
+    Py_ssize_t n_concealed;
+    melds_t melds;
+    int win;
+    int tsumo;
+    int64_t sit[SITUATION_FIELDS];
+    const uint8_t *dora, *ura;
+    Py_ssize_t n_dora, n_ura;
+    const int64_t *options;
+} request_t;
+
+static PyObject *build_result(const result_t *r) {
+    PyObject *pats = PyTuple_New(r->n_pat), *pays = NULL, *items = NULL;
+    if (!pats) return NULL;
+    for (int i = 0; i < r->n_pat; i++) {
+        PyObject *t = Py_BuildValue("(iLL)", r->pat[i], (long long)r->val[i], (long long)r->cnt[i]);
+        if (!t) goto fail;
+        PyTuple_SET_ITEM(pats, i, t);
+    }
+    pays = PyTuple_New(r->n_pay);
+    if (!pays) goto fail;
+    for (int i = 0; i < r->n_pay; i++) {
+        PyObject *t = Py_BuildValue("(sL)", r->role[i], (long long)r->pay[i]);
+        if (!t) goto fail;
+        PyTuple_SET_ITEM(pays, i, t);
+    }
+    items = PyTuple_New(r->n_items);
+    if (!items) goto fail;
+    for (int i = 0; i < r->n_items; i++) {
+        PyObject *t = Py_BuildValue("(iL)", r->item[i], (long long)r->item_val[i]);
+        if (!t) goto fail;
+        PyTuple_SET_ITEM(items, i, t);
+    }
+    PyObject *reason = r->reason ? PyUnicode_FromString(r->reason) : Py_NewRef(Py_None);
+    if (!reason) goto fail;
+    PyObject *fu = r->has_fu ? PyLong_FromLongLong(r->fu) : Py_NewRef(Py_None);
+    if (!fu) {
+        Py_DECREF(reason);
+        goto fail;
+    }
+    PyObject *value = r->has_value ? PyLong_FromLongLong(r->value) : Py_NewRef(Py_None);
+    if (!value) {
+        Py_DECREF(reason);
+        Py_DECREF(fu);
+        goto fail;
+    }
+    return Py_BuildValue("(ONNLLNNONN)", r->legal ? Py_True : Py_False, reason, pats, (long long)r->total,
+                         (long long)r->capped, fu, pays, r->limit ? Py_True : Py_False, items, value);
+fail:
+    Py_DECREF(pats);
+    Py_XDECREF(pays);
+    Py_XDECREF(items);
+    return NULL;
+}
+
+static void fill_tile_list(mj_tile *out, int *n, const uint8_t *codes, Py_ssize_t len) {
+    for (Py_ssize_t i = 0; i < len; i++) out[(*n)++] = TILES[codes[i]];
+}
+
+/* The whole evaluation; *status UNSUPPORTED means "answer None". Fills `out`. */
+static int score(const request_t *q, result_t *out, result_t *cur, result_t *under, enum_t *e, int *status) {
+    const mj_profile *P = q->P;
+    *status = OK;
+    uint8_t conc[N_KINDS] = {0}, totals[N_KINDS] = {0};
+    for (Py_ssize_t i = 0; i < q->n_concealed; i++) conc[q->concealed[i] >> 1]++;
+    conc[q->win >> 1]++;
+    memcpy(totals, conc, N_KINDS);
+    for (int m = 0; m < q->melds.n_melds; m++)
+        for (int k = 0; k < q->melds.n_codes[m]; k++) totals[q->melds.codes[m][k] >> 1]++;
+    for (int k = 0; k < N_KINDS; k++)
+        if (totals[k] > 4) { /* the caller checked; the decomposition tables rely on it */
+            PyErr_SetString(PyExc_ValueError, "more than four copies of a kind");
+            return -1;
+        }
+    if (shapes_arrangements(conc, q->melds.n_melds, q->win >> 1, P, e) < 0) {
+        *status = UNSUPPORTED;
+        return 0;
+    }
+    memset(out, 0, sizeof *out);
+    if (e->n_arrs == 0) {
+        out->legal = 0;
+        out->reason = "not a winning shape";
+        return 0;
+    }
+    int has_limits = 0;
+    for (int i = 0; i < P->n_patterns; i++)
+        if (P->patterns[i].limit) has_limits = 1;
+
+    /* The hand-wide view (scoring.py _learn_tiles and the top of _evaluate). */
+    mj_view v;
+    memset(&v, 0, sizeof v);
+    int nm = q->melds.n_melds;
+    for (int m = 0; m < nm; m++) v.melds[m] = &q->melds.groups[m];
+    v.n_melds = nm;
+    v.win_tile = TILES[q->win];
+    fill_tile_list(v.tiles, &v.n_tiles, q->concealed, q->n_concealed);
+    v.tiles[v.n_tiles++] = TILES[q->win];
+    for (int m = 0; m < nm; m++) fill_tile_list(v.tiles, &v.n_tiles, q->melds.codes[m], q->melds.n_codes[m]);
+    for (int k = 0; k < N_KINDS; k++)
+        if (totals[k]) {
+            v.tile_mask |= (uint64_t)1 << k;
+            v.suits |= 1u << (k < 27 ? k / 9 : MJ_SUIT_Z);
+            if (totals[k] == 4) v.four_of_a_kinds++;
+        }
+    v.is_closed = 1;
+    for (int m = 0; m < nm; m++)
+        if (q->melds.groups[m].meld != MJ_MELD_ANKAN) v.is_closed = 0;
+    v.tsumo = q->tsumo;
+    v.ron = !q->tsumo;
+    const int64_t *s = q->sit;
+    v.last_tile = (int)s[0], v.after_kong = (int)s[1], v.kong_shot = (int)s[2], v.robbing_kong = (int)s[3];
+    v.first_draw = (int)s[4], v.fourth_tile = (int)s[5], v.riichi = (int)s[6], v.double_riichi = (int)s[7];
+    v.ippatsu = (int)s[8], v.dealer = (int)s[9], v.seat_wind = (int)s[10], v.round_wind = (int)s[11];
+    v.missing_suit = (int)s[12], v.flowers = s[13], v.own_bonus = s[14], v.bonus_sets = s[15];
+    v.original_call = (int)s[16], v.kong_upon_kong = (int)s[17], v.dealer_wins = s[18];
+    v.only_wait = (int)s[20], v.only_live_wait = (int)s[21];
+    v.winner = 1;
+    fill_tile_list(v.dora_indicators, &v.n_dora_indicators, q->dora, q->n_dora);
+    fill_tile_list(v.ura_indicators, &v.n_ura_indicators, q->ura, q->n_ura);
+    memcpy(v.counts, totals, N_KINDS);
+    memcpy(v.concealed_counts, conc, N_KINDS);
+    v.options = q->options;
+
+    int64_t best_key[16], key[16];
+    int have_best = 0, have_under = 0;
+    const char *failed = NULL;
+    result_t *best = out;
+    uint8_t without[MJ_MAX_PATTERNS] = {0};
+    for (int i = 0; i < P->n_minimum_without; i++) without[P->minimum_without[i]] = 1;
+    hits_t hits;
+
+    for (int a = 0; a < e->n_arrs; a++) {
+        const arr_t *ar = &e->arrs[a];
+        const reading_t *rd = &e->readings[ar->reading];
+        v.shape = ar->shape;
+        v.wait = ar->wait;
+        v.n_groups = 0;
+        v.n_sets = 0;
+        v.pair = NULL;
+        for (int i = 0; i < nm + rd->n; i++) {
+            const mj_group *g = i < nm ? &q->melds.groups[i] : rd->g[i - nm];
+            v.groups[v.n_groups++] = g;
+            if (g->kind == MJ_GK_SEQUENCE || g->kind == MJ_GK_TRIPLET || g->kind == MJ_GK_KONG) v.sets[v.n_sets++] = g;
+            else if (g->kind == MJ_GK_PAIR && !v.pair) v.pair = g; /* Arrangement.pair: the first pair */
+        }
+        const mj_group *wg = ar->win_group < 0 ? NULL : v.groups[ar->win_group];
+        v.discard_group = q->tsumo ? NULL : wg;
+        /* scoring.py _concealed_triplets, corrected for ron in _evaluate */
+        int64_t trip = 0;
+        for (int i = 0; i < v.n_groups; i++)
+            if (v.groups[i]->concealed && v.groups[i]->is_triplet) trip++;
+        int discard_triplet = wg && wg->kind == MJ_GK_TRIPLET && wg->meld == MJ_NONE;
+        v.concealed_triplets = trip - (!q->tsumo && discard_triplet);
+        v.n_members = 0;
+        v.overflow = 0;
+
+        const char *reason = NULL;
+        for (int i = 0; i < P->n_requirements; i++) {
+            int64_t ok = P->requirements[i].when(&v);
+            if (v.overflow) goto unsupported;
+            if (!ok) {
+                reason = P->requirements[i].reason_en;
+                break;
+            }
+        }
+        if (reason) {
+            if (!failed) failed = reason;
+            continue;
+        }
+        if (pattern_hits(P, &v, &hits) != OK) goto unsupported;
+        if (hits.n > 1 && apply_relations(P, &hits, has_limits) != OK) goto unsupported;
+        memset(cur, 0, sizeof *cur);
+        int64_t total = 0, counting_off = 0;
+        int limit = 0;
+        for (int i = 0; i < hits.n; i++) {
+            int64_t pts;
+            if (__builtin_mul_overflow(hits.val[i], hits.cnt[i], &pts) || __builtin_add_overflow(total, pts, &total))
+                goto unsupported;
+            if (without[hits.pat[i]] && __builtin_add_overflow(counting_off, pts, &counting_off)) goto unsupported;
+            if (P->patterns[hits.pat[i]].limit) limit = has_limits;
+            cur->pat[i] = hits.pat[i], cur->val[i] = hits.val[i], cur->cnt[i] = hits.cnt[i];
+        }
+        cur->n_pat = hits.n;
+        cur->total = total;
+        cur->capped = P->has_cap && P->cap < total ? P->cap : total;
+        cur->limit = limit;
+        if (P->has_minimum) {
+            int64_t counting;
+            if (__builtin_sub_overflow(total, counting_off, &counting)) goto unsupported;
+            if (counting < P->minimum_at_least) {
+                cur->legal = 0;
+                cur->reason = P->minimum_reason_en ? P->minimum_reason_en : "";
+                if (!have_under || total > under->total) {
+                    result_t *t = under;
+                    under = cur;
+                    cur = t;
+                    have_under = 1;
+                }
+                continue;
+            }
+        }
+        cur->legal = 1;
+        if (P->has_points && !limit) { /* scoring.py count_points */
+            memset(v.counted, 0, sizeof v.counted);
+            for (int i = 0; i < hits.n; i++) v.counted[hits.pat[i] / 64] |= (uint64_t)1 << (hits.pat[i] % 64);
+            int64_t raw = 0;
+            for (int i = 0; i < P->n_point_items; i++) {
+                const mj_point_item *it = &P->point_items[i];
+                if (it->when) {
+                    int64_t ok = it->when(&v);
+                    if (v.overflow) goto unsupported;
+                    if (!ok) continue;
+                }
+                int64_t val = amount(&it->value, &v);
+                if (v.overflow) goto unsupported;
+                if (val) {
+                    if (__builtin_add_overflow(raw, val, &raw)) goto unsupported;
+                    cur->item[cur->n_items] = i;
+                    cur->item_val[cur->n_items] = val;
+                    cur->n_items++;
+                }
+            }
+            if (P->points_result) {
+                v.points = raw;
+                raw = P->points_result(&v);
+                if (v.overflow) goto unsupported;
+            }
+            cur->has_fu = 1;
+            cur->fu = raw;
+        }
+        mj_pay pay;
+        memset(&pay, 0, sizeof pay);
+        pay.fan = total;
+        pay.capped = cur->capped;
+        pay.points = cur->has_fu ? cur->fu : 0; /* points=fu or 0 */
+        pay.honba = s[19];
+        pay.tsumo = q->tsumo;
+        pay.ron = !q->tsumo;
+        pay.dealer = (int)s[9];
+        pay.limit = limit;
+        pay.options = q->options;
+        if (payments(P, &pay, q->tsumo, (int)s[9], cur) != OK) goto unsupported;
+        if (P->hand_value != MJ_NONE) {
+            cur->has_value = 1;
+            cur->value = pay.named[P->hand_value];
+        }
+        if (preference_key(P, cur, key) != OK) goto unsupported;
+        if (!have_best || key_greater(key, best_key, P->n_prefer)) {
+            result_t *t = best;
+            best = cur;
+            cur = t;
+            memcpy(best_key, key, sizeof key);
+            have_best = 1;
+        }
+    }
+    if (!have_best) {
+        if (have_under && !failed) {
+            if (under != out) memcpy(out, under, sizeof *out);
+            return 0;
+        }
+        memset(out, 0, sizeof *out);
+        out->legal = 0;
+        out->reason = failed ? failed : "not a legal win";
+        return 0;
+    }
+    if (best->limit && P->limit_hands_counted != MJ_NONE && q->options[3 * P->limit_hands_counted])
+        goto unsupported; /* scoring.py _counted_beside_limit: left to Python */
+    if (best != out) memcpy(out, best, sizeof *out);
+    return 0;
+unsupported:
+    *status = UNSUPPORTED;
+    return 0;
+}
+
+static int check_codes(const uint8_t *codes, Py_ssize_t n, const char *what) {
+    for (Py_ssize_t i = 0; i < n; i++) {
+        int kind = codes[i] >> 1, red = codes[i] & 1;
+        if (kind >= N_KINDS || (red && !(kind < 27 && kind % 9 == 4))) {
+            PyErr_Format(PyExc_ValueError, "%s: tile code %d is not a hand-forming tile", what, codes[i]);
+            return -1;
+        }
+    }
+    return 0;
+}
+
+static PyObject *py_evaluate(PyObject *self, PyObject *args) {
+    PyObject *capsule, *melds, *situation;
+    Py_buffer conc, dora, ura, opts;
+    int win, tsumo;
+    if (!PyArg_ParseTuple(args, "Oy*O!ipO!y*y*y*", &capsule, &conc, &PyTuple_Type, &melds, &win, &tsumo,
+                          &PyTuple_Type, &situation, &dora, &ura, &opts))
+        return NULL;
+    PyObject *ret = NULL;
+    request_t q;
+    memset(&q, 0, sizeof q);
+    result_t *buf = NULL;
+    enum_t *e = NULL;
+    q.P = profile_of(capsule);
+    if (!q.P) goto done;
+    const mj_profile *P = q.P;
+    if (P->has_combinations) { /* combination patterns: not in this version of the core */
+        ret = Py_NewRef(Py_None);
+        goto done;
+    }
+    if (opts.len != (Py_ssize_t)(3 * sizeof(int64_t)) * P->n_options) {
+        PyErr_SetString(PyExc_ValueError, "options must hold 3 int64 per declared option");
+        goto done;
+    }
+    q.options = (const int64_t *)opts.buf;
+    q.concealed = conc.buf;
+    q.n_concealed = conc.len;
+    q.dora = dora.buf, q.n_dora = dora.len;
+    q.ura = ura.buf, q.n_ura = ura.len;
+    q.tsumo = tsumo;
+    if (parse_melds(melds, &q.melds) < 0) goto done;
+    if (conc.len + 1 != 14 - 3 * q.melds.n_melds) {
+        PyErr_SetString(PyExc_ValueError, "concealed tiles plus the winning tile do not fit the melds");
+        goto done;
+    }
+    if (win < 0 || win >= 2 * N_KINDS) {
+        PyErr_SetString(PyExc_ValueError, "winning tile code out of range");
+        goto done;
+    }
+    q.win = win;
+    uint8_t wc = (uint8_t)win;
+    if (check_codes(q.concealed, q.n_concealed, "concealed") < 0 || check_codes(&wc, 1, "win") < 0 ||
+        check_codes(q.dora, q.n_dora, "dora") < 0 || check_codes(q.ura, q.n_ura, "ura") < 0)
+        goto done;
+    for (int m = 0; m < q.melds.n_melds; m++)
+        if (check_codes(q.melds.codes[m], q.melds.n_codes[m], "meld") < 0) goto done;
+    if (q.n_dora > MJ_MAX_INDICATORS || q.n_ura > MJ_MAX_INDICATORS) {
+        ret = Py_NewRef(Py_None);
+        goto done;
+    }
+    if (PyTuple_GET_SIZE(situation) != SITUATION_FIELDS) {
+        PyErr_Format(PyExc_ValueError, "situation must hold %d ints", SITUATION_FIELDS);
+        goto done;
+    }
+    for (int i = 0; i < SITUATION_FIELDS; i++) {
+        PyObject *x = PyTuple_GET_ITEM(situation, i);
+        if (!PyLong_Check(x)) {
+            PyErr_SetString(PyExc_TypeError, "situation fields are ints");
+            goto done;
+        }
+        int of = 0;
+        long long val = PyLong_AsLongLongAndOverflow(x, &of);
+        if (of) { /* beyond int64: Python's integers answer */
+            ret = Py_NewRef(Py_None);
+            goto done;
+        }
+        if (val == -1 && PyErr_Occurred()) goto done;
+        q.sit[i] = val;
+    }
+    if (q.sit[10] < 0 || q.sit[10] > 3 || q.sit[11] < 0 || q.sit[11] > 3 || q.sit[12] < MJ_NONE || q.sit[12] > 2 ||
+        q.sit[20] < -1 || q.sit[20] > 1 || q.sit[21] < -1 || q.sit[21] > 1) {
+        PyErr_SetString(PyExc_ValueError, "situation field out of range");
+        goto done;
+    }
+    buf = PyMem_Malloc(3 * sizeof(result_t));
+    e = PyMem_Malloc(sizeof *e);
+    if (!buf || !e) {
+        PyErr_NoMemory();
+        goto done;
+    }
+    int status;
+    if (score(&q, &buf[0], &buf[1], &buf[2], e, &status) < 0) goto done;
+    if (status != OK) {
+        ret = Py_NewRef(Py_None);
+        goto done;
+    }
+    ret = build_result(&buf[0]);
+done:
+    PyMem_Free(buf);
+    PyMem_Free(e);
+    PyBuffer_Release(&conc);
+    PyBuffer_Release(&dora);
+    PyBuffer_Release(&ura);
+    PyBuffer_Release(&opts);
+    return ret;
+}
+
+/* What the glue checks against the Python profile before trusting the tables. */
+static PyObject *py_profile_info(PyObject *self, PyObject *capsule) {
+    const mj_profile *P = profile_of(capsule);
+    if (!P) return NULL;
+    PyObject *pats = PyTuple_New(P->n_patterns), *items = NULL;
+    if (!pats) return NULL;
+    for (int i = 0; i < P->n_patterns; i++) {
+        PyObject *s = PyUnicode_FromString(P->patterns[i].id ? P->patterns[i].id : "");
+        if (!s) goto fail;
+        PyTuple_SET_ITEM(pats, i, s);
+    }
+    items = PyTuple_New(P->n_point_items);
+    if (!items) goto fail;
+    for (int i = 0; i < P->n_point_items; i++) {
+        PyObject *s = PyUnicode_FromString(P->point_items[i].id ? P->point_items[i].id : "");
+        if (!s) goto fail;
+        PyTuple_SET_ITEM(items, i, s);
+    }
+    return Py_BuildValue("{s:i,s:s,s:N,s:N,s:i,s:i}", "abi", P->abi, "id", P->id ? P->id : "", "patterns", pats,
+                         "point_items", items, "n_options", P->n_options, "combinations", P->has_combinations);
+fail:
+    Py_DECREF(pats);
+    Py_XDECREF(items);
+    return NULL;
+}
+
+static PyMethodDef METHODS[] = {
+    {"evaluate", py_evaluate, METH_VARARGS, "Score a hand with a native profile; None: the Python engine answers."},
+    {"arrangements", py_arrangements, METH_VARARGS, "Every arrangement, as runtime/shapes.py:arrangements lists them."},
+    {"profile_info", py_profile_info, METH_O, "The ids a native profile's tables hold, for the glue's checks."},
+    {NULL, NULL, 0, NULL},
+};
+
+static struct PyModuleDef MODULE = {PyModuleDef_HEAD_INIT, "_score", "The native scoring core (see score.c).", -1,
+                                    METHODS};
+
+PyMODINIT_FUNC PyInit__score(void) {
+    for (int k = 0; k < N_KINDS; k++) {
+        fill_tile(&TILES[2 * k], k, 0);
+        fill_tile(&TILES[2 * k + 1], k, 1);
+    }
+    for (int kind = 0; kind < 6; kind++)
+        for (int t = 0; t < N_KINDS; t++) fill_group(&CONCEALED[kind][t], kind, t, 1, MJ_NONE);
+    PyObject *m = PyModule_Create(&MODULE);
+    if (!m) return NULL;
+    if (PyModule_AddIntConstant(m, "ABI", MJ_ABI) < 0 || PyModule_AddIntConstant(m, "SITUATION_FIELDS", SITUATION_FIELDS) < 0) {
+        Py_DECREF(m);
+        return NULL;
+    }
+    return m;
+}

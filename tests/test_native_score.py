@@ -1,0 +1,395 @@
+"""The native scoring core (runtime/native/score.c) against the Python engine, its reference.
+
+* The arrangement enumeration equals :func:`mjspec.runtime.shapes.arrangements` (groups,
+  their order, the winning group and the wait) for seeded and Hypothesis hands under every
+  combination of :class:`ShapeRules` flags.
+* Wherever a profile has a native module, ``evaluate_native`` equals ``evaluate`` field for
+  field (``arrangement`` aside) on every spec example, every MahjongPaper case in tests/data
+  and seeded random hands and situations; where it answers None (Python decides) the test
+  counts it, and prints how often that happened.
+"""
+
+from __future__ import annotations
+
+import itertools
+import json
+import random
+from dataclasses import replace
+from typing import Any
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from mjspec.runtime.backend import native_module
+from mjspec.runtime.context import WinContext, WinKind
+from mjspec.runtime.hand import Arrangement, Meld, MeldType
+from mjspec.runtime.native_score import KIND_CODE, MELD_CODE, SHAPE_CODE, WAIT_CODE, evaluate_native
+from mjspec.runtime.profile import Profile
+from mjspec.runtime.registry import load_profile, profile_ids
+from mjspec.runtime.scoring import HandError, Score, WinningHand, evaluate
+from mjspec.runtime.shapes import ShapeRules, arrangements
+from mjspec.runtime.tiles import Tile
+
+from conftest import DATA
+from handkit import example_hand, random_hand, special_shape_hand
+
+core = native_module("runtime._score")
+pytestmark = pytest.mark.skipif(
+    core is None, reason="mjspec.runtime._score is not built (or MJSPEC_BACKEND=python)"
+)
+
+ALL_RULES = [
+    ShapeRules(
+        standard=a, seven_pairs=b, seven_pairs_allow_four_of_a_kind=c, thirteen_orphans=d, knitted=e
+    )
+    for a, b, c, d, e in itertools.product((False, True), repeat=5)
+    if a or b or d or e
+]
+
+
+def _native_arrangements(
+    counts: list[int], melds: tuple[Meld, ...], win: int | None, rules: ShapeRules
+) -> list[Any] | None:
+    assert core is not None
+    return core.arrangements(
+        bytes(counts),
+        tuple((MELD_CODE[m.type], bytes([t.kind * 2 + t.red for t in m.tiles])) for m in melds),
+        -1 if win is None else win,
+        rules.standard,
+        rules.seven_pairs,
+        rules.seven_pairs_allow_four_of_a_kind,
+        rules.thirteen_orphans,
+        rules.knitted,
+    )
+
+
+def _as_tuples(arrs: list[Arrangement]) -> list[Any]:
+    return [
+        (
+            SHAPE_CODE[a.shape],
+            tuple(
+                (
+                    KIND_CODE[g.kind],
+                    g.tile,
+                    int(g.concealed),
+                    -1 if g.meld is None else MELD_CODE[g.meld],
+                )
+                for g in a.groups
+            ),
+            a.win_group,
+            WAIT_CODE[a.wait],
+        )
+        for a in arrs
+    ]
+
+
+def _check_arrangements(hand: WinningHand, rules: ShapeRules) -> int:
+    counts = [0] * 34
+    for t in (*hand.concealed, hand.win_tile):
+        counts[t.kind] += 1
+    every = [*counts]
+    for m in hand.melds:
+        for t in m.tiles:
+            every[t.kind] += 1
+    if max(every) > 4:
+        return 0
+    for win in (hand.win_tile.kind, None):
+        want = _as_tuples(arrangements(counts, hand.melds, win, rules))
+        assert _native_arrangements(counts, hand.melds, win, rules) == want, (hand, rules, win)
+    return len(want)
+
+
+def _seeded_hands(seed: int, n: int) -> list[WinningHand]:
+    rng = random.Random(seed)
+    honors = load_profile("riichi_planet")  # three suits and honors
+    out = []
+    for _ in range(n):
+        r = rng.random()
+        out.append(special_shape_hand(rng) if r < 0.25 else random_hand(rng, honors))
+    return out
+
+
+def test_arrangements_equal_python_on_seeded_hands() -> None:
+    found = 0
+    for i, hand in enumerate(_seeded_hands(12, 1500)):
+        found += _check_arrangements(hand, ALL_RULES[i % len(ALL_RULES)])
+    assert found > 400  # the corpus holds winning hands under many rules, not only refusals
+
+
+def test_arrangements_equal_python_on_many_readings() -> None:
+    # Hands with several readings and repeated groups: the order of the readings and the
+    # first-of-equal winning groups matter (ties keep the first best arrangement).
+    for text in (
+        "111222333m456p77z",
+        "112233m112233p55s",
+        "111122223333m55p",
+        "11112222333344m",
+        "11123456789999m",
+        "1112345678999m5m",
+    ):
+        from mjspec.runtime.tiles import parse_tiles
+
+        tiles = parse_tiles(text)
+        for w in range(len(tiles)):
+            hand = WinningHand(tuple(tiles[:w] + tiles[w + 1 :]), (), tiles[w], WinKind.RON)
+            for rules in ALL_RULES:
+                _check_arrangements(hand, rules)
+
+
+@st.composite
+def _counts(draw: st.DrawFn) -> tuple[list[int], int]:
+    kinds = draw(st.lists(st.integers(0, 33), min_size=14, max_size=14))
+    counts = [0] * 34
+    for k in kinds:
+        counts[k] += 1
+    if max(counts) > 4:
+        kinds = sorted(set(kinds))[:14]
+        counts = [0] * 34
+        for k in kinds:
+            counts[k] += 1
+    return counts, draw(st.sampled_from(kinds))
+
+
+@settings(max_examples=300, deadline=None)
+@given(_counts(), st.sampled_from(ALL_RULES))
+def test_arrangements_equal_python_hypothesis(
+    drawn: tuple[list[int], int], rules: ShapeRules
+) -> None:
+    counts, win = drawn
+    if sum(counts) != 14:
+        return  # the de-duplicated draw fell short of 14 tiles: no hand
+    for w in (win, None):
+        assert _native_arrangements(counts, (), w, rules) == _as_tuples(
+            arrangements(counts, (), w, rules)
+        )
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.integers(0, 2**32 - 1), st.sampled_from(ALL_RULES))
+def test_arrangements_equal_python_hypothesis_built(seed: int, rules: ShapeRules) -> None:
+    for hand in _seeded_hands(seed, 3):
+        _check_arrangements(hand, rules)
+
+
+def test_arrangements_refuse_malformed_input() -> None:
+    assert core is not None
+    with pytest.raises(ValueError):
+        core.arrangements(bytes(33), (), -1, True, False, False, False, False)
+    with pytest.raises(ValueError):
+        core.arrangements(bytes([5] + [0] * 33), (), -1, True, False, False, False, False)
+    with pytest.raises(ValueError):  # a chi that is not a run
+        core.arrangements(
+            bytes([2] + [0] * 33),
+            ((0, bytes([0, 4, 8])),) * 4,
+            -1,
+            True,
+            False,
+            False,
+            False,
+            False,
+        )
+    with pytest.raises(ValueError):  # the winning kind is not held
+        core.arrangements(
+            bytes([3, 3, 3, 3, 2] + [0] * 29), (), 9, True, False, False, False, False
+        )
+
+
+# ---------------------------------------------------------------------------
+# evaluate_native == evaluate
+# ---------------------------------------------------------------------------
+
+NATIVE_IDS = [pid for pid in profile_ids() if native_module(f"generated._native_{pid}") is not None]
+_TALLY: dict[str, list[int]] = {}
+
+
+def _native_params() -> list[Any]:
+    return [
+        pytest.param(
+            pid,
+            marks=(
+                []
+                if pid in NATIVE_IDS
+                else pytest.mark.skip(reason=f"generated._native_{pid} is not built")
+            ),
+        )
+        for pid in profile_ids()
+    ]
+
+
+def _same(profile: Profile, hand: WinningHand, ctx: WinContext) -> Score | None:
+    """Score with both backends; assert they agree wherever native answers; tally the fallbacks."""
+    tally = _TALLY.setdefault(profile.id, [0, 0])
+    try:
+        py = evaluate(profile, hand, ctx)
+    except HandError as e:
+        with pytest.raises(HandError, match="^" + __import__("re").escape(str(e)) + "$"):
+            if evaluate_native(profile, hand, ctx) is None:
+                raise HandError(str(e))  # native left it to Python, which raises this
+        return None
+    native = evaluate_native(profile, hand, ctx)
+    if native is None:
+        tally[1] += 1
+        return None
+    tally[0] += 1
+    assert native == replace(py, arrangement=None), (hand, ctx)
+    return native
+
+
+def _report(pid: str) -> None:
+    native, fallback = _TALLY.get(pid, [0, 0])
+    print(f"\n{pid}: native answered {native}, left to Python {fallback}")
+
+
+@pytest.mark.parametrize("pid", _native_params())
+def test_examples_equal_python(pid: str) -> None:
+    profile = load_profile(pid)
+    for ex in profile.examples:
+        hand, ctx = example_hand(profile, ex)
+        _same(profile, hand, ctx)
+    _report(pid)
+
+
+def _mahjongpaper_requests() -> list[tuple[str, WinningHand, WinContext]]:
+    import test_gb_cases
+    import test_published_cases
+
+    out: list[tuple[str, WinningHand, WinContext]] = []
+    for case in test_published_cases._cases():
+        out.append(("sichuan_tfmj", *test_published_cases._request(case)))
+    for case in test_published_cases._riichi_cases():
+        out.append(("riichi_planet", *test_published_cases._riichi_request(case)))
+    for case in test_gb_cases._cases():
+        out.append(("gb_mcr", *test_gb_cases.request(case)))
+    return out
+
+
+def test_data_cases_equal_python() -> None:
+    requests = _mahjongpaper_requests()
+    assert len(requests) == 13 + 43 + 13
+    answered = 0
+    for pid, hand, ctx in requests:
+        if pid in NATIVE_IDS:
+            answered += _same(load_profile(pid), hand, ctx) is not None
+    if not NATIVE_IDS:
+        pytest.skip("no profile has a native module")
+    print(f"\ntests/data cases answered natively: {answered} of {len(requests)}")
+
+
+def random_situation(rng: random.Random, profile: Profile, hand: WinningHand) -> WinContext:
+    """A situation drawing on every context field the view reads (all checked by from_mapping)."""
+    raw: dict[str, Any] = {}
+    if profile.opening.missing_suit.value == "declare" and rng.random() < 0.85:
+        raw["missing_suit"] = rng.choice([s.value for s in profile.tiles.suits])
+    for flag in (
+        "last_tile",
+        "after_kong",
+        "kong_shot",
+        "robbing_kong",
+        "first_draw",
+        "fourth_tile",
+        "riichi",
+        "double_riichi",
+        "ippatsu",
+        "original_call",
+        "kong_upon_kong",
+    ):
+        if rng.random() < 0.15:
+            raw[flag] = True
+    raw["seat_wind"] = rng.choice("ESWN")
+    raw["round_wind"] = rng.choice("ESWN")
+    if rng.random() < 0.2:
+        raw["dealer"] = rng.random() < 0.5
+    if rng.random() < 0.3:
+        raw["honba"] = rng.randrange(4)
+    if rng.random() < 0.1:
+        raw["dealer_wins"] = rng.randrange(14)
+    kinds = list(profile.tiles.kinds())
+    if profile.tiles.honors and rng.random() < 0.6:
+        raw["dora_indicators"] = "".join(str(Tile(k)) for k in rng.sample(kinds, rng.randint(1, 3)))
+        if rng.random() < 0.4:
+            raw["ura_indicators"] = "".join(
+                str(Tile(k)) for k in rng.sample(kinds, rng.randint(1, 3))
+            )
+    if profile.tiles.flowers and rng.random() < 0.5:
+        raw["flowers"] = "".join(
+            f"{n}f" for n in sorted(rng.sample(range(1, 9), rng.randint(1, 8)))
+        )
+    if rng.random() < 0.1:
+        raw["exhausted"] = str(Tile(rng.choice(kinds)))
+    return WinContext.from_mapping(raw)
+
+
+def _red(rng: random.Random, profile: Profile, hand: WinningHand) -> WinningHand:
+    """Some fives of a red-five profile made red (within the set's red copies: one per suit)."""
+    reds = (
+        {s for s in profile.tiles.red_fives} if getattr(profile.tiles, "red_fives", ()) else set()
+    )
+    if not reds or rng.random() < 0.5:
+        return hand
+    done: set[str] = set()
+
+    def redden(t: Tile) -> Tile:
+        if (
+            t.kind < 27
+            and t.number == 5
+            and t.suit in reds
+            and t.suit.value not in done
+            and rng.random() < 0.5
+        ):
+            done.add(t.suit.value)
+            return Tile(t.kind, True)
+        return t
+
+    concealed = tuple(redden(t) for t in hand.concealed)
+    return WinningHand(concealed, hand.melds, redden(hand.win_tile), hand.win)
+
+
+@pytest.mark.parametrize("pid", _native_params())
+def test_seeded_random_hands_equal_python(pid: str) -> None:
+    profile = load_profile(pid)
+    rng = random.Random(f"native-{pid}")
+    for _ in range(1500):
+        hand = _red(rng, profile, random_hand(rng, profile))
+        _same(profile, hand, random_situation(rng, profile, hand))
+    if profile.shapes.knitted or profile.shapes.thirteen_orphans:
+        for _ in range(300):
+            hand = special_shape_hand(rng)
+            _same(profile, hand, random_situation(rng, profile, hand))
+    _report(pid)
+    assert _TALLY[pid][0] > 0, "native answered nothing: every hand fell back"
+
+
+@pytest.mark.parametrize("pid", _native_params())
+@settings(max_examples=150, deadline=None)
+@given(seed=st.integers(0, 2**32 - 1))
+def test_hypothesis_hands_equal_python(pid: str, seed: int) -> None:
+    profile = load_profile(pid)
+    rng = random.Random(seed)
+    hand = _red(rng, profile, random_hand(rng, profile))
+    _same(profile, hand, random_situation(rng, profile, hand))
+
+
+def test_native_leaves_options_and_losing_hands_to_python() -> None:
+    if not NATIVE_IDS:
+        pytest.skip("no profile has a native module")
+    profile = load_profile(NATIVE_IDS[0])
+    hand, ctx = example_hand(profile, profile.examples[0])
+    assert evaluate_native(profile, hand, replace(ctx, losing_hand=True)) is None
+    assert evaluate_native(profile, hand, replace(ctx, options=(("x", 1),))) is None
+    # a profile object whose rules differ from the native tables is scored by Python
+    changed = replace(profile, cap=(profile.cap or 0) + 1)
+    assert evaluate_native(changed, hand, ctx) is None
+
+
+def test_malformed_hand_raises_as_python() -> None:
+    if not NATIVE_IDS:
+        pytest.skip("no profile has a native module")
+    profile = load_profile(NATIVE_IDS[0])
+    tiles = tuple(Tile(0) for _ in range(5)) + tuple(Tile(9 + i) for i in range(8))
+    hand = WinningHand(tiles, (), Tile(1), WinKind.RON)  # five copies of 1m
+    with pytest.raises(HandError) as py:
+        evaluate(profile, hand, WinContext())
+    with pytest.raises(HandError) as nat:
+        evaluate_native(profile, hand, WinContext())
+    assert str(nat.value) == str(py.value)
