@@ -36,6 +36,7 @@
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
 #include <stdint.h>
+#include <stddef.h>
 #include <string.h>
 
 #include "mjscore.h"
@@ -48,6 +49,7 @@
 #define MAX_ITEMS 64       /* point items of a profile */
 #define MAX_ROLES 16       /* payer roles of a profile */
 #define MAX_VALUES 16      /* named payment values (mj_pay.named) */
+#define MAX_HITS 1024      /* hits of one reading, combination occurrences included */
 
 /* ------------------------------------------------------------------------------------------ */
 /* Tiles and groups                                                                            */
@@ -621,6 +623,7 @@ fail:
  * within the buffers. -1 with an exception: the module is not one this core understands. */
 static int check_profile(const mj_profile *P) {
     const char *why = NULL;
+    int combos = 0;
     if (P->abi != MJ_ABI) why = "the profile module was built for another MJ_ABI";
     else if (P->n_patterns < 0 || P->n_patterns > MJ_MAX_PATTERNS) why = "too many patterns";
     else if (P->n_patterns && !P->patterns) why = "no pattern table";
@@ -639,11 +642,20 @@ static int check_profile(const mj_profile *P) {
         why = "bad limit_hands_counted";
     for (int i = 0; !why && i < P->n_patterns; i++) {
         const mj_pattern *p = &P->patterns[i];
-        if (p->group != MJ_NONE && (p->group < 0 || p->group >= P->n_groups)) why = "pattern group out of range";
+        if (p->n_excludes && !p->excludes) why = "bad excludes";
+        else if (p->group != MJ_NONE && (p->group < 0 || p->group >= P->n_groups)) why = "pattern group out of range";
         if (p->n_excludes < 0 || (p->n_excludes && !p->excludes)) why = "bad excludes";
         for (int x = 0; !why && x < p->n_excludes; x++)
             if (p->excludes[x] < 0 || p->excludes[x] >= P->n_patterns) why = "excluded pattern out of range";
+        if (p->combine_kind != MJ_NONE) {
+            combos = 1;
+            /* mj_view.members holds four sets; a combination of more is not one this core reads */
+            if (p->combine_kind < MJ_COMBINE_SEQUENCES || p->combine_kind > MJ_COMBINE_SETS || p->combine_size < 1 ||
+                p->combine_size > 4)
+                why = "combination out of range";
+        }
     }
+    if (!why && !combos != !P->has_combinations) why = "has_combinations disagrees with the patterns";
     for (int i = 0; !why && i < P->n_minimum_without; i++)
         if (P->minimum_without[i] < 0 || P->minimum_without[i] >= P->n_patterns) why = "minimum without out of range";
     for (int i = 0; !why && i < P->n_requirements; i++)
@@ -686,8 +698,8 @@ typedef struct {
     int legal;
     const char *reason;
     int n_pat;
-    int pat[MJ_MAX_PATTERNS];
-    int64_t val[MJ_MAX_PATTERNS], cnt[MJ_MAX_PATTERNS];
+    int pat[MAX_HITS];
+    int64_t val[MAX_HITS], cnt[MAX_HITS];
     int64_t total, capped;
     int has_fu;
     int64_t fu;
@@ -707,18 +719,35 @@ enum { OK = 0, UNSUPPORTED = 1 };
 
 static int64_t amount(const mj_amount *a, mj_view *v) { return a->fn ? a->fn(v) : a->constant; }
 
+
+/* One hit (scoring.py Hit) with its key (declaration index, combination index) and, for a
+ * combination occurrence, its sets as bits of their positions in view.sets (0: None; an
+ * occurrence always has at least one set). */
 typedef struct {
     int n;
-    int pat[MJ_MAX_PATTERNS];
-    int64_t val[MJ_MAX_PATTERNS], cnt[MJ_MAX_PATTERNS];
+    int pat[MAX_HITS], ci[MAX_HITS];
+    int64_t val[MAX_HITS], cnt[MAX_HITS];
+    uint16_t members[MAX_HITS];
 } hits_t;
 
-/* scoring.py _met_hits (whole-hand patterns, in declaration order). */
-static int pattern_hits(const mj_profile *P, mj_view *v, hits_t *h) {
+static int push_hit(hits_t *h, int pat, int ci, int64_t val, int64_t cnt, uint16_t members) {
+    if (h->n >= MAX_HITS) return UNSUPPORTED;
+    h->pat[h->n] = pat, h->ci[h->n] = ci, h->val[h->n] = val, h->cnt[h->n] = cnt, h->members[h->n] = members;
+    h->n++;
+    return OK;
+}
+
+static void copy_hit(hits_t *to, int k, const hits_t *from, int i) {
+    to->pat[k] = from->pat[i], to->ci[k] = from->ci[i], to->val[k] = from->val[i], to->cnt[k] = from->cnt[i];
+    to->members[k] = from->members[i];
+}
+
+/* scoring.py _met_hits: the whole-hand patterns with tiles_only == `tiles_only`, in declaration order. */
+static int plain_hits(const mj_profile *P, mj_view *v, hits_t *h, int tiles_only) {
     int is_open = !v->is_closed;
-    h->n = 0;
     for (int i = 0; i < P->n_patterns; i++) {
         const mj_pattern *p = &P->patterns[i];
+        if (p->combine_kind != MJ_NONE || !p->tiles_only != !tiles_only) continue;
         if (p->when) {
             int64_t ok = p->when(v);
             if (v->overflow) return UNSUPPORTED;
@@ -735,35 +764,167 @@ static int pattern_hits(const mj_profile *P, mj_view *v, hits_t *h) {
         int64_t value = amount(use_open ? &p->open_value : &p->value, v);
         if (v->overflow) return UNSUPPORTED;
         if (use_open && value <= 0) continue;
-        h->pat[h->n] = i;
-        h->val[h->n] = value;
-        h->cnt[h->n] = n;
-        h->n++;
+        if (push_hit(h, i, 0, value, n, 0) != OK) return UNSUPPORTED;
     }
     return OK;
 }
 
-/* scoring.py apply_relations for whole-hand hits (each pattern hits at most once), then
- * _last_steps: _pick_highest, fallback, limit patterns. Works in place on `h`. */
-static int apply_relations(const mj_profile *P, hits_t *h, int has_limits) {
-    int n = h->n;
-    int order[MJ_MAX_PATTERNS];
-    int64_t key[MJ_MAX_PATTERNS];
-    int hit_of[MJ_MAX_PATTERNS];
-    uint8_t removed[MJ_MAX_PATTERNS], removed_pat[MJ_MAX_PATTERNS], counted[MJ_MAX_PATTERNS];
-    int64_t reduced[MJ_MAX_PATTERNS];
-    for (int i = 0; i < P->n_patterns; i++) {
-        hit_of[i] = -1;
-        removed_pat[i] = 0;
+/* Which combination patterns a pass takes (scoring.py _plan): the member ones (members_only),
+ * the fixed ones (tiles_only, not members_only), the situational ones (not tiles_only). */
+enum { COMBO_MEMBER = 0, COMBO_FIXED = 1, COMBO_SITUATIONAL = 2 };
+
+static int combo_taken(const mj_pattern *p, int which) {
+    if (which == COMBO_MEMBER) return p->members_only;
+    if (which == COMBO_FIXED) return p->tiles_only && !p->members_only;
+    return !p->tiles_only;
+}
+
+/* scoring.py _pools: positions of the sets of each combinable kind, in (tile, kind) order. */
+typedef struct {
+    int n[3];
+    int8_t at[3][MJ_MAX_GROUPS];
+} pools_t;
+
+static void make_pools(const mj_view *v, pools_t *pools) {
+    int order[MJ_MAX_GROUPS];
+    for (int i = 0; i < v->n_sets; i++) { /* sorted(range(n), key=(tile, kind)): stable */
+        int j = i - 1;
+        while (j >= 0 && group_key_cmp(v->sets[order[j]], v->sets[i]) > 0) {
+            order[j + 1] = order[j];
+            j--;
+        }
+        order[j + 1] = i;
     }
+    for (int c = 0; c < 3; c++) pools->n[c] = 0;
+    for (int o = 0; o < v->n_sets; o++) {
+        int i = order[o], kind = v->sets[i]->kind;
+        if (kind == MJ_GK_SEQUENCE) pools->at[MJ_COMBINE_SEQUENCES][pools->n[MJ_COMBINE_SEQUENCES]++] = (int8_t)i;
+        if (kind == MJ_GK_TRIPLET || kind == MJ_GK_KONG)
+            pools->at[MJ_COMBINE_TRIPLETS][pools->n[MJ_COMBINE_TRIPLETS]++] = (int8_t)i;
+        pools->at[MJ_COMBINE_SETS][pools->n[MJ_COMBINE_SETS]++] = (int8_t)i;
+    }
+}
+
+/* scoring.py _combination_hits / _member_combination_hits: per (kind, size) in the order
+ * Profile.combination_patterns lists them (first appearance), every combination of the pool in
+ * itertools.combinations order, the pass's patterns of that kind in declaration order. */
+static int combo_hits(const mj_profile *P, mj_view *v, const pools_t *pools, hits_t *h, int which) {
+    int done[MJ_MAX_PATTERNS] = {0};
+    int is_open = !v->is_closed;
+    for (int first = 0; first < P->n_patterns; first++) {
+        const mj_pattern *fp = &P->patterns[first];
+        if (fp->combine_kind == MJ_NONE || done[first]) continue;
+        int kind = fp->combine_kind, size = fp->combine_size;
+        int members_of[MJ_MAX_PATTERNS], n_of = 0;
+        for (int i = first; i < P->n_patterns; i++) {
+            const mj_pattern *p = &P->patterns[i];
+            if (p->combine_kind == kind && p->combine_size == size) {
+                done[i] = 1;
+                if (combo_taken(p, which)) members_of[n_of++] = i;
+            }
+        }
+        if (!n_of) continue;
+        int pn = pools->n[kind];
+        if (pn < size) continue;
+        int idx[4];
+        for (int k = 0; k < size; k++) idx[k] = k;
+        for (int ci = 0;; ci++) {
+            uint16_t members = 0;
+            for (int k = 0; k < size; k++) {
+                int at = pools->at[kind][idx[k]];
+                v->members[k] = v->sets[at];
+                members |= (uint16_t)(1u << at);
+            }
+            v->n_members = size;
+            for (int m = 0; m < n_of; m++) {
+                const mj_pattern *p = &P->patterns[members_of[m]];
+                if (p->when) {
+                    int64_t ok = p->when(v);
+                    if (v->overflow) return UNSUPPORTED;
+                    if (!ok) continue;
+                }
+                int64_t value;
+                if (which == COMBO_MEMBER) { /* _member_combination_hits: p.value, no open value */
+                    value = amount(&p->value, v);
+                } else if (p->has_open_value && is_open) { /* _valued: an open hand's value, 0: none */
+                    value = amount(&p->open_value, v);
+                    if (!v->overflow && value <= 0) continue;
+                } else {
+                    value = amount(&p->value, v);
+                }
+                if (v->overflow) return UNSUPPORTED;
+                if (push_hit(h, members_of[m], ci, value, 1, members) != OK) return UNSUPPORTED;
+            }
+            int k = size - 1; /* next combination */
+            while (k >= 0 && idx[k] == pn - size + k) k--;
+            if (k < 0) break;
+            idx[k]++;
+            for (int j = k + 1; j < size; j++) idx[j] = idx[j - 1] + 1;
+        }
+    }
+    return OK;
+}
+
+/* keyed.sort(key=_by_key): the keys (declaration index, combination index) are distinct. */
+static void sort_by_key(hits_t *h, int from) {
+    for (int i = from + 1; i < h->n; i++) {
+        int j = i;
+        while (j > from && (h->pat[j - 1] > h->pat[j] || (h->pat[j - 1] == h->pat[j] && h->ci[j - 1] > h->ci[j]))) {
+            int tp = h->pat[j], tc = h->ci[j];
+            int64_t tv = h->val[j], tn = h->cnt[j];
+            uint16_t tm = h->members[j];
+            copy_hit(h, j, h, j - 1);
+            h->pat[j - 1] = tp, h->ci[j - 1] = tc, h->val[j - 1] = tv, h->cnt[j - 1] = tn, h->members[j - 1] = tm;
+            j--;
+        }
+    }
+}
+
+/* The hits of one reading in scoring.py's order: _learn_tiles' fixed hits (tiles-only whole-hand
+ * patterns and tiles-only combinations, sorted by key), then _score_reading's situational ones
+ * (whole-hand, then combinations in their own order); sorted by key only when both are present. */
+static int reading_hits(const mj_profile *P, mj_view *v, hits_t *h) {
+    h->n = 0;
+    pools_t pools;
+    if (P->has_combinations) make_pools(v, &pools);
+    if (plain_hits(P, v, h, 1) != OK) return UNSUPPORTED;
+    if (P->has_combinations) {
+        if (combo_hits(P, v, &pools, h, COMBO_MEMBER) != OK || combo_hits(P, v, &pools, h, COMBO_FIXED) != OK)
+            return UNSUPPORTED;
+        sort_by_key(h, 0);
+    }
+    int n_fixed = h->n;
+    if (plain_hits(P, v, h, 0) != OK) return UNSUPPORTED;
+    if (P->has_combinations && combo_hits(P, v, &pools, h, COMBO_SITUATIONAL) != OK) return UNSUPPORTED;
+    if (n_fixed && h->n > n_fixed) sort_by_key(h, 0);
+    return OK;
+}
+
+static int uf_find(int8_t *parent, int x) {
+    while (parent[x] != x) x = parent[x];
+    return x;
+}
+
+/* scoring.py apply_relations (steps 1-4 with combination occurrences), then _last_steps:
+ * _pick_highest, fallback, limit patterns. Works in place on `h`. */
+static int apply_relations(const mj_profile *P, hits_t *h, int has_limits, hits_t *tmp) {
+    int n = h->n;
+    static int order[MAX_HITS];
+    static int64_t key[MAX_HITS], reduced[MAX_HITS];
+    static uint8_t removed[MAX_HITS], counted[MAX_HITS];
+    uint8_t removed_pat[MJ_MAX_PATTERNS], has_hit[MJ_MAX_PATTERNS];
+    uint16_t used[MJ_MAX_PATTERNS];
+    int8_t parent[16];
+    for (int i = 0; i < 16; i++) parent[i] = (int8_t)i;
+    for (int i = 0; i < P->n_patterns; i++) removed_pat[i] = has_hit[i] = 0, used[i] = 0;
     for (int i = 0; i < n; i++) {
         int64_t pts;
-        if (__builtin_mul_overflow(h->val[i], h->cnt[i], &pts)) return UNSUPPORTED;
+        if (__builtin_mul_overflow(h->val[i], h->cnt[i], &pts) || pts == INT64_MIN) return UNSUPPORTED;
         key[i] = pts;
-        hit_of[h->pat[i]] = i;
+        has_hit[h->pat[i]] = 1;
         removed[i] = counted[i] = 0;
         reduced[i] = 0;
-        /* sorted(range(n), key=-points): stable, so equal points keep declaration order */
+        /* sorted(range(n), key=-points): stable, so equal points keep their order */
         int j = i - 1;
         while (j >= 0 && key[order[j]] < pts) {
             order[j + 1] = order[j];
@@ -774,35 +935,72 @@ static int apply_relations(const mj_profile *P, hits_t *h, int has_limits) {
     for (int o = 0; o < n; o++) {
         int i = order[o];
         const mj_pattern *p = &P->patterns[h->pat[i]];
+        uint16_t members = h->members[i];
         if (p->bonus) {
             counted[i] = 1;
             continue;
         }
         if (removed[i] || removed_pat[h->pat[i]]) continue;
+        if (members) {
+            if (used[h->pat[i]] & members) continue; /* non-identical: a set forms each fan once */
+            int roots[16], n_roots = 0, n_members = 0;
+            for (int m = 0; m < 16; m++) {
+                if (!(members >> m & 1)) continue;
+                n_members++;
+                int r = uf_find(parent, m), dup = 0;
+                for (int k = 0; k < n_roots; k++)
+                    if (roots[k] == r) dup = 1;
+                if (!dup) roots[n_roots++] = r;
+            }
+            if (n_roots < n_members) continue; /* account once: no cycle of combined sets */
+            for (int k = 1; k < n_roots; k++) parent[roots[k]] = (int8_t)roots[0];
+            used[h->pat[i]] |= members;
+        }
         counted[i] = 1;
         for (int x = 0; x < p->n_excludes; x++) {
             int target = p->excludes[x];
-            if (target == h->pat[i] || hit_of[target] < 0) continue; /* removing what did not hit changes nothing */
-            int j = hit_of[target];
+            if (target == h->pat[i] || !has_hit[target]) continue; /* removing what did not hit changes nothing */
+            /* targets: the excluded pattern's hits not removed, in visiting order */
+            int first_target = -1;
+            for (int q = 0; q < n && first_target < 0; q++)
+                if (h->pat[order[q]] == target && !removed[order[q]]) first_target = order[q];
+            if (members && first_target >= 0 && h->members[first_target]) {
+                /* a combination removes the occurrences made only of its own sets */
+                for (int q = 0; q < n; q++) {
+                    int j = order[q];
+                    if (h->pat[j] == target && !removed[j] && h->members[j] && !(h->members[j] & ~members)) removed[j] = 1;
+                }
+                continue;
+            }
             int limit = p->exclude_limit ? p->exclude_limit[x] : MJ_NONE;
             if (limit == MJ_NONE) {
                 removed_pat[target] = 1;
                 continue;
             }
-            if (removed[j] || limit <= 0) continue;
-            int64_t left = h->cnt[j] - reduced[j];
-            int64_t take = limit < left ? limit : left;
-            reduced[j] += take;
-            if (reduced[j] >= h->cnt[j]) removed[j] = 1;
+            int64_t lim = limit;
+            for (int q = n - 1; q >= 0; q--) { /* reversed(targets): last visited first */
+                int j = order[q];
+                if (h->pat[j] != target || removed[j]) continue;
+                if (lim <= 0) break;
+                if (!h->members[j]) {
+                    int64_t left = h->cnt[j] - reduced[j];
+                    int64_t take = lim < left ? lim : left;
+                    reduced[j] += take;
+                    lim -= take;
+                    if (reduced[j] >= h->cnt[j]) removed[j] = 1;
+                } else {
+                    removed[j] = 1;
+                    lim -= 1;
+                }
+            }
         }
     }
     int k = 0;
-    for (int i = 0; i < n; i++) { /* sorted(counted): declaration order */
+    for (int i = 0; i < n; i++) { /* sorted(counted): the hits' own order */
         if (!counted[i]) continue;
         const mj_pattern *p = &P->patterns[h->pat[i]];
         if (!p->bonus && (removed[i] || removed_pat[h->pat[i]])) continue;
-        h->pat[k] = h->pat[i];
-        h->val[k] = h->val[i];
+        copy_hit(h, k, h, i);
         h->cnt[k] = h->cnt[i] - reduced[i];
         k++;
     }
@@ -814,7 +1012,8 @@ static int apply_relations(const mj_profile *P, hits_t *h, int has_limits) {
         int64_t best = 0;
         for (int i = 0; i < h->n; i++) {
             if (P->patterns[h->pat[i]].group != g) continue;
-            int64_t pts = h->val[i] * h->cnt[i]; /* checked above: counts only shrank */
+            int64_t pts;
+            if (__builtin_mul_overflow(h->val[i], h->cnt[i], &pts)) return UNSUPPORTED;
             members++;
             if (winner < 0 || pts > best) winner = i, best = pts;
         }
@@ -822,8 +1021,7 @@ static int apply_relations(const mj_profile *P, hits_t *h, int has_limits) {
         k = 0;
         for (int i = 0; i < h->n; i++) {
             if (P->patterns[h->pat[i]].group == g && i != winner) continue;
-            h->pat[k] = h->pat[i], h->val[k] = h->val[i], h->cnt[k] = h->cnt[i];
-            k++;
+            copy_hit(h, k++, h, i);
         }
         h->n = k;
     }
@@ -832,26 +1030,43 @@ static int apply_relations(const mj_profile *P, hits_t *h, int has_limits) {
         const mj_pattern *p = &P->patterns[h->pat[i]];
         if (p->fallback) any_fallback = 1;
         else if (!p->bonus) any_other = 1;
+        if (p->limit) any_limit = 1;
     }
     if (any_fallback && any_other) {
         k = 0;
+        any_limit = 0;
         for (int i = 0; i < h->n; i++) {
             if (P->patterns[h->pat[i]].fallback) continue;
-            h->pat[k] = h->pat[i], h->val[k] = h->val[i], h->cnt[k] = h->cnt[i];
-            k++;
+            if (P->patterns[h->pat[i]].limit) any_limit = 1;
+            copy_hit(h, k++, h, i);
         }
         h->n = k;
     }
-    for (int i = 0; i < h->n; i++)
-        if (P->patterns[h->pat[i]].limit) any_limit = 1;
     if (has_limits && any_limit) {
         k = 0;
         for (int i = 0; i < h->n; i++) {
             if (!P->patterns[h->pat[i]].limit) continue;
-            h->pat[k] = h->pat[i], h->val[k] = h->val[i], h->cnt[k] = h->cnt[i];
-            k++;
+            copy_hit(h, k++, h, i);
         }
         h->n = k;
+    }
+    (void)tmp;
+    return OK;
+}
+
+/* scoring.py _aggregate: one scored pattern per (pattern, value), counts summed, first place kept. */
+static int aggregate(const hits_t *h, result_t *r) {
+    r->n_pat = 0;
+    for (int i = 0; i < h->n; i++) {
+        int at = -1;
+        for (int j = 0; j < r->n_pat; j++)
+            if (r->pat[j] == h->pat[i] && r->val[j] == h->val[i]) at = j;
+        if (at < 0) {
+            if (r->n_pat >= MAX_HITS) return UNSUPPORTED;
+            at = r->n_pat++;
+            r->pat[at] = h->pat[i], r->val[at] = h->val[i], r->cnt[at] = 0;
+        }
+        if (__builtin_add_overflow(r->cnt[at], h->cnt[i], &r->cnt[at])) return UNSUPPORTED;
     }
     return OK;
 }
@@ -979,6 +1194,8 @@ static void fill_tile_list(mj_tile *out, int *n, const uint8_t *codes, Py_ssize_
     for (Py_ssize_t i = 0; i < len; i++) out[(*n)++] = TILES[codes[i]];
 }
 
+static hits_t HITS; /* scratch, like SW */
+
 /* The whole evaluation; *status UNSUPPORTED means "answer None". Fills `out`. */
 static int score(const request_t *q, result_t *out, result_t *cur, result_t *under, enum_t *e, int *status) {
     const mj_profile *P = q->P;
@@ -1049,7 +1266,6 @@ static int score(const request_t *q, result_t *out, result_t *cur, result_t *und
     result_t *best = out;
     uint8_t without[MJ_MAX_PATTERNS] = {0};
     for (int i = 0; i < P->n_minimum_without; i++) without[P->minimum_without[i]] = 1;
-    hits_t hits;
 
     for (int a = 0; a < e->n_arrs; a++) {
         const arr_t *ar = &e->arrs[a];
@@ -1089,20 +1305,21 @@ static int score(const request_t *q, result_t *out, result_t *cur, result_t *und
             if (!failed) failed = reason;
             continue;
         }
-        if (pattern_hits(P, &v, &hits) != OK) goto unsupported;
-        if (hits.n > 1 && apply_relations(P, &hits, has_limits) != OK) goto unsupported;
-        memset(cur, 0, sizeof *cur);
+        hits_t *hits = &HITS;
+        if (reading_hits(P, &v, hits) != OK) goto unsupported;
+        if (hits->n > 1 && apply_relations(P, hits, has_limits, NULL) != OK) goto unsupported;
+        memset(cur, 0, offsetof(result_t, pat)); /* the scalars; the arrays are filled up to their counts */
+        cur->n_items = cur->n_pay = 0, cur->has_fu = cur->has_value = 0;
+        if (aggregate(hits, cur) != OK) goto unsupported;
         int64_t total = 0, counting_off = 0;
         int limit = 0;
-        for (int i = 0; i < hits.n; i++) {
+        for (int i = 0; i < cur->n_pat; i++) {
             int64_t pts;
-            if (__builtin_mul_overflow(hits.val[i], hits.cnt[i], &pts) || __builtin_add_overflow(total, pts, &total))
+            if (__builtin_mul_overflow(cur->val[i], cur->cnt[i], &pts) || __builtin_add_overflow(total, pts, &total))
                 goto unsupported;
-            if (without[hits.pat[i]] && __builtin_add_overflow(counting_off, pts, &counting_off)) goto unsupported;
-            if (P->patterns[hits.pat[i]].limit) limit = has_limits;
-            cur->pat[i] = hits.pat[i], cur->val[i] = hits.val[i], cur->cnt[i] = hits.cnt[i];
+            if (without[cur->pat[i]] && __builtin_add_overflow(counting_off, pts, &counting_off)) goto unsupported;
+            if (P->patterns[cur->pat[i]].limit) limit = has_limits;
         }
-        cur->n_pat = hits.n;
         cur->total = total;
         cur->capped = P->has_cap && P->cap < total ? P->cap : total;
         cur->limit = limit;
@@ -1124,7 +1341,7 @@ static int score(const request_t *q, result_t *out, result_t *cur, result_t *und
         cur->legal = 1;
         if (P->has_points && !limit) { /* scoring.py count_points */
             memset(v.counted, 0, sizeof v.counted);
-            for (int i = 0; i < hits.n; i++) v.counted[hits.pat[i] / 64] |= (uint64_t)1 << (hits.pat[i] % 64);
+            for (int i = 0; i < cur->n_pat; i++) v.counted[cur->pat[i] / 64] |= (uint64_t)1 << (cur->pat[i] % 64);
             int64_t raw = 0;
             for (int i = 0; i < P->n_point_items; i++) {
                 const mj_point_item *it = &P->point_items[i];
@@ -1220,10 +1437,6 @@ static PyObject *py_evaluate(PyObject *self, PyObject *args) {
     q.P = profile_of(capsule);
     if (!q.P) goto done;
     const mj_profile *P = q.P;
-    if (P->has_combinations) { /* combination patterns: not in this version of the core */
-        ret = Py_NewRef(Py_None);
-        goto done;
-    }
     if (opts.len != (Py_ssize_t)(3 * sizeof(int64_t)) * P->n_options) {
         PyErr_SetString(PyExc_ValueError, "options must hold 3 int64 per declared option");
         goto done;
