@@ -199,6 +199,26 @@ def evaluate_native(profile: Profile, hand: WinningHand, ctx: WinContext) -> Sco
     native = _native(profile)
     if native.capsule is None:
         return None
+    return _evaluate(native, profile, hand, ctx)
+
+
+def evaluate_with(
+    capsule: Any, profile: Profile, hand: WinningHand, ctx: WinContext
+) -> Score | None:
+    """:func:`evaluate_native` with the tables of ``capsule`` (a module's ``PROFILE``), which must
+    stand for ``profile``; for tests that build their own tables."""
+    if ctx.options or ctx.losing_hand:
+        return None
+    needs = profile.needs
+    native = _Native(
+        capsule, _pack_options(profile), "only_wait" in needs, "only_live_wait" in needs
+    )
+    return _evaluate(native, profile, hand, ctx)
+
+
+def _evaluate(
+    native: _Native, profile: Profile, hand: WinningHand, ctx: WinContext
+) -> Score | None:
     core = native_core()
     if core is None:
         return None

@@ -345,6 +345,46 @@ def _red(rng: random.Random, profile: Profile, hand: WinningHand) -> WinningHand
     return WinningHand(concealed, hand.melds, redden(hand.win_tile), hand.win)
 
 
+def dense_hand(rng: random.Random, profile: Profile) -> WinningHand:
+    """A winning hand of four sets drawn from a few neighbouring sequences and triplets (repeated
+    and shifted chows, pungs one apart): where combination patterns and their relations crowd."""
+    suits = [s.value for s in profile.tiles.suits]
+    while True:
+        base = rng.randrange(5)
+        picked = rng.sample(suits, min(len(suits), rng.randint(1, 3)))
+        counts = [0] * 34
+        groups: list[tuple[str, int]] = []
+        for _ in range(4):
+            suit = "mps".index(rng.choice(picked))
+            start = 9 * suit + base + rng.randrange(3)
+            groups.append(("seq" if rng.random() < 0.6 else "trip", start))
+        pair = 9 * "mps".index(rng.choice(picked)) + rng.randrange(9)
+        kinds = [pair, pair]
+        for kind, start in groups:
+            kinds += [start, start + 1, start + 2] if kind == "seq" else [start] * 3
+        for k in kinds:
+            counts[k] += 1
+        if max(counts) > 4:
+            continue
+        melds: list[Meld] = []
+        concealed = list(kinds)
+        for kind, start in groups:
+            if rng.random() < 0.2:
+                tiles = [start, start + 1, start + 2] if kind == "seq" else [start] * 3
+                for k in tiles:
+                    concealed.remove(k)
+                melds.append(
+                    Meld(
+                        MeldType.CHI if kind == "seq" else MeldType.PON,
+                        tuple(Tile(k) for k in tiles),
+                    )
+                )
+        rng.shuffle(concealed)
+        win = concealed.pop()
+        kind = WinKind.TSUMO if rng.random() < 0.5 else WinKind.RON
+        return WinningHand(tuple(Tile(k) for k in concealed), tuple(melds), Tile(win), kind)
+
+
 @pytest.mark.parametrize("pid", _native_params())
 def test_seeded_random_hands_equal_python(pid: str) -> None:
     profile = load_profile(pid)
@@ -356,6 +396,9 @@ def test_seeded_random_hands_equal_python(pid: str) -> None:
         for _ in range(300):
             hand = special_shape_hand(rng)
             _same(profile, hand, random_situation(rng, profile, hand))
+    for _ in range(500):
+        hand = dense_hand(rng, profile)
+        _same(profile, hand, random_situation(rng, profile, hand))
     _report(pid)
     assert _TALLY[pid][0] > 0, "native answered nothing: every hand fell back"
 
@@ -393,3 +436,61 @@ def test_malformed_hand_raises_as_python() -> None:
     with pytest.raises(HandError) as nat:
         evaluate_native(profile, hand, WinContext())
     assert str(nat.value) == str(py.value)
+
+
+# ---------------------------------------------------------------------------
+# The core alone: a bridge profile whose expressions are the Python predicates
+# ---------------------------------------------------------------------------
+
+
+def _bridge(pid: str) -> Any:
+    import shutil
+
+    if shutil.which("cc") is None:
+        pytest.skip("no C compiler to build the bridge profile")
+    from nativebridge import bridge_module
+
+    return bridge_module(load_profile(pid))
+
+
+def _same_bridged(
+    profile: Profile, module: Any, hand: WinningHand, ctx: WinContext, tally: list[int]
+) -> None:
+    from mjspec.runtime.native_score import evaluate_with
+
+    try:
+        py = evaluate(profile, hand, ctx)
+    except HandError:
+        return
+    module.reset()
+    native = evaluate_with(module.PROFILE, profile, hand, ctx)
+    if native is None:
+        tally[1] += 1
+        return
+    tally[0] += 1
+    assert native == replace(py, arrangement=None), (hand, ctx)
+
+
+@pytest.mark.parametrize("pid", profile_ids())
+def test_core_with_python_predicates_equals_python(pid: str) -> None:
+    """The core over tables whose every expression is the generated Python predicate (tests/nativebridge.py):
+    its arrangements, views, relations, points and payments give Python's answers on every example and on
+    seeded random hands and situations."""
+    profile = load_profile(pid)
+    module = _bridge(pid)
+    tally = [0, 0]
+    for ex in profile.examples:
+        _same_bridged(profile, module, *example_hand(profile, ex), tally)
+    rng = random.Random(f"bridge-{pid}")
+    for _ in range(400):
+        hand = _red(rng, profile, random_hand(rng, profile))
+        _same_bridged(profile, module, hand, random_situation(rng, profile, hand), tally)
+    if profile.shapes.knitted or profile.shapes.thirteen_orphans:
+        for _ in range(100):
+            hand = special_shape_hand(rng)
+            _same_bridged(profile, module, hand, random_situation(rng, profile, hand), tally)
+    for _ in range(300):
+        hand = dense_hand(rng, profile)
+        _same_bridged(profile, module, hand, random_situation(rng, profile, hand), tally)
+    print(f"\n{pid} (bridge): native answered {tally[0]}, left to Python {tally[1]}")
+    assert tally[0] > 0
