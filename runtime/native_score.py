@@ -216,12 +216,11 @@ def evaluate_with(
     return _evaluate(native, profile, hand, ctx)
 
 
-def _evaluate(
+def _pack(
     native: _Native, profile: Profile, hand: WinningHand, ctx: WinContext
-) -> Score | None:
-    core = native_core()
-    if core is None:
-        return None
+) -> tuple[Any, ...] | None:
+    """The arguments of ``runtime._score.evaluate`` for this request (score.c's header documents
+    them), or None when Python must decide; raises scoring.py's HandError for a malformed hand."""
     concealed = check_hand(profile, hand)  # the same HandError as scoring.py's _learn_tiles
     try:
         # These may refuse a context (HandError), which Python does only once the hand is a
@@ -275,7 +274,7 @@ def _evaluate(
         only_wait,
         only_live_wait,
     )
-    out = core.evaluate(
+    return (
         native.capsule,
         _codes(hand.concealed),
         _melds(hand.melds),
@@ -286,6 +285,18 @@ def _evaluate(
         ura,
         native.options,
     )
+
+
+def _evaluate(
+    native: _Native, profile: Profile, hand: WinningHand, ctx: WinContext
+) -> Score | None:
+    core = native_core()
+    if core is None:
+        return None
+    packed = _pack(native, profile, hand, ctx)
+    if packed is None:
+        return None
+    out = core.evaluate(*packed)
     if out is None:
         return None
     legal, reason, patterns, total, capped, fu, payments, limit, items, value = out
