@@ -1207,9 +1207,9 @@ static int score(const request_t *q, result_t *out, result_t *cur, result_t *und
     for (int m = 0; m < q->melds.n_melds; m++)
         for (int k = 0; k < q->melds.n_codes[m]; k++) totals[q->melds.codes[m][k] >> 1]++;
     for (int k = 0; k < N_KINDS; k++)
-        if (totals[k] > 4) { /* the caller checked; the decomposition tables rely on it */
-            PyErr_SetString(PyExc_ValueError, "more than four copies of a kind");
-            return -1;
+        if (totals[k] > 4) { /* a tile set of more copies (check_hand allows it): Python answers */
+            *status = UNSUPPORTED;
+            return 0;
         }
     if (shapes_arrangements(conc, q->melds.n_melds, q->win >> 1, P, e) < 0) {
         *status = UNSUPPORTED;
@@ -1302,7 +1302,7 @@ static int score(const request_t *q, result_t *out, result_t *cur, result_t *und
             }
         }
         if (reason) {
-            if (!failed) failed = reason;
+            if (!failed || !*failed) failed = reason; /* failed = failed or reason */
             continue;
         }
         hits_t *hits = &HITS;
@@ -1399,7 +1399,7 @@ static int score(const request_t *q, result_t *out, result_t *cur, result_t *und
         }
         memset(out, 0, sizeof *out);
         out->legal = 0;
-        out->reason = failed ? failed : "not a legal win";
+        out->reason = failed && *failed ? failed : "not a legal win"; /* failed or "not a legal win" */
         return 0;
     }
     if (best->limit && P->limit_hands_counted != MJ_NONE && q->options[3 * P->limit_hands_counted])
