@@ -29,9 +29,24 @@ def _core(name: str) -> Extension:
     )
 
 
+def _engine(profile_id: str) -> Extension:
+    """``generated/native/<id>.c`` (emitted by `mjspec build`) as ``mjspec.generated._native_<id>``."""
+    return Extension(
+        f"mjspec.generated._native_{profile_id}",
+        sources=[f"generated/native/{profile_id}.c"],
+        include_dirs=["runtime/native"],
+        # Lowered expressions use statement expressions, a GNU C extension gcc and clang share.
+        extra_compile_args=["-O2", "-std=gnu11"] if os.name != "nt" else [],
+        optional=True,
+    )
+
+
+def _names(*folder: str) -> list[str]:
+    return sorted(os.path.basename(p)[:-2] for p in glob.glob(os.path.join(_HERE, *folder, "*.c")))
+
+
 def _extensions() -> list[Extension]:
-    cores = sorted(os.path.basename(p)[:-2] for p in glob.glob(os.path.join(_HERE, "runtime", "native", "*.c")))
-    return [_core(name) for name in cores]
+    return [*(_core(n) for n in _names("runtime", "native")), *(_engine(n) for n in _names("generated", "native"))]
 
 
 setup(ext_modules=_extensions())

@@ -18,6 +18,7 @@ from .check import check
 from .emit import render_engine, render_registry
 from .errors import SpecError, SpecErrors
 from .ir import ProfileIR
+from .native import render_native
 from .render import render_rule_documents
 from .resolve import SpecLibrary
 
@@ -59,6 +60,8 @@ class BuildOutput:
     profiles: list[ProfileIR] = field(default_factory=list)
     files: dict[Path, str] = field(default_factory=dict)
     errors: list[SpecError] = field(default_factory=list)
+    notes: list[str] = field(default_factory=list)
+    """What the build says without failing: profiles built for the Python backend only, and why."""
 
 
 def compile_library(layout: Layout) -> BuildOutput:
@@ -78,7 +81,13 @@ def compile_library(layout: Layout) -> BuildOutput:
             out.errors.extend(e.errors)
             continue
         out.profiles.append(ir)
-        sources[pid] = out.files[layout.generated / f"{pid}.py"] = render_engine(ir)
+        native, digest_or_why = render_native(ir)
+        if native is not None:
+            out.files[layout.generated / "native" / f"{pid}.c"] = native
+        else:
+            out.notes.append(f"{digest_or_why}: profile {pid} is built for the Python backend only")
+        digest = digest_or_why if native is not None else None
+        sources[pid] = out.files[layout.generated / f"{pid}.py"] = render_engine(ir, digest)
     if not out.errors:
         out.files[layout.generated / "__init__.py"] = render_registry([p.id for p in out.profiles])
         docs, errors = render_rule_documents(out.profiles, sources, layout.rules, layout.locale)
@@ -91,7 +100,7 @@ def stale_files(layout: Layout, output: BuildOutput) -> list[Path]:
     """Files whose content differs from what the specs generate, and generated files no spec makes."""
     stale = [p for p, text in sorted(output.files.items()) if not p.exists() or p.read_text("utf-8") != text]
     wanted = set(output.files)
-    for p in sorted(layout.generated.glob("*.py")):
+    for p in sorted([*layout.generated.glob("*.py"), *layout.generated.glob("native/*.c")]):
         if p not in wanted:
             stale.append(p)
     for p in sorted(layout.rules.glob("*.md")):  # docs/rules holds only rendered documents

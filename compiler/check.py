@@ -166,7 +166,7 @@ class _Builder:
         hoisted = hoist(compiled.python, vocab, compiled.helpers)
         names = compiled.names | compiled.functions | hoisted.names
         helpers = compiled.helpers | hoisted.helpers
-        return ExprIR(str(source), hoisted.python, self.r.where(path), helpers, names)
+        return ExprIR(str(source), hoisted.python, self.r.where(path), helpers, names, compiled.python)
 
     def build(self) -> ProfileIR | None:
         d = self.d

@@ -158,6 +158,10 @@ def _cmd_build(args: argparse.Namespace) -> int:
         print(f"up to date: {len(output.profiles)} profile(s), {len(output.files)} file(s)")
         return 0
     changed = set(write_outputs(layout, output))
+    from .native_build import compile_engines
+
+    for note in (*output.notes, *compile_engines(layout.generated, [ir.id for ir in output.profiles])):
+        print(note)
     for ir in output.profiles:
         path = layout.generated / f"{ir.id}.py"
         state = "written" if path in changed else "unchanged"

@@ -113,9 +113,9 @@ def environment() -> jinja2.Environment:
     return env
 
 
-def render_engine(ir: ProfileIR) -> str:
-    """The formatted source of ``generated/<id>.py``."""
-    raw = environment().get_template("engine.py.j2").render(ir=ir)
+def render_engine(ir: ProfileIR, native_digest: str | None = None) -> str:
+    """The formatted source of ``generated/<id>.py``; ``native_digest`` names its native engine."""
+    raw = environment().get_template("engine.py.j2").render(ir=ir, native_digest=native_digest)
     return black.format_str(raw, mode=BLACK_MODE)
 
 

@@ -28,6 +28,8 @@ class ExprIR:
     helpers: frozenset[str]
     names: frozenset[str] = frozenset()
     """Vocabulary names and functions the expression reads."""
+    checked: str = ""
+    """The checked Python before hoisting: what the native lowering (compiler/native.py) reads."""
 
 
 @dataclass(frozen=True)

@@ -4355,3 +4355,8 @@ PROFILE = Profile(
         ),
     ),
 )
+
+#: The digest of this profile's native engine (generated/native/gb_mcr.c) built from the
+#: same spec, or None when the profile runs on the Python backend only. A compiled native module
+#: whose digest differs (built from an older spec) is never used.
+NATIVE_DIGEST: str | None = "22bb028beecb7f5928a8d6b28ec19f84"

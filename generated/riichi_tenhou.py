@@ -2174,3 +2174,8 @@ PROFILE = Profile(
         ),
     ),
 )
+
+#: The digest of this profile's native engine (generated/native/riichi_tenhou.c) built from the
+#: same spec, or None when the profile runs on the Python backend only. A compiled native module
+#: whose digest differs (built from an older spec) is never used.
+NATIVE_DIGEST: str | None = "626ce4fe2ed111b176cac99ed84e5190"

@@ -2174,3 +2174,8 @@ PROFILE = Profile(
         ),
     ),
 )
+
+#: The digest of this profile's native engine (generated/native/riichi_tenhou_east.c) built from the
+#: same spec, or None when the profile runs on the Python backend only. A compiled native module
+#: whose digest differs (built from an older spec) is never used.
+NATIVE_DIGEST: str | None = "e91b7f5b5e6bcfa398f0afa6402f5f5c"

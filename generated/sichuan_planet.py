@@ -655,3 +655,8 @@ PROFILE = Profile(
         ),
     ),
 )
+
+#: The digest of this profile's native engine (generated/native/sichuan_planet.c) built from the
+#: same spec, or None when the profile runs on the Python backend only. A compiled native module
+#: whose digest differs (built from an older spec) is never used.
+NATIVE_DIGEST: str | None = "1f17bf4d7dce56da1c8bb6f03de77113"

@@ -790,3 +790,8 @@ PROFILE = Profile(
         ),
     ),
 )
+
+#: The digest of this profile's native engine (generated/native/sichuan_tfmj.c) built from the
+#: same spec, or None when the profile runs on the Python backend only. A compiled native module
+#: whose digest differs (built from an older spec) is never used.
+NATIVE_DIGEST: str | None = "c619a1106dab40a53385b1d5f853e605"

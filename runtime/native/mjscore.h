@@ -44,7 +44,7 @@ enum { MJ_GK_SEQUENCE = 0, MJ_GK_TRIPLET = 1, MJ_GK_KONG = 2, MJ_GK_PAIR = 3, MJ
 enum { MJ_WIND_E = 0, MJ_WIND_S = 1, MJ_WIND_W = 2, MJ_WIND_N = 3 };
 #define MJ_NONE (-1)
 /* meld type of a declared group (runtime/hand.py MeldType order); MJ_NONE for a group read from the hand */
-enum { MJ_MELD_CHI = 0, MJ_MELD_PON = 1, MJ_MELD_MINKAN = 2, MJ_MELD_SHOUMINKAN = 3, MJ_MELD_ANKAN = 4 };
+enum { MJ_MELD_CHI = 0, MJ_MELD_PON = 1, MJ_MELD_MINKAN = 2, MJ_MELD_SHOUMINKAN = 3, MJ_MELD_ANKAN = 4 }; /* SHOUMINKAN: MeldType.KAKAN */
 
 /* A tile as expressions see it: kind 0..33 (1m..9m 0..8, 1p..9p 9..17, 1s..9s 18..26, 1z..7z 27..33). */
 typedef struct {

@@ -1,0 +1,449 @@
+/* request.c: a scoring request of contracts/scoring.md read into the native core's arguments.
+ *
+ * `pack(request, accepted, copies)` reads one request object (a dict, as JSON gives it) and
+ * returns the arguments `runtime._score.evaluate` takes after the profile's tables:
+ *
+ *     (concealed, melds, win, tsumo, situation, dora, ura)
+ *
+ * (tile codes kind * 2 + red; `situation` in the order of runtime/native_score.py SITUATION,
+ * with only_wait and only_live_wait -1), or None. None means "the Python path reads this
+ * request": anything this reader is not sure of, every malformed request among them, so that
+ * every error message is the one runtime/request.py and runtime/scoring.py write. It accepts
+ * only requests whose Python reading is plain and certain: known keys and types, tiles the set
+ * has (`accepted`: 84 bytes, 1 for each code the tile set holds), melds of type and tiles only,
+ * the right number of tiles, no kind beyond `copies` and no red five twice (hand, melds and
+ * indicators together), at most five indicators, no options, no losing hand, no exhausted kinds.
+ */
+#define PY_SSIZE_T_CLEAN
+#include <Python.h>
+#include <stdint.h>
+#include <string.h>
+
+#define N_CODES 84
+#define MAX_PARSED 32
+
+/* mpsz letters: first kind and size (runtime/tiles.py SUIT_LAYOUT). */
+static int letter_layout(char ch, int *base, int *size, int *suited) {
+    switch (ch) {
+    case 'm': *base = 0; *size = 9; *suited = 1; return 1;
+    case 'p': *base = 9; *size = 9; *suited = 1; return 1;
+    case 's': *base = 18; *size = 9; *suited = 1; return 1;
+    case 'z': *base = 27; *size = 7; *suited = 0; return 1;
+    case 'f': *base = 34; *size = 8; *suited = 0; return 1;
+    default: return 0;
+    }
+}
+
+/* Parse mpsz text into codes (order kept); 0 on anything parse_tiles would refuse or is unsure of. */
+static int parse_codes(PyObject *text, const uint8_t *accepted, uint8_t *out, int cap, int *n) {
+    Py_ssize_t len;
+    const char *s = PyUnicode_AsUTF8AndSize(text, &len);
+    if (s == NULL) {
+        PyErr_Clear();
+        return 0;
+    }
+    int digits[MAX_PARSED];
+    int pending = 0;
+    *n = 0;
+    for (Py_ssize_t i = 0; i < len; i++) {
+        char ch = s[i];
+        if (ch == ' ')
+            continue;
+        if (ch >= '0' && ch <= '9') {
+            if (pending >= MAX_PARSED)
+                return 0;
+            digits[pending++] = ch - '0';
+            continue;
+        }
+        int base, size, suited;
+        if (!letter_layout(ch, &base, &size, &suited) || pending == 0)
+            return 0;
+        for (int d = 0; d < pending; d++) {
+            int code;
+            if (digits[d] == 0 && suited)
+                code = (base + 4) * 2 + 1;
+            else if (digits[d] >= 1 && digits[d] <= size)
+                code = (base + digits[d] - 1) * 2;
+            else
+                return 0;
+            if (!accepted[code] || *n >= cap)
+                return 0;
+            out[(*n)++] = (uint8_t)code;
+        }
+        pending = 0;
+    }
+    return pending == 0;
+}
+
+/* A key of a dict as UTF-8, or NULL when it is not text. */
+static const char *key_text(PyObject *key) {
+    if (!PyUnicode_Check(key))
+        return NULL;
+    const char *k = PyUnicode_AsUTF8(key);
+    if (k == NULL)
+        PyErr_Clear();
+    return k;
+}
+
+/* A bool of the context (context.py _coerce): only True or False. */
+static int read_bool(PyObject *v, int *out) {
+    if (v != Py_True && v != Py_False)
+        return 0;
+    *out = v == Py_True;
+    return 1;
+}
+
+/* A whole number >= 0 that fits comfortably (larger ones: the Python path decides). */
+static int read_count(PyObject *v, long long *out) {
+    if (!PyLong_CheckExact(v))
+        return 0;
+    int overflow = 0;
+    long long x = PyLong_AsLongLongAndOverflow(v, &overflow);
+    if (overflow || (x == -1 && PyErr_Occurred())) {
+        PyErr_Clear();
+        return 0;
+    }
+    if (x < 0 || x > (1LL << 40))
+        return 0;
+    *out = x;
+    return 1;
+}
+
+static int wind_code(PyObject *v) {
+    if (!PyUnicode_Check(v))
+        return -1;
+    const char *w = PyUnicode_AsUTF8(v);
+    if (w == NULL) {
+        PyErr_Clear();
+        return -1;
+    }
+    if (w[0] != '\0' && w[1] == '\0') {
+        switch (w[0]) {
+        case 'E': return 0;
+        case 'S': return 1;
+        case 'W': return 2;
+        case 'N': return 3;
+        }
+    }
+    return -1;
+}
+
+static int meld_code(const char *t) {
+    /* runtime/native/mjscore.h MJ_MELD_* */
+    if (strcmp(t, "chi") == 0) return 0;
+    if (strcmp(t, "pon") == 0) return 1;
+    if (strcmp(t, "minkan") == 0) return 2;
+    if (strcmp(t, "kakan") == 0) return 3;
+    if (strcmp(t, "ankan") == 0) return 4;
+    return -1;
+}
+
+/* The meld's tiles form its type (runtime/hand.py Meld.__post_init__). */
+static int meld_shape_ok(int type, const uint8_t *codes, int n) {
+    int want = (type >= 2) ? 4 : 3;
+    if (n != want)
+        return 0;
+    int k[4];
+    for (int i = 0; i < n; i++) {
+        k[i] = codes[i] >> 1;
+        if (k[i] >= 34)
+            return 0;
+    }
+    for (int i = 1; i < n; i++) /* sort */
+        for (int j = i; j > 0 && k[j - 1] > k[j]; j--) {
+            int t = k[j];
+            k[j] = k[j - 1];
+            k[j - 1] = t;
+        }
+    if (type == 0)
+        return k[0] < 27 && k[1] == k[0] + 1 && k[2] == k[0] + 2 && k[2] / 9 == k[0] / 9;
+    for (int i = 1; i < n; i++)
+        if (k[i] != k[0])
+            return 0;
+    return 1;
+}
+
+/* Situation slots (runtime/native_score.py SITUATION). */
+enum {
+    S_LAST_TILE, S_AFTER_KONG, S_KONG_SHOT, S_ROBBING_KONG, S_FIRST_DRAW, S_FOURTH_TILE, S_RIICHI,
+    S_DOUBLE_RIICHI, S_IPPATSU, S_DEALER, S_SEAT_WIND, S_ROUND_WIND, S_MISSING_SUIT, S_FLOWERS,
+    S_OWN_BONUS, S_BONUS_SETS, S_ORIGINAL_CALL, S_KONG_UPON_KONG, S_DEALER_WINS, S_HONBA,
+    S_ONLY_WAIT, S_ONLY_LIVE_WAIT, N_SITUATION
+};
+
+static PyObject *pack(PyObject *self, PyObject *args) {
+    (void)self;
+    PyObject *raw;
+    Py_buffer acc;
+    int copies;
+    if (!PyArg_ParseTuple(args, "Oy*i", &raw, &acc, &copies))
+        return NULL;
+    PyObject *result = NULL;
+    if (acc.len != N_CODES || !PyDict_Check(raw))
+        goto none;
+    const uint8_t *accepted = (const uint8_t *)acc.buf;
+    uint8_t concealed[MAX_PARSED], win[MAX_PARSED], dora[MAX_PARSED], ura[MAX_PARSED], flowers[MAX_PARSED];
+    int n_concealed = 0, n_win = 0, n_dora = 0, n_ura = 0, n_flowers = 0;
+    uint8_t meld_tiles[4][MAX_PARSED];
+    int meld_n[4], meld_type[4], n_melds = 0;
+    int tsumo = -1;
+    long long sit[N_SITUATION];
+    for (int i = 0; i < N_SITUATION; i++)
+        sit[i] = 0;
+    sit[S_MISSING_SUIT] = -1;
+    sit[S_ONLY_WAIT] = sit[S_ONLY_LIVE_WAIT] = -1;
+    int dealer_given = -1, riichi = 0, double_riichi = 0;
+    PyObject *key, *value;
+    Py_ssize_t pos = 0;
+    while (PyDict_Next(raw, &pos, &key, &value)) {
+        const char *k = key_text(key);
+        if (k == NULL)
+            goto none;
+        if (strcmp(k, "profile") == 0)
+            continue;
+        if (strcmp(k, "concealed") == 0) {
+            if (!PyUnicode_Check(value) || !parse_codes(value, accepted, concealed, MAX_PARSED, &n_concealed))
+                goto none;
+        } else if (strcmp(k, "win_tile") == 0) {
+            if (!PyUnicode_Check(value) || !parse_codes(value, accepted, win, MAX_PARSED, &n_win))
+                goto none;
+        } else if (strcmp(k, "win") == 0) {
+            if (!PyUnicode_Check(value))
+                goto none;
+            const char *w = PyUnicode_AsUTF8(value);
+            if (w == NULL) {
+                PyErr_Clear();
+                goto none;
+            }
+            if (strcmp(w, "tsumo") == 0)
+                tsumo = 1;
+            else if (strcmp(w, "ron") == 0)
+                tsumo = 0;
+            else
+                goto none;
+        } else if (strcmp(k, "melds") == 0) {
+            if (!PyList_Check(value) || PyList_GET_SIZE(value) > 4)
+                goto none;
+            for (Py_ssize_t i = 0; i < PyList_GET_SIZE(value); i++) {
+                PyObject *m = PyList_GET_ITEM(value, i);
+                if (!PyDict_Check(m) || PyDict_Size(m) != 2)
+                    goto none; /* "from" and "claimed" are checked by the Python path */
+                PyObject *type = PyDict_GetItemString(m, "type");
+                PyObject *tiles = PyDict_GetItemString(m, "tiles");
+                if (type == NULL || tiles == NULL || !PyUnicode_Check(type) || !PyUnicode_Check(tiles))
+                    goto none;
+                const char *t = PyUnicode_AsUTF8(type);
+                if (t == NULL) {
+                    PyErr_Clear();
+                    goto none;
+                }
+                int code = meld_code(t);
+                if (code < 0 || !parse_codes(tiles, accepted, meld_tiles[n_melds], MAX_PARSED, &meld_n[n_melds]) ||
+                    !meld_shape_ok(code, meld_tiles[n_melds], meld_n[n_melds]))
+                    goto none;
+                meld_type[n_melds++] = code;
+            }
+        } else if (strcmp(k, "context") == 0) {
+            if (!PyDict_Check(value))
+                goto none;
+            PyObject *ck, *cv;
+            Py_ssize_t cpos = 0;
+            while (PyDict_Next(value, &cpos, &ck, &cv)) {
+                const char *c = key_text(ck);
+                int b;
+                long long x;
+                if (c == NULL)
+                    goto none;
+#define BOOL_KEY(name, slot)                                                                                 \
+    if (strcmp(c, name) == 0) {                                                                          \
+        if (!read_bool(cv, &b))                                                                          \
+            goto none;                                                                                   \
+        sit[slot] = b;                                                                                   \
+        continue;                                                                                        \
+    }
+                BOOL_KEY("last_tile", S_LAST_TILE)
+                BOOL_KEY("after_kong", S_AFTER_KONG)
+                BOOL_KEY("kong_shot", S_KONG_SHOT)
+                BOOL_KEY("robbing_kong", S_ROBBING_KONG)
+                BOOL_KEY("first_draw", S_FIRST_DRAW)
+                BOOL_KEY("fourth_tile", S_FOURTH_TILE)
+                BOOL_KEY("ippatsu", S_IPPATSU)
+                BOOL_KEY("original_call", S_ORIGINAL_CALL)
+                BOOL_KEY("kong_upon_kong", S_KONG_UPON_KONG)
+#undef BOOL_KEY
+                if (strcmp(c, "riichi") == 0) {
+                    if (!read_bool(cv, &riichi))
+                        goto none;
+                } else if (strcmp(c, "double_riichi") == 0) {
+                    if (!read_bool(cv, &double_riichi))
+                        goto none;
+                } else if (strcmp(c, "dealer") == 0) {
+                    if (!read_bool(cv, &dealer_given))
+                        goto none;
+                } else if (strcmp(c, "losing_hand") == 0) {
+                    if (cv != Py_False)
+                        goto none; /* a loser's hand: the Python path */
+                } else if (strcmp(c, "honba") == 0) {
+                    if (!read_count(cv, &x))
+                        goto none;
+                    sit[S_HONBA] = x;
+                } else if (strcmp(c, "dealer_wins") == 0) {
+                    if (!read_count(cv, &x))
+                        goto none;
+                    sit[S_DEALER_WINS] = x;
+                } else if (strcmp(c, "riichi_sticks") == 0) {
+                    if (!read_count(cv, &x))
+                        goto none;
+                } else if (strcmp(c, "seat_wind") == 0 || strcmp(c, "round_wind") == 0) {
+                    int w = wind_code(cv);
+                    if (w < 0)
+                        goto none;
+                    sit[c[0] == 's' ? S_SEAT_WIND : S_ROUND_WIND] = w;
+                } else if (strcmp(c, "missing_suit") == 0) {
+                    if (cv == Py_None)
+                        continue;
+                    if (!PyUnicode_Check(cv))
+                        goto none;
+                    const char *m = PyUnicode_AsUTF8(cv);
+                    if (m == NULL) {
+                        PyErr_Clear();
+                        goto none;
+                    }
+                    if (strcmp(m, "m") == 0)
+                        sit[S_MISSING_SUIT] = 0;
+                    else if (strcmp(m, "p") == 0)
+                        sit[S_MISSING_SUIT] = 1;
+                    else if (strcmp(m, "s") == 0)
+                        sit[S_MISSING_SUIT] = 2;
+                    else
+                        goto none;
+                } else if (strcmp(c, "dora_indicators") == 0 || strcmp(c, "ura_indicators") == 0) {
+                    int is_dora = c[0] == 'd';
+                    if (!PyUnicode_Check(cv) || !parse_codes(cv, accepted, is_dora ? dora : ura, 8, is_dora ? &n_dora : &n_ura))
+                        goto none;
+                } else if (strcmp(c, "flowers") == 0) {
+                    if (!PyUnicode_Check(cv) || !parse_codes(cv, accepted, flowers, 8, &n_flowers))
+                        goto none;
+                } else if (strcmp(c, "options") == 0) {
+                    if (!PyDict_Check(cv) || PyDict_Size(cv) != 0)
+                        goto none; /* options in force for this request: the Python path binds them */
+                } else if (strcmp(c, "exhausted") == 0) {
+                    if (!PyUnicode_Check(cv) || PyUnicode_GetLength(cv) != 0)
+                        goto none;
+                } else {
+                    goto none; /* an unknown key: the Python path names it */
+                }
+            }
+        } else {
+            goto none;
+        }
+    }
+    if (tsumo < 0 || n_win != 1)
+        goto none;
+    /* Tile counts (scoring.py check_hand), and the copies of each kind and red five everywhere. */
+    if (n_concealed + 1 != 14 - 3 * n_melds)
+        goto none;
+    int kinds[42] = {0}, reds[84] = {0};
+    for (int i = 0; i < n_concealed; i++) {
+        kinds[concealed[i] >> 1]++;
+        reds[concealed[i]]++;
+    }
+    kinds[win[0] >> 1]++;
+    reds[win[0]]++;
+    for (int m = 0; m < n_melds; m++)
+        for (int i = 0; i < meld_n[m]; i++) {
+            kinds[meld_tiles[m][i] >> 1]++;
+            reds[meld_tiles[m][i]]++;
+        }
+    for (int i = 0; i < n_dora; i++) {
+        kinds[dora[i] >> 1]++;
+        reds[dora[i]]++;
+    }
+    for (int i = 0; i < n_ura; i++) {
+        kinds[ura[i] >> 1]++;
+        reds[ura[i]]++;
+    }
+    for (int k = 0; k < 34; k++)
+        if (kinds[k] > copies || reds[k * 2 + 1] > 1)
+            goto none;
+    if (n_dora > 5 || n_ura > 5)
+        goto none; /* more indicators than a dead wall shows without kongs: the Python path decides */
+    for (int i = 0; i < n_concealed; i++)
+        if (concealed[i] >= 68)
+            goto none;
+    if (win[0] >= 68)
+        goto none;
+    for (int i = 0; i < n_dora; i++)
+        if (dora[i] >= 68)
+            goto none;
+    for (int i = 0; i < n_ura; i++)
+        if (ura[i] >= 68)
+            goto none;
+    /* Flowers: each a flower, each once (scoring.py _count_flowers); own and sets (bonus_tiles). */
+    int seen_flower[8] = {0};
+    for (int i = 0; i < n_flowers; i++) {
+        if (flowers[i] < 68 || (flowers[i] & 1))
+            goto none;
+        int f = (flowers[i] >> 1) - 34;
+        if (seen_flower[f]++)
+            goto none;
+    }
+    sit[S_FLOWERS] = n_flowers;
+    if (n_flowers) {
+        int own = (int)sit[S_SEAT_WIND]; /* East owns 1f and 5f, South 2f and 6f... */
+        sit[S_OWN_BONUS] = seen_flower[own] + seen_flower[own + 4];
+        sit[S_BONUS_SETS] = (seen_flower[0] && seen_flower[1] && seen_flower[2] && seen_flower[3]) +
+                            (seen_flower[4] && seen_flower[5] && seen_flower[6] && seen_flower[7]);
+    }
+    sit[S_RIICHI] = riichi || double_riichi;
+    sit[S_DOUBLE_RIICHI] = double_riichi;
+    sit[S_DEALER] = dealer_given >= 0 ? dealer_given : sit[S_SEAT_WIND] == 0;
+
+    PyObject *melds = PyTuple_New(n_melds);
+    if (melds == NULL)
+        goto done;
+    for (int m = 0; m < n_melds; m++) {
+        PyObject *item = Py_BuildValue("(iy#)", meld_type[m], (const char *)meld_tiles[m], (Py_ssize_t)meld_n[m]);
+        if (item == NULL) {
+            Py_DECREF(melds);
+            goto done;
+        }
+        PyTuple_SET_ITEM(melds, m, item);
+    }
+    PyObject *situation = PyTuple_New(N_SITUATION);
+    if (situation == NULL) {
+        Py_DECREF(melds);
+        goto done;
+    }
+    for (int i = 0; i < N_SITUATION; i++) {
+        PyObject *x = PyLong_FromLongLong(sit[i]);
+        if (x == NULL) {
+            Py_DECREF(melds);
+            Py_DECREF(situation);
+            goto done;
+        }
+        PyTuple_SET_ITEM(situation, i, x);
+    }
+    result = Py_BuildValue("(y#NiON y#y#)", (const char *)concealed, (Py_ssize_t)n_concealed, melds, (int)win[0],
+                           tsumo ? Py_True : Py_False, situation, (const char *)dora, (Py_ssize_t)n_dora,
+                           (const char *)ura, (Py_ssize_t)n_ura);
+    goto done;
+none:
+    result = Py_NewRef(Py_None);
+done:
+    PyBuffer_Release(&acc);
+    return result;
+}
+
+static PyMethodDef methods[] = {
+    {"pack", pack, METH_VARARGS,
+     "pack(request, accepted, copies): the native core's arguments for one scoring request, or None "
+     "when the Python path must read it."},
+    {NULL, NULL, 0, NULL},
+};
+
+static struct PyModuleDef module = {
+    PyModuleDef_HEAD_INIT, "_request", "Scoring requests read for the native core.", -1, methods, NULL, NULL, NULL, NULL,
+};
+
+PyMODINIT_FUNC PyInit__request(void) { return PyModule_Create(&module); }
