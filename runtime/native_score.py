@@ -5,9 +5,9 @@ profile's native module (``generated._native_<id>``) and the core (``runtime._sc
 when the Python engine must answer: no native module, ``MJSPEC_BACKEND=python``, game options
 given with the request, a losing hand, a profile object whose rules are not the ones the native
 tables were built from, or anything the core leaves to Python (it says so by answering None).
-The hand is checked with scoring.py's own :func:`~mjspec.runtime.scoring.check_hand` first, so a
-malformed hand raises the same :class:`~mjspec.runtime.scoring.HandError`. ``Score.arrangement``
-is None in a native answer.
+A malformed hand raises the :class:`~mjspec.runtime.scoring.HandError` scoring.py raises: the
+core's ``check_tiles`` accepts only hands scoring.py's ``check_hand`` certainly accepts, and any
+other hand goes through ``check_hand`` itself. ``Score.arrangement`` is None in a native answer.
 """
 
 from __future__ import annotations
@@ -26,6 +26,7 @@ from .scoring import (
     HandError,
     Score,
     WinningHand,
+    _accepted,
     _flower_count,
     _indicators,
     _only_live_wait,
@@ -38,8 +39,10 @@ from .scoring import (
 
 __all__ = [
     "evaluate_native",
+    "evaluate_with",
     "native_core",
     "native_profile",
+    "SITUATION",
     "MELD_CODE",
     "KIND_CODE",
     "SHAPE_CODE",
@@ -57,10 +60,8 @@ MELD_CODE: dict[MeldType, int] = {
 KIND_CODE: dict[GroupKind, int] = {k: i for i, k in enumerate(GroupKind)}
 SHAPE_CODE: dict[ShapeKind, int] = {s: i for i, s in enumerate(ShapeKind)}
 WAIT_CODE: dict[WaitKind, int] = {w: i for i, w in enumerate(WaitKind)}
-_WIND_CODE = {"E": 0, "S": 1, "W": 2, "N": 3}
-_SUIT_CODE = {"m": 0, "p": 1, "s": 2, "z": 3}
 
-#: The order of the ``situation`` tuple (score.c's header says the same).
+#: The order of the ``situation`` tuple (score.c's header and runtime/native/request.c say the same).
 SITUATION = (
     "last_tile",
     "after_kong",
@@ -92,21 +93,46 @@ def native_core() -> ModuleType | None:
     return native_module("runtime._score")
 
 
+def _pack_options(profile: Profile) -> bytes:
+    """Three int64 per declared option, in declaration order: (value or points, doubles, limit)."""
+    values = profile.option_values.as_dict()
+    out: list[int] = []
+    for spec in profile.options:
+        v = values[spec.name]
+        if isinstance(v, ScoreValue):
+            out += [v.points, v.doubles, int(v.limit)]
+        else:
+            out += [int(v), 0, 0]
+    return struct.pack(f"={len(out)}q", *out)
+
+
 class _Native:
-    """What the glue learnt once about one profile object: its capsule and packed options."""
+    """What the glue learnt once about one profile object: the core, the capsule of its tables,
+    its options packed, which costly view names it reads, and scoring.py's table of the tiles
+    its hands may hold (by code), with the copies of each."""
 
-    __slots__ = ("capsule", "options", "wants_only_wait", "wants_live_wait")
+    __slots__ = (
+        "core",
+        "capsule",
+        "options",
+        "wants_only_wait",
+        "wants_live_wait",
+        "accepted",
+        "copies",
+    )
 
-    def __init__(
-        self, capsule: Any, options: bytes, wants_only_wait: bool, wants_live_wait: bool
-    ) -> None:
+    def __init__(self, core: Any, capsule: Any, profile: Profile | None) -> None:
+        self.core = core
         self.capsule = capsule
-        self.options = options
-        self.wants_only_wait = wants_only_wait
-        self.wants_live_wait = wants_live_wait
+        needs = profile.needs if profile is not None else ()
+        self.options = _pack_options(profile) if profile is not None else b""
+        self.wants_only_wait = "only_wait" in needs
+        self.wants_live_wait = "only_live_wait" in needs
+        self.accepted = bytes(_accepted(profile)) if profile is not None else b""
+        self.copies = profile.tiles.copies if profile is not None else 0
 
 
-_NO_NATIVE = _Native(None, b"", False, False)
+_NO_NATIVE = _Native(None, None, None)
 
 #: The Profile fields the native tables stand for: a profile object differing in any of them
 #: (a profile replaced by hand, or options that set rule fields) is scored by Python.
@@ -125,19 +151,6 @@ _RULE_FIELDS = (
 )
 
 
-def _pack_options(profile: Profile) -> bytes:
-    """Three int64 per declared option, in declaration order: (value or points, doubles, limit)."""
-    values = profile.option_values.as_dict()
-    out: list[int] = []
-    for spec in profile.options:
-        v = values[spec.name]
-        if isinstance(v, ScoreValue):
-            out += [v.points, v.doubles, int(v.limit)]
-        else:
-            out += [int(v), 0, 0]
-    return struct.pack(f"={len(out)}q", *out)
-
-
 def native_profile(profile: Profile) -> Any | None:
     """The capsule of the profile's native tables, when they stand for this profile object; else None."""
     return _native(profile).capsule
@@ -145,10 +158,8 @@ def native_profile(profile: Profile) -> Any | None:
 
 def _native(profile: Profile) -> _Native:
     known: _Native | None = profile.memo.get("native_score")
-    if known is not None:
-        return known
-    known = _learn(profile)
-    profile.memo["native_score"] = known
+    if known is None:
+        known = profile.memo["native_score"] = _learn(profile)
     return known
 
 
@@ -167,19 +178,17 @@ def _learn(profile: Profile) -> _Native:
         if mine is not theirs and mine != theirs:
             return _NO_NATIVE
     info = core.profile_info(capsule)  # raises when the tables are not ones this core reads
+    items = tuple(i.id for i in profile.points.items) if profile.points else ()
     if (
         info["patterns"] != tuple(p.id for p in profile.patterns)
-        or info["point_items"]
-        != (tuple(i.id for i in profile.points.items) if profile.points else ())
+        or info["point_items"] != items
         or info["n_options"] != len(profile.options)
     ):
         return _NO_NATIVE
     try:
-        options = _pack_options(profile)
+        return _Native(core, capsule, profile)
     except (struct.error, TypeError, ValueError):
         return _NO_NATIVE  # an option value beyond int64
-    needs = profile.needs
-    return _Native(capsule, options, "only_wait" in needs, "only_live_wait" in needs)
 
 
 def _codes(tiles: Any) -> bytes:
@@ -196,7 +205,9 @@ def evaluate_native(profile: Profile, hand: WinningHand, ctx: WinContext) -> Sco
     Raises :class:`HandError` exactly where scoring.py's ``evaluate`` does for a malformed hand."""
     if ctx.options or ctx.losing_hand:
         return None
-    native = _native(profile)
+    native = profile.memo.get("native_score")
+    if native is None:
+        native = _native(profile)
     if native.capsule is None:
         return None
     return _evaluate(native, profile, hand, ctx)
@@ -209,11 +220,13 @@ def evaluate_with(
     stand for ``profile``; for tests that build their own tables."""
     if ctx.options or ctx.losing_hand:
         return None
-    needs = profile.needs
-    native = _Native(
-        capsule, _pack_options(profile), "only_wait" in needs, "only_live_wait" in needs
-    )
-    return _evaluate(native, profile, hand, ctx)
+    core = native_core()
+    if core is None:
+        return None
+    return _evaluate(_Native(core, capsule, profile), profile, hand, ctx)
+
+
+_NO_BONUS = (0, 0)
 
 
 def _pack(
@@ -221,64 +234,67 @@ def _pack(
 ) -> tuple[Any, ...] | None:
     """The arguments of ``runtime._score.evaluate`` for this request (score.c's header documents
     them), or None when Python must decide; raises scoring.py's HandError for a malformed hand."""
-    concealed = check_hand(profile, hand)  # the same HandError as scoring.py's _learn_tiles
+    concealed = _codes(hand.concealed)
+    melds = _melds(hand.melds)
+    win = hand.win_tile.kind * 2 + hand.win_tile.red
+    counts = native.core.check_tiles(concealed, melds, win, native.accepted, native.copies)
+    if counts is None:
+        # Not certainly well formed: scoring.py's own check raises the HandError _learn_tiles
+        # raises first (or accepts the hand after all).
+        counts = bytes(check_hand(profile, hand))
+        if max(counts) > 4:
+            return None  # a set of more copies than the core's tables know
     try:
         # These may refuse a context (HandError), which Python does only once the hand is a
         # winning shape, and only_live_wait only when an expression reads it: Python decides then.
         flowers = _flower_count(profile, ctx.flowers) if ctx.flowers else 0
-        own_bonus, bonus_sets = bonus_tiles(ctx.flowers, ctx.seat_wind.value)
-        dora = (
-            _codes(_indicators(profile, "dora_indicators", ctx.dora_indicators))
-            if ctx.dora_indicators
-            else b""
+        own_bonus, bonus_sets = (
+            bonus_tiles(ctx.flowers, ctx.seat_wind.value) if ctx.flowers else _NO_BONUS
         )
-        ura = (
-            _codes(_indicators(profile, "ura_indicators", ctx.ura_indicators))
-            if ctx.ura_indicators
-            else b""
-        )
+        dora = _indicator_codes(profile, "dora_indicators", ctx.dora_indicators)
+        ura = _indicator_codes(profile, "ura_indicators", ctx.ura_indicators)
         only_wait = only_live_wait = -1
         if native.wants_only_wait or native.wants_live_wait:
-            only_wait = int(_only_wait(profile, concealed, hand))
+            only_wait = int(_only_wait(profile, list(counts), hand))
             if native.wants_live_wait:
-                live = (
-                    _only_live_wait(profile, hand, ctx.exhausted)
-                    if ctx.exhausted
-                    else bool(only_wait)
-                )
-                only_live_wait = int(live)
+                if ctx.exhausted:
+                    only_live_wait = int(_only_live_wait(profile, hand, ctx.exhausted))
+                else:
+                    only_live_wait = only_wait
+        missing = ctx.missing_suit
+        # Bools and ints as they are (the core reads both as ints); winds and suits are StrEnum
+        # members, so str.index finds their letter without the enum's Python-level machinery.
+        situation = (
+            ctx.last_tile,
+            ctx.after_kong,
+            ctx.kong_shot,
+            ctx.robbing_kong,
+            ctx.first_draw,
+            ctx.fourth_tile,
+            ctx.riichi or ctx.double_riichi,
+            ctx.double_riichi,
+            ctx.ippatsu,
+            ctx.is_dealer,
+            "ESWN".index(ctx.seat_wind),
+            "ESWN".index(ctx.round_wind),
+            -1 if missing is None else "mps".index(missing),
+            flowers,
+            own_bonus,
+            bonus_sets,
+            ctx.original_call,
+            ctx.kong_upon_kong,
+            ctx.dealer_wins,
+            ctx.honba,
+            only_wait,
+            only_live_wait,
+        )
     except (HandError, ValueError):
-        return None
-    missing = ctx.missing_suit
-    situation = (
-        int(ctx.last_tile),
-        int(ctx.after_kong),
-        int(ctx.kong_shot),
-        int(ctx.robbing_kong),
-        int(ctx.first_draw),
-        int(ctx.fourth_tile),
-        int(ctx.riichi or ctx.double_riichi),
-        int(ctx.double_riichi),
-        int(ctx.ippatsu),
-        int(ctx.is_dealer),
-        _WIND_CODE[ctx.seat_wind.value],
-        _WIND_CODE[ctx.round_wind.value],
-        -1 if missing is None else _SUIT_CODE[missing.value],
-        flowers,
-        own_bonus,
-        bonus_sets,
-        int(ctx.original_call),
-        int(ctx.kong_upon_kong),
-        int(ctx.dealer_wins),
-        int(ctx.honba),
-        only_wait,
-        only_live_wait,
-    )
+        return None  # a wind or suit that is no letter of ours, too
     return (
         native.capsule,
-        _codes(hand.concealed),
-        _melds(hand.melds),
-        hand.win_tile.kind * 2 + hand.win_tile.red,
+        concealed,
+        melds,
+        win,
         hand.win is WinKind.TSUMO,
         situation,
         dora,
@@ -287,22 +303,40 @@ def _pack(
     )
 
 
+def _indicator_codes(profile: Profile, key: str, text: str) -> bytes:
+    """The codes of ``context.<key>``, checked by scoring.py's own _indicators, remembered per text."""
+    if not text:
+        return b""
+    memo: dict[str, bytes] | None = profile.memo.get("native_indicators")
+    if memo is None:
+        memo = profile.memo["native_indicators"] = {}
+    codes = memo.get(text)
+    if codes is None:
+        codes = _codes(_indicators(profile, key, text))
+        if len(memo) >= 1 << 14:
+            memo.clear()
+        memo[text] = codes
+    return codes
+
+
 def _evaluate(
     native: _Native, profile: Profile, hand: WinningHand, ctx: WinContext
 ) -> Score | None:
-    core = native_core()
-    if core is None:
-        return None
     packed = _pack(native, profile, hand, ctx)
     if packed is None:
         return None
-    out = core.evaluate(*packed)
+    out = native.core.evaluate(*packed)
     if out is None:
         return None
+    return _score(profile, out)
+
+
+def _score(profile: Profile, out: tuple[Any, ...]) -> Score:
+    """The Score of the core's answer tuple, with the profile's own Pattern and PointItem objects."""
     legal, reason, patterns, total, capped, fu, payments, limit, items, value = out
     declared = profile.patterns
     scored = tuple([_scored_pattern(declared[i], v, n) for i, v, n in patterns])
-    point_items = ()
+    point_items: tuple[Any, ...] = ()
     if items:
         assert profile.points is not None
         listed = profile.points.items

@@ -1473,8 +1473,8 @@ static PyObject *py_evaluate(PyObject *self, PyObject *args) {
     }
     for (int i = 0; i < SITUATION_FIELDS; i++) {
         PyObject *x = PyTuple_GET_ITEM(situation, i);
-        if (!PyLong_Check(x)) {
-            PyErr_SetString(PyExc_TypeError, "situation fields are ints");
+        if (!PyLong_Check(x)) { /* not an int (nor a bool): Python reads it as it reads it */
+            ret = Py_NewRef(Py_None);
             goto done;
         }
         int of = 0;
@@ -1514,6 +1514,47 @@ done:
     return ret;
 }
 
+/* check_tiles(concealed, melds, win, accepted, copies) -> bytes(34) | None: the concealed counts
+ * with the winning tile when runtime/scoring.py:check_hand would certainly accept the hand
+ * (every tile accepted by the set, 14 - 3 * melds tiles, no kind beyond `copies`), else None:
+ * then the glue calls check_hand itself, which raises its HandError (or, unsure, answers). */
+static PyObject *py_check_tiles(PyObject *self, PyObject *args) {
+    Py_buffer conc, acc;
+    PyObject *melds;
+    int win, copies;
+    if (!PyArg_ParseTuple(args, "y*O!iy*i", &conc, &PyTuple_Type, &melds, &win, &acc, &copies)) return NULL;
+    const uint8_t *a = acc.buf, *c = conc.buf;
+    uint8_t counts[N_KINDS] = {0}, totals[N_KINDS] = {0};
+    int ok = acc.len == 2 * 42 && win >= 0 && win < 2 * 42 && a[win] && win < 2 * N_KINDS;
+    Py_ssize_t n_melds = PyTuple_GET_SIZE(melds);
+    ok = ok && n_melds <= 4 && conc.len + 1 == 14 - 3 * n_melds;
+    for (Py_ssize_t i = 0; ok && i < conc.len; i++) {
+        if (c[i] >= 2 * N_KINDS || !a[c[i]]) ok = 0;
+        else counts[c[i] >> 1]++;
+    }
+    if (ok) counts[win >> 1]++;
+    memcpy(totals, counts, N_KINDS);
+    for (Py_ssize_t m = 0; ok && m < n_melds; m++) {
+        PyObject *meld = PyTuple_GET_ITEM(melds, m);
+        if (!PyTuple_Check(meld) || PyTuple_GET_SIZE(meld) != 2 || !PyBytes_Check(PyTuple_GET_ITEM(meld, 1))) {
+            ok = 0;
+            break;
+        }
+        PyObject *b = PyTuple_GET_ITEM(meld, 1);
+        const uint8_t *t = (const uint8_t *)PyBytes_AS_STRING(b);
+        for (Py_ssize_t k = 0; ok && k < PyBytes_GET_SIZE(b); k++) {
+            if (t[k] >= 2 * N_KINDS || !a[t[k]]) ok = 0;
+            else totals[t[k] >> 1]++;
+        }
+    }
+    for (int k = 0; ok && k < N_KINDS; k++)
+        if (totals[k] > copies) ok = 0;
+    PyBuffer_Release(&conc);
+    PyBuffer_Release(&acc);
+    if (!ok) Py_RETURN_NONE;
+    return PyBytes_FromStringAndSize((const char *)counts, N_KINDS);
+}
+
 /* What the glue checks against the Python profile before trusting the tables. */
 static PyObject *py_profile_info(PyObject *self, PyObject *capsule) {
     const mj_profile *P = profile_of(capsule);
@@ -1543,6 +1584,7 @@ fail:
 static PyMethodDef METHODS[] = {
     {"evaluate", py_evaluate, METH_VARARGS, "Score a hand with a native profile; None: the Python engine answers."},
     {"arrangements", py_arrangements, METH_VARARGS, "Every arrangement, as runtime/shapes.py:arrangements lists them."},
+    {"check_tiles", py_check_tiles, METH_VARARGS, "Whether scoring.py's check_hand certainly accepts the hand."},
     {"profile_info", py_profile_info, METH_O, "The ids a native profile's tables hold, for the glue's checks."},
     {NULL, NULL, 0, NULL},
 };
