@@ -119,6 +119,7 @@ class _Native:
         "wants_live_wait",
         "accepted",
         "copies",
+        "fast",
     )
 
     def __init__(self, core: Any, capsule: Any, profile: Profile | None) -> None:
@@ -130,6 +131,9 @@ class _Native:
         self.wants_live_wait = "only_live_wait" in needs
         self.accepted = bytes(_accepted(profile)) if profile is not None else b""
         self.copies = profile.tiles.copies if profile is not None else 0
+        # The core reads hand and context itself unless the profile reads the waits (only
+        # computed here, with scoring.py's own functions).
+        self.fast = not (self.wants_only_wait or self.wants_live_wait)
 
 
 _NO_NATIVE = _Native(None, None, None)
@@ -210,7 +214,35 @@ def evaluate_native(profile: Profile, hand: WinningHand, ctx: WinContext) -> Sco
         native = _native(profile)
     if native.capsule is None:
         return None
+    if native.fast:
+        # The core reads the hand and the context itself (evaluate_hand); it answers
+        # NotImplemented for anything it is not certain of, and the general path takes over.
+        extras = _NO_EXTRAS
+        if ctx.flowers or ctx.dora_indicators or ctx.ura_indicators:
+            extras = _extras(profile, ctx)
+        if extras is not None:
+            out = native.core.evaluate_hand(
+                native.capsule, hand, ctx, native.accepted, native.copies, native.options, extras
+            )
+            if out is not NotImplemented:
+                return None if out is None else _score(profile, out)
     return _evaluate(native, profile, hand, ctx)
+
+
+_NO_EXTRAS = (0, 0, 0, b"", b"")
+
+
+def _extras(profile: Profile, ctx: WinContext) -> tuple[int, int, int, bytes, bytes] | None:
+    """(flowers, own_bonus, bonus_sets, dora codes, ura codes) as _evaluate reads them, or None
+    when one refuses the context (the general path then decides, after check_hand)."""
+    try:
+        flowers = _flower_count(profile, ctx.flowers) if ctx.flowers else 0
+        own, sets = bonus_tiles(ctx.flowers, ctx.seat_wind.value) if ctx.flowers else _NO_BONUS
+        dora = _indicator_codes(profile, "dora_indicators", ctx.dora_indicators)
+        ura = _indicator_codes(profile, "ura_indicators", ctx.ura_indicators)
+    except (HandError, ValueError):
+        return None
+    return flowers, own, sets, dora, ura
 
 
 def evaluate_with(

@@ -1411,6 +1411,35 @@ unsupported:
     return 0;
 }
 
+/* Scratch for one request: three results and the enumeration (about 100 KB), kept between
+ * calls; a re-entrant call (none happens: lowered code never calls Python) gets its own. */
+typedef struct {
+    result_t res[3];
+    enum_t e;
+} scratch_t;
+static scratch_t *SCRATCH;
+static int SCRATCH_BUSY;
+
+/* Score a parsed request: the result tuple, None (Python answers), or NULL with an exception. */
+static PyObject *run(const request_t *q) {
+    scratch_t *w;
+    int own = SCRATCH_BUSY;
+    if (own) w = PyMem_Malloc(sizeof *w);
+    else {
+        if (!SCRATCH) SCRATCH = PyMem_Malloc(sizeof *SCRATCH);
+        w = SCRATCH;
+    }
+    if (!w) return PyErr_NoMemory();
+    if (!own) SCRATCH_BUSY = 1;
+    int status;
+    PyObject *ret = NULL;
+    if (score(q, &w->res[0], &w->res[1], &w->res[2], &w->e, &status) == 0)
+        ret = status != OK ? Py_NewRef(Py_None) : build_result(&w->res[0]);
+    if (own) PyMem_Free(w);
+    else SCRATCH_BUSY = 0;
+    return ret;
+}
+
 static int check_codes(const uint8_t *codes, Py_ssize_t n, const char *what) {
     for (Py_ssize_t i = 0; i < n; i++) {
         int kind = codes[i] >> 1, red = codes[i] & 1;
@@ -1432,8 +1461,6 @@ static PyObject *py_evaluate(PyObject *self, PyObject *args) {
     PyObject *ret = NULL;
     request_t q;
     memset(&q, 0, sizeof q);
-    result_t *buf = NULL;
-    enum_t *e = NULL;
     q.P = profile_of(capsule);
     if (!q.P) goto done;
     const mj_profile *P = q.P;
@@ -1491,25 +1518,246 @@ static PyObject *py_evaluate(PyObject *self, PyObject *args) {
         PyErr_SetString(PyExc_ValueError, "situation field out of range");
         goto done;
     }
-    buf = PyMem_Malloc(3 * sizeof(result_t));
-    e = PyMem_Malloc(sizeof *e);
-    if (!buf || !e) {
-        PyErr_NoMemory();
-        goto done;
-    }
-    int status;
-    if (score(&q, &buf[0], &buf[1], &buf[2], e, &status) < 0) goto done;
-    if (status != OK) {
-        ret = Py_NewRef(Py_None);
-        goto done;
-    }
-    ret = build_result(&buf[0]);
+    ret = run(&q);
 done:
-    PyMem_Free(buf);
-    PyMem_Free(e);
     PyBuffer_Release(&conc);
     PyBuffer_Release(&dora);
     PyBuffer_Release(&ura);
+    PyBuffer_Release(&opts);
+    return ret;
+}
+
+/* ------------------------------------------------------------------------------------------ */
+/* evaluate_hand: the request read from the Python objects themselves                          */
+/* ------------------------------------------------------------------------------------------ */
+
+/* evaluate_hand(profile, hand, ctx, accepted, copies, options, extras)
+ *   hand     a runtime/scoring.py WinningHand, ctx a runtime/context.py WinContext
+ *   accepted scoring.py _accepted as 84 bytes, copies TileSet.copies
+ *   extras   (flowers, own_bonus, bonus_sets, dora codes, ura codes), computed by the glue
+ * -> what evaluate answers, or NotImplemented: this reader is not certain of the request (a
+ *    hand check_hand might refuse, a value of an unexpected type, options, a losing hand),
+ *    and the glue's general path (check_hand, then evaluate) answers instead. only_wait and
+ *    only_live_wait are passed as not computed: the glue takes this path only for a profile
+ *    that reads neither. */
+static PyObject *A_concealed, *A_melds, *A_win_tile, *A_win, *A_kind, *A_red, *A_type, *A_tiles;
+static PyObject *A_ctx[17], *A_options, *A_losing_hand;
+/* The WinContext fields read here, in situation order (flowers, own_bonus, bonus_sets and the
+ * waits come from elsewhere); "riichi" is `riichi or double_riichi`, "dealer" is_dealer. */
+static const char *CTX_FIELDS[17] = {"last_tile", "after_kong", "kong_shot", "robbing_kong", "first_draw",
+                                     "fourth_tile", "riichi", "double_riichi", "ippatsu", "dealer",
+                                     "seat_wind", "round_wind", "missing_suit", "original_call",
+                                     "kong_upon_kong", "dealer_wins", "honba"};
+static const int CTX_SLOT[17] = {0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 16, 17, 18, 19};
+
+/* The code of a Tile (kind * 2 + red), or -1 when it is not plainly one. */
+static int tile_code(PyObject *t) {
+    PyObject *k = PyObject_GetAttr(t, A_kind);
+    if (!k) {
+        PyErr_Clear();
+        return -1;
+    }
+    long kind = PyLong_CheckExact(k) ? PyLong_AsLong(k) : -1;
+    Py_DECREF(k);
+    PyObject *r = PyObject_GetAttr(t, A_red);
+    if (!r) {
+        PyErr_Clear();
+        return -1;
+    }
+    int red = r == Py_True ? 1 : r == Py_False ? 0 : -1;
+    Py_DECREF(r);
+    if (kind < 0 || kind >= 42 || red < 0) {
+        PyErr_Clear();
+        return -1;
+    }
+    return (int)kind * 2 + red;
+}
+
+/* A one-letter str (a StrEnum member is one): its letter, or 0. */
+static char letter(PyObject *x) {
+    if (!PyUnicode_Check(x) || PyUnicode_GET_LENGTH(x) != 1) return 0;
+    Py_UCS4 c = PyUnicode_READ_CHAR(x, 0);
+    return c < 128 ? (char)c : 0;
+}
+
+static int meld_code(PyObject *type) {
+    static const char *names[5] = {"chi", "pon", "minkan", "kakan", "ankan"}; /* MJ_MELD_* order */
+    if (!PyUnicode_Check(type)) return -1;
+    const char *s = PyUnicode_AsUTF8(type);
+    if (!s) {
+        PyErr_Clear();
+        return -1;
+    }
+    for (int i = 0; i < 5; i++)
+        if (strcmp(s, names[i]) == 0) return i;
+    return -1;
+}
+
+/* Not certain of the request: the glue's general path answers (an attribute error is dropped). */
+#define NOT_SURE()                          \
+    do {                                    \
+        PyErr_Clear();                      \
+        ret = Py_NewRef(Py_NotImplemented); \
+        goto done;                          \
+    } while (0)
+
+static PyObject *py_evaluate_hand(PyObject *self, PyObject *args) {
+    PyObject *capsule, *hand, *ctx, *extras;
+    Py_buffer acc, opts;
+    int copies;
+    if (!PyArg_ParseTuple(args, "OOOy*iy*O!", &capsule, &hand, &ctx, &acc, &copies, &opts, &PyTuple_Type, &extras))
+        return NULL;
+    PyObject *ret = NULL, *concealed = NULL, *melds = NULL, *wt = NULL, *win = NULL, *x = NULL;
+    request_t q;
+    memset(&q, 0, sizeof q);
+    uint8_t codes[MJ_MAX_TILES];
+    q.P = profile_of(capsule);
+    if (!q.P) goto done;
+    const mj_profile *P = q.P;
+    const uint8_t *a = acc.buf;
+    if (acc.len != 2 * 42 || opts.len != (Py_ssize_t)(3 * sizeof(int64_t)) * P->n_options ||
+        PyTuple_GET_SIZE(extras) != 5)
+        NOT_SURE();
+    q.options = (const int64_t *)opts.buf;
+    /* ctx.options must be empty and the hand a winner's (the glue looked; so does this) */
+    x = PyObject_GetAttr(ctx, A_options);
+    if (!x || !PyTuple_Check(x) || PyTuple_GET_SIZE(x) != 0) NOT_SURE();
+    Py_CLEAR(x);
+    x = PyObject_GetAttr(ctx, A_losing_hand);
+    if (x != Py_False) NOT_SURE();
+    Py_CLEAR(x);
+    /* the tiles */
+    concealed = PyObject_GetAttr(hand, A_concealed);
+    melds = PyObject_GetAttr(hand, A_melds);
+    wt = PyObject_GetAttr(hand, A_win_tile);
+    win = PyObject_GetAttr(hand, A_win);
+    if (!concealed || !melds || !wt || !win || !PyTuple_Check(concealed) || !PyTuple_Check(melds)) NOT_SURE();
+    Py_ssize_t nc = PyTuple_GET_SIZE(concealed), nm = PyTuple_GET_SIZE(melds);
+    if (nm > 4 || nc + 1 != 14 - 3 * nm) NOT_SURE(); /* check_hand words the refusal */
+    int n_codes = 0;
+    uint8_t totals[N_KINDS] = {0};
+    for (Py_ssize_t i = 0; i < nc; i++) {
+        int c = tile_code(PyTuple_GET_ITEM(concealed, i));
+        if (c < 0 || c >= 2 * N_KINDS || !a[c]) NOT_SURE();
+        codes[n_codes++] = (uint8_t)c;
+        totals[c >> 1]++;
+    }
+    int wc = tile_code(wt);
+    if (wc < 0 || wc >= 2 * N_KINDS || !a[wc]) NOT_SURE();
+    totals[wc >> 1]++;
+    q.win = wc;
+    q.melds.n_melds = (int)nm;
+    for (Py_ssize_t m = 0; m < nm; m++) {
+        PyObject *meld = PyTuple_GET_ITEM(melds, m);
+        PyObject *type = PyObject_GetAttr(meld, A_type);
+        int mc = type ? meld_code(type) : -1;
+        Py_XDECREF(type);
+        PyObject *tiles = PyObject_GetAttr(meld, A_tiles);
+        if (mc < 0 || !tiles || !PyTuple_Check(tiles)) {
+            Py_XDECREF(tiles);
+            NOT_SURE();
+        }
+        Py_ssize_t nt = PyTuple_GET_SIZE(tiles);
+        int want = mc == MJ_MELD_CHI || mc == MJ_MELD_PON ? 3 : 4;
+        int kinds[4];
+        for (Py_ssize_t k = 0; k < nt && k < 4; k++) {
+            int c = tile_code(PyTuple_GET_ITEM(tiles, k));
+            if (c < 0 || c >= 2 * N_KINDS || !a[c]) {
+                nt = -1;
+                break;
+            }
+            q.melds.codes[m][k] = (uint8_t)c;
+            kinds[k] = c >> 1;
+            totals[c >> 1]++;
+        }
+        Py_DECREF(tiles);
+        if (nt != want) NOT_SURE();
+        q.melds.n_codes[m] = want;
+        for (int i = 1; i < want; i++) /* sorted kinds (hand.py Meld: the group starts at the lowest) */
+            for (int j = i; j > 0 && kinds[j - 1] > kinds[j]; j--) {
+                int t = kinds[j];
+                kinds[j] = kinds[j - 1];
+                kinds[j - 1] = t;
+            }
+        int ok = 1;
+        if (mc == MJ_MELD_CHI)
+            ok = kinds[0] < 27 && kinds[1] == kinds[0] + 1 && kinds[2] == kinds[0] + 2 && kinds[2] / 9 == kinds[0] / 9;
+        else
+            for (int i = 1; i < want; i++) ok = ok && kinds[i] == kinds[0];
+        if (!ok) NOT_SURE(); /* Meld refuses these when it is made; this is not one */
+        int gk = mc == MJ_MELD_CHI ? MJ_GK_SEQUENCE : mc == MJ_MELD_PON ? MJ_GK_TRIPLET : MJ_GK_KONG;
+        fill_group(&q.melds.groups[m], gk, kinds[0], mc == MJ_MELD_ANKAN, mc);
+    }
+    for (int k = 0; k < N_KINDS; k++)
+        if (totals[k] > copies || totals[k] > 4) NOT_SURE();
+    q.concealed = codes;
+    q.n_concealed = nc;
+    const char *ws = PyUnicode_Check(win) ? PyUnicode_AsUTF8(win) : NULL; /* WinKind: "tsumo", "ron" */
+    if (!ws) NOT_SURE();
+    if (strcmp(ws, "tsumo") == 0) q.tsumo = 1;
+    else if (strcmp(ws, "ron") == 0) q.tsumo = 0;
+    else NOT_SURE();
+    /* the situation */
+    int riichi = 0;
+    for (int i = 0; i < 17; i++) {
+        PyObject *f = PyObject_GetAttr(ctx, A_ctx[i]);
+        if (!f) {
+            PyErr_Clear();
+            NOT_SURE();
+        }
+        int slot = CTX_SLOT[i];
+        long long val = 0;
+        if (slot == 10 || slot == 11) { /* seat_wind, round_wind */
+            const char *at = strchr("ESWN", letter(f));
+            val = letter(f) && at ? at - "ESWN" : -2;
+        } else if (slot == 12) { /* missing_suit: None or m, p, s */
+            const char *at = f == Py_None ? NULL : strchr("mps", letter(f));
+            val = f == Py_None ? MJ_NONE : letter(f) && at ? at - "mps" : -2;
+        } else if (slot == 9) { /* dealer: None (seat wind East decides) or a bool */
+            val = f == Py_None ? -3 : f == Py_True ? 1 : f == Py_False ? 0 : -2;
+        } else if (slot == 18 || slot == 19) { /* dealer_wins, honba */
+            int of = 0;
+            val = PyLong_CheckExact(f) ? PyLong_AsLongLongAndOverflow(f, &of) : -2;
+            if (of || val < 0) val = -2;
+        } else {
+            val = f == Py_True ? 1 : f == Py_False ? 0 : -2;
+        }
+        Py_DECREF(f);
+        if (val == -2) NOT_SURE();
+        if (slot == 6) riichi = (int)val;
+        q.sit[slot] = val;
+    }
+    q.sit[6] = riichi || q.sit[7]; /* view.riichi = ctx.riichi or ctx.double_riichi */
+    if (q.sit[9] == -3) q.sit[9] = q.sit[10] == MJ_WIND_E; /* WinContext.is_dealer */
+    for (int i = 0; i < 3; i++) {
+        PyObject *e = PyTuple_GET_ITEM(extras, i);
+        int of = 0;
+        long long val = PyLong_Check(e) ? PyLong_AsLongLongAndOverflow(e, &of) : -1;
+        if (of || val < 0) {
+            PyErr_Clear();
+            NOT_SURE();
+        }
+        q.sit[13 + i] = val;
+    }
+    q.sit[20] = q.sit[21] = -1;
+    PyObject *dora = PyTuple_GET_ITEM(extras, 3), *ura = PyTuple_GET_ITEM(extras, 4);
+    if (!PyBytes_Check(dora) || !PyBytes_Check(ura) || PyBytes_GET_SIZE(dora) > MJ_MAX_INDICATORS ||
+        PyBytes_GET_SIZE(ura) > MJ_MAX_INDICATORS)
+        NOT_SURE();
+    q.dora = (const uint8_t *)PyBytes_AS_STRING(dora), q.n_dora = PyBytes_GET_SIZE(dora);
+    q.ura = (const uint8_t *)PyBytes_AS_STRING(ura), q.n_ura = PyBytes_GET_SIZE(ura);
+    if (check_codes(q.dora, q.n_dora, "dora") < 0 || check_codes(q.ura, q.n_ura, "ura") < 0) {
+        PyErr_Clear();
+        NOT_SURE();
+    }
+    ret = run(&q);
+done:
+    Py_XDECREF(x);
+    Py_XDECREF(concealed);
+    Py_XDECREF(melds);
+    Py_XDECREF(wt);
+    Py_XDECREF(win);
+    PyBuffer_Release(&acc);
     PyBuffer_Release(&opts);
     return ret;
 }
@@ -1584,6 +1832,7 @@ fail:
 static PyMethodDef METHODS[] = {
     {"evaluate", py_evaluate, METH_VARARGS, "Score a hand with a native profile; None: the Python engine answers."},
     {"arrangements", py_arrangements, METH_VARARGS, "Every arrangement, as runtime/shapes.py:arrangements lists them."},
+    {"evaluate_hand", py_evaluate_hand, METH_VARARGS, "evaluate, reading a WinningHand and a WinContext itself."},
     {"check_tiles", py_check_tiles, METH_VARARGS, "Whether scoring.py's check_hand certainly accepts the hand."},
     {"profile_info", py_profile_info, METH_O, "The ids a native profile's tables hold, for the glue's checks."},
     {NULL, NULL, 0, NULL},
@@ -1599,6 +1848,19 @@ PyMODINIT_FUNC PyInit__score(void) {
     }
     for (int kind = 0; kind < 6; kind++)
         for (int t = 0; t < N_KINDS; t++) fill_group(&CONCEALED[kind][t], kind, t, 1, MJ_NONE);
+#define INTERN(var, text) \
+    if (!(var = PyUnicode_InternFromString(text))) return NULL
+    INTERN(A_concealed, "concealed");
+    INTERN(A_melds, "melds");
+    INTERN(A_win_tile, "win_tile");
+    INTERN(A_win, "win");
+    INTERN(A_kind, "kind");
+    INTERN(A_red, "red");
+    INTERN(A_type, "type");
+    INTERN(A_tiles, "tiles");
+    INTERN(A_options, "options");
+    INTERN(A_losing_hand, "losing_hand");
+    for (int i = 0; i < 17; i++) INTERN(A_ctx[i], CTX_FIELDS[i]);
     PyObject *m = PyModule_Create(&MODULE);
     if (!m) return NULL;
     if (PyModule_AddIntConstant(m, "ABI", MJ_ABI) < 0 || PyModule_AddIntConstant(m, "SITUATION_FIELDS", SITUATION_FIELDS) < 0) {
