@@ -494,3 +494,118 @@ def test_core_with_python_predicates_equals_python(pid: str) -> None:
         _same_bridged(profile, module, hand, random_situation(rng, profile, hand), tally)
     print(f"\n{pid} (bridge): native answered {tally[0]}, left to Python {tally[1]}")
     assert tally[0] > 0
+
+
+# ---------------------------------------------------------------------------
+# Robustness: the core refuses what it cannot read, and never crashes
+# ---------------------------------------------------------------------------
+
+
+def _any_capsule() -> Any:
+    from mjspec.runtime.native_score import native_profile
+
+    for pid in profile_ids():
+        capsule = native_profile(load_profile(pid))
+        if capsule is not None:
+            return pid, capsule
+    pytest.skip("no profile has a native module")
+
+
+def test_core_refuses_malformed_arguments() -> None:
+    assert core is not None
+    pid, capsule = _any_capsule()
+    profile = load_profile(pid)
+    opts = b"\0" * (24 * len(profile.options))
+    sit = (0,) * 10 + (0, 0, -1) + (0,) * 7 + (-1, -1)
+    good = (
+        capsule,
+        bytes([0, 0, 0, 2, 4, 6, 8, 10, 12, 14, 16, 16, 16]),
+        (),
+        16,
+        True,
+        sit,
+        b"",
+        b"",
+        opts,
+    )
+    assert isinstance(core.evaluate(*good), tuple)
+    bad = [
+        (b"not a capsule",) + good[1:],
+        good[:1] + (bytes([200] * 13),) + good[2:],  # tile codes beyond the kinds
+        good[:1] + (bytes([0] * 12),) + good[2:],  # a tile short
+        good[:1] + (bytes([1] * 13),) + good[2:],  # a red 1m
+        good[:2] + (((0, b"\x00\x02"),),) + good[3:],  # a chi of two tiles
+        good[:2] + (((9, b"\x00\x02\x04"),),) + good[3:],  # no such meld type
+        good[:3] + (999,) + good[4:],
+        good[:5] + ((0,) * 3,) + good[6:],  # a short situation
+        good[:5] + (sit[:10] + (7,) + sit[11:],) + good[6:],  # a seat wind out of range
+        good[:8] + (b"\0",),  # options of the wrong size
+    ]
+    for args in bad:
+        with pytest.raises((TypeError, ValueError)):
+            core.evaluate(*args)
+    # beyond int64, or not an int: the Python engine answers
+    assert core.evaluate(*good[:5], sit[:19] + (2**70,) + sit[20:], *good[6:]) is None
+    assert core.evaluate(*good[:5], sit[:19] + (None,) + sit[20:], *good[6:]) is None
+    # twenty dora indicators: more than the view holds, so Python answers
+    assert core.evaluate(*good[:6], bytes([0] * 20), *good[7:]) is None
+
+
+def test_evaluate_hand_is_not_sure_of_odd_objects() -> None:
+    assert core is not None
+    pid, capsule = _any_capsule()
+    profile = load_profile(pid)
+    hand, ctx = example_hand(profile, profile.examples[0])
+    from mjspec.runtime.native_score import _native
+
+    native = _native(profile)
+    args = (native.accepted, native.copies, native.options, (0, 0, 0, b"", b""))
+    assert isinstance(core.evaluate_hand(capsule, hand, ctx, *args), tuple)
+    odd_contexts = [
+        replace(ctx, honba=-1),
+        replace(ctx, dealer_wins=2**80),
+        replace(ctx, last_tile=1),  # type: ignore[arg-type]
+        replace(ctx, seat_wind="X"),  # type: ignore[arg-type]
+        replace(ctx, missing_suit="z"),  # type: ignore[arg-type]
+        replace(ctx, options=(("x", 1),)),
+        replace(ctx, losing_hand=True),
+    ]
+    for odd in odd_contexts:
+        assert core.evaluate_hand(capsule, hand, odd, *args) is NotImplemented
+    odd_hands = [
+        WinningHand(hand.concealed[:-1], hand.melds, hand.win_tile, hand.win),  # a tile short
+        WinningHand(hand.concealed, hand.melds, Tile(34), hand.win),  # a flower
+        WinningHand(hand.concealed, hand.melds, hand.win_tile, "maybe"),  # type: ignore[arg-type]
+        "not a hand",
+    ]
+    for odd_hand in odd_hands:
+        assert core.evaluate_hand(capsule, odd_hand, ctx, *args) is NotImplemented
+    with pytest.raises(TypeError):
+        core.evaluate_hand(capsule, hand, ctx, native.accepted, native.copies, native.options, None)
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    st.binary(max_size=20),
+    st.lists(st.tuples(st.integers(-2, 6), st.binary(max_size=5)), max_size=5),
+    st.integers(-5, 90),
+)
+def test_core_never_crashes_on_random_bytes(
+    concealed: bytes, melds: list[tuple[int, bytes]], win: int
+) -> None:
+    assert core is not None
+    pid, capsule = _any_capsule()
+    profile = load_profile(pid)
+    sit = (0,) * 10 + (0, 0, -1) + (0,) * 7 + (-1, -1)
+    opts = b"\0" * (24 * len(profile.options))
+    try:
+        out = core.evaluate(capsule, concealed, tuple(melds), win, False, sit, b"", b"", opts)
+    except (TypeError, ValueError):
+        return
+    assert out is None or isinstance(out, tuple)
+    try:
+        core.arrangements(
+            concealed[:34].ljust(34, b"\0"), tuple(melds), win - 5, True, True, True, True, True
+        )
+    except (TypeError, ValueError):
+        pass
