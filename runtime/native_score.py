@@ -131,9 +131,9 @@ class _Native:
         self.wants_live_wait = "only_live_wait" in needs
         self.accepted = bytes(_accepted(profile)) if profile is not None else b""
         self.copies = profile.tiles.copies if profile is not None else 0
-        # The core reads hand and context itself unless the profile reads the waits (only
-        # computed here, with scoring.py's own functions).
-        self.fast = not (self.wants_only_wait or self.wants_live_wait)
+        # The core reads hand and context itself (it computes only_wait, and only_live_wait
+        # when no kind is exhausted; evaluate_hand leaves exhausted kinds to the general path).
+        self.fast = True
 
 
 _NO_NATIVE = _Native(None, None, None)
@@ -187,6 +187,8 @@ def _learn(profile: Profile) -> _Native:
         info["patterns"] != tuple(p.id for p in profile.patterns)
         or info["point_items"] != items
         or info["n_options"] != len(profile.options)
+        or info["needs_only_wait"] != ("only_wait" in profile.needs)
+        or info["needs_only_live_wait"] != ("only_live_wait" in profile.needs)
     ):
         return _NO_NATIVE
     try:

@@ -609,3 +609,52 @@ def test_core_never_crashes_on_random_bytes(
         )
     except (TypeError, ValueError):
         pass
+
+
+def _check_only_wait(hand: WinningHand, rules: ShapeRules) -> bool | None:
+    from mjspec.runtime.shapes import is_only_wait
+
+    assert core is not None
+    counts = [0] * 34
+    for t in (*hand.concealed, hand.win_tile):
+        counts[t.kind] += 1
+    every = list(counts)
+    for m in hand.melds:
+        for t in m.tiles:
+            every[t.kind] += 1
+    if max(every) > 4:
+        return None
+    before = list(counts)
+    before[hand.win_tile.kind] -= 1
+    want = is_only_wait(before, hand.melds, rules, hand.win_tile.kind)
+    got = core.only_wait(
+        bytes(counts),
+        len(hand.melds),
+        hand.win_tile.kind,
+        rules.standard,
+        rules.seven_pairs,
+        rules.seven_pairs_allow_four_of_a_kind,
+        rules.thirteen_orphans,
+        rules.knitted,
+    )
+    assert got is want, (hand, rules)
+    return want
+
+
+def test_only_wait_equals_shapes_is_only_wait() -> None:
+    """The core computes only_wait itself (scoring.py asks shapes.is_only_wait): the two agree."""
+    singles = 0
+    for i, hand in enumerate(_seeded_hands(21, 1500)):
+        singles += bool(_check_only_wait(hand, ALL_RULES[i % len(ALL_RULES)]))
+    rng = random.Random(21)
+    gb = load_profile("gb_mcr")
+    for _ in range(500):
+        singles += bool(_check_only_wait(dense_hand(rng, gb), gb.shapes))
+    assert singles > 100  # single waits do occur in the corpus
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.integers(0, 2**32 - 1), st.sampled_from(ALL_RULES))
+def test_only_wait_equals_shapes_hypothesis(seed: int, rules: ShapeRules) -> None:
+    for hand in _seeded_hands(seed, 3):
+        _check_only_wait(hand, rules)

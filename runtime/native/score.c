@@ -37,6 +37,7 @@
 #include <Python.h>
 #include <stdint.h>
 #include <stddef.h>
+#include <structmember.h> /* T_OBJECT_EX: a slot's member type */
 #include <string.h>
 
 #include "mjscore.h"
@@ -454,6 +455,101 @@ static void enumerate_arrangements(enum_t *e, const uint8_t *c, int n_melds, int
 }
 
 /* ------------------------------------------------------------------------------------------ */
+/* Completeness and the formal wait (runtime/shapes.py is_complete, is_only_wait)              */
+/* ------------------------------------------------------------------------------------------ */
+
+/* shapes.py _sets_only: whether counts split into sets alone (greedy is exact: the lowest tile
+ * starts its groups, and three sequences from one tile read as three triplets). Consumes c. */
+static int sets_only(int *c, int n, int honors) {
+    for (int i = 0; i < n; i++) {
+        int x = c[i];
+        if (x >= 3) x -= 3;
+        if (x == 0) continue;
+        if (honors || i + 2 >= n || c[i + 1] < x || c[i + 2] < x) return 0;
+        c[i + 1] -= x;
+        c[i + 2] -= x;
+    }
+    return 1;
+}
+
+/* shapes.py _flag: 0 sets alone, 1 sets plus exactly one pair, 2 neither. */
+static int suit_flag(const uint8_t *counts, int base, int n) {
+    int c[9], total = 0, honors = base == 27;
+    for (int i = 0; i < n; i++) total += c[i] = counts[base + i];
+    if (total % 3 == 0) return sets_only(c, n, honors) ? 0 : 2;
+    if (total % 3 == 1) return 2;
+    for (int i = 0; i < n; i++) {
+        if (counts[base + i] < 2) continue;
+        for (int j = 0; j < n; j++) c[j] = counts[base + j];
+        c[i] -= 2;
+        if (sets_only(c, n, honors)) return 1;
+    }
+    return 2;
+}
+
+static int standard_complete(const uint8_t *c) {
+    int sum = 0;
+    for (int s = 0; s < 4; s++) sum += suit_flag(c, SUIT_BASE[s], SUIT_SIZE[s]);
+    return sum == 1;
+}
+
+/* shapes.py is_complete for 14 - 3 * n_melds concealed tiles (kinds may hold five: a formal
+ * wait on a kind whose every copy is held still counts). */
+static int is_complete(const uint8_t *c, int n_melds, const mj_profile *P) {
+    if (P->standard && standard_complete(c)) return 1;
+    if (n_melds == 0) {
+        if (P->seven_pairs && seven_pairs_complete(c, P->seven_pairs_allow_four_of_a_kind)) return 1;
+        if (P->thirteen_orphans && thirteen_orphans_complete(c)) return 1;
+    }
+    if (P->knitted) {
+        if (n_melds <= 1)
+            for (int p = 0; p < 6; p++) { /* _knitted_straight_complete: the rest is a set and a pair */
+                uint8_t rest[N_KINDS];
+                int ok = 1;
+                memcpy(rest, c, N_KINDS);
+                for (int j = 0; j < 9 && ok; j++) {
+                    int k = 9 * PERMS[p][j / 3] + j / 3 + 3 * (j % 3);
+                    if (!rest[k]) ok = 0;
+                    else rest[k]--;
+                }
+                if (ok && standard_complete(rest)) return 1;
+            }
+        int ok = n_melds == 0; /* _honors_and_knitted_complete */
+        for (int k = 0; ok && k < N_KINDS; k++)
+            if (c[k] > 1) ok = 0;
+        for (int p = 0; ok && p < 6; p++) {
+            uint8_t in[27] = {0};
+            int sub = 1;
+            for (int j = 0; j < 9; j++) in[9 * PERMS[p][j / 3] + j / 3 + 3 * (j % 3)] = 1;
+            for (int k = 0; k < 27; k++)
+                if (c[k] && !in[k]) sub = 0;
+            if (sub) return 1;
+        }
+    }
+    return 0;
+}
+
+/* scoring.py _only_wait: the hand before its winning tile (shapes.py is_only_wait) is completed
+ * by the winning kind and by no other kind (a kind whose every copy is held included). The
+ * formal waits are exactly the kinds k with is_complete(before + k): shapes.py _formal_waits
+ * reaches the same set through its short cuts. */
+static int only_wait(const uint8_t *with_win, int n_melds, int win, const mj_profile *P) {
+    uint8_t c[N_KINDS];
+    memcpy(c, with_win, N_KINDS);
+    c[win]--;
+    int waits_on_win = 0;
+    for (int k = 0; k < N_KINDS; k++) {
+        c[k]++;
+        int done = is_complete(c, n_melds, P);
+        c[k]--;
+        if (!done) continue;
+        if (k != win) return 0;
+        waits_on_win = 1;
+    }
+    return waits_on_win;
+}
+
+/* ------------------------------------------------------------------------------------------ */
 /* Argument parsing                                                                            */
 /* ------------------------------------------------------------------------------------------ */
 
@@ -694,25 +790,41 @@ static const mj_profile *profile_of(PyObject *capsule) {
 /* Scoring (runtime/scoring.py _evaluate)                                                      */
 /* ------------------------------------------------------------------------------------------ */
 
+/* One reading's Score (scoring.py Score fields): the scalars first, so that clearing a result is
+ * clearing them (up to `pat`); the arrays are valid up to their counts. */
 typedef struct {
     int legal;
     const char *reason;
-    int n_pat;
-    int pat[MAX_HITS];
-    int64_t val[MAX_HITS], cnt[MAX_HITS];
+    int n_pat, n_pay, n_items;
     int64_t total, capped;
     int has_fu;
     int64_t fu;
-    int n_pay;
-    const char *role[MAX_ROLES];
-    int64_t pay[MAX_ROLES];
     int limit;
-    int n_items;
-    int item[MAX_ITEMS];
-    int64_t item_val[MAX_ITEMS];
     int has_value;
     int64_t value;
+    int pat[MAX_HITS];
+    int64_t val[MAX_HITS], cnt[MAX_HITS];
+    const char *role[MAX_ROLES];
+    int64_t pay[MAX_ROLES];
+    int item[MAX_ITEMS];
+    int64_t item_val[MAX_ITEMS];
 } result_t;
+
+static void clear_result(result_t *r) { memset(r, 0, offsetof(result_t, pat)); }
+
+/* *to = *from, copying only what the counts say is there (a result_t is some 30 KB). */
+static void copy_result(result_t *to, const result_t *from) {
+    if (to == from) return;
+    memcpy(to, from, offsetof(result_t, pat));
+    size_t n = (size_t)from->n_pat;
+    memcpy(to->pat, from->pat, n * sizeof to->pat[0]);
+    memcpy(to->val, from->val, n * sizeof to->val[0]);
+    memcpy(to->cnt, from->cnt, n * sizeof to->cnt[0]);
+    memcpy(to->role, from->role, (size_t)from->n_pay * sizeof to->role[0]);
+    memcpy(to->pay, from->pay, (size_t)from->n_pay * sizeof to->pay[0]);
+    memcpy(to->item, from->item, (size_t)from->n_items * sizeof to->item[0]);
+    memcpy(to->item_val, from->item_val, (size_t)from->n_items * sizeof to->item_val[0]);
+}
 
 /* Why the core gives up on a request (the Python engine answers it). */
 enum { OK = 0, UNSUPPORTED = 1 };
@@ -1215,7 +1327,7 @@ static int score(const request_t *q, result_t *out, result_t *cur, result_t *und
         *status = UNSUPPORTED;
         return 0;
     }
-    memset(out, 0, sizeof *out);
+    clear_result(out);
     if (e->n_arrs == 0) {
         out->legal = 0;
         out->reason = "not a winning shape";
@@ -1253,6 +1365,10 @@ static int score(const request_t *q, result_t *out, result_t *cur, result_t *und
     v.missing_suit = (int)s[12], v.flowers = s[13], v.own_bonus = s[14], v.bonus_sets = s[15];
     v.original_call = (int)s[16], v.kong_upon_kong = (int)s[17], v.dealer_wins = s[18];
     v.only_wait = (int)s[20], v.only_live_wait = (int)s[21];
+    if (v.only_wait < 0 && (P->needs_only_wait || P->needs_only_live_wait)) /* not passed: the core's own */
+        v.only_wait = only_wait(conc, nm, q->win >> 1, P);
+    if (v.only_live_wait < 0 && P->needs_only_live_wait) /* no exhausted kinds: only_live_wait is only_wait */
+        v.only_live_wait = v.only_wait;
     v.winner = 1;
     fill_tile_list(v.dora_indicators, &v.n_dora_indicators, q->dora, q->n_dora);
     fill_tile_list(v.ura_indicators, &v.n_ura_indicators, q->ura, q->n_ura);
@@ -1308,8 +1424,7 @@ static int score(const request_t *q, result_t *out, result_t *cur, result_t *und
         hits_t *hits = &HITS;
         if (reading_hits(P, &v, hits) != OK) goto unsupported;
         if (hits->n > 1 && apply_relations(P, hits, has_limits, NULL) != OK) goto unsupported;
-        memset(cur, 0, offsetof(result_t, pat)); /* the scalars; the arrays are filled up to their counts */
-        cur->n_items = cur->n_pay = 0, cur->has_fu = cur->has_value = 0;
+        clear_result(cur);
         if (aggregate(hits, cur) != OK) goto unsupported;
         int64_t total = 0, counting_off = 0;
         int limit = 0;
@@ -1394,17 +1509,17 @@ static int score(const request_t *q, result_t *out, result_t *cur, result_t *und
     }
     if (!have_best) {
         if (have_under && !failed) {
-            if (under != out) memcpy(out, under, sizeof *out);
+            copy_result(out, under);
             return 0;
         }
-        memset(out, 0, sizeof *out);
+        clear_result(out);
         out->legal = 0;
         out->reason = failed && *failed ? failed : "not a legal win"; /* failed or "not a legal win" */
         return 0;
     }
     if (best->limit && P->limit_hands_counted != MJ_NONE && q->options[3 * P->limit_hands_counted])
         goto unsupported; /* scoring.py _counted_beside_limit: left to Python */
-    if (best != out) memcpy(out, best, sizeof *out);
+    copy_result(out, best);
     return 0;
 unsupported:
     *status = UNSUPPORTED;
@@ -1541,7 +1656,7 @@ done:
  *    only_live_wait are passed as not computed: the glue takes this path only for a profile
  *    that reads neither. */
 static PyObject *A_concealed, *A_melds, *A_win_tile, *A_win, *A_kind, *A_red, *A_type, *A_tiles;
-static PyObject *A_ctx[17], *A_options, *A_losing_hand;
+static PyObject *A_ctx[17], *A_options, *A_losing_hand, *A_exhausted;
 /* The WinContext fields read here, in situation order (flowers, own_bonus, bonus_sets and the
  * waits come from elsewhere); "riichi" is `riichi or double_riichi`, "dealer" is_dealer. */
 static const char *CTX_FIELDS[17] = {"last_tile", "after_kong", "kong_shot", "robbing_kong", "first_draw",
@@ -1550,16 +1665,49 @@ static const char *CTX_FIELDS[17] = {"last_tile", "after_kong", "kong_shot", "ro
                                      "kong_upon_kong", "dealer_wins", "honba"};
 static const int CTX_SLOT[17] = {0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 16, 17, 18, 19};
 
+/* Reading an attribute of a slots dataclass (Tile, Meld, WinningHand, WinContext are all
+ * `@dataclass(slots=True)`): the class's member descriptor gives the slot's offset, learnt once
+ * per (class, name), and an object of exactly that class is read at that offset. Anything else
+ * (another class, an unset slot, a descriptor that is not a plain object slot) takes
+ * PyObject_GetAttr. Returns a new reference, or NULL with an exception set. */
+typedef struct {
+    PyTypeObject *type; /* strong reference */
+    Py_ssize_t offset;  /* 0: the class has no plain slot of that name */
+} slot_cache;
+
+static PyObject *get_attr(PyObject *obj, PyObject *name, slot_cache *c) {
+    PyTypeObject *tp = Py_TYPE(obj);
+    if (c->type != tp) {
+        PyObject *d = PyObject_GetAttr((PyObject *)tp, name);
+        Py_ssize_t off = 0;
+        if (d && Py_IS_TYPE(d, &PyMemberDescr_Type)) {
+            PyMemberDef *m = ((PyMemberDescrObject *)d)->d_member;
+            if (m->type == T_OBJECT_EX && ((PyMemberDescrObject *)d)->d_common.d_type == tp) off = m->offset;
+        }
+        Py_XDECREF(d);
+        PyErr_Clear();
+        Py_XSETREF(c->type, (PyTypeObject *)Py_NewRef(tp));
+        c->offset = off;
+    }
+    if (c->offset > 0) {
+        PyObject *v = *(PyObject **)((char *)obj + c->offset);
+        if (v) return Py_NewRef(v);
+    }
+    return PyObject_GetAttr(obj, name);
+}
+
+static slot_cache C_exhausted, C_kind, C_red, C_options, C_losing, C_concealed, C_melds, C_win_tile, C_win, C_type, C_tiles, C_ctx[17];
+
 /* The code of a Tile (kind * 2 + red), or -1 when it is not plainly one. */
 static int tile_code(PyObject *t) {
-    PyObject *k = PyObject_GetAttr(t, A_kind);
+    PyObject *k = get_attr(t, A_kind, &C_kind);
     if (!k) {
         PyErr_Clear();
         return -1;
     }
     long kind = PyLong_CheckExact(k) ? PyLong_AsLong(k) : -1;
     Py_DECREF(k);
-    PyObject *r = PyObject_GetAttr(t, A_red);
+    PyObject *r = get_attr(t, A_red, &C_red);
     if (!r) {
         PyErr_Clear();
         return -1;
@@ -1620,17 +1768,21 @@ static PyObject *py_evaluate_hand(PyObject *self, PyObject *args) {
         NOT_SURE();
     q.options = (const int64_t *)opts.buf;
     /* ctx.options must be empty and the hand a winner's (the glue looked; so does this) */
-    x = PyObject_GetAttr(ctx, A_options);
+    x = get_attr(ctx, A_options, &C_options);
     if (!x || !PyTuple_Check(x) || PyTuple_GET_SIZE(x) != 0) NOT_SURE();
     Py_CLEAR(x);
-    x = PyObject_GetAttr(ctx, A_losing_hand);
+    x = get_attr(ctx, A_losing_hand, &C_losing);
     if (x != Py_False) NOT_SURE();
     Py_CLEAR(x);
+    /* exhausted kinds change only_live_wait, which scoring.py reads with its own functions */
+    x = get_attr(ctx, A_exhausted, &C_exhausted);
+    if (!x || !PyUnicode_Check(x) || (PyUnicode_GET_LENGTH(x) && P->needs_only_live_wait)) NOT_SURE();
+    Py_CLEAR(x);
     /* the tiles */
-    concealed = PyObject_GetAttr(hand, A_concealed);
-    melds = PyObject_GetAttr(hand, A_melds);
-    wt = PyObject_GetAttr(hand, A_win_tile);
-    win = PyObject_GetAttr(hand, A_win);
+    concealed = get_attr(hand, A_concealed, &C_concealed);
+    melds = get_attr(hand, A_melds, &C_melds);
+    wt = get_attr(hand, A_win_tile, &C_win_tile);
+    win = get_attr(hand, A_win, &C_win);
     if (!concealed || !melds || !wt || !win || !PyTuple_Check(concealed) || !PyTuple_Check(melds)) NOT_SURE();
     Py_ssize_t nc = PyTuple_GET_SIZE(concealed), nm = PyTuple_GET_SIZE(melds);
     if (nm > 4 || nc + 1 != 14 - 3 * nm) NOT_SURE(); /* check_hand words the refusal */
@@ -1649,10 +1801,10 @@ static PyObject *py_evaluate_hand(PyObject *self, PyObject *args) {
     q.melds.n_melds = (int)nm;
     for (Py_ssize_t m = 0; m < nm; m++) {
         PyObject *meld = PyTuple_GET_ITEM(melds, m);
-        PyObject *type = PyObject_GetAttr(meld, A_type);
+        PyObject *type = get_attr(meld, A_type, &C_type);
         int mc = type ? meld_code(type) : -1;
         Py_XDECREF(type);
-        PyObject *tiles = PyObject_GetAttr(meld, A_tiles);
+        PyObject *tiles = get_attr(meld, A_tiles, &C_tiles);
         if (mc < 0 || !tiles || !PyTuple_Check(tiles)) {
             Py_XDECREF(tiles);
             NOT_SURE();
@@ -1700,7 +1852,7 @@ static PyObject *py_evaluate_hand(PyObject *self, PyObject *args) {
     /* the situation */
     int riichi = 0;
     for (int i = 0; i < 17; i++) {
-        PyObject *f = PyObject_GetAttr(ctx, A_ctx[i]);
+        PyObject *f = get_attr(ctx, A_ctx[i], &C_ctx[i]);
         if (!f) {
             PyErr_Clear();
             NOT_SURE();
@@ -1803,6 +1955,38 @@ static PyObject *py_check_tiles(PyObject *self, PyObject *args) {
     return PyBytes_FromStringAndSize((const char *)counts, N_KINDS);
 }
 
+/* only_wait(counts, n_melds, win_kind, standard, seven_pairs, allow_four, thirteen_orphans,
+ * knitted) -> bool: the core's formal-wait test, for tests to hold to shapes.py is_only_wait
+ * (counts: 34 bytes, the concealed tiles with the winning one). */
+static PyObject *py_only_wait(PyObject *self, PyObject *args) {
+    Py_buffer counts;
+    int n_melds, win, standard, seven_pairs, allow_four, thirteen, knitted;
+    if (!PyArg_ParseTuple(args, "y*iippppp", &counts, &n_melds, &win, &standard, &seven_pairs, &allow_four,
+                          &thirteen, &knitted))
+        return NULL;
+    uint8_t c[N_KINDS];
+    int total = 0, bad = counts.len != N_KINDS || n_melds < 0 || n_melds > 4 || win < 0 || win >= N_KINDS;
+    if (!bad) {
+        memcpy(c, counts.buf, N_KINDS);
+        for (int k = 0; k < N_KINDS; k++) {
+            if (c[k] > 4) bad = 1;
+            total += c[k];
+        }
+        bad = bad || total != 14 - 3 * n_melds || !c[win];
+    }
+    PyBuffer_Release(&counts);
+    if (bad) {
+        PyErr_SetString(PyExc_ValueError, "counts must be 34 bytes of at most 4, 14 - 3 * n_melds tiles, the winning kind among them");
+        return NULL;
+    }
+    mj_profile shapes;
+    memset(&shapes, 0, sizeof shapes);
+    shapes.standard = (uint8_t)standard, shapes.seven_pairs = (uint8_t)seven_pairs;
+    shapes.seven_pairs_allow_four_of_a_kind = (uint8_t)allow_four;
+    shapes.thirteen_orphans = (uint8_t)thirteen, shapes.knitted = (uint8_t)knitted;
+    return PyBool_FromLong(only_wait(c, n_melds, win, &shapes));
+}
+
 /* What the glue checks against the Python profile before trusting the tables. */
 static PyObject *py_profile_info(PyObject *self, PyObject *capsule) {
     const mj_profile *P = profile_of(capsule);
@@ -1821,8 +2005,9 @@ static PyObject *py_profile_info(PyObject *self, PyObject *capsule) {
         if (!s) goto fail;
         PyTuple_SET_ITEM(items, i, s);
     }
-    return Py_BuildValue("{s:i,s:s,s:N,s:N,s:i,s:i}", "abi", P->abi, "id", P->id ? P->id : "", "patterns", pats,
-                         "point_items", items, "n_options", P->n_options, "combinations", P->has_combinations);
+    return Py_BuildValue("{s:i,s:s,s:N,s:N,s:i,s:i,s:i,s:i}", "abi", P->abi, "id", P->id ? P->id : "", "patterns",
+                         pats, "point_items", items, "n_options", P->n_options, "combinations", P->has_combinations,
+                         "needs_only_wait", P->needs_only_wait, "needs_only_live_wait", P->needs_only_live_wait);
 fail:
     Py_DECREF(pats);
     Py_XDECREF(items);
@@ -1833,6 +2018,7 @@ static PyMethodDef METHODS[] = {
     {"evaluate", py_evaluate, METH_VARARGS, "Score a hand with a native profile; None: the Python engine answers."},
     {"arrangements", py_arrangements, METH_VARARGS, "Every arrangement, as runtime/shapes.py:arrangements lists them."},
     {"evaluate_hand", py_evaluate_hand, METH_VARARGS, "evaluate, reading a WinningHand and a WinContext itself."},
+    {"only_wait", py_only_wait, METH_VARARGS, "The core's formal single-wait test (shapes.py is_only_wait)."},
     {"check_tiles", py_check_tiles, METH_VARARGS, "Whether scoring.py's check_hand certainly accepts the hand."},
     {"profile_info", py_profile_info, METH_O, "The ids a native profile's tables hold, for the glue's checks."},
     {NULL, NULL, 0, NULL},
@@ -1860,6 +2046,7 @@ PyMODINIT_FUNC PyInit__score(void) {
     INTERN(A_tiles, "tiles");
     INTERN(A_options, "options");
     INTERN(A_losing_hand, "losing_hand");
+    INTERN(A_exhausted, "exhausted");
     for (int i = 0; i < 17; i++) INTERN(A_ctx[i], CTX_FIELDS[i]);
     PyObject *m = PyModule_Create(&MODULE);
     if (!m) return NULL;
