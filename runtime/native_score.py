@@ -12,6 +12,7 @@ other hand goes through ``check_hand`` itself. ``Score.arrangement`` is None in 
 
 from __future__ import annotations
 
+import dataclasses
 import importlib
 import struct
 from types import ModuleType
@@ -25,6 +26,8 @@ from .profile import Profile
 from .scoring import (
     HandError,
     Score,
+    ScoredPattern,
+    ScoredPoints,
     WinningHand,
     _accepted,
     _flower_count,
@@ -120,6 +123,7 @@ class _Native:
         "accepted",
         "copies",
         "fast",
+        "build",
     )
 
     def __init__(self, core: Any, capsule: Any, profile: Profile | None) -> None:
@@ -134,9 +138,59 @@ class _Native:
         # The core reads hand and context itself (it computes only_wait, and only_live_wait
         # when no kind is exhausted; evaluate_hand leaves exhausted kinds to the general path).
         self.fast = True
+        self.build = _builder(profile) if profile is not None else None
 
 
 _NO_NATIVE = _Native(None, None, None)
+
+
+def _plain_init(cls: type, names: tuple[str, ...]) -> bool:
+    """Whether ``cls`` is a slots dataclass whose __init__ only stores these fields, in this order
+    (what the core's Score builder relies on: it fills the slots as that __init__ would)."""
+    return (
+        dataclasses.is_dataclass(cls)
+        and tuple(f.name for f in dataclasses.fields(cls)) == names
+        and "__slots__" in cls.__dict__
+        and not hasattr(cls, "__post_init__")
+    )
+
+
+_BUILDABLE = (
+    _plain_init(
+        Score,
+        (
+            "legal",
+            "reason",
+            "patterns",
+            "total",
+            "capped",
+            "fu",
+            "payments",
+            "arrangement",
+            "limit",
+            "point_items",
+            "value",
+        ),
+    )
+    and _plain_init(ScoredPattern, ("id", "name", "value", "count", "section"))
+    and _plain_init(ScoredPoints, ("id", "name", "points", "section"))
+)
+
+
+def _builder(profile: Profile) -> tuple[Any, ...] | None:
+    """What the core needs to build the Score itself: the classes, then (id, English name,
+    section) of every pattern and point item, as _score takes them from the profile's objects."""
+    if not _BUILDABLE:
+        return None
+    items = profile.points.items if profile.points is not None else ()
+    return (
+        Score,
+        ScoredPattern,
+        ScoredPoints,
+        tuple((p.id, p.names.en, p.section) for p in profile.patterns),
+        tuple((i.id, i.names.en, i.section) for i in items),
+    )
+
 
 #: The Profile fields the native tables stand for: a profile object differing in any of them
 #: (a profile replaced by hand, or options that set rule fields) is scored by Python.
@@ -224,10 +278,19 @@ def evaluate_native(profile: Profile, hand: WinningHand, ctx: WinContext) -> Sco
             extras = _extras(profile, ctx)
         if extras is not None:
             out = native.core.evaluate_hand(
-                native.capsule, hand, ctx, native.accepted, native.copies, native.options, extras
+                native.capsule,
+                hand,
+                ctx,
+                native.accepted,
+                native.copies,
+                native.options,
+                extras,
+                native.build,
             )
             if out is not NotImplemented:
-                return None if out is None else _score(profile, out)
+                if out is None or type(out) is Score:
+                    return out
+                return _score(profile, out)
     return _evaluate(native, profile, hand, ctx)
 
 

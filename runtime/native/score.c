@@ -1302,6 +1302,154 @@ fail:
     return NULL;
 }
 
+/* Building the Score itself (the glue asks for it with `build`): Score, ScoredPattern and
+ * ScoredPoints are frozen slots dataclasses whose __init__ only stores its arguments, one per
+ * field (the glue checks: no __post_init__, the fields below in this order), so an instance is
+ * allocated and its slots filled at their offsets, as object.__setattr__ in __init__ would. */
+typedef struct {
+    PyTypeObject *tp; /* strong reference */
+    int n;
+    Py_ssize_t off[11];
+} slotted_t;
+
+static const char *SCORE_FIELDS[11] = {"legal", "reason", "patterns", "total", "capped", "fu",
+                                       "payments", "arrangement", "limit", "point_items", "value"};
+static const char *PATTERN_FIELDS[5] = {"id", "name", "value", "count", "section"};
+static const char *POINTS_FIELDS[4] = {"id", "name", "points", "section"};
+static slotted_t SCORE_T, PATTERN_T, POINTS_T;
+
+/* Learn the slot offsets of `tp` for `names` (once per class); -1 with TypeError when a field is
+ * not a plain object slot of that very class. */
+static int learn_slotted(slotted_t *t, PyObject *tp_obj, const char *const *names, int n) {
+    if (!PyType_Check(tp_obj)) {
+        PyErr_SetString(PyExc_TypeError, "build: a class was expected");
+        return -1;
+    }
+    PyTypeObject *tp = (PyTypeObject *)tp_obj;
+    if (t->tp == tp) return 0;
+    Py_ssize_t off[11];
+    for (int i = 0; i < n; i++) {
+        PyObject *d = PyObject_GetAttrString(tp_obj, names[i]);
+        int ok = d && Py_IS_TYPE(d, &PyMemberDescr_Type) && ((PyMemberDescrObject *)d)->d_common.d_type == tp &&
+                 ((PyMemberDescrObject *)d)->d_member->type == T_OBJECT_EX;
+        if (ok) off[i] = ((PyMemberDescrObject *)d)->d_member->offset;
+        Py_XDECREF(d);
+        if (!ok) {
+            PyErr_Format(PyExc_TypeError, "build: %s.%s is not a slot", tp->tp_name, names[i]);
+            return -1;
+        }
+    }
+    Py_XSETREF(t->tp, (PyTypeObject *)Py_NewRef(tp_obj));
+    t->n = n;
+    memcpy(t->off, off, sizeof off);
+    return 0;
+}
+
+/* An instance of t->tp with its slots set to `values` (references stolen, even on failure). */
+static PyObject *new_slotted(const slotted_t *t, PyObject **values) {
+    PyObject *o = t->tp->tp_alloc(t->tp, 0);
+    if (!o) {
+        for (int i = 0; i < t->n; i++) Py_XDECREF(values[i]);
+        return NULL;
+    }
+    for (int i = 0; i < t->n; i++) *(PyObject **)((char *)o + t->off[i]) = values[i];
+    return o;
+}
+
+/* build: (Score, ScoredPattern, ScoredPoints, patterns, items), `patterns` holding (id, name,
+ * section) per pattern of the profile, `items` the same per point item. */
+typedef struct {
+    PyObject *patterns, *items;
+} builder_t;
+
+static int parse_builder(PyObject *build, const mj_profile *P, builder_t *b) {
+    if (!PyTuple_Check(build) || PyTuple_GET_SIZE(build) != 5) {
+        PyErr_SetString(PyExc_TypeError, "build must be (Score, ScoredPattern, ScoredPoints, patterns, items)");
+        return -1;
+    }
+    if (learn_slotted(&SCORE_T, PyTuple_GET_ITEM(build, 0), SCORE_FIELDS, 11) < 0 ||
+        learn_slotted(&PATTERN_T, PyTuple_GET_ITEM(build, 1), PATTERN_FIELDS, 5) < 0 ||
+        learn_slotted(&POINTS_T, PyTuple_GET_ITEM(build, 2), POINTS_FIELDS, 4) < 0)
+        return -1;
+    b->patterns = PyTuple_GET_ITEM(build, 3);
+    b->items = PyTuple_GET_ITEM(build, 4);
+    if (!PyTuple_Check(b->patterns) || PyTuple_GET_SIZE(b->patterns) != P->n_patterns || !PyTuple_Check(b->items) ||
+        PyTuple_GET_SIZE(b->items) != P->n_point_items) {
+        PyErr_SetString(PyExc_ValueError, "build: one (id, name, section) per pattern and per point item");
+        return -1;
+    }
+    for (Py_ssize_t i = 0; i < P->n_patterns + P->n_point_items; i++) {
+        PyObject *x = i < P->n_patterns ? PyTuple_GET_ITEM(b->patterns, i)
+                                        : PyTuple_GET_ITEM(b->items, i - P->n_patterns);
+        if (!PyTuple_Check(x) || PyTuple_GET_SIZE(x) != 3) {
+            PyErr_SetString(PyExc_ValueError, "build: one (id, name, section) per pattern and per point item");
+            return -1;
+        }
+    }
+    return 0;
+}
+
+/* The Score of a result, as runtime/native_score.py _score builds it (arrangement None). */
+static PyObject *build_score(const result_t *r, const builder_t *b) {
+    PyObject *v[11] = {NULL};
+    PyObject *pats = PyTuple_New(r->n_pat), *items = PyTuple_New(r->n_items), *pays = PyDict_New();
+    if (!pats || !items || !pays) goto fail;
+    for (int i = 0; i < r->n_pat; i++) {
+        PyObject *info = PyTuple_GET_ITEM(b->patterns, r->pat[i]);
+        PyObject *f[5] = {Py_NewRef(PyTuple_GET_ITEM(info, 0)), Py_NewRef(PyTuple_GET_ITEM(info, 1)),
+                          PyLong_FromLongLong(r->val[i]), PyLong_FromLongLong(r->cnt[i]),
+                          Py_NewRef(PyTuple_GET_ITEM(info, 2))};
+        if (!f[2] || !f[3]) {
+            for (int k = 0; k < 5; k++) Py_XDECREF(f[k]);
+            goto fail;
+        }
+        PyObject *sp = new_slotted(&PATTERN_T, f);
+        if (!sp) goto fail;
+        PyTuple_SET_ITEM(pats, i, sp);
+    }
+    for (int i = 0; i < r->n_items; i++) {
+        PyObject *info = PyTuple_GET_ITEM(b->items, r->item[i]);
+        PyObject *f[4] = {Py_NewRef(PyTuple_GET_ITEM(info, 0)), Py_NewRef(PyTuple_GET_ITEM(info, 1)),
+                          PyLong_FromLongLong(r->item_val[i]), Py_NewRef(PyTuple_GET_ITEM(info, 2))};
+        if (!f[2]) {
+            for (int k = 0; k < 4; k++) Py_XDECREF(f[k]);
+            goto fail;
+        }
+        PyObject *sp = new_slotted(&POINTS_T, f);
+        if (!sp) goto fail;
+        PyTuple_SET_ITEM(items, i, sp);
+    }
+    for (int i = 0; i < r->n_pay; i++) {
+        PyObject *amount = PyLong_FromLongLong(r->pay[i]);
+        int bad = !amount || PyDict_SetItemString(pays, r->role[i], amount) < 0;
+        Py_XDECREF(amount);
+        if (bad) goto fail;
+    }
+    v[0] = Py_NewRef(r->legal ? Py_True : Py_False);
+    v[1] = r->reason ? PyUnicode_FromString(r->reason) : Py_NewRef(Py_None);
+    v[2] = pats;
+    v[3] = PyLong_FromLongLong(r->total);
+    v[4] = PyLong_FromLongLong(r->capped);
+    v[5] = r->has_fu ? PyLong_FromLongLong(r->fu) : Py_NewRef(Py_None);
+    v[6] = pays;
+    v[7] = Py_NewRef(Py_None);
+    v[8] = Py_NewRef(r->limit ? Py_True : Py_False);
+    v[9] = items;
+    v[10] = r->has_value ? PyLong_FromLongLong(r->value) : Py_NewRef(Py_None);
+    pats = items = pays = NULL;
+    for (int i = 0; i < 11; i++)
+        if (!v[i]) {
+            for (int k = 0; k < 11; k++) Py_XDECREF(v[k]);
+            return NULL;
+        }
+    return new_slotted(&SCORE_T, v);
+fail:
+    Py_XDECREF(pats);
+    Py_XDECREF(items);
+    Py_XDECREF(pays);
+    return NULL;
+}
+
 static void fill_tile_list(mj_tile *out, int *n, const uint8_t *codes, Py_ssize_t len) {
     for (Py_ssize_t i = 0; i < len; i++) out[(*n)++] = TILES[codes[i]];
 }
@@ -1535,8 +1683,9 @@ typedef struct {
 static scratch_t *SCRATCH;
 static int SCRATCH_BUSY;
 
-/* Score a parsed request: the result tuple, None (Python answers), or NULL with an exception. */
-static PyObject *run(const request_t *q) {
+/* Score a parsed request: the result tuple (or with `b` the Score), None (Python answers), or
+ * NULL with an exception. */
+static PyObject *run(const request_t *q, const builder_t *b) {
     scratch_t *w;
     int own = SCRATCH_BUSY;
     if (own) w = PyMem_Malloc(sizeof *w);
@@ -1549,7 +1698,7 @@ static PyObject *run(const request_t *q) {
     int status;
     PyObject *ret = NULL;
     if (score(q, &w->res[0], &w->res[1], &w->res[2], &w->e, &status) == 0)
-        ret = status != OK ? Py_NewRef(Py_None) : build_result(&w->res[0]);
+        ret = status != OK ? Py_NewRef(Py_None) : b ? build_score(&w->res[0], b) : build_result(&w->res[0]);
     if (own) PyMem_Free(w);
     else SCRATCH_BUSY = 0;
     return ret;
@@ -1633,7 +1782,7 @@ static PyObject *py_evaluate(PyObject *self, PyObject *args) {
         PyErr_SetString(PyExc_ValueError, "situation field out of range");
         goto done;
     }
-    ret = run(&q);
+    ret = run(&q, NULL);
 done:
     PyBuffer_Release(&conc);
     PyBuffer_Release(&dora);
@@ -1750,11 +1899,13 @@ static int meld_code(PyObject *type) {
     } while (0)
 
 static PyObject *py_evaluate_hand(PyObject *self, PyObject *args) {
-    PyObject *capsule, *hand, *ctx, *extras;
+    PyObject *capsule, *hand, *ctx, *extras, *build = Py_None;
     Py_buffer acc, opts;
     int copies;
-    if (!PyArg_ParseTuple(args, "OOOy*iy*O!", &capsule, &hand, &ctx, &acc, &copies, &opts, &PyTuple_Type, &extras))
+    if (!PyArg_ParseTuple(args, "OOOy*iy*O!|O", &capsule, &hand, &ctx, &acc, &copies, &opts, &PyTuple_Type, &extras,
+                          &build))
         return NULL;
+    builder_t builder;
     PyObject *ret = NULL, *concealed = NULL, *melds = NULL, *wt = NULL, *win = NULL, *x = NULL;
     request_t q;
     memset(&q, 0, sizeof q);
@@ -1902,7 +2053,8 @@ static PyObject *py_evaluate_hand(PyObject *self, PyObject *args) {
         PyErr_Clear();
         NOT_SURE();
     }
-    ret = run(&q);
+    if (build != Py_None && parse_builder(build, P, &builder) < 0) goto done;
+    ret = run(&q, build != Py_None ? &builder : NULL);
 done:
     Py_XDECREF(x);
     Py_XDECREF(concealed);
