@@ -273,7 +273,7 @@ def evaluate_native(profile: Profile, hand: WinningHand, ctx: WinContext) -> Sco
     if native.fast:
         # The core reads the hand and the context itself (evaluate_hand); it answers
         # NotImplemented for anything it is not certain of, and the general path takes over.
-        extras = _NO_EXTRAS
+        extras: tuple[int, int, int, bytes, bytes] | None = _NO_EXTRAS
         if ctx.flowers or ctx.dora_indicators or ctx.ura_indicators:
             extras = _extras(profile, ctx)
         if extras is not None:

@@ -658,3 +658,31 @@ def test_only_wait_equals_shapes_is_only_wait() -> None:
 def test_only_wait_equals_shapes_hypothesis(seed: int, rules: ShapeRules) -> None:
     for hand in _seeded_hands(seed, 3):
         _check_only_wait(hand, rules)
+
+
+@pytest.mark.parametrize("pid", _native_params())
+def test_general_path_equals_fast_path(pid: str) -> None:
+    """evaluate_native's two ways give one answer: the core reading the hand and context objects and
+    building the Score (evaluate_hand), and the general path (check_hand, _pack, evaluate, _score).
+    """
+    from mjspec.runtime.native_score import _evaluate, _native
+
+    profile = load_profile(pid)
+    native = _native(profile)
+    rng = random.Random(f"paths-{pid}")
+    answered = 0
+    for _ in range(600):
+        hand = _red(
+            rng,
+            profile,
+            random_hand(rng, profile) if rng.random() < 0.7 else dense_hand(rng, profile),
+        )
+        ctx = random_situation(rng, profile, hand)
+        try:
+            fast = evaluate_native(profile, hand, ctx)
+        except HandError:
+            continue
+        general = _evaluate(native, profile, hand, ctx)
+        assert fast == general, (hand, ctx)
+        answered += fast is not None
+    assert answered > 300
