@@ -686,3 +686,39 @@ def test_general_path_equals_fast_path(pid: str) -> None:
         assert fast == general, (hand, ctx)
         answered += fast is not None
     assert answered > 300
+
+
+def test_tenhou_games_score_natively_as_python(monkeypatch: pytest.MonkeyPatch) -> None:
+    """tests/data/tenhou: every hand the table engine scores while replaying a few whole games and
+    every edge-case excerpt (chankan, rinshan, double ron, pao) is scored by both backends as well.
+    """
+    if "riichi_tenhou" not in NATIVE_IDS:
+        pytest.skip("generated._native_riichi_tenhou is not built")
+    import mjspec.runtime.table as table
+    import test_tenhou_replay as replays
+
+    from mjspec.runtime.tenhou import load_log
+    from mjspec.runtime.tenhou_replay import replay_game, replay_hand
+
+    seen = [0, 0]
+    real = table.evaluate
+
+    def both(profile: Profile, hand: WinningHand, ctx: WinContext) -> Score:
+        py = real(profile, hand, ctx)
+        native = evaluate_native(profile, hand, ctx)
+        seen[native is None] += 1
+        if native is not None:
+            assert native == replace(py, arrangement=None), (hand, ctx)
+        return py
+
+    monkeypatch.setattr(table, "evaluate", both)
+    profile = load_profile("riichi_tenhou")
+    for name in replays.FAST:
+        path = next(p for p in replays.GAMES if p.name == name)
+        replay_game(load_log(path), profile)
+    for path in replays.EXCERPTS:
+        game = load_log(path)
+        for th in game.hands:
+            replay_hand(th, profile, red_fives=game.rules.red_fives, source=path.name)
+    print(f"\ntenhou replays: {seen[0]} scorings answered natively, {seen[1]} left to Python")
+    assert seen[0] > 50
