@@ -769,21 +769,79 @@ static int check_profile(const mj_profile *P) {
     return 0;
 }
 
+/* A checked profile's patterns sorted once by how scoring.py _plan splits them: the whole-hand
+ * patterns reading the tiles only, and the others, each in declaration order; the combination
+ * patterns by (kind, size) in Profile.combination_patterns order (first appearance), each
+ * group's patterns of the three passes (member, fixed, situational) in declaration order. */
+#define MAX_COMBO_GROUPS 12 /* three kinds of set, combinations of one to four */
+typedef struct {
+    int kind, size;
+    int n[3];
+    int16_t pat[3][MJ_MAX_PATTERNS];
+} combo_group_t;
+
+typedef struct {
+    int n_plain[2];
+    int16_t plain[2][MJ_MAX_PATTERNS]; /* [1]: tiles_only */
+    int n_groups;
+    combo_group_t groups[MAX_COMBO_GROUPS];
+} plan_t;
+
+static int combo_taken(const mj_pattern *p, int which);
+
+static void make_plan(const mj_profile *P, plan_t *plan) {
+    memset(plan, 0, sizeof *plan);
+    for (int i = 0; i < P->n_patterns; i++) {
+        const mj_pattern *p = &P->patterns[i];
+        if (p->combine_kind == MJ_NONE) {
+            int t = p->tiles_only ? 1 : 0;
+            plan->plain[t][plan->n_plain[t]++] = (int16_t)i;
+            continue;
+        }
+        int g = 0;
+        while (g < plan->n_groups &&
+               (plan->groups[g].kind != p->combine_kind || plan->groups[g].size != p->combine_size))
+            g++;
+        if (g == plan->n_groups) { /* check_profile bounds kind and size: at most 12 groups */
+            plan->groups[g].kind = p->combine_kind;
+            plan->groups[g].size = p->combine_size;
+            plan->n_groups++;
+        }
+        for (int which = 0; which < 3; which++)
+            if (combo_taken(p, which)) plan->groups[g].pat[which][plan->groups[g].n[which]++] = (int16_t)i;
+    }
+}
+
 #define N_CHECKED 32
 static const mj_profile *CHECKED[N_CHECKED];
+static plan_t *PLANS[N_CHECKED];
 
-static const mj_profile *profile_of(PyObject *capsule) {
+/* The profile of a capsule, checked once, with its plan (NULL with an exception: not one this
+ * core reads, or no room to remember it). */
+static const mj_profile *profile_of(PyObject *capsule, const plan_t **plan) {
     const mj_profile *P = PyCapsule_GetPointer(capsule, "mjspec.native_profile");
     if (!P) return NULL;
     for (int i = 0; i < N_CHECKED; i++)
-        if (CHECKED[i] == P) return P;
+        if (CHECKED[i] == P) {
+            if (plan) *plan = PLANS[i];
+            return P;
+        }
     if (check_profile(P) < 0) return NULL;
     for (int i = 0; i < N_CHECKED; i++)
         if (!CHECKED[i]) {
+            plan_t *made = PyMem_Malloc(sizeof *made);
+            if (!made) {
+                PyErr_NoMemory();
+                return NULL;
+            }
+            make_plan(P, made);
             CHECKED[i] = P;
-            break;
+            PLANS[i] = made;
+            if (plan) *plan = made;
+            return P;
         }
-    return P;
+    PyErr_SetString(PyExc_RuntimeError, "more native profiles than the core remembers");
+    return NULL;
 }
 
 /* ------------------------------------------------------------------------------------------ */
@@ -855,11 +913,11 @@ static void copy_hit(hits_t *to, int k, const hits_t *from, int i) {
 }
 
 /* scoring.py _met_hits: the whole-hand patterns with tiles_only == `tiles_only`, in declaration order. */
-static int plain_hits(const mj_profile *P, mj_view *v, hits_t *h, int tiles_only) {
+static int plain_hits(const mj_profile *P, const plan_t *plan, mj_view *v, hits_t *h, int tiles_only) {
     int is_open = !v->is_closed;
-    for (int i = 0; i < P->n_patterns; i++) {
+    for (int k = 0; k < plan->n_plain[tiles_only]; k++) {
+        int i = plan->plain[tiles_only][k];
         const mj_pattern *p = &P->patterns[i];
-        if (p->combine_kind != MJ_NONE || !p->tiles_only != !tiles_only) continue;
         if (p->when) {
             int64_t ok = p->when(v);
             if (v->overflow) return UNSUPPORTED;
@@ -920,21 +978,13 @@ static void make_pools(const mj_view *v, pools_t *pools) {
 /* scoring.py _combination_hits / _member_combination_hits: per (kind, size) in the order
  * Profile.combination_patterns lists them (first appearance), every combination of the pool in
  * itertools.combinations order, the pass's patterns of that kind in declaration order. */
-static int combo_hits(const mj_profile *P, mj_view *v, const pools_t *pools, hits_t *h, int which) {
-    int done[MJ_MAX_PATTERNS] = {0};
+static int combo_hits(const mj_profile *P, const plan_t *plan, mj_view *v, const pools_t *pools, hits_t *h,
+                      int which) {
     int is_open = !v->is_closed;
-    for (int first = 0; first < P->n_patterns; first++) {
-        const mj_pattern *fp = &P->patterns[first];
-        if (fp->combine_kind == MJ_NONE || done[first]) continue;
-        int kind = fp->combine_kind, size = fp->combine_size;
-        int members_of[MJ_MAX_PATTERNS], n_of = 0;
-        for (int i = first; i < P->n_patterns; i++) {
-            const mj_pattern *p = &P->patterns[i];
-            if (p->combine_kind == kind && p->combine_size == size) {
-                done[i] = 1;
-                if (combo_taken(p, which)) members_of[n_of++] = i;
-            }
-        }
+    for (int g = 0; g < plan->n_groups; g++) {
+        const combo_group_t *grp = &plan->groups[g];
+        int kind = grp->kind, size = grp->size, n_of = grp->n[which];
+        const int16_t *members_of = grp->pat[which];
         if (!n_of) continue;
         int pn = pools->n[kind];
         if (pn < size) continue;
@@ -995,19 +1045,19 @@ static void sort_by_key(hits_t *h, int from) {
 /* The hits of one reading in scoring.py's order: _learn_tiles' fixed hits (tiles-only whole-hand
  * patterns and tiles-only combinations, sorted by key), then _score_reading's situational ones
  * (whole-hand, then combinations in their own order); sorted by key only when both are present. */
-static int reading_hits(const mj_profile *P, mj_view *v, hits_t *h) {
+static int reading_hits(const mj_profile *P, const plan_t *plan, mj_view *v, hits_t *h) {
     h->n = 0;
     pools_t pools;
     if (P->has_combinations) make_pools(v, &pools);
-    if (plain_hits(P, v, h, 1) != OK) return UNSUPPORTED;
+    if (plain_hits(P, plan, v, h, 1) != OK) return UNSUPPORTED;
     if (P->has_combinations) {
-        if (combo_hits(P, v, &pools, h, COMBO_MEMBER) != OK || combo_hits(P, v, &pools, h, COMBO_FIXED) != OK)
+        if (combo_hits(P, plan, v, &pools, h, COMBO_MEMBER) != OK || combo_hits(P, plan, v, &pools, h, COMBO_FIXED) != OK)
             return UNSUPPORTED;
         sort_by_key(h, 0);
     }
     int n_fixed = h->n;
-    if (plain_hits(P, v, h, 0) != OK) return UNSUPPORTED;
-    if (P->has_combinations && combo_hits(P, v, &pools, h, COMBO_SITUATIONAL) != OK) return UNSUPPORTED;
+    if (plain_hits(P, plan, v, h, 0) != OK) return UNSUPPORTED;
+    if (P->has_combinations && combo_hits(P, plan, v, &pools, h, COMBO_SITUATIONAL) != OK) return UNSUPPORTED;
     if (n_fixed && h->n > n_fixed) sort_by_key(h, 0);
     return OK;
 }
@@ -1247,6 +1297,7 @@ static int key_greater(const int64_t *a, const int64_t *b, int n) {
 
 typedef struct {
     const mj_profile *P;
+    const plan_t *plan;
     const uint8_t *concealed;
     Py_ssize_t n_concealed;
     melds_t melds;
@@ -1570,7 +1621,7 @@ static int score(const request_t *q, result_t *out, result_t *cur, result_t *und
             continue;
         }
         hits_t *hits = &HITS;
-        if (reading_hits(P, &v, hits) != OK) goto unsupported;
+        if (reading_hits(P, q->plan, &v, hits) != OK) goto unsupported;
         if (hits->n > 1 && apply_relations(P, hits, has_limits, NULL) != OK) goto unsupported;
         clear_result(cur);
         if (aggregate(hits, cur) != OK) goto unsupported;
@@ -1725,7 +1776,7 @@ static PyObject *py_evaluate(PyObject *self, PyObject *args) {
     PyObject *ret = NULL;
     request_t q;
     memset(&q, 0, sizeof q);
-    q.P = profile_of(capsule);
+    q.P = profile_of(capsule, &q.plan);
     if (!q.P) goto done;
     const mj_profile *P = q.P;
     if (opts.len != (Py_ssize_t)(3 * sizeof(int64_t)) * P->n_options) {
@@ -1910,7 +1961,7 @@ static PyObject *py_evaluate_hand(PyObject *self, PyObject *args) {
     request_t q;
     memset(&q, 0, sizeof q);
     uint8_t codes[MJ_MAX_TILES];
-    q.P = profile_of(capsule);
+    q.P = profile_of(capsule, &q.plan);
     if (!q.P) goto done;
     const mj_profile *P = q.P;
     const uint8_t *a = acc.buf;
@@ -2141,7 +2192,7 @@ static PyObject *py_only_wait(PyObject *self, PyObject *args) {
 
 /* What the glue checks against the Python profile before trusting the tables. */
 static PyObject *py_profile_info(PyObject *self, PyObject *capsule) {
-    const mj_profile *P = profile_of(capsule);
+    const mj_profile *P = profile_of(capsule, NULL);
     if (!P) return NULL;
     PyObject *pats = PyTuple_New(P->n_patterns), *items = NULL;
     if (!pats) return NULL;
