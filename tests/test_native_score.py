@@ -233,6 +233,7 @@ def _same(profile: Profile, hand: WinningHand, ctx: WinContext) -> Score | None:
         return None
     tally[0] += 1
     assert native == replace(py, arrangement=None), (hand, ctx)
+    assert list(native.payments.items()) == list(py.payments.items())  # dicts compare without order
     return native
 
 
@@ -469,6 +470,7 @@ def _same_bridged(
         return
     tally[0] += 1
     assert native == replace(py, arrangement=None), (hand, ctx)
+    assert list(native.payments.items()) == list(py.payments.items())  # dicts compare without order
 
 
 @pytest.mark.parametrize("pid", profile_ids())
@@ -684,6 +686,8 @@ def test_general_path_equals_fast_path(pid: str) -> None:
             continue
         general = _evaluate(native, profile, hand, ctx)
         assert fast == general, (hand, ctx)
+        if fast is not None and general is not None:
+            assert list(fast.payments.items()) == list(general.payments.items())
         answered += fast is not None
     assert answered > 300
 
@@ -709,6 +713,7 @@ def test_tenhou_games_score_natively_as_python(monkeypatch: pytest.MonkeyPatch) 
         seen[native is None] += 1
         if native is not None:
             assert native == replace(py, arrangement=None), (hand, ctx)
+            assert list(native.payments.items()) == list(py.payments.items())
         return py
 
     monkeypatch.setattr(table, "evaluate", both)
