@@ -32,6 +32,7 @@ from mjspec.runtime.bench import build_corpus
 from mjspec.runtime.native_score import _native, _pack, evaluate_native, native_core
 from mjspec.runtime.registry import load_profile, profile_ids
 from mjspec.runtime.scoring import clear_memo, evaluate
+from mjspec.runtime.shapes import is_complete
 
 
 def cpu(fn: Callable[[], Any]) -> float:
@@ -48,12 +49,18 @@ def main() -> None:
     parser.add_argument("--hands", type=int, default=3000, help="hands per round")
     parser.add_argument("--rounds", type=int, default=5)
     parser.add_argument("--seed", type=int, default=20261201)
+    parser.add_argument(
+        "--wins",
+        action="store_true",
+        help="complete shapes only (the corpus generator's winning half plus the random hands that happen to win)",
+    )
     args = parser.parse_args()
     core = native_core()
     if core is None:
         print("runtime._score is not built (or MJSPEC_BACKEND=python): nothing to compare")
         return
-    print(f"{args.hands} fresh hands a round, {args.rounds} rounds, CPU time, medians")
+    kind = "winning shapes" if args.wins else "hands (half built as wins, half drawn at random)"
+    print(f"{args.hands} fresh {kind} a round, {args.rounds} rounds, CPU time, medians")
     print(
         f"{'profile':20} {'native h/s':>12} {'core h/s':>12} {'python h/s':>12} {'native/py':>10} {'core/py':>8} {'fallback':>9}"
     )
@@ -65,7 +72,15 @@ def main() -> None:
         rates: dict[str, list[float]] = {"native": [], "core": [], "python": []}
         fallback = 0
         for r in range(args.rounds):
-            corpus = build_corpus(profile, args.hands, args.seed + 1000 * r)
+            corpus = build_corpus(
+                profile, args.hands * (3 if args.wins else 1), args.seed + 1000 * r
+            )
+            if args.wins:  # shapes.is_complete: no scoring memo is touched
+                corpus = [
+                    c
+                    for c in corpus
+                    if is_complete(c.concealed_counts, len(c.hand.melds), profile.shapes)
+                ][: args.hands]
             requests = [(c.hand, c.context) for c in corpus]
 
             def native_pass() -> None:
@@ -100,7 +115,7 @@ def main() -> None:
                 clear_memo(profile)
                 rates[name].append(sizes[name] / cpu(fn))
         med = {k: statistics.median(v) for k, v in rates.items()}
-        share = fallback / (args.hands * args.rounds)
+        share = fallback / max(1, sizes["native"] * args.rounds)
         print(
             f"{pid:20} {med['native']:12,.0f} {med['core']:12,.0f} {med['python']:12,.0f} "
             f"{med['native'] / med['python']:9.2f}x {med['core'] / med['python']:7.1f}x {share:8.1%}"

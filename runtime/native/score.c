@@ -725,7 +725,7 @@ static int check_profile(const mj_profile *P) {
     else if (P->n_patterns && !P->patterns) why = "no pattern table";
     else if (P->n_requirements < 0 || (P->n_requirements && !P->requirements)) why = "bad requirements";
     else if (P->n_groups < 0 || (P->n_groups && !P->group_pick)) why = "bad groups";
-    else if (P->n_prefer < 0 || (P->n_prefer && !P->prefer)) why = "bad prefer";
+    else if (P->n_prefer < 0 || P->n_prefer > 16 || (P->n_prefer && !P->prefer)) why = "bad prefer";
     else if (P->n_minimum_without < 0 || (P->n_minimum_without && !P->minimum_without)) why = "bad minimum";
     else if (P->n_point_items < 0 || P->n_point_items > MAX_ITEMS || (P->n_point_items && !P->point_items))
         why = "bad point items";
@@ -1585,6 +1585,7 @@ static int score(const request_t *q, result_t *out, result_t *cur, result_t *und
     for (int a = 0; a < e->n_arrs; a++) {
         const arr_t *ar = &e->arrs[a];
         const reading_t *rd = &e->readings[ar->reading];
+        if (nm + rd->n > MJ_MAX_GROUPS) goto unsupported; /* cannot happen (at most 14 groups); guards v.groups */
         v.shape = ar->shape;
         v.wait = ar->wait;
         v.n_groups = 0;
