@@ -3,10 +3,11 @@
  * It reproduces runtime/scoring.py:_evaluate over the tables of a generated profile module
  * (mjscore.h): the arrangements in the order of runtime/shapes.py:arrangements(), the view of
  * each reading, requirements, pattern hits, scoring.py:apply_relations, the minimum, point
- * items, payments (compute_payments), the cap and _preference_key. Wherever it does not
- * support something (combination patterns, limit_hands_counted in force, an expression that
- * set `overflow`, more readings than its buffers hold) it answers None, and the caller lets
- * the Python engine answer: the core never gives a different answer, only none.
+ * items, payments (compute_payments), the cap and _preference_key, combination patterns
+ * included. Wherever it does not support something (a limit hand under limit_hands_counted in
+ * force, an expression that set `overflow`, a value beyond int64, more readings than its
+ * buffers hold, more than four copies of a kind) it answers None, and the caller lets the
+ * Python engine answer: the core never gives a different answer, only none.
  *
  * evaluate(profile, concealed, melds, win, tsumo, situation, dora, ura, options)
  *   profile    PyCapsule "mjspec.native_profile" holding a const mj_profile *
@@ -27,6 +28,17 @@
  *    patterns: ((pattern index, value, count), ...) in Python's order
  *    payments: ((role, amount), ...) in Python's dict order
  *    point_items: ((item index, value), ...)
+ *
+ * evaluate_hand(profile, hand, ctx, accepted, copies, options, extras[, build])
+ *   the same, reading a WinningHand and a WinContext itself (NotImplemented where it is not
+ *   certain of them: the glue's general path then answers), and with `build` returning the
+ *   Score object itself (see build_score)
+ * check_tiles(concealed, melds, win, accepted, copies): whether check_hand certainly accepts
+ * only_wait(counts, n_melds, win_kind, shape flags...): the formal single-wait test
+ * profile_info(profile): the ids and counts the glue checks against the Python profile
+ *
+ * only_wait is computed here (shapes.py is_only_wait's answer) when the profile reads it and
+ * the caller passes -1; only_live_wait likewise when no kind is exhausted (then it is only_wait).
  *
  * arrangements(counts, melds, win_kind, standard, seven_pairs, allow_four, thirteen_orphans, knitted)
  *   counts: bytes(34), the concealed counts with the winning tile; win_kind -1 for None
