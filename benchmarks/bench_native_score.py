@@ -16,6 +16,9 @@ to round:
   checks and packing, and the building of Score objects, left out);
 * ``python``: ``evaluate(...)``, the reference.
 
+``--wins`` keeps only the corpus's complete shapes (tested with ``shapes.is_complete``, which
+touches no scoring memo), so that every measured hand is scored through to its payments.
+
 Times are this process's CPU time (``time.process_time``); the figures are medians over the
 rounds, and ratios compare medians. Nothing is asserted.
 """
