@@ -235,7 +235,10 @@ def _learn(profile: Profile) -> _Native:
         mine, theirs = getattr(profile, name), getattr(base, name)
         if mine is not theirs and mine != theirs:
             return _NO_NATIVE
-    info = core.profile_info(capsule)  # raises when the tables are not ones this core reads
+    try:
+        info = core.profile_info(capsule)
+    except (TypeError, ValueError, RuntimeError):
+        return _NO_NATIVE  # tables this core does not read (another MJ_ABI, out of range): Python answers
     items = tuple(i.id for i in profile.points.items) if profile.points else ()
     if (
         info["patterns"] != tuple(p.id for p in profile.patterns)

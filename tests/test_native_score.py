@@ -727,3 +727,25 @@ def test_tenhou_games_score_natively_as_python(monkeypatch: pytest.MonkeyPatch) 
             replay_hand(th, profile, red_fives=game.rules.red_fives, source=path.name)
     print(f"\ntenhou replays: {seen[0]} scorings answered natively, {seen[1]} left to Python")
     assert seen[0] > 50
+
+
+def test_tables_the_core_refuses_leave_python_to_answer(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A module whose PROFILE the core does not read (here: not a capsule at all) means no native backend
+    for the profile, never an error: the Python engine answers."""
+    import types
+
+    from mjspec.runtime import native_score
+
+    if not NATIVE_IDS:
+        pytest.skip("no profile has a native module")
+    profile = replace(load_profile(NATIVE_IDS[0]))  # a fresh object: nothing learnt yet
+    fake = types.SimpleNamespace(PROFILE="not a capsule")
+    real = native_score.native_module
+    monkeypatch.setattr(
+        native_score,
+        "native_module",
+        lambda name: fake if name.startswith("generated.") else real(name),
+    )
+    hand, ctx = example_hand(profile, profile.examples[0])
+    assert evaluate_native(profile, hand, ctx) is None
+    assert evaluate(profile, hand, ctx).legal == profile.examples[0].legal  # Python still answers
