@@ -749,3 +749,32 @@ def test_tables_the_core_refuses_leave_python_to_answer(monkeypatch: pytest.Monk
     hand, ctx = example_hand(profile, profile.examples[0])
     assert evaluate_native(profile, hand, ctx) is None
     assert evaluate(profile, hand, ctx).legal == profile.examples[0].legal  # Python still answers
+
+
+@pytest.mark.parametrize("pid", _native_params())
+def test_examples_under_bound_options_equal_python(pid: str) -> None:
+    """An example stating game options, scored by the profile bound to them (as a table binds its game's
+    options; the request itself then states none): native answers as Python, the options packed from the
+    bound profile, and classical NoLimit's limit hands counted beside their limit natively."""
+    from mjspec.runtime.options import bind_options
+
+    profile = load_profile(pid)
+    bound_examples = 0
+    for ex in profile.examples:
+        hand, ctx = example_hand(profile, ex)
+        if not ctx.options or ctx.losing_hand:
+            continue
+        bound = bind_options(profile, {**profile.option_values.as_dict(), **dict(ctx.options)})
+        plain = replace(ctx, options=())
+        py = evaluate(bound, hand, plain)
+        assert py == evaluate(profile, hand, ctx)  # binding is what a request's options do
+        native = evaluate_native(bound, hand, plain)
+        if bound.shapes != profile.shapes:
+            assert native is None, ex.name  # the native tables hold the shapes: Python answers
+            continue
+        assert native is not None, ex.name
+        assert native == replace(py, arrangement=None), ex.name
+        bound_examples += 1
+    if not bound_examples:
+        pytest.skip(f"{pid} has no example stating options")
+    print(f"\n{pid}: {bound_examples} examples with options answered natively under bound profiles")

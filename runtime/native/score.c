@@ -925,11 +925,12 @@ static void copy_hit(hits_t *to, int k, const hits_t *from, int i) {
 }
 
 /* scoring.py _met_hits: the whole-hand patterns with tiles_only == `tiles_only`, in declaration order. */
-static int plain_hits(const mj_profile *P, const plan_t *plan, mj_view *v, hits_t *h, int tiles_only) {
+static int plain_hits(const mj_profile *P, const plan_t *plan, mj_view *v, hits_t *h, int tiles_only, int skip_limits) {
     int is_open = !v->is_closed;
     for (int k = 0; k < plan->n_plain[tiles_only]; k++) {
         int i = plan->plain[tiles_only][k];
         const mj_pattern *p = &P->patterns[i];
+        if (skip_limits && p->limit) continue;
         if (p->when) {
             int64_t ok = p->when(v);
             if (v->overflow) return UNSUPPORTED;
@@ -1057,18 +1058,18 @@ static void sort_by_key(hits_t *h, int from) {
 /* The hits of one reading in scoring.py's order: _learn_tiles' fixed hits (tiles-only whole-hand
  * patterns and tiles-only combinations, sorted by key), then _score_reading's situational ones
  * (whole-hand, then combinations in their own order); sorted by key only when both are present. */
-static int reading_hits(const mj_profile *P, const plan_t *plan, mj_view *v, hits_t *h) {
+static int reading_hits(const mj_profile *P, const plan_t *plan, mj_view *v, hits_t *h, int skip_limits) {
     h->n = 0;
     pools_t pools;
     if (P->has_combinations) make_pools(v, &pools);
-    if (plain_hits(P, plan, v, h, 1) != OK) return UNSUPPORTED;
+    if (plain_hits(P, plan, v, h, 1, skip_limits) != OK) return UNSUPPORTED;
     if (P->has_combinations) {
         if (combo_hits(P, plan, v, &pools, h, COMBO_MEMBER) != OK || combo_hits(P, plan, v, &pools, h, COMBO_FIXED) != OK)
             return UNSUPPORTED;
         sort_by_key(h, 0);
     }
     int n_fixed = h->n;
-    if (plain_hits(P, plan, v, h, 0) != OK) return UNSUPPORTED;
+    if (plain_hits(P, plan, v, h, 0, skip_limits) != OK) return UNSUPPORTED;
     if (P->has_combinations && combo_hits(P, plan, v, &pools, h, COMBO_SITUATIONAL) != OK) return UNSUPPORTED;
     if (n_fixed && h->n > n_fixed) sort_by_key(h, 0);
     return OK;
@@ -1310,6 +1311,7 @@ static int key_greater(const int64_t *a, const int64_t *b, int n) {
 typedef struct {
     const mj_profile *P;
     const plan_t *plan;
+    int skip_limits; /* scoring.py _counted_beside_limit's ordinary profile: no limit pattern */
     const uint8_t *concealed;
     Py_ssize_t n_concealed;
     melds_t melds;
@@ -1517,6 +1519,13 @@ static void fill_tile_list(mj_tile *out, int *n, const uint8_t *codes, Py_ssize_
     for (Py_ssize_t i = 0; i < len; i++) out[(*n)++] = TILES[codes[i]];
 }
 
+/* Scratch for one request: three results and the enumeration (about 100 KB), kept between
+ * calls; a re-entrant call (none happens: lowered code never calls Python) gets its own. */
+typedef struct {
+    result_t res[3];
+    enum_t e;
+} scratch_t;
+
 static hits_t HITS; /* scratch, like SW */
 
 /* The whole evaluation; *status UNSUPPORTED means "answer None". Fills `out`. */
@@ -1544,9 +1553,14 @@ static int score(const request_t *q, result_t *out, result_t *cur, result_t *und
         out->reason = "not a winning shape";
         return 0;
     }
-    int has_limits = 0;
+    int has_limits = 0; /* Profile.has_limits (of the ordinary profile: none) */
     for (int i = 0; i < P->n_patterns; i++)
-        if (P->patterns[i].limit) has_limits = 1;
+        if (P->patterns[i].limit) {
+            /* The ordinary profile lists the combination patterns in another order when a limit
+             * pattern combines (its groups' first appearance moves): left to Python. */
+            if (q->skip_limits && P->patterns[i].combine_kind != MJ_NONE) goto unsupported;
+            has_limits = !q->skip_limits;
+        }
 
     /* The hand-wide view (scoring.py _learn_tiles and the top of _evaluate). */
     mj_view v;
@@ -1634,7 +1648,7 @@ static int score(const request_t *q, result_t *out, result_t *cur, result_t *und
             continue;
         }
         hits_t *hits = &HITS;
-        if (reading_hits(P, q->plan, &v, hits) != OK) goto unsupported;
+        if (reading_hits(P, q->plan, &v, hits, q->skip_limits) != OK) goto unsupported;
         if (hits->n > 1 && apply_relations(P, hits, has_limits, NULL) != OK) goto unsupported;
         clear_result(cur);
         if (aggregate(hits, cur) != OK) goto unsupported;
@@ -1729,21 +1743,35 @@ static int score(const request_t *q, result_t *out, result_t *cur, result_t *und
         out->reason = failed && *failed ? failed : "not a legal win"; /* failed or "not a legal win" */
         return 0;
     }
-    if (best->limit && P->limit_hands_counted != MJ_NONE && q->options[3 * P->limit_hands_counted])
-        goto unsupported; /* scoring.py _counted_beside_limit: left to Python */
     copy_result(out, best);
+    if (best->limit && P->limit_hands_counted != MJ_NONE && q->options[3 * P->limit_hands_counted]) {
+        /* scoring.py _counted_beside_limit: the hand counted again without its limit patterns;
+         * the counted figures answer when their value beats the limit hand's. */
+        scratch_t *w = PyMem_Malloc(sizeof *w);
+        if (!w) {
+            PyErr_NoMemory();
+            return -1;
+        }
+        request_t ordinary = *q;
+        ordinary.skip_limits = 1;
+        int st;
+        int rc = score(&ordinary, &w->res[0], &w->res[1], &w->res[2], &w->e, &st);
+        if (rc == 0 && st == OK) {
+            const result_t *counted = &w->res[0];
+            if (counted->legal && counted->has_value && out->has_value && counted->value > out->value)
+                copy_result(out, counted);
+        }
+        PyMem_Free(w);
+        if (rc < 0) return -1;
+        if (st != OK) goto unsupported;
+    }
     return 0;
 unsupported:
     *status = UNSUPPORTED;
     return 0;
 }
 
-/* Scratch for one request: three results and the enumeration (about 100 KB), kept between
- * calls; a re-entrant call (none happens: lowered code never calls Python) gets its own. */
-typedef struct {
-    result_t res[3];
-    enum_t e;
-} scratch_t;
+
 static scratch_t *SCRATCH;
 static int SCRATCH_BUSY;
 
