@@ -278,6 +278,8 @@ class _Lowering:
     def lower_Compare(self, node: ast.Compare) -> tuple[str, X.Type]:
         parts: list[str] = []
         left_node: ast.expr = node.left
+        right: str
+        rt: X.Type
         left, lt = self.value(left_node)
         for op, right_node in zip(node.ops, node.comparators):
             if isinstance(op, (ast.Is, ast.IsNot)):
@@ -443,7 +445,7 @@ class _Lowering:
                     SUIT,
                 )
         if isinstance(iter_node, (ast.Tuple, ast.List, ast.Set)):
-            items = []
+            consts: list[str] = []
             elem: X.Type = X.INT
             for elt in iter_node.elts:
                 text, typ = self.value(elt)
@@ -451,13 +453,13 @@ class _Lowering:
                     raise self.fail(iter_node, "a loop over texts")
                 if typ not in (X.INT, X.BOOL):
                     raise self.fail(iter_node, f"a loop over {typ.describe()}")
-                items.append(text)
+                consts.append(text)
             arr = self.fresh("a")
-            if not items:
+            if not consts:
                 return f"for (int {i} = 0; {i} < 0; {i}++) {{ int64_t {var} = 0;", var, elem
             return (
-                f"static const int64_t {arr}[] = {{{', '.join(items)}}}; "
-                f"for (int {i} = 0; {i} < {len(items)}; {i}++) {{ int64_t {var} = {arr}[{i}];",
+                f"static const int64_t {arr}[] = {{{', '.join(consts)}}}; "
+                f"for (int {i} = 0; {i} < {len(consts)}; {i}++) {{ int64_t {var} = {arr}[{i}];",
                 var,
                 elem,
             )

@@ -55,8 +55,8 @@ def _first_line(e: BaseException) -> str:
 
 def _compile(source: Path, target: Path, pid: str) -> None:
     # setuptools knows every platform's compiler and flags; imported only when a build compiles.
-    from setuptools import Distribution, Extension
-    from setuptools.command.build_ext import build_ext
+    from setuptools import Distribution, Extension  # type: ignore[import-untyped]
+    from setuptools.command.build_ext import build_ext  # type: ignore[import-untyped]
 
     with tempfile.TemporaryDirectory(prefix="mjspec-native-") as tmp:
         ext = Extension(

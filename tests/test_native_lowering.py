@@ -168,3 +168,164 @@ def test_every_lowered_expression_answers_as_python(profile_id: str) -> None:
         scored += 1
     assert not rec.differences, "\n".join(rec.differences)
     assert scored > 200 and rec.compared > 1000, (scored, rec.compared)
+
+
+# ---- what lowers, and what the build says when something does not ------------------------
+
+from mjspec.compiler import expr as X  # noqa: E402
+from mjspec.compiler.native import NativeUnsupported, Scope, c_comment, c_string, lower  # noqa: E402
+from mjspec.compiler.vocabulary import (  # noqa: E402
+    COMBINATION_NAMES,
+    HAND_FUNCTIONS,
+    HAND_NAMES,
+    PAYMENT_NAMES,
+    combination_vocabulary,
+    hand_vocabulary,
+    payment_vocabulary,
+    points_vocabulary,
+)
+
+#: One expression per hand-view name, of the name's type put to use.
+_USES = {
+    X.BOOL: "{n}",
+    X.INT: "{n} > 1",
+}
+
+
+def _use(name: str, typ: X.Type) -> str:
+    if typ in _USES:
+        return _USES[typ].format(n=name)
+    if isinstance(typ, X.Enum):
+        return f"{name} == {sorted(typ.values)[0]!r}"
+    if isinstance(typ, X.Optional):
+        if isinstance(typ.inner, X.Record):
+            return f"{name} is not None and {name}.number == 1"
+        return f"{name} is not None and {name} == {sorted(typ.inner.values)[0]!r}"  # type: ignore[attr-defined]
+    if isinstance(typ, X.Record):
+        return f"{name}.number == 1"
+    if isinstance(typ, X.ListOf):
+        return f"len({name}) > 1 and any(x.number == 1 for x in {name}) and sum(x.number for x in {name}) > 3"
+    if isinstance(typ, X.SetOf):
+        return f"'m' in {name} and len({name}) == 2"
+    raise AssertionError(f"no use written for {typ.describe()}")
+
+
+_WIDE = {"set_bits", "group_bits"}
+
+
+@pytest.mark.parametrize("name", sorted(set(HAND_NAMES) - _WIDE))
+def test_every_hand_name_lowers(name: str) -> None:
+    source = _use(name, HAND_NAMES[name][0])
+    checked = X.compile_expr(source, hand_vocabulary(), X.BOOL)
+    text = lower(checked.python, Scope(payment=False))
+    assert text and "v->" in text
+
+
+@pytest.mark.parametrize("name", sorted(COMBINATION_NAMES))
+def test_every_combination_name_lowers(name: str) -> None:
+    source = _use(name, COMBINATION_NAMES[name][0])
+    checked = X.compile_expr(source, combination_vocabulary(4), X.BOOL)
+    assert "v->members" in lower(checked.python, Scope(payment=False))
+
+
+@pytest.mark.parametrize(
+    "source",
+    [
+        "count_of('m', 1) + concealed_count_of(win_tile.suit, win_tile.number) > 2",
+        "all(concealed_at_win(g) for g in sets)",
+        "len({g.suit for g in sets if g.is_sequence}) == 3 and {g.number for g in sets} == {1, 4, 7}",
+        "len([g for g in melds if g.is_kong]) == 2",
+        "min(t.number for t in tiles) == 1 and max(fan for fan in (1, 2)) == 2",
+        "(3 if riichi else 2) ** 2 // 4 % 3 == abs(-1)",
+        "win_tile.suit in ('m', 'p') and wait not in ('edge', 'closed')",
+    ],
+)
+def test_every_form_of_the_language_lowers(source: str) -> None:
+    vocab = hand_vocabulary()
+    checked = X.compile_expr(source, vocab, X.BOOL)
+    assert lower(checked.python, Scope(payment=False))
+
+
+def test_counted_options_and_payment_names_lower() -> None:
+    scope = Scope(payment=False, pattern_ids=("pinfu",), option_names=("Cap",))
+    checked = X.compile_expr("counted('pinfu')", points_vocabulary(("pinfu",), result=False), X.BOOL)
+    assert lower(checked.python, scope) == "mj_counted(v, 0)"
+    vocab = payment_vocabulary(("base",), {"Cap": "count"})
+    for name, (typ, _) in PAYMENT_NAMES.items():
+        use = name if typ == X.INT else f"(1 if {name} else 0)"
+        checked = X.compile_expr(f"{use} + base + option_value('Cap')", vocab, X.INT)
+        text = lower(checked.python, Scope(payment=True, option_names=("Cap",), named_values=("base",)))
+        assert "v->named[0]" in text and "v->options[0]" in text
+
+
+@pytest.mark.parametrize("name", sorted(_WIDE))
+def test_wide_masks_are_refused_with_the_reason(name: str) -> None:
+    checked = X.compile_expr(f"{name} > 0", hand_vocabulary(), X.BOOL)
+    with pytest.raises(NativeUnsupported, match="wider than 64 bits"):
+        lower(checked.python, Scope(payment=False))
+
+
+def test_a_profile_the_lowering_cannot_take_is_built_for_python_with_file_and_line(tmp_path: Any) -> None:
+    from test_compiler import child, make_layout
+
+    from mjspec.compiler.build import compile_library
+
+    body = (
+        "scoring:\n  patterns:\n    all_triplets:\n      when: \"set_bits > 0\"\n"
+    )
+    out = compile_library(make_layout(tmp_path, {"house": child(body), "sichuan_tfmj": open(_root() / "specs" / "sichuan_tfmj.yaml").read()}))
+    assert not out.errors, out.errors
+    notes = [n for n in out.notes if "house" in n]
+    assert notes and "house.yaml:" in notes[0] and "scoring.patterns.all_triplets.when" in notes[0]
+    assert "built for the Python backend only" in notes[0]
+    assert not any(p.name == "house.c" for p in out.files)
+    engine = out.files[tmp_path / "generated" / "house.py"]
+    assert "NATIVE_DIGEST: str | None = None" in engine
+
+
+def _root() -> Any:
+    from conftest import ROOT
+
+    return ROOT
+
+
+def test_spec_strings_reach_c_only_as_escaped_literals() -> None:
+    hostile = 'a"b\\c??/*/\n\u00e9\u4e2d'
+    literal = c_string(hostile)
+    assert literal.startswith('"') and literal.endswith('"')
+    inner = literal[1:-1]
+    assert "\n" not in inner and "??" not in inner and all(0x20 <= ord(ch) < 0x7F for ch in inner)
+    # every quote and backslash of the text is escaped
+    assert inner.count('\\"') == 1 and "\\\\" in inner
+    comment = c_comment("x */ y /* z\nw")
+    assert "*/" not in comment and "/*" not in comment and "\n" not in comment
+
+
+def test_a_new_house_rule_gets_its_native_engine_from_the_build(tmp_path: Any) -> None:
+    """`mjspec build` writes a new profile's C source and compiles it, as setup.py does the bundled ones."""
+    import importlib.util
+    import shutil
+
+    from test_compiler import child, make_layout
+
+    from mjspec.compiler.build import compile_library, write_outputs
+    from mjspec.compiler.native_build import compile_engines, module_path
+
+    if shutil.which("cc") is None and shutil.which("gcc") is None:
+        pytest.skip("no C compiler on this machine")
+    body = "scoring:\n  cap: 4\npayments:\n  values:\n    unit: \"2 ** min(fan, 4)\"\nexamples: []\n"
+    parent = (_root() / "specs" / "sichuan_tfmj.yaml").read_text("utf-8")
+    layout = make_layout(tmp_path, {"house": child(body), "sichuan_tfmj": parent})
+    out = compile_library(layout)
+    assert not out.errors, out.errors
+    write_outputs(layout, out)
+    notes = compile_engines(layout.generated, ["house"])
+    assert notes == [f"house: native engine compiled -> {module_path(layout.generated, 'house').name}"]
+    spec = importlib.util.spec_from_file_location("_native_house", module_path(layout.generated, "house"))
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    table = nk.profile_struct(module)
+    assert table.id == b"house" and table.has_cap == 1 and table.cap == 4
+    assert module.DIGEST in out.files[layout.generated / "house.py"]
+    assert compile_engines(layout.generated, ["house"]) == []  # up to date: nothing compiled again
