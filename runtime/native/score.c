@@ -1,0 +1,2302 @@
+/* score.c: the native scoring core (mjspec.runtime._score), written once for every profile.
+ *
+ * It reproduces runtime/scoring.py:_evaluate over the tables of a generated profile module
+ * (mjscore.h): the arrangements in the order of runtime/shapes.py:arrangements(), the view of
+ * each reading, requirements, pattern hits, scoring.py:apply_relations, the minimum, point
+ * items, payments (compute_payments), the cap and _preference_key, combination patterns
+ * included. Wherever it does not support something (a limit hand under limit_hands_counted in
+ * force, an expression that set `overflow`, a value beyond int64, more readings than its
+ * buffers hold, more than four copies of a kind) it answers None, and the caller lets the
+ * Python engine answer: the core never gives a different answer, only none.
+ *
+ * evaluate(profile, concealed, melds, win, tsumo, situation, dora, ura, options)
+ *   profile    PyCapsule "mjspec.native_profile" holding a const mj_profile *
+ *   concealed  bytes: tile codes (kind * 2 + red) without the winning tile, in hand order
+ *   melds      tuple of (MJ_MELD_* code, bytes of tile codes)
+ *   win        int: the winning tile's code
+ *   tsumo      bool
+ *   situation  tuple of SITUATION_FIELDS ints, in this order (runtime/native_score.py packs it):
+ *                0 last_tile  1 after_kong  2 kong_shot  3 robbing_kong  4 first_draw
+ *                5 fourth_tile  6 riichi (already `riichi or double_riichi`)  7 double_riichi
+ *                8 ippatsu  9 dealer (WinContext.is_dealer)  10 seat_wind  11 round_wind (MJ_WIND_*)
+ *                12 missing_suit (MJ_SUIT_* or MJ_NONE)  13 flowers  14 own_bonus  15 bonus_sets
+ *                16 original_call  17 kong_upon_kong  18 dealer_wins  19 honba
+ *                20 only_wait  21 only_live_wait (1/0, or -1 when the profile reads neither)
+ *   dora, ura  bytes: indicator tile codes
+ *   options    bytes: 3 native int64 per declared option (value or points, doubles, limit)
+ * -> (legal, reason, patterns, total, capped, fu, payments, limit, point_items, value) or None
+ *    patterns: ((pattern index, value, count), ...) in Python's order
+ *    payments: ((role, amount), ...) in Python's dict order
+ *    point_items: ((item index, value), ...)
+ *
+ * evaluate_hand(profile, hand, ctx, accepted, copies, options, extras[, build])
+ *   the same, reading a WinningHand and a WinContext itself (NotImplemented where it is not
+ *   certain of them: the glue's general path then answers), and with `build` returning the
+ *   Score object itself (see build_score)
+ * check_tiles(concealed, melds, win, accepted, copies): whether check_hand certainly accepts
+ * only_wait(counts, n_melds, win_kind, shape flags...): the formal single-wait test
+ * profile_info(profile): the ids and counts the glue checks against the Python profile
+ *
+ * only_wait is computed here (shapes.py is_only_wait's answer) when the profile reads it and
+ * the caller passes -1; only_live_wait likewise when no kind is exhausted (then it is only_wait).
+ *
+ * arrangements(counts, melds, win_kind, standard, seven_pairs, allow_four, thirteen_orphans, knitted)
+ *   counts: bytes(34), the concealed counts with the winning tile; win_kind -1 for None
+ * -> [(shape, ((kind, tile, concealed, meld), ...), win_group or None, wait), ...]
+ *    (MJ_SHAPE_*, MJ_GK_*, MJ_MELD_* or -1, MJ_WAIT_*), exactly shapes.py's list.
+ */
+#define PY_SSIZE_T_CLEAN
+#include <Python.h>
+#include <stdint.h>
+#include <stddef.h>
+#include <structmember.h> /* T_OBJECT_EX: a slot's member type */
+#include <string.h>
+
+#include "mjscore.h"
+
+#define N_KINDS 34
+#define SITUATION_FIELDS 22
+#define MAX_SUIT_WAYS 64   /* distinct decompositions of one suit's tiles (far fewer occur) */
+#define MAX_READINGS 256   /* complete readings of one hand */
+#define MAX_ARRS 1024      /* arrangements of one hand (readings x distinct winning groups) */
+#define MAX_ITEMS 64       /* point items of a profile */
+#define MAX_ROLES 16       /* payer roles of a profile */
+#define MAX_VALUES 16      /* named payment values (mj_pay.named) */
+#define MAX_HITS 1024      /* hits of one reading, combination occurrences included */
+
+/* ------------------------------------------------------------------------------------------ */
+/* Tiles and groups                                                                            */
+/* ------------------------------------------------------------------------------------------ */
+
+static mj_tile TILES[2 * N_KINDS]; /* by code kind * 2 + red */
+
+static int is_toh(int kind) { return kind >= 27 || kind % 9 == 0 || kind % 9 == 8; }
+
+static void fill_tile(mj_tile *t, int kind, int red) {
+    t->kind = (uint8_t)kind;
+    t->red = (uint8_t)red;
+    t->suit = (int8_t)(kind < 27 ? kind / 9 : MJ_SUIT_Z);
+    t->number = (int8_t)(kind < 27 ? kind % 9 + 1 : kind - 27 + 1);
+    t->is_suited = kind < 27;
+    t->is_honor = kind >= 27;
+    t->is_wind = kind >= 27 && kind < 31;
+    t->is_dragon = kind >= 31;
+    t->is_terminal = kind < 27 && (kind % 9 == 0 || kind % 9 == 8);
+    t->is_terminal_or_honor = t->is_terminal || t->is_honor;
+}
+
+/* Offsets each group kind covers (runtime/hand.py _OFFSETS). */
+static const int OFFSETS[6][4] = {{0, 1, 2, -1}, {0, 0, 0, -1}, {0, 0, 0, 0}, {0, 0, -1, -1}, {0, 3, 6, -1}, {0, -1, -1, -1}};
+
+static void fill_group(mj_group *g, int kind, int tile, int concealed, int meld) {
+    memset(g, 0, sizeof *g);
+    g->kind = (int8_t)kind;
+    g->tile = (uint8_t)tile;
+    g->suit = (int8_t)(tile < 27 ? tile / 9 : MJ_SUIT_Z);
+    g->number = (int8_t)(tile < 27 ? tile % 9 + 1 : tile - 27 + 1);
+    g->meld = (int8_t)meld;
+    g->wind = (int8_t)(tile >= 27 && tile < 31 ? tile - 27 : MJ_NONE);
+    g->concealed = (uint8_t)concealed;
+    g->is_triplet = kind == MJ_GK_TRIPLET || kind == MJ_GK_KONG;
+    g->is_kong = kind == MJ_GK_KONG;
+    g->is_claimed_kong = meld == MJ_MELD_MINKAN; /* hand.py: self.meld is MeldType.MINKAN */
+    g->is_sequence = kind == MJ_GK_SEQUENCE;
+    g->is_pair = kind == MJ_GK_PAIR;
+    g->is_honor = tile >= 27;
+    g->is_wind = tile >= 27 && tile < 31;
+    g->is_dragon = tile >= 31;
+    int any = 0, all = 1;
+    for (int i = 0; i < 4 && OFFSETS[kind][i] >= 0; i++) {
+        int t = is_toh(tile + OFFSETS[kind][i]);
+        any |= t;
+        all &= t;
+    }
+    g->has_terminal_or_honor = (uint8_t)any;
+    g->is_terminal_or_honor_group = (uint8_t)all;
+}
+
+/* One concealed group per (kind, tile), shared like shapes.py _concealed_group: equal concealed
+ * groups of a reading are then one object, so comparing pointers is Python's `is`. */
+static mj_group CONCEALED[6][N_KINDS];
+
+static const mj_group *cg(int kind, int tile) { return &CONCEALED[kind][tile]; }
+
+static int covers(const mj_group *g, int kind) {
+    for (int i = 0; i < 4 && OFFSETS[g->kind][i] >= 0; i++)
+        if (g->tile + OFFSETS[g->kind][i] == kind) return 1;
+    return 0;
+}
+
+/* ------------------------------------------------------------------------------------------ */
+/* Arrangements (runtime/shapes.py)                                                            */
+/* ------------------------------------------------------------------------------------------ */
+
+/* A suit's decomposition: group codes off * 8 + rank (GroupKind order), sorted; so comparing
+ * the code bytes orders decompositions as Python orders its tuples of (offset, rank). */
+typedef struct {
+    uint8_t n;
+    uint8_t code[6];
+} suit_way;
+
+typedef struct {
+    suit_way ways[2][MAX_SUIT_WAYS]; /* [0] sets alone, [1] sets plus one pair */
+    int n[2];
+    int overflow;
+} suit_ways;
+
+typedef struct {
+    int shape;
+    int n; /* concealed groups */
+    const mj_group *g[MJ_MAX_GROUPS];
+} reading_t;
+
+typedef struct {
+    int shape;
+    int reading;   /* index into the readings */
+    int win_group; /* index into melds + reading groups, -1: none */
+    int wait;
+} arr_t;
+
+typedef struct {
+    reading_t readings[MAX_READINGS];
+    int n_readings;
+    arr_t arrs[MAX_ARRS];
+    int n_arrs;
+    int overflow; /* more than the buffers hold: the caller answers None */
+} enum_t;
+
+static void add_way(suit_ways *w, int pair_used, const uint8_t *acc, int n) {
+    suit_way way;
+    way.n = (uint8_t)n;
+    memcpy(way.code, acc, (size_t)n);
+    for (int i = 1; i < n; i++) { /* sorted(acc) */
+        uint8_t x = way.code[i];
+        int j = i - 1;
+        while (j >= 0 && way.code[j] > x) {
+            way.code[j + 1] = way.code[j];
+            j--;
+        }
+        way.code[j + 1] = x;
+    }
+    int *cnt = &w->n[pair_used];
+    for (int i = 0; i < *cnt; i++) /* a set of sorted tuples: different orders reach one multiset */
+        if (w->ways[pair_used][i].n == n && memcmp(w->ways[pair_used][i].code, way.code, (size_t)n) == 0) return;
+    if (*cnt >= MAX_SUIT_WAYS) {
+        w->overflow = 1;
+        return;
+    }
+    w->ways[pair_used][(*cnt)++] = way;
+}
+
+/* shapes.py _suit_decompositions.walk: every group holding the lowest remaining tile starts there. */
+static void walk(suit_ways *w, int *c, int n, int honors, int i, int pair_used, uint8_t *acc, int depth) {
+    while (i < n && c[i] == 0) i++;
+    if (i == n) {
+        add_way(w, pair_used, acc, depth);
+        return;
+    }
+    if (depth >= 6) return; /* cannot happen with at most 14 tiles; guards acc */
+    if (c[i] >= 3) {
+        c[i] -= 3;
+        acc[depth] = (uint8_t)(i * 8 + MJ_GK_TRIPLET);
+        walk(w, c, n, honors, i, pair_used, acc, depth + 1);
+        c[i] += 3;
+    }
+    if (!honors && i + 2 < n && c[i + 1] && c[i + 2]) {
+        c[i]--, c[i + 1]--, c[i + 2]--;
+        acc[depth] = (uint8_t)(i * 8 + MJ_GK_SEQUENCE);
+        walk(w, c, n, honors, i, pair_used, acc, depth + 1);
+        c[i]++, c[i + 1]++, c[i + 2]++;
+    }
+    if (!pair_used && c[i] >= 2) {
+        c[i] -= 2;
+        acc[depth] = (uint8_t)(i * 8 + MJ_GK_PAIR);
+        walk(w, c, n, honors, i, 1, acc, depth + 1);
+        c[i] += 2;
+    }
+}
+
+static int way_cmp(const suit_way *a, const suit_way *b) {
+    int n = a->n < b->n ? a->n : b->n;
+    int r = memcmp(a->code, b->code, (size_t)n);
+    if (r) return r;
+    return (int)a->n - (int)b->n;
+}
+
+static void suit_decompositions(suit_ways *w, const uint8_t *counts, int base, int n) {
+    int c[9], total = 0;
+    uint8_t acc[6];
+    w->n[0] = w->n[1] = 0;
+    w->overflow = 0;
+    for (int i = 0; i < n; i++) {
+        c[i] = counts[base + i];
+        total += c[i];
+    }
+    if (total % 3 != 1) walk(w, c, n, base == 27, 0, 0, acc, 0);
+    for (int p = 0; p < 2; p++) /* sorted(ways) */
+        for (int i = 1; i < w->n[p]; i++) {
+            suit_way x = w->ways[p][i];
+            int j = i - 1;
+            while (j >= 0 && way_cmp(&w->ways[p][j], &x) > 0) {
+                w->ways[p][j + 1] = w->ways[p][j];
+                j--;
+            }
+            w->ways[p][j + 1] = x;
+        }
+}
+
+static const int SUIT_BASE[4] = {0, 9, 18, 27};
+static const int SUIT_SIZE[4] = {9, 9, 9, 7};
+
+static reading_t *new_reading(enum_t *e, int shape) {
+    if (e->n_readings >= MAX_READINGS) {
+        e->overflow = 1;
+        return NULL;
+    }
+    reading_t *r = &e->readings[e->n_readings++];
+    r->shape = shape;
+    r->n = 0;
+    return r;
+}
+
+static int push_group(enum_t *e, reading_t *r, const mj_group *g) {
+    if (r->n >= MJ_MAX_GROUPS) {
+        e->overflow = 1;
+        return 0;
+    }
+    r->g[r->n++] = g;
+    return 1;
+}
+
+/* shapes.py _standard_readings: the pair in one suit, sets elsewhere; itertools.product order.
+ * Each reading is prefixed by `prefix` (the knitted groups) and then sorted when `sort` is set. */
+static suit_ways SW[4]; /* scratch: the core runs under the GIL and never re-enters itself */
+
+static int group_key_cmp(const mj_group *a, const mj_group *b) {
+    if (a->tile != b->tile) return (int)a->tile - (int)b->tile;
+    return (int)a->kind - (int)b->kind;
+}
+
+static void standard_readings(enum_t *e, const uint8_t *counts, int shape, const mj_group *const *prefix, int n_prefix) {
+    for (int s = 0; s < 4; s++) {
+        suit_decompositions(&SW[s], counts, SUIT_BASE[s], SUIT_SIZE[s]);
+        if (SW[s].overflow) {
+            e->overflow = 1;
+            return;
+        }
+    }
+    for (int pair_suit = 0; pair_suit < 4; pair_suit++) {
+        if (!SW[pair_suit].n[1]) continue;
+        int which[4], len[4], idx[4] = {0, 0, 0, 0}, ok = 1;
+        for (int j = 0; j < 4; j++) {
+            which[j] = j == pair_suit;
+            len[j] = SW[j].n[which[j]];
+            if (!len[j]) ok = 0;
+        }
+        if (!ok) continue;
+        for (;;) {
+            reading_t *r = new_reading(e, shape);
+            if (!r) return;
+            for (int k = 0; k < n_prefix; k++)
+                if (!push_group(e, r, prefix[k])) return;
+            for (int j = 0; j < 4; j++) {
+                const suit_way *w = &SW[j].ways[which[j]][idx[j]];
+                for (int k = 0; k < w->n; k++)
+                    if (!push_group(e, r, cg(w->code[k] & 7, SUIT_BASE[j] + (w->code[k] >> 3)))) return;
+            }
+            if (n_prefix) /* sorted(knitted + reading, key=_group_key): stable insertion sort */
+                for (int a = 1; a < r->n; a++) {
+                    const mj_group *x = r->g[a];
+                    int b = a - 1;
+                    while (b >= 0 && group_key_cmp(r->g[b], x) > 0) {
+                        r->g[b + 1] = r->g[b];
+                        b--;
+                    }
+                    r->g[b + 1] = x;
+                }
+            int j = 3; /* itertools.product: the last suit varies fastest */
+            while (j >= 0) {
+                if (++idx[j] < len[j]) break;
+                idx[j] = 0;
+                j--;
+            }
+            if (j < 0) break;
+        }
+    }
+}
+
+static int seven_pairs_complete(const uint8_t *c, int allow_four) {
+    for (int k = 0; k < N_KINDS; k++) {
+        if (c[k] == 1 || c[k] == 3) return 0;
+        if (c[k] > (allow_four ? 4 : 2)) return 0;
+    }
+    return 1;
+}
+
+static const int ORPHANS[13] = {0, 8, 9, 17, 18, 26, 27, 28, 29, 30, 31, 32, 33};
+
+static int thirteen_orphans_complete(const uint8_t *c) {
+    int sum = 0;
+    for (int i = 0; i < 13; i++) {
+        if (!c[ORPHANS[i]]) return 0;
+        sum += c[ORPHANS[i]];
+    }
+    return sum == 14;
+}
+
+/* itertools.permutations(range(3)) order: suit of 1-4-7, of 2-5-8, of 3-6-9. */
+static const int PERMS[6][3] = {{0, 1, 2}, {0, 2, 1}, {1, 0, 2}, {1, 2, 0}, {2, 0, 1}, {2, 1, 0}};
+
+static void enumerate_readings(enum_t *e, const uint8_t *c, int n_melds, int standard, int seven_pairs,
+                               int allow_four, int thirteen, int knitted) {
+    e->n_readings = 0;
+    e->overflow = 0;
+    if (standard) standard_readings(e, c, MJ_SHAPE_STANDARD, NULL, 0);
+    if (e->overflow) return;
+    if (n_melds == 0) {
+        if (seven_pairs && seven_pairs_complete(c, allow_four)) {
+            reading_t *r = new_reading(e, MJ_SHAPE_SEVEN_PAIRS);
+            if (!r) return;
+            for (int k = 0; k < N_KINDS; k++)
+                for (int x = 0; x < c[k] / 2; x++)
+                    if (!push_group(e, r, cg(MJ_GK_PAIR, k))) return;
+        }
+        if (thirteen && thirteen_orphans_complete(c)) {
+            reading_t *r = new_reading(e, MJ_SHAPE_THIRTEEN_ORPHANS);
+            if (!r) return;
+            for (int i = 0; i < 13; i++)
+                if (!push_group(e, r, cg(c[ORPHANS[i]] == 2 ? MJ_GK_PAIR : MJ_GK_SINGLE, ORPHANS[i]))) return;
+        }
+    }
+    if (knitted) {
+        if (n_melds <= 1) /* shapes.py _knitted_straight_readings */
+            for (int p = 0; p < 6; p++) {
+                int ok = 1;
+                uint8_t rest[N_KINDS];
+                memcpy(rest, c, N_KINDS);
+                for (int j = 0; j < 9; j++) {
+                    int k = 9 * PERMS[p][j / 3] + j / 3 + 3 * (j % 3);
+                    if (!rest[k]) ok = 0;
+                    else rest[k]--;
+                }
+                if (!ok) continue;
+                const mj_group *kn[3];
+                int starts[3];
+                for (int j = 0; j < 3; j++) starts[j] = 9 * PERMS[p][j] + j;
+                for (int a = 1; a < 3; a++) /* sorted(starts) */
+                    for (int b = a; b > 0 && starts[b - 1] > starts[b]; b--) {
+                        int t = starts[b];
+                        starts[b] = starts[b - 1];
+                        starts[b - 1] = t;
+                    }
+                for (int j = 0; j < 3; j++) kn[j] = cg(MJ_GK_KNITTED, starts[j]);
+                standard_readings(e, rest, MJ_SHAPE_KNITTED_STRAIGHT, kn, 3);
+                if (e->overflow) return;
+            }
+        /* shapes.py _honors_and_knitted_complete */
+        int ok = n_melds == 0;
+        for (int k = 0; ok && k < N_KINDS; k++)
+            if (c[k] > 1) ok = 0;
+        if (ok) {
+            int any = 0;
+            for (int p = 0; p < 6 && !any; p++) {
+                uint8_t in[27] = {0};
+                for (int j = 0; j < 9; j++) in[9 * PERMS[p][j / 3] + j / 3 + 3 * (j % 3)] = 1;
+                int sub = 1;
+                for (int k = 0; k < 27; k++)
+                    if (c[k] && !in[k]) sub = 0;
+                any = sub;
+            }
+            if (any) {
+                reading_t *r = new_reading(e, MJ_SHAPE_HONORS_AND_KNITTED);
+                if (!r) return;
+                for (int k = 0; k < N_KINDS; k++)
+                    if (c[k] && !push_group(e, r, cg(MJ_GK_SINGLE, k))) return;
+            }
+        }
+    }
+}
+
+/* shapes.py _classify */
+static int classify(int shape, const mj_group *g, int win, const uint8_t *c) {
+    if (shape == MJ_SHAPE_THIRTEEN_ORPHANS) return c[win] == 2 ? MJ_WAIT_THIRTEEN_SIDED : MJ_WAIT_SINGLE;
+    if (shape == MJ_SHAPE_SEVEN_PAIRS) return MJ_WAIT_SINGLE;
+    if (shape == MJ_SHAPE_HONORS_AND_KNITTED || g->kind == MJ_GK_KNITTED) return MJ_WAIT_OTHER;
+    if (g->kind == MJ_GK_SEQUENCE) {
+        int offset = win - g->tile;
+        if (offset == 1) return MJ_WAIT_CLOSED;
+        if ((offset == 2 && g->number == 1) || (offset == 0 && g->number == 7)) return MJ_WAIT_EDGE;
+        return MJ_WAIT_TWO_SIDED;
+    }
+    if (g->kind == MJ_GK_TRIPLET) return MJ_WAIT_DUAL_PON;
+    if (g->kind == MJ_GK_PAIR || g->kind == MJ_GK_SINGLE) return MJ_WAIT_SINGLE;
+    return MJ_WAIT_OTHER;
+}
+
+/* shapes.py arrangements: per reading, one arrangement per distinct concealed group holding the
+ * winning kind (the first index of equal groups); win < 0: one per reading, no wait. */
+static void enumerate_arrangements(enum_t *e, const uint8_t *c, int n_melds, int win) {
+    e->n_arrs = 0;
+    for (int r = 0; r < e->n_readings; r++) {
+        const reading_t *rd = &e->readings[r];
+        if (win < 0) {
+            if (e->n_arrs >= MAX_ARRS) {
+                e->overflow = 1;
+                return;
+            }
+            e->arrs[e->n_arrs++] = (arr_t){rd->shape, r, -1, MJ_WAIT_OTHER};
+            continue;
+        }
+        const mj_group *seen[MJ_MAX_GROUPS];
+        int n_seen = 0;
+        for (int i = 0; i < rd->n; i++) {
+            const mj_group *g = rd->g[i];
+            if (!covers(g, win)) continue;
+            int dup = 0;
+            for (int s = 0; s < n_seen; s++) /* concealed groups are interned: `==` is identity */
+                if (seen[s] == g) dup = 1;
+            if (dup) continue;
+            seen[n_seen++] = g;
+            if (e->n_arrs >= MAX_ARRS) {
+                e->overflow = 1;
+                return;
+            }
+            e->arrs[e->n_arrs++] = (arr_t){rd->shape, r, n_melds + i, classify(rd->shape, g, win, c)};
+        }
+    }
+}
+
+/* ------------------------------------------------------------------------------------------ */
+/* Completeness and the formal wait (runtime/shapes.py is_complete, is_only_wait)              */
+/* ------------------------------------------------------------------------------------------ */
+
+/* shapes.py _sets_only: whether counts split into sets alone (greedy is exact: the lowest tile
+ * starts its groups, and three sequences from one tile read as three triplets). Consumes c. */
+static int sets_only(int *c, int n, int honors) {
+    for (int i = 0; i < n; i++) {
+        int x = c[i];
+        if (x >= 3) x -= 3;
+        if (x == 0) continue;
+        if (honors || i + 2 >= n || c[i + 1] < x || c[i + 2] < x) return 0;
+        c[i + 1] -= x;
+        c[i + 2] -= x;
+    }
+    return 1;
+}
+
+/* shapes.py _flag: 0 sets alone, 1 sets plus exactly one pair, 2 neither. */
+static int suit_flag(const uint8_t *counts, int base, int n) {
+    int c[9], total = 0, honors = base == 27;
+    for (int i = 0; i < n; i++) total += c[i] = counts[base + i];
+    if (total % 3 == 0) return sets_only(c, n, honors) ? 0 : 2;
+    if (total % 3 == 1) return 2;
+    for (int i = 0; i < n; i++) {
+        if (counts[base + i] < 2) continue;
+        for (int j = 0; j < n; j++) c[j] = counts[base + j];
+        c[i] -= 2;
+        if (sets_only(c, n, honors)) return 1;
+    }
+    return 2;
+}
+
+static int standard_complete(const uint8_t *c) {
+    int sum = 0;
+    for (int s = 0; s < 4; s++) sum += suit_flag(c, SUIT_BASE[s], SUIT_SIZE[s]);
+    return sum == 1;
+}
+
+/* shapes.py is_complete for 14 - 3 * n_melds concealed tiles (kinds may hold five: a formal
+ * wait on a kind whose every copy is held still counts). */
+static int is_complete(const uint8_t *c, int n_melds, const mj_profile *P) {
+    if (P->standard && standard_complete(c)) return 1;
+    if (n_melds == 0) {
+        if (P->seven_pairs && seven_pairs_complete(c, P->seven_pairs_allow_four_of_a_kind)) return 1;
+        if (P->thirteen_orphans && thirteen_orphans_complete(c)) return 1;
+    }
+    if (P->knitted) {
+        if (n_melds <= 1)
+            for (int p = 0; p < 6; p++) { /* _knitted_straight_complete: the rest is a set and a pair */
+                uint8_t rest[N_KINDS];
+                int ok = 1;
+                memcpy(rest, c, N_KINDS);
+                for (int j = 0; j < 9 && ok; j++) {
+                    int k = 9 * PERMS[p][j / 3] + j / 3 + 3 * (j % 3);
+                    if (!rest[k]) ok = 0;
+                    else rest[k]--;
+                }
+                if (ok && standard_complete(rest)) return 1;
+            }
+        int ok = n_melds == 0; /* _honors_and_knitted_complete */
+        for (int k = 0; ok && k < N_KINDS; k++)
+            if (c[k] > 1) ok = 0;
+        for (int p = 0; ok && p < 6; p++) {
+            uint8_t in[27] = {0};
+            int sub = 1;
+            for (int j = 0; j < 9; j++) in[9 * PERMS[p][j / 3] + j / 3 + 3 * (j % 3)] = 1;
+            for (int k = 0; k < 27; k++)
+                if (c[k] && !in[k]) sub = 0;
+            if (sub) return 1;
+        }
+    }
+    return 0;
+}
+
+/* scoring.py _only_wait: the hand before its winning tile (shapes.py is_only_wait) is completed
+ * by the winning kind and by no other kind (a kind whose every copy is held included). The
+ * formal waits are exactly the kinds k with is_complete(before + k): shapes.py _formal_waits
+ * reaches the same set through its short cuts. */
+static int only_wait(const uint8_t *with_win, int n_melds, int win, const mj_profile *P) {
+    uint8_t c[N_KINDS];
+    memcpy(c, with_win, N_KINDS);
+    c[win]--;
+    int waits_on_win = 0;
+    for (int k = 0; k < N_KINDS; k++) {
+        c[k]++;
+        int done = is_complete(c, n_melds, P);
+        c[k]--;
+        if (!done) continue;
+        if (k != win) return 0;
+        waits_on_win = 1;
+    }
+    return waits_on_win;
+}
+
+/* ------------------------------------------------------------------------------------------ */
+/* Argument parsing                                                                            */
+/* ------------------------------------------------------------------------------------------ */
+
+typedef struct {
+    int n_melds;
+    mj_group groups[4];
+    uint8_t codes[4][4];
+    int n_codes[4];
+} melds_t;
+
+/* A meld (hand.py Meld.__post_init__): 3 tiles for chi/pon, 4 for a kong; one kind, or a run. */
+static int parse_melds(PyObject *melds, melds_t *out) {
+    if (!PyTuple_Check(melds)) {
+        PyErr_SetString(PyExc_TypeError, "melds must be a tuple of (meld type, bytes)");
+        return -1;
+    }
+    Py_ssize_t n = PyTuple_GET_SIZE(melds);
+    if (n > 4) {
+        PyErr_SetString(PyExc_ValueError, "a hand has at most 4 melds");
+        return -1;
+    }
+    out->n_melds = (int)n;
+    for (Py_ssize_t i = 0; i < n; i++) {
+        PyObject *m = PyTuple_GET_ITEM(melds, i);
+        if (!PyTuple_Check(m) || PyTuple_GET_SIZE(m) != 2 || !PyLong_Check(PyTuple_GET_ITEM(m, 0)) ||
+            !PyBytes_Check(PyTuple_GET_ITEM(m, 1))) {
+            PyErr_SetString(PyExc_TypeError, "a meld is (meld type: int, tiles: bytes)");
+            return -1;
+        }
+        long type = PyLong_AsLong(PyTuple_GET_ITEM(m, 0));
+        if (type == -1 && PyErr_Occurred()) return -1;
+        if (type < MJ_MELD_CHI || type > MJ_MELD_ANKAN) {
+            PyErr_SetString(PyExc_ValueError, "meld type out of range");
+            return -1;
+        }
+        PyObject *b = PyTuple_GET_ITEM(m, 1);
+        Py_ssize_t nt = PyBytes_GET_SIZE(b);
+        int want = type == MJ_MELD_CHI || type == MJ_MELD_PON ? 3 : 4;
+        if (nt != want) {
+            PyErr_SetString(PyExc_ValueError, "wrong number of tiles for the meld type");
+            return -1;
+        }
+        const uint8_t *t = (const uint8_t *)PyBytes_AS_STRING(b);
+        int kinds[4];
+        for (int k = 0; k < want; k++) {
+            if (t[k] >= 2 * N_KINDS) {
+                PyErr_SetString(PyExc_ValueError, "meld tile code out of range");
+                return -1;
+            }
+            out->codes[i][k] = t[k];
+            kinds[k] = t[k] >> 1;
+        }
+        out->n_codes[i] = want;
+        for (int a = 1; a < want; a++) /* sorted kinds */
+            for (int c = a; c > 0 && kinds[c - 1] > kinds[c]; c--) {
+                int x = kinds[c];
+                kinds[c] = kinds[c - 1];
+                kinds[c - 1] = x;
+            }
+        int gk;
+        if (type == MJ_MELD_CHI) {
+            if (kinds[0] >= 27 || kinds[1] != kinds[0] + 1 || kinds[2] != kinds[0] + 2 || kinds[2] / 9 != kinds[0] / 9) {
+                PyErr_SetString(PyExc_ValueError, "a chi needs three consecutive tiles of one suit");
+                return -1;
+            }
+            gk = MJ_GK_SEQUENCE;
+        } else {
+            for (int k = 1; k < want; k++)
+                if (kinds[k] != kinds[0]) {
+                    PyErr_SetString(PyExc_ValueError, "a pon or kong needs tiles of one kind");
+                    return -1;
+                }
+            gk = type == MJ_MELD_PON ? MJ_GK_TRIPLET : MJ_GK_KONG;
+        }
+        fill_group(&out->groups[i], gk, kinds[0], type == MJ_MELD_ANKAN, (int)type);
+    }
+    return 0;
+}
+
+static int shapes_arrangements(const uint8_t *counts, int n_melds, int win, const mj_profile *P, enum_t *e) {
+    enumerate_readings(e, counts, n_melds, P->standard, P->seven_pairs, P->seven_pairs_allow_four_of_a_kind,
+                       P->thirteen_orphans, P->knitted);
+    if (!e->overflow) enumerate_arrangements(e, counts, n_melds, win);
+    return e->overflow ? -1 : 0;
+}
+
+static PyObject *py_arrangements(PyObject *self, PyObject *args) {
+    Py_buffer counts;
+    PyObject *melds;
+    int win, standard, seven_pairs, allow_four, thirteen, knitted;
+    if (!PyArg_ParseTuple(args, "y*O!ippppp", &counts, &PyTuple_Type, &melds, &win, &standard, &seven_pairs,
+                          &allow_four, &thirteen, &knitted))
+        return NULL;
+    uint8_t c[N_KINDS];
+    int total = 0, bad = counts.len != N_KINDS;
+    if (!bad) {
+        memcpy(c, counts.buf, N_KINDS);
+        for (int k = 0; k < N_KINDS; k++) {
+            if (c[k] > 4) bad = 1;
+            total += c[k];
+        }
+    }
+    PyBuffer_Release(&counts);
+    if (bad) {
+        PyErr_SetString(PyExc_ValueError, "counts must be 34 bytes, each at most 4");
+        return NULL;
+    }
+    melds_t m;
+    if (parse_melds(melds, &m) < 0) return NULL;
+    if (total != 14 - 3 * m.n_melds) {
+        PyErr_SetString(PyExc_ValueError, "concealed tile count does not fit the melds");
+        return NULL;
+    }
+    if (win >= 0 && (win >= N_KINDS || !c[win])) {
+        PyErr_SetString(PyExc_ValueError, "the winning kind must be among the concealed tiles");
+        return NULL;
+    }
+    enum_t *e = PyMem_Malloc(sizeof *e);
+    if (!e) return PyErr_NoMemory();
+    enumerate_readings(e, c, m.n_melds, standard, seven_pairs, allow_four, thirteen, knitted);
+    if (!e->overflow) enumerate_arrangements(e, c, m.n_melds, win < 0 ? -1 : win);
+    if (e->overflow) {
+        PyMem_Free(e);
+        Py_RETURN_NONE;
+    }
+    PyObject *out = PyList_New(e->n_arrs);
+    if (!out) {
+        PyMem_Free(e);
+        return NULL;
+    }
+    for (int a = 0; a < e->n_arrs; a++) {
+        const arr_t *ar = &e->arrs[a];
+        const reading_t *rd = &e->readings[ar->reading];
+        int ng = m.n_melds + rd->n;
+        PyObject *groups = PyTuple_New(ng);
+        if (!groups) goto fail;
+        for (int i = 0; i < ng; i++) {
+            const mj_group *g = i < m.n_melds ? &m.groups[i] : rd->g[i - m.n_melds];
+            PyObject *t = Py_BuildValue("(iiii)", g->kind, g->tile, g->concealed, g->meld);
+            if (!t) {
+                Py_DECREF(groups);
+                goto fail;
+            }
+            PyTuple_SET_ITEM(groups, i, t);
+        }
+        PyObject *item;
+        if (ar->win_group < 0)
+            item = Py_BuildValue("(iNOi)", ar->shape, groups, Py_None, ar->wait);
+        else
+            item = Py_BuildValue("(iNii)", ar->shape, groups, ar->win_group, ar->wait);
+        if (!item) goto fail;
+        PyList_SET_ITEM(out, a, item);
+    }
+    PyMem_Free(e);
+    return out;
+fail:
+    PyMem_Free(e);
+    Py_DECREF(out);
+    return NULL;
+}
+
+/* ------------------------------------------------------------------------------------------ */
+/* Profile checks                                                                              */
+/* ------------------------------------------------------------------------------------------ */
+
+/* Whether the core can read the profile's tables without leaving them: indices in range, counts
+ * within the buffers. -1 with an exception: the module is not one this core understands. */
+static int check_profile(const mj_profile *P) {
+    const char *why = NULL;
+    int combos = 0;
+    if (P->abi != MJ_ABI) why = "the profile module was built for another MJ_ABI";
+    else if (P->n_patterns < 0 || P->n_patterns > MJ_MAX_PATTERNS) why = "too many patterns";
+    else if (P->n_patterns && !P->patterns) why = "no pattern table";
+    else if (P->n_requirements < 0 || (P->n_requirements && !P->requirements)) why = "bad requirements";
+    else if (P->n_groups < 0 || (P->n_groups && !P->group_pick)) why = "bad groups";
+    else if (P->n_prefer < 0 || P->n_prefer > 16 || (P->n_prefer && !P->prefer)) why = "bad prefer";
+    else if (P->n_minimum_without < 0 || (P->n_minimum_without && !P->minimum_without)) why = "bad minimum";
+    else if (P->n_point_items < 0 || P->n_point_items > MAX_ITEMS || (P->n_point_items && !P->point_items))
+        why = "bad point items";
+    else if (P->n_values < 0 || P->n_values > MAX_VALUES || (P->n_values && !P->values)) why = "bad values";
+    else if (P->n_ron < 0 || P->n_ron > MAX_ROLES || (P->n_ron && !P->ron)) why = "bad ron roles";
+    else if (P->n_tsumo < 0 || P->n_tsumo > MAX_ROLES || (P->n_tsumo && !P->tsumo)) why = "bad tsumo roles";
+    else if (P->hand_value != MJ_NONE && (P->hand_value < 0 || P->hand_value >= P->n_values)) why = "bad hand_value";
+    else if (P->n_options < 0 || P->n_options > 4096) why = "bad option count";
+    else if (P->limit_hands_counted != MJ_NONE && (P->limit_hands_counted < 0 || P->limit_hands_counted >= P->n_options))
+        why = "bad limit_hands_counted";
+    for (int i = 0; !why && i < P->n_patterns; i++) {
+        const mj_pattern *p = &P->patterns[i];
+        if (p->n_excludes && !p->excludes) why = "bad excludes";
+        else if (p->group != MJ_NONE && (p->group < 0 || p->group >= P->n_groups)) why = "pattern group out of range";
+        if (p->n_excludes < 0 || (p->n_excludes && !p->excludes)) why = "bad excludes";
+        for (int x = 0; !why && x < p->n_excludes; x++)
+            if (p->excludes[x] < 0 || p->excludes[x] >= P->n_patterns) why = "excluded pattern out of range";
+        if (p->combine_kind != MJ_NONE) {
+            combos = 1;
+            /* mj_view.members holds four sets; a combination of more is not one this core reads */
+            if (p->combine_kind < MJ_COMBINE_SEQUENCES || p->combine_kind > MJ_COMBINE_SETS || p->combine_size < 1 ||
+                p->combine_size > 4)
+                why = "combination out of range";
+        }
+    }
+    if (!why && !combos != !P->has_combinations) why = "has_combinations disagrees with the patterns";
+    for (int i = 0; !why && i < P->n_minimum_without; i++)
+        if (P->minimum_without[i] < 0 || P->minimum_without[i] >= P->n_patterns) why = "minimum without out of range";
+    for (int i = 0; !why && i < P->n_requirements; i++)
+        if (!P->requirements[i].when || !P->requirements[i].reason_en) why = "a requirement without a test";
+    for (int i = 0; !why && i < P->n_values; i++)
+        if (!P->values[i].fn || !P->values[i].name) why = "a payment value without a formula";
+    for (int i = 0; !why && i < P->n_ron; i++)
+        if (!P->ron[i].fn || !P->ron[i].name) why = "a payment role without a formula";
+    for (int i = 0; !why && i < P->n_tsumo; i++)
+        if (!P->tsumo[i].fn || !P->tsumo[i].name) why = "a payment role without a formula";
+    if (why) {
+        PyErr_Format(PyExc_ValueError, "native profile %s: %s", P->id ? P->id : "?", why);
+        return -1;
+    }
+    return 0;
+}
+
+/* A checked profile's patterns sorted once by how scoring.py _plan splits them: the whole-hand
+ * patterns reading the tiles only, and the others, each in declaration order; the combination
+ * patterns by (kind, size) in Profile.combination_patterns order (first appearance), each
+ * group's patterns of the three passes (member, fixed, situational) in declaration order. */
+#define MAX_COMBO_GROUPS 12 /* three kinds of set, combinations of one to four */
+typedef struct {
+    int kind, size;
+    int n[3];
+    int16_t pat[3][MJ_MAX_PATTERNS];
+} combo_group_t;
+
+typedef struct {
+    int n_plain[2];
+    int16_t plain[2][MJ_MAX_PATTERNS]; /* [1]: tiles_only */
+    int n_groups;
+    combo_group_t groups[MAX_COMBO_GROUPS];
+} plan_t;
+
+static int combo_taken(const mj_pattern *p, int which);
+
+static void make_plan(const mj_profile *P, plan_t *plan) {
+    memset(plan, 0, sizeof *plan);
+    for (int i = 0; i < P->n_patterns; i++) {
+        const mj_pattern *p = &P->patterns[i];
+        if (p->combine_kind == MJ_NONE) {
+            int t = p->tiles_only ? 1 : 0;
+            plan->plain[t][plan->n_plain[t]++] = (int16_t)i;
+            continue;
+        }
+        int g = 0;
+        while (g < plan->n_groups &&
+               (plan->groups[g].kind != p->combine_kind || plan->groups[g].size != p->combine_size))
+            g++;
+        if (g == plan->n_groups) { /* check_profile bounds kind and size: at most 12 groups */
+            plan->groups[g].kind = p->combine_kind;
+            plan->groups[g].size = p->combine_size;
+            plan->n_groups++;
+        }
+        for (int which = 0; which < 3; which++)
+            if (combo_taken(p, which)) plan->groups[g].pat[which][plan->groups[g].n[which]++] = (int16_t)i;
+    }
+}
+
+#define N_CHECKED 32
+static const mj_profile *CHECKED[N_CHECKED];
+static plan_t *PLANS[N_CHECKED];
+
+/* The profile of a capsule, checked once, with its plan (NULL with an exception: not one this
+ * core reads, or no room to remember it). */
+static const mj_profile *profile_of(PyObject *capsule, const plan_t **plan) {
+    const mj_profile *P = PyCapsule_GetPointer(capsule, "mjspec.native_profile");
+    if (!P) return NULL;
+    for (int i = 0; i < N_CHECKED; i++)
+        if (CHECKED[i] == P) {
+            if (plan) *plan = PLANS[i];
+            return P;
+        }
+    if (check_profile(P) < 0) return NULL;
+    for (int i = 0; i < N_CHECKED; i++)
+        if (!CHECKED[i]) {
+            plan_t *made = PyMem_Malloc(sizeof *made);
+            if (!made) {
+                PyErr_NoMemory();
+                return NULL;
+            }
+            make_plan(P, made);
+            CHECKED[i] = P;
+            PLANS[i] = made;
+            if (plan) *plan = made;
+            return P;
+        }
+    PyErr_SetString(PyExc_RuntimeError, "more native profiles than the core remembers");
+    return NULL;
+}
+
+/* ------------------------------------------------------------------------------------------ */
+/* Scoring (runtime/scoring.py _evaluate)                                                      */
+/* ------------------------------------------------------------------------------------------ */
+
+/* One reading's Score (scoring.py Score fields): the scalars first, so that clearing a result is
+ * clearing them (up to `pat`); the arrays are valid up to their counts. */
+typedef struct {
+    int legal;
+    const char *reason;
+    int n_pat, n_pay, n_items;
+    int64_t total, capped;
+    int has_fu;
+    int64_t fu;
+    int limit;
+    int has_value;
+    int64_t value;
+    int pat[MAX_HITS];
+    int64_t val[MAX_HITS], cnt[MAX_HITS];
+    const char *role[MAX_ROLES];
+    int64_t pay[MAX_ROLES];
+    int item[MAX_ITEMS];
+    int64_t item_val[MAX_ITEMS];
+} result_t;
+
+static void clear_result(result_t *r) { memset(r, 0, offsetof(result_t, pat)); }
+
+/* *to = *from, copying only what the counts say is there (a result_t is some 30 KB). */
+static void copy_result(result_t *to, const result_t *from) {
+    if (to == from) return;
+    memcpy(to, from, offsetof(result_t, pat));
+    size_t n = (size_t)from->n_pat;
+    memcpy(to->pat, from->pat, n * sizeof to->pat[0]);
+    memcpy(to->val, from->val, n * sizeof to->val[0]);
+    memcpy(to->cnt, from->cnt, n * sizeof to->cnt[0]);
+    memcpy(to->role, from->role, (size_t)from->n_pay * sizeof to->role[0]);
+    memcpy(to->pay, from->pay, (size_t)from->n_pay * sizeof to->pay[0]);
+    memcpy(to->item, from->item, (size_t)from->n_items * sizeof to->item[0]);
+    memcpy(to->item_val, from->item_val, (size_t)from->n_items * sizeof to->item_val[0]);
+}
+
+/* Why the core gives up on a request (the Python engine answers it). */
+enum { OK = 0, UNSUPPORTED = 1 };
+
+static int64_t amount(const mj_amount *a, mj_view *v) { return a->fn ? a->fn(v) : a->constant; }
+
+
+/* One hit (scoring.py Hit) with its key (declaration index, combination index) and, for a
+ * combination occurrence, its sets as bits of their positions in view.sets (0: None; an
+ * occurrence always has at least one set). */
+typedef struct {
+    int n;
+    int pat[MAX_HITS], ci[MAX_HITS];
+    int64_t val[MAX_HITS], cnt[MAX_HITS];
+    uint16_t members[MAX_HITS];
+} hits_t;
+
+static int push_hit(hits_t *h, int pat, int ci, int64_t val, int64_t cnt, uint16_t members) {
+    if (h->n >= MAX_HITS) return UNSUPPORTED;
+    h->pat[h->n] = pat, h->ci[h->n] = ci, h->val[h->n] = val, h->cnt[h->n] = cnt, h->members[h->n] = members;
+    h->n++;
+    return OK;
+}
+
+static void copy_hit(hits_t *to, int k, const hits_t *from, int i) {
+    to->pat[k] = from->pat[i], to->ci[k] = from->ci[i], to->val[k] = from->val[i], to->cnt[k] = from->cnt[i];
+    to->members[k] = from->members[i];
+}
+
+/* scoring.py _met_hits: the whole-hand patterns with tiles_only == `tiles_only`, in declaration order. */
+static int plain_hits(const mj_profile *P, const plan_t *plan, mj_view *v, hits_t *h, int tiles_only, int skip_limits) {
+    int is_open = !v->is_closed;
+    for (int k = 0; k < plan->n_plain[tiles_only]; k++) {
+        int i = plan->plain[tiles_only][k];
+        const mj_pattern *p = &P->patterns[i];
+        if (skip_limits && p->limit) continue;
+        if (p->when) {
+            int64_t ok = p->when(v);
+            if (v->overflow) return UNSUPPORTED;
+            if (!ok) continue;
+        }
+        int use_open = is_open && p->has_open_value;
+        if (use_open && !p->open_value.fn && p->open_value.constant == 0) continue; /* closed only */
+        int64_t n = 1;
+        if (p->count) {
+            n = p->count(v);
+            if (v->overflow) return UNSUPPORTED;
+        }
+        if (n <= 0) continue;
+        int64_t value = amount(use_open ? &p->open_value : &p->value, v);
+        if (v->overflow) return UNSUPPORTED;
+        if (use_open && value <= 0) continue;
+        if (push_hit(h, i, 0, value, n, 0) != OK) return UNSUPPORTED;
+    }
+    return OK;
+}
+
+/* Which combination patterns a pass takes (scoring.py _plan): the member ones (members_only),
+ * the fixed ones (tiles_only, not members_only), the situational ones (not tiles_only). */
+enum { COMBO_MEMBER = 0, COMBO_FIXED = 1, COMBO_SITUATIONAL = 2 };
+
+static int combo_taken(const mj_pattern *p, int which) {
+    if (which == COMBO_MEMBER) return p->members_only;
+    if (which == COMBO_FIXED) return p->tiles_only && !p->members_only;
+    return !p->tiles_only;
+}
+
+/* scoring.py _pools: positions of the sets of each combinable kind, in (tile, kind) order. */
+typedef struct {
+    int n[3];
+    int8_t at[3][MJ_MAX_GROUPS];
+} pools_t;
+
+static void make_pools(const mj_view *v, pools_t *pools) {
+    int order[MJ_MAX_GROUPS];
+    for (int i = 0; i < v->n_sets; i++) { /* sorted(range(n), key=(tile, kind)): stable */
+        int j = i - 1;
+        while (j >= 0 && group_key_cmp(v->sets[order[j]], v->sets[i]) > 0) {
+            order[j + 1] = order[j];
+            j--;
+        }
+        order[j + 1] = i;
+    }
+    for (int c = 0; c < 3; c++) pools->n[c] = 0;
+    for (int o = 0; o < v->n_sets; o++) {
+        int i = order[o], kind = v->sets[i]->kind;
+        if (kind == MJ_GK_SEQUENCE) pools->at[MJ_COMBINE_SEQUENCES][pools->n[MJ_COMBINE_SEQUENCES]++] = (int8_t)i;
+        if (kind == MJ_GK_TRIPLET || kind == MJ_GK_KONG)
+            pools->at[MJ_COMBINE_TRIPLETS][pools->n[MJ_COMBINE_TRIPLETS]++] = (int8_t)i;
+        pools->at[MJ_COMBINE_SETS][pools->n[MJ_COMBINE_SETS]++] = (int8_t)i;
+    }
+}
+
+/* scoring.py _combination_hits / _member_combination_hits: per (kind, size) in the order
+ * Profile.combination_patterns lists them (first appearance), every combination of the pool in
+ * itertools.combinations order, the pass's patterns of that kind in declaration order. */
+static int combo_hits(const mj_profile *P, const plan_t *plan, mj_view *v, const pools_t *pools, hits_t *h,
+                      int which) {
+    int is_open = !v->is_closed;
+    for (int g = 0; g < plan->n_groups; g++) {
+        const combo_group_t *grp = &plan->groups[g];
+        int kind = grp->kind, size = grp->size, n_of = grp->n[which];
+        const int16_t *members_of = grp->pat[which];
+        if (!n_of) continue;
+        int pn = pools->n[kind];
+        if (pn < size) continue;
+        int idx[4];
+        for (int k = 0; k < size; k++) idx[k] = k;
+        for (int ci = 0;; ci++) {
+            uint16_t members = 0;
+            for (int k = 0; k < size; k++) {
+                int at = pools->at[kind][idx[k]];
+                v->members[k] = v->sets[at];
+                members |= (uint16_t)(1u << at);
+            }
+            v->n_members = size;
+            for (int m = 0; m < n_of; m++) {
+                const mj_pattern *p = &P->patterns[members_of[m]];
+                if (p->when) {
+                    int64_t ok = p->when(v);
+                    if (v->overflow) return UNSUPPORTED;
+                    if (!ok) continue;
+                }
+                int64_t value;
+                if (which == COMBO_MEMBER) { /* _member_combination_hits: p.value, no open value */
+                    value = amount(&p->value, v);
+                } else if (p->has_open_value && is_open) { /* _valued: an open hand's value, 0: none */
+                    value = amount(&p->open_value, v);
+                    if (!v->overflow && value <= 0) continue;
+                } else {
+                    value = amount(&p->value, v);
+                }
+                if (v->overflow) return UNSUPPORTED;
+                if (push_hit(h, members_of[m], ci, value, 1, members) != OK) return UNSUPPORTED;
+            }
+            int k = size - 1; /* next combination */
+            while (k >= 0 && idx[k] == pn - size + k) k--;
+            if (k < 0) break;
+            idx[k]++;
+            for (int j = k + 1; j < size; j++) idx[j] = idx[j - 1] + 1;
+        }
+    }
+    return OK;
+}
+
+/* keyed.sort(key=_by_key): the keys (declaration index, combination index) are distinct. */
+static void sort_by_key(hits_t *h, int from) {
+    for (int i = from + 1; i < h->n; i++) {
+        int j = i;
+        while (j > from && (h->pat[j - 1] > h->pat[j] || (h->pat[j - 1] == h->pat[j] && h->ci[j - 1] > h->ci[j]))) {
+            int tp = h->pat[j], tc = h->ci[j];
+            int64_t tv = h->val[j], tn = h->cnt[j];
+            uint16_t tm = h->members[j];
+            copy_hit(h, j, h, j - 1);
+            h->pat[j - 1] = tp, h->ci[j - 1] = tc, h->val[j - 1] = tv, h->cnt[j - 1] = tn, h->members[j - 1] = tm;
+            j--;
+        }
+    }
+}
+
+/* The hits of one reading in scoring.py's order: _learn_tiles' fixed hits (tiles-only whole-hand
+ * patterns and tiles-only combinations, sorted by key), then _score_reading's situational ones
+ * (whole-hand, then combinations in their own order); sorted by key only when both are present. */
+static int reading_hits(const mj_profile *P, const plan_t *plan, mj_view *v, hits_t *h, int skip_limits) {
+    h->n = 0;
+    pools_t pools;
+    if (P->has_combinations) make_pools(v, &pools);
+    if (plain_hits(P, plan, v, h, 1, skip_limits) != OK) return UNSUPPORTED;
+    if (P->has_combinations) {
+        if (combo_hits(P, plan, v, &pools, h, COMBO_MEMBER) != OK || combo_hits(P, plan, v, &pools, h, COMBO_FIXED) != OK)
+            return UNSUPPORTED;
+        sort_by_key(h, 0);
+    }
+    int n_fixed = h->n;
+    if (plain_hits(P, plan, v, h, 0, skip_limits) != OK) return UNSUPPORTED;
+    if (P->has_combinations && combo_hits(P, plan, v, &pools, h, COMBO_SITUATIONAL) != OK) return UNSUPPORTED;
+    if (n_fixed && h->n > n_fixed) sort_by_key(h, 0);
+    return OK;
+}
+
+static int uf_find(int8_t *parent, int x) {
+    while (parent[x] != x) x = parent[x];
+    return x;
+}
+
+/* scoring.py apply_relations (steps 1-4 with combination occurrences), then _last_steps:
+ * _pick_highest, fallback, limit patterns. Works in place on `h`. */
+static int apply_relations(const mj_profile *P, hits_t *h, int has_limits, hits_t *tmp) {
+    int n = h->n;
+    static int order[MAX_HITS];
+    static int64_t key[MAX_HITS], reduced[MAX_HITS];
+    static uint8_t removed[MAX_HITS], counted[MAX_HITS];
+    uint8_t removed_pat[MJ_MAX_PATTERNS], has_hit[MJ_MAX_PATTERNS];
+    uint16_t used[MJ_MAX_PATTERNS];
+    int8_t parent[16];
+    for (int i = 0; i < 16; i++) parent[i] = (int8_t)i;
+    for (int i = 0; i < P->n_patterns; i++) removed_pat[i] = has_hit[i] = 0, used[i] = 0;
+    for (int i = 0; i < n; i++) {
+        int64_t pts;
+        if (__builtin_mul_overflow(h->val[i], h->cnt[i], &pts) || pts == INT64_MIN) return UNSUPPORTED;
+        key[i] = pts;
+        has_hit[h->pat[i]] = 1;
+        removed[i] = counted[i] = 0;
+        reduced[i] = 0;
+        /* sorted(range(n), key=-points): stable, so equal points keep their order */
+        int j = i - 1;
+        while (j >= 0 && key[order[j]] < pts) {
+            order[j + 1] = order[j];
+            j--;
+        }
+        order[j + 1] = i;
+    }
+    for (int o = 0; o < n; o++) {
+        int i = order[o];
+        const mj_pattern *p = &P->patterns[h->pat[i]];
+        uint16_t members = h->members[i];
+        if (p->bonus) {
+            counted[i] = 1;
+            continue;
+        }
+        if (removed[i] || removed_pat[h->pat[i]]) continue;
+        if (members) {
+            if (used[h->pat[i]] & members) continue; /* non-identical: a set forms each fan once */
+            int roots[16], n_roots = 0, n_members = 0;
+            for (int m = 0; m < 16; m++) {
+                if (!(members >> m & 1)) continue;
+                n_members++;
+                int r = uf_find(parent, m), dup = 0;
+                for (int k = 0; k < n_roots; k++)
+                    if (roots[k] == r) dup = 1;
+                if (!dup) roots[n_roots++] = r;
+            }
+            if (n_roots < n_members) continue; /* account once: no cycle of combined sets */
+            for (int k = 1; k < n_roots; k++) parent[roots[k]] = (int8_t)roots[0];
+            used[h->pat[i]] |= members;
+        }
+        counted[i] = 1;
+        for (int x = 0; x < p->n_excludes; x++) {
+            int target = p->excludes[x];
+            if (target == h->pat[i] || !has_hit[target]) continue; /* removing what did not hit changes nothing */
+            /* targets: the excluded pattern's hits not removed, in visiting order */
+            int first_target = -1;
+            for (int q = 0; q < n && first_target < 0; q++)
+                if (h->pat[order[q]] == target && !removed[order[q]]) first_target = order[q];
+            if (members && first_target >= 0 && h->members[first_target]) {
+                /* a combination removes the occurrences made only of its own sets */
+                for (int q = 0; q < n; q++) {
+                    int j = order[q];
+                    if (h->pat[j] == target && !removed[j] && h->members[j] && !(h->members[j] & ~members)) removed[j] = 1;
+                }
+                continue;
+            }
+            int limit = p->exclude_limit ? p->exclude_limit[x] : MJ_NONE;
+            if (limit == MJ_NONE) {
+                removed_pat[target] = 1;
+                continue;
+            }
+            int64_t lim = limit;
+            for (int q = n - 1; q >= 0; q--) { /* reversed(targets): last visited first */
+                int j = order[q];
+                if (h->pat[j] != target || removed[j]) continue;
+                if (lim <= 0) break;
+                if (!h->members[j]) {
+                    int64_t left = h->cnt[j] - reduced[j];
+                    int64_t take = lim < left ? lim : left;
+                    reduced[j] += take;
+                    lim -= take;
+                    if (reduced[j] >= h->cnt[j]) removed[j] = 1;
+                } else {
+                    removed[j] = 1;
+                    lim -= 1;
+                }
+            }
+        }
+    }
+    int k = 0;
+    for (int i = 0; i < n; i++) { /* sorted(counted): the hits' own order */
+        if (!counted[i]) continue;
+        const mj_pattern *p = &P->patterns[h->pat[i]];
+        if (!p->bonus && (removed[i] || removed_pat[h->pat[i]])) continue;
+        copy_hit(h, k, h, i);
+        h->cnt[k] = h->cnt[i] - reduced[i];
+        k++;
+    }
+    h->n = k;
+    /* _pick_highest: max() keeps the first of equals */
+    for (int g = 0; g < P->n_groups; g++) {
+        if (P->group_pick[g] != MJ_PICK_HIGHEST) continue;
+        int winner = -1, members = 0;
+        int64_t best = 0;
+        for (int i = 0; i < h->n; i++) {
+            if (P->patterns[h->pat[i]].group != g) continue;
+            int64_t pts;
+            if (__builtin_mul_overflow(h->val[i], h->cnt[i], &pts)) return UNSUPPORTED;
+            members++;
+            if (winner < 0 || pts > best) winner = i, best = pts;
+        }
+        if (members <= 1) continue;
+        k = 0;
+        for (int i = 0; i < h->n; i++) {
+            if (P->patterns[h->pat[i]].group == g && i != winner) continue;
+            copy_hit(h, k++, h, i);
+        }
+        h->n = k;
+    }
+    int any_fallback = 0, any_other = 0, any_limit = 0;
+    for (int i = 0; i < h->n; i++) {
+        const mj_pattern *p = &P->patterns[h->pat[i]];
+        if (p->fallback) any_fallback = 1;
+        else if (!p->bonus) any_other = 1;
+        if (p->limit) any_limit = 1;
+    }
+    if (any_fallback && any_other) {
+        k = 0;
+        any_limit = 0;
+        for (int i = 0; i < h->n; i++) {
+            if (P->patterns[h->pat[i]].fallback) continue;
+            if (P->patterns[h->pat[i]].limit) any_limit = 1;
+            copy_hit(h, k++, h, i);
+        }
+        h->n = k;
+    }
+    if (has_limits && any_limit) {
+        k = 0;
+        for (int i = 0; i < h->n; i++) {
+            if (!P->patterns[h->pat[i]].limit) continue;
+            copy_hit(h, k++, h, i);
+        }
+        h->n = k;
+    }
+    (void)tmp;
+    return OK;
+}
+
+/* scoring.py _aggregate: one scored pattern per (pattern, value), counts summed, first place kept. */
+static int aggregate(const hits_t *h, result_t *r) {
+    r->n_pat = 0;
+    for (int i = 0; i < h->n; i++) {
+        int at = -1;
+        for (int j = 0; j < r->n_pat; j++)
+            if (r->pat[j] == h->pat[i] && r->val[j] == h->val[i]) at = j;
+        if (at < 0) {
+            if (r->n_pat >= MAX_HITS) return UNSUPPORTED;
+            at = r->n_pat++;
+            r->pat[at] = h->pat[i], r->val[at] = h->val[i], r->cnt[at] = 0;
+        }
+        if (__builtin_add_overflow(r->cnt[at], h->cnt[i], &r->cnt[at])) return UNSUPPORTED;
+    }
+    return OK;
+}
+
+static const mj_formula *find_role(const mj_formula *f, int n, const char *name) {
+    for (int i = n - 1; i >= 0; i--) /* dict(rules): the last of a name */
+        if (strcmp(f[i].name, name) == 0) return &f[i];
+    return NULL;
+}
+
+/* scoring.py compute_payments with its role rules. */
+static int payments(const mj_profile *P, mj_pay *pay, int tsumo, int dealer, result_t *r) {
+    for (int i = 0; i < P->n_values; i++) {
+        pay->named[i] = P->values[i].fn(pay);
+        if (pay->overflow) return UNSUPPORTED;
+    }
+    const mj_formula *rules = tsumo ? P->tsumo : P->ron;
+    int n = tsumo ? P->n_tsumo : P->n_ron;
+    r->n_pay = 0;
+    if (tsumo && dealer && find_role(rules, n, "dealer")) {
+        /* The dealer's own self-draw: everyone else pays the non-dealer amount of a dealer win. */
+        const mj_formula *f = find_role(rules, n, "non_dealer");
+        if (!f) return UNSUPPORTED; /* Python raises KeyError: let it */
+        r->role[0] = "non_dealer";
+        r->pay[0] = f->fn(pay);
+        r->n_pay = 1;
+    } else if (dealer && find_role(rules, n, "east")) {
+        /* East wins: every loser pays the non-East amount. */
+        const mj_formula *f = find_role(rules, n, "non_east");
+        if (!f) return UNSUPPORTED;
+        r->role[0] = "each";
+        r->pay[0] = f->fn(pay);
+        r->n_pay = 1;
+    } else {
+        for (int i = 0; i < n; i++) {
+            for (int j = 0; j < i; j++)
+                if (strcmp(rules[j].name, rules[i].name) == 0) return UNSUPPORTED; /* dict order of a repeat */
+            r->role[r->n_pay] = rules[i].name;
+            r->pay[r->n_pay] = rules[i].fn(pay);
+            r->n_pay++;
+        }
+    }
+    if (pay->overflow) return UNSUPPORTED;
+    return OK;
+}
+
+/* scoring.py _preference_key, compared as Python compares tuples. */
+static int preference_key(const mj_profile *P, const result_t *r, int64_t *key) {
+    for (int i = 0; i < P->n_prefer; i++) {
+        int64_t k = 0;
+        if (P->prefer[i] == MJ_PREFER_TOTAL) k = r->total;
+        else if (P->prefer[i] == MJ_PREFER_PAYMENT) {
+            for (int j = 0; j < r->n_pay; j++)
+                if (__builtin_add_overflow(k, r->pay[j], &k)) return UNSUPPORTED;
+        } else if (P->prefer[i] == MJ_PREFER_POINTS) k = r->has_fu ? r->fu : 0;
+        key[i] = k;
+    }
+    return OK;
+}
+
+static int key_greater(const int64_t *a, const int64_t *b, int n) {
+    for (int i = 0; i < n; i++)
+        if (a[i] != b[i]) return a[i] > b[i];
+    return 0;
+}
+
+typedef struct {
+    const mj_profile *P;
+    const plan_t *plan;
+    int skip_limits; /* scoring.py _counted_beside_limit's ordinary profile: no limit pattern */
+    const uint8_t *concealed;
+    Py_ssize_t n_concealed;
+    melds_t melds;
+    int win;
+    int tsumo;
+    int64_t sit[SITUATION_FIELDS];
+    const uint8_t *dora, *ura;
+    Py_ssize_t n_dora, n_ura;
+    const int64_t *options;
+} request_t;
+
+static PyObject *build_result(const result_t *r) {
+    PyObject *pats = PyTuple_New(r->n_pat), *pays = NULL, *items = NULL;
+    if (!pats) return NULL;
+    for (int i = 0; i < r->n_pat; i++) {
+        PyObject *t = Py_BuildValue("(iLL)", r->pat[i], (long long)r->val[i], (long long)r->cnt[i]);
+        if (!t) goto fail;
+        PyTuple_SET_ITEM(pats, i, t);
+    }
+    pays = PyTuple_New(r->n_pay);
+    if (!pays) goto fail;
+    for (int i = 0; i < r->n_pay; i++) {
+        PyObject *t = Py_BuildValue("(sL)", r->role[i], (long long)r->pay[i]);
+        if (!t) goto fail;
+        PyTuple_SET_ITEM(pays, i, t);
+    }
+    items = PyTuple_New(r->n_items);
+    if (!items) goto fail;
+    for (int i = 0; i < r->n_items; i++) {
+        PyObject *t = Py_BuildValue("(iL)", r->item[i], (long long)r->item_val[i]);
+        if (!t) goto fail;
+        PyTuple_SET_ITEM(items, i, t);
+    }
+    PyObject *reason = r->reason ? PyUnicode_FromString(r->reason) : Py_NewRef(Py_None);
+    if (!reason) goto fail;
+    PyObject *fu = r->has_fu ? PyLong_FromLongLong(r->fu) : Py_NewRef(Py_None);
+    if (!fu) {
+        Py_DECREF(reason);
+        goto fail;
+    }
+    PyObject *value = r->has_value ? PyLong_FromLongLong(r->value) : Py_NewRef(Py_None);
+    if (!value) {
+        Py_DECREF(reason);
+        Py_DECREF(fu);
+        goto fail;
+    }
+    return Py_BuildValue("(ONNLLNNONN)", r->legal ? Py_True : Py_False, reason, pats, (long long)r->total,
+                         (long long)r->capped, fu, pays, r->limit ? Py_True : Py_False, items, value);
+fail:
+    Py_DECREF(pats);
+    Py_XDECREF(pays);
+    Py_XDECREF(items);
+    return NULL;
+}
+
+/* Building the Score itself (the glue asks for it with `build`): Score, ScoredPattern and
+ * ScoredPoints are frozen slots dataclasses whose __init__ only stores its arguments, one per
+ * field (the glue checks: no __post_init__, the fields below in this order), so an instance is
+ * allocated and its slots filled at their offsets, as object.__setattr__ in __init__ would. */
+typedef struct {
+    PyTypeObject *tp; /* strong reference */
+    int n;
+    Py_ssize_t off[11];
+} slotted_t;
+
+static const char *SCORE_FIELDS[11] = {"legal", "reason", "patterns", "total", "capped", "fu",
+                                       "payments", "arrangement", "limit", "point_items", "value"};
+static const char *PATTERN_FIELDS[5] = {"id", "name", "value", "count", "section"};
+static const char *POINTS_FIELDS[4] = {"id", "name", "points", "section"};
+static slotted_t SCORE_T, PATTERN_T, POINTS_T;
+
+/* Learn the slot offsets of `tp` for `names` (once per class); -1 with TypeError when a field is
+ * not a plain object slot of that very class. */
+static int learn_slotted(slotted_t *t, PyObject *tp_obj, const char *const *names, int n) {
+    if (!PyType_Check(tp_obj)) {
+        PyErr_SetString(PyExc_TypeError, "build: a class was expected");
+        return -1;
+    }
+    PyTypeObject *tp = (PyTypeObject *)tp_obj;
+    if (t->tp == tp) return 0;
+    Py_ssize_t off[11];
+    for (int i = 0; i < n; i++) {
+        PyObject *d = PyObject_GetAttrString(tp_obj, names[i]);
+        int ok = d && Py_IS_TYPE(d, &PyMemberDescr_Type) && ((PyMemberDescrObject *)d)->d_common.d_type == tp &&
+                 ((PyMemberDescrObject *)d)->d_member->type == T_OBJECT_EX;
+        if (ok) off[i] = ((PyMemberDescrObject *)d)->d_member->offset;
+        Py_XDECREF(d);
+        if (!ok) {
+            PyErr_Format(PyExc_TypeError, "build: %s.%s is not a slot", tp->tp_name, names[i]);
+            return -1;
+        }
+    }
+    Py_XSETREF(t->tp, (PyTypeObject *)Py_NewRef(tp_obj));
+    t->n = n;
+    memcpy(t->off, off, sizeof off);
+    return 0;
+}
+
+/* An instance of t->tp with its slots set to `values` (references stolen, even on failure). */
+static PyObject *new_slotted(const slotted_t *t, PyObject **values) {
+    PyObject *o = t->tp->tp_alloc(t->tp, 0);
+    if (!o) {
+        for (int i = 0; i < t->n; i++) Py_XDECREF(values[i]);
+        return NULL;
+    }
+    for (int i = 0; i < t->n; i++) *(PyObject **)((char *)o + t->off[i]) = values[i];
+    return o;
+}
+
+/* build: (Score, ScoredPattern, ScoredPoints, patterns, items), `patterns` holding (id, name,
+ * section) per pattern of the profile, `items` the same per point item. */
+typedef struct {
+    PyObject *patterns, *items;
+} builder_t;
+
+static int parse_builder(PyObject *build, const mj_profile *P, builder_t *b) {
+    if (!PyTuple_Check(build) || PyTuple_GET_SIZE(build) != 5) {
+        PyErr_SetString(PyExc_TypeError, "build must be (Score, ScoredPattern, ScoredPoints, patterns, items)");
+        return -1;
+    }
+    if (learn_slotted(&SCORE_T, PyTuple_GET_ITEM(build, 0), SCORE_FIELDS, 11) < 0 ||
+        learn_slotted(&PATTERN_T, PyTuple_GET_ITEM(build, 1), PATTERN_FIELDS, 5) < 0 ||
+        learn_slotted(&POINTS_T, PyTuple_GET_ITEM(build, 2), POINTS_FIELDS, 4) < 0)
+        return -1;
+    b->patterns = PyTuple_GET_ITEM(build, 3);
+    b->items = PyTuple_GET_ITEM(build, 4);
+    if (!PyTuple_Check(b->patterns) || PyTuple_GET_SIZE(b->patterns) != P->n_patterns || !PyTuple_Check(b->items) ||
+        PyTuple_GET_SIZE(b->items) != P->n_point_items) {
+        PyErr_SetString(PyExc_ValueError, "build: one (id, name, section) per pattern and per point item");
+        return -1;
+    }
+    for (Py_ssize_t i = 0; i < P->n_patterns + P->n_point_items; i++) {
+        PyObject *x = i < P->n_patterns ? PyTuple_GET_ITEM(b->patterns, i)
+                                        : PyTuple_GET_ITEM(b->items, i - P->n_patterns);
+        if (!PyTuple_Check(x) || PyTuple_GET_SIZE(x) != 3) {
+            PyErr_SetString(PyExc_ValueError, "build: one (id, name, section) per pattern and per point item");
+            return -1;
+        }
+    }
+    return 0;
+}
+
+/* The Score of a result, as runtime/native_score.py _score builds it (arrangement None). */
+static PyObject *build_score(const result_t *r, const builder_t *b) {
+    PyObject *v[11] = {NULL};
+    PyObject *pats = PyTuple_New(r->n_pat), *items = PyTuple_New(r->n_items), *pays = PyDict_New();
+    if (!pats || !items || !pays) goto fail;
+    for (int i = 0; i < r->n_pat; i++) {
+        PyObject *info = PyTuple_GET_ITEM(b->patterns, r->pat[i]);
+        PyObject *f[5] = {Py_NewRef(PyTuple_GET_ITEM(info, 0)), Py_NewRef(PyTuple_GET_ITEM(info, 1)),
+                          PyLong_FromLongLong(r->val[i]), PyLong_FromLongLong(r->cnt[i]),
+                          Py_NewRef(PyTuple_GET_ITEM(info, 2))};
+        if (!f[2] || !f[3]) {
+            for (int k = 0; k < 5; k++) Py_XDECREF(f[k]);
+            goto fail;
+        }
+        PyObject *sp = new_slotted(&PATTERN_T, f);
+        if (!sp) goto fail;
+        PyTuple_SET_ITEM(pats, i, sp);
+    }
+    for (int i = 0; i < r->n_items; i++) {
+        PyObject *info = PyTuple_GET_ITEM(b->items, r->item[i]);
+        PyObject *f[4] = {Py_NewRef(PyTuple_GET_ITEM(info, 0)), Py_NewRef(PyTuple_GET_ITEM(info, 1)),
+                          PyLong_FromLongLong(r->item_val[i]), Py_NewRef(PyTuple_GET_ITEM(info, 2))};
+        if (!f[2]) {
+            for (int k = 0; k < 4; k++) Py_XDECREF(f[k]);
+            goto fail;
+        }
+        PyObject *sp = new_slotted(&POINTS_T, f);
+        if (!sp) goto fail;
+        PyTuple_SET_ITEM(items, i, sp);
+    }
+    for (int i = 0; i < r->n_pay; i++) {
+        PyObject *amount = PyLong_FromLongLong(r->pay[i]);
+        int bad = !amount || PyDict_SetItemString(pays, r->role[i], amount) < 0;
+        Py_XDECREF(amount);
+        if (bad) goto fail;
+    }
+    v[0] = Py_NewRef(r->legal ? Py_True : Py_False);
+    v[1] = r->reason ? PyUnicode_FromString(r->reason) : Py_NewRef(Py_None);
+    v[2] = pats;
+    v[3] = PyLong_FromLongLong(r->total);
+    v[4] = PyLong_FromLongLong(r->capped);
+    v[5] = r->has_fu ? PyLong_FromLongLong(r->fu) : Py_NewRef(Py_None);
+    v[6] = pays;
+    v[7] = Py_NewRef(Py_None);
+    v[8] = Py_NewRef(r->limit ? Py_True : Py_False);
+    v[9] = items;
+    v[10] = r->has_value ? PyLong_FromLongLong(r->value) : Py_NewRef(Py_None);
+    pats = items = pays = NULL;
+    for (int i = 0; i < 11; i++)
+        if (!v[i]) {
+            for (int k = 0; k < 11; k++) Py_XDECREF(v[k]);
+            return NULL;
+        }
+    return new_slotted(&SCORE_T, v);
+fail:
+    Py_XDECREF(pats);
+    Py_XDECREF(items);
+    Py_XDECREF(pays);
+    return NULL;
+}
+
+static void fill_tile_list(mj_tile *out, int *n, const uint8_t *codes, Py_ssize_t len) {
+    for (Py_ssize_t i = 0; i < len; i++) out[(*n)++] = TILES[codes[i]];
+}
+
+/* Scratch for one request: three results and the enumeration (about 100 KB), kept between
+ * calls; a re-entrant call (none happens: lowered code never calls Python) gets its own. */
+typedef struct {
+    result_t res[3];
+    enum_t e;
+} scratch_t;
+
+static hits_t HITS; /* scratch, like SW */
+
+/* The whole evaluation; *status UNSUPPORTED means "answer None". Fills `out`. */
+static int score(const request_t *q, result_t *out, result_t *cur, result_t *under, enum_t *e, int *status) {
+    const mj_profile *P = q->P;
+    *status = OK;
+    uint8_t conc[N_KINDS] = {0}, totals[N_KINDS] = {0};
+    for (Py_ssize_t i = 0; i < q->n_concealed; i++) conc[q->concealed[i] >> 1]++;
+    conc[q->win >> 1]++;
+    memcpy(totals, conc, N_KINDS);
+    for (int m = 0; m < q->melds.n_melds; m++)
+        for (int k = 0; k < q->melds.n_codes[m]; k++) totals[q->melds.codes[m][k] >> 1]++;
+    for (int k = 0; k < N_KINDS; k++)
+        if (totals[k] > 4) { /* a tile set of more copies (check_hand allows it): Python answers */
+            *status = UNSUPPORTED;
+            return 0;
+        }
+    if (shapes_arrangements(conc, q->melds.n_melds, q->win >> 1, P, e) < 0) {
+        *status = UNSUPPORTED;
+        return 0;
+    }
+    clear_result(out);
+    if (e->n_arrs == 0) {
+        out->legal = 0;
+        out->reason = "not a winning shape";
+        return 0;
+    }
+    int has_limits = 0; /* Profile.has_limits (of the ordinary profile: none) */
+    for (int i = 0; i < P->n_patterns; i++)
+        if (P->patterns[i].limit) {
+            /* The ordinary profile lists the combination patterns in another order when a limit
+             * pattern combines (its groups' first appearance moves): left to Python. */
+            if (q->skip_limits && P->patterns[i].combine_kind != MJ_NONE) goto unsupported;
+            has_limits = !q->skip_limits;
+        }
+
+    /* The hand-wide view (scoring.py _learn_tiles and the top of _evaluate). */
+    mj_view v;
+    memset(&v, 0, sizeof v);
+    int nm = q->melds.n_melds;
+    for (int m = 0; m < nm; m++) v.melds[m] = &q->melds.groups[m];
+    v.n_melds = nm;
+    v.win_tile = TILES[q->win];
+    fill_tile_list(v.tiles, &v.n_tiles, q->concealed, q->n_concealed);
+    v.tiles[v.n_tiles++] = TILES[q->win];
+    for (int m = 0; m < nm; m++) fill_tile_list(v.tiles, &v.n_tiles, q->melds.codes[m], q->melds.n_codes[m]);
+    for (int k = 0; k < N_KINDS; k++)
+        if (totals[k]) {
+            v.tile_mask |= (uint64_t)1 << k;
+            v.suits |= 1u << (k < 27 ? k / 9 : MJ_SUIT_Z);
+            if (totals[k] == 4) v.four_of_a_kinds++;
+        }
+    v.is_closed = 1;
+    for (int m = 0; m < nm; m++)
+        if (q->melds.groups[m].meld != MJ_MELD_ANKAN) v.is_closed = 0;
+    v.tsumo = q->tsumo;
+    v.ron = !q->tsumo;
+    const int64_t *s = q->sit;
+    v.last_tile = (int)s[0], v.after_kong = (int)s[1], v.kong_shot = (int)s[2], v.robbing_kong = (int)s[3];
+    v.first_draw = (int)s[4], v.fourth_tile = (int)s[5], v.riichi = (int)s[6], v.double_riichi = (int)s[7];
+    v.ippatsu = (int)s[8], v.dealer = (int)s[9], v.seat_wind = (int)s[10], v.round_wind = (int)s[11];
+    v.missing_suit = (int)s[12], v.flowers = s[13], v.own_bonus = s[14], v.bonus_sets = s[15];
+    v.original_call = (int)s[16], v.kong_upon_kong = (int)s[17], v.dealer_wins = s[18];
+    v.only_wait = (int)s[20], v.only_live_wait = (int)s[21];
+    if (v.only_wait < 0 && (P->needs_only_wait || P->needs_only_live_wait)) /* not passed: the core's own */
+        v.only_wait = only_wait(conc, nm, q->win >> 1, P);
+    if (v.only_live_wait < 0 && P->needs_only_live_wait) /* no exhausted kinds: only_live_wait is only_wait */
+        v.only_live_wait = v.only_wait;
+    v.winner = 1;
+    fill_tile_list(v.dora_indicators, &v.n_dora_indicators, q->dora, q->n_dora);
+    fill_tile_list(v.ura_indicators, &v.n_ura_indicators, q->ura, q->n_ura);
+    memcpy(v.counts, totals, N_KINDS);
+    memcpy(v.concealed_counts, conc, N_KINDS);
+    v.options = q->options;
+
+    int64_t best_key[16], key[16];
+    int have_best = 0, have_under = 0;
+    const char *failed = NULL;
+    result_t *best = out;
+    uint8_t without[MJ_MAX_PATTERNS] = {0};
+    for (int i = 0; i < P->n_minimum_without; i++) without[P->minimum_without[i]] = 1;
+
+    for (int a = 0; a < e->n_arrs; a++) {
+        const arr_t *ar = &e->arrs[a];
+        const reading_t *rd = &e->readings[ar->reading];
+        if (nm + rd->n > MJ_MAX_GROUPS) goto unsupported; /* cannot happen (at most 14 groups); guards v.groups */
+        v.shape = ar->shape;
+        v.wait = ar->wait;
+        v.n_groups = 0;
+        v.n_sets = 0;
+        v.pair = NULL;
+        for (int i = 0; i < nm + rd->n; i++) {
+            const mj_group *g = i < nm ? &q->melds.groups[i] : rd->g[i - nm];
+            v.groups[v.n_groups++] = g;
+            if (g->kind == MJ_GK_SEQUENCE || g->kind == MJ_GK_TRIPLET || g->kind == MJ_GK_KONG) v.sets[v.n_sets++] = g;
+            else if (g->kind == MJ_GK_PAIR && !v.pair) v.pair = g; /* Arrangement.pair: the first pair */
+        }
+        const mj_group *wg = ar->win_group < 0 ? NULL : v.groups[ar->win_group];
+        v.discard_group = q->tsumo ? NULL : wg;
+        /* scoring.py _concealed_triplets, corrected for ron in _evaluate */
+        int64_t trip = 0;
+        for (int i = 0; i < v.n_groups; i++)
+            if (v.groups[i]->concealed && v.groups[i]->is_triplet) trip++;
+        int discard_triplet = wg && wg->kind == MJ_GK_TRIPLET && wg->meld == MJ_NONE;
+        v.concealed_triplets = trip - (!q->tsumo && discard_triplet);
+        v.n_members = 0;
+        v.overflow = 0;
+
+        const char *reason = NULL;
+        for (int i = 0; i < P->n_requirements; i++) {
+            int64_t ok = P->requirements[i].when(&v);
+            if (v.overflow) goto unsupported;
+            if (!ok) {
+                reason = P->requirements[i].reason_en;
+                break;
+            }
+        }
+        if (reason) {
+            if (!failed || !*failed) failed = reason; /* failed = failed or reason */
+            continue;
+        }
+        hits_t *hits = &HITS;
+        if (reading_hits(P, q->plan, &v, hits, q->skip_limits) != OK) goto unsupported;
+        if (hits->n > 1 && apply_relations(P, hits, has_limits, NULL) != OK) goto unsupported;
+        clear_result(cur);
+        if (aggregate(hits, cur) != OK) goto unsupported;
+        int64_t total = 0, counting_off = 0;
+        int limit = 0;
+        for (int i = 0; i < cur->n_pat; i++) {
+            int64_t pts;
+            if (__builtin_mul_overflow(cur->val[i], cur->cnt[i], &pts) || __builtin_add_overflow(total, pts, &total))
+                goto unsupported;
+            if (without[cur->pat[i]] && __builtin_add_overflow(counting_off, pts, &counting_off)) goto unsupported;
+            if (P->patterns[cur->pat[i]].limit) limit = has_limits;
+        }
+        cur->total = total;
+        cur->capped = P->has_cap && P->cap < total ? P->cap : total;
+        cur->limit = limit;
+        if (P->has_minimum) {
+            int64_t counting;
+            if (__builtin_sub_overflow(total, counting_off, &counting)) goto unsupported;
+            if (counting < P->minimum_at_least) {
+                cur->legal = 0;
+                cur->reason = P->minimum_reason_en ? P->minimum_reason_en : "";
+                if (!have_under || total > under->total) {
+                    result_t *t = under;
+                    under = cur;
+                    cur = t;
+                    have_under = 1;
+                }
+                continue;
+            }
+        }
+        cur->legal = 1;
+        if (P->has_points && !limit) { /* scoring.py count_points */
+            memset(v.counted, 0, sizeof v.counted);
+            for (int i = 0; i < cur->n_pat; i++) v.counted[cur->pat[i] / 64] |= (uint64_t)1 << (cur->pat[i] % 64);
+            int64_t raw = 0;
+            for (int i = 0; i < P->n_point_items; i++) {
+                const mj_point_item *it = &P->point_items[i];
+                if (it->when) {
+                    int64_t ok = it->when(&v);
+                    if (v.overflow) goto unsupported;
+                    if (!ok) continue;
+                }
+                int64_t val = amount(&it->value, &v);
+                if (v.overflow) goto unsupported;
+                if (val) {
+                    if (__builtin_add_overflow(raw, val, &raw)) goto unsupported;
+                    cur->item[cur->n_items] = i;
+                    cur->item_val[cur->n_items] = val;
+                    cur->n_items++;
+                }
+            }
+            if (P->points_result) {
+                v.points = raw;
+                raw = P->points_result(&v);
+                if (v.overflow) goto unsupported;
+            }
+            cur->has_fu = 1;
+            cur->fu = raw;
+        }
+        mj_pay pay;
+        memset(&pay, 0, sizeof pay);
+        pay.fan = total;
+        pay.capped = cur->capped;
+        pay.points = cur->has_fu ? cur->fu : 0; /* points=fu or 0 */
+        pay.honba = s[19];
+        pay.tsumo = q->tsumo;
+        pay.ron = !q->tsumo;
+        pay.dealer = (int)s[9];
+        pay.limit = limit;
+        pay.options = q->options;
+        if (payments(P, &pay, q->tsumo, (int)s[9], cur) != OK) goto unsupported;
+        if (P->hand_value != MJ_NONE) {
+            cur->has_value = 1;
+            cur->value = pay.named[P->hand_value];
+        }
+        if (preference_key(P, cur, key) != OK) goto unsupported;
+        if (!have_best || key_greater(key, best_key, P->n_prefer)) {
+            result_t *t = best;
+            best = cur;
+            cur = t;
+            memcpy(best_key, key, sizeof key);
+            have_best = 1;
+        }
+    }
+    if (!have_best) {
+        if (have_under && !failed) {
+            copy_result(out, under);
+            return 0;
+        }
+        clear_result(out);
+        out->legal = 0;
+        out->reason = failed && *failed ? failed : "not a legal win"; /* failed or "not a legal win" */
+        return 0;
+    }
+    copy_result(out, best);
+    if (best->limit && P->limit_hands_counted != MJ_NONE && q->options[3 * P->limit_hands_counted]) {
+        /* scoring.py _counted_beside_limit: the hand counted again without its limit patterns;
+         * the counted figures answer when their value beats the limit hand's. */
+        scratch_t *w = PyMem_Malloc(sizeof *w);
+        if (!w) {
+            PyErr_NoMemory();
+            return -1;
+        }
+        request_t ordinary = *q;
+        ordinary.skip_limits = 1;
+        int st;
+        int rc = score(&ordinary, &w->res[0], &w->res[1], &w->res[2], &w->e, &st);
+        if (rc == 0 && st == OK) {
+            const result_t *counted = &w->res[0];
+            if (counted->legal && counted->has_value && out->has_value && counted->value > out->value)
+                copy_result(out, counted);
+        }
+        PyMem_Free(w);
+        if (rc < 0) return -1;
+        if (st != OK) goto unsupported;
+    }
+    return 0;
+unsupported:
+    *status = UNSUPPORTED;
+    return 0;
+}
+
+
+static scratch_t *SCRATCH;
+static int SCRATCH_BUSY;
+
+/* Score a parsed request: the result tuple (or with `b` the Score), None (Python answers), or
+ * NULL with an exception. */
+static PyObject *run(const request_t *q, const builder_t *b) {
+    scratch_t *w;
+    int own = SCRATCH_BUSY;
+    if (own) w = PyMem_Malloc(sizeof *w);
+    else {
+        if (!SCRATCH) SCRATCH = PyMem_Malloc(sizeof *SCRATCH);
+        w = SCRATCH;
+    }
+    if (!w) return PyErr_NoMemory();
+    if (!own) SCRATCH_BUSY = 1;
+    int status;
+    PyObject *ret = NULL;
+    if (score(q, &w->res[0], &w->res[1], &w->res[2], &w->e, &status) == 0)
+        ret = status != OK ? Py_NewRef(Py_None) : b ? build_score(&w->res[0], b) : build_result(&w->res[0]);
+    if (own) PyMem_Free(w);
+    else SCRATCH_BUSY = 0;
+    return ret;
+}
+
+static int check_codes(const uint8_t *codes, Py_ssize_t n, const char *what) {
+    for (Py_ssize_t i = 0; i < n; i++) {
+        int kind = codes[i] >> 1, red = codes[i] & 1;
+        if (kind >= N_KINDS || (red && !(kind < 27 && kind % 9 == 4))) {
+            PyErr_Format(PyExc_ValueError, "%s: tile code %d is not a hand-forming tile", what, codes[i]);
+            return -1;
+        }
+    }
+    return 0;
+}
+
+static PyObject *py_evaluate(PyObject *self, PyObject *args) {
+    PyObject *capsule, *melds, *situation;
+    Py_buffer conc, dora, ura, opts;
+    int win, tsumo;
+    if (!PyArg_ParseTuple(args, "Oy*O!ipO!y*y*y*", &capsule, &conc, &PyTuple_Type, &melds, &win, &tsumo,
+                          &PyTuple_Type, &situation, &dora, &ura, &opts))
+        return NULL;
+    PyObject *ret = NULL;
+    request_t q;
+    memset(&q, 0, sizeof q);
+    q.P = profile_of(capsule, &q.plan);
+    if (!q.P) goto done;
+    const mj_profile *P = q.P;
+    if (opts.len != (Py_ssize_t)(3 * sizeof(int64_t)) * P->n_options) {
+        PyErr_SetString(PyExc_ValueError, "options must hold 3 int64 per declared option");
+        goto done;
+    }
+    q.options = (const int64_t *)opts.buf;
+    q.concealed = conc.buf;
+    q.n_concealed = conc.len;
+    q.dora = dora.buf, q.n_dora = dora.len;
+    q.ura = ura.buf, q.n_ura = ura.len;
+    q.tsumo = tsumo;
+    if (parse_melds(melds, &q.melds) < 0) goto done;
+    if (conc.len + 1 != 14 - 3 * q.melds.n_melds) {
+        PyErr_SetString(PyExc_ValueError, "concealed tiles plus the winning tile do not fit the melds");
+        goto done;
+    }
+    if (win < 0 || win >= 2 * N_KINDS) {
+        PyErr_SetString(PyExc_ValueError, "winning tile code out of range");
+        goto done;
+    }
+    q.win = win;
+    uint8_t wc = (uint8_t)win;
+    if (check_codes(q.concealed, q.n_concealed, "concealed") < 0 || check_codes(&wc, 1, "win") < 0 ||
+        check_codes(q.dora, q.n_dora, "dora") < 0 || check_codes(q.ura, q.n_ura, "ura") < 0)
+        goto done;
+    for (int m = 0; m < q.melds.n_melds; m++)
+        if (check_codes(q.melds.codes[m], q.melds.n_codes[m], "meld") < 0) goto done;
+    if (q.n_dora > MJ_MAX_INDICATORS || q.n_ura > MJ_MAX_INDICATORS) {
+        ret = Py_NewRef(Py_None);
+        goto done;
+    }
+    if (PyTuple_GET_SIZE(situation) != SITUATION_FIELDS) {
+        PyErr_Format(PyExc_ValueError, "situation must hold %d ints", SITUATION_FIELDS);
+        goto done;
+    }
+    for (int i = 0; i < SITUATION_FIELDS; i++) {
+        PyObject *x = PyTuple_GET_ITEM(situation, i);
+        if (!PyLong_Check(x)) { /* not an int (nor a bool): Python reads it as it reads it */
+            ret = Py_NewRef(Py_None);
+            goto done;
+        }
+        int of = 0;
+        long long val = PyLong_AsLongLongAndOverflow(x, &of);
+        if (of) { /* beyond int64: Python's integers answer */
+            ret = Py_NewRef(Py_None);
+            goto done;
+        }
+        if (val == -1 && PyErr_Occurred()) goto done;
+        q.sit[i] = val;
+    }
+    if (q.sit[10] < 0 || q.sit[10] > 3 || q.sit[11] < 0 || q.sit[11] > 3 || q.sit[12] < MJ_NONE || q.sit[12] > 2 ||
+        q.sit[20] < -1 || q.sit[20] > 1 || q.sit[21] < -1 || q.sit[21] > 1) {
+        PyErr_SetString(PyExc_ValueError, "situation field out of range");
+        goto done;
+    }
+    ret = run(&q, NULL);
+done:
+    PyBuffer_Release(&conc);
+    PyBuffer_Release(&dora);
+    PyBuffer_Release(&ura);
+    PyBuffer_Release(&opts);
+    return ret;
+}
+
+/* ------------------------------------------------------------------------------------------ */
+/* evaluate_hand: the request read from the Python objects themselves                          */
+/* ------------------------------------------------------------------------------------------ */
+
+/* evaluate_hand(profile, hand, ctx, accepted, copies, options, extras)
+ *   hand     a runtime/scoring.py WinningHand, ctx a runtime/context.py WinContext
+ *   accepted scoring.py _accepted as 84 bytes, copies TileSet.copies
+ *   extras   (flowers, own_bonus, bonus_sets, dora codes, ura codes), computed by the glue
+ * -> what evaluate answers, or NotImplemented: this reader is not certain of the request (a
+ *    hand check_hand might refuse, a value of an unexpected type, options, a losing hand),
+ *    and the glue's general path (check_hand, then evaluate) answers instead. only_wait and
+ *    only_live_wait are passed as not computed: the glue takes this path only for a profile
+ *    that reads neither. */
+static PyObject *A_concealed, *A_melds, *A_win_tile, *A_win, *A_kind, *A_red, *A_type, *A_tiles;
+static PyObject *A_ctx[17], *A_options, *A_losing_hand, *A_exhausted;
+/* The WinContext fields read here, in situation order (flowers, own_bonus, bonus_sets and the
+ * waits come from elsewhere); "riichi" is `riichi or double_riichi`, "dealer" is_dealer. */
+static const char *CTX_FIELDS[17] = {"last_tile", "after_kong", "kong_shot", "robbing_kong", "first_draw",
+                                     "fourth_tile", "riichi", "double_riichi", "ippatsu", "dealer",
+                                     "seat_wind", "round_wind", "missing_suit", "original_call",
+                                     "kong_upon_kong", "dealer_wins", "honba"};
+static const int CTX_SLOT[17] = {0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 16, 17, 18, 19};
+
+/* Reading an attribute of a slots dataclass (Tile, Meld, WinningHand, WinContext are all
+ * `@dataclass(slots=True)`): the class's member descriptor gives the slot's offset, learnt once
+ * per (class, name), and an object of exactly that class is read at that offset. Anything else
+ * (another class, an unset slot, a descriptor that is not a plain object slot) takes
+ * PyObject_GetAttr. Returns a new reference, or NULL with an exception set. */
+typedef struct {
+    PyTypeObject *type; /* strong reference */
+    Py_ssize_t offset;  /* 0: the class has no plain slot of that name */
+} slot_cache;
+
+static PyObject *get_attr(PyObject *obj, PyObject *name, slot_cache *c) {
+    PyTypeObject *tp = Py_TYPE(obj);
+    if (c->type != tp) {
+        PyObject *d = PyObject_GetAttr((PyObject *)tp, name);
+        Py_ssize_t off = 0;
+        if (d && Py_IS_TYPE(d, &PyMemberDescr_Type)) {
+            PyMemberDef *m = ((PyMemberDescrObject *)d)->d_member;
+            if (m->type == T_OBJECT_EX && ((PyMemberDescrObject *)d)->d_common.d_type == tp) off = m->offset;
+        }
+        Py_XDECREF(d);
+        PyErr_Clear();
+        Py_XSETREF(c->type, (PyTypeObject *)Py_NewRef(tp));
+        c->offset = off;
+    }
+    if (c->offset > 0) {
+        PyObject *v = *(PyObject **)((char *)obj + c->offset);
+        if (v) return Py_NewRef(v);
+    }
+    return PyObject_GetAttr(obj, name);
+}
+
+static slot_cache C_exhausted, C_kind, C_red, C_options, C_losing, C_concealed, C_melds, C_win_tile, C_win, C_type, C_tiles, C_ctx[17];
+
+/* The code of a Tile (kind * 2 + red), or -1 when it is not plainly one. */
+static int tile_code(PyObject *t) {
+    PyObject *k = get_attr(t, A_kind, &C_kind);
+    if (!k) {
+        PyErr_Clear();
+        return -1;
+    }
+    long kind = PyLong_CheckExact(k) ? PyLong_AsLong(k) : -1;
+    Py_DECREF(k);
+    PyObject *r = get_attr(t, A_red, &C_red);
+    if (!r) {
+        PyErr_Clear();
+        return -1;
+    }
+    int red = r == Py_True ? 1 : r == Py_False ? 0 : -1;
+    Py_DECREF(r);
+    if (kind < 0 || kind >= 42 || red < 0) {
+        PyErr_Clear();
+        return -1;
+    }
+    return (int)kind * 2 + red;
+}
+
+/* A one-letter str (a StrEnum member is one): its letter, or 0. */
+static char letter(PyObject *x) {
+    if (!PyUnicode_Check(x) || PyUnicode_GET_LENGTH(x) != 1) return 0;
+    Py_UCS4 c = PyUnicode_READ_CHAR(x, 0);
+    return c < 128 ? (char)c : 0;
+}
+
+static int meld_code(PyObject *type) {
+    static const char *names[5] = {"chi", "pon", "minkan", "kakan", "ankan"}; /* MJ_MELD_* order */
+    if (!PyUnicode_Check(type)) return -1;
+    const char *s = PyUnicode_AsUTF8(type);
+    if (!s) {
+        PyErr_Clear();
+        return -1;
+    }
+    for (int i = 0; i < 5; i++)
+        if (strcmp(s, names[i]) == 0) return i;
+    return -1;
+}
+
+/* Not certain of the request: the glue's general path answers (an attribute error is dropped). */
+#define NOT_SURE()                          \
+    do {                                    \
+        PyErr_Clear();                      \
+        ret = Py_NewRef(Py_NotImplemented); \
+        goto done;                          \
+    } while (0)
+
+static PyObject *py_evaluate_hand(PyObject *self, PyObject *args) {
+    PyObject *capsule, *hand, *ctx, *extras, *build = Py_None;
+    Py_buffer acc, opts;
+    int copies;
+    if (!PyArg_ParseTuple(args, "OOOy*iy*O!|O", &capsule, &hand, &ctx, &acc, &copies, &opts, &PyTuple_Type, &extras,
+                          &build))
+        return NULL;
+    builder_t builder;
+    PyObject *ret = NULL, *concealed = NULL, *melds = NULL, *wt = NULL, *win = NULL, *x = NULL;
+    request_t q;
+    memset(&q, 0, sizeof q);
+    uint8_t codes[MJ_MAX_TILES];
+    q.P = profile_of(capsule, &q.plan);
+    if (!q.P) goto done;
+    const mj_profile *P = q.P;
+    const uint8_t *a = acc.buf;
+    if (acc.len != 2 * 42 || opts.len != (Py_ssize_t)(3 * sizeof(int64_t)) * P->n_options ||
+        PyTuple_GET_SIZE(extras) != 5)
+        NOT_SURE();
+    q.options = (const int64_t *)opts.buf;
+    /* ctx.options must be empty and the hand a winner's (the glue looked; so does this) */
+    x = get_attr(ctx, A_options, &C_options);
+    if (!x || !PyTuple_Check(x) || PyTuple_GET_SIZE(x) != 0) NOT_SURE();
+    Py_CLEAR(x);
+    x = get_attr(ctx, A_losing_hand, &C_losing);
+    if (x != Py_False) NOT_SURE();
+    Py_CLEAR(x);
+    /* exhausted kinds change only_live_wait, which scoring.py reads with its own functions */
+    x = get_attr(ctx, A_exhausted, &C_exhausted);
+    if (!x || !PyUnicode_Check(x) || (PyUnicode_GET_LENGTH(x) && P->needs_only_live_wait)) NOT_SURE();
+    Py_CLEAR(x);
+    /* the tiles */
+    concealed = get_attr(hand, A_concealed, &C_concealed);
+    melds = get_attr(hand, A_melds, &C_melds);
+    wt = get_attr(hand, A_win_tile, &C_win_tile);
+    win = get_attr(hand, A_win, &C_win);
+    if (!concealed || !melds || !wt || !win || !PyTuple_Check(concealed) || !PyTuple_Check(melds)) NOT_SURE();
+    Py_ssize_t nc = PyTuple_GET_SIZE(concealed), nm = PyTuple_GET_SIZE(melds);
+    if (nm > 4 || nc + 1 != 14 - 3 * nm) NOT_SURE(); /* check_hand words the refusal */
+    int n_codes = 0;
+    uint8_t totals[N_KINDS] = {0};
+    for (Py_ssize_t i = 0; i < nc; i++) {
+        int c = tile_code(PyTuple_GET_ITEM(concealed, i));
+        if (c < 0 || c >= 2 * N_KINDS || !a[c]) NOT_SURE();
+        codes[n_codes++] = (uint8_t)c;
+        totals[c >> 1]++;
+    }
+    int wc = tile_code(wt);
+    if (wc < 0 || wc >= 2 * N_KINDS || !a[wc]) NOT_SURE();
+    totals[wc >> 1]++;
+    q.win = wc;
+    q.melds.n_melds = (int)nm;
+    for (Py_ssize_t m = 0; m < nm; m++) {
+        PyObject *meld = PyTuple_GET_ITEM(melds, m);
+        PyObject *type = get_attr(meld, A_type, &C_type);
+        int mc = type ? meld_code(type) : -1;
+        Py_XDECREF(type);
+        PyObject *tiles = get_attr(meld, A_tiles, &C_tiles);
+        if (mc < 0 || !tiles || !PyTuple_Check(tiles)) {
+            Py_XDECREF(tiles);
+            NOT_SURE();
+        }
+        Py_ssize_t nt = PyTuple_GET_SIZE(tiles);
+        int want = mc == MJ_MELD_CHI || mc == MJ_MELD_PON ? 3 : 4;
+        int kinds[4];
+        for (Py_ssize_t k = 0; k < nt && k < 4; k++) {
+            int c = tile_code(PyTuple_GET_ITEM(tiles, k));
+            if (c < 0 || c >= 2 * N_KINDS || !a[c]) {
+                nt = -1;
+                break;
+            }
+            q.melds.codes[m][k] = (uint8_t)c;
+            kinds[k] = c >> 1;
+            totals[c >> 1]++;
+        }
+        Py_DECREF(tiles);
+        if (nt != want) NOT_SURE();
+        q.melds.n_codes[m] = want;
+        for (int i = 1; i < want; i++) /* sorted kinds (hand.py Meld: the group starts at the lowest) */
+            for (int j = i; j > 0 && kinds[j - 1] > kinds[j]; j--) {
+                int t = kinds[j];
+                kinds[j] = kinds[j - 1];
+                kinds[j - 1] = t;
+            }
+        int ok = 1;
+        if (mc == MJ_MELD_CHI)
+            ok = kinds[0] < 27 && kinds[1] == kinds[0] + 1 && kinds[2] == kinds[0] + 2 && kinds[2] / 9 == kinds[0] / 9;
+        else
+            for (int i = 1; i < want; i++) ok = ok && kinds[i] == kinds[0];
+        if (!ok) NOT_SURE(); /* Meld refuses these when it is made; this is not one */
+        int gk = mc == MJ_MELD_CHI ? MJ_GK_SEQUENCE : mc == MJ_MELD_PON ? MJ_GK_TRIPLET : MJ_GK_KONG;
+        fill_group(&q.melds.groups[m], gk, kinds[0], mc == MJ_MELD_ANKAN, mc);
+    }
+    for (int k = 0; k < N_KINDS; k++)
+        if (totals[k] > copies || totals[k] > 4) NOT_SURE();
+    q.concealed = codes;
+    q.n_concealed = nc;
+    const char *ws = PyUnicode_Check(win) ? PyUnicode_AsUTF8(win) : NULL; /* WinKind: "tsumo", "ron" */
+    if (!ws) NOT_SURE();
+    if (strcmp(ws, "tsumo") == 0) q.tsumo = 1;
+    else if (strcmp(ws, "ron") == 0) q.tsumo = 0;
+    else NOT_SURE();
+    /* the situation */
+    int riichi = 0;
+    for (int i = 0; i < 17; i++) {
+        PyObject *f = get_attr(ctx, A_ctx[i], &C_ctx[i]);
+        if (!f) {
+            PyErr_Clear();
+            NOT_SURE();
+        }
+        int slot = CTX_SLOT[i];
+        long long val = 0;
+        if (slot == 10 || slot == 11) { /* seat_wind, round_wind */
+            const char *at = strchr("ESWN", letter(f));
+            val = letter(f) && at ? at - "ESWN" : -2;
+        } else if (slot == 12) { /* missing_suit: None or m, p, s */
+            const char *at = f == Py_None ? NULL : strchr("mps", letter(f));
+            val = f == Py_None ? MJ_NONE : letter(f) && at ? at - "mps" : -2;
+        } else if (slot == 9) { /* dealer: None (seat wind East decides) or a bool */
+            val = f == Py_None ? -3 : f == Py_True ? 1 : f == Py_False ? 0 : -2;
+        } else if (slot == 18 || slot == 19) { /* dealer_wins, honba */
+            int of = 0;
+            val = PyLong_CheckExact(f) ? PyLong_AsLongLongAndOverflow(f, &of) : -2;
+            if (of || val < 0) val = -2;
+        } else {
+            val = f == Py_True ? 1 : f == Py_False ? 0 : -2;
+        }
+        Py_DECREF(f);
+        if (val == -2) NOT_SURE();
+        if (slot == 6) riichi = (int)val;
+        q.sit[slot] = val;
+    }
+    q.sit[6] = riichi || q.sit[7]; /* view.riichi = ctx.riichi or ctx.double_riichi */
+    if (q.sit[9] == -3) q.sit[9] = q.sit[10] == MJ_WIND_E; /* WinContext.is_dealer */
+    for (int i = 0; i < 3; i++) {
+        PyObject *e = PyTuple_GET_ITEM(extras, i);
+        int of = 0;
+        long long val = PyLong_Check(e) ? PyLong_AsLongLongAndOverflow(e, &of) : -1;
+        if (of || val < 0) {
+            PyErr_Clear();
+            NOT_SURE();
+        }
+        q.sit[13 + i] = val;
+    }
+    q.sit[20] = q.sit[21] = -1;
+    PyObject *dora = PyTuple_GET_ITEM(extras, 3), *ura = PyTuple_GET_ITEM(extras, 4);
+    if (!PyBytes_Check(dora) || !PyBytes_Check(ura) || PyBytes_GET_SIZE(dora) > MJ_MAX_INDICATORS ||
+        PyBytes_GET_SIZE(ura) > MJ_MAX_INDICATORS)
+        NOT_SURE();
+    q.dora = (const uint8_t *)PyBytes_AS_STRING(dora), q.n_dora = PyBytes_GET_SIZE(dora);
+    q.ura = (const uint8_t *)PyBytes_AS_STRING(ura), q.n_ura = PyBytes_GET_SIZE(ura);
+    if (check_codes(q.dora, q.n_dora, "dora") < 0 || check_codes(q.ura, q.n_ura, "ura") < 0) {
+        PyErr_Clear();
+        NOT_SURE();
+    }
+    if (build != Py_None && parse_builder(build, P, &builder) < 0) goto done;
+    ret = run(&q, build != Py_None ? &builder : NULL);
+done:
+    Py_XDECREF(x);
+    Py_XDECREF(concealed);
+    Py_XDECREF(melds);
+    Py_XDECREF(wt);
+    Py_XDECREF(win);
+    PyBuffer_Release(&acc);
+    PyBuffer_Release(&opts);
+    return ret;
+}
+
+/* check_tiles(concealed, melds, win, accepted, copies) -> bytes(34) | None: the concealed counts
+ * with the winning tile when runtime/scoring.py:check_hand would certainly accept the hand
+ * (every tile accepted by the set, 14 - 3 * melds tiles, no kind beyond `copies`), else None:
+ * then the glue calls check_hand itself, which raises its HandError (or, unsure, answers). */
+static PyObject *py_check_tiles(PyObject *self, PyObject *args) {
+    Py_buffer conc, acc;
+    PyObject *melds;
+    int win, copies;
+    if (!PyArg_ParseTuple(args, "y*O!iy*i", &conc, &PyTuple_Type, &melds, &win, &acc, &copies)) return NULL;
+    const uint8_t *a = acc.buf, *c = conc.buf;
+    uint8_t counts[N_KINDS] = {0}, totals[N_KINDS] = {0};
+    int ok = acc.len == 2 * 42 && win >= 0 && win < 2 * 42 && a[win] && win < 2 * N_KINDS;
+    Py_ssize_t n_melds = PyTuple_GET_SIZE(melds);
+    ok = ok && n_melds <= 4 && conc.len + 1 == 14 - 3 * n_melds;
+    for (Py_ssize_t i = 0; ok && i < conc.len; i++) {
+        if (c[i] >= 2 * N_KINDS || !a[c[i]]) ok = 0;
+        else counts[c[i] >> 1]++;
+    }
+    if (ok) counts[win >> 1]++;
+    memcpy(totals, counts, N_KINDS);
+    for (Py_ssize_t m = 0; ok && m < n_melds; m++) {
+        PyObject *meld = PyTuple_GET_ITEM(melds, m);
+        if (!PyTuple_Check(meld) || PyTuple_GET_SIZE(meld) != 2 || !PyBytes_Check(PyTuple_GET_ITEM(meld, 1))) {
+            ok = 0;
+            break;
+        }
+        PyObject *b = PyTuple_GET_ITEM(meld, 1);
+        const uint8_t *t = (const uint8_t *)PyBytes_AS_STRING(b);
+        for (Py_ssize_t k = 0; ok && k < PyBytes_GET_SIZE(b); k++) {
+            if (t[k] >= 2 * N_KINDS || !a[t[k]]) ok = 0;
+            else totals[t[k] >> 1]++;
+        }
+    }
+    for (int k = 0; ok && k < N_KINDS; k++)
+        if (totals[k] > copies) ok = 0;
+    PyBuffer_Release(&conc);
+    PyBuffer_Release(&acc);
+    if (!ok) Py_RETURN_NONE;
+    return PyBytes_FromStringAndSize((const char *)counts, N_KINDS);
+}
+
+/* only_wait(counts, n_melds, win_kind, standard, seven_pairs, allow_four, thirteen_orphans,
+ * knitted) -> bool: the core's formal-wait test, for tests to hold to shapes.py is_only_wait
+ * (counts: 34 bytes, the concealed tiles with the winning one). */
+static PyObject *py_only_wait(PyObject *self, PyObject *args) {
+    Py_buffer counts;
+    int n_melds, win, standard, seven_pairs, allow_four, thirteen, knitted;
+    if (!PyArg_ParseTuple(args, "y*iippppp", &counts, &n_melds, &win, &standard, &seven_pairs, &allow_four,
+                          &thirteen, &knitted))
+        return NULL;
+    uint8_t c[N_KINDS];
+    int total = 0, bad = counts.len != N_KINDS || n_melds < 0 || n_melds > 4 || win < 0 || win >= N_KINDS;
+    if (!bad) {
+        memcpy(c, counts.buf, N_KINDS);
+        for (int k = 0; k < N_KINDS; k++) {
+            if (c[k] > 4) bad = 1;
+            total += c[k];
+        }
+        bad = bad || total != 14 - 3 * n_melds || !c[win];
+    }
+    PyBuffer_Release(&counts);
+    if (bad) {
+        PyErr_SetString(PyExc_ValueError, "counts must be 34 bytes of at most 4, 14 - 3 * n_melds tiles, the winning kind among them");
+        return NULL;
+    }
+    mj_profile shapes;
+    memset(&shapes, 0, sizeof shapes);
+    shapes.standard = (uint8_t)standard, shapes.seven_pairs = (uint8_t)seven_pairs;
+    shapes.seven_pairs_allow_four_of_a_kind = (uint8_t)allow_four;
+    shapes.thirteen_orphans = (uint8_t)thirteen, shapes.knitted = (uint8_t)knitted;
+    return PyBool_FromLong(only_wait(c, n_melds, win, &shapes));
+}
+
+/* What the glue checks against the Python profile before trusting the tables. */
+static PyObject *py_profile_info(PyObject *self, PyObject *capsule) {
+    const mj_profile *P = profile_of(capsule, NULL);
+    if (!P) return NULL;
+    PyObject *pats = PyTuple_New(P->n_patterns), *items = NULL;
+    if (!pats) return NULL;
+    for (int i = 0; i < P->n_patterns; i++) {
+        PyObject *s = PyUnicode_FromString(P->patterns[i].id ? P->patterns[i].id : "");
+        if (!s) goto fail;
+        PyTuple_SET_ITEM(pats, i, s);
+    }
+    items = PyTuple_New(P->n_point_items);
+    if (!items) goto fail;
+    for (int i = 0; i < P->n_point_items; i++) {
+        PyObject *s = PyUnicode_FromString(P->point_items[i].id ? P->point_items[i].id : "");
+        if (!s) goto fail;
+        PyTuple_SET_ITEM(items, i, s);
+    }
+    return Py_BuildValue("{s:i,s:s,s:N,s:N,s:i,s:i,s:i,s:i}", "abi", P->abi, "id", P->id ? P->id : "", "patterns",
+                         pats, "point_items", items, "n_options", P->n_options, "combinations", P->has_combinations,
+                         "needs_only_wait", P->needs_only_wait, "needs_only_live_wait", P->needs_only_live_wait);
+fail:
+    Py_DECREF(pats);
+    Py_XDECREF(items);
+    return NULL;
+}
+
+static PyMethodDef METHODS[] = {
+    {"evaluate", py_evaluate, METH_VARARGS, "Score a hand with a native profile; None: the Python engine answers."},
+    {"arrangements", py_arrangements, METH_VARARGS, "Every arrangement, as runtime/shapes.py:arrangements lists them."},
+    {"evaluate_hand", py_evaluate_hand, METH_VARARGS, "evaluate, reading a WinningHand and a WinContext itself."},
+    {"only_wait", py_only_wait, METH_VARARGS, "The core's formal single-wait test (shapes.py is_only_wait)."},
+    {"check_tiles", py_check_tiles, METH_VARARGS, "Whether scoring.py's check_hand certainly accepts the hand."},
+    {"profile_info", py_profile_info, METH_O, "The ids a native profile's tables hold, for the glue's checks."},
+    {NULL, NULL, 0, NULL},
+};
+
+static struct PyModuleDef MODULE = {PyModuleDef_HEAD_INIT, "_score", "The native scoring core (see score.c).", -1,
+                                    METHODS};
+
+PyMODINIT_FUNC PyInit__score(void) {
+    for (int k = 0; k < N_KINDS; k++) {
+        fill_tile(&TILES[2 * k], k, 0);
+        fill_tile(&TILES[2 * k + 1], k, 1);
+    }
+    for (int kind = 0; kind < 6; kind++)
+        for (int t = 0; t < N_KINDS; t++) fill_group(&CONCEALED[kind][t], kind, t, 1, MJ_NONE);
+#define INTERN(var, text) \
+    if (!(var = PyUnicode_InternFromString(text))) return NULL
+    INTERN(A_concealed, "concealed");
+    INTERN(A_melds, "melds");
+    INTERN(A_win_tile, "win_tile");
+    INTERN(A_win, "win");
+    INTERN(A_kind, "kind");
+    INTERN(A_red, "red");
+    INTERN(A_type, "type");
+    INTERN(A_tiles, "tiles");
+    INTERN(A_options, "options");
+    INTERN(A_losing_hand, "losing_hand");
+    INTERN(A_exhausted, "exhausted");
+    for (int i = 0; i < 17; i++) INTERN(A_ctx[i], CTX_FIELDS[i]);
+    PyObject *m = PyModule_Create(&MODULE);
+    if (!m) return NULL;
+    if (PyModule_AddIntConstant(m, "ABI", MJ_ABI) < 0 || PyModule_AddIntConstant(m, "SITUATION_FIELDS", SITUATION_FIELDS) < 0) {
+        Py_DECREF(m);
+        return NULL;
+    }
+    return m;
+}

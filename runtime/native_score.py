@@ -1,0 +1,446 @@
+"""The glue between the Python engine and the native scoring core (``runtime/native/score.c``).
+
+:func:`evaluate_native` answers what :func:`mjspec.runtime.scoring.evaluate` answers, from the
+profile's native module (``generated._native_<id>``) and the core (``runtime._score``), or None
+when the Python engine must answer: no native module, ``MJSPEC_BACKEND=python``, game options
+given with the request, a losing hand, a profile object whose rules are not the ones the native
+tables were built from, or anything the core leaves to Python (it says so by answering None).
+A malformed hand raises the :class:`~mjspec.runtime.scoring.HandError` scoring.py raises: the
+core's ``check_tiles`` accepts only hands scoring.py's ``check_hand`` certainly accepts, and any
+other hand goes through ``check_hand`` itself. ``Score.arrangement`` is None in a native answer.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import importlib
+import struct
+from types import ModuleType
+from typing import Any
+
+from .backend import native_module
+from .context import WinContext, WinKind
+from .hand import GroupKind, Meld, MeldType, ShapeKind, WaitKind
+from .options import ScoreValue
+from .profile import Profile
+from .scoring import (
+    HandError,
+    Score,
+    ScoredPattern,
+    ScoredPoints,
+    WinningHand,
+    _accepted,
+    _flower_count,
+    _indicators,
+    _only_live_wait,
+    _only_wait,
+    _scored_pattern,
+    _scored_points,
+    bonus_tiles,
+    check_hand,
+)
+
+__all__ = [
+    "evaluate_native",
+    "evaluate_with",
+    "native_core",
+    "native_profile",
+    "SITUATION",
+    "MELD_CODE",
+    "KIND_CODE",
+    "SHAPE_CODE",
+    "WAIT_CODE",
+]
+
+# The numbering of runtime/native/mjscore.h (fixed there; compiler/vocabulary.py uses the same).
+MELD_CODE: dict[MeldType, int] = {
+    MeldType.CHI: 0,
+    MeldType.PON: 1,
+    MeldType.MINKAN: 2,
+    MeldType.KAKAN: 3,  # MJ_MELD_SHOUMINKAN
+    MeldType.ANKAN: 4,
+}
+KIND_CODE: dict[GroupKind, int] = {k: i for i, k in enumerate(GroupKind)}
+SHAPE_CODE: dict[ShapeKind, int] = {s: i for i, s in enumerate(ShapeKind)}
+WAIT_CODE: dict[WaitKind, int] = {w: i for i, w in enumerate(WaitKind)}
+
+#: The order of the ``situation`` tuple (score.c's header and runtime/native/request.c say the same).
+SITUATION = (
+    "last_tile",
+    "after_kong",
+    "kong_shot",
+    "robbing_kong",
+    "first_draw",
+    "fourth_tile",
+    "riichi",
+    "double_riichi",
+    "ippatsu",
+    "dealer",
+    "seat_wind",
+    "round_wind",
+    "missing_suit",
+    "flowers",
+    "own_bonus",
+    "bonus_sets",
+    "original_call",
+    "kong_upon_kong",
+    "dealer_wins",
+    "honba",
+    "only_wait",
+    "only_live_wait",
+)
+
+
+def native_core() -> ModuleType | None:
+    """``mjspec.runtime._score``, or None (not built, or ``MJSPEC_BACKEND=python``)."""
+    return native_module("runtime._score")
+
+
+def _pack_options(profile: Profile) -> bytes:
+    """Three int64 per declared option, in declaration order: (value or points, doubles, limit)."""
+    values = profile.option_values.as_dict()
+    out: list[int] = []
+    for spec in profile.options:
+        v = values[spec.name]
+        if isinstance(v, ScoreValue):
+            out += [v.points, v.doubles, int(v.limit)]
+        else:
+            out += [int(v), 0, 0]
+    return struct.pack(f"={len(out)}q", *out)
+
+
+class _Native:
+    """What the glue learnt once about one profile object: the core, the capsule of its tables,
+    its options packed, which costly view names it reads, and scoring.py's table of the tiles
+    its hands may hold (by code), with the copies of each."""
+
+    __slots__ = (
+        "core",
+        "capsule",
+        "options",
+        "wants_only_wait",
+        "wants_live_wait",
+        "accepted",
+        "copies",
+        "fast",
+        "build",
+    )
+
+    def __init__(self, core: Any, capsule: Any, profile: Profile | None) -> None:
+        self.core = core
+        self.capsule = capsule
+        needs = profile.needs if profile is not None else ()
+        self.options = _pack_options(profile) if profile is not None else b""
+        self.wants_only_wait = "only_wait" in needs
+        self.wants_live_wait = "only_live_wait" in needs
+        self.accepted = bytes(_accepted(profile)) if profile is not None else b""
+        self.copies = profile.tiles.copies if profile is not None else 0
+        # The core reads hand and context itself (it computes only_wait, and only_live_wait
+        # when no kind is exhausted; evaluate_hand leaves exhausted kinds to the general path).
+        self.fast = True
+        self.build = _builder(profile) if profile is not None else None
+
+
+_NO_NATIVE = _Native(None, None, None)
+
+
+def _plain_init(cls: type, names: tuple[str, ...]) -> bool:
+    """Whether ``cls`` is a slots dataclass whose __init__ only stores these fields, in this order
+    (what the core's Score builder relies on: it fills the slots as that __init__ would)."""
+    return (
+        dataclasses.is_dataclass(cls)
+        and tuple(f.name for f in dataclasses.fields(cls)) == names
+        and "__slots__" in cls.__dict__
+        and not hasattr(cls, "__post_init__")
+    )
+
+
+_BUILDABLE = (
+    _plain_init(
+        Score,
+        (
+            "legal",
+            "reason",
+            "patterns",
+            "total",
+            "capped",
+            "fu",
+            "payments",
+            "arrangement",
+            "limit",
+            "point_items",
+            "value",
+        ),
+    )
+    and _plain_init(ScoredPattern, ("id", "name", "value", "count", "section"))
+    and _plain_init(ScoredPoints, ("id", "name", "points", "section"))
+)
+
+
+def _builder(profile: Profile) -> tuple[Any, ...] | None:
+    """What the core needs to build the Score itself: the classes, then (id, English name,
+    section) of every pattern and point item, as _score takes them from the profile's objects."""
+    if not _BUILDABLE:
+        return None
+    items = profile.points.items if profile.points is not None else ()
+    return (
+        Score,
+        ScoredPattern,
+        ScoredPoints,
+        tuple((p.id, p.names.en, p.section) for p in profile.patterns),
+        tuple((i.id, i.names.en, i.section) for i in items),
+    )
+
+
+#: The Profile fields the native tables stand for: a profile object differing in any of them
+#: (a profile replaced by hand, or options that set rule fields) is scored by Python.
+_RULE_FIELDS = (
+    "shapes",
+    "requirements",
+    "patterns",
+    "groups",
+    "cap",
+    "prefer",
+    "payments",
+    "minimum",
+    "points",
+    "options",
+    "limit_hands_counted",
+)
+
+
+def native_profile(profile: Profile) -> Any | None:
+    """The capsule of the profile's native tables, when they stand for this profile object; else None."""
+    return _native(profile).capsule
+
+
+def _native(profile: Profile) -> _Native:
+    known: _Native | None = profile.memo.get("native_score")
+    if known is None:
+        known = profile.memo["native_score"] = _learn(profile)
+    return known
+
+
+def _learn(profile: Profile) -> _Native:
+    core = native_core()
+    module = native_module(f"generated._native_{profile.id}")
+    if core is None or module is None:
+        return _NO_NATIVE
+    capsule = getattr(module, "PROFILE", None)
+    try:
+        base: Profile = importlib.import_module(f"mjspec.generated.{profile.id}").PROFILE
+    except ImportError:
+        return _NO_NATIVE
+    for name in _RULE_FIELDS:
+        mine, theirs = getattr(profile, name), getattr(base, name)
+        if mine is not theirs and mine != theirs:
+            return _NO_NATIVE
+    try:
+        info = core.profile_info(capsule)
+    except (TypeError, ValueError, RuntimeError):
+        return _NO_NATIVE  # tables this core does not read (another MJ_ABI, out of range): Python answers
+    items = tuple(i.id for i in profile.points.items) if profile.points else ()
+    if (
+        info["patterns"] != tuple(p.id for p in profile.patterns)
+        or info["point_items"] != items
+        or info["n_options"] != len(profile.options)
+        or info["needs_only_wait"] != ("only_wait" in profile.needs)
+        or info["needs_only_live_wait"] != ("only_live_wait" in profile.needs)
+    ):
+        return _NO_NATIVE
+    try:
+        return _Native(core, capsule, profile)
+    except (struct.error, TypeError, ValueError):
+        return _NO_NATIVE  # an option value beyond int64
+
+
+def _codes(tiles: Any) -> bytes:
+    return bytes([t.kind * 2 + t.red for t in tiles])
+
+
+def _melds(melds: tuple[Meld, ...]) -> tuple[tuple[int, bytes], ...]:
+    return tuple([(MELD_CODE[m.type], _codes(m.tiles)) for m in melds])
+
+
+def evaluate_native(profile: Profile, hand: WinningHand, ctx: WinContext) -> Score | None:
+    """The Score the Python engine gives (``arrangement`` None), or None: let the Python engine answer.
+
+    Raises :class:`HandError` exactly where scoring.py's ``evaluate`` does for a malformed hand."""
+    if ctx.options or ctx.losing_hand:
+        return None
+    native = profile.memo.get("native_score")
+    if native is None:
+        native = _native(profile)
+    if native.capsule is None:
+        return None
+    if native.fast:
+        # The core reads the hand and the context itself (evaluate_hand); it answers
+        # NotImplemented for anything it is not certain of, and the general path takes over.
+        extras: tuple[int, int, int, bytes, bytes] | None = _NO_EXTRAS
+        if ctx.flowers or ctx.dora_indicators or ctx.ura_indicators:
+            extras = _extras(profile, ctx)
+        if extras is not None:
+            out = native.core.evaluate_hand(
+                native.capsule,
+                hand,
+                ctx,
+                native.accepted,
+                native.copies,
+                native.options,
+                extras,
+                native.build,
+            )
+            if out is not NotImplemented:
+                if out is None or type(out) is Score:
+                    return out
+                return _score(profile, out)
+    return _evaluate(native, profile, hand, ctx)
+
+
+_NO_EXTRAS = (0, 0, 0, b"", b"")
+
+
+def _extras(profile: Profile, ctx: WinContext) -> tuple[int, int, int, bytes, bytes] | None:
+    """(flowers, own_bonus, bonus_sets, dora codes, ura codes) as _evaluate reads them, or None
+    when one refuses the context (the general path then decides, after check_hand)."""
+    try:
+        flowers = _flower_count(profile, ctx.flowers) if ctx.flowers else 0
+        own, sets = bonus_tiles(ctx.flowers, ctx.seat_wind.value) if ctx.flowers else _NO_BONUS
+        dora = _indicator_codes(profile, "dora_indicators", ctx.dora_indicators)
+        ura = _indicator_codes(profile, "ura_indicators", ctx.ura_indicators)
+    except (HandError, ValueError):
+        return None
+    return flowers, own, sets, dora, ura
+
+
+def evaluate_with(
+    capsule: Any, profile: Profile, hand: WinningHand, ctx: WinContext
+) -> Score | None:
+    """:func:`evaluate_native` with the tables of ``capsule`` (a module's ``PROFILE``), which must
+    stand for ``profile``; for tests that build their own tables."""
+    if ctx.options or ctx.losing_hand:
+        return None
+    core = native_core()
+    if core is None:
+        return None
+    return _evaluate(_Native(core, capsule, profile), profile, hand, ctx)
+
+
+_NO_BONUS = (0, 0)
+
+
+def _pack(
+    native: _Native, profile: Profile, hand: WinningHand, ctx: WinContext
+) -> tuple[Any, ...] | None:
+    """The arguments of ``runtime._score.evaluate`` for this request (score.c's header documents
+    them), or None when Python must decide; raises scoring.py's HandError for a malformed hand."""
+    concealed = _codes(hand.concealed)
+    melds = _melds(hand.melds)
+    win = hand.win_tile.kind * 2 + hand.win_tile.red
+    counts = native.core.check_tiles(concealed, melds, win, native.accepted, native.copies)
+    if counts is None:
+        # Not certainly well formed: scoring.py's own check raises the HandError _learn_tiles
+        # raises first (or accepts the hand after all).
+        counts = bytes(check_hand(profile, hand))
+        if max(counts) > 4:
+            return None  # a set of more copies than the core's tables know
+    try:
+        # These may refuse a context (HandError), which Python does only once the hand is a
+        # winning shape, and only_live_wait only when an expression reads it: Python decides then.
+        flowers = _flower_count(profile, ctx.flowers) if ctx.flowers else 0
+        own_bonus, bonus_sets = (
+            bonus_tiles(ctx.flowers, ctx.seat_wind.value) if ctx.flowers else _NO_BONUS
+        )
+        dora = _indicator_codes(profile, "dora_indicators", ctx.dora_indicators)
+        ura = _indicator_codes(profile, "ura_indicators", ctx.ura_indicators)
+        only_wait = only_live_wait = -1
+        if native.wants_only_wait or native.wants_live_wait:
+            only_wait = int(_only_wait(profile, list(counts), hand))
+            if native.wants_live_wait:
+                if ctx.exhausted:
+                    only_live_wait = int(_only_live_wait(profile, hand, ctx.exhausted))
+                else:
+                    only_live_wait = only_wait
+        missing = ctx.missing_suit
+        # Bools and ints as they are (the core reads both as ints); winds and suits are StrEnum
+        # members, so str.index finds their letter without the enum's Python-level machinery.
+        situation = (
+            ctx.last_tile,
+            ctx.after_kong,
+            ctx.kong_shot,
+            ctx.robbing_kong,
+            ctx.first_draw,
+            ctx.fourth_tile,
+            ctx.riichi or ctx.double_riichi,
+            ctx.double_riichi,
+            ctx.ippatsu,
+            ctx.is_dealer,
+            "ESWN".index(ctx.seat_wind),
+            "ESWN".index(ctx.round_wind),
+            -1 if missing is None else "mps".index(missing),
+            flowers,
+            own_bonus,
+            bonus_sets,
+            ctx.original_call,
+            ctx.kong_upon_kong,
+            ctx.dealer_wins,
+            ctx.honba,
+            only_wait,
+            only_live_wait,
+        )
+    except (HandError, ValueError):
+        return None  # a wind or suit that is no letter of ours, too
+    return (
+        native.capsule,
+        concealed,
+        melds,
+        win,
+        hand.win is WinKind.TSUMO,
+        situation,
+        dora,
+        ura,
+        native.options,
+    )
+
+
+def _indicator_codes(profile: Profile, key: str, text: str) -> bytes:
+    """The codes of ``context.<key>``, checked by scoring.py's own _indicators, remembered per text."""
+    if not text:
+        return b""
+    memo: dict[str, bytes] | None = profile.memo.get("native_indicators")
+    if memo is None:
+        memo = profile.memo["native_indicators"] = {}
+    codes = memo.get(text)
+    if codes is None:
+        codes = _codes(_indicators(profile, key, text))
+        if len(memo) >= 1 << 14:
+            memo.clear()
+        memo[text] = codes
+    return codes
+
+
+def _evaluate(
+    native: _Native, profile: Profile, hand: WinningHand, ctx: WinContext
+) -> Score | None:
+    packed = _pack(native, profile, hand, ctx)
+    if packed is None:
+        return None
+    out = native.core.evaluate(*packed)
+    if out is None:
+        return None
+    return _score(profile, out)
+
+
+def _score(profile: Profile, out: tuple[Any, ...]) -> Score:
+    """The Score of the core's answer tuple, with the profile's own Pattern and PointItem objects."""
+    legal, reason, patterns, total, capped, fu, payments, limit, items, value = out
+    declared = profile.patterns
+    scored = tuple([_scored_pattern(declared[i], v, n) for i, v, n in patterns])
+    point_items: tuple[Any, ...] = ()
+    if items:
+        assert profile.points is not None
+        listed = profile.points.items
+        point_items = tuple([_scored_points(listed[i], v) for i, v in items])
+    return Score(
+        legal, reason, scored, total, capped, fu, dict(payments), None, limit, point_items, value
+    )
