@@ -17,6 +17,7 @@ import sys
 from typing import Any, BinaryIO, Callable, Iterator, TextIO, cast
 
 from mjspec.runtime.context import ContextError
+from mjspec.runtime.native_contract import score_contract
 from mjspec.runtime.options import OptionError
 from mjspec.runtime.registry import UnknownProfile, load_profile
 from mjspec.runtime.request import RequestError, parse_request
@@ -85,6 +86,10 @@ def score_request(request: dict[str, Any]) -> dict[str, Any]:
         return {"error": "a request must be a JSON object"}
     try:
         profile = load_profile(request.get("profile", ""))
+        # A plain request is read, scored and answered natively; any other, and every error, here.
+        answer = score_contract(profile, request)
+        if answer is not None:
+            return answer
         hand, ctx = parse_request(profile, request)
         return evaluate(profile, hand, ctx).to_contract()
     except (UnknownProfile, RequestError, HandError, ContextError, OptionError) as e:

@@ -332,7 +332,7 @@ def _cmd_score(args: argparse.Namespace) -> int:
     }
     hand, ctx = parse_request(profile, request)
     hand = _drop_included_win_tile(hand)
-    score = evaluate(profile, hand, ctx)
+    score = evaluate(profile, hand, ctx, reference=not args.json)  # the human form names the arrangement
     if args.json:
         print(json.dumps(score.to_contract(), ensure_ascii=False))
     else:
