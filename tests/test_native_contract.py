@@ -55,7 +55,7 @@ def _mutations(rng: random.Random, request: dict[str, Any]) -> list[dict[str, An
         elif what == 1:
             r["win_tile"] = rng.choice(["5m", "0m", "1z", "9s", "1f", "0p", "5z", "x"])
         elif what == 2:
-            ctx[rng.choice(["honba", "dealer_wins", "riichi_sticks"])] = rng.choice([-1, 3, 10**30, True, "2"])
+            ctx[rng.choice(["honba", "dealer_wins", "riichi_sticks"])] = rng.choice([-1, 3, 100, 101, 10**30, True, "2"])
         elif what == 3:
             ctx[rng.choice(["riichi", "last_tile", "dealer", "first_draw"])] = rng.choice([True, 1, None])
         elif what == 4:
