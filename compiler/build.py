@@ -14,12 +14,11 @@ from dataclasses import dataclass, field
 from importlib import resources
 from pathlib import Path
 
-from .check import check
-from .emit import render_engine, render_registry
+from .emit import render_registry
 from .errors import SpecError, SpecErrors
 from .ir import ProfileIR
-from .render import render_rule_documents
 from .resolve import SpecLibrary
+from .verify import compile_profile, document_errors
 
 
 @dataclass(frozen=True)
@@ -70,18 +69,20 @@ def compile_library(layout: Layout) -> BuildOutput:
     """
     out = BuildOutput()
     lib = SpecLibrary(layout.specs, layout.root)
-    sources: dict[str, str] = {}
+    compiled = []
     for pid in lib.profile_ids():
         try:
-            ir = check(lib.resolve_file(lib.path_of(pid)), expected_id=pid)
+            # validate runs the same compile_profile: what validates, builds
+            c = compile_profile(lib.resolve_file(lib.path_of(pid)), expected_id=pid)
         except SpecErrors as e:
             out.errors.extend(e.errors)
             continue
-        out.profiles.append(ir)
-        sources[pid] = out.files[layout.generated / f"{pid}.py"] = render_engine(ir)
+        compiled.append(c)
+        out.profiles.append(c.ir)
+        out.files[layout.generated / f"{pid}.py"] = c.source
     if not out.errors:
         out.files[layout.generated / "__init__.py"] = render_registry([p.id for p in out.profiles])
-        docs, errors = render_rule_documents(out.profiles, sources, layout.rules, layout.locale)
+        docs, errors = document_errors(compiled, layout.rules, layout.locale)
         out.files.update(docs)
         out.errors.extend(errors)
     return out

@@ -21,7 +21,7 @@ from mjspec.runtime.request import RequestError, parse_request
 from mjspec.runtime.scoring import HandError, Score, WinningHand, evaluate
 
 from .build import Layout, atomic_write, compile_library, stale_files, write_outputs
-from .check import check
+from .verify import compile_profile, document_errors
 from .errors import SpecErrors
 from .resolve import SpecLibrary
 
@@ -185,12 +185,18 @@ def _cmd_validate(args: argparse.Namespace) -> int:
             continue
         lib = SpecLibrary(file.parent)
         try:
-            ir = check(lib.resolve_file(file), expected_id=file.stem)
+            # The build's own steps (check, engine, payment formulas over their domain, the rule
+            # documents), writing nothing: a spec that validates also builds.
+            compiled = compile_profile(lib.resolve_file(file), expected_id=file.stem)
+            _, doc_errors = document_errors([compiled], file.parent / "rules")
+            if doc_errors:
+                raise SpecErrors.of(doc_errors)
         except SpecErrors as e:
             for err in e.errors:
                 print(err, file=sys.stderr)
             failures += 1
             continue
+        ir = compiled.ir
         print(f"{file}: ok ({ir.id}: {len(ir.patterns)} patterns, {len(ir.examples)} examples)")
     return 2 if failures else 0
 
