@@ -106,10 +106,12 @@ def _parser() -> argparse.ArgumentParser:
     play.add_argument("--record", type=Path, metavar="FILE", help="write the JSON game record here")
     play.add_argument("--option", action="append", default=[], metavar="NAME=VALUE", help=OPTION_HELP)
     play.add_argument("--quiet", action="store_true", help="print only the result")
+    play.add_argument("--key", type=Path, metavar="FILE", help="sign the record (HMAC-SHA256) with the secret key held in FILE")
     play.set_defaults(run=_cmd_play)
 
     rep = sub.add_parser("replay", help="re-execute a game record and check every event and score")
     rep.add_argument("record", type=Path, help="a record written by `mjspec play --record`")
+    rep.add_argument("--key", type=Path, metavar="FILE", help="require the record's signature to be made with the secret key held in FILE")
     rep.set_defaults(run=_cmd_replay)
 
     imp = sub.add_parser("import-tenhou", help="turn a Tenhou log (mjlog XML or tenhou.net/6 JSON) into a game record")
@@ -373,7 +375,7 @@ def _cmd_play(args: argparse.Namespace) -> int:
     if result is not None:
         print("result (thousands, after return, winner bonus and placement): " + ", ".join(f"seat {s}: {r:+.1f}" for s, r in enumerate(result)))
     if args.record:
-        _write_json_atomic(args.record, match_record(match))
+        _write_json_atomic(args.record, match_record(match, _read_key(args.key)))
         print(f"record written to {args.record}")
     return 0
 
@@ -382,22 +384,40 @@ def _write_json_atomic(path: Path, data: Any) -> None:
     atomic_write(path, json.dumps(data, ensure_ascii=False, indent=1) + "\n")
 
 
-def _cmd_replay(args: argparse.Namespace) -> int:
-    from mjspec.runtime.record import ReplayError, replay
-
+def _read_key(path: Path | None) -> bytes | None:
+    """The secret of ``--key FILE`` (its bytes, without a final newline); never shown in messages."""
+    if path is None:
+        return None
     try:
-        record = json.loads(args.record.read_text("utf-8"))
+        key = path.read_bytes().rstrip(b"\r\n")
+    except OSError as e:
+        raise UserError(f"{path}: cannot read the key: {e.strerror}") from None
+    if not key:
+        raise UserError(f"{path}: the key file is empty")
+    return key
+
+
+def _cmd_replay(args: argparse.Namespace) -> int:
+    from mjspec.runtime.record import RecordError, ReplayError, replay
+    from mjspec.runtime.safejson import JsonInputError, loads
+
+    key = _read_key(args.key)
+    try:
+        record = loads(args.record.read_bytes(), str(args.record))
     except OSError as e:
         raise UserError(f"{args.record}: cannot read: {e.strerror}") from None
-    except json.JSONDecodeError as e:
-        raise UserError(f"{args.record}:{e.lineno}: not JSON: {e.msg}") from None
+    except JsonInputError as e:
+        raise UserError(str(e)) from None
     try:
-        summary = replay(record)
-    except ReplayError as e:
-        raise UserError(f"{args.record}: replay failed: {e}") from None
+        summary = replay(record, key)
+    except RecordError as e:  # bad input: exit 2
+        raise UserError(f"{args.record}: not a valid record: {e}") from None
+    except ReplayError as e:  # a check that failed: exit 1
+        print(f"mjspec: {args.record}: replay failed: {e}", file=sys.stderr)
+        return 1
     print(
         f"{args.record}: ok: {summary.profile}, {summary.hands} hand(s), {summary.decisions} decisions, "
-        f"{summary.events} events reproduced; totals {list(summary.totals)}"
+        f"{summary.events} events reproduced; totals {list(summary.totals)}; {summary.seal}"
     )
     return 0
 

@@ -37,6 +37,7 @@ from .deadwall import INDICATORS, REPLACEMENTS, UNDER
 from .match import Match
 from .profile import Profile
 from .record import match_record
+from .record_check import seal
 from .table import SEATS, WINDS, Hand, closed_wall
 from .tenhou import (
     YAKU,
@@ -508,4 +509,4 @@ def game_record(game: TenhouGame, profile: Profile) -> dict[str, Any]:
         "agrees_with_log": outcome.exact,
         "differences": [p for h in outcome.hands for p in (f"hand {h.index}: {x}" for x in h.problems)] + outcome.flow,
     }
-    return record
+    return seal(record)  # the digest covers the explicit chance and the source set above
