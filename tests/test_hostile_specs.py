@@ -184,3 +184,161 @@ def test_nesting_within_the_limit_still_loads() -> None:
     depth = MAX_DEPTH - 1
     loaded = load_spec_text("x: " + "[" * depth + "]" * depth + "\n", "f.yaml")
     assert isinstance(loaded.data["x"], list)
+
+
+# ---- fuzz: mutated specs; validate and build agree, a failed build writes nothing -----------
+
+import copy as _copy  # noqa: E402
+
+import yaml  # noqa: E402
+from hypothesis import HealthCheck, event, given, settings  # noqa: E402
+from hypothesis import strategies as st  # noqa: E402
+
+from mjspec.compiler import build as build_module  # noqa: E402
+from mjspec.compiler.build import Layout  # noqa: E402
+
+#: Profiles that extend nothing: a folder of one spec builds alone.
+ROOTS = ("sichuan_tfmj", "riichi_planet", "gb_mcr", "classical_xmj")
+SPEC_DATA = {
+    pid: yaml.safe_load((ROOT / "specs" / f"{pid}.yaml").read_text("utf-8")) for pid in ROOTS
+}
+
+HOSTILE = st.one_of(
+    st.none(),
+    st.booleans(),
+    st.integers(min_value=-(10**6), max_value=10**6),
+    st.sampled_from([-1, 0, 10**9, 10**40, 2**63]),
+    st.text(max_size=6),
+    st.sampled_from(
+        ["fan // 0", "2 ** (fan - 99)", "__import__('os')", "pnl\n", "x" * 300, "[", "{en: a}"]
+    ),
+    st.lists(st.integers(-2, 5), max_size=3),
+    st.integers(1, 80).map(lambda n: json_nest(n)),
+)
+
+
+def json_nest(n: int) -> object:
+    value: object = 1
+    for _ in range(n):
+        value = [value]
+    return value
+
+
+def _spec_paths(value: object, prefix: tuple[object, ...] = ()) -> list[tuple[object, ...]]:
+    out = [prefix] if prefix else []
+    if isinstance(value, dict):
+        for k, v in value.items():
+            out += _spec_paths(v, prefix + (k,))
+    elif isinstance(value, list):
+        for i, v in enumerate(value[:2]):
+            out += _spec_paths(v, prefix + (i,))
+    return out
+
+
+SPEC_PATHS = {pid: _spec_paths(SPEC_DATA[pid]) for pid in ROOTS}
+
+
+@st.composite
+def mutated_spec(draw: st.DrawFn, pid: str) -> bytes:
+    data = _copy.deepcopy(SPEC_DATA[pid])
+    for _ in range(draw(st.integers(1, 2))):
+        path = draw(st.sampled_from(SPEC_PATHS[pid]))
+        target: object = data
+        try:
+            for part in path[:-1]:
+                target = target[part]  # type: ignore[index]
+            if draw(st.booleans()) and isinstance(target, dict):
+                target.pop(path[-1], None)
+            else:
+                target[path[-1]] = draw(HOSTILE)  # type: ignore[index]
+        except (KeyError, IndexError, TypeError):
+            pass  # an earlier mutation changed the shape under this path
+    raw = yaml.safe_dump(data, allow_unicode=True, sort_keys=False).encode("utf-8")
+    how = draw(st.integers(0, 9))
+    if how == 0:
+        raw = raw[: draw(st.integers(0, len(raw)))]
+    elif how == 1:
+        at = draw(st.integers(0, len(raw)))
+        raw = raw[:at] + draw(st.binary(min_size=1, max_size=4)) + raw[at:]
+    return raw
+
+
+def _snapshot(root: Path) -> dict[str, bytes]:
+    return {
+        str(p.relative_to(root)): p.read_bytes()
+        for p in sorted(root.rglob("*"))
+        if p.is_file() and "specs" not in p.parts
+    }
+
+
+def _spec_folder(tmp: Path, pid: str) -> Layout:
+    """A project folder holding one root spec, with the bundled output of that profile as the previous build."""
+    layout = Layout.at(tmp)
+    (layout.specs).mkdir(parents=True, exist_ok=True)
+    layout.generated.mkdir(exist_ok=True)
+    layout.rules.mkdir(parents=True, exist_ok=True)
+    for name in ("__init__.py", f"{pid}.py"):
+        (layout.generated / name).write_bytes((ROOT / "generated" / name).read_bytes())
+    for doc in (ROOT / "docs" / "rules").glob(f"{pid}.*.md"):
+        (layout.rules / doc.name).write_bytes(doc.read_bytes())
+    return layout
+
+
+def _validate_and_build_agree(
+    tmp: Path,
+    pid: str,
+    raw: bytes,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    layout = _spec_folder(tmp, pid)
+    spec = layout.specs / f"{pid}.yaml"
+    spec.write_bytes(raw)
+    before = _snapshot(tmp)
+    capsys.readouterr()
+    validated = main(["validate", str(spec)])
+    v_err = capsys.readouterr().err
+    monkeypatch.setattr(build_module.Layout, "bundled", classmethod(lambda cls: layout))
+    built = main(["build"])
+    b_err = capsys.readouterr().err
+    assert "Traceback" not in v_err + b_err
+    assert validated in (0, 2) and built in (0, 2)
+    assert (validated == 0) == (built == 0), (v_err, b_err)
+    if built != 0:
+        # the same errors, located in the same file (validate names the file as given, build relative to the root)
+        v_lines = sorted(
+            line.replace(str(spec), f"specs/{pid}.yaml") for line in v_err.splitlines()
+        )
+        b_lines = sorted(line for line in b_err.splitlines() if not line.endswith("error(s)"))
+        assert v_lines == b_lines
+        assert _snapshot(tmp) == before  # a failed build leaves generated/ and docs/ byte-identical
+        event("refused by both")
+    else:
+        event("built by both")
+
+
+@given(data=st.data(), pid=st.sampled_from(ROOTS))
+@settings(max_examples=12, deadline=None, suppress_health_check=list(HealthCheck))
+def test_mutated_specs_validate_and_build_alike(
+    tmp_path_factory: pytest.TempPathFactory,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+    data: st.DataObject,
+    pid: str,
+) -> None:
+    raw = data.draw(mutated_spec(pid))
+    _validate_and_build_agree(tmp_path_factory.mktemp("fuzz"), pid, raw, monkeypatch, capsys)
+
+
+@pytest.mark.slow
+@given(data=st.data(), pid=st.sampled_from(ROOTS))
+@settings(max_examples=300, deadline=None, suppress_health_check=list(HealthCheck))
+def test_mutated_specs_validate_and_build_alike_long(
+    tmp_path_factory: pytest.TempPathFactory,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+    data: st.DataObject,
+    pid: str,
+) -> None:
+    raw = data.draw(mutated_spec(pid))
+    _validate_and_build_agree(tmp_path_factory.mktemp("fuzz"), pid, raw, monkeypatch, capsys)
