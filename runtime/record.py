@@ -90,14 +90,14 @@ def replay(record: Mapping[str, Any], key: bytes | None = None) -> ReplaySummary
     try:
         profile = load_profile(record["profile"])
     except (KeyError, LookupError) as e:
-        raise ReplayError(f"record names no known profile: {e}") from None
+        raise RecordError(f"profile: the record names no known profile: {e}") from None
     options = record.get("options", {})
     if not isinstance(options, Mapping):
-        raise ReplayError("record options must be an object of option names to values")
+        raise RecordError("options: record options must be an object of option names to values")
     try:
         profile = bind_options(profile, options)
     except OptionError as e:
-        raise ReplayError(f"record options: {e}") from None
+        raise RecordError(f"options: {e}") from None
     if record.get("profile_version") != profile.version:
         raise ReplayError(
             f"record was made with {profile.id} version {record.get('profile_version')}, this engine is version {profile.version}"

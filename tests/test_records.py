@@ -164,6 +164,12 @@ MALFORMED = [
         _set(("format",), "mjspec-record/1"),
         "format: 'mjspec-record/1' is the older record format",
     ),
+    (
+        "an unknown profile",
+        _set(("profile",), "no_such_rules"),
+        "profile: the record names no known profile",
+    ),
+    ("an unknown option", _set(("options", "NoSuchOption"), True), "options: "),
 ]
 
 
