@@ -468,3 +468,15 @@ def test_mutated_records_replay_or_are_refused_long(
         bad
     )
     _replays_or_refuses(bad, record)
+
+
+def test_an_oversized_record_file_is_refused_before_it_is_read(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from mjspec.runtime.safejson import MAX_BYTES
+
+    big = tmp_path / "big.json"
+    with big.open("wb") as f:
+        f.truncate(MAX_BYTES + 1)  # sparse: nothing is written
+    assert main(["replay", str(big)]) == 2
+    assert "larger than 64000000 bytes: not a game record" in capsys.readouterr().err
