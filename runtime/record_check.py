@@ -6,6 +6,9 @@
   library, so the schema is checked by the small validator below; it knows exactly the keywords
   the schema uses and refuses a schema with any other, so no keyword is silently skipped
   (``tests/test_records.py`` holds it to ``jsonschema`` on the schema and on mutated records).
+  One difference, on purpose: an ``integer`` is a JSON number written without a fraction or
+  an exponent (JSON Schema also counts ``1.0`` and ``1e300``), so a seed of ``3.0`` is refused
+  rather than read as 3.
 - :func:`check_chance`: a record says how its chance was made (``seeded``: the match seed and
   every hand seed are integers; ``explicit``: both null), so turning a played record into an
   explicit one is refused.
