@@ -164,10 +164,12 @@ def _parser() -> argparse.ArgumentParser:
     play.add_argument("--record", type=Path, metavar="FILE", help="write the JSON game record here")
     play.add_argument("--option", action="append", default=[], metavar="NAME=VALUE", help=OPTION_HELP)
     play.add_argument("--quiet", action="store_true", help="print only the result")
+    play.add_argument("--key", type=Path, metavar="FILE", help="sign the record (HMAC-SHA256) with the secret key held in FILE")
     play.set_defaults(run=_cmd_play)
 
     rep = sub.add_parser("replay", help="re-execute a game record and check every event and score")
     rep.add_argument("record", type=Path, help="a record written by `mjspec play --record`")
+    rep.add_argument("--key", type=Path, metavar="FILE", help="require the record's signature to be made with the secret key held in FILE")
     rep.set_defaults(run=_cmd_replay)
 
     imp = sub.add_parser("import-tenhou", help="turn a Tenhou log (mjlog XML or tenhou.net/6 JSON) into a game record")
@@ -268,9 +270,9 @@ def _rel(layout: Any, path: Path) -> str:
 
 
 def _cmd_validate(args: argparse.Namespace) -> int:
-    from mjspec.compiler.check import check
     from mjspec.compiler.errors import SpecErrors
     from mjspec.compiler.resolve import SpecLibrary
+    from mjspec.compiler.verify import compile_profile, document_errors
 
     failures = 0
     for file in args.files:
@@ -280,13 +282,21 @@ def _cmd_validate(args: argparse.Namespace) -> int:
             continue
         lib = SpecLibrary(file.parent)
         try:
-            ir = check(lib.resolve_file(file), expected_id=file.stem)
+            # The build's own steps (check, engine, payment formulas over their domain, the rule
+            # documents), writing nothing: a spec that validates also builds.
+            compiled = compile_profile(lib.resolve_file(file), expected_id=file.stem)
+            _, doc_errors = document_errors([compiled], file.parent / "rules")
+            if doc_errors:
+                raise SpecErrors.of(doc_errors)
         except SpecErrors as e:
             for err in e.errors:
                 print(err, file=sys.stderr)
             failures += 1
             continue
+        ir = compiled.ir
         print(f"{file}: ok ({ir.id}: {len(ir.patterns)} patterns, {len(ir.examples)} examples)")
+        if compiled.python_only is not None:
+            print(f"{compiled.python_only}: {ir.id} would be built for the Python backend only")
     return 2 if failures else 0
 
 
@@ -432,7 +442,7 @@ def _cmd_play(args: argparse.Namespace) -> int:
     if result is not None:
         print("result (thousands, after return, winner bonus and placement): " + ", ".join(f"seat {s}: {r:+.1f}" for s, r in enumerate(result)))
     if args.record:
-        _write_json_atomic(args.record, match_record(match))
+        _write_json_atomic(args.record, match_record(match, _read_key(args.key)))
         print(f"record written to {args.record}")
     return 0
 
@@ -445,31 +455,44 @@ def _write_json_atomic(path: Path, data: Any) -> None:
         raise UserError(f"{path}: cannot write: {e.strerror}") from None
 
 
-def _cmd_replay(args: argparse.Namespace) -> int:
-    from mjspec.runtime.record import RecordFormatError, ReplayError, replay
-
+def _read_key(path: Path | None) -> bytes | None:
+    """The secret of ``--key FILE`` (its bytes, without a final newline); never shown in messages."""
+    if path is None:
+        return None
     try:
-        record = json.loads(args.record.read_text("utf-8"))
+        key = path.read_bytes().rstrip(b"\r\n")
+    except OSError as e:
+        raise UserError(f"{path}: cannot read the key: {e.strerror}") from None
+    if not key:
+        raise UserError(f"{path}: the key file is empty")
+    return key
+
+
+def _cmd_replay(args: argparse.Namespace) -> int:
+    from mjspec.runtime.record import RecordError, ReplayError, replay
+    from mjspec.runtime.safejson import MAX_BYTES, JsonInputError, loads
+
+    key = _read_key(args.key)
+    try:
+        if args.record.stat().st_size > MAX_BYTES:  # refused before it is read into memory
+            raise UserError(f"{args.record}: larger than {MAX_BYTES} bytes: not a game record")
+        record = loads(args.record.read_bytes(), str(args.record))
     except OSError as e:
         raise UserError(f"{args.record}: cannot read: {e.strerror}") from None
-    except json.JSONDecodeError as e:
-        raise UserError(f"{args.record}:{e.lineno}: not JSON: {e.msg}") from None
-    except UnicodeDecodeError as e:
-        raise UserError(f"{args.record}: not UTF-8 text (byte {e.start + 1})") from None
-    except (ValueError, RecursionError) as e:  # a number past Python's digit limit, nesting too deep
-        raise UserError(f"{args.record}: not a usable record: {type(e).__name__}") from None
+    except JsonInputError as e:
+        raise UserError(str(e)) from None
     try:
-        summary = replay(record)
-    except RecordFormatError as e:
-        raise UserError(f"{args.record}: not a usable record: {e}") from None
-    except ReplayError as e:
+        summary = replay(record, key)
+    except RecordError as e:  # bad input: exit 2
+        raise UserError(f"{args.record}: not a valid record: {e}") from None
+    except ReplayError as e:  # a check that failed: exit 1
         raise CheckFailed(f"{args.record}: replay failed: {e}") from None
     except (KeyError, TypeError, AttributeError, IndexError, ValueError, RecursionError) as e:
         # The last guard for a malformed record that no check above names: one line, never a traceback.
         raise UserError(f"{args.record}: malformed record ({type(e).__name__}: {e})") from None
     print(
         f"{args.record}: ok: {summary.profile}, {summary.hands} hand(s), {summary.decisions} decisions, "
-        f"{summary.events} events reproduced; totals {list(summary.totals)}"
+        f"{summary.events} events reproduced; totals {list(summary.totals)}; {summary.seal}"
     )
     return 0
 

@@ -156,34 +156,31 @@ def _black_salt() -> str:
 def compile_library(layout: Layout, memo: "cache.Memo | None" = None) -> BuildOutput:
     """Check and render every spec in ``layout.specs``; collect every error.
 
-    Besides the engine modules this renders the rule documents
-    (``docs/rules/<id>.<lang>.md`` and ``docs/rules/index.md``), whose figures
-    come from the engines just rendered. ``memo`` keeps black's results between
-    builds. The compiler proper is imported here, not at the top of this module,
-    so that a build served from the cache never loads black, jinja2 or jsonschema.
+    Besides the engine modules (Python, and C where the lowering takes the profile) this renders
+    the rule documents (``docs/rules/<id>.<lang>.md`` and ``docs/rules/index.md``), whose figures
+    come from the engines just rendered. ``memo`` keeps black's results between builds. The
+    compiler proper is imported here, not at the top of this module, so that a build served from
+    the cache never loads black, jinja2 or jsonschema.
     """
-    from .check import check
-    from .emit import render_engine, render_registry
+    from .emit import render_registry
     from .errors import SpecErrors
-    from .native import render_native
-    from .render import render_rule_documents
     from .resolve import SpecLibrary
+    from .verify import compile_profile, document_errors
 
     out = BuildOutput()
     lib = SpecLibrary(layout.specs, layout.root)
-    sources: dict[str, str] = {}
+    compiled = []
     files: dict[Path, str] = {}
     for pid in lib.profile_ids():
         try:
-            ir = check(lib.resolve_file(lib.path_of(pid)), expected_id=pid)
+            # validate runs the same compile_profile: what validates, builds
+            c = compile_profile(lib.resolve_file(lib.path_of(pid)), expected_id=pid, memo=memo)
         except SpecErrors as e:
             out.errors.extend(e.errors)
             continue
+        compiled.append(c)
+        ir = c.ir
         out.profiles.append(ir)
-        native, digest_or_why = render_native(ir)
-        if native is not None:
-            files[layout.generated / "native" / f"{pid}.c"] = native
-        digest = digest_or_why if native is not None else None
         out.summaries.append(
             ProfileSummary(
                 ir.id,
@@ -191,15 +188,15 @@ def compile_library(layout: Layout, memo: "cache.Memo | None" = None) -> BuildOu
                 len(ir.requirements),
                 len(ir.examples),
                 len(ir.invariants),
-                None if native is not None else digest_or_why,
+                c.python_only,
             )
         )
-        sources[pid] = files[layout.generated / f"{pid}.py"] = render_engine(ir, memo, digest)
+        files[layout.generated / f"{pid}.py"] = c.source
+        if c.native is not None:
+            files[layout.generated / "native" / f"{pid}.c"] = c.native
     if not out.errors:
-        files[layout.generated / "__init__.py"] = render_registry(
-            [p.id for p in out.profiles], memo
-        )
-        docs, errors = render_rule_documents(out.profiles, sources, layout.rules, layout.locale)
+        files[layout.generated / "__init__.py"] = render_registry([p.id for p in out.profiles], memo)
+        docs, errors = document_errors(compiled, layout.rules, layout.locale)
         files.update(docs)
         out.errors.extend(errors)
         if memo is not None and not errors:

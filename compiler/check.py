@@ -98,6 +98,14 @@ def schema_errors(resolved: Resolved) -> list[SpecError]:
 
 def _explain(err: jsonschema.ValidationError, resolved: Resolved) -> list[SpecError]:
     path: Path = tuple(err.absolute_path)
+    if "propertyNames" in err.absolute_schema_path and isinstance(err.instance, str):
+        # A bad key is the key's own mistake: locate it at the key (in a child profile's file, not
+        # at the inherited mapping's line in the parent's).
+        path = path + (err.instance,)
+        message = err.message
+        if err.validator == "pattern":
+            message = f"{err.instance!r} is not a valid name here (it must match {err.validator_value!r})"
+        return [SpecError(message, resolved.where(path), path)]
     schema: dict[str, Any] = err.schema if isinstance(err.schema, dict) else {}
     if err.validator == "additionalProperties" and isinstance(err.instance, dict):
         allowed = sorted(schema.get("properties", {}))

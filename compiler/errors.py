@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 from typing import Iterable, Sequence
 
 PathPart = str | int
+_PLAIN_KEY = re.compile(r"[A-Za-z0-9_-]+")
 Path = tuple[PathPart, ...]
 
 
@@ -28,7 +30,9 @@ def format_path(path: Sequence[PathPart]) -> str:
         if isinstance(part, int):
             out += f"[{part}]"
         else:
-            out += ("." if out else "") + part
+            # a key that is not a plain word (a newline, a dot, a space) is quoted, so the
+            # message stays one line and the path reads unambiguously
+            out += ("." if out else "") + (part if _PLAIN_KEY.fullmatch(part) else repr(part))
     return out or "(top)"
 
 

@@ -21,6 +21,9 @@ from .errors import Location, Path, SpecError, SpecErrors, nearest_location
 MAX_SPEC_BYTES = 1_000_000
 #: Refuse documents nested deeper than this.
 MAX_DEPTH = 40
+#: Refuse integers with more digits than this: no rule counts past a billion, and Python refuses
+#: to convert past 4,300 digits (a ValueError, not a spec error).
+MAX_INT_DIGITS = 12
 
 
 @dataclass(frozen=True)
@@ -47,16 +50,23 @@ class _Loader(_SafeLoader):
     pass
 
 
+#: The first pass only reads events; libyaml's parser does it in C when PyYAML has it.
+_EventLoader: type = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+
+
 def load_spec_text(text: str, file: str) -> Loaded:
     """Parse one spec's YAML text; raise :class:`SpecErrors` on any problem."""
     if len(text.encode("utf-8")) > MAX_SPEC_BYTES:
         raise SpecErrors([SpecError(f"file is larger than {MAX_SPEC_BYTES} bytes", Location(file, 1))])
     try:
+        events = _EventLoader(text)
+        try:
+            _refuse_aliases_and_depth(events, file)
+        finally:
+            events.dispose()
+        # Re-read: the first pass consumed the event stream.
         loader = _Loader(text)
         try:
-            _refuse_aliases(loader, file)
-            # Re-read: _refuse_aliases consumed the event stream.
-            loader = _Loader(text)
             node = loader.get_single_node()
         finally:
             loader.dispose()
@@ -94,9 +104,24 @@ def load_spec_file(path: FilePath, display: str | None = None) -> Loaded:
     return load_spec_text(text, name)
 
 
-def _refuse_aliases(loader: _Loader, file: str) -> None:
+def _refuse_aliases_and_depth(loader: Any, file: str) -> None:
+    """Refuse aliases and anchors, and nesting deeper than MAX_DEPTH, from the event stream.
+
+    The depth is checked here, before any node is composed: PyYAML's composer recurses once per
+    level (500 levels overflow Python's stack) and its scanner slows down quadratically with the
+    depth (5,000 levels took 19 s), so the stream stops at the first level too deep.
+    """
+    depth = 0
     while loader.check_event():
-        event = loader.get_event()  # type: ignore[no-untyped-call]
+        event = loader.get_event()
+        if isinstance(event, (yaml.MappingStartEvent, yaml.SequenceStartEvent)):
+            depth += 1
+            if depth > MAX_DEPTH + 1:  # the top mapping is level 1 here, level 0 in _convert
+                mark = event.start_mark
+                where = Location(file, mark.line + 1, mark.column + 1) if mark else Location(file, 1)
+                raise SpecErrors([SpecError(f"nested deeper than {MAX_DEPTH} levels", where)])
+        elif isinstance(event, (yaml.MappingEndEvent, yaml.SequenceEndEvent)):
+            depth -= 1
         anchor = getattr(event, "anchor", None)
         if isinstance(event, yaml.AliasEvent) or anchor is not None:
             mark = event.start_mark
@@ -139,8 +164,13 @@ def _convert(node: Node, path: Path, file: str, locs: dict[Path, Location], erro
     assert isinstance(node, ScalarNode)
     loader = _Loader("")
     try:
+        if node.tag == "tag:yaml.org,2002:int":
+            digits = sum(ch.isdigit() for ch in node.value)
+            if digits > MAX_INT_DIGITS:
+                errors.append(SpecError(f"an integer of {digits} digits is beyond any rule's range (at most {MAX_INT_DIGITS})", loc, path))
+                return None
         return loader.construct_object(node, deep=True)
-    except yaml.YAMLError as e:
+    except (yaml.YAMLError, ValueError) as e:
         errors.append(SpecError(f"bad value: {e}", loc, path))
         return None
     finally:

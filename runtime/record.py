@@ -16,21 +16,13 @@ from .actions import Action, Event, IllegalAction
 from .match import Match
 from .options import OptionError, bind_options
 from .profile import Profile
+from .record_check import FORMAT, RecordError, ReplayError, check_rederived, check_seal, seal, validate_record
 from .registry import load_profile
 from .rules import ExchangeDirection
 from .table import Hand
 from .tiles import NotationError, format_tiles, parse_tiles
 
-FORMAT = "mjspec-record/1"
-
-
-class ReplayError(ValueError):
-    """A record that does not replay: names the hand and step, and what differs or which rule refused."""
-
-
-class RecordFormatError(ReplayError):
-    """A record that cannot be replayed at all (not a record, an unknown profile or version, bad options):
-    bad input, where a plain :class:`ReplayError` is a replay that diverged from its record."""
+__all__ = ["FORMAT", "RecordError", "ReplayError", "ReplaySummary", "match_record", "replay"]
 
 
 def hand_record(hand: Hand, index: int) -> dict[str, Any]:
@@ -51,14 +43,17 @@ def hand_record(hand: Hand, index: int) -> dict[str, Any]:
     }
 
 
-def match_record(match: Match) -> dict[str, Any]:
-    """The JSON record of a finished (or partly played) match."""
+def match_record(match: Match, key: bytes | None = None) -> dict[str, Any]:
+    """The JSON record of a finished (or partly played) match, sealed with its digest (and, with
+    ``key``, signed: runtime/record_check.py)."""
     profile = match.profile
-    return {
+    return seal({
         "format": FORMAT,
         "profile": profile.id,
         "profile_version": profile.version,
         "seed": match.seed,
+        # How the walls and dice were made, stated from the start: each follows from the seed.
+        "chance": "seeded",
         # The game options in force (every declared option, by name); replay binds the same values.
         "options": profile.option_values.to_json(),
         "hands_total": match.hands_total,
@@ -70,7 +65,7 @@ def match_record(match: Match) -> dict[str, Any]:
         "totals": list(match.totals),
         "placements": match.placements(),
         "result": match.result(),
-    }
+    }, key)
 
 
 @dataclass(frozen=True)
@@ -80,32 +75,35 @@ class ReplaySummary:
     decisions: int
     events: int
     totals: tuple[int, ...]
+    seal: str = "unsigned"
+    """``signed`` (the signature checked with the key), ``signed, not checked ...`` or ``unsigned``."""
 
 
-def replay(record: Mapping[str, Any]) -> ReplaySummary:
-    """Re-execute ``record`` and check it event by event; raise :class:`ReplayError` at the first difference."""
-    if not isinstance(record, Mapping) or record.get("format") != FORMAT:
-        raise RecordFormatError(f"not an mjspec record (expected format {FORMAT!r})")
+def replay(record: Mapping[str, Any], key: bytes | None = None) -> ReplaySummary:
+    """Re-execute ``record`` and check it event by event; raise :class:`ReplayError` at the first difference.
+
+    A malformed record raises :class:`RecordError` (a ReplayError) before anything is replayed;
+    after the replay every recorded field is compared with the replayed match's record, then the
+    digest (and, with ``key``, the signature) is checked.
+    """
+    validate_record(record)
     try:
         profile = load_profile(record["profile"])
     except (KeyError, LookupError) as e:
-        raise RecordFormatError(f"record names no known profile: {e}") from None
+        raise RecordError(f"profile: the record names no known profile: {e}") from None
     options = record.get("options", {})
     if not isinstance(options, Mapping):
-        raise RecordFormatError("record options must be an object of option names to values")
+        raise RecordError("options: record options must be an object of option names to values")
     try:
         profile = bind_options(profile, options)
     except OptionError as e:
-        raise RecordFormatError(f"record options: {e}") from None
+        raise RecordError(f"options: {e}") from None
     if record.get("profile_version") != profile.version:
-        raise RecordFormatError(
+        raise ReplayError(
             f"record was made with {profile.id} version {record.get('profile_version')}, this engine is version {profile.version}"
         )
-    chance = record.get("chance", "seeded")
-    if chance not in ("seeded", "explicit"):
-        raise RecordFormatError(f"chance must be 'seeded' or 'explicit', got {chance!r}")
-    explicit = chance == "explicit"
-    match = Match(profile, 0 if explicit else int(record["seed"]), record.get("hands_total"))
+    explicit = record["chance"] == "explicit"
+    match = Match(profile, 0 if explicit else record["seed"], record.get("hands_total"))
     n_decisions = n_events = 0
     for i, raw in enumerate(record.get("hands", [])):
         hand = _rebuild_hand(profile, match, raw, i, explicit=explicit)
@@ -133,7 +131,9 @@ def replay(record: Mapping[str, Any]) -> ReplaySummary:
         raise ReplayError(f"the record ends after {len(match.hands)} hand(s) but the match is not over by its rules")
     if list(match.totals) != list(record.get("totals", [])):
         raise ReplayError(f"recorded totals {record.get('totals')} but the replay gives {match.totals}")
-    return ReplaySummary(profile.id, len(match.hands), n_decisions, n_events, tuple(match.totals))
+    check_rederived(record, match_record(match))
+    sealed = check_seal(record, key)
+    return ReplaySummary(profile.id, len(match.hands), n_decisions, n_events, tuple(match.totals), sealed)
 
 
 def _rebuild_hand(profile: Profile, match: Match, raw: Mapping[str, Any], i: int, *, explicit: bool = False) -> Hand:

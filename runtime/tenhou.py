@@ -19,7 +19,6 @@ and the tag (or JSON entry) at fault.
 
 from __future__ import annotations
 
-import json
 import re
 import xml.etree.ElementTree as ET
 from dataclasses import dataclass, field
@@ -28,6 +27,8 @@ from pathlib import Path
 from typing import Any, Sequence, Union
 from urllib.parse import unquote
 
+from .safejson import JsonInputError, nesting_depth
+from .safejson import loads as safe_json
 from .tiles import Tile
 
 __all__ = [
@@ -59,6 +60,12 @@ __all__ = [
 SEATS = 4
 RED_FIVE_IDS = frozenset({16, 52, 88})
 """The Tenhou tile ids that are red fives (5m, 5p, 5s) when the rules have them."""
+
+
+#: A tenhou.net/6 document nests five levels (document, log, hand, column, a call's list).
+MAX_JSON_DEPTH = 16
+#: No Tenhou log comes near this size (a whole game is tens of kilobytes).
+MAX_LOG_BYTES = 16_000_000
 
 
 class TenhouFormatError(ValueError):
@@ -384,14 +391,32 @@ def _ints(text: str | None, source: str, hand: int | None, tag: str, attr: str) 
         raise TenhouFormatError(source, f"attribute {attr!r} is missing", hand=hand, tag=tag)
     if text == "":
         return []
+    shown = text if len(text) <= 60 else text[:57] + "..."
+    parts = text.split(",")
+    if any(len(x.strip().lstrip("-")) > _MAX_DIGITS for x in parts):
+        raise TenhouFormatError(source, f"attribute {attr}={shown!r} has a number of more than {_MAX_DIGITS} digits", hand=hand, tag=tag)
     try:
-        return [int(x) for x in text.split(",")]
+        return [int(x) for x in parts]
     except ValueError:
-        raise TenhouFormatError(source, f"attribute {attr}={text!r} is not a list of integers", hand=hand, tag=tag) from None
+        raise TenhouFormatError(source, f"attribute {attr}={shown!r} is not a list of integers", hand=hand, tag=tag) from None
+
+
+#: No number in a Tenhou log has more digits than this (scores in hundreds, seeds' six fields).
+_MAX_DIGITS = 12
+
+
+def _tile_ids(text: str | None, source: str, hand: int | None, tag: str, attr: str) -> list[int]:
+    """An attribute of Tenhou tile ids, each 0-135 (refused here, where the file, hand and tag are known)."""
+    ids = _ints(text, source, hand, tag, attr)
+    for t in ids:
+        if not 0 <= t < 136:
+            raise TenhouFormatError(source, f"{attr}: tile id {t} is not 0-135", hand=hand, tag=tag)
+    return ids
 
 
 def _tag_text(el: ET.Element) -> str:
-    attrs = " ".join(f'{k}="{v}"' for k, v in el.attrib.items())
+    # a hostile attribute (thousands of digits) is shortened: the message stays readable
+    attrs = " ".join(f'{k}="{v if len(v) <= 60 else v[:57] + "..."}"' for k, v in el.attrib.items())
     return f"<{el.tag}{' ' + attrs if attrs else ''}>"
 
 
@@ -469,8 +494,8 @@ def parse_mjlog(text: str, source: str = "<mjlog>") -> TenhouGame:
             if cur is None or cur.results:
                 raise TenhouFormatError(source, "a draw or discard outside a hand in play", hand=hand_no, tag=where)
             letter, tile = m.group(1), int(m.group(2))
-            if tile > 135:
-                raise TenhouFormatError(source, f"tile id {tile} is not 0-135", hand=hand_no, tag=where)
+            if tile > 135 or len(m.group(2)) > _MAX_DIGITS:
+                raise TenhouFormatError(source, f"tile id {m.group(2)[:20]} is not 0-135", hand=hand_no, tag=where)
             if letter in _DRAW_TAGS:
                 cur.steps.append(Draw(_DRAW_TAGS.index(letter), tile))
             else:
@@ -497,7 +522,13 @@ def parse_mjlog(text: str, source: str = "<mjlog>") -> TenhouGame:
             code = _ints(el.get("m"), source, hand_no, where, "m")
             if len(who) != 1 or not 0 <= who[0] < SEATS or len(code) != 1:
                 raise TenhouFormatError(source, "who must be a seat 0-3 and m one integer", hand=hand_no, tag=where)
-            cur.steps.append(Call(decode_meld(who[0], code[0])))
+            try:
+                meld = decode_meld(who[0], code[0])
+            except (ValueError, IndexError) as e:
+                raise TenhouFormatError(source, f"m={code[0]} is not a meld: {e}", hand=hand_no, tag=where) from None
+            if not all(0 <= t < 136 for t in (*meld.tiles, *((meld.added,) if meld.added is not None else ()))):
+                raise TenhouFormatError(source, f"m={code[0]} decodes to tile ids outside 0-135", hand=hand_no, tag=where)
+            cur.steps.append(Call(meld))
         elif tag == "REACH":
             if cur is None:
                 raise TenhouFormatError(source, "a riichi outside a hand", tag=where)
@@ -509,7 +540,7 @@ def parse_mjlog(text: str, source: str = "<mjlog>") -> TenhouGame:
         elif tag == "DORA":
             if cur is None:
                 raise TenhouFormatError(source, "a dora outside a hand", tag=where)
-            hai = _ints(el.get("hai"), source, hand_no, where, "hai")
+            hai = _tile_ids(el.get("hai"), source, hand_no, where, "hai")
             if len(hai) != 1:
                 raise TenhouFormatError(source, "hai must be one tile", hand=hand_no, tag=where)
             cur.steps.append(DoraRevealed(hai[0]))
@@ -541,10 +572,12 @@ def _read_init(el: ET.Element, index: int, source: str, where: str, three_player
         raise TenhouFormatError(source, "seed needs 6 numbers, ten 4, oya one seat", hand=index, tag=where)
     dealt = []
     for s in range(SEATS):
-        tiles = _ints(el.get(f"hai{s}"), source, index, where, f"hai{s}")
+        tiles = _tile_ids(el.get(f"hai{s}"), source, index, where, f"hai{s}")
         if len(tiles) != 13 and not (three_player and s == 3 and not tiles):
             raise TenhouFormatError(source, f"hai{s} has {len(tiles)} tiles, expected 13", hand=index, tag=where)
         dealt.append(tuple(tiles))
+    if not 0 <= seed[5] < 136:
+        raise TenhouFormatError(source, f"seed: the dora indicator's tile id {seed[5]} is not 0-135", hand=index, tag=where)
     d1, d2 = seed[3] + 1, seed[4] + 1  # Tenhou writes the dice 0-5
     if not (1 <= d1 <= 6 and 1 <= d2 <= 6):
         raise TenhouFormatError(source, f"dice {seed[3]},{seed[4]} are not 0-5", hand=index, tag=where)
@@ -574,7 +607,7 @@ def _read_agari(el: ET.Element, cur: _HandBuilder, source: str, where: str) -> W
     who = _ints(el.get("who"), source, h, where, "who")
     from_who = _ints(el.get("fromWho"), source, h, where, "fromWho")
     ten = _ints(el.get("ten"), source, h, where, "ten")
-    machi = _ints(el.get("machi"), source, h, where, "machi")
+    machi = _tile_ids(el.get("machi"), source, h, where, "machi")
     if len(who) != 1 or len(from_who) != 1 or len(ten) != 3 or len(machi) != 1:
         raise TenhouFormatError(source, "who, fromWho, machi need one number and ten three", hand=h, tag=where)
     raw_yaku = _ints(el.get("yaku", ""), source, h, where, "yaku")
@@ -588,7 +621,7 @@ def _read_agari(el: ET.Element, cur: _HandBuilder, source: str, where: str) -> W
     # Tenhou counts every yakuman once (no double yakuman) and lists them apart from the han of ordinary yaku.
     han = 13 * len(yakuman) if yakuman else sum(v for _, v in yaku)
     pao = el.get("paoWho")
-    ura = tuple(_ints(el.get("doraHaiUra", ""), source, h, where, "doraHaiUra"))
+    ura = tuple(_tile_ids(el.get("doraHaiUra", ""), source, h, where, "doraHaiUra"))
     if ura:
         cur.ura = ura
     return Win(
@@ -1038,17 +1071,22 @@ def parse_tenhou6(text: str, source: str = "<tenhou6>") -> TenhouGame:
     indicator is placed right after its replacement draw.
     """
     docs: list[dict[str, Any]] = []
+    # Deep nesting is refused before json reads it (100,000 levels were a RecursionError);
+    # huge integers and non-finite numbers by the same reader as records'.
+    depth = nesting_depth(text)
+    if depth > MAX_JSON_DEPTH:
+        raise TenhouFormatError(source, f"nested {depth} levels deep, more than the {MAX_JSON_DEPTH} a tenhou.net/6 log has")
     try:
-        whole = json.loads(text)
+        whole = safe_json(text, source)
         docs = [whole]
-    except json.JSONDecodeError:
+    except JsonInputError:
         for n, line in enumerate(text.splitlines(), 1):
             if not line.strip():
                 continue
             try:
-                docs.append(json.loads(line))
-            except json.JSONDecodeError as e:
-                raise TenhouFormatError(source, f"line {n}: not JSON: {e.msg}") from None
+                docs.append(safe_json(line, f"line {n}"))
+            except JsonInputError as e:
+                raise TenhouFormatError(source, str(e)) from None
     if not docs or not all(isinstance(d, dict) and isinstance(d.get("log"), list) for d in docs):
         raise TenhouFormatError(source, "expected tenhou.net/6 JSON objects with a 'log' list")
     rules = _json_rules(docs[0])
@@ -1063,11 +1101,13 @@ def parse_tenhou6(text: str, source: str = "<tenhou6>") -> TenhouGame:
 def load_log(path: Path) -> TenhouGame:
     """Read a Tenhou log file, mjlog XML or tenhou.net/6 JSON, chosen by its content."""
     try:
-        text = path.read_text("utf-8")
+        if path.stat().st_size > MAX_LOG_BYTES:
+            raise TenhouFormatError(str(path), f"larger than {MAX_LOG_BYTES} bytes: not a Tenhou log")
+        text = path.read_bytes().decode("utf-8")
     except OSError as e:
         raise TenhouFormatError(str(path), f"cannot read: {e.strerror}") from None
-    except UnicodeDecodeError:
-        raise TenhouFormatError(str(path), "not UTF-8 text") from None
+    except UnicodeDecodeError as e:
+        raise TenhouFormatError(str(path), f"not UTF-8 text (byte {e.start})") from None
     head = text.lstrip()[:1]
     if head == "<":
         return parse_mjlog(text, str(path))

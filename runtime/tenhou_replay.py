@@ -37,6 +37,7 @@ from .deadwall import INDICATORS, REPLACEMENTS, UNDER
 from .match import Match
 from .profile import Profile
 from .record import match_record
+from .record_check import seal
 from .table import SEATS, WINDS, Hand, closed_wall
 from .tenhou import (
     YAKU,
@@ -47,6 +48,7 @@ from .tenhou import (
     Drawn,
     MeldKind,
     RiichiStep,
+    TenhouFormatError,
     TenhouGame,
     TenhouHand,
     Win,
@@ -413,13 +415,22 @@ def _red(game: TenhouGame) -> bool:
 
 
 def replay_hand(thand: TenhouHand, profile: Profile, *, red_fives: bool = True, source: str = "") -> HandOutcome:
-    """Play one logged hand on its own, from the log's start (dealer, round, honba, deposits, points)."""
-    wall = hand_wall(thand, profile, source)
-    table = Hand(
-        profile, dealer=thand.dealer, seed=0, wall=wall.tiles(red_fives), dice=wall.dice,
-        round_wind=WINDS[min(thand.round // SEATS, SEATS - 1)], honba=thand.honba, deposits=thand.deposits, points=thand.scores,
-    )
-    return play_logged(thand, table, red_fives)
+    """Play one logged hand on its own, from the log's start (dealer, round, honba, deposits, points).
+
+    A log whose tiles do not add up (a discard of a tile never held, a fifth copy) is refused naming
+    the file and the hand: :class:`TenhouFormatError`, never a bare ``ValueError`` from deep inside.
+    """
+    try:
+        wall = hand_wall(thand, profile, source)
+        table = Hand(
+            profile, dealer=thand.dealer, seed=0, wall=wall.tiles(red_fives), dice=wall.dice,
+            round_wind=WINDS[min(thand.round // SEATS, SEATS - 1)], honba=thand.honba, deposits=thand.deposits, points=thand.scores,
+        )
+        return play_logged(thand, table, red_fives)
+    except (WallError, TenhouFormatError):
+        raise
+    except (ValueError, IndexError, KeyError) as e:
+        raise TenhouFormatError(source, f"the log's tiles and steps do not add up: {e}", hand=thand.index) from None
 
 
 @dataclass
@@ -508,4 +519,4 @@ def game_record(game: TenhouGame, profile: Profile) -> dict[str, Any]:
         "agrees_with_log": outcome.exact,
         "differences": [p for h in outcome.hands for p in (f"hand {h.index}: {x}" for x in h.problems)] + outcome.flow,
     }
-    return record
+    return seal(record)  # the digest covers the explicit chance and the source set above

@@ -238,10 +238,10 @@ def test_exit_status_one_for_a_replay_that_diverges(tmp_path: Path) -> None:
 @pytest.mark.parametrize(
     "content,needle",
     [
-        ('{"format": "not ours"}', "not an mjspec record"),
+        ('{"format": "not ours"}', "not a valid record"),
         ("[1, 2", "not JSON"),
         (b"\xff\xfe".decode("latin-1"), "not"),
-        ("[" * 100_000 + "]" * 100_000, "not a usable record"),
+        ("[" * 100_000 + "]" * 100_000, "levels deep"),
     ],
 )
 def test_exit_status_two_for_a_record_that_is_bad_input(
