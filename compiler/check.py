@@ -45,6 +45,7 @@ from .vocabulary import PAYMENT_NAMES, combination_vocabulary, hand_vocabulary, 
 
 from mjspec.runtime.rules import (
     AbortiveDraws,
+    BonusTiles,
     CallRules,
     Clock,
     DeadWallRules,
@@ -627,6 +628,7 @@ class _Builder:
             settlement=ScoredSettlement(**pick("settlement", "losers_settle", "east_doubles", "discarder_doubles", "cannon"))
             if "settlement" in d else None,
             original_call=bool(d.get("calls", {}).get("original_call", False)),
+            bonus=BonusTiles(**{k: v for k, v in d.get("opening", {}).get("bonus_tiles", {}).items() if k in ("discard", "declare_at_deal")}),
         )
 
     def loose_tiles(self, dead_wall: DeadWallRules | None) -> LooseTiles | None:

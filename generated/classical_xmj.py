@@ -1992,6 +1992,7 @@ PROFILE = Profile(
         settlement=rules.ScoredSettlement(
             losers_settle=True, east_doubles=True, discarder_doubles=False, cannon=True
         ),
+        bonus=rules.BonusTiles(discard=False, declare_at_deal=True),
         original_call=True,
     ),
     playable=True,

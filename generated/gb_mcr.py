@@ -2529,6 +2529,7 @@ PROFILE = Profile(
         timeout=rules.TimeoutRules(claim_win=False, claim_seconds=0),
         loose=None,
         settlement=None,
+        bonus=rules.BonusTiles(discard=True, declare_at_deal=False),
         original_call=False,
     ),
     playable=True,

@@ -447,6 +447,7 @@ PROFILE = Profile(
         timeout=rules.TimeoutRules(claim_win=True, claim_seconds=0),
         loose=None,
         settlement=None,
+        bonus=rules.BonusTiles(discard=True, declare_at_deal=False),
         original_call=False,
     ),
     playable=True,

@@ -219,12 +219,28 @@ class Hand:
         if self.dead is not None:
             dealt["indicators"] = format_tiles(self.dead.indicators())
         self._emit(Event("deal", None, dealt))
+        if self.rules.bonus.declare_at_deal:
+            self._declare_dealt_bonus_tiles()
         if self.rules.exchange is not None:
             self.phase = Phase.EXCHANGE
         elif self.profile.opening.missing_suit is MissingSuitRule.DECLARE:
             self.phase = Phase.DECLARE
         else:
             self._start_play()
+
+    def _declare_dealt_bonus_tiles(self) -> None:
+        """``BonusTiles.declare_at_deal`` (M 32-33, the xmj server's opening phase): the dealer first, then
+        each player in turn exposes every bonus tile dealt and takes its replacement (again, when the
+        replacement is a bonus tile). These replacements are part of the deal, not draws: the dealer keeps
+        Heaven's Blessing and nobody's first turn is used."""
+        for seat in ((self.dealer + i) % SEATS for i in range(SEATS)):
+            while self.wall_remaining > 0 and any(self.counts[seat][N_KINDS:]):
+                flower = min((t for t in self.hands[seat] if t.is_flower), key=_tile_key)
+                self._take(seat, flower)
+                self.flowers[seat].append(flower)
+                self._emit(Event("flower", seat, {"tile": flower.mpsz, "deal": True}))
+                self._give(seat, self._replacement_tile(kong=False))
+        self.loose_from_live = False
 
     def _start_play(self) -> None:
         self.phase = Phase.TURN
@@ -413,11 +429,14 @@ class Hand:
                             if calls.kakan_drawn_tile_only and (self.last_draw is None or self.last_draw.kind != meld.kind):
                                 continue
                             out.append(Action(ActionKind.KAKAN, seat, tile=Tile(meld.kind)))
-        if any(self.counts[seat][N_KINDS:]):  # a held flower may be exposed on one's turn, after a call too
-            for flower in sorted({t for t in hand if t.is_flower}, key=_tile_key):
-                if self.wall_remaining > 0:
-                    out.append(Action(ActionKind.FLOWER, seat, tile=flower))
         candidates = sorted(set(hand), key=_tile_key)
+        if any(self.counts[seat][N_KINDS:]):  # a held flower may be exposed on one's turn, after a call too
+            exposable = self.wall_remaining > 0  # its replacement needs a tile left
+            if exposable:
+                for flower in sorted({t for t in hand if t.is_flower}, key=_tile_key):
+                    out.append(Action(ActionKind.FLOWER, seat, tile=flower))
+            if exposable and not self.rules.bonus.discard:
+                candidates = [t for t in candidates if not t.is_flower]  # M 31: declared, never discarded
         missing = self.missing[seat]
         if self.rules.discard_missing_suit_first and missing is not None and self._holds_missing(seat):
             lo = SUIT_FIRST_KIND[missing]
@@ -594,7 +613,8 @@ class Hand:
         shown = [0] * N_KINDS
         for s in range(SEATS):
             for t in self.discards[s]:
-                shown[t.kind] += 1
+                if not t.is_flower:  # a discarded bonus tile (002 §1) is no hand-forming kind
+                    shown[t.kind] += 1
             for m in self.melds[s]:
                 for t in m.tiles:
                     shown[t.kind] += 1
@@ -1476,15 +1496,18 @@ class Hand:
     def _replacement_draw(self, seat: int, *, kong: bool = True) -> None:
         if kong:
             self.kong_this_turn = True
+        tile = self._replacement_tile(kong=kong)
+        self._draw(seat, tile, replacement=True, kong=kong)
+
+    def _replacement_tile(self, *, kong: bool) -> Tile:
+        """The tile that replaces a kong or a bonus tile: from the dead wall, the loose tiles or the wall's end."""
         self.loose_from_live = False
         if self.dead is not None:
-            tile = self.dead.draw()
             self.back -= 1  # the live wall's last tile joins the dead wall
-        elif self.rules.loose is not None:
-            tile = self._loose_tile(kong=kong)
-        else:
-            tile = self._pop_back()
-        self._draw(seat, tile, replacement=True, kong=kong)
+            return self.dead.draw()
+        if self.rules.loose is not None:
+            return self._loose_tile(kong=kong)
+        return self._pop_back()
 
     def _loose_tile(self, *, kong: bool) -> Tile:
         """A replacement under :class:`LooseTiles` (003 "The deal etc.", M 22, M 31)."""

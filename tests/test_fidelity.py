@@ -1,0 +1,84 @@
+"""Issue 13 (rule fidelity): each defect that outside checks found, pinned by a scenario on an
+arranged wall or a scoring request. Each test names the item and the rule it checks."""
+
+from __future__ import annotations
+
+from mjspec.runtime.actions import Action, ActionKind
+from mjspec.runtime.bots import RandomBot
+from mjspec.runtime.match import play_hand
+from mjspec.runtime.options import bind_options
+from mjspec.runtime.registry import load_profile
+from mjspec.runtime.table import Hand, Phase
+from mjspec.runtime.tiles import Tile
+
+from test_table import GB, act, arranged, options
+
+CLASSICAL = load_profile("classical_xmj")
+
+
+# ---- item 12: bonus tiles wherever they can be --------------------------------------------------
+
+
+def test_12_a_classical_bonus_tile_is_declared_never_discarded_while_it_can_be_replaced() -> None:
+    # M 31: bonus tiles are declared; the book lets them be declared at any time, not discarded.
+    hand = arranged(CLASSICAL, ["123456789m1234p5p", None, None, None], draws="1f")
+    act(hand, ActionKind.DISCARD, 0, "4p")
+    while hand.phase is Phase.CLAIM:
+        act(hand, ActionKind.PASS, hand.pending_seats()[0])
+    assert hand.turn == 1 and str(hand.last_draw) == "1f"
+    legal = hand.legal_actions(1)
+    assert Action(ActionKind.FLOWER, 1, tile=Tile.parse("1f")) in legal
+    assert not any(
+        a.kind is ActionKind.DISCARD and a.tile is not None and a.tile.is_flower for a in legal
+    )
+
+
+def test_12_a_gb_flower_may_be_discarded_and_nobody_claims_it() -> None:
+    # 002 §1: a flower may be retained and later discarded; a discarded flower cannot be claimed.
+    hand = arranged(GB, ["1f123456789m234p", None, None, None], missing="ssss")
+    assert ActionKind.FLOWER in options(hand, 0)
+    act(hand, ActionKind.DISCARD, 0, "1f")
+    assert hand.phase is Phase.TURN and hand.turn == 1  # no claim window on a flower
+    assert (
+        hand.exhausted_kinds() == ""
+    )  # a discarded flower is no hand-forming kind (the IndexError of item 12)
+
+
+def test_12_random_bots_play_classical_hands_to_their_end() -> None:
+    # The crash of item 12: a random bot's hand holding a flower ended in IndexError.
+    for seed in range(12):
+        hand = Hand(CLASSICAL, seed=seed)
+        play_hand(hand, [RandomBot(seed * 4 + i) for i in range(4)])
+        assert hand.over and hand.events[-1].kind == "hand_end"
+        assert not any(t.is_flower for ds in hand.discards for t in ds if hand.wall_remaining > 0)
+
+
+# ---- item 13: the opening declaration of bonus tiles (M 32-33) --------------------------------
+
+
+def test_13_dealt_bonus_tiles_are_declared_and_replaced_before_easts_first_discard() -> None:
+    # Seat 1 is dealt a flower; its replacement (from the live wall's front, M 31) completes a
+    # hand that wins on East's first discard: Earth's Blessing.
+    hand = arranged(CLASSICAL, ["1z23456789m12345p", "1f11m234p567p789s9s", None, None], draws="9s")
+    assert [t.mpsz for t in hand.flowers[1]] == ["1f"] and "9s" in [t.mpsz for t in hand.hands[1]]
+    assert hand.phase is Phase.TURN and hand.turn == 0 and hand.turns_taken == [0, 0, 0, 0]
+    act(hand, ActionKind.DISCARD, 0, "1z")
+    assert hand.phase is Phase.TURN  # 1z completes nobody's hand
+    hand = arranged(CLASSICAL, ["1m23456789m12345p", "1f11m234p567p789s9s", None, None], draws="9s")
+    act(hand, ActionKind.DISCARD, 0, "1m")
+    assert ActionKind.RON in options(hand, 1)
+    act(hand, ActionKind.RON, 1)
+    win = next(e for e in hand.events if e.kind == "win")
+    assert "earths_blessing" in win.data["patterns"]
+
+
+def test_13_with_flowers_loose_east_keeps_heavens_blessing() -> None:
+    # East is dealt a flower and a complete hand but for one tile; the loose-tile replacement
+    # completes it. The replacement belongs to the deal, so it is Heaven's Blessing.
+    loose = bind_options(CLASSICAL, {"FlowersLoose": True})
+    hand = arranged(loose, ["1f123456789m123p5p", None, None, None], back="5p")
+    assert [t.mpsz for t in hand.flowers[0]] == ["1f"]
+    assert ActionKind.TSUMO in options(hand, 0)
+    act(hand, ActionKind.TSUMO, 0)
+    win = next(e for e in hand.events if e.kind == "win")
+    assert "heavens_blessing" in win.data["patterns"]
