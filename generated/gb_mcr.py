@@ -2512,10 +2512,10 @@ PROFILE = Profile(
             ready_with_held_waits=False,
         ),
         match=rules.MatchRules(
-            hands=16,
+            hands=1,
             dealer=rules.DealerRule("rotate"),
             start_score=0,
-            rounds=0,
+            rounds=4,
             honba=False,
             bust_ends=False,
             last_dealer_stops_at=None,

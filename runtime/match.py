@@ -100,9 +100,13 @@ class Match:
             hand = self.hands[self.settled]
             for s in range(SEATS):
                 self.totals[s] += hand.scores[s]
-            rule = self.profile.table.match.dealer
+            rules = self.profile.table.match
+            rule = rules.dealer
             if rule is DealerRule.ROTATE:
                 self.dealer = (hand.dealer + 1) % SEATS
+                self.dealer_turns += 1  # 002 §6: four hands a wind round, East 1 to North 4
+                if rules.rounds and self.dealer_turns >= rules.rounds * SEATS:
+                    self.finished = True
             elif rule in (DealerRule.REPEAT, DealerRule.KEEP_ON_WIN_OR_WASHOUT):
                 self._advance_round(hand)
             else:

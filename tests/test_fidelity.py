@@ -7,6 +7,7 @@ from mjspec.runtime.actions import Action, ActionKind
 from mjspec.runtime.bots import RandomBot
 from mjspec.runtime.match import play_hand
 from mjspec.runtime.options import bind_options
+from mjspec.runtime.record import match_record, replay
 from mjspec.runtime.registry import load_profile
 from mjspec.runtime.table import Hand, Phase
 from mjspec.runtime.tiles import Tile
@@ -82,3 +83,35 @@ def test_13_with_flowers_loose_east_keeps_heavens_blessing() -> None:
     act(hand, ActionKind.TSUMO, 0)
     win = next(e for e in hand.events if e.kind == "win")
     assert "heavens_blessing" in win.data["patterns"]
+
+
+# ---- item 1: the GB round wind (002 §6) ----------------------------------------------------------
+
+
+def test_01_a_gb_match_plays_four_wind_rounds_of_four_hands() -> None:
+    # 002 §6: East 1 to North 4. Every win's prevalent-wind pung is a pung of the round's wind.
+    from mjspec.runtime.bots import GreedyBot
+    from mjspec.runtime.match import play_match
+    from mjspec.runtime.table import WINDS
+
+    match = play_match(GB, [GreedyBot(2 * 4 + i) for i in range(4)], seed=2)
+    assert len(match.hands) == 16 and match.over
+    assert [h.round_wind for h in match.hands] == [w for w in WINDS for _ in range(4)]
+    assert [h.dealer for h in match.hands] == [0, 1, 2, 3] * 4
+    assert (
+        GB.table.match.rounds == 4
+    )  # the spec states the structure; no fixed hand count stands in for it
+    record = match_record(match)
+    assert [h["round_wind"] for h in record["hands"]] == list("EEEESSSSWWWWNNNN")
+    assert replay(record).totals == tuple(match.totals)
+    # The round wind reaches the score: a win's prevalent-wind pung is of the round's wind.
+    for h in match.hands:
+        for w in h.wins:
+            if "prevalent_wind" in [p.id for p in w.score.patterns]:
+                kind = 27 + WINDS.index(h.round_wind)
+                held = (
+                    [t.kind for t in h.hands[w.seat]]
+                    + [t.kind for m in h.melds[w.seat] for t in m.tiles]
+                    + [w.tile.kind]
+                )
+                assert held.count(kind) >= 3
