@@ -578,6 +578,7 @@ class Hand:
         robbing_kong: bool = False,
         first_draw: bool = False,
         honba: int | None = None,
+        fourth_tile: bool = False,
     ) -> WinContext:
         dead = self.dead
         riichi = self.riichi[seat]
@@ -598,6 +599,7 @@ class Hand:
             kong_shot=kong_shot,
             robbing_kong=robbing_kong,
             first_draw=first_draw,
+            fourth_tile=fourth_tile,
             dora_indicators=format_tiles(dead.indicators()) if dead is not None else "",
             ura_indicators=ura,
             honba=self.honba if honba is None else honba,
@@ -606,6 +608,21 @@ class Hand:
             riichi_sticks=self.deposits,
             exhausted=self.exhausted_kinds() if "only_live_wait" in self.profile.needs else "",
         )
+
+    def shown_copies(self, kind: int) -> int:
+        """Copies of ``kind`` in view: in the discards and in exposed sets (a concealed kong is face down)."""
+        shown = 0
+        for s in range(SEATS):
+            shown += sum(1 for t in self.discards[s] if t.kind == kind)
+            for m in self.melds[s]:
+                if m.type is not MeldType.ANKAN:
+                    shown += sum(1 for t in m.tiles if t.kind == kind)
+        return shown
+
+    def _is_last_copy(self, tile: Tile, *, on_discard: bool) -> bool:
+        """The winning tile is the last copy not yet in view: the other copies are all among the discards
+        and exposed sets (002 §4 Last Tile). A discard won on is itself still among the discards."""
+        return self.shown_copies(tile.kind) - (1 if on_discard else 0) == self.profile.tiles.copies - 1
 
     def exhausted_kinds(self) -> str:
         """Kinds (mpsz) whose four copies are all exposed on the table: in the discards or in declared
@@ -650,7 +667,8 @@ class Hand:
         rest.remove(self.last_draw)
         # Heavenly and earthly hands: the seat's first draw, before any call or kong (001).
         first = not self.interrupted and self.turns_taken[seat] == 0 and not self.drew_replacement
-        ctx = self.win_context(seat, after_kong=self.drew_replacement, last_tile=self.drew_last_tile, first_draw=first)
+        ctx = self.win_context(seat, after_kong=self.drew_replacement, last_tile=self.drew_last_tile, first_draw=first,
+                               fourth_tile=self._is_last_copy(self.last_draw, on_discard=False))
         if self.loose_kong_chain and self.drew_replacement:
             ctx = replace(ctx, kong_upon_kong=True)
         score = evaluate(self.profile, WinningHand(tuple(rest), tuple(self.melds[seat]), self.last_draw, WinKind.TSUMO), ctx)
@@ -679,6 +697,7 @@ class Hand:
             honba=honba,
             # Earth's Blessing: on East's first discard, nobody else having discarded or called.
             first_draw=not robbing and not self.interrupted and self.discards_made == 1 and self.claim_from == self.dealer,
+            fourth_tile=self._is_last_copy(tile, on_discard=not robbing),
         )
         score = evaluate(self.profile, WinningHand(tuple(self.hands[seat]), tuple(self.melds[seat]), tile, WinKind.RON), ctx)
         if not score.legal or not self._fan_allowed(seat, score):

@@ -12,7 +12,7 @@ from mjspec.runtime.registry import load_profile
 from mjspec.runtime.table import Hand, Phase
 from mjspec.runtime.tiles import Tile
 
-from test_table import GB, act, arranged, options
+from test_table import GB, act, arranged, options, pass_claims, tsumogiri
 
 CLASSICAL = load_profile("classical_xmj")
 
@@ -115,3 +115,33 @@ def test_01_a_gb_match_plays_four_wind_rounds_of_four_hands() -> None:
                     + [w.tile.kind]
                 )
                 assert held.count(kind) >= 3
+
+
+# ---- item 2: Last Tile at the GB table (002 §4) --------------------------------------------------
+
+
+def test_02_winning_on_the_last_copy_in_view_scores_last_tile() -> None:
+    # Seat 1 waits on 5p alone (Pure Straight, 16 fan). East discards three 5p, which seat 1 lets
+    # pass; seat 2 then discards the fourth, the last copy not yet in view: Last Tile, 4 fan.
+    hand = arranged(
+        GB,
+        ["555p123s456s789s1z2z", "123456789m11p46p", "5p147s258s369s3z4z6z", None],
+        draws="6z6z6z7z7z7z2z3z4z1z",
+        missing="mmmm",
+    )
+    for turn in range(3):
+        assert hand.turn == 0
+        act(hand, ActionKind.DISCARD, 0, "5p")
+        assert ActionKind.RON in options(hand, 1)
+        if turn == 0:  # the first copy: nothing else of it in view
+            score = hand._ron_score(1, Tile.parse("5p"), robbing=False)
+            assert score is not None and "last_tile" not in [p.id for p in score.patterns]
+        pass_claims(hand)
+        for _ in range(3 if turn < 2 else 1):
+            tsumogiri(hand)
+    assert hand.turn == 2 and hand.shown_copies(Tile.parse("5p").kind) == 3
+    act(hand, ActionKind.DISCARD, 2, "5p")
+    act(hand, ActionKind.RON, 1)
+    pass_claims(hand)
+    win = next(e for e in hand.events if e.kind == "win")
+    assert "last_tile" in win.data["patterns"]
