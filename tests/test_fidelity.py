@@ -145,3 +145,121 @@ def test_02_winning_on_the_last_copy_in_view_scores_last_tile() -> None:
     pass_claims(hand)
     win = next(e for e in hand.events if e.kind == "win")
     assert "last_tile" in win.data["patterns"]
+
+
+# ---- items 4, 8, 9, 17: requests no table could produce are refused with a reason ---------------
+
+
+def _answer(
+    profile: str,
+    concealed: str,
+    win_tile: str,
+    win: str,
+    melds: list[tuple[str, str]] = (),
+    **context: object,
+) -> dict[str, object]:
+    from mjspec.compiler.cli import score_request
+
+    return score_request(
+        {
+            "profile": profile,
+            "concealed": concealed,
+            "win_tile": win_tile,
+            "win": win,
+            "melds": [{"type": t, "tiles": m} for t, m in melds],
+            "context": context,
+        }
+    )
+
+
+def test_04_a_chi_meld_is_no_legal_sichuan_win() -> None:
+    # 000 and 004 have no chii: the request (pon 777p, chi 123p, win 2s tsumo, missing m).
+    for pid in ("sichuan_tfmj", "sichuan_planet"):
+        got = _answer(
+            pid, "2345678s", "2s", "tsumo", [("pon", "777p"), ("chi", "123p")], missing_suit="m"
+        )
+        assert (
+            got["legal"] is False
+            and "chi" in str(got["reason"])
+            and "melds[1]" in str(got["reason"])
+        )
+        pons = _answer(
+            pid, "2345678s", "2s", "tsumo", [("pon", "777p"), ("pon", "111p")], missing_suit="m"
+        )
+        assert pons["legal"] is True  # the same hand with pungs only is a win
+    gb = _answer("gb_mcr", "2345678s55z", "2s", "ron", [("chi", "123p")])
+    assert "error" in gb or "chi" not in str(gb.get("reason"))  # GB has chi: never refused for it
+
+
+def test_08_contradictory_situations_are_refused() -> None:
+    hand = ("123m456p789s1z", "1z")
+    kong = [("ankan", "2222z")]
+    cases = [
+        # 001: Tenhou/Chiihou come before any kan (and any call)
+        ("riichi_planet", "tsumo", kong, {"first_draw": True, "seat_wind": "S"}, "first_draw"),
+        # robbing a kong is a win on another player's tile, never a self-draw (classical_xmj too)
+        ("riichi_planet", "tsumo", kong, {"robbing_kong": True}, "robbing_kong"),
+        ("classical_xmj", "tsumo", kong, {"robbing_kong": True}, "robbing_kong"),
+        # 001: a kong's replacement comes from the dead wall: Rinshan is never Haitei
+        ("riichi_planet", "tsumo", kong, {"after_kong": True, "last_tile": True}, "after_kong"),
+        # no kong with no tile left to draw: Chankan is never Houtei
+        ("riichi_planet", "ron", kong, {"robbing_kong": True, "last_tile": True}, "last_tile"),
+    ]
+    for pid, win, melds, ctx, named in cases:
+        got = _answer(pid, *hand, win, melds, **ctx)
+        assert got["legal"] is False and named in str(got["reason"]), (pid, ctx, got)
+        alone = {k: v for k, v in ctx.items() if k in ("seat_wind", named)}
+        fine = _answer(
+            pid,
+            *hand,
+            "ron" if named == "robbing_kong" else win,
+            [] if named == "first_draw" else melds,
+            **alone,
+        )
+        assert "contradicts" not in str(fine.get("reason")), (pid, alone, fine)
+    # Without a dead wall a kong's replacement may be the wall's last tile (000: both count).
+    both = _answer(
+        "sichuan_tfmj",
+        "123456789m1s",
+        "1s",
+        "tsumo",
+        [("ankan", "2222s")],
+        missing_suit="p",
+        after_kong=True,
+        last_tile=True,
+    )
+    assert both["legal"] is True
+
+
+def test_09_impossible_tiles_are_refused() -> None:
+    # One red 5m exists in riichi_planet.
+    reds = _answer("riichi_planet", "000m456p789s11z22z", "1z", "ron", riichi=True)
+    assert reds["legal"] is False and "red fives" in str(reds["reason"])
+    one_red = _answer("riichi_planet", "055m456p789s11z22z", "1z", "ron", riichi=True)
+    assert one_red["legal"] is True
+    # Seven East indicators: the dead wall shows at most 1 + 4 kongs.
+    seven = _answer(
+        "riichi_planet", "123m456p789s11z22z", "1z", "ron", riichi=True, dora_indicators="4z" * 7
+    )
+    assert seven["legal"] is False and "at most 5" in str(seven["reason"])
+    # Two East indicators beside a hand holding three East: five copies of East.
+    copies = _answer(
+        "riichi_planet", "123m456p789s111z2z", "2z", "ron", riichi=True, dora_indicators="1z1z"
+    )
+    assert copies["legal"] is False and "copies of 1z" in str(copies["reason"])
+    under = _answer(
+        "riichi_planet",
+        "123m456p789s11z22z",
+        "1z",
+        "ron",
+        riichi=True,
+        ura_indicators="3m4m5m6m7m8m",
+    )
+    assert under["legal"] is False and "ura_indicators" in str(under["reason"])
+
+
+def test_17_losing_hand_is_refused_where_no_loser_is_scored() -> None:
+    got = _answer("sichuan_tfmj", "1112223334445s", "5s", "ron", missing_suit="m", losing_hand=True)
+    assert got["legal"] is False and "losing hand" in str(got["reason"])
+    classical = _answer("classical_xmj", "1112223334445s", "5s", "ron", losing_hand=True)
+    assert "error" not in classical and classical.get("score") is not None

@@ -346,7 +346,7 @@ def test_invariant(pid: str, name: str, seed: int) -> None:
     hand = random_hand(rng, profile)
     if (profile.shapes.thirteen_orphans or profile.shapes.knitted) and rng.random() < 0.3:
         hand = special_shape_hand(rng)
-    ctx = random_context(rng, profile)
+    ctx = random_context(rng, profile, hand)
     try:
         PROPERTIES[name](profile, hand, ctx)
     except HandError:
