@@ -1206,8 +1206,8 @@ class Hand:
             share = -(-total // len(winners))
             for seat in winners:
                 self._pay("kong_transfer", seat, discarder, share)
-            chain = set(self.kong_chain)
-            self.kong_income = [e for e in self.kong_income if e not in chain]
+            for entry in self.kong_chain:  # one ledger entry per transferred payment: an earlier kong's equal entries stay
+                self.kong_income.remove(entry)
         self._collect_deposits(winners[0])  # the nearest winner in turn order takes the deposits (001)
         self._end_chain()
         for seat in winners:

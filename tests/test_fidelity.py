@@ -263,3 +263,47 @@ def test_17_losing_hand_is_refused_where_no_loser_is_scored() -> None:
     assert got["legal"] is False and "losing hand" in str(got["reason"])
     classical = _answer("classical_xmj", "1112223334445s", "5s", "ron", losing_hand=True)
     assert "error" not in classical and classical.get("score") is not None
+
+
+# ---- item 6: the kong-income ledger after a call transfer (000 §9, §10) --------------------------
+
+
+def test_06_a_transfer_leaves_an_earlier_kongs_equal_entries_in_the_ledger() -> None:
+    # Seat 0 makes concealed kongs of 2m and then 3m (2 from each opponent each time), then deals into
+    # seat 1's ron right after the second: that kong's income goes to the winner (§9). At exhaustion
+    # seat 0 is not ready and refunds the 2m kong's income, which was never transferred (§10).
+    tfmj = load_profile("sichuan_tfmj")
+    hand = arranged(
+        tfmj,
+        ["2222m333m5s9m7m6m1s4s8s", "123p456p789p11s46s", None, None],
+        draws="1p1p1p3m",
+        back="9p9s",
+        missing=("p", "m", "s", "s"),
+    )
+    act(hand, ActionKind.ANKAN, 0, "2m")
+    act(hand, ActionKind.DISCARD, 0, "9p")
+    pass_claims(hand)
+    for _ in range(3):
+        tsumogiri(hand)
+    assert hand.turn == 0 and str(hand.last_draw) == "3m"
+    act(hand, ActionKind.ANKAN, 0, "3m")
+    act(hand, ActionKind.DISCARD, 0, "5s")
+    act(hand, ActionKind.RON, 1)
+    pass_claims(hand)
+    transfers = [
+        (e.seat, e.data["from"], e.data["amount"]) for e in hand.events if e.kind == "kong_transfer"
+    ]
+    assert transfers == [(1, 0, 6)]
+    assert sorted(hand.kong_income) == [
+        (0, 1, 2),
+        (0, 2, 2),
+        (0, 3, 2),
+    ]  # the 2m kong's entries stay
+    while not hand.over:
+        tsumogiri(hand)
+    assert hand.exhausted and 0 not in hand.ready_at_end
+    refunds = sorted(
+        (e.seat, e.data["from"], e.data["amount"]) for e in hand.events if e.kind == "kong_refund"
+    )
+    assert refunds == [(1, 0, 2), (2, 0, 2), (3, 0, 2)]
+    assert hand.scores == [-2, 6, -2, -2]
