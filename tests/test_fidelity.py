@@ -307,3 +307,19 @@ def test_06_a_transfer_leaves_an_earlier_kongs_equal_entries_in_the_ledger() -> 
     )
     assert refunds == [(1, 0, 2), (2, 0, 2), (3, 0, 2)]
     assert hand.scores == [-2, 6, -2, -2]
+
+
+# ---- item 14: robbing a concealed kong for Thirteen Unique Wonders (M 57-60, xmj) ----------------
+
+
+def test_14_thirteen_unique_wonders_robs_a_concealed_kong() -> None:
+    hand = arranged(CLASSICAL, ["1111m234p567p234s5s", "9m1p9p1s9s1z2z3z4z5z6z7z7z", None, None])
+    act(hand, ActionKind.ANKAN, 0, "1m")
+    assert hand.phase is Phase.ROB and ActionKind.RON in options(hand, 1)
+    act(hand, ActionKind.RON, 1)
+    win = next(e for e in hand.events if e.kind == "win")
+    assert win.data["robbing"] and "thirteen_unique_wonders" in win.data["patterns"]
+    # Any other win may not rob a concealed kong: seat 1 waiting on 1m-4m with plain sets is not asked.
+    plain = arranged(CLASSICAL, ["1111m234p567p234s5s", "23m456p789p678s55s", None, None])
+    act(plain, ActionKind.ANKAN, 0, "1m")
+    assert plain.phase is Phase.TURN and plain.turn == 0
