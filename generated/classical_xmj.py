@@ -987,7 +987,7 @@ def _point_value_seven_pairs_bonus(v: HandView) -> int:
 
 def _point_when_from_the_wall(v: HandView) -> bool:
     # spec: scoring.points.items.from_the_wall.when
-    return bool(v.winner and v.tsumo)
+    return bool(v.winner and v.tsumo and (not v.after_kong))
 
 
 def _point_when_only_place(v: HandView) -> bool:
@@ -3221,8 +3221,8 @@ PROFILE = Profile(
             legal=True,
             patterns=("concealed_fully", "loose_tile_win"),
             total=2,
-            payments=(("east", 320), ("non_east", 160)),
-            fu=40,
+            payments=(("east", 304), ("non_east", 152)),
+            fu=38,
             checks_fu=True,
         ),
         Example(

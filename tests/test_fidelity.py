@@ -323,3 +323,25 @@ def test_14_thirteen_unique_wonders_robs_a_concealed_kong() -> None:
     plain = arranged(CLASSICAL, ["1111m234p567p234s5s", "23m456p789p678s55s", None, None])
     act(plain, ActionKind.ANKAN, 0, "1m")
     assert plain.phase is Phase.TURN and plain.turn == 0
+
+
+# ---- item 16: the loose-tile reading of "drawn from the wall" (003, as xmj scores it) ------------
+
+
+def test_16_a_loose_tile_win_earns_no_points_for_winning_from_the_wall() -> None:
+    from mjspec.runtime.request import parse_request
+    from mjspec.runtime.scoring import evaluate
+
+    req = {
+        "concealed": "345p678s789m5s",
+        "melds": [{"type": "ankan", "tiles": "2222m"}],
+        "win_tile": "5s",
+        "win": "tsumo",
+    }
+    items = {}
+    for loose in (False, True):
+        hand, ctx = parse_request(
+            CLASSICAL, {**req, "context": {"seat_wind": "S", "after_kong": loose}}
+        )
+        items[loose] = {p.id for p in evaluate(CLASSICAL, hand, ctx).point_items}
+    assert "from_the_wall" in items[False] and "from_the_wall" not in items[True]
