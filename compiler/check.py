@@ -623,7 +623,7 @@ class _Builder:
             exhaustion=ExhaustionRules(**exhaustion_raw),
             match=MatchRules(**match_raw),
             clocks=clocks,
-            timeout=TimeoutRules(**pick("timeout", "claim_win", "claim_seconds")),
+            timeout=TimeoutRules(**pick("timeout", "claim_win", "claim_seconds", "opening_seconds")),
             loose=self.loose_tiles(dead_wall),
             settlement=ScoredSettlement(**pick("settlement", "losers_settle", "east_doubles", "discarder_doubles", "cannon"))
             if "settlement" in d else None,

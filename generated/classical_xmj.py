@@ -1987,7 +1987,7 @@ PROFILE = Profile(
             dealer_win_limit=13,
         ),
         clocks=(),
-        timeout=rules.TimeoutRules(claim_win=False, claim_seconds=15),
+        timeout=rules.TimeoutRules(claim_win=False, opening_seconds=0, claim_seconds=15),
         loose=rules.LooseTiles(dead_wall=True, sixteen=True, flowers_loose=False),
         settlement=rules.ScoredSettlement(
             losers_settle=True, east_doubles=True, discarder_doubles=False, cannon=True

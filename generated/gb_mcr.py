@@ -2525,7 +2525,7 @@ PROFILE = Profile(
             dealer_win_limit=None,
         ),
         clocks=(),
-        timeout=rules.TimeoutRules(claim_win=False, claim_seconds=0),
+        timeout=rules.TimeoutRules(claim_win=False, opening_seconds=0, claim_seconds=0),
         loose=None,
         settlement=None,
         bonus=rules.BonusTiles(discard=True, declare_at_deal=False),

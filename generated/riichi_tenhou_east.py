@@ -1885,7 +1885,7 @@ PROFILE = Profile(
             dealer_win_limit=None,
         ),
         clocks=(),
-        timeout=rules.TimeoutRules(claim_win=True, claim_seconds=0),
+        timeout=rules.TimeoutRules(claim_win=True, opening_seconds=0, claim_seconds=0),
         loose=None,
         settlement=None,
         bonus=rules.BonusTiles(discard=True, declare_at_deal=False),

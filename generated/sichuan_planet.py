@@ -444,7 +444,7 @@ PROFILE = Profile(
             rules.Clock(id="standard", per_action=5, reserve=20),
             rules.Clock(id="relaxed", per_action=15, reserve=60),
         ),
-        timeout=rules.TimeoutRules(claim_win=True, claim_seconds=0),
+        timeout=rules.TimeoutRules(claim_win=True, opening_seconds=15, claim_seconds=0),
         loose=None,
         settlement=None,
         bonus=rules.BonusTiles(discard=True, declare_at_deal=False),

@@ -271,6 +271,9 @@ class TimeoutRules:
 
     claim_win: bool = False
     """An available win is taken (004) or not (000 §6: automation never forces a win)."""
+    opening_seconds: int = 0
+    """The least thinking time of an opening choice (the exchange, the missing suit), whatever the clock's
+    per-action time (004: "les échanges d'ouverture et les choix d'atout obtiennent au moins 15 secondes")."""
     claim_seconds: int = 0
     """Seconds every player has to answer a claim window (a discard, or an added kong that may be robbed):
     a seat that has not answered when they run out is deemed to pass, whatever it could claim

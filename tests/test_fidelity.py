@@ -345,3 +345,25 @@ def test_16_a_loose_tile_win_earns_no_points_for_winning_from_the_wall() -> None
         )
         items[loose] = {p.id for p in evaluate(CLASSICAL, hand, ctx).point_items}
     assert "from_the_wall" in items[False] and "from_the_wall" not in items[True]
+
+
+# ---- item 7: opening choices get at least 15 seconds whatever the clock (004) -------------------
+
+
+def test_07_opening_choices_get_fifteen_seconds_under_a_bullet_clock() -> None:
+    from mjspec.runtime.clock import hand_clock, timed_decision
+
+    planet = load_profile("sichuan_planet")
+    bullet = next(c for c in planet.table.clocks if c.id == "bullet")  # 2 s + 5 s reserve
+    hand = Hand(planet, seed=3)
+    assert hand.phase is Phase.EXCHANGE
+    clock = hand_clock(hand, bullet)
+    chosen = hand.legal_actions(1)[-1]
+    assert timed_decision(hand, clock, chosen, 14.0) == chosen  # 14 s: within the opening's 15
+    assert clock.reserve[1] == bullet.reserve  # and the reserve untouched
+    late = timed_decision(hand, clock, chosen, 21.0)  # 15 s + the 5 s reserve spent: out of time
+    assert late == hand.timeout_action(1) and late != chosen
+    # On one's turn the same clock gives 2 s and the reserve.
+    tfmj_clock = hand_clock(hand, bullet)
+    assert tfmj_clock.allowance(0, call=False) == bullet.per_action + bullet.reserve
+    assert tfmj_clock.allowance(0, call=False, opening=True) == 15 + bullet.reserve
