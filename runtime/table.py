@@ -186,6 +186,7 @@ class Hand:
         self.aborted: str | None = None
         self.ready_at_end: list[int] = []
         self.liable: list[tuple[str, int] | None] = [None] * SEATS  # (pattern id, responsible seat)
+        self.cannon_liable: list[int | None] = [None] * SEATS  # M 90-96: who let off a cannon by a claimed discard
         self._completes: set[int] = set()  # seats the claimed tile would complete
         self._cache: dict[int, list[Action]] = {}
         self._cache_at = -1
@@ -1070,6 +1071,7 @@ class Hand:
             self._take(seat, t)
         self._interrupt()
         self._note_liability(seat, tile, discarder)
+        self._note_cannon(seat, tile, discarder)
         if kind is ActionKind.PON and self.rules.calls.kuikae:
             self.kuikae = {tile.kind}
         source = {1: "left", 2: "across", 3: "right"}[(seat - discarder) % SEATS]
@@ -1158,6 +1160,7 @@ class Hand:
         for t in action.tiles:
             self._take(seat, t)
         self._interrupt()
+        self._note_cannon(seat, tile, discarder)
         if self.rules.calls.kuikae:
             self.kuikae = self._kuikae_kinds(tile, action.tiles)
         tiles = tuple(sorted((*action.tiles, tile), key=_tile_key))
@@ -1256,6 +1259,8 @@ class Hand:
         assert rules is not None
         losers = [s for s in range(SEATS) if s != winner]
         cannon = discarder if rules.cannon and discarder is not None and tile is not None and self.let_off_cannon(winner, discarder, tile) else None
+        if cannon is None and rules.cannon:
+            cannon = self.cannon_liable[winner]  # a dangerous discard claimed earlier for a set (M 90-96)
         if cannon is not None:
             self._emit(Event("cannon", cannon, {"winner": winner, "tile": tile.mpsz if tile else None}))
         for other in losers:
@@ -1286,9 +1291,10 @@ class Hand:
         return value
 
     def let_off_cannon(self, winner: int, discarder: int, tile: Tile) -> bool:
-        """M 90-96 as the spec reads them: the winner had exposed three sets all of one suit, or all
-        of honours, and the discard was of that suit or an honour; and the discarder had a choice
-        (some tile they held was not as dangerous; the table decides, nobody pleads)."""
+        """M 90-96 as the spec reads them (as xmj judges them): the winner had exposed three sets all
+        of one suit, or all of honours, and the discard was of that suit (an honour, against honours;
+        an honour is not the danger a suit is); and the discarder had a choice (some tile they held
+        was not as dangerous; the table decides, nobody pleads)."""
         exposed = self.melds[winner]
         if len(exposed) < 3:
             return False
@@ -1296,14 +1302,17 @@ class Hand:
         if len(suits) != 1:
             return False
         (suit,) = suits
-        honours = suit is Suit.HONOR
-
-        def dangerous(t: Tile) -> bool:
-            return t.is_honor or (not honours and t.suit is suit)
-
-        if not dangerous(tile):
+        if tile.suit is not suit:
             return False
-        return any(not dangerous(t) for t in self.hands[discarder] if not t.is_flower)
+        return any(t.suit is not suit for t in self.hands[discarder] if not t.is_flower)
+
+    def _note_cannon(self, seat: int, tile: Tile, discarder: int) -> None:
+        """M 90-96 (as xmj records it): claiming a dangerous discard for a set makes its discarder liable
+        for the claimer's next win, not only a dangerous discard won on. The discard's tile is still in the
+        discarder's river, the claimer's sets are those exposed before this claim."""
+        rules = self.rules.settlement
+        if rules is not None and rules.cannon and self.cannon_liable[seat] is None and self.let_off_cannon(seat, discarder, tile):
+            self.cannon_liable[seat] = discarder
 
     def _tsumo_payers(self, seat: int, payments: dict[str, int]) -> dict[int, int]:
         """What each other active seat pays a self-draw winner, by payment role."""

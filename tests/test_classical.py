@@ -147,7 +147,9 @@ def test_a_dangerous_discard_lets_off_a_cannon_unless_there_was_no_choice() -> N
     three_bamboo = ["111s", "555s", "999s"]
     (tile,) = parse_tiles("2s")
     assert _table_with_melds(three_bamboo, "123m4p").let_off_cannon(1, 2, tile)  # a safe tile was held
-    assert not _table_with_melds(three_bamboo, "3s4s7z").let_off_cannon(1, 2, tile)  # no choice
+    assert not _table_with_melds(three_bamboo, "3s4s6s").let_off_cannon(1, 2, tile)  # no choice
+    # an honour is not the danger bamboo is (issue 13 item 15): holding 7z was a choice
+    assert _table_with_melds(three_bamboo, "3s4s7z").let_off_cannon(1, 2, tile)
     assert not _table_with_melds(["111s", "555s", "999p"], "123m").let_off_cannon(1, 2, tile)  # two suits: not dangerous
     assert not _table_with_melds(three_bamboo, "123m").let_off_cannon(1, 2, parse_tiles("2m")[0])  # other suit
     assert _table_with_melds(["111z", "555z", "666z"], "123m").let_off_cannon(1, 2, parse_tiles("7z")[0])  # honours

@@ -367,3 +367,53 @@ def test_07_opening_choices_get_fifteen_seconds_under_a_bullet_clock() -> None:
     tfmj_clock = hand_clock(hand, bullet)
     assert tfmj_clock.allowance(0, call=False) == bullet.per_action + bullet.reserve
     assert tfmj_clock.allowance(0, call=False, opening=True) == 15 + bullet.reserve
+
+
+# ---- item 15: letting off a cannon as xmj judges it (M 90-96) -------------------------------------
+
+
+def _cannon_table(winner_melds: list[str], discarder_hand: str) -> Hand:
+    from mjspec.runtime.hand import Meld, MeldType
+    from mjspec.runtime.tiles import parse_tiles
+
+    hand = Hand(CLASSICAL, seed=2)
+    hand.melds[1] = [Meld(MeldType.PON, tuple(parse_tiles(m))) for m in winner_melds]
+    hand.hands[2] = list(parse_tiles(discarder_hand))
+    return hand
+
+
+def test_15_an_honour_is_not_the_danger_a_suit_is() -> None:
+    three_bamboo = ["111s", "555s", "999s"]
+    assert not _cannon_table(three_bamboo, "123m4p").let_off_cannon(1, 2, Tile.parse("7z"))
+    assert _cannon_table(three_bamboo, "123m4p").let_off_cannon(1, 2, Tile.parse("2s"))
+    assert _cannon_table(["111z", "555z", "666z"], "123m").let_off_cannon(1, 2, Tile.parse("7z"))
+
+
+def test_15_a_claimed_dangerous_discard_makes_its_discarder_pay_for_a_later_win() -> None:
+    # Seat 1 has exposed three bamboo sets; seat 2, holding safe tiles, discards 8s and seat 1
+    # pungs it (the claim records the cannon). Seat 1 later goes out by self-draw: seat 2 pays all.
+    from mjspec.runtime.request import parse_request
+    from mjspec.runtime.scoring import evaluate
+
+    hand = _cannon_table(["111s", "555s", "999s"], "123m4p5p")
+    hand._note_cannon(1, Tile.parse("8s"), 2)
+    assert hand.cannon_liable[1] == 2
+    request = {
+        "concealed": "7z",
+        "melds": [{"type": "pon", "tiles": t} for t in ("111s", "555s", "999s", "888s")],
+        "win_tile": "7z",
+        "win": "tsumo",
+        "context": {"seat_wind": "S"},
+    }
+    win, ctx = parse_request(CLASSICAL, request)
+    score = evaluate(CLASSICAL, win, ctx)
+    assert score.legal
+    before = list(hand.scores)
+    hand._scored_settlement(1, score, None, tile=None)
+    paid = [a - b for a, b in zip(hand.scores, before)]
+    assert paid[2] == -paid[1] and paid[0] == paid[3] == 0
+    assert any(e.kind == "cannon" and e.seat == 2 for e in hand.events)
+    # An honour claimed against the three bamboo sets records nothing.
+    other = _cannon_table(["111s", "555s", "999s"], "123m4p5p")
+    other._note_cannon(1, Tile.parse("6z"), 2)
+    assert other.cannon_liable[1] is None
