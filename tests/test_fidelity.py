@@ -3,6 +3,8 @@ arranged wall or a scoring request. Each test names the item and the rule it che
 
 from __future__ import annotations
 
+from pathlib import Path
+
 from mjspec.runtime.actions import Action, ActionKind
 from mjspec.runtime.bots import RandomBot
 from mjspec.runtime.match import play_hand
@@ -417,3 +419,43 @@ def test_15_a_claimed_dangerous_discard_makes_its_discarder_pay_for_a_later_win(
     other = _cannon_table(["111s", "555s", "999s"], "123m4p5p")
     other._note_cannon(1, Tile.parse("6z"), 2)
     assert other.cannon_liable[1] is None
+
+
+# ---- item 11: import-tenhou picks the profile the log's game type states -------------------------
+
+
+def test_11_an_east_only_log_is_imported_under_riichi_tenhou_east(tmp_path: Path) -> None:
+    import json
+
+    from mjspec.compiler.cli import main
+    from conftest import DATA
+
+    out = tmp_path / "bye.json"
+    assert (
+        main(
+            [
+                "import-tenhou",
+                str(DATA / "tenhou" / "tenhou-dnovikoff" / "mjlog" / "bye.xml"),
+                "--out",
+                str(out),
+            ]
+        )
+        == 0
+    )
+    record = json.loads(out.read_text("utf-8"))
+    assert record["profile"] == "riichi_tenhou_east" and replay(record).hands == len(
+        record["hands"]
+    )
+    east_south = tmp_path / "double.json"
+    assert (
+        main(
+            [
+                "import-tenhou",
+                str(DATA / "tenhou" / "tenhou-mjx" / "mjlog" / "double-ron.mjlog"),
+                "--out",
+                str(east_south),
+            ]
+        )
+        == 0
+    )
+    assert json.loads(east_south.read_text("utf-8"))["profile"] == "riichi_tenhou"
