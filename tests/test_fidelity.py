@@ -424,38 +424,27 @@ def test_15_a_claimed_dangerous_discard_makes_its_discarder_pay_for_a_later_win(
 # ---- item 11: import-tenhou picks the profile the log's game type states -------------------------
 
 
-def test_11_an_east_only_log_is_imported_under_riichi_tenhou_east(tmp_path: Path) -> None:
+def _imported_profile(log: Path, out: Path) -> str:
+    """``mjspec import-tenhou LOG --out OUT`` without --profile; the record's profile (replayed first)."""
     import json
 
     from mjspec.compiler.cli import main
+
+    assert main(["import-tenhou", str(log), "--out", str(out)]) == 0
+    record = json.loads(out.read_text("utf-8"))
+    assert replay(record).hands == len(record["hands"])
+    return str(record["profile"])
+
+
+def test_11_an_east_only_log_is_imported_under_riichi_tenhou_east(tmp_path: Path) -> None:
     from conftest import DATA
 
-    out = tmp_path / "bye.json"
-    assert (
-        main(
-            [
-                "import-tenhou",
-                str(DATA / "tenhou" / "tenhou-dnovikoff" / "mjlog" / "bye.xml"),
-                "--out",
-                str(out),
-            ]
-        )
-        == 0
+    logs = DATA / "tenhou"
+    east_only = _imported_profile(
+        logs / "tenhou-dnovikoff" / "mjlog" / "bye.xml", tmp_path / "bye.json"
     )
-    record = json.loads(out.read_text("utf-8"))
-    assert record["profile"] == "riichi_tenhou_east" and replay(record).hands == len(
-        record["hands"]
+    assert east_only == "riichi_tenhou_east"
+    east_south = _imported_profile(
+        logs / "tenhou-mjx" / "mjlog" / "double-ron.mjlog", tmp_path / "d.json"
     )
-    east_south = tmp_path / "double.json"
-    assert (
-        main(
-            [
-                "import-tenhou",
-                str(DATA / "tenhou" / "tenhou-mjx" / "mjlog" / "double-ron.mjlog"),
-                "--out",
-                str(east_south),
-            ]
-        )
-        == 0
-    )
-    assert json.loads(east_south.read_text("utf-8"))["profile"] == "riichi_tenhou"
+    assert east_south == "riichi_tenhou"
