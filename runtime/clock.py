@@ -67,14 +67,19 @@ def hand_clock(hand: Hand, clock: Clock) -> HandClock:
     return HandClock(clock, opening_seconds=hand.rules.timeout.opening_seconds)
 
 
+def charge(hand: Hand, clock: HandClock, seat: int, seconds: float) -> bool:
+    """Charge ``seat``'s decision now pending at ``hand`` with ``seconds``; True when its time ran out."""
+    call = hand.phase in (Phase.CLAIM, Phase.ROB)
+    opening = hand.phase in (Phase.EXCHANGE, Phase.DECLARE)  # 004: opening choices get at least 15 s
+    return clock.spend(seat, seconds, call=call, opening=opening)
+
+
 def timed_decision(hand: Hand, clock: HandClock | None, action: Action, seconds: float) -> Action:
     """The decision the table applies when ``action`` took ``seconds``: the action itself in time, else the
     documented timeout default for its seat (001: "Após o tempo limite [...]"). Without a clock, the action."""
     if clock is None:
         return action
-    call = hand.phase in (Phase.CLAIM, Phase.ROB)
-    opening = hand.phase in (Phase.EXCHANGE, Phase.DECLARE)  # 004: opening choices get at least 15 s
-    if not clock.spend(action.seat, seconds, call=call, opening=opening):
+    if not charge(hand, clock, action.seat, seconds):
         return action
     default = hand.timeout_action(action.seat)
     if default is None:

@@ -137,6 +137,10 @@ class Hand:
         self.scores = [0] * SEATS
         self.events: list[Event] = []
         self.decisions: list[Action] = []
+        self.clock: Any = None
+        """The hand's :class:`~mjspec.runtime.clock.HandClock` when the match is played on a clock (001, 004)."""
+        self.timing: list[tuple[float, bool] | None] = []
+        """Per decision: the seconds it took and whether it came too late (its timeout default was applied), when timed."""
         self.wins: list[WinRecord] = []
         self.win_events = 0
         self.exhausted = False
@@ -719,11 +723,32 @@ class Hand:
 
     # ----------------------------------------------------------------- apply
 
+    def apply_timed(self, action: Action, seconds: float) -> list[Event]:
+        """Perform the decision ``action`` that took ``seconds`` under the hand's clock (001 and 004's
+        presets: thinking time, the reserve of the hand, no reserve for answers to a call, at least
+        ``TimeoutRules.opening_seconds`` for an opening choice): a late decision becomes the seat's
+        :meth:`timeout_action`. The seconds are kept with the decision, so a replay checks the clock."""
+        from .clock import charge
+
+        if self.clock is None:
+            raise ValueError("this hand is not played on a clock")
+        if seconds < 0:
+            raise ValueError(f"a decision cannot take {seconds} seconds")
+        self.verify(action)  # the player's own decision must be legal, late or not
+        late = charge(self, self.clock, action.seat, seconds)
+        applied = self.timeout_action(action.seat) if late else action
+        assert applied is not None
+        index = len(self.decisions)
+        events = self.apply(applied)
+        self.timing[index] = (seconds, late)  # automatic steps are events, never decisions
+        return events
+
     def apply(self, action: Action) -> list[Event]:
         """Perform ``action`` and every automatic step after it; return the new events."""
         self.verify(action)
         start = len(self.events)
         self.decisions.append(action)
+        self.timing.append(None)
         handler = {
             ActionKind.EXCHANGE: self._do_exchange,
             ActionKind.DECLARE: self._do_declare,

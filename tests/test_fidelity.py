@@ -448,3 +448,45 @@ def test_11_an_east_only_log_is_imported_under_riichi_tenhou_east(tmp_path: Path
         logs / "tenhou-mjx" / "mjlog" / "double-ron.mjlog", tmp_path / "d.json"
     )
     assert east_south == "riichi_tenhou"
+
+
+# ---- item 10: the clocks at the table, in records and in replay (001, 004) -----------------------
+
+
+def test_10_a_clock_applies_at_the_table_is_recorded_and_rechecked_by_replay() -> None:
+    import json
+
+    import pytest
+
+    from mjspec.runtime.bots import GreedyBot
+    from mjspec.runtime.match import Match
+    from mjspec.runtime.record import ReplayError
+
+    planet = load_profile("riichi_planet")
+    match = Match(planet, 7, 1, clock="bullet")  # 001 Bullet: 2 s a decision, 5 s of reserve a hand
+    hand = match.new_hand()
+    seat = hand.turn
+    first = next(a for a in hand.legal_actions(seat) if a.kind is ActionKind.DISCARD)
+    hand.apply_timed(first, 4.0)  # 2 s of thinking time and 2 s of the reserve
+    assert hand.clock.reserve[seat] == 3.0 and hand.decisions[-1] == first
+    late_at = None
+    while not hand.over:
+        s = hand.pending_seats()[0]
+        action = GreedyBot(s).choose(hand, s, hand.legal_actions(s))
+        took = 1.0
+        if late_at is None and s == seat and hand.phase is Phase.TURN:
+            took, default = 10.0, hand.timeout_action(s)  # beyond 2 s + the 3 s left: out of time
+        hand.apply_timed(action, took)
+        if took == 10.0:
+            late_at = len(hand.decisions) - 1
+            assert hand.decisions[-1] == default and hand.timing[-1] == (10.0, True)
+    assert late_at is not None
+    match.finish()
+    record = json.loads(json.dumps(match_record(match)))
+    assert record["clock"] == "bullet" and record["hands"][0]["decisions"][late_at]["late"] is True
+    assert replay(record).totals == tuple(match.totals)
+    record["hands"][0]["decisions"][late_at][
+        "seconds"
+    ] = 1.0  # a tampered time: in time, yet marked late
+    with pytest.raises(ReplayError, match=rf"decision {late_at}: 1.0 s is in time"):
+        replay(record)
