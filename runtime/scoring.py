@@ -160,9 +160,9 @@ def evaluate(profile: Profile, hand: WinningHand, ctx: WinContext) -> Score:
         return score_losing_hand(profile, (*hand.concealed, hand.win_tile), hand.melds, ctx)
     score = _evaluate(profile, hand, ctx, None)
     if score.legal:
-        why = impossible_win(profile, hand, ctx)  # issue 13 items 4, 8, 9: no table produces this win
-        if why is not None:
-            return Score(False, why)
+        impossible = impossible_win(profile, hand, ctx)  # issue 13 items 4, 8, 9: no table produces this win
+        if impossible is not None:
+            return Score(False, impossible)
     return score
 
 
