@@ -175,7 +175,7 @@ def _parser() -> argparse.ArgumentParser:
     imp = sub.add_parser("import-tenhou", help="turn a Tenhou log (mjlog XML or tenhou.net/6 JSON) into a game record")
     imp.add_argument("log", type=Path, help="the Tenhou log file")
     imp.add_argument("--out", type=Path, required=True, metavar="FILE", help="write the mjspec record here")
-    imp.add_argument("--profile", default="riichi_tenhou", help="profile to play it under (default riichi_tenhou)")
+    imp.add_argument("--profile", help="profile to play it under (default: the log's game type: riichi_tenhou, or riichi_tenhou_east for an East-only game)")
     imp.set_defaults(run=_cmd_import_tenhou)
 
     sim = sub.add_parser("simulate", help="play many seeded bot games in parallel and summarise them")
@@ -499,11 +499,11 @@ def _cmd_replay(args: argparse.Namespace) -> int:
 
 def _cmd_import_tenhou(args: argparse.Namespace) -> int:
     from mjspec.runtime.tenhou import TenhouFormatError, load_log
-    from mjspec.runtime.tenhou_replay import WallError, game_record
+    from mjspec.runtime.tenhou_replay import WallError, game_record, profile_id_for
 
-    profile = load_profile(args.profile)
     try:
         game = load_log(args.log)
+        profile = load_profile(args.profile or profile_id_for(game))
         record = game_record(game, profile)
     except (TenhouFormatError, WallError, ValueError) as e:
         raise UserError(str(e)) from None

@@ -45,6 +45,7 @@ from .vocabulary import PAYMENT_NAMES, combination_vocabulary, hand_vocabulary, 
 
 from mjspec.runtime.rules import (
     AbortiveDraws,
+    BonusTiles,
     CallRules,
     Clock,
     DeadWallRules,
@@ -630,11 +631,12 @@ class _Builder:
             exhaustion=ExhaustionRules(**exhaustion_raw),
             match=MatchRules(**match_raw),
             clocks=clocks,
-            timeout=TimeoutRules(**pick("timeout", "claim_win", "claim_seconds")),
+            timeout=TimeoutRules(**pick("timeout", "claim_win", "claim_seconds", "opening_seconds")),
             loose=self.loose_tiles(dead_wall),
             settlement=ScoredSettlement(**pick("settlement", "losers_settle", "east_doubles", "discarder_doubles", "cannon"))
             if "settlement" in d else None,
             original_call=bool(d.get("calls", {}).get("original_call", False)),
+            bonus=BonusTiles(**{k: v for k, v in d.get("opening", {}).get("bonus_tiles", {}).items() if k in ("discard", "declare_at_deal")}),
         )
 
     def loose_tiles(self, dead_wall: DeadWallRules | None) -> LooseTiles | None:

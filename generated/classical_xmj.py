@@ -987,7 +987,7 @@ def _point_value_seven_pairs_bonus(v: HandView) -> int:
 
 def _point_when_from_the_wall(v: HandView) -> bool:
     # spec: scoring.points.items.from_the_wall.when
-    return bool(v.winner and v.tsumo)
+    return bool(v.winner and v.tsumo and (not v.after_kong))
 
 
 def _point_when_only_place(v: HandView) -> bool:
@@ -1932,7 +1932,7 @@ PROFILE = Profile(
             kakan=True,
             kakan_drawn_tile_only=False,
             robbable_kakan=True,
-            rob_concealed_kong=(),
+            rob_concealed_kong=("thirteen_unique_wonders",),
             multiple_ron=False,
             missing_suit_blocks_calls=False,
             ron_limit=None,
@@ -1987,11 +1987,12 @@ PROFILE = Profile(
             dealer_win_limit=13,
         ),
         clocks=(),
-        timeout=rules.TimeoutRules(claim_win=False, claim_seconds=15),
+        timeout=rules.TimeoutRules(claim_win=False, opening_seconds=0, claim_seconds=15),
         loose=rules.LooseTiles(dead_wall=True, sixteen=True, flowers_loose=False),
         settlement=rules.ScoredSettlement(
             losers_settle=True, east_doubles=True, discarder_doubles=False, cannon=True
         ),
+        bonus=rules.BonusTiles(discard=False, declare_at_deal=True),
         original_call=True,
     ),
     playable=True,
@@ -3220,8 +3221,8 @@ PROFILE = Profile(
             legal=True,
             patterns=("concealed_fully", "loose_tile_win"),
             total=2,
-            payments=(("east", 320), ("non_east", 160)),
-            fu=40,
+            payments=(("east", 304), ("non_east", 152)),
+            fu=38,
             checks_fu=True,
         ),
         Example(
@@ -4013,4 +4014,4 @@ PROFILE = Profile(
 #: The digest of this profile's native engine (generated/native/classical_xmj.c) built from the
 #: same spec, or None when the profile runs on the Python backend only. A compiled native module
 #: whose digest differs (built from an older spec) is never used.
-NATIVE_DIGEST: str | None = "0d7cbf142c22c4cfd62a567e850cafc9"
+NATIVE_DIGEST: str | None = "d8c3e5335b133dd343e16ab7c05f81cd"

@@ -1158,7 +1158,6 @@ PROFILE = Profile(
                 "pung_of_terminals_or_honors",
             ),
             section="§4",
-            exclude_limits=(("pung_of_terminals_or_honors", 1),),
             tiles_only=True,
         ),
         Pattern(
@@ -2026,7 +2025,7 @@ PROFILE = Profile(
                 pt="Dois Kongs Ocultos",
                 fr="Deux kongs cachés",
             ),
-            value=6,
+            value=8,
             when=_when_two_concealed_kongs,
             count=None,
             group=None,
@@ -2512,10 +2511,10 @@ PROFILE = Profile(
             ready_with_held_waits=False,
         ),
         match=rules.MatchRules(
-            hands=16,
+            hands=1,
             dealer=rules.DealerRule("rotate"),
             start_score=0,
-            rounds=0,
+            rounds=4,
             honba=False,
             bust_ends=False,
             last_dealer_stops_at=None,
@@ -2526,9 +2525,10 @@ PROFILE = Profile(
             dealer_win_limit=None,
         ),
         clocks=(),
-        timeout=rules.TimeoutRules(claim_win=False, claim_seconds=0),
+        timeout=rules.TimeoutRules(claim_win=False, opening_seconds=0, claim_seconds=0),
         loose=None,
         settlement=None,
+        bonus=rules.BonusTiles(discard=True, declare_at_deal=False),
         original_call=False,
     ),
     playable=True,
@@ -2823,6 +2823,26 @@ PROFILE = Profile(
             patterns=("nine_gates", "short_straight"),
             total=89,
             payments=(("discarder", 97), ("others", 8)),
+        ),
+        Example(
+            name="Nine Gates counts neither terminal pung",
+            names=Text(
+                en="Nine Gates counts neither terminal pung",
+                zh="九莲宝灯不计任何幺九刻",
+                ja="九蓮宝燈はどちらの么九刻も数えない",
+                pt="Nove Portões não conta nenhum pung de terminais",
+                fr="Les Neuf portes ne comptent aucun pung d'extrémités",
+            ),
+            section="§4",
+            concealed="1112345678999m",
+            win_tile="5m",
+            win="ron",
+            melds=(),
+            context=(),
+            legal=True,
+            patterns=("nine_gates", "two_concealed_pungs"),
+            total=90,
+            payments=(("discarder", 98), ("others", 8)),
         ),
         Example(
             name="Four Kongs",
@@ -3817,8 +3837,8 @@ PROFILE = Profile(
             context=(),
             legal=True,
             patterns=("all_green", "all_pungs", "two_concealed_kongs"),
-            total=100,
-            payments=(("discarder", 108), ("others", 8)),
+            total=102,
+            payments=(("discarder", 110), ("others", 8)),
         ),
         Example(
             name="Two Dragon Pungs",
@@ -4359,4 +4379,4 @@ PROFILE = Profile(
 #: The digest of this profile's native engine (generated/native/gb_mcr.c) built from the
 #: same spec, or None when the profile runs on the Python backend only. A compiled native module
 #: whose digest differs (built from an older spec) is never used.
-NATIVE_DIGEST: str | None = "22bb028beecb7f5928a8d6b28ec19f84"
+NATIVE_DIGEST: str | None = "87f3de13a356591fe5ae849d752eed68"

@@ -251,7 +251,7 @@ PROFILE = Profile(
             value=2,
             when=_when_full_flush,
             count=None,
-            group="base",
+            group=None,
             excludes=(),
             section="Modèles de notation",
             tiles_only=True,
@@ -444,9 +444,10 @@ PROFILE = Profile(
             rules.Clock(id="standard", per_action=5, reserve=20),
             rules.Clock(id="relaxed", per_action=15, reserve=60),
         ),
-        timeout=rules.TimeoutRules(claim_win=True, claim_seconds=0),
+        timeout=rules.TimeoutRules(claim_win=True, opening_seconds=15, claim_seconds=0),
         loose=None,
         settlement=None,
+        bonus=rules.BonusTiles(discard=True, declare_at_deal=False),
         original_call=False,
     ),
     playable=True,
@@ -659,4 +660,4 @@ PROFILE = Profile(
 #: The digest of this profile's native engine (generated/native/sichuan_planet.c) built from the
 #: same spec, or None when the profile runs on the Python backend only. A compiled native module
 #: whose digest differs (built from an older spec) is never used.
-NATIVE_DIGEST: str | None = "1f17bf4d7dce56da1c8bb6f03de77113"
+NATIVE_DIGEST: str | None = "c2adf4bff2de5c219d06c5fb9754e0fc"

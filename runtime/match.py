@@ -40,6 +40,8 @@ class Match:
     finished: bool = False
     leftover_paid: bool = False
     dealer_wins: int = 0  # the dealer's consecutive wins (East's 13th consecutive win)
+    clock: str | None = None
+    """The id of one of the profile's clocks (``TableRules.clocks``) the match is played on, or None."""
 
     def __post_init__(self) -> None:
         self.rng = random.Random(self.seed)
@@ -47,6 +49,9 @@ class Match:
         if self.hands_total is None and not rules.rounds:
             self.hands_total = rules.hands
         self.totals = [rules.start_score] * SEATS
+        if self.clock is not None and self.clock not in {c.id for c in self.profile.table.clocks}:
+            known = ", ".join(c.id for c in self.profile.table.clocks) or "none"
+            raise ValueError(f"{self.profile.id} has no clock {self.clock!r} (its clocks: {known})")
 
     @property
     def over(self) -> bool:
@@ -67,11 +72,16 @@ class Match:
         exchange_direction: ExchangeDirection | None = None,
     ) -> Hand:
         """A hand that starts where the match stands (dealer, round wind, honba, deposits, points), with this chance."""
-        return Hand(
+        hand = Hand(
             self.profile, dealer=self.dealer, seed=seed, wall=wall, dice=dice, exchange_direction=exchange_direction,
             round_wind=self.round_wind, honba=self.honba, deposits=self.deposits, points=tuple(self.totals),
             dealer_wins=self.dealer_wins,
         )
+        if self.clock is not None:
+            from .clock import hand_clock  # 001, 004: the reserve starts full again every hand
+
+            hand.clock = hand_clock(hand, next(c for c in self.profile.table.clocks if c.id == self.clock))
+        return hand
 
     def new_hand(self) -> Hand:
         """Deal the next hand (the previous one must be over)."""
@@ -100,9 +110,13 @@ class Match:
             hand = self.hands[self.settled]
             for s in range(SEATS):
                 self.totals[s] += hand.scores[s]
-            rule = self.profile.table.match.dealer
+            rules = self.profile.table.match
+            rule = rules.dealer
             if rule is DealerRule.ROTATE:
                 self.dealer = (hand.dealer + 1) % SEATS
+                self.dealer_turns += 1  # 002 §6: four hands a wind round, East 1 to North 4
+                if rules.rounds and self.dealer_turns >= rules.rounds * SEATS:
+                    self.finished = True
             elif rule in (DealerRule.REPEAT, DealerRule.KEEP_ON_WIN_OR_WASHOUT):
                 self._advance_round(hand)
             else:
@@ -206,12 +220,18 @@ def play_hand(
             raise Stalled(f"seat {seat} is pending with no legal action in phase {hand.phase.value}")
         limit = hand.time_limit(seat)
         started = clock() if limit is not None else 0.0
+        timed = hand.clock is not None
+        if timed:
+            started = clock()
         action = players[seat].choose(hand, seat, legal)
-        if limit is not None and clock() - started > limit:
-            late = hand.timeout_action(seat)
-            if late is not None:
-                action = late
-        hand.apply(action)
+        if timed:
+            hand.apply_timed(action, max(0.0, clock() - started))  # the match's clock (001, 004)
+        else:
+            if limit is not None and clock() - started > limit:
+                late = hand.timeout_action(seat)
+                if late is not None:
+                    action = late
+            hand.apply(action)
         if on_step is not None:
             on_step(action)
         steps += 1

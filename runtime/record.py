@@ -37,10 +37,21 @@ def hand_record(hand: Hand, index: int) -> dict[str, Any]:
         "honba": hand.honba,
         "deposits": hand.deposits_at_start,
         "points": list(hand.points),
-        "decisions": [a.to_json() for a in hand.decisions],
+        "decisions": [_decision(a, t) for a, t in zip(hand.decisions, hand.timing)],
         "events": [e.to_json() for e in hand.events],
         "scores": list(hand.scores),
     }
+
+
+def _decision(action: Action, timing: tuple[float, bool] | None) -> dict[str, Any]:
+    """A decision as JSON; a timed one carries its ``seconds`` and, when it came too late and the seat's
+    timeout default was played instead, ``"late": true`` (the action recorded is the one applied)."""
+    out = action.to_json()
+    if timing is not None:
+        out["seconds"] = timing[0]
+        if timing[1]:
+            out["late"] = True
+    return out
 
 
 def match_record(match: Match, key: bytes | None = None) -> dict[str, Any]:
@@ -57,6 +68,7 @@ def match_record(match: Match, key: bytes | None = None) -> dict[str, Any]:
         # The game options in force (every declared option, by name); replay binds the same values.
         "options": profile.option_values.to_json(),
         "hands_total": match.hands_total,
+        "clock": match.clock,
         # A match whose length differs from the profile's, or that changes any game option from its
         # default, is a custom-room game, not the strict preset (002 §6: the 16-hand match).
         "strict_preset": (match.hands_total is None if profile.table.match.rounds else match.hands_total == profile.table.match.hands)
@@ -103,7 +115,10 @@ def replay(record: Mapping[str, Any], key: bytes | None = None) -> ReplaySummary
             f"record was made with {profile.id} version {record.get('profile_version')}, this engine is version {profile.version}"
         )
     explicit = record["chance"] == "explicit"
-    match = Match(profile, 0 if explicit else record["seed"], record.get("hands_total"))
+    try:
+        match = Match(profile, 0 if explicit else record["seed"], record.get("hands_total"), clock=record.get("clock"))
+    except ValueError as e:
+        raise RecordError(f"clock: {e}") from None
     n_decisions = n_events = 0
     for i, raw in enumerate(record.get("hands", [])):
         hand = _rebuild_hand(profile, match, raw, i, explicit=explicit)
@@ -116,7 +131,9 @@ def replay(record: Mapping[str, Any], key: bytes | None = None) -> ReplaySummary
             except ValueError as e:
                 raise ReplayError(f"hand {i}, decision {step}: {e}") from None
             try:
+                timing = _check_clock(hand, a, action, i, step)
                 new = hand.apply(action)
+                hand.timing[-1] = timing
             except IllegalAction as e:
                 raise ReplayError(f"hand {i}, decision {step} ({action}): illegal: {e.message} [rule: {e.rule}]") from None
             pos = _check_events(events, new, pos, i, f"decision {step} ({action})")
@@ -165,6 +182,27 @@ def _rebuild_hand(profile: Profile, match: Match, raw: Mapping[str, Any], i: int
     if fresh.initial_wall != hand.initial_wall or fresh.dice != hand.dice or fresh.exchange_direction != hand.exchange_direction:
         raise ReplayError(f"hand {i}: the recorded wall, dice or exchange direction do not follow from the seed")
     return hand
+
+
+def _check_clock(hand: Hand, raw: Mapping[str, Any], action: Action, i: int, step: int) -> tuple[float, bool] | None:
+    """Re-check a timed decision against the hand's clock: the recorded seconds must leave it in time, or,
+    when it is marked late, make it late and the action be the seat's timeout default (001, 004)."""
+    from .clock import charge
+
+    if hand.clock is None:
+        if "seconds" in raw:
+            raise ReplayError(f"hand {i}, decision {step}: timed, but the record names no clock")
+        return None
+    seconds = raw.get("seconds")
+    if isinstance(seconds, bool) or not isinstance(seconds, (int, float)) or seconds < 0:
+        raise ReplayError(f"hand {i}, decision {step}: a decision on a clock needs its seconds (a number >= 0), got {seconds!r}")
+    late = charge(hand, hand.clock, action.seat, float(seconds))
+    if late != bool(raw.get("late", False)):
+        state = "late" if late else "in time"
+        raise ReplayError(f"hand {i}, decision {step}: {seconds} s is {state} by the clock, but the record says otherwise")
+    if late and action != hand.timeout_action(action.seat):
+        raise ReplayError(f"hand {i}, decision {step}: a late decision must be the seat's timeout default")
+    return (float(seconds), late)
 
 
 def _check_events(recorded: list[Event], produced: list[Event], pos: int, hand: int, where: str) -> int:

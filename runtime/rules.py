@@ -271,6 +271,9 @@ class TimeoutRules:
 
     claim_win: bool = False
     """An available win is taken (004) or not (000 §6: automation never forces a win)."""
+    opening_seconds: int = 0
+    """The least thinking time of an opening choice (the exchange, the missing suit), whatever the clock's
+    per-action time (004: "les échanges d'ouverture et les choix d'atout obtiennent au moins 15 secondes")."""
     claim_seconds: int = 0
     """Seconds every player has to answer a claim window (a discard, or an added kong that may be robbed):
     a seat that has not answered when they run out is deemed to pass, whatever it could claim
@@ -334,6 +337,20 @@ class LooseTiles:
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
+class BonusTiles:
+    """What a player may do with a bonus tile (flower or season) in hand (002 §1, 003 / M 31-33)."""
+
+    discard: bool = True
+    """A held bonus tile may be discarded instead of exposed (002 §1: "retain it and later discard it").
+    When false (M 31: bonus tiles are declared and replaced), a bonus tile may be discarded only once it
+    can no longer be exposed, because no tile is left to replace it."""
+    declare_at_deal: bool = False
+    """Bonus tiles dealt in the opening hands are exposed and replaced, dealer first and then in turn
+    order, replacements that are bonus tiles again, before the dealer's first discard (M 32-33 as the xmj
+    server's opening phase does). The replacements are part of the deal: no first turn is lost."""
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
 class ScoredSettlement:
     """Settlement in which every hand is scored, the losers' too (003 "Procedure in Settlement", M 107-111).
 
@@ -382,5 +399,7 @@ class TableRules:
     """Loose tiles kept apart for replacements (003, M 22); None: replacements from the wall's end (or ``dead_wall``)."""
     settlement: ScoredSettlement | None = None
     """Every hand scored and settled (003, M 107-111); None: the winner is paid by the payment roles."""
+    bonus: BonusTiles = BonusTiles()
+    """Bonus tiles in hand: discarded or not, declared during the deal or on one's turn."""
     original_call: bool = False
     """A player may declare Original Call with their first discard; their hand may not change after it (003, M 55)."""

@@ -18,6 +18,7 @@ from .context import WinContext, WinKind
 from .options import OptionValue, bind_options, options_in_force
 from .hand import Arrangement, Group, GroupKind, Meld, MeldType, group_bits
 from .profile import Combine, Pattern, Pick, PointItem, Points, Profile
+from .situation import impossible_win
 from .shapes import arrangements, forget_waits, formal_waits, is_only_wait
 from .tiles import N_ALL_KINDS, N_KINDS, SUIT_LAYOUT, NotationError, Suit, Tile, counts34, parse_tiles
 from .view import HandView, Lazy, PaymentView
@@ -162,8 +163,16 @@ def evaluate(profile: Profile, hand: WinningHand, ctx: WinContext, *, reference:
         # Options that set rule fields (shapes, tiles) take effect for this request too.
         profile = bind_options(profile, {**profile.option_values.as_dict(), **dict(ctx.options)})
     if ctx.losing_hand:
+        if profile.table.settlement is None:  # issue 13 item 17: only a scored settlement scores losers
+            why = f"{profile.id} scores no losing hand: context.losing_hand needs a settlement that scores every hand"
+            return Score(False, why)
         return score_losing_hand(profile, (*hand.concealed, hand.win_tile), hand.melds, ctx)
-    return _evaluate(profile, hand, ctx, None)
+    score = _evaluate(profile, hand, ctx, None)
+    if score.legal:
+        impossible = impossible_win(profile, hand, ctx)  # issue 13 items 4, 8, 9: no table produces this win
+        if impossible is not None:
+            return Score(False, impossible)
+    return score
 
 
 _NATIVE_SCORER: list[Callable[[Profile, WinningHand, WinContext], Score | None] | None] = []

@@ -140,6 +140,10 @@ class Hand:
         self.scores = [0] * SEATS
         self.events: list[Event] = []
         self.decisions: list[Action] = []
+        self.clock: Any = None
+        """The hand's :class:`~mjspec.runtime.clock.HandClock` when the match is played on a clock (001, 004)."""
+        self.timing: list[tuple[float, bool] | None] = []
+        """Per decision: the seconds it took and whether it came too late (its timeout default was applied), when timed."""
         self.wins: list[WinRecord] = []
         self.win_events = 0
         self.exhausted = False
@@ -189,6 +193,7 @@ class Hand:
         self.aborted: str | None = None
         self.ready_at_end: list[int] = []
         self.liable: list[tuple[str, int] | None] = [None] * SEATS  # (pattern id, responsible seat)
+        self.cannon_liable: list[int | None] = [None] * SEATS  # M 90-96: who let off a cannon by a claimed discard
         self._completes: set[int] = set()  # seats the claimed tile would complete
         self._cache: dict[int, list[Action]] = {}
         self._cache_at = -1
@@ -222,12 +227,28 @@ class Hand:
         if self.dead is not None:
             dealt["indicators"] = format_tiles(self.dead.indicators())
         self._emit(Event("deal", None, dealt))
+        if self.rules.bonus.declare_at_deal:
+            self._declare_dealt_bonus_tiles()
         if self.rules.exchange is not None:
             self.phase = Phase.EXCHANGE
         elif self.profile.opening.missing_suit is MissingSuitRule.DECLARE:
             self.phase = Phase.DECLARE
         else:
             self._start_play()
+
+    def _declare_dealt_bonus_tiles(self) -> None:
+        """``BonusTiles.declare_at_deal`` (M 32-33, the xmj server's opening phase): the dealer first, then
+        each player in turn exposes every bonus tile dealt and takes its replacement (again, when the
+        replacement is a bonus tile). These replacements are part of the deal, not draws: the dealer keeps
+        Heaven's Blessing and nobody's first turn is used."""
+        for seat in ((self.dealer + i) % SEATS for i in range(SEATS)):
+            while self.wall_remaining > 0 and any(self.counts[seat][N_KINDS:]):
+                flower = min((t for t in self.hands[seat] if t.is_flower), key=_tile_key)
+                self._take(seat, flower)
+                self.flowers[seat].append(flower)
+                self._emit(Event("flower", seat, {"tile": flower.mpsz, "deal": True}))
+                self._give(seat, self._replacement_tile(kong=False))
+        self.loose_from_live = False
 
     def _start_play(self) -> None:
         self.phase = Phase.TURN
@@ -433,11 +454,14 @@ class Hand:
                             if calls.kakan_drawn_tile_only and (self.last_draw is None or self.last_draw.kind != meld.kind):
                                 continue
                             out.append(Action(ActionKind.KAKAN, seat, tile=Tile(meld.kind)))
-        if any(self.counts[seat][N_KINDS:]):  # a held flower may be exposed on one's turn, after a call too
-            for flower in sorted({t for t in hand if t.is_flower}, key=_tile_key):
-                if self.wall_remaining > 0:
-                    out.append(Action(ActionKind.FLOWER, seat, tile=flower))
         candidates = _distinct_tiles(hand)
+        if any(self.counts[seat][N_KINDS:]):  # a held flower may be exposed on one's turn, after a call too
+            exposable = self.wall_remaining > 0  # its replacement needs a tile left
+            if exposable:
+                for flower in sorted({t for t in hand if t.is_flower}, key=_tile_key):
+                    out.append(Action(ActionKind.FLOWER, seat, tile=flower))
+            if exposable and not self.rules.bonus.discard:
+                candidates = [t for t in candidates if not t.is_flower]  # M 31: declared, never discarded
         missing = self.missing[seat]
         if self.rules.discard_missing_suit_first and missing is not None and self._holds_missing(seat):
             lo = SUIT_FIRST_KIND[missing]
@@ -579,6 +603,7 @@ class Hand:
         robbing_kong: bool = False,
         first_draw: bool = False,
         honba: int | None = None,
+        fourth_tile: bool = False,
     ) -> WinContext:
         dead = self.dead
         riichi = self.riichi[seat]
@@ -599,6 +624,7 @@ class Hand:
             kong_shot=kong_shot,
             robbing_kong=robbing_kong,
             first_draw=first_draw,
+            fourth_tile=fourth_tile,
             dora_indicators=format_tiles(dead.indicators()) if dead is not None else "",
             ura_indicators=ura,
             honba=self.honba if honba is None else honba,
@@ -608,13 +634,29 @@ class Hand:
             exhausted=self.exhausted_kinds() if "only_live_wait" in self.profile.needs else "",
         )
 
+    def shown_copies(self, kind: int) -> int:
+        """Copies of ``kind`` in view: in the discards and in exposed sets (a concealed kong is face down)."""
+        shown = 0
+        for s in range(SEATS):
+            shown += sum(1 for t in self.discards[s] if t.kind == kind)
+            for m in self.melds[s]:
+                if m.type is not MeldType.ANKAN:
+                    shown += sum(1 for t in m.tiles if t.kind == kind)
+        return shown
+
+    def _is_last_copy(self, tile: Tile, *, on_discard: bool) -> bool:
+        """The winning tile is the last copy not yet in view: the other copies are all among the discards
+        and exposed sets (002 §4 Last Tile). A discard won on is itself still among the discards."""
+        return self.shown_copies(tile.kind) - (1 if on_discard else 0) == self.profile.tiles.copies - 1
+
     def exhausted_kinds(self) -> str:
         """Kinds (mpsz) whose four copies are all exposed on the table: in the discards or in declared
         sets, concealed kongs included (003 "Filling the only place": such a kind is not available)."""
         shown = [0] * N_KINDS
         for s in range(SEATS):
             for t in self.discards[s]:
-                shown[t.kind] += 1
+                if not t.is_flower:  # a discarded bonus tile (002 §1) is no hand-forming kind
+                    shown[t.kind] += 1
             for m in self.melds[s]:
                 for t in m.tiles:
                     shown[t.kind] += 1
@@ -650,7 +692,8 @@ class Hand:
         rest.remove(self.last_draw)
         # Heavenly and earthly hands: the seat's first draw, before any call or kong (001).
         first = not self.interrupted and self.turns_taken[seat] == 0 and not self.drew_replacement
-        ctx = self.win_context(seat, after_kong=self.drew_replacement, last_tile=self.drew_last_tile, first_draw=first)
+        ctx = self.win_context(seat, after_kong=self.drew_replacement, last_tile=self.drew_last_tile, first_draw=first,
+                               fourth_tile=self._is_last_copy(self.last_draw, on_discard=False))
         if self.loose_kong_chain and self.drew_replacement:
             ctx = replace(ctx, kong_upon_kong=True)
         score = evaluate(self.profile, WinningHand(tuple(rest), tuple(self.melds[seat]), self.last_draw, WinKind.TSUMO), ctx)
@@ -675,6 +718,7 @@ class Hand:
             honba=honba,
             # Earth's Blessing: on East's first discard, nobody else having discarded or called.
             first_draw=not robbing and not self.interrupted and self.discards_made == 1 and self.claim_from == self.dealer,
+            fourth_tile=self._is_last_copy(tile, on_discard=not robbing),
         )
         score = evaluate(self.profile, WinningHand(tuple(self.hands[seat]), tuple(self.melds[seat]), tile, WinKind.RON), ctx)
         if not score.legal or not self._fan_allowed(seat, score):
@@ -695,11 +739,32 @@ class Hand:
 
     # ----------------------------------------------------------------- apply
 
+    def apply_timed(self, action: Action, seconds: float) -> list[Event]:
+        """Perform the decision ``action`` that took ``seconds`` under the hand's clock (001 and 004's
+        presets: thinking time, the reserve of the hand, no reserve for answers to a call, at least
+        ``TimeoutRules.opening_seconds`` for an opening choice): a late decision becomes the seat's
+        :meth:`timeout_action`. The seconds are kept with the decision, so a replay checks the clock."""
+        from .clock import charge
+
+        if self.clock is None:
+            raise ValueError("this hand is not played on a clock")
+        if seconds < 0:
+            raise ValueError(f"a decision cannot take {seconds} seconds")
+        self.verify(action)  # the player's own decision must be legal, late or not
+        late = charge(self, self.clock, action.seat, seconds)
+        applied = self.timeout_action(action.seat) if late else action
+        assert applied is not None
+        index = len(self.decisions)
+        events = self.apply(applied)
+        self.timing[index] = (seconds, late)  # automatic steps are events, never decisions
+        return events
+
     def apply(self, action: Action) -> list[Event]:
         """Perform ``action`` and every automatic step after it; return the new events."""
         self.verify(action)
         start = len(self.events)
         self.decisions.append(action)
+        self.timing.append(None)
         getattr(self, _HANDLERS.get(action.kind, "_do_response"))(action)
         # Automation: a riichi player's drawn tile goes when discarding it is their only option (001).
         while (tile := self._automatic_discard()) is not None:
@@ -1032,6 +1097,7 @@ class Hand:
             self._take(seat, t)
         self._interrupt()
         self._note_liability(seat, tile, discarder)
+        self._note_cannon(seat, tile, discarder)
         if kind is ActionKind.PON and self.rules.calls.kuikae:
             self.kuikae = {tile.kind}
         source = {1: "left", 2: "across", 3: "right"}[(seat - discarder) % SEATS]
@@ -1120,6 +1186,7 @@ class Hand:
         for t in action.tiles:
             self._take(seat, t)
         self._interrupt()
+        self._note_cannon(seat, tile, discarder)
         if self.rules.calls.kuikae:
             self.kuikae = self._kuikae_kinds(tile, action.tiles)
         tiles = tuple(sorted((*action.tiles, tile), key=_tile_key))
@@ -1168,8 +1235,8 @@ class Hand:
             share = -(-total // len(winners))
             for seat in winners:
                 self._pay("kong_transfer", seat, discarder, share)
-            chain = set(self.kong_chain)
-            self.kong_income = [e for e in self.kong_income if e not in chain]
+            for entry in self.kong_chain:  # one ledger entry per transferred payment: an earlier kong's equal entries stay
+                self.kong_income.remove(entry)
         self._collect_deposits(winners[0])  # the nearest winner in turn order takes the deposits (001)
         self._end_chain()
         for seat in winners:
@@ -1218,6 +1285,8 @@ class Hand:
         assert rules is not None
         losers = [s for s in range(SEATS) if s != winner]
         cannon = discarder if rules.cannon and discarder is not None and tile is not None and self.let_off_cannon(winner, discarder, tile) else None
+        if cannon is None and rules.cannon:
+            cannon = self.cannon_liable[winner]  # a dangerous discard claimed earlier for a set (M 90-96)
         if cannon is not None:
             self._emit(Event("cannon", cannon, {"winner": winner, "tile": tile.mpsz if tile else None}))
         for other in losers:
@@ -1248,9 +1317,10 @@ class Hand:
         return value
 
     def let_off_cannon(self, winner: int, discarder: int, tile: Tile) -> bool:
-        """M 90-96 as the spec reads them: the winner had exposed three sets all of one suit, or all
-        of honours, and the discard was of that suit or an honour; and the discarder had a choice
-        (some tile they held was not as dangerous; the table decides, nobody pleads)."""
+        """M 90-96 as the spec reads them (as xmj judges them): the winner had exposed three sets all
+        of one suit, or all of honours, and the discard was of that suit (an honour, against honours;
+        an honour is not the danger a suit is); and the discarder had a choice (some tile they held
+        was not as dangerous; the table decides, nobody pleads)."""
         exposed = self.melds[winner]
         if len(exposed) < 3:
             return False
@@ -1258,14 +1328,17 @@ class Hand:
         if len(suits) != 1:
             return False
         (suit,) = suits
-        honours = suit is Suit.HONOR
-
-        def dangerous(t: Tile) -> bool:
-            return t.is_honor or (not honours and t.suit is suit)
-
-        if not dangerous(tile):
+        if tile.suit is not suit:
             return False
-        return any(not dangerous(t) for t in self.hands[discarder] if not t.is_flower)
+        return any(t.suit is not suit for t in self.hands[discarder] if not t.is_flower)
+
+    def _note_cannon(self, seat: int, tile: Tile, discarder: int) -> None:
+        """M 90-96 (as xmj records it): claiming a dangerous discard for a set makes its discarder liable
+        for the claimer's next win, not only a dangerous discard won on. The discard's tile is still in the
+        discarder's river, the claimer's sets are those exposed before this claim."""
+        rules = self.rules.settlement
+        if rules is not None and rules.cannon and self.cannon_liable[seat] is None and self.let_off_cannon(seat, discarder, tile):
+            self.cannon_liable[seat] = discarder
 
     def _tsumo_payers(self, seat: int, payments: dict[str, int]) -> dict[int, int]:
         """What each other active seat pays a self-draw winner, by payment role."""
@@ -1477,15 +1550,18 @@ class Hand:
     def _replacement_draw(self, seat: int, *, kong: bool = True) -> None:
         if kong:
             self.kong_this_turn = True
+        tile = self._replacement_tile(kong=kong)
+        self._draw(seat, tile, replacement=True, kong=kong)
+
+    def _replacement_tile(self, *, kong: bool) -> Tile:
+        """The tile that replaces a kong or a bonus tile: from the dead wall, the loose tiles or the wall's end."""
         self.loose_from_live = False
         if self.dead is not None:
-            tile = self.dead.draw()
             self.back -= 1  # the live wall's last tile joins the dead wall
-        elif self.rules.loose is not None:
-            tile = self._loose_tile(kong=kong)
-        else:
-            tile = self._pop_back()
-        self._draw(seat, tile, replacement=True, kong=kong)
+            return self.dead.draw()
+        if self.rules.loose is not None:
+            return self._loose_tile(kong=kong)
+        return self._pop_back()
 
     def _loose_tile(self, *, kong: bool) -> Tile:
         """A replacement under :class:`LooseTiles` (003 "The deal etc.", M 22, M 31)."""

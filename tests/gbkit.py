@@ -323,6 +323,7 @@ def random_gb_win(rng: random.Random) -> tuple[WinningHand, WinContext] | None:
         raw["after_kong"] = True
     if not tsumo and counts[win] == 1 and rng.random() < 0.15:
         raw["robbing_kong"] = True
+        raw.pop("last_tile", None)  # no kong with no tile left to draw (runtime/situation.py, issue 13 item 8)
     if rng.random() < 0.1:
         raw["fourth_tile"] = True
     hand = WinningHand(tuple(Tile(k) for k in tiles), tuple(melds), Tile(win), WinKind.TSUMO if tsumo else WinKind.RON)

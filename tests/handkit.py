@@ -149,13 +149,21 @@ def _built_win(rng: "random.Random", profile: Profile, kinds: list[int]) -> Winn
     return WinningHand(tuple(Tile(k) for k in concealed), tuple(melds), Tile(win), rng.choice(list(WinKind)))
 
 
-def random_context(rng: "random.Random", profile: Profile) -> WinContext:
+def random_context(rng: "random.Random", profile: Profile, hand: WinningHand | None = None) -> WinContext:
+    """A random situation; with ``hand``, only one a table could produce for it (runtime/situation.py:
+    no robbing a kong on a self-draw, no robbing on the last tile, no replacement from a dead wall
+    that is the last tile)."""
     raw: dict[str, Any] = {}
     if profile.opening.missing_suit.value == "declare" and rng.random() < 0.85:
         raw["missing_suit"] = rng.choice([s.value for s in profile.tiles.suits])
     for flag in ("last_tile", "after_kong", "kong_shot", "robbing_kong"):
         if rng.random() < 0.15:
             raw[flag] = True
+    if hand is not None:
+        if hand.win is WinKind.TSUMO:
+            raw.pop("robbing_kong", None)
+        if raw.get("robbing_kong") or (raw.get("after_kong") and profile.table.dead_wall is not None):
+            raw.pop("last_tile", None)
     return WinContext.from_mapping(raw)
 
 

@@ -79,7 +79,8 @@ def test_the_dead_wall_options_set_the_live_wall() -> None:
              ({"Flowers": False}, 136 - dealt - 16)]
     for options, live in cases:
         hand = Hand(bind_options(base, options), seed=5)
-        assert hand.wall_remaining == live, options
+        # The bonus tiles dealt were declared and replaced from the live wall's front (M 31-33).
+        assert hand.wall_remaining + sum(len(f) for f in hand.flowers) == live, options
         assert sorted(hand.tile_census()) == sorted(hand.profile.tiles.all_tiles())
 
 
@@ -146,7 +147,9 @@ def test_a_dangerous_discard_lets_off_a_cannon_unless_there_was_no_choice() -> N
     three_bamboo = ["111s", "555s", "999s"]
     (tile,) = parse_tiles("2s")
     assert _table_with_melds(three_bamboo, "123m4p").let_off_cannon(1, 2, tile)  # a safe tile was held
-    assert not _table_with_melds(three_bamboo, "3s4s7z").let_off_cannon(1, 2, tile)  # no choice
+    assert not _table_with_melds(three_bamboo, "3s4s6s").let_off_cannon(1, 2, tile)  # no choice
+    # an honour is not the danger bamboo is (issue 13 item 15): holding 7z was a choice
+    assert _table_with_melds(three_bamboo, "3s4s7z").let_off_cannon(1, 2, tile)
     assert not _table_with_melds(["111s", "555s", "999p"], "123m").let_off_cannon(1, 2, tile)  # two suits: not dangerous
     assert not _table_with_melds(three_bamboo, "123m").let_off_cannon(1, 2, parse_tiles("2m")[0])  # other suit
     assert _table_with_melds(["111z", "555z", "666z"], "123m").let_off_cannon(1, 2, parse_tiles("7z")[0])  # honours
@@ -172,6 +175,7 @@ def test_losers_pay_one_another_the_differences_with_easts_double() -> None:
     hand.hands[2] = list(parse_tiles("555z666z"))  # two concealed dragon pungs: (8 + 8) x 2 x 2 = 64
     hand.hands[3] = list(parse_tiles("11z"))  # seat 3 is North: East pair of the prevailing wind, 2 points
     hand.hands[0] = list(parse_tiles("123m"))  # East (the dealer): nothing
+    hand.flowers = [[], [], [], []]  # no bonus tiles declared at the deal (M 32-33) in this setting
     win, ctx = parse_request(hand.profile, {"concealed": "234m456p789s78s55m", "win_tile": "9s", "win": "tsumo",
                                             "context": {"seat_wind": "S"}})
     score = evaluate(hand.profile, win, ctx)

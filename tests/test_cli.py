@@ -139,7 +139,7 @@ def test_jsonl_through_the_console_script() -> None:
     res = run("score", "--jsonl", stdin=json.dumps(req) + "\n")
     assert res.returncode == 0
     answer = json.loads(res.stdout)
-    assert answer["total"] == 3 and answer["payments"] == {"discarder": 8}
+    assert answer["total"] == 5 and answer["payments"] == {"discarder": 8}  # 2 + 2 + 1 root, paid at the cap
 
 
 def test_main_without_command_prints_help(capsys: pytest.CaptureFixture[str]) -> None:

@@ -22,6 +22,10 @@ exactly and nowhere else:
    and does not say which is reported. The engine reports its first best
    arrangement; the test accepts the calculator's fans when they are exactly
    those of one of the engine's arrangements with the best total.
+3. Two Concealed Kongs is 8 fan in the Green Book (its 8-fan group); the
+   calculator has the Chinese national table's 6 (issue 13 item 3).
+4. Nine Gates counts neither of its terminal pungs in the Green Book; the
+   calculator keeps one Pung of Terminals or Honors (issue 13 item 3).
 
 The whole test module is skipped when PyMahjongGB is not installed.
 """
@@ -50,13 +54,17 @@ Fans = dict[tuple[str, int], int]
 
 
 def reference(hand: WinningHand, ctx: WinContext) -> Fans | None:
-    """The calculator's fans, with difference 1 (the 5-fan kong pair) read the Green Book's way."""
+    """The calculator's fans, with differences 1, 3 and 4 read the Green Book's way."""
     fans = calculator_fans(MahjongGB.MahjongFanCalculator, hand, ctx)
     if fans is None:
         return None
     if fans.pop(("concealed_kong_and_melded_kong", 5), 0):
         fans[("two_melded_kongs", 4)] = fans.get(("two_melded_kongs", 4), 0) + 1
         fans[("concealed_kong", 2)] = fans.get(("concealed_kong", 2), 0) + 1
+    if ("two_concealed_kongs", 6) in fans:  # difference 3
+        fans[("two_concealed_kongs", 8)] = fans.pop(("two_concealed_kongs", 6))
+    if ("nine_gates", 88) in fans:  # difference 4
+        fans.pop(("pung_of_terminals_or_honors", 1), None)
     return fans
 
 
@@ -148,3 +156,23 @@ def test_the_kong_pair_is_the_one_value_difference() -> None:
     score = evaluate(load_profile("gb_mcr"), hand, ctx)
     assert {("two_melded_kongs", 4), ("concealed_kong", 2)} <= set(fans_of(score))
     assert score.total == sum(v * n for (_, v), n in raw.items()) + 1
+
+
+def test_two_concealed_kongs_and_nine_gates_differ_as_the_green_book_says() -> None:
+    """Differences 3 and 4: the calculator's 6-fan Two Concealed Kongs and Nine Gates with one terminal pung."""
+    from mjspec.runtime.context import WinKind
+    from mjspec.runtime.hand import Meld, MeldType
+    from mjspec.runtime.tiles import parse_tiles
+
+    melds = (Meld(MeldType.ANKAN, tuple(parse_tiles("1111m"))), Meld(MeldType.ANKAN, tuple(parse_tiles("9999p"))))
+    kongs = WinningHand(tuple(parse_tiles("234m234p5s")), melds, parse_tiles("5s")[0], WinKind.RON)
+    gates = WinningHand(tuple(parse_tiles("1112345678999m")), (), parse_tiles("5m")[0], WinKind.RON)
+    for hand, raw_key, ours in (
+        (kongs, ("two_concealed_kongs", 6), ("two_concealed_kongs", 8)),
+        (gates, ("pung_of_terminals_or_honors", 1), None),
+    ):
+        raw = calculator_fans(MahjongGB.MahjongFanCalculator, hand, WinContext())
+        assert raw is not None and raw_key in raw
+        score = evaluate(load_profile("gb_mcr"), hand, WinContext())
+        assert raw_key not in fans_of(score) and (ours is None or ours in fans_of(score))
+        assert fans_of(score) == reference(hand, WinContext())

@@ -64,9 +64,21 @@ def test_implied_fans_only_on_the_combinations_own_sets() -> None:
 
 
 def test_an_excludes_limit_leaves_the_other_occurrences() -> None:
-    # Nine Gates implies one Pung of Terminals: won on 2m, 111m and 999m are pungs and one still counts
+    # The Green Book's Nine Gates counts neither terminal pung (issue 13 item 3): won on 2m, 111m and
+    # 999m are pungs and none counts. Limited to one occurrence (the calculator's reading, set here on a
+    # copy of the profile), the other pung still counts.
     s = score("1112345678999m", "2m")
-    assert counts(s)["nine_gates"] == 1 and counts(s)["pung_of_terminals_or_honors"] == 1
+    assert counts(s)["nine_gates"] == 1 and "pung_of_terminals_or_honors" not in counts(s)
+    gb = load_profile("gb_mcr")
+    limited = dataclasses.replace(
+        gb,
+        patterns=tuple(
+            dataclasses.replace(p, exclude_limits=(("pung_of_terminals_or_honors", 1),)) if p.id == "nine_gates" else p
+            for p in gb.patterns
+        ),
+    )
+    hand = WinningHand(tuple(parse_tiles("1112345678999m")), (), parse_tiles("2m")[0], WinKind.RON)
+    assert counts(evaluate(limited, hand, WinContext()))["pung_of_terminals_or_honors"] == 1
 
 
 def test_chicken_hand_is_the_fallback_and_flowers_stand_aside() -> None:

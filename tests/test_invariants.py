@@ -338,6 +338,27 @@ def test_every_game_invariant_over_ten_thousand_games(pid: str) -> None:
             GAME_PROPERTIES[name](trace)
 
 
+#: The default run's slice of the slow run (issue 13 item 18): seeded matches of one hand per profile,
+#: greedy and random bots mixed, every game invariant checked; replay on every fourth to keep it quick.
+SLICE_MATCHES = int(os.environ.get("MJSPEC_SLICE_MATCHES", "24"))
+
+
+@pytest.mark.parametrize("pid", profile_ids())
+def test_a_slice_of_seeded_matches_keeps_every_game_invariant(pid: str) -> None:
+    """A crash like a discarded flower's IndexError (issue 13 item 12) fails the default run."""
+    profile = load_profile(pid)
+    names = [n for n in profile.invariants if n in GAME_PROPERTIES]
+    random_seats = 0
+    for i in range(SLICE_MATCHES):
+        seed = 2_000_000 + i
+        random_seats += sum(isinstance(p, RandomBot) for p in _players(seed))
+        trace = play_traced(profile, seed, 1, set(names))
+        for name in names:
+            if name != "replay_reproduces" or i % 4 == 0:
+                GAME_PROPERTIES[name](trace)
+    assert random_seats and random_seats < 4 * SLICE_MATCHES  # both kinds of bot sat at the table
+
+
 @pytest.mark.parametrize("pid,name", CASES, ids=[f"{p}:{n}" for p, n in CASES])
 @given(seed=st.integers(min_value=0, max_value=2**63))
 def test_invariant(pid: str, name: str, seed: int) -> None:
@@ -346,7 +367,7 @@ def test_invariant(pid: str, name: str, seed: int) -> None:
     hand = random_hand(rng, profile)
     if (profile.shapes.thirteen_orphans or profile.shapes.knitted) and rng.random() < 0.3:
         hand = special_shape_hand(rng)
-    ctx = random_context(rng, profile)
+    ctx = random_context(rng, profile, hand)
     try:
         PROPERTIES[name](profile, hand, ctx)
     except HandError:

@@ -11,91 +11,91 @@
 #include "mjscore.h"
 #include "mjexpr.h"
 
-/* specs/sichuan_planet.yaml:218 scoring.patterns.ping_hu.when
+/* specs/sichuan_planet.yaml:234 scoring.patterns.ping_hu.when
  * spec: shape == 'standard' */
 static int64_t when_0(mj_view *v) {
     (void)v;
     return (int64_t)((((v->shape) == (MJ_SHAPE_STANDARD))));
 }
 
-/* specs/sichuan_tfmj.yaml:268 scoring.patterns.all_triplets.when
+/* specs/sichuan_tfmj.yaml:285 scoring.patterns.all_triplets.when
  * spec: shape == 'standard' and all(g.is_triplet for g in sets) */
 static int64_t when_1(mj_view *v) {
     (void)v;
     return (int64_t)(((((v->shape) == (MJ_SHAPE_STANDARD))) && ({ int _r1 = 1; for (int _i3 = 0; _i3 < v->n_sets; _i3++) { const mj_group *_it4 = v->sets[_i3]; if (!((_it4)->is_triplet)) { _r1 = 0; goto _end2; } } _end2: ; _r1; })));
 }
 
-/* specs/sichuan_tfmj.yaml:285 scoring.patterns.full_flush.when
+/* specs/sichuan_tfmj.yaml:301 scoring.patterns.full_flush.when
  * spec: len(suits) == 1 */
 static int64_t when_2(mj_view *v) {
     (void)v;
     return (int64_t)((((((int64_t)__builtin_popcountll(v->suits))) == (INT64_C(1)))));
 }
 
-/* specs/sichuan_tfmj.yaml:302 scoring.patterns.seven_pairs.when
+/* specs/sichuan_tfmj.yaml:318 scoring.patterns.seven_pairs.when
  * spec: shape == 'seven_pairs' */
 static int64_t when_3(mj_view *v) {
     (void)v;
     return (int64_t)((((v->shape) == (MJ_SHAPE_SEVEN_PAIRS))));
 }
 
-/* specs/sichuan_tfmj.yaml:318 scoring.patterns.root.count
+/* specs/sichuan_tfmj.yaml:334 scoring.patterns.root.count
  * spec: four_of_a_kinds */
 static int64_t count_4(mj_view *v) {
     (void)v;
     return (int64_t)(v->four_of_a_kinds);
 }
 
-/* specs/sichuan_tfmj.yaml:334 scoring.patterns.golden_hook.when
+/* specs/sichuan_tfmj.yaml:350 scoring.patterns.golden_hook.when
  * spec: shape == 'standard' and all(g.is_triplet for g in sets) and len(melds) == 4 and wait == 'single' */
 static int64_t when_5(mj_view *v) {
     (void)v;
     return (int64_t)(((((v->shape) == (MJ_SHAPE_STANDARD))) && ({ int _r1 = 1; for (int _i3 = 0; _i3 < v->n_sets; _i3++) { const mj_group *_it4 = v->sets[_i3]; if (!((_it4)->is_triplet)) { _r1 = 0; goto _end2; } } _end2: ; _r1; }) && (((((int64_t)v->n_melds)) == (INT64_C(4)))) && (((v->wait) == (MJ_WAIT_SINGLE)))));
 }
 
-/* specs/sichuan_tfmj.yaml:356 scoring.patterns.hai_di.when
+/* specs/sichuan_tfmj.yaml:372 scoring.patterns.hai_di.when
  * spec: last_tile */
 static int64_t when_6(mj_view *v) {
     (void)v;
     return (int64_t)(v->last_tile);
 }
 
-/* specs/sichuan_tfmj.yaml:372 scoring.patterns.kong_bloom.when
+/* specs/sichuan_tfmj.yaml:388 scoring.patterns.kong_bloom.when
  * spec: tsumo and after_kong */
 static int64_t when_7(mj_view *v) {
     (void)v;
     return (int64_t)((v->tsumo && v->after_kong));
 }
 
-/* specs/sichuan_tfmj.yaml:404 scoring.patterns.robbing_kong.when
+/* specs/sichuan_tfmj.yaml:420 scoring.patterns.robbing_kong.when
  * spec: ron and robbing_kong */
 static int64_t when_8(mj_view *v) {
     (void)v;
     return (int64_t)((v->ron && v->robbing_kong));
 }
 
-/* specs/sichuan_planet.yaml:175 win.requirements.missing_suit_absent
+/* specs/sichuan_planet.yaml:191 win.requirements.missing_suit_absent
  * spec: missing_suit not in suits if missing_suit else len(suits) < 3 */
 static int64_t require_0(mj_view *v) {
     (void)v;
     return (int64_t)(((((v->missing_suit) != MJ_NONE)) ? (((!({ int64_t _x1 = (int64_t)(v->missing_suit); (_x1 >= 0 && _x1 < 64 && ((((uint64_t)v->suits) >> _x1) & 1u)); })))) : ((((((int64_t)__builtin_popcountll(v->suits))) < (INT64_C(3)))))));
 }
 
-/* specs/sichuan_tfmj.yaml:422 payments.values.unit
+/* specs/sichuan_tfmj.yaml:438 payments.values.unit
  * spec: 2 ** min(fan, 3) */
 static int64_t values_0(mj_pay *v) {
     (void)v;
     return (int64_t)(mj_pow(&v->overflow, ((int64_t)(INT64_C(2))), ((int64_t)(mj_min2(((int64_t)(v->fan)), ((int64_t)(INT64_C(3))))))));
 }
 
-/* specs/sichuan_tfmj.yaml:424 payments.ron.discarder
+/* specs/sichuan_tfmj.yaml:440 payments.ron.discarder
  * spec: unit */
 static int64_t ron_0(mj_pay *v) {
     (void)v;
     return (int64_t)(v->named[0]);
 }
 
-/* specs/sichuan_tfmj.yaml:426 payments.tsumo.each
+/* specs/sichuan_tfmj.yaml:442 payments.tsumo.each
  * spec: unit + 1 */
 static int64_t tsumo_0(mj_pay *v) {
     (void)v;
@@ -117,7 +117,7 @@ static const mj_requirement requirements[] = {
 static const mj_pattern patterns[] = {
     {"ping_hu", "Standard Hand", "Mod\303\250les de notation", when_0, NULL, {INT64_C(0), NULL}, 0, {0, NULL}, 0, NULL, NULL, 0, MJ_NONE, 0, 0, 0, 0, 1, 0},
     {"all_triplets", "All Triplets (Dui Dui Hu)", "Mod\303\250les de notation", when_1, NULL, {INT64_C(1), NULL}, 0, {0, NULL}, 0, NULL, NULL, 0, MJ_NONE, 0, 0, 0, 0, 1, 0},
-    {"full_flush", "Full Flush (Qing Yi Se)", "Mod\303\250les de notation", when_2, NULL, {INT64_C(2), NULL}, 0, {0, NULL}, 0, NULL, NULL, 0, MJ_NONE, 0, 0, 0, 0, 1, 0},
+    {"full_flush", "Full Flush (Qing Yi Se)", "Mod\303\250les de notation", when_2, NULL, {INT64_C(2), NULL}, 0, {0, NULL}, MJ_NONE, NULL, NULL, 0, MJ_NONE, 0, 0, 0, 0, 1, 0},
     {"seven_pairs", "Seven Pairs (Qi Dui)", "Mod\303\250les de notation", when_3, NULL, {INT64_C(2), NULL}, 0, {0, NULL}, 0, excludes_3, exclude_limit_3, 1, MJ_NONE, 0, 0, 0, 0, 1, 0},
     {"root", "Root (Gen)", "Mod\303\250les de notation", NULL, count_4, {INT64_C(1), NULL}, 0, {0, NULL}, MJ_NONE, NULL, NULL, 0, MJ_NONE, 0, 0, 0, 0, 1, 0},
     {"golden_hook", "Golden Hook (Jin Gou Diao)", "Mod\303\250les de notation", when_5, NULL, {INT64_C(1), NULL}, 0, {0, NULL}, MJ_NONE, NULL, NULL, 0, MJ_NONE, 0, 0, 0, 0, 1, 0},
@@ -192,7 +192,7 @@ PyMODINIT_FUNC PyInit__native_sichuan_planet(void) {
     PyObject *capsule = PyCapsule_New((void *)&profile, "mjspec.native_profile", NULL);
     if (capsule == NULL || PyModule_AddObject(m, "PROFILE", capsule) < 0 ||
         PyModule_AddIntConstant(m, "ABI", MJ_ABI) < 0 ||
-        PyModule_AddStringConstant(m, "DIGEST", "1f17bf4d7dce56da1c8bb6f03de77113") < 0) {
+        PyModule_AddStringConstant(m, "DIGEST", "c2adf4bff2de5c219d06c5fb9754e0fc") < 0) {
         Py_XDECREF(capsule);
         Py_DECREF(m);
         return NULL;

@@ -1,0 +1,108 @@
+"""Requests that describe a win no table could produce, refused with the reason (issue 13).
+
+A scoring request states a hand and its situation (``context``). Some combinations are
+well formed but impossible: a meld the profile has no call for, more copies of a tile than
+the set holds, situations that exclude each other. Scoring them would answer a legal win
+that never happens at the table, so :func:`impossible_win` names why instead, and the
+scorer answers ``legal: false`` with that reason. Every rule here is read from the
+profile's data (its tile set, call rules, dead wall and settlement), never from its id.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from .context import WinContext, WinKind
+from .hand import MeldType
+from .profile import Profile
+from .tiles import N_KINDS, Tile, parse_tiles
+
+if TYPE_CHECKING:
+    from .scoring import WinningHand
+
+#: Which call rule a meld type needs (``CallRules`` field names).
+_MELD_CALL = {
+    MeldType.CHI: "chi",
+    MeldType.PON: "pon",
+    MeldType.MINKAN: "minkan",
+    MeldType.ANKAN: "ankan",
+    MeldType.KAKAN: "kakan",
+}
+
+
+def impossible_win(profile: Profile, hand: WinningHand, ctx: WinContext) -> str | None:
+    """Why the win ``hand`` in situation ``ctx`` cannot happen under ``profile`` (None if it can)."""
+    return (
+        missing_call(profile, hand)
+        or contradictory_situation(profile, hand, ctx)
+        or too_many_copies(profile, hand, ctx)
+    )
+
+
+def missing_call(profile: Profile, hand: WinningHand) -> str | None:
+    """A meld of a kind the profile's calls do not allow (000 and 004 have no chi, issue 13 item 4)."""
+    calls = profile.table.calls
+    for i, meld in enumerate(hand.melds):
+        name = _MELD_CALL[meld.type]
+        if not getattr(calls, name):
+            return f"melds[{i}] is a {meld.type.value}, which {profile.id} does not allow (no {name} in its calls)"
+    return None
+
+
+def contradictory_situation(profile: Profile, hand: WinningHand, ctx: WinContext) -> str | None:
+    """Situations that exclude each other at any table (001: Tenhou and Chiihou come before any call
+    or kong; robbing a kong is a win on another's tile; issue 13 item 8)."""
+    if ctx.robbing_kong and hand.win is WinKind.TSUMO:
+        return "robbing_kong contradicts a tsumo win: a robbed kong's tile is another player's"
+    if ctx.robbing_kong and ctx.last_tile:
+        return (
+            "robbing_kong contradicts last_tile: no kong may be declared with no tile left to draw"
+        )
+    if ctx.first_draw and hand.melds:
+        return "first_draw contradicts the melds: a first draw comes before any call or kong"
+    if ctx.after_kong and ctx.last_tile and profile.table.dead_wall is not None:
+        return "after_kong contradicts last_tile: a kong's replacement comes from the dead wall, never the live wall's last tile"
+    return None
+
+
+def indicator_limit(profile: Profile) -> int:
+    """How many indicators the dead wall can show: one at the start, one more per kong up to the
+    kong limit (001: 1 + 4 = 5); 0 without a dead wall that shows indicators."""
+    dead = profile.table.dead_wall
+    if dead is None or not dead.indicators:
+        return 0
+    if not dead.kong_indicators:
+        return 1
+    return 1 + (profile.table.calls.max_kongs if profile.table.calls.max_kongs is not None else 4)
+
+
+def too_many_copies(profile: Profile, hand: WinningHand, ctx: WinContext) -> str | None:
+    """More copies of a tile (or of a red five) across the hand, its melds, the winning tile and the
+    indicators than the set holds, or more indicators than the dead wall shows (issue 13 item 9)."""
+    dora = parse_tiles(ctx.dora_indicators) if ctx.dora_indicators else []
+    ura = parse_tiles(ctx.ura_indicators) if ctx.ura_indicators else []
+    if dora or ura:
+        limit = indicator_limit(profile)
+        if len(dora) > limit:
+            return f"context.dora_indicators names {len(dora)} indicators; the dead wall shows at most {limit}"
+        if len(ura) > limit:
+            return f"context.ura_indicators names {len(ura)} tiles; at most {limit} lie under the indicators"
+    counts = [0] * N_KINDS
+    reds = [0] * N_KINDS
+    tiles: list[Tile] = [*hand.concealed, hand.win_tile, *dora, *ura]
+    for meld in hand.melds:
+        tiles.extend(meld.tiles)
+    for t in tiles:
+        if t.kind < N_KINDS:
+            counts[t.kind] += 1
+            reds[t.kind] += t.red
+    copies = profile.tiles.copies
+    red_suits = set(profile.tiles.red_fives)
+    for kind in range(N_KINDS):
+        if counts[kind] > copies:
+            return f"{counts[kind]} copies of {Tile(kind)} in the hand, its melds and the indicators: the set has {copies}"
+        if reds[kind]:
+            held = 1 if Tile(kind).suit in red_suits else 0
+            if reds[kind] > held:
+                return f"{reds[kind]} red fives of {Tile(kind).suit.value}: the set has {held}"
+    return None
