@@ -17,6 +17,7 @@ from .backend import native_module
 from .context import MAX_COUNT
 from .native_score import _native, native_core
 from .profile import Profile
+from .situation import indicator_limit
 
 __all__ = ["score_contract", "contract_line"]
 
@@ -29,6 +30,22 @@ def _accepted(profile: Profile) -> bytes:
         table = bytes(1 if code in codes else 0 for code in range(84))
         profile.memo["native_accepted"] = table
     return table
+
+
+#: runtime/native/mjscore.h MJ_MELD_* by meld type, and the call rule each needs (situation.py).
+_MELD_BITS = (("chi", 0), ("pon", 1), ("minkan", 2), ("kakan", 3), ("ankan", 4))
+
+
+def _limits(profile: Profile) -> tuple[int, int, int]:
+    """What runtime/situation.py refuses, as the native reader declines it: the meld types the
+    profile calls (bits), how many indicators its dead wall shows, whether it has a dead wall."""
+    known: tuple[int, int, int] | None = profile.memo.get("native_limits")
+    if known is None:
+        calls = profile.table.calls
+        bits = sum(1 << code for name, code in _MELD_BITS if getattr(calls, name))
+        known = (bits, indicator_limit(profile), int(profile.table.dead_wall is not None))
+        profile.memo["native_limits"] = known
+    return known
 
 
 def _names(profile: Profile) -> tuple[tuple[str, str], ...]:
@@ -48,7 +65,7 @@ def _scored(profile: Profile, raw: Any) -> tuple[Any, ...] | None:
     native = _native(profile)
     if native.capsule is None:
         return None
-    packed = reader.pack(raw, _accepted(profile), profile.tiles.copies, MAX_COUNT)
+    packed = reader.pack(raw, _accepted(profile), profile.tiles.copies, MAX_COUNT, *_limits(profile))
     if packed is None:
         return None
     out: tuple[Any, ...] | None = core.evaluate(native.capsule, *packed, native.options)

@@ -23,6 +23,7 @@ from .context import WinContext, WinKind
 from .hand import GroupKind, Meld, MeldType, ShapeKind, WaitKind
 from .options import ScoreValue
 from .profile import Profile
+from .situation import impossible_win
 from .scoring import (
     HandError,
     Score,
@@ -290,7 +291,12 @@ def _melds(melds: tuple[Meld, ...]) -> tuple[tuple[int, bytes], ...]:
 def evaluate_native(profile: Profile, hand: WinningHand, ctx: WinContext) -> Score | None:
     """The Score the Python engine gives (``arrangement`` None), or None: let the Python engine answer.
 
-    Raises :class:`HandError` exactly where scoring.py's ``evaluate`` does for a malformed hand."""
+    Raises :class:`HandError` exactly where scoring.py's ``evaluate`` does for a malformed hand, and
+    refuses a win no table produces as it does (runtime/situation.py, after the scoring)."""
+    return _refused(profile, hand, ctx, _evaluate_native(profile, hand, ctx))
+
+
+def _evaluate_native(profile: Profile, hand: WinningHand, ctx: WinContext) -> Score | None:
     if ctx.options or ctx.losing_hand:
         return None
     native = profile.memo.get("native_score")
@@ -348,7 +354,16 @@ def evaluate_with(
     core = native_core()
     if core is None:
         return None
-    return _evaluate(_Native(core, capsule, profile), profile, hand, ctx)
+    return _refused(profile, hand, ctx, _evaluate(_Native(core, capsule, profile), profile, hand, ctx))
+
+
+def _refused(profile: Profile, hand: WinningHand, ctx: WinContext, score: Score | None) -> Score | None:
+    """``score``, or the refusal of a win no table produces, as scoring.py's evaluate answers it."""
+    if score is not None and score.legal:
+        impossible = impossible_win(profile, hand, ctx)
+        if impossible is not None:
+            return Score(False, impossible)
+    return score
 
 
 _NO_BONUS = (0, 0)

@@ -11,6 +11,7 @@ from mjspec.runtime.match import play_hand
 from mjspec.runtime.options import bind_options
 from mjspec.runtime.record import match_record, replay
 from mjspec.runtime.registry import load_profile
+from mjspec.runtime.scoring import evaluate
 from mjspec.runtime.table import Hand, Phase
 from mjspec.runtime.tiles import Tile
 
@@ -160,7 +161,7 @@ def _answer(
     melds: list[tuple[str, str]] = (),
     **context: object,
 ) -> dict[str, object]:
-    from mjspec.compiler.cli import score_request
+    from mjspec.app.cli import score_request
 
     return score_request(
         {
@@ -261,8 +262,17 @@ def test_09_impossible_tiles_are_refused() -> None:
 
 
 def test_17_losing_hand_is_refused_where_no_loser_is_scored() -> None:
+    # The request is refused where it is read (runtime/request.py), naming the key ...
     got = _answer("sichuan_tfmj", "1112223334445s", "5s", "ron", missing_suit="m", losing_hand=True)
-    assert got["legal"] is False and "losing hand" in str(got["reason"])
+    assert "context.losing_hand" in str(got["error"]) and "losing" in str(got["error"])
+    # ... and the engine itself answers no legal loser's score for a context made in code.
+    from mjspec.runtime.context import WinContext
+    from mjspec.runtime.request import parse_request
+
+    tfmj = load_profile("sichuan_tfmj")
+    hand, _ = parse_request(tfmj, {"concealed": "1112223334445s", "win_tile": "5s", "win": "ron"})
+    score = evaluate(tfmj, hand, WinContext(losing_hand=True, missing_suit=None))
+    assert score.legal is False and "losing hand" in str(score.reason)
     classical = _answer("classical_xmj", "1112223334445s", "5s", "ron", losing_hand=True)
     assert "error" not in classical and classical.get("score") is not None
 
@@ -428,7 +438,7 @@ def _imported_profile(log: Path, out: Path) -> str:
     """``mjspec import-tenhou LOG --out OUT`` without --profile; the record's profile (replayed first)."""
     import json
 
-    from mjspec.compiler.cli import main
+    from mjspec.app.cli import main
 
     assert main(["import-tenhou", str(log), "--out", str(out)]) == 0
     record = json.loads(out.read_text("utf-8"))

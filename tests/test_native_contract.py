@@ -48,7 +48,7 @@ def _mutations(rng: random.Random, request: dict[str, Any]) -> list[dict[str, An
     out = []
     for _ in range(4):
         r = copy.deepcopy(request)
-        what = rng.randrange(8)
+        what = rng.randrange(9)
         ctx = r.setdefault("context", {})
         if what == 0:
             r["concealed"] = r["concealed"][:-2]
@@ -64,6 +64,15 @@ def _mutations(rng: random.Random, request: dict[str, Any]) -> list[dict[str, An
             r["melds"] = [*r.get("melds", []), rng.choice([{"type": "pon", "tiles": "111z"}, {"type": "chi", "tiles": "135m"}, {"type": "pon", "tiles": "111z", "from": "left"}])]
         elif what == 6:
             ctx[rng.choice(["seat_wind", "round_wind", "missing_suit"])] = rng.choice(["E", "N", "m", "z", 3, None])
+        elif what == 7:  # situations no table produces (runtime/situation.py refuses them)
+            for flag in rng.sample(["robbing_kong", "last_tile", "first_draw", "after_kong"], 2):
+                ctx[flag] = True
+            if rng.random() < 0.5:
+                r["win"] = "tsumo"
+        elif what == 8:  # a call the profile may not have, and indicators it may not show
+            r["melds"] = [{"type": "chi", "tiles": "123m"}]
+            r["concealed"] = r["concealed"][:-6] if len(r["concealed"]) > 6 else r["concealed"]
+            ctx["dora_indicators"] = rng.choice(["1m", "1m2m", "1m2m3m4m5m6m"])
         else:
             ctx[rng.choice(["flowers", "exhausted", "options", "unknown_key"])] = rng.choice(["1f", "1f1f", "", {}, {"x": 1}])
         out.append(r)

@@ -221,7 +221,7 @@ def _same(profile: Profile, hand: WinningHand, ctx: WinContext) -> Score | None:
     """Score with both backends; assert they agree wherever native answers; tally the fallbacks."""
     tally = _TALLY.setdefault(profile.id, [0, 0])
     try:
-        py = evaluate(profile, hand, ctx)
+        py = evaluate(profile, hand, ctx, reference=True)
     except HandError as e:
         with pytest.raises(HandError, match="^" + __import__("re").escape(str(e)) + "$"):
             if evaluate_native(profile, hand, ctx) is None:
@@ -460,7 +460,7 @@ def _same_bridged(
     from mjspec.runtime.native_score import evaluate_with
 
     try:
-        py = evaluate(profile, hand, ctx)
+        py = evaluate(profile, hand, ctx, reference=True)
     except HandError:
         return
     module.reset()
@@ -667,7 +667,7 @@ def test_general_path_equals_fast_path(pid: str) -> None:
     """evaluate_native's two ways give one answer: the core reading the hand and context objects and
     building the Score (evaluate_hand), and the general path (check_hand, _pack, evaluate, _score).
     """
-    from mjspec.runtime.native_score import _evaluate, _native
+    from mjspec.runtime.native_score import _evaluate, _evaluate_native, _native
 
     profile = load_profile(pid)
     native = _native(profile)
@@ -681,7 +681,7 @@ def test_general_path_equals_fast_path(pid: str) -> None:
         )
         ctx = random_situation(rng, profile, hand)
         try:
-            fast = evaluate_native(profile, hand, ctx)
+            fast = _evaluate_native(profile, hand, ctx)  # both before situation.py's refusals
         except HandError:
             continue
         general = _evaluate(native, profile, hand, ctx)
@@ -766,8 +766,8 @@ def test_examples_under_bound_options_equal_python(pid: str) -> None:
             continue
         bound = bind_options(profile, {**profile.option_values.as_dict(), **dict(ctx.options)})
         plain = replace(ctx, options=())
-        py = evaluate(bound, hand, plain)
-        assert py == evaluate(profile, hand, ctx)  # binding is what a request's options do
+        py = evaluate(bound, hand, plain, reference=True)
+        assert py == evaluate(profile, hand, ctx, reference=True)  # binding is what a request's options do
         native = evaluate_native(bound, hand, plain)
         if bound.shapes != profile.shapes:
             assert native is None, ex.name  # the native tables hold the shapes: Python answers

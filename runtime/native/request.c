@@ -1,6 +1,7 @@
 /* request.c: a scoring request of contracts/scoring.md read into the native core's arguments.
  *
- * `pack(request, accepted, copies, max_count)` reads one request object (a dict, as JSON gives it) and
+ * `pack(request, accepted, copies, max_count, meld_types, indicator_limit, dead_wall)` reads one
+ * request object (a dict, as JSON gives it) and
  * returns the arguments `runtime._score.evaluate` takes after the profile's tables:
  *
  *     (concealed, melds, win, tsumo, situation, dora, ura)
@@ -12,7 +13,9 @@
  * only requests whose Python reading is plain and certain: known keys and types, tiles the set
  * has (`accepted`: 84 bytes, 1 for each code the tile set holds), melds of type and tiles only,
  * the right number of tiles, no kind beyond `copies` and no red five twice (hand, melds and
- * indicators together), at most five indicators, no options, no losing hand, no exhausted kinds.
+ * indicators together), melds of a type the profile calls (`meld_types`: bit MJ_MELD_x), at most
+ * `indicator_limit` indicators, no contradictory situation (`dead_wall`: the profile has one), no
+ * options, no losing hand, no exhausted kinds: runtime/situation.py's refusals stay the Python path's.
  */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
@@ -177,8 +180,9 @@ static PyObject *pack(PyObject *self, PyObject *args) {
     (void)self;
     PyObject *raw;
     Py_buffer acc;
-    int copies;
-    if (!PyArg_ParseTuple(args, "Oy*iL", &raw, &acc, &copies, &max_count))
+    int copies, meld_types, indicator_limit, dead_wall;
+    if (!PyArg_ParseTuple(args, "Oy*iLiii", &raw, &acc, &copies, &max_count, &meld_types, &indicator_limit,
+                          &dead_wall))
         return NULL;
     PyObject *result = NULL;
     if (acc.len != N_CODES || !PyDict_Check(raw))
@@ -240,7 +244,7 @@ static PyObject *pack(PyObject *self, PyObject *args) {
                     goto none;
                 }
                 int code = meld_code(t);
-                if (code < 0 || !parse_codes(tiles, accepted, meld_tiles[n_melds], MAX_PARSED, &meld_n[n_melds]) ||
+                if (code < 0 || !((meld_types >> code) & 1) || !parse_codes(tiles, accepted, meld_tiles[n_melds], MAX_PARSED, &meld_n[n_melds]) ||
                     !meld_shape_ok(code, meld_tiles[n_melds], meld_n[n_melds]))
                     goto none;
                 meld_type[n_melds++] = code;
@@ -368,8 +372,16 @@ static PyObject *pack(PyObject *self, PyObject *args) {
     for (int k = 0; k < 34; k++)
         if (kinds[k] > copies || reds[k * 2 + 1] > 1)
             goto none;
-    if (n_dora > 5 || n_ura > 5)
-        goto none; /* more indicators than a dead wall shows without kongs: the Python path decides */
+    if (n_dora > indicator_limit || n_ura > indicator_limit)
+        goto none; /* more indicators than the dead wall shows (runtime/situation.py too_many_copies) */
+    /* Situations that exclude each other (runtime/situation.py contradictory_situation): the Python
+     * path refuses them with its reason. */
+    if (sit[S_ROBBING_KONG] && (tsumo || sit[S_LAST_TILE]))
+        goto none;
+    if (sit[S_FIRST_DRAW] && n_melds > 0)
+        goto none;
+    if (sit[S_AFTER_KONG] && sit[S_LAST_TILE] && dead_wall)
+        goto none;
     for (int i = 0; i < n_concealed; i++)
         if (concealed[i] >= 68)
             goto none;
@@ -439,7 +451,7 @@ done:
 
 static PyMethodDef methods[] = {
     {"pack", pack, METH_VARARGS,
-     "pack(request, accepted, copies, max_count): the native core's arguments for one scoring request, or None "
+     "pack(request, accepted, copies, max_count, meld_types, indicator_limit, dead_wall): the native core's arguments for one scoring request, or None "
      "when the Python path must read it."},
     {NULL, NULL, 0, NULL},
 };
