@@ -17,6 +17,7 @@ import sys
 from typing import Any, BinaryIO, Callable, Iterator, TextIO, cast
 
 from mjspec.runtime.context import ContextError
+from mjspec.runtime.native_contract import contract_line, score_contract
 from mjspec.runtime.options import OptionError
 from mjspec.runtime.registry import UnknownProfile, load_profile
 from mjspec.runtime.request import RequestError, parse_request
@@ -85,6 +86,10 @@ def score_request(request: dict[str, Any]) -> dict[str, Any]:
         return {"error": "a request must be a JSON object"}
     try:
         profile = load_profile(request.get("profile", ""))
+        # A plain request is read, scored and answered natively; any other, and every error, here.
+        answer = score_contract(profile, request)
+        if answer is not None:
+            return answer
         hand, ctx = parse_request(profile, request)
         return evaluate(profile, hand, ctx).to_contract()
     except (UnknownProfile, RequestError, HandError, ContextError, OptionError) as e:
@@ -93,7 +98,7 @@ def score_request(request: dict[str, Any]) -> dict[str, Any]:
         return {"error": f"not implemented: {e}"}
 
 
-def answer_line(n: int, line: bytes | OversizeLine) -> dict[str, Any]:
+def answer_line(n: int, line: bytes | OversizeLine) -> dict[str, Any] | bytes:
     """The answer to input line ``n``: the contract's answer, or an error naming the line and why."""
     if isinstance(line, OversizeLine):
         return {
@@ -113,10 +118,18 @@ def answer_line(n: int, line: bytes | OversizeLine) -> dict[str, Any]:
         return {"error": f"line {n}: nested more than {MAX_DEPTH} deep"}
     except ValueError:  # an integer past Python's limit on digits converted (4,300 by default)
         return {"error": f"line {n}: a number has more than {sys.get_int_max_str_digits()} digits"}
-    if _depth(raw) > MAX_DEPTH:
+    # Nesting deeper than MAX_DEPTH needs more opening brackets than that: count them (in C) first.
+    if text.count("[") + text.count("{") > MAX_DEPTH and _depth(raw) > MAX_DEPTH:
         return {"error": f"line {n}: nested more than {MAX_DEPTH} deep"}
     try:
+        if type(raw) is dict and type(raw.get("profile")) is str:
+            # A plain request is answered natively, already written as its line (the same bytes).
+            line_out = contract_line(load_profile(raw["profile"]), raw)
+            if line_out is not None:
+                return line_out
         return score_request(raw)
+    except UnknownProfile as e:
+        return {"error": str(e)}
     except (
         Exception
     ) as e:  # noqa: BLE001 - an engine defect must cost one line, not the rest of the batch
@@ -146,8 +159,12 @@ def _depth(value: Any) -> int:
 _encode = json.JSONEncoder(ensure_ascii=False).encode
 
 
-def encode_answer(n: int, answer: dict[str, Any]) -> bytes:
-    """One answer as a UTF-8 JSON line; an answer that cannot be written becomes an error line."""
+def encode_answer(n: int, answer: dict[str, Any] | bytes) -> bytes:
+    """One answer as a UTF-8 JSON line (a native answer comes written already); an answer that
+    cannot be written becomes an error line."""
+    if type(answer) is bytes:
+        return answer
+    assert isinstance(answer, dict)
     try:
         return (_encode(answer) + "\n").encode("utf-8")
     except UnicodeEncodeError:  # a lone surrogate echoed from the request: escape it

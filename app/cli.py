@@ -22,6 +22,7 @@ from typing import Any, Callable, Sequence
 
 import mjspec
 from mjspec.runtime.context import ContextError
+from mjspec.runtime.native_score import backend_of
 from mjspec.runtime.options import OptionError, bind_options, parse_assignments
 from mjspec.runtime.profile import Profile
 from mjspec.runtime.registry import UnknownProfile, load_profile, profile_ids
@@ -293,7 +294,7 @@ def _cmd_list(args: argparse.Namespace) -> int:
     for pid in profile_ids():
         prof = load_profile(pid)
         base = f" (extends {prof.extends})" if prof.extends else ""
-        print(f"{pid}\tv{prof.version}\tbook {prof.source.book}\t{prof.names.en}{base}")
+        print(f"{pid}\tv{prof.version}\tbook {prof.source.book}\t{backend_of(prof)}\t{prof.names.en}{base}")
     return 0
 
 
@@ -332,7 +333,7 @@ def _cmd_score(args: argparse.Namespace) -> int:
     }
     hand, ctx = parse_request(profile, request)
     hand = _drop_included_win_tile(hand)
-    score = evaluate(profile, hand, ctx)
+    score = evaluate(profile, hand, ctx, reference=not args.json)  # the human form names the arrangement
     if args.json:
         print(json.dumps(score.to_contract(), ensure_ascii=False))
     else:

@@ -18,7 +18,7 @@ import struct
 from types import ModuleType
 from typing import Any
 
-from .backend import native_module
+from .backend import NATIVE_ALLOWED, native_module
 from .context import WinContext, WinKind
 from .hand import GroupKind, Meld, MeldType, ShapeKind, WaitKind
 from .options import ScoreValue
@@ -228,9 +228,12 @@ def _learn(profile: Profile) -> _Native:
         return _NO_NATIVE
     capsule = getattr(module, "PROFILE", None)
     try:
-        base: Profile = importlib.import_module(f"mjspec.generated.{profile.id}").PROFILE
+        engine = importlib.import_module(f"mjspec.generated.{profile.id}")
     except ImportError:
         return _NO_NATIVE
+    if getattr(module, "DIGEST", None) != getattr(engine, "NATIVE_DIGEST", None):
+        return _NO_NATIVE  # compiled from an older source than this engine's: never used
+    base: Profile = engine.PROFILE
     for name in _RULE_FIELDS:
         mine, theirs = getattr(profile, name), getattr(base, name)
         if mine is not theirs and mine != theirs:
@@ -252,6 +255,28 @@ def _learn(profile: Profile) -> _Native:
         return _Native(core, capsule, profile)
     except (struct.error, TypeError, ValueError):
         return _NO_NATIVE  # an option value beyond int64
+
+
+def backend_of(profile: Profile) -> str:
+    """Which backend scores ``profile``, and if it is Python, why (for ``mjspec list``)."""
+    if _native(profile).capsule is not None:
+        return "native"
+    if not NATIVE_ALLOWED:
+        return "python (MJSPEC_BACKEND=python)"
+    if native_core() is None:
+        return "python (the native core was not built)"
+    try:
+        engine = importlib.import_module(f"mjspec.generated.{profile.id}")
+    except ImportError:
+        return "python"
+    if getattr(engine, "NATIVE_DIGEST", None) is None:
+        return "python (its spec uses what the native lowering cannot express; mjspec build says where)"
+    module = native_module(f"generated._native_{profile.id}")
+    if module is None:
+        return "python (its native engine was not compiled: run mjspec build or pip install -e .)"
+    if getattr(module, "DIGEST", None) != engine.NATIVE_DIGEST:
+        return "python (its compiled native engine is older than its spec: run mjspec build)"
+    return "python (its native tables differ from this profile's rules)"
 
 
 def _codes(tiles: Any) -> bytes:

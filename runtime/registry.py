@@ -22,8 +22,16 @@ def profile_ids() -> tuple[str, ...]:
     return tuple(PROFILE_IDS)
 
 
+_LOADED: dict[str, Profile] = {}
+"""Profiles already loaded, by id (a batch asks for one per request)."""
+
+
 def load_profile(profile_id: str) -> Profile:
     """The compiled :class:`Profile` of ``profile_id``."""
+    if type(profile_id) is str:
+        known = _LOADED.get(profile_id)
+        if known is not None:
+            return known
     ids = profile_ids()
     if not isinstance(profile_id, str) or not _ID.match(profile_id) or profile_id not in ids:
         near = difflib.get_close_matches(str(profile_id), ids, n=1)
@@ -31,4 +39,5 @@ def load_profile(profile_id: str) -> Profile:
         raise UnknownProfile(f"unknown profile {profile_id!r}{hint} (known: {', '.join(ids)})")
     module = importlib.import_module(f"mjspec.generated.{profile_id}")
     profile: Profile = module.PROFILE
+    _LOADED[profile_id] = profile
     return profile

@@ -145,16 +145,37 @@ def _accepted(profile: Profile) -> list[bool]:
     return accepted
 
 
-def evaluate(profile: Profile, hand: WinningHand, ctx: WinContext) -> Score:
+def evaluate(profile: Profile, hand: WinningHand, ctx: WinContext, *, reference: bool = False) -> Score:
     """Score ``hand`` won in situation ``ctx``; raise :class:`HandError` if the hand is malformed.
 
-    With ``ctx.losing_hand`` the tiles are a loser's hand scored for settlement (no win claimed)."""
+    With ``ctx.losing_hand`` the tiles are a loser's hand scored for settlement (no win claimed).
+    The native backend answers where it is built and takes the request (runtime/native_score.py),
+    with the very answer of this Python engine but for ``Score.arrangement``, which it leaves None;
+    ``reference=True`` asks this engine alone (its answer names the arrangement)."""
+    if not reference:
+        native = _native_scorer()
+        if native is not None:
+            answer = native(profile, hand, ctx)
+            if answer is not None:
+                return answer
     if ctx.options:
         # Options that set rule fields (shapes, tiles) take effect for this request too.
         profile = bind_options(profile, {**profile.option_values.as_dict(), **dict(ctx.options)})
     if ctx.losing_hand:
         return score_losing_hand(profile, (*hand.concealed, hand.win_tile), hand.melds, ctx)
     return _evaluate(profile, hand, ctx, None)
+
+
+_NATIVE_SCORER: list[Callable[[Profile, WinningHand, WinContext], Score | None] | None] = []
+
+
+def _native_scorer() -> Callable[[Profile, WinningHand, WinContext], Score | None] | None:
+    """runtime/native_score.py's scorer when the native core is built and allowed, else None (looked up once)."""
+    if not _NATIVE_SCORER:
+        from .native_score import evaluate_native, native_core  # imports this module: looked up late
+
+        _NATIVE_SCORER.append(evaluate_native if native_core() is not None else None)
+    return _NATIVE_SCORER[0]
 
 
 def score_every_arrangement(profile: Profile, hand: WinningHand, ctx: WinContext) -> list[Score]:

@@ -12,6 +12,7 @@ from pathlib import Path
 import pytest
 
 from mjspec.app.cli import main, score_jsonl
+from mjspec.runtime.registry import load_profile
 
 from conftest import ROOT
 
@@ -72,6 +73,35 @@ def test_list() -> None:
     assert res.returncode == 0
     ids = [line.split("\t")[0] for line in res.stdout.splitlines()]
     assert "sichuan_tfmj" in ids and "sichuan_planet" in ids
+    backends = {line.split("\t")[0]: line.split("\t")[3] for line in res.stdout.splitlines()}
+    assert all(b == "native" or b.startswith("python (") for b in backends.values()), backends
+
+
+def test_list_says_the_python_backend_and_why_when_native_is_off() -> None:
+    import os
+
+    res = subprocess.run(
+        [sys.executable, "-m", "mjspec.app.cli", "list"],
+        capture_output=True, text=True, env={**os.environ, "MJSPEC_BACKEND": "python"},
+    )
+    assert res.returncode == 0, res.stderr
+    assert all(line.split("\t")[3] == "python (MJSPEC_BACKEND=python)" for line in res.stdout.splitlines())
+
+
+def test_a_stale_native_engine_is_never_used(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A compiled engine whose digest is not the Python engine's (built from an older spec) stays unused."""
+    import importlib
+
+    from mjspec.runtime import native_score
+
+    if native_score.native_core() is None:
+        pytest.skip("the native core was not built")
+    engine = importlib.import_module("mjspec.generated.sichuan_tfmj")
+    profile = load_profile("sichuan_tfmj")
+    monkeypatch.setattr(engine, "NATIVE_DIGEST", "0" * 32)
+    monkeypatch.setitem(profile.memo, "native_score", native_score._learn(profile))
+    assert native_score.native_profile(profile) is None
+    assert "older than its spec" in native_score.backend_of(profile)
 
 
 def test_build_check_passes_on_the_repository() -> None:

@@ -1,6 +1,6 @@
 /* request.c: a scoring request of contracts/scoring.md read into the native core's arguments.
  *
- * `pack(request, accepted, copies)` reads one request object (a dict, as JSON gives it) and
+ * `pack(request, accepted, copies, max_count)` reads one request object (a dict, as JSON gives it) and
  * returns the arguments `runtime._score.evaluate` takes after the profile's tables:
  *
  *     (concealed, melds, win, tsumo, situation, dora, ura)
@@ -93,7 +93,9 @@ static int read_bool(PyObject *v, int *out) {
     return 1;
 }
 
-/* A whole number >= 0 that fits comfortably (larger ones: the Python path decides). */
+/* A count of the context within 0..max_count (runtime/context.py MAX_COUNT, passed in). */
+static long long max_count = 0;
+
 static int read_count(PyObject *v, long long *out) {
     if (!PyLong_CheckExact(v))
         return 0;
@@ -103,7 +105,7 @@ static int read_count(PyObject *v, long long *out) {
         PyErr_Clear();
         return 0;
     }
-    if (x < 0 || x > (1LL << 40))
+    if (x < 0 || x > max_count)
         return 0;
     *out = x;
     return 1;
@@ -176,7 +178,7 @@ static PyObject *pack(PyObject *self, PyObject *args) {
     PyObject *raw;
     Py_buffer acc;
     int copies;
-    if (!PyArg_ParseTuple(args, "Oy*i", &raw, &acc, &copies))
+    if (!PyArg_ParseTuple(args, "Oy*iL", &raw, &acc, &copies, &max_count))
         return NULL;
     PyObject *result = NULL;
     if (acc.len != N_CODES || !PyDict_Check(raw))
@@ -437,7 +439,7 @@ done:
 
 static PyMethodDef methods[] = {
     {"pack", pack, METH_VARARGS,
-     "pack(request, accepted, copies): the native core's arguments for one scoring request, or None "
+     "pack(request, accepted, copies, max_count): the native core's arguments for one scoring request, or None "
      "when the Python path must read it."},
     {NULL, NULL, 0, NULL},
 };
