@@ -221,7 +221,7 @@ def _same(profile: Profile, hand: WinningHand, ctx: WinContext) -> Score | None:
     """Score with both backends; assert they agree wherever native answers; tally the fallbacks."""
     tally = _TALLY.setdefault(profile.id, [0, 0])
     try:
-        py = evaluate(profile, hand, ctx)
+        py = evaluate(profile, hand, ctx, reference=True)
     except HandError as e:
         with pytest.raises(HandError, match="^" + __import__("re").escape(str(e)) + "$"):
             if evaluate_native(profile, hand, ctx) is None:
@@ -435,7 +435,7 @@ def test_malformed_hand_raises_as_python() -> None:
     tiles = tuple(Tile(0) for _ in range(5)) + tuple(Tile(9 + i) for i in range(8))
     hand = WinningHand(tiles, (), Tile(1), WinKind.RON)  # five copies of 1m
     with pytest.raises(HandError) as py:
-        evaluate(profile, hand, WinContext())
+        evaluate(profile, hand, WinContext(), reference=True)
     with pytest.raises(HandError) as nat:
         evaluate_native(profile, hand, WinContext())
     assert str(nat.value) == str(py.value)
@@ -462,7 +462,7 @@ def _same_bridged(
     from mjspec.runtime.native_score import evaluate_with
 
     try:
-        py = evaluate(profile, hand, ctx)
+        py = evaluate(profile, hand, ctx, reference=True)
     except HandError:
         return
     module.reset()
@@ -713,7 +713,7 @@ def test_tenhou_games_score_natively_as_python(monkeypatch: pytest.MonkeyPatch) 
     real = table.evaluate
 
     def both(profile: Profile, hand: WinningHand, ctx: WinContext) -> Score:
-        py = real(profile, hand, ctx)
+        py = real(profile, hand, ctx, reference=True)
         native = evaluate_native(profile, hand, ctx)
         seen[native is None] += 1
         if native is not None:
@@ -753,7 +753,9 @@ def test_tables_the_core_refuses_leave_python_to_answer(monkeypatch: pytest.Monk
     )
     hand, ctx = example_hand(profile, profile.examples[0])
     assert evaluate_native(profile, hand, ctx) is None
-    assert evaluate(profile, hand, ctx).legal == profile.examples[0].legal  # Python still answers
+    assert (
+        evaluate(profile, hand, ctx, reference=True).legal == profile.examples[0].legal
+    )  # Python still answers
 
 
 @pytest.mark.parametrize("pid", _native_params())
@@ -771,8 +773,10 @@ def test_examples_under_bound_options_equal_python(pid: str) -> None:
             continue
         bound = bind_options(profile, {**profile.option_values.as_dict(), **dict(ctx.options)})
         plain = replace(ctx, options=())
-        py = evaluate(bound, hand, plain)
-        assert py == evaluate(profile, hand, ctx)  # binding is what a request's options do
+        py = evaluate(bound, hand, plain, reference=True)
+        assert py == evaluate(
+            profile, hand, ctx, reference=True
+        )  # binding is what a request's options do
         native = evaluate_native(bound, hand, plain)
         if bound.shapes != profile.shapes:
             assert native is None, ex.name  # the native tables hold the shapes: Python answers
