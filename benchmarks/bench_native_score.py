@@ -11,10 +11,10 @@ has played). Three passes score the same round's corpus, in an order that rotate
 to round:
 
 * ``native``: what a caller of the native backend gets, ``evaluate_native(...)`` and, where it
-  answers None, ``evaluate(...)`` (the count of such hands is printed);
+  answers None, ``evaluate(..., reference=True)`` (the count of such hands is printed);
 * ``core``: ``runtime._score.evaluate`` alone on arguments packed beforehand (the glue's
   checks and packing, and the building of Score objects, left out);
-* ``python``: ``evaluate(...)``, the reference.
+* ``python``: ``evaluate(..., reference=True)``, the Python engine alone (the reference).
 
 ``--wins`` keeps only the corpus's complete shapes (tested with ``shapes.is_complete``, which
 touches no scoring memo), so that every measured hand is scored through to its payments.
@@ -91,7 +91,7 @@ def main() -> None:
                 for hand, ctx in requests:
                     if evaluate_native(profile, hand, ctx) is None:
                         fallback += 1
-                        evaluate(profile, hand, ctx)
+                        evaluate(profile, hand, ctx, reference=True)
 
             # The core alone: the glue's own packing (runtime/native_score.py _pack) done before
             # the clock starts; a request it leaves to Python is not in this pass.
@@ -109,7 +109,7 @@ def main() -> None:
 
             def python_pass() -> None:
                 for hand, ctx in requests:
-                    evaluate(profile, hand, ctx)
+                    evaluate(profile, hand, ctx, reference=True)
 
             passes = [("native", native_pass), ("core", core_pass), ("python", python_pass)]
             sizes = {"native": len(requests), "core": core_n, "python": len(requests)}

@@ -245,6 +245,7 @@ def _report(pid: str) -> None:
 @pytest.mark.parametrize("pid", _native_params())
 def test_examples_equal_python(pid: str) -> None:
     profile = load_profile(pid)
+    _TALLY[pid] = [0, 0]  # this test's own count
     for ex in profile.examples:
         hand, ctx = example_hand(profile, ex)
         _same(profile, hand, ctx)
@@ -389,6 +390,7 @@ def dense_hand(rng: random.Random, profile: Profile) -> WinningHand:
 @pytest.mark.parametrize("pid", _native_params())
 def test_seeded_random_hands_equal_python(pid: str) -> None:
     profile = load_profile(pid)
+    _TALLY[pid] = [0, 0]  # this test's own count
     rng = random.Random(f"native-{pid}")
     for _ in range(1500):
         hand = _red(rng, profile, random_hand(rng, profile))
@@ -433,7 +435,7 @@ def test_malformed_hand_raises_as_python() -> None:
     tiles = tuple(Tile(0) for _ in range(5)) + tuple(Tile(9 + i) for i in range(8))
     hand = WinningHand(tiles, (), Tile(1), WinKind.RON)  # five copies of 1m
     with pytest.raises(HandError) as py:
-        evaluate(profile, hand, WinContext())
+        evaluate(profile, hand, WinContext(), reference=True)
     with pytest.raises(HandError) as nat:
         evaluate_native(profile, hand, WinContext())
     assert str(nat.value) == str(py.value)
@@ -614,7 +616,9 @@ def test_core_never_crashes_on_random_bytes(
 
 
 def _check_only_wait(hand: WinningHand, rules: ShapeRules) -> bool | None:
-    from mjspec.runtime.shapes import is_only_wait
+    from mjspec.runtime.shapes import (
+        _formal_waits,
+    )  # the Python reference (is_only_wait asks runtime._shapes first)
 
     assert core is not None
     counts = [0] * 34
@@ -628,7 +632,7 @@ def _check_only_wait(hand: WinningHand, rules: ShapeRules) -> bool | None:
         return None
     before = list(counts)
     before[hand.win_tile.kind] -= 1
-    want = is_only_wait(before, hand.melds, rules, hand.win_tile.kind)
+    want = _formal_waits(before, len(hand.melds), rules) == frozenset((hand.win_tile.kind,))
     got = core.only_wait(
         bytes(counts),
         len(hand.melds),
@@ -644,7 +648,8 @@ def _check_only_wait(hand: WinningHand, rules: ShapeRules) -> bool | None:
 
 
 def test_only_wait_equals_shapes_is_only_wait() -> None:
-    """The core computes only_wait itself (scoring.py asks shapes.is_only_wait): the two agree."""
+    """The core computes only_wait itself (scoring.py asks shapes.is_only_wait, whose Python reference
+    is _formal_waits): the two agree."""
     singles = 0
     for i, hand in enumerate(_seeded_hands(21, 1500)):
         singles += bool(_check_only_wait(hand, ALL_RULES[i % len(ALL_RULES)]))
@@ -667,7 +672,7 @@ def test_general_path_equals_fast_path(pid: str) -> None:
     """evaluate_native's two ways give one answer: the core reading the hand and context objects and
     building the Score (evaluate_hand), and the general path (check_hand, _pack, evaluate, _score).
     """
-    from mjspec.runtime.native_score import _evaluate, _evaluate_native, _native
+    from mjspec.runtime.native_score import _evaluate, _native
 
     profile = load_profile(pid)
     native = _native(profile)
@@ -681,7 +686,7 @@ def test_general_path_equals_fast_path(pid: str) -> None:
         )
         ctx = random_situation(rng, profile, hand)
         try:
-            fast = _evaluate_native(profile, hand, ctx)  # both before situation.py's refusals
+            fast = evaluate_native(profile, hand, ctx)
         except HandError:
             continue
         general = _evaluate(native, profile, hand, ctx)
@@ -708,7 +713,7 @@ def test_tenhou_games_score_natively_as_python(monkeypatch: pytest.MonkeyPatch) 
     real = table.evaluate
 
     def both(profile: Profile, hand: WinningHand, ctx: WinContext) -> Score:
-        py = real(profile, hand, ctx)
+        py = real(profile, hand, ctx, reference=True)
         native = evaluate_native(profile, hand, ctx)
         seen[native is None] += 1
         if native is not None:
@@ -748,7 +753,9 @@ def test_tables_the_core_refuses_leave_python_to_answer(monkeypatch: pytest.Monk
     )
     hand, ctx = example_hand(profile, profile.examples[0])
     assert evaluate_native(profile, hand, ctx) is None
-    assert evaluate(profile, hand, ctx).legal == profile.examples[0].legal  # Python still answers
+    assert (
+        evaluate(profile, hand, ctx, reference=True).legal == profile.examples[0].legal
+    )  # Python still answers
 
 
 @pytest.mark.parametrize("pid", _native_params())
@@ -767,7 +774,9 @@ def test_examples_under_bound_options_equal_python(pid: str) -> None:
         bound = bind_options(profile, {**profile.option_values.as_dict(), **dict(ctx.options)})
         plain = replace(ctx, options=())
         py = evaluate(bound, hand, plain, reference=True)
-        assert py == evaluate(profile, hand, ctx, reference=True)  # binding is what a request's options do
+        assert py == evaluate(
+            profile, hand, ctx, reference=True
+        )  # binding is what a request's options do
         native = evaluate_native(bound, hand, plain)
         if bound.shapes != profile.shapes:
             assert native is None, ex.name  # the native tables hold the shapes: Python answers
