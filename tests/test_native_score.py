@@ -672,7 +672,7 @@ def test_general_path_equals_fast_path(pid: str) -> None:
     """evaluate_native's two ways give one answer: the core reading the hand and context objects and
     building the Score (evaluate_hand), and the general path (check_hand, _pack, evaluate, _score).
     """
-    from mjspec.runtime.native_score import _evaluate, _native
+    from mjspec.runtime.native_score import _evaluate, _evaluate_native, _native
 
     profile = load_profile(pid)
     native = _native(profile)
@@ -686,7 +686,7 @@ def test_general_path_equals_fast_path(pid: str) -> None:
         )
         ctx = random_situation(rng, profile, hand)
         try:
-            fast = evaluate_native(profile, hand, ctx)
+            fast = _evaluate_native(profile, hand, ctx)  # both before situation.py's refusals
         except HandError:
             continue
         general = _evaluate(native, profile, hand, ctx)
