@@ -34,6 +34,12 @@ from .files import atomic_write
 
 __all__ = ["main", "score_jsonl", "score_request", "UserError"]
 
+#: The bundled profile that plays each Tenhou ranked game type, by its South-round flag (the log's
+#: ``GO type`` bit 0x08, or the tenhou.net/6 rule's name): East-South games and East-only games
+#: (issue 13 item 11: an East-only log is played under riichi_tenhou_east without being told).
+#: The command line chooses; the runtime names no profile.
+TENHOU_PROFILES = {True: "riichi_tenhou", False: "riichi_tenhou_east"}
+
 #: Exit statuses (README: "Exit statuses").
 OK, CHECK_FAILED, BAD_INPUT, INTERRUPTED = 0, 1, 2, 130
 
@@ -499,11 +505,11 @@ def _cmd_replay(args: argparse.Namespace) -> int:
 
 def _cmd_import_tenhou(args: argparse.Namespace) -> int:
     from mjspec.runtime.tenhou import TenhouFormatError, load_log
-    from mjspec.runtime.tenhou_replay import WallError, game_record, profile_id_for
+    from mjspec.runtime.tenhou_replay import WallError, game_record
 
     try:
         game = load_log(args.log)
-        profile = load_profile(args.profile or profile_id_for(game))
+        profile = load_profile(args.profile or TENHOU_PROFILES[game.rules.south_round])
         record = game_record(game, profile)
     except (TenhouFormatError, WallError, ValueError) as e:
         raise UserError(str(e)) from None

@@ -495,17 +495,6 @@ def replay_game(game: TenhouGame, profile: Profile) -> GameOutcome:
     return outcome
 
 
-#: The bundled profile that plays each Tenhou ranked game type, by its South-round flag (the log's
-#: ``GO type`` bit 0x08, or the tenhou.net/6 rule's name): East-South games and East-only games.
-TENHOU_PROFILES = {True: "riichi_tenhou", False: "riichi_tenhou_east"}
-
-
-def profile_id_for(game: TenhouGame) -> str:
-    """The profile whose match rules the log's game type states (issue 13 item 11: an East-only log
-    is played under riichi_tenhou_east without being told)."""
-    return TENHOU_PROFILES[game.rules.south_round]
-
-
 def game_record(game: TenhouGame, profile: Profile) -> dict[str, Any]:
     """The mjspec game record of ``game`` played under ``profile``: explicit walls and dice, every decision
     (passes included), every event the table produced. Raises :class:`ValueError` naming the hand when the
