@@ -286,7 +286,7 @@ def test_ctrl_c_during_simulate_reports_once_and_leaves_nothing(tmp_path: Path) 
             "simulate",
             "sichuan_tfmj",
             "--games",
-            "400",
+            "20000",  # far more than can finish before the signal, native or not
             "--workers",
             "2",
             "--json",
@@ -299,7 +299,7 @@ def test_ctrl_c_during_simulate_reports_once_and_leaves_nothing(tmp_path: Path) 
     )
     assert proc.stderr is not None
     progress = b""
-    while b"/400 games" not in progress:  # the progress bar shows that some games have finished
+    while b"/20000 games" not in progress:  # the progress bar shows that some games have finished
         byte = proc.stderr.read(1)
         assert byte, "simulate ended before it could be interrupted"
         progress += byte
@@ -310,7 +310,7 @@ def test_ctrl_c_during_simulate_reports_once_and_leaves_nothing(tmp_path: Path) 
     assert "Traceback" not in stderr and "KeyboardInterrupt" not in stderr
     [line] = [ln for ln in stderr.splitlines() if "interrupted" in ln]
     assert re.fullmatch(
-        r"mjspec: simulate interrupted: \d+ of 400 game\(s\) finished; nothing written", line
+        r"mjspec: simulate interrupted: \d+ of 20000 game\(s\) finished; nothing written", line
     )
     assert not stats.exists() and not list(tmp_path.iterdir())
     deadline = time.monotonic() + 10
