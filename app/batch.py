@@ -1,12 +1,14 @@
 """The batch form of contracts/scoring.md: ``mjspec score --jsonl``.
 
-Every input line gets exactly one answer line, in order, flushed line by line,
-whatever the line holds: an empty line, bytes that are not UTF-8, JSON nested
+Every input line gets exactly one answer line, in order, whatever the line holds: an empty line, bytes that are not UTF-8, JSON nested
 100,000 deep, a number of 5,000 digits, a line of 50 MB. A bad line answers
 ``{"error": ...}`` and the batch goes on. Input is read in bounded chunks, so a
 line longer than :data:`MAX_LINE_BYTES` is refused without ever being held in
-memory whole. :func:`score_request` answers one parsed request; everything
-around it (lines, JSON, limits, writing) is here.
+memory whole. Answers are flushed whenever the input read so far is answered
+(see :func:`score_jsonl`). :func:`score_request` answers one parsed request;
+everything around it (lines, JSON, limits, writing) is here, and the lines the
+native line loop (runtime/native/batch.c) is certain of are answered there, to
+the same bytes.
 """
 
 from __future__ import annotations
@@ -17,7 +19,7 @@ import sys
 from typing import Any, BinaryIO, Callable, Iterator, TextIO, cast
 
 from mjspec.runtime.context import ContextError
-from mjspec.runtime.native_contract import contract_line, score_contract
+from mjspec.runtime.native_contract import contract_line, native_lines, score_contract
 from mjspec.runtime.options import OptionError
 from mjspec.runtime.registry import UnknownProfile, load_profile
 from mjspec.runtime.request import RequestError, parse_request
@@ -44,10 +46,11 @@ class OversizeLine:
         self.length = length
 
 
-def request_lines(
+def request_blocks(
     read: Callable[[int], bytes], limit: int = MAX_LINE_BYTES
-) -> Iterator[bytes | OversizeLine]:
-    """Each line of a byte stream without its line end, or an :class:`OversizeLine`.
+) -> Iterator[list[bytes | OversizeLine]]:
+    """The lines of a byte stream, as one list per chunk read: each line without its line end,
+    or an :class:`OversizeLine`; a chunk that ends no line gives no list.
 
     At most ``limit`` plus one chunk is held at once: the part of a line past the
     limit is dropped as it arrives. A last line without a newline is still a line.
@@ -59,14 +62,17 @@ def request_lines(
         if not chunk:
             break
         parts = chunk.split(b"\n")
+        block: list[bytes | OversizeLine] = []
         for part in parts[:-1]:
             if skipped >= 0:
-                yield OversizeLine(skipped + len(part))
+                block.append(OversizeLine(skipped + len(part)))
                 skipped = -1
                 continue
             line = pending + part if pending else part
             pending = b""
-            yield OversizeLine(len(line)) if len(line) > limit else line
+            block.append(OversizeLine(len(line)) if len(line) > limit else line)
+        if block:
+            yield block
         tail = parts[-1]
         if skipped >= 0:
             skipped += len(tail)
@@ -75,9 +81,18 @@ def request_lines(
             if len(pending) > limit:
                 skipped, pending = len(pending), b""
     if skipped >= 0:
-        yield OversizeLine(skipped)
+        yield [OversizeLine(skipped)]
     elif pending:
-        yield pending
+        yield [pending]
+
+
+def request_lines(
+    read: Callable[[int], bytes], limit: int = MAX_LINE_BYTES
+) -> Iterator[bytes | OversizeLine]:
+    """Each line of a byte stream without its line end, or an :class:`OversizeLine` (see
+    :func:`request_blocks`)."""
+    for block in request_blocks(read, limit):
+        yield from block
 
 
 def score_request(request: dict[str, Any]) -> dict[str, Any]:
@@ -187,7 +202,13 @@ def _reading(read: Callable[[int], bytes]) -> Callable[[int], bytes]:
 
 
 def score_jsonl(stdin: BinaryIO | TextIO, stdout: BinaryIO | TextIO) -> int:
-    """Answer every line of ``stdin`` on ``stdout``, one line each, flushed line by line; exit status 0.
+    """Answer every line of ``stdin`` on ``stdout``, one line each, in order; exit status 0.
+
+    Answers are written (and flushed) each time the input read so far is answered, before
+    waiting for more: a client that writes one line and waits for its answer gets it at once,
+    and a file or a full pipe is answered a chunk of lines (64 KB of input) per write. Lines the
+    native line loop (runtime/native/batch.c) can answer are answered there; every other line,
+    and every error, by :func:`answer_line`, in order.
 
     Raises :class:`StreamError` when stdin cannot be read or stdout is closed."""
     if stdin is None or stdout is None:  # Python sets a closed standard stream to None
@@ -206,8 +227,21 @@ def score_jsonl(stdin: BinaryIO | TextIO, stdout: BinaryIO | TextIO) -> int:
     read = _reading(read)
     sink = getattr(stdout, "buffer", stdout)
     text_sink = isinstance(sink, io.TextIOBase)
-    for n, line in enumerate(request_lines(read), 1):
-        data = encode_answer(n, answer_line(n, line))
+    native = native_lines(MAX_DEPTH)
+    done = 0  # lines answered before this block
+    for block in request_blocks(read):
+        out: list[bytes] = []
+        i = 0
+        while i < len(block):
+            if native is not None:
+                data, i = native(block, i)
+                out.append(data)
+                if i == len(block):
+                    break
+            out.append(encode_answer(done + i + 1, answer_line(done + i + 1, block[i])))
+            i += 1
+        data = b"".join(out)
         sink.write(data.decode("utf-8") if text_sink else data)  # type: ignore[arg-type]
         sink.flush()
+        done += len(block)
     return 0

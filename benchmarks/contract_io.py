@@ -2,17 +2,22 @@
 
 An adapter answers requests exactly as the CLI's batch path reads and writes
 them, so that a timing of whole processes compares the scorers and not two
-ways of handling JSON. Today ``score_jsonl`` (compiler/cli.py) reads text
-lines, skips blank ones, parses each with the standard ``json`` module
-(a line that is not JSON answers an error naming the line), writes
-``json.dumps(answer, ensure_ascii=False)`` and a newline, and flushes after
-every line; :func:`serve` does the same.
+ways of handling JSON or of writing. Today ``score_jsonl`` (app/batch.py)
+reads standard input a chunk at a time (whatever has arrived, at most 64 KB),
+parses each line with the standard ``json`` module (a line that is not JSON
+answers an error naming the line), writes ``json.dumps(answer,
+ensure_ascii=False)`` and a newline, and writes and flushes the answers of a
+chunk together once the chunk's lines are answered, before reading more (so
+a client writing one line at a time is answered line by line); :func:`serve`
+does the same. (mjspec's native line loop reads the plain lines' JSON in C;
+its Python path, the one errors take, uses ``json`` as here.) Blank lines are
+skipped: the corpora have none.
 
 When the environment holds ``MJSPEC_BENCH_JSON=orjson`` the loop uses
-``orjson`` on the binary streams instead (``orjson.loads`` of each line,
-``orjson.dumps`` of each answer, flushed line by line): bench_contract.py sets
-it when mjspec's own batch path imports orjson, so both sides keep the same
-JSON handling if the CLI switches. This module imports no mjspec code.
+``orjson`` instead (``orjson.loads`` of each line, ``orjson.dumps`` of each
+answer, the same chunked writing): bench_contract.py sets it when mjspec's
+own batch path imports orjson, so both sides keep the same JSON handling if
+the CLI switches. This module imports no mjspec code.
 """
 
 from __future__ import annotations
@@ -20,27 +25,56 @@ from __future__ import annotations
 import json
 import os
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from typing import Any
 
 Answer = Callable[[Any], dict[str, Any]]
 
 
+CHUNK_BYTES = 64 * 1024  # app/batch.py CHUNK_BYTES
+
+
+def chunks_of_lines() -> Iterator[list[bytes]]:
+    """The lines of standard input (bytes, without their line ends), one list per chunk read."""
+    read = sys.stdin.buffer.read1
+    pending = b""
+    while True:
+        chunk = read(CHUNK_BYTES)
+        if not chunk:
+            break
+        parts = chunk.split(b"\n")
+        parts[0] = pending + parts[0]
+        pending = parts.pop()
+        if parts:
+            yield parts
+    if pending:
+        yield [pending]
+
+
 def serve(answer: Answer) -> int:
-    """Answer every request line of stdin on stdout, one line each, flushed line by line."""
+    """Answer every request line of stdin on stdout, one line each, written a chunk at a time."""
     if os.environ.get("MJSPEC_BENCH_JSON", "json") == "orjson":
         return _serve_orjson(answer)
-    stdout = sys.stdout
-    for n, line in enumerate(sys.stdin, 1):
-        if not line.strip():
-            continue
-        try:
-            raw = json.loads(line)
-        except json.JSONDecodeError as e:
-            out: dict[str, Any] = {"error": f"line {n}: not JSON: {e.msg} at column {e.colno}"}
-        else:
-            out = answer(raw)
-        stdout.write(json.dumps(out, ensure_ascii=False) + "\n")
+    stdout = sys.stdout.buffer
+    n = 0
+    for lines in chunks_of_lines():
+        out = []
+        for line in lines:
+            n += 1
+            if not line.strip():
+                continue
+            try:
+                raw = json.loads(line.decode("utf-8"))
+            except json.JSONDecodeError as e:
+                answered: dict[str, Any] = {
+                    "error": f"line {n}: not JSON: {e.msg} at column {e.colno}"
+                }
+            except UnicodeDecodeError as e:
+                answered = {"error": f"line {n}: not UTF-8 text (byte {e.start + 1})"}
+            else:
+                answered = answer(raw)
+            out.append((json.dumps(answered, ensure_ascii=False) + "\n").encode("utf-8"))
+        stdout.write(b"".join(out))
         stdout.flush()
     return 0
 
@@ -49,15 +83,20 @@ def _serve_orjson(answer: Answer) -> int:
     import orjson
 
     stdout = sys.stdout.buffer
-    for n, line in enumerate(sys.stdin.buffer, 1):
-        if not line.strip():
-            continue
-        try:
-            raw = orjson.loads(line)
-        except orjson.JSONDecodeError as e:
-            out: dict[str, Any] = {"error": f"line {n}: not JSON: {e}"}
-        else:
-            out = answer(raw)
-        stdout.write(orjson.dumps(out) + b"\n")
+    n = 0
+    for lines in chunks_of_lines():
+        out = []
+        for line in lines:
+            n += 1
+            if not line.strip():
+                continue
+            try:
+                raw = orjson.loads(line)
+            except orjson.JSONDecodeError as e:
+                answered: dict[str, Any] = {"error": f"line {n}: not JSON: {e}"}
+            else:
+                answered = answer(raw)
+            out.append(orjson.dumps(answered) + b"\n")
+        stdout.write(b"".join(out))
         stdout.flush()
     return 0

@@ -11,7 +11,7 @@ two on every corpus) and writes every error message.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Callable
 
 from .backend import native_module
 from .context import MAX_COUNT
@@ -19,7 +19,7 @@ from .native_score import _native, native_core
 from .profile import Profile
 from .situation import indicator_limit
 
-__all__ = ["score_contract", "contract_line"]
+__all__ = ["score_contract", "contract_line", "batch_profile", "native_lines"]
 
 
 def _accepted(profile: Profile) -> bytes:
@@ -134,3 +134,46 @@ def contract_line(profile: Profile, raw: Any) -> bytes | None:
     parts.append(", ".join([f"{_text(role)}: {amount}" for role, amount in payments]))
     parts.append("}}\n" if value is None else f'}}, "score": {value}}}\n')
     return "".join(parts).encode("utf-8")
+
+
+def batch_profile(profile_id: str) -> tuple[Any, ...] | None:
+    """What runtime/native/batch.c needs to answer ``profile_id``'s requests as :func:`contract_line`
+    does (``pack`` and its arguments after the request, ``evaluate``, the profile's tables and
+    options, each pattern's answer fragment, a cache and the writer of JSON strings), or None:
+    the profile is unknown or not native, and the Python path answers its lines (and the errors)."""
+    from .registry import load_profile
+
+    try:
+        profile = load_profile(profile_id)
+    except Exception:  # noqa: BLE001 - unknown, or a profile that fails to load: the Python path says why
+        return None
+    reader = native_module("runtime._request")
+    core = native_core()
+    native = _native(profile)
+    if reader is None or core is None or native.capsule is None:
+        return None
+    try:
+        fragments = tuple(f.encode("utf-8") for f in _fragments(profile))
+    except UnicodeEncodeError:
+        return None  # a name contract_line could not write either
+    pack_args = (_accepted(profile), profile.tiles.copies, MAX_COUNT, *_limits(profile))
+    tables = (core.evaluate, native.capsule, native.options)
+    return (reader.pack, pack_args, *tables, fragments, {}, _text)
+
+
+def native_lines(max_depth: int) -> Callable[[list[Any], int], tuple[bytes, int]] | None:
+    """The native line loop (runtime/native/batch.c ``answer``) bound to a fresh profile cache, or
+    None (not built, or ``MJSPEC_BACKEND=python``): ``answer(lines, start)`` answers ``lines[start:]``
+    up to the first line the Python path must answer and returns the answer bytes and that index;
+    a line nested deeper than ``max_depth`` is the Python path's."""
+    loop = native_module("runtime._batch")
+    if loop is None or native_module("runtime._request") is None or native_core() is None:
+        return None
+    profiles: dict[str, Any] = {}
+    answer = loop.answer
+
+    def lines(block: list[Any], start: int) -> tuple[bytes, int]:
+        out: tuple[bytes, int] = answer(block, start, profiles, batch_profile, max_depth)
+        return out
+
+    return lines

@@ -11,6 +11,7 @@ from __future__ import annotations
 import io
 import json
 import os
+import random
 import subprocess
 import sys
 import tracemalloc
@@ -368,3 +369,140 @@ def test_a_stream_that_cannot_be_read_is_bad_input() -> None:
         preexec_fn=lambda: os.close(1),
     )
     assert res.returncode == 2 and res.stderr == b"mjspec: standard output is closed\n"
+
+
+# --- the native line loop (runtime/native/batch.c) ----------------------------------------------
+
+sys.path.insert(0, str(ROOT / "benchmarks"))
+import corpus  # noqa: E402
+
+from mjspec.app import batch  # noqa: E402
+from mjspec.runtime.backend import native_module  # noqa: E402
+
+needs_native_loop = pytest.mark.skipif(
+    native_module("runtime._batch") is None or native_module("runtime._score") is None,
+    reason="the native line loop was not built (or MJSPEC_BACKEND=python)",
+)
+
+
+def batch_bytes(data: bytes, native: bool, monkeypatch: pytest.MonkeyPatch) -> tuple[bytes, int]:
+    """The in-process batch's output for ``data``, with or without the native line loop, and how
+    many lines the loop answered itself."""
+    real = batch.native_lines
+    taken = 0
+
+    def counting(max_depth: int) -> Any:
+        loop = real(max_depth)
+        assert loop is not None
+
+        def lines(block: list[Any], start: int) -> tuple[bytes, int]:
+            nonlocal taken
+            data, end = loop(block, start)
+            taken += end - start
+            assert data.count(b"\n") == end - start  # one answer line per line answered
+            return data, end
+
+        return lines
+
+    with monkeypatch.context() as m:
+        m.setattr(batch, "native_lines", counting if native else lambda max_depth: None)
+        out = io.BytesIO()
+        assert score_jsonl(io.BytesIO(data), out) == 0
+    return out.getvalue(), taken
+
+
+def python_backend_bytes(data: bytes) -> bytes:
+    """``mjspec score --jsonl`` under MJSPEC_BACKEND=python: the reference, every native path off."""
+    res = subprocess.run(
+        [sys.executable, "-m", "mjspec.app.cli", "score", "--jsonl"],
+        input=data,
+        capture_output=True,
+        cwd=ROOT,
+        env={**os.environ, "MJSPEC_BACKEND": "python"},
+        timeout=600,
+    )
+    assert res.returncode == 0 and res.stderr == b"", res.stderr
+    return res.stdout
+
+
+def spelled_otherwise(request: dict[str, Any]) -> list[bytes]:
+    """One request written in ways the native reader must read as json.loads does, or decline:
+    other whitespace, escapes, duplicate keys, numbers json reads otherwise or refuses, trailing
+    data, truncation, bytes that are not ASCII or not UTF-8, nesting past the limit."""
+    line = json.dumps(request).encode()
+    ctx = request.get("context", {})
+    with_honba = {**request, "context": {**ctx, "honba": "@@"}}
+    honba = json.dumps(with_honba).encode()
+    numbers = [
+        b"2",
+        b"0",
+        b"02",
+        b"2.0",
+        b"2e0",
+        b"-0",
+        b"-2",
+        b"1" + b"0" * 20,
+        b"NaN",
+        b"Infinity",
+        b"true",
+    ]
+    other_profile = b'{"profile": "gb_mcr", ' + line[1:]
+    out = [
+        line + b" ",
+        b" \t" + line + b"\r",
+        json.dumps(request, separators=(",", ":")).encode(),
+        json.dumps(request, separators=(" , ", " : ")).encode(),
+        line.replace(b'"win"', b'"w\\u0069n"'),
+        line.replace(b'"profile"', b'"pro\\u0066ile"'),
+        other_profile,  # a key twice: json.loads keeps the last
+        line + b"{}",
+        line + b" x",
+        line[:-1],
+        line + b"\x0c",
+        line.replace(b'"concealed": "', b'"concealed": "\xef\xbc\x91'),  # a full-width digit
+        line.replace(b'"concealed": "', b'"concealed": "\xff'),
+        line.replace(b'"concealed": "', b'"concealed": "\t'),
+        json.dumps({**request, "context": {**ctx, "options": {}}}).encode(),
+        json.dumps({**request, "context": {**ctx, "options": {"x": [[[[[[[1]]]]]]]}}}).encode(),
+        json.dumps(
+            {
+                **request,
+                "melds": [
+                    *request.get("melds", []),
+                    {"type": "pon", "tiles": "111z", "from": "left"},
+                ],
+            }
+        ).encode(),
+        json.dumps({**request, "profile": 3}).encode(),
+        json.dumps({**request, "profile": "riichi_plänet"}, ensure_ascii=False).encode(),
+        json.dumps({**request, "profile": "no_such_profile"}).encode(),
+        json.dumps([request]).encode(),
+        b"{}",
+        b"null",
+    ]
+    out += [honba.replace(b'"@@"', number) for number in numbers]
+    return out
+
+
+@needs_native_loop
+@pytest.mark.parametrize("profile_id", profile_ids())
+def test_the_native_line_loop_writes_the_python_paths_bytes(
+    profile_id: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """On a profile's seeded corpus, its spec examples and those requests spelled otherwise, the
+    batch with the native line loop writes the same bytes as without it and as the Python
+    backend, and the loop answers the plain lines itself."""
+    plain = corpus.requests(profile_id, 120, seed=11)
+    plain += [r for r in EXAMPLES if r["profile"] == profile_id]
+    hostile = [variant for r in plain[:12] for variant in spelled_otherwise(r)]
+    lines = [json.dumps(r).encode() for r in plain] + hostile
+    random.Random(5).shuffle(lines)  # declined lines between answered ones: order must hold
+    data = b"\n".join(lines) + b"\n"
+    native, taken = batch_bytes(data, True, monkeypatch)
+    python_path, _ = batch_bytes(data, False, monkeypatch)
+    assert native.count(b"\n") == len(lines)
+    assert native == python_path
+    assert native == python_backend_bytes(data)
+    # The plain lines go the native way (a request the core leaves to Python aside).
+    assert taken >= 0.8 * len(plain), (taken, len(plain))
+    assert taken < len(lines)  # the hostile spellings are declined, not all answered natively
