@@ -13,12 +13,11 @@ simulation start on the runtime alone.
 
 from __future__ import annotations
 
-import argparse
 import json
 import os
 import sys
 from pathlib import Path
-from typing import Any, Callable, Sequence
+from typing import TYPE_CHECKING, Any, Callable, Sequence
 
 import mjspec
 from mjspec.runtime.context import ContextError
@@ -30,7 +29,9 @@ from mjspec.runtime.request import RequestError, parse_request
 from mjspec.runtime.scoring import HandError, Score, WinningHand, evaluate
 
 from .batch import StreamError, score_jsonl, score_request
-from .files import atomic_write
+
+if TYPE_CHECKING:
+    import argparse
 
 __all__ = ["main", "score_jsonl", "score_request", "UserError"]
 
@@ -53,16 +54,23 @@ class CheckFailed(Exception):
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    parser = _parser()
+    words = sys.argv[1:] if argv is None else list(argv)
+    run: Callable[[], int]
+    if words == ["score", "--jsonl"]:
+        # The batch form as a pipeline starts it: answered without building the parser (start-up).
+        run = lambda: score_jsonl(sys.stdin, sys.stdout)  # noqa: E731
+    else:
+        parser = _parser()
+        try:
+            args = parser.parse_args(words)
+        except KeyboardInterrupt:
+            return INTERRUPTED
+        if not getattr(args, "command", None):
+            parser.print_help()
+            return BAD_INPUT
+        run = lambda: args.run(args)  # noqa: E731
     try:
-        args = parser.parse_args(argv)
-    except KeyboardInterrupt:
-        return INTERRUPTED
-    if not getattr(args, "command", None):
-        parser.print_help()
-        return BAD_INPUT
-    try:
-        result: int = args.run(args)
+        result: int = run()
         return result
     except (UserError, UnknownProfile, RequestError, HandError, ContextError, OptionError, StreamError) as e:
         print(f"mjspec: {e}", file=sys.stderr)
@@ -120,6 +128,8 @@ OPTION_HELP = "a game option of the profile, e.g. NoLimit=true or FlowersOwnBoth
 
 
 def _parser() -> argparse.ArgumentParser:
+    import argparse
+
     p = argparse.ArgumentParser(
         prog="mjspec",
         description="Compile mahjong rule specs (YAML) into typed engines, and use them.",
@@ -455,6 +465,8 @@ def _cmd_play(args: argparse.Namespace) -> int:
 
 def _write_json_atomic(path: Path, data: Any) -> None:
     """Write ``data`` as JSON, atomically; a path that cannot be written is the user's error (exit 2)."""
+    from .files import atomic_write
+
     try:
         atomic_write(path, json.dumps(data, ensure_ascii=False, indent=1) + "\n")
     except OSError as e:

@@ -506,3 +506,27 @@ def test_the_native_line_loop_writes_the_python_paths_bytes(
     # The plain lines go the native way (a request the core leaves to Python aside).
     assert taken >= 0.8 * len(plain), (taken, len(plain))
     assert taken < len(lines)  # the hostile spellings are declined, not all answered natively
+
+
+def test_a_client_writing_line_by_line_gets_each_answer_before_the_next_line() -> None:
+    """Answers are written once the input read so far is answered: a client that waits for each
+    answer before writing its next line is never left waiting (native and Python-path lines alike).
+    """
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "mjspec.app.cli", "score", "--jsonl"],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        cwd=ROOT,
+    )
+    assert proc.stdin and proc.stdout and proc.stderr
+    lines = [json.dumps(VALID).encode(), b"not json", json.dumps({**VALID, "win": "ron"}).encode()]
+    answers = []
+    for line in lines:
+        proc.stdin.write(line + b"\n")
+        proc.stdin.flush()
+        answers.append(json.loads(proc.stdout.readline()))
+    proc.stdin.close()
+    assert proc.wait(timeout=60) == 0 and proc.stdout.read() == b""
+    assert answers[0]["legal"] is True and answers[2] == answers[0]
+    assert answers[1]["error"].startswith("line 2: not JSON")

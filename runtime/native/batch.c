@@ -30,6 +30,7 @@
  */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
+#include <stdint.h>
 #include <string.h>
 
 /* ---------------------------------------------------------------------------------------- */
@@ -76,8 +77,15 @@ static int out_int(out_t *o, PyObject *x) {
     if (overflow || (v == -1 && PyErr_Occurred()))
         return -1;
     char buf[24];
-    int n = snprintf(buf, sizeof buf, "%lld", v);
-    return out_put(o, buf, n);
+    char *end = buf + sizeof buf, *p = end;
+    unsigned long long u = v < 0 ? 0ULL - (unsigned long long)v : (unsigned long long)v;
+    do {
+        *--p = (char)('0' + u % 10);
+        u /= 10;
+    } while (u);
+    if (v < 0)
+        *--p = '-';
+    return out_put(o, p, end - p);
 }
 
 static int out_bytes(out_t *o, PyObject *b) {
@@ -103,12 +111,41 @@ static void skip_ws(json_t *j) {
 /* NULL: declined (or an exception, which the caller clears). */
 static PyObject *read_value(json_t *j);
 
+/* The keys and words a request holds, made once (interned, their hashes kept): a line's keys are
+ * these objects rather than new strings. */
+static const char *const KNOWN[] = {
+    "profile", "concealed", "melds", "win_tile", "win", "context", "type", "tiles", "from",
+    "seat_wind", "round_wind", "dealer", "riichi", "double_riichi", "ippatsu", "honba",
+    "riichi_sticks", "dealer_wins", "dora_indicators", "ura_indicators", "flowers", "missing_suit",
+    "last_tile", "after_kong", "kong_shot", "robbing_kong", "first_draw", "fourth_tile",
+    "original_call", "kong_upon_kong", "losing_hand", "options", "exhausted", "tsumo", "ron",
+    "pon", "chi", "minkan", "kakan", "ankan", "E", "S", "W", "N",
+};
+#define N_KNOWN (sizeof KNOWN / sizeof KNOWN[0])
+#define KNOWN_MAX_LEN 16
+static PyObject *KNOWN_OBJ[N_KNOWN];
+static PyObject *PROFILE_KEY;
+/* KNOWN's indices by length and first letter (a line's strings are looked up in a few compares). */
+static int8_t KNOWN_AT[KNOWN_MAX_LEN + 1][128][4];
+
+static PyObject *known_text(const char *s, Py_ssize_t n) {
+    if (n < 1 || n > KNOWN_MAX_LEN)
+        return NULL;
+    const int8_t *at = KNOWN_AT[n][(unsigned char)s[0] & 127];
+    for (int i = 0; i < 4 && at[i] >= 0; i++)
+        if (memcmp(KNOWN[at[i]], s, (size_t)n) == 0)
+            return Py_NewRef(KNOWN_OBJ[at[i]]);
+    return NULL;
+}
+
 static PyObject *read_string(json_t *j) {
     const char *start = ++j->p; /* past the opening quote */
     while (j->p < j->end) {
         unsigned char c = (unsigned char)*j->p;
         if (c == '"') {
-            PyObject *s = PyUnicode_DecodeASCII(start, j->p - start, NULL);
+            PyObject *s = known_text(start, j->p - start);
+            if (s == NULL)
+                s = PyUnicode_DecodeASCII(start, j->p - start, NULL);
             j->p++;
             return s;
         }
@@ -172,8 +209,8 @@ static PyObject *read_object(json_t *j) {
             Py_DECREF(key);
             goto fail;
         }
-        int known = PyDict_Contains(d, key);
-        int err = known != 0 || PyDict_SetItem(d, key, value) < 0; /* a key twice: declined */
+        PyObject *held = PyDict_SetDefault(d, key, value);
+        int err = held != value; /* a key twice (json.loads keeps the last): declined; or an error */
         Py_DECREF(key);
         Py_DECREF(value);
         if (err)
@@ -299,7 +336,7 @@ static PyObject *json_text(PyObject *prof, PyObject *s) {
 
 /* The profile's tuple for `raw["profile"]`, borrowed, or NULL (declined). */
 static PyObject *profile_of(PyObject *raw, PyObject *profiles, PyObject *prepare) {
-    PyObject *id = PyDict_GetItemString(raw, "profile");
+    PyObject *id = PyDict_GetItemWithError(raw, PROFILE_KEY);
     if (id == NULL || !PyUnicode_CheckExact(id))
         return NULL;
     PyObject *prof = PyDict_GetItemWithError(profiles, id);
@@ -501,4 +538,20 @@ static struct PyModuleDef module = {
     PyModuleDef_HEAD_INIT, "_batch", "The line loop of `mjspec score --jsonl`, in C.", -1, methods, NULL, NULL, NULL, NULL,
 };
 
-PyMODINIT_FUNC PyInit__batch(void) { return PyModule_Create(&module); }
+PyMODINIT_FUNC PyInit__batch(void) {
+    memset(KNOWN_AT, -1, sizeof KNOWN_AT);
+    for (size_t k = 0; k < N_KNOWN; k++) {
+        KNOWN_OBJ[k] = PyUnicode_InternFromString(KNOWN[k]);
+        if (KNOWN_OBJ[k] == NULL)
+            return NULL;
+        size_t n = strlen(KNOWN[k]);
+        int8_t *at = KNOWN_AT[n][(unsigned char)KNOWN[k][0] & 127];
+        int i = 0;
+        while (i < 4 && at[i] >= 0)
+            i++;
+        if (i < 4) /* KNOWN holds at most 2 words of one length and first letter; a fifth would be made anew */
+            at[i] = (int8_t)k;
+    }
+    PROFILE_KEY = KNOWN_OBJ[0];
+    return PyModule_Create(&module);
+}
