@@ -105,3 +105,29 @@ def test_the_native_contract_path_answers_as_python(profile_id: str) -> None:
     # Plain requests go the native way (options, exhausted kinds and unusual fields do not).
     assert taken_plain >= 0.8 * plain, (taken_plain, plain)
     assert taken > taken_plain  # some mutated requests are still plain, and answered alike
+
+
+def test_the_line_loop_takes_only_native_profiles_and_is_off_on_the_python_backend() -> None:
+    """batch_profile answers None for a profile the loop must leave to the Python path, and
+    MJSPEC_BACKEND=python leaves no native line loop at all."""
+    import os
+    import subprocess
+
+    from mjspec.runtime.native_contract import batch_profile, native_lines
+
+    assert batch_profile("no_such_profile") is None
+    assert batch_profile("../riichi_planet") is None
+    if native_module("runtime._batch") is not None and native_module("runtime._score") is not None:
+        made = batch_profile("riichi_planet")
+        assert made is not None and native_lines(8) is not None
+        fragments = made[5]
+        assert len(fragments) == len(load_profile("riichi_planet").patterns)
+        assert all(f.startswith(b'{"id": ') and f.endswith(b', "value": ') for f in fragments)
+    res = subprocess.run(
+        [sys.executable, "-c", "from mjspec.runtime.native_contract import native_lines; print(native_lines(8))"],
+        capture_output=True,
+        text=True,
+        env={**os.environ, "MJSPEC_BACKEND": "python"},
+        timeout=120,
+    )
+    assert res.returncode == 0 and res.stdout == "None\n", res.stderr
