@@ -54,49 +54,54 @@ def chunks_of_lines() -> Iterator[list[bytes]]:
 def serve(answer: Answer) -> int:
     """Answer every request line of stdin on stdout, one line each, written a chunk at a time."""
     if os.environ.get("MJSPEC_BENCH_JSON", "json") == "orjson":
-        return _serve_orjson(answer)
-    stdout = sys.stdout.buffer
-    n = 0
-    for lines in chunks_of_lines():
-        out = []
-        for line in lines:
-            n += 1
-            if not line.strip():
-                continue
+        import orjson
+
+        def read(n: int, line: bytes) -> Any:
             try:
-                raw = json.loads(line.decode("utf-8"))
-            except json.JSONDecodeError as e:
-                answered: dict[str, Any] = {
-                    "error": f"line {n}: not JSON: {e.msg} at column {e.colno}"
-                }
-            except UnicodeDecodeError as e:
-                answered = {"error": f"line {n}: not UTF-8 text (byte {e.start + 1})"}
-            else:
-                answered = answer(raw)
-            out.append((json.dumps(answered, ensure_ascii=False) + "\n").encode("utf-8"))
-        stdout.write(b"".join(out))
-        stdout.flush()
-    return 0
-
-
-def _serve_orjson(answer: Answer) -> int:
-    import orjson
-
-    stdout = sys.stdout.buffer
-    n = 0
-    for lines in chunks_of_lines():
-        out = []
-        for line in lines:
-            n += 1
-            if not line.strip():
-                continue
-            try:
-                raw = orjson.loads(line)
+                return orjson.loads(line)
             except orjson.JSONDecodeError as e:
-                answered: dict[str, Any] = {"error": f"line {n}: not JSON: {e}"}
-            else:
-                answered = answer(raw)
-            out.append(orjson.dumps(answered) + b"\n")
+                return Refused(f"line {n}: not JSON: {e}")
+
+        def write(answered: dict[str, Any]) -> bytes:
+            return orjson.dumps(answered) + b"\n"
+
+        return _serve(answer, read, write)
+    return _serve(answer, _read_json, _write_json)
+
+
+class Refused:
+    """A line that is no request: the error it answers."""
+
+    def __init__(self, error: str) -> None:
+        self.error = error
+
+
+def _read_json(n: int, line: bytes) -> Any:
+    try:
+        return json.loads(line.decode("utf-8"))
+    except json.JSONDecodeError as e:
+        return Refused(f"line {n}: not JSON: {e.msg} at column {e.colno}")
+    except UnicodeDecodeError as e:
+        return Refused(f"line {n}: not UTF-8 text (byte {e.start + 1})")
+
+
+def _write_json(answered: dict[str, Any]) -> bytes:
+    return (json.dumps(answered, ensure_ascii=False) + "\n").encode("utf-8")
+
+
+def _serve(
+    answer: Answer, read: Callable[[int, bytes], Any], write: Callable[[dict[str, Any]], bytes]
+) -> int:
+    stdout = sys.stdout.buffer
+    n = 0
+    for lines in chunks_of_lines():
+        out = []
+        for line in lines:
+            n += 1
+            if not line.strip():
+                continue
+            raw = read(n, line)
+            out.append(write({"error": raw.error} if isinstance(raw, Refused) else answer(raw)))
         stdout.write(b"".join(out))
         stdout.flush()
     return 0
