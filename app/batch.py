@@ -21,7 +21,7 @@ from typing import Any, BinaryIO, Callable, Iterator, TextIO, cast
 from mjspec.runtime.context import ContextError
 from mjspec.runtime.native_contract import contract_line, native_lines, score_contract
 from mjspec.runtime.options import OptionError
-from mjspec.runtime.registry import UnknownProfile, load_profile
+from mjspec.app.registry import UnknownProfile, load_profile
 from mjspec.runtime.request import RequestError, parse_request
 from mjspec.runtime.scoring import HandError, evaluate
 

@@ -24,7 +24,7 @@ from mjspec.runtime.context import ContextError
 from mjspec.runtime.native_score import backend_of
 from mjspec.runtime.options import OptionError, bind_options, parse_assignments
 from mjspec.runtime.profile import Profile
-from mjspec.runtime.registry import UnknownProfile, load_profile, profile_ids
+from mjspec.app.registry import UnknownProfile, load_profile, profile_ids
 from mjspec.runtime.request import RequestError, parse_request
 from mjspec.runtime.scoring import HandError, Score, WinningHand, evaluate
 
@@ -414,7 +414,7 @@ def _bots(text: str) -> list[str]:
     names = [n.strip() for n in text.split(",") if n.strip()]
     if len(names) not in (1, 4):
         raise UserError(f"--bots takes one name or four, comma-separated; got {text!r}")
-    from mjspec.runtime.simulate import BOTS
+    from mjspec.app.simulate import BOTS
 
     for n in names:
         if n not in BOTS:
@@ -426,7 +426,7 @@ def _cmd_play(args: argparse.Namespace) -> int:
     from mjspec.runtime.match import Match, play_hand
     from mjspec.runtime.narrate import describe_event
     from mjspec.runtime.record import match_record
-    from mjspec.runtime.simulate import make_players
+    from mjspec.app.simulate import make_players
 
     profile = bind_options(load_profile(args.profile), parse_assignments(args.option))
     if args.hands is not None and args.hands < 1:
@@ -465,7 +465,7 @@ def _cmd_play(args: argparse.Namespace) -> int:
 
 def _write_json_atomic(path: Path, data: Any) -> None:
     """Write ``data`` as JSON, atomically; a path that cannot be written is the user's error (exit 2)."""
-    from .files import atomic_write
+    from mjspec.runtime.files import atomic_write
 
     try:
         atomic_write(path, json.dumps(data, ensure_ascii=False, indent=1) + "\n")
@@ -487,7 +487,7 @@ def _read_key(path: Path | None) -> bytes | None:
 
 
 def _cmd_replay(args: argparse.Namespace) -> int:
-    from mjspec.runtime.record import RecordError, ReplayError, replay
+    from mjspec.app.records import RecordError, ReplayError, replay
     from mjspec.runtime.safejson import MAX_BYTES, JsonInputError, loads
 
     key = _read_key(args.key)
@@ -516,8 +516,8 @@ def _cmd_replay(args: argparse.Namespace) -> int:
 
 
 def _cmd_import_tenhou(args: argparse.Namespace) -> int:
-    from mjspec.runtime.tenhou import TenhouFormatError, load_log
-    from mjspec.runtime.tenhou_replay import WallError, game_record
+    from mjspec.app.tenhou import TenhouFormatError, load_log
+    from mjspec.app.tenhou_replay import WallError, game_record
 
     try:
         game = load_log(args.log)
@@ -531,7 +531,7 @@ def _cmd_import_tenhou(args: argparse.Namespace) -> int:
 
 
 def _cmd_simulate(args: argparse.Namespace) -> int:
-    from mjspec.runtime.simulate import SimulationInterrupted, simulate
+    from mjspec.app.simulate import SimulationInterrupted, simulate
 
     options = parse_assignments(args.option)
     bind_options(load_profile(args.profile), options)  # refuse a bad option before any worker starts
@@ -553,7 +553,7 @@ def _cmd_simulate(args: argparse.Namespace) -> int:
 
 
 def _cmd_bench(args: argparse.Namespace) -> int:
-    from mjspec.runtime.bench import run_benchmark
+    from mjspec.app.bench import run_benchmark
 
     load_profile(args.profile)
     report = run_benchmark(args.profile, hands=args.hands, repeats=args.repeats, seed=args.seed)

@@ -34,7 +34,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
 
 from gbkit import calculator_request, random_gb_win  # noqa: E402
 
-from mjspec.runtime.registry import load_profile  # noqa: E402
+from mjspec.app.registry import load_profile  # noqa: E402
 from mjspec.runtime.scoring import clear_memo, evaluate  # noqa: E402
 
 

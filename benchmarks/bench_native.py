@@ -84,7 +84,7 @@ def kind_mpsz(kind: int) -> str:
 
 def wall_draws(profile_id: str, n: int, size: int, seed: int) -> list[dict[str, Any]]:
     """``n`` random draws of ``size`` tiles from the profile's wall (no flowers), as requests' tiles."""
-    from mjspec.runtime.registry import load_profile
+    from mjspec.app.registry import load_profile
 
     profile = load_profile(profile_id)
     wall = [k for k in profile.tiles.kinds() if k < 34 for _ in range(profile.tiles.copies)]
@@ -109,7 +109,7 @@ def cpu(fn: Callable[[], object]) -> float:
 
 
 def mjspec_child(profile_id: str, warm_path: Path, round_path: Path) -> dict[str, Any]:
-    from mjspec.runtime.registry import load_profile
+    from mjspec.app.registry import load_profile
     from mjspec.runtime.request import parse_request
     from mjspec.runtime.scoring import clear_memo, evaluate
     from mjspec.runtime.shapes import is_complete, shanten

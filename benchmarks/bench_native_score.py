@@ -31,9 +31,9 @@ import time
 from collections.abc import Callable
 from typing import Any
 
-from mjspec.runtime.bench import build_corpus
+from mjspec.app.bench import build_corpus
 from mjspec.runtime.native_score import _native, _pack, evaluate_native, native_core
-from mjspec.runtime.registry import load_profile, profile_ids
+from mjspec.app.registry import load_profile, profile_ids
 from mjspec.runtime.scoring import clear_memo, evaluate
 from mjspec.runtime.shapes import is_complete
 

@@ -42,7 +42,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
 from riichikit import PROFILE, calculator_call, seeded_wins  # noqa: E402
 
 from mjspec.app.cli import score_request  # noqa: E402
-from mjspec.runtime.registry import load_profile  # noqa: E402
+from mjspec.app.registry import load_profile  # noqa: E402
 from mjspec.runtime.request import parse_request  # noqa: E402
 from mjspec.runtime import scoring  # noqa: E402
 from mjspec.runtime.scoring import evaluate  # noqa: E402

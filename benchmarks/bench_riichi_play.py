@@ -28,7 +28,7 @@ from typing import Any, Sequence
 from mjspec.runtime import shapes
 from mjspec.runtime.actions import Action
 from mjspec.runtime.match import play_hand
-from mjspec.runtime.registry import UnknownProfile, load_profile
+from mjspec.app.registry import UnknownProfile, load_profile
 from mjspec.runtime.table import Hand
 
 

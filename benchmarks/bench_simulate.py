@@ -2,7 +2,7 @@
 
 Run ``python benchmarks/bench_simulate.py --anchor /path/to/other/.venv/bin/python``. Each round
 runs what ``mjspec simulate PROFILE --games N --workers 1 --no-progress`` runs (the function
-``mjspec.runtime.simulate.simulate``) once in a fresh process of each side, the order alternating
+``mjspec.app.simulate.simulate``) once in a fresh process of each side, the order alternating
 from round to round, and times it by the process's CPU clock: imports excluded (as in the
 command's own hands/s figure), everything a fresh process does for its first game included (the
 native tables are filled on first use). Printed per profile: hands per CPU second of each side
@@ -23,12 +23,12 @@ import statistics
 import subprocess
 import sys
 
-from mjspec.runtime.registry import profile_ids
+from mjspec.app.registry import profile_ids
 
 
 CHILD = """
 import json, sys, time
-from mjspec.runtime.simulate import simulate
+from mjspec.app.simulate import simulate
 start = time.process_time()
 report = simulate(sys.argv[1], int(sys.argv[2]), workers=1, progress=False)
 cpu = time.process_time() - start

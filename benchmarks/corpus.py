@@ -40,7 +40,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
 
 from mjspec.runtime.context import WinContext  # noqa: E402
 from mjspec.runtime.hand import Meld  # noqa: E402
-from mjspec.runtime.registry import load_profile  # noqa: E402
+from mjspec.app.registry import load_profile  # noqa: E402
 from mjspec.runtime.scoring import WinningHand  # noqa: E402
 from mjspec.runtime.shapes import is_complete  # noqa: E402
 from mjspec.runtime.tiles import counts34  # noqa: E402

@@ -20,7 +20,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from mjspec.app.files import atomic_write
+from mjspec.runtime.files import atomic_write
 
 from . import cache
 

@@ -26,7 +26,7 @@ from importlib import metadata
 from pathlib import Path
 from typing import TYPE_CHECKING, Iterable
 
-from mjspec.app.files import atomic_write
+from mjspec.runtime.files import atomic_write
 
 if TYPE_CHECKING:
     from .build import Layout, Outputs, ProfileSummary

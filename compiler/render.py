@@ -1681,7 +1681,9 @@ def load_engine(source: str, profile_id: str) -> Profile:
     holds spec strings only as literals (see ``tests/test_compiler.py``'s
     audit), so running it is what importing the written module would do.
     """
-    namespace: dict[str, Any] = {"__name__": f"mjspec.generated.{profile_id}"}
+    # Not the module's import name: this run is a check, and must not announce itself as the
+    # engine of this process (runtime/engines.py registers only imported modules).
+    namespace: dict[str, Any] = {"__name__": f"mjspec-build.{profile_id}"}
     exec(compile(source, f"generated/{profile_id}.py", "exec"), namespace)
     profile = namespace.get("PROFILE")
     if not isinstance(profile, Profile):

@@ -11,6 +11,7 @@ from __future__ import annotations
 from mjspec.runtime.exprlib import bounded_pow
 from mjspec.runtime.exprlib import count_bits
 from mjspec.runtime import rules
+from mjspec.runtime.engines import register_engine
 from mjspec.runtime.options import OptionSpec, OptionType, ScoreValue
 from mjspec.runtime.profile import (
     Deal,
@@ -4015,3 +4016,11 @@ PROFILE = Profile(
 #: same spec, or None when the profile runs on the Python backend only. A compiled native module
 #: whose digest differs (built from an older spec) is never used.
 NATIVE_DIGEST: str | None = "d8c3e5335b133dd343e16ab7c05f81cd"
+
+# The runtime learns of this engine, and of its native module, from this call alone.
+register_engine(
+    PROFILE,
+    module=__name__,
+    native_module=__name__.rpartition(".")[0] + "._native_classical_xmj",
+    native_digest=NATIVE_DIGEST,
+)

@@ -14,7 +14,7 @@ import importlib
 import os
 from types import ModuleType
 
-__all__ = ["NATIVE_ALLOWED", "native_module"]
+__all__ = ["NATIVE_ALLOWED", "load_native", "native_module"]
 
 #: False when the environment asks for the Python backend only.
 NATIVE_ALLOWED: bool = os.environ.get("MJSPEC_BACKEND", "").strip().lower() != "python"
@@ -29,11 +29,16 @@ def native_module(name: str) -> ModuleType | None:
     compiler at install time): callers then take the Python path, which gives the
     same answers more slowly.
     """
+    return load_native(f"mjspec.{name}")
+
+
+def load_native(dotted: str) -> ModuleType | None:
+    """The compiled module named ``dotted`` in full (a generated engine's native module), or None as above."""
     if not NATIVE_ALLOWED:
         return None
-    if name not in _LOADED:
+    if dotted not in _LOADED:
         try:
-            _LOADED[name] = importlib.import_module(f"mjspec.{name}")
+            _LOADED[dotted] = importlib.import_module(dotted)
         except ImportError:
-            _LOADED[name] = None
-    return _LOADED[name]
+            _LOADED[dotted] = None
+    return _LOADED[dotted]

@@ -13,13 +13,13 @@ other hand goes through ``check_hand`` itself. ``Score.arrangement`` is None in 
 from __future__ import annotations
 
 import dataclasses
-import importlib
 import struct
 from types import ModuleType
 from typing import Any
 
-from .backend import NATIVE_ALLOWED, native_module
+from .backend import NATIVE_ALLOWED, load_native, native_module
 from .context import WinContext, WinKind
+from .engines import compiled_engine
 from .hand import GroupKind, Meld, MeldType, ShapeKind, WaitKind
 from .options import ScoreValue
 from .profile import Profile
@@ -224,17 +224,16 @@ def _native(profile: Profile) -> _Native:
 
 def _learn(profile: Profile) -> _Native:
     core = native_core()
-    module = native_module(f"generated._native_{profile.id}")
-    if core is None or module is None:
+    engine = compiled_engine(profile.id)
+    if core is None or engine is None or engine.native_module is None:
+        return _NO_NATIVE  # no generated module announced this profile, or it is Python only
+    module = load_native(engine.native_module)
+    if module is None:
         return _NO_NATIVE
     capsule = getattr(module, "PROFILE", None)
-    try:
-        engine = importlib.import_module(f"mjspec.generated.{profile.id}")
-    except ImportError:
-        return _NO_NATIVE
-    if getattr(module, "DIGEST", None) != getattr(engine, "NATIVE_DIGEST", None):
+    if getattr(module, "DIGEST", None) != engine.native_digest:
         return _NO_NATIVE  # compiled from an older source than this engine's: never used
-    base: Profile = engine.PROFILE
+    base: Profile = engine.profile
     for name in _RULE_FIELDS:
         mine, theirs = getattr(profile, name), getattr(base, name)
         if mine is not theirs and mine != theirs:
@@ -266,16 +265,15 @@ def backend_of(profile: Profile) -> str:
         return "python (MJSPEC_BACKEND=python)"
     if native_core() is None:
         return "python (the native core was not built)"
-    try:
-        engine = importlib.import_module(f"mjspec.generated.{profile.id}")
-    except ImportError:
-        return "python"
-    if getattr(engine, "NATIVE_DIGEST", None) is None:
+    engine = compiled_engine(profile.id)
+    if engine is None:
+        return "python (no generated engine announced this profile)"
+    if engine.native_module is None:
         return "python (its spec uses what the native lowering cannot express; mjspec build says where)"
-    module = native_module(f"generated._native_{profile.id}")
+    module = load_native(engine.native_module)
     if module is None:
         return "python (its native engine was not compiled: run mjspec build or pip install -e .)"
-    if getattr(module, "DIGEST", None) != engine.NATIVE_DIGEST:
+    if getattr(module, "DIGEST", None) != engine.native_digest:
         return "python (its compiled native engine is older than its spec: run mjspec build)"
     return "python (its native tables differ from this profile's rules)"
 

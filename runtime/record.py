@@ -10,14 +10,13 @@ or illegal record stops with a message naming the hand, the step and the rule.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, Mapping
+from typing import Any, Callable, Mapping
 
 from .actions import Action, Event, IllegalAction
 from .match import Match
 from .options import OptionError, bind_options
 from .profile import Profile
 from .record_check import FORMAT, RecordError, ReplayError, check_rederived, check_seal, seal, validate_record
-from .registry import load_profile
 from .rules import ExchangeDirection
 from .table import Hand
 from .tiles import NotationError, format_tiles, parse_tiles
@@ -91,8 +90,14 @@ class ReplaySummary:
     """``signed`` (the signature checked with the key), ``signed, not checked ...`` or ``unsigned``."""
 
 
-def replay(record: Mapping[str, Any], key: bytes | None = None) -> ReplaySummary:
+def replay(
+    record: Mapping[str, Any], key: bytes | None = None, *, profiles: Callable[[str], Profile]
+) -> ReplaySummary:
     """Re-execute ``record`` and check it event by event; raise :class:`ReplayError` at the first difference.
+
+    ``profiles`` finds the compiled profile a record names (the application layer's
+    ``mjspec.app.registry.load_profile``; ``mjspec.app.records.replay`` passes it): the runtime
+    knows no engine by name. It raises LookupError for an unknown id.
 
     A malformed record raises :class:`RecordError` (a ReplayError) before anything is replayed;
     after the replay every recorded field is compared with the replayed match's record, then the
@@ -100,7 +105,7 @@ def replay(record: Mapping[str, Any], key: bytes | None = None) -> ReplaySummary
     """
     validate_record(record)
     try:
-        profile = load_profile(record["profile"])
+        profile = profiles(record["profile"])
     except (KeyError, LookupError) as e:
         raise RecordError(f"profile: the record names no known profile: {e}") from None
     options = record.get("options", {})

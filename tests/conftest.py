@@ -8,7 +8,7 @@ import pytest
 from hypothesis import HealthCheck, settings
 
 from mjspec.runtime.profile import Profile
-from mjspec.runtime.registry import load_profile, profile_ids
+from mjspec.app.registry import load_profile, profile_ids
 
 ROOT = Path(__file__).resolve().parent.parent
 DATA = Path(__file__).resolve().parent / "data"

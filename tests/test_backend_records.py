@@ -18,7 +18,7 @@ import pytest
 
 from mjspec.runtime import shapes
 from mjspec.runtime.backend import NATIVE_ALLOWED
-from mjspec.runtime.registry import load_profile, profile_ids
+from mjspec.app.registry import load_profile, profile_ids
 
 PROFILES = [p for p in profile_ids() if load_profile(p).playable]
 
@@ -35,9 +35,9 @@ DRIVER = r"""
 import json, sys
 from mjspec.runtime import shapes
 from mjspec.runtime.match import play_match
-from mjspec.runtime.record import match_record, replay
-from mjspec.runtime.registry import load_profile
-from mjspec.runtime.simulate import make_players
+from mjspec.app.records import match_record, replay
+from mjspec.app.registry import load_profile
+from mjspec.app.simulate import make_players
 
 mode, jobs, backend = sys.argv[1], json.loads(sys.argv[2]), sys.argv[3]
 assert (shapes._NATIVE is not None) == (backend == "native"), "the backend asked for is not the one running"

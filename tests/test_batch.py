@@ -30,7 +30,7 @@ from mjspec.app.batch import (
     score_jsonl,
 )
 from mjspec.runtime.context import MAX_COUNT
-from mjspec.runtime.registry import load_profile, profile_ids
+from mjspec.app.registry import load_profile, profile_ids
 
 from conftest import ROOT
 

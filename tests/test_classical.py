@@ -18,8 +18,8 @@ from mjspec.runtime.context import WinContext
 from mjspec.runtime.hand import Meld, MeldType
 from mjspec.runtime.match import Match, play_hand, play_match
 from mjspec.runtime.options import OptionError, bind_options
-from mjspec.runtime.record import match_record, replay
-from mjspec.runtime.registry import load_profile
+from mjspec.app.records import match_record, replay
+from mjspec.app.registry import load_profile
 from mjspec.runtime.request import parse_request
 from mjspec.runtime.scoring import evaluate, score_losing_hand
 from mjspec.runtime.table import Hand

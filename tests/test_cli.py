@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from mjspec.app.cli import main, score_jsonl
-from mjspec.runtime.registry import load_profile
+from mjspec.app.registry import load_profile
 
 from conftest import ROOT
 
@@ -90,15 +90,16 @@ def test_list_says_the_python_backend_and_why_when_native_is_off() -> None:
 
 def test_a_stale_native_engine_is_never_used(monkeypatch: pytest.MonkeyPatch) -> None:
     """A compiled engine whose digest is not the Python engine's (built from an older spec) stays unused."""
-    import importlib
+    import dataclasses
 
-    from mjspec.runtime import native_score
+    from mjspec.runtime import engines, native_score
 
     if native_score.native_core() is None:
         pytest.skip("the native core was not built")
-    engine = importlib.import_module("mjspec.generated.sichuan_tfmj")
     profile = load_profile("sichuan_tfmj")
-    monkeypatch.setattr(engine, "NATIVE_DIGEST", "0" * 32)
+    registered = engines.compiled_engine("sichuan_tfmj")
+    assert registered is not None and registered.native_digest is not None
+    monkeypatch.setitem(engines._ENGINES, "sichuan_tfmj", dataclasses.replace(registered, native_digest="0" * 32))
     monkeypatch.setitem(profile.memo, "native_score", native_score._learn(profile))
     assert native_score.native_profile(profile) is None
     assert "older than its spec" in native_score.backend_of(profile)

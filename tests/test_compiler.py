@@ -258,10 +258,21 @@ def _audit_module(source: str) -> list[str]:
             assert isinstance(node.target, ast.Name) and node.target.id == "NATIVE_DIGEST"
             assert isinstance(node.value, ast.Constant)
             assert node.value.value is None or re.fullmatch(r"[0-9a-f]{32}", node.value.value)
+        elif isinstance(node, ast.Expr) and isinstance(node.value, ast.Call):
+            # the last statement, and the only one of its kind: the engine announces itself to the runtime
+            assert node is tree.body[-1]
+            name = node.value.keywords[1].value.right if len(node.value.keywords) == 3 else None
+            assert isinstance(name, ast.Constant) and re.fullmatch(r"\._native_[a-z][a-z0-9_]*", name.value)
+            expected = (
+                f"register_engine(PROFILE, module=__name__, native_module=__name__.rpartition('.')[0] + {name.value!r}, "
+                "native_digest=NATIVE_DIGEST)"
+            )
+            assert ast.dump(node.value) == ast.dump(ast.parse(expected, mode="eval").body), ast.unparse(node)
         elif isinstance(node, ast.Expr):
             assert isinstance(node.value, ast.Constant)  # the docstring
         else:
             raise AssertionError(f"unexpected top-level statement {ast.dump(node)[:80]}")
+    tree.body = [n for n in tree.body if not (isinstance(n, ast.Expr) and isinstance(n.value, ast.Call))]
     for node in ast.walk(tree):
         if isinstance(node, ast.Call):
             if isinstance(node.func, ast.Attribute) and isinstance(node.func.value, ast.Name) and node.func.value.id == "v":

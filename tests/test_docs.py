@@ -30,7 +30,7 @@ from mjspec.compiler.render import (
 )
 from mjspec.compiler.emit import render_engine
 from mjspec.compiler.resolve import SpecLibrary
-from mjspec.runtime.registry import load_profile, profile_ids
+from mjspec.app.registry import load_profile, profile_ids
 from mjspec.runtime.scoring import compute_payments, evaluate
 from mjspec.runtime.text import LANGUAGES
 from mjspec.runtime.tiles import Tile, parse_tiles

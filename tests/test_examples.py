@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from mjspec.runtime.profile import Example, Profile
-from mjspec.runtime.registry import load_profile, profile_ids
+from mjspec.app.registry import load_profile, profile_ids
 from mjspec.runtime.scoring import evaluate
 
 from handkit import example_hand

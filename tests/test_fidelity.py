@@ -9,8 +9,8 @@ from mjspec.runtime.actions import Action, ActionKind
 from mjspec.runtime.bots import RandomBot
 from mjspec.runtime.match import play_hand
 from mjspec.runtime.options import bind_options
-from mjspec.runtime.record import match_record, replay
-from mjspec.runtime.registry import load_profile
+from mjspec.app.records import match_record, replay
+from mjspec.app.registry import load_profile
 from mjspec.runtime.scoring import evaluate
 from mjspec.runtime.table import Hand, Phase
 from mjspec.runtime.tiles import Tile

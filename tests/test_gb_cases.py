@@ -17,7 +17,7 @@ import pytest
 
 from mjspec.runtime.context import WinContext, WinKind
 from mjspec.runtime.hand import Meld, MeldType
-from mjspec.runtime.registry import load_profile
+from mjspec.app.registry import load_profile
 from mjspec.runtime.scoring import Score, WinningHand, evaluate
 from mjspec.runtime.tiles import parse_tiles
 

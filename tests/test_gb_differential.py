@@ -40,7 +40,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from mjspec.runtime.context import WinContext
-from mjspec.runtime.registry import load_profile
+from mjspec.app.registry import load_profile
 from mjspec.runtime.scoring import Score, WinningHand, evaluate, score_every_arrangement
 
 from gbkit import calculator_fans, random_gb_win

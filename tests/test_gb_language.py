@@ -16,7 +16,7 @@ from pathlib import Path
 from mjspec.compiler.build import Layout, compile_library
 from mjspec.runtime.context import WinContext, WinKind
 from mjspec.runtime.hand import Meld, MeldType
-from mjspec.runtime.registry import load_profile
+from mjspec.app.registry import load_profile
 from mjspec.runtime.scoring import Score, WinningHand, evaluate
 from mjspec.runtime.tiles import parse_tiles
 

@@ -11,7 +11,7 @@ from mjspec.runtime.actions import ActionKind
 from mjspec.runtime.bots import GreedyBot
 from mjspec.runtime.match import play_match
 from mjspec.runtime.options import bind_options
-from mjspec.runtime.record import match_record, replay
+from mjspec.app.records import match_record, replay
 from mjspec.runtime.table import Hand, Phase
 
 from test_table import GB, act, arranged, options, pass_claims, tsumogiri
@@ -93,7 +93,7 @@ def test_a_shorter_match_is_labelled_a_custom_room_game() -> None:
 
 def test_a_changed_option_is_labelled_a_custom_room_game() -> None:
     # The label is a mechanism of every profile: a match under any non-default option is custom.
-    from mjspec.runtime.registry import load_profile
+    from mjspec.app.registry import load_profile
 
     classical = load_profile("classical_xmj")
     bots = [GreedyBot(i) for i in range(4)]

@@ -12,9 +12,9 @@ from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
 
 from mjspec.app.cli import main
-from mjspec.runtime.registry import load_profile
-from mjspec.runtime.tenhou import TenhouFormatError, load_log, parse_mjlog, parse_tenhou6
-from mjspec.runtime.tenhou_replay import WallError, game_record
+from mjspec.app.registry import load_profile
+from mjspec.app.tenhou import TenhouFormatError, load_log, parse_mjlog, parse_tenhou6
+from mjspec.app.tenhou_replay import WallError, game_record
 
 from conftest import DATA
 

@@ -24,7 +24,7 @@ from mjspec.compiler.resolve import SpecLibrary
 from mjspec.runtime.context import WinContext
 from mjspec.runtime.invariants import INVARIANTS
 from mjspec.runtime.profile import MissingSuitRule, Profile
-from mjspec.runtime.registry import load_profile, profile_ids
+from mjspec.app.registry import load_profile, profile_ids
 from mjspec.runtime.scoring import HandError, WinningHand, evaluate
 from mjspec.runtime.shapes import waits
 from mjspec.runtime.tiles import Tile, counts34
@@ -32,7 +32,7 @@ from mjspec.runtime.tiles import Tile, counts34
 from mjspec.runtime.actions import ActionKind
 from mjspec.runtime.bots import GreedyBot, RandomBot
 from mjspec.runtime.match import Match, play_hand
-from mjspec.runtime.record import match_record, replay
+from mjspec.app.records import match_record, replay
 from mjspec.runtime.scoring import compute_payments
 from mjspec.runtime.table import Hand
 

@@ -24,7 +24,7 @@ from handkit import example_hand
 from mjspec.app.batch import score_request
 from mjspec.runtime.backend import native_module
 from mjspec.runtime.native_contract import score_contract
-from mjspec.runtime.registry import load_profile, profile_ids
+from mjspec.app.registry import load_profile, profile_ids
 from mjspec.runtime.request import parse_request
 from mjspec.runtime.scoring import evaluate
 

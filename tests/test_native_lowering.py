@@ -22,7 +22,7 @@ from gbkit import random_gb_win
 from handkit import example_hand, random_context, random_hand
 from mjspec.runtime.context import WinContext
 from mjspec.runtime.profile import Pattern, PointItem, Profile, Requirement
-from mjspec.runtime.registry import load_profile, profile_ids
+from mjspec.app.registry import load_profile, profile_ids
 from mjspec.runtime.scoring import HandError, evaluate
 from mjspec.runtime.tiles import parse_tiles
 

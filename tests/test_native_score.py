@@ -26,7 +26,7 @@ from mjspec.runtime.context import WinContext, WinKind
 from mjspec.runtime.hand import Arrangement, Meld, MeldType
 from mjspec.runtime.native_score import KIND_CODE, MELD_CODE, SHAPE_CODE, WAIT_CODE, evaluate_native
 from mjspec.runtime.profile import Profile
-from mjspec.runtime.registry import load_profile, profile_ids
+from mjspec.app.registry import load_profile, profile_ids
 from mjspec.runtime.scoring import HandError, Score, WinningHand, evaluate
 from mjspec.runtime.shapes import ShapeRules, arrangements
 from mjspec.runtime.tiles import Tile
@@ -706,8 +706,8 @@ def test_tenhou_games_score_natively_as_python(monkeypatch: pytest.MonkeyPatch) 
     import mjspec.runtime.table as table
     import test_tenhou_replay as replays
 
-    from mjspec.runtime.tenhou import load_log
-    from mjspec.runtime.tenhou_replay import replay_game, replay_hand
+    from mjspec.app.tenhou import load_log
+    from mjspec.app.tenhou_replay import replay_game, replay_hand
 
     seen = [0, 0]
     real = table.evaluate
@@ -745,11 +745,11 @@ def test_tables_the_core_refuses_leave_python_to_answer(monkeypatch: pytest.Monk
         pytest.skip("no profile has a native module")
     profile = replace(load_profile(NATIVE_IDS[0]))  # a fresh object: nothing learnt yet
     fake = types.SimpleNamespace(PROFILE="not a capsule")
-    real = native_score.native_module
+    real = native_score.load_native
     monkeypatch.setattr(
         native_score,
-        "native_module",
-        lambda name: fake if name.startswith("generated.") else real(name),
+        "load_native",
+        lambda name: fake if name.startswith("mjspec.generated.") else real(name),
     )
     hand, ctx = example_hand(profile, profile.examples[0])
     assert evaluate_native(profile, hand, ctx) is None

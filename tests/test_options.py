@@ -20,7 +20,7 @@ from mjspec.runtime.options import (
     parse_value,
     resolve_options,
 )
-from mjspec.runtime.registry import load_profile
+from mjspec.app.registry import load_profile
 from mjspec.runtime.text import Text
 
 from test_compiler import BASE, child, make_layout

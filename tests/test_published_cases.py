@@ -14,7 +14,7 @@ import pytest
 
 from mjspec.runtime.context import WinContext, WinKind
 from mjspec.runtime.hand import Meld, MeldType
-from mjspec.runtime.registry import load_profile
+from mjspec.app.registry import load_profile
 from mjspec.runtime.scoring import WinningHand, evaluate
 from mjspec.runtime.tiles import parse_tiles
 

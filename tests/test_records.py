@@ -17,7 +17,7 @@ from hypothesis import strategies as st
 from mjspec.app.cli import main
 from mjspec.runtime.actions import ActionKind
 from mjspec.runtime.match import play_match
-from mjspec.runtime.record import RecordError, ReplayError, match_record, replay
+from mjspec.app.records import RecordError, ReplayError, match_record, replay
 from mjspec.runtime.record_check import (
     SchemaError,
     _check_keywords,
@@ -25,9 +25,9 @@ from mjspec.runtime.record_check import (
     schema_errors,
     seal,
 )
-from mjspec.runtime.registry import load_profile
+from mjspec.app.registry import load_profile
 from mjspec.runtime.safejson import JsonInputError, loads
-from mjspec.runtime.simulate import make_players
+from mjspec.app.simulate import make_players
 
 from conftest import ROOT
 

@@ -35,7 +35,7 @@ from hypothesis import given, settings
 
 from mjspec.app.cli import score_request
 from mjspec.runtime.hand import MeldType
-from mjspec.runtime.registry import load_profile
+from mjspec.app.registry import load_profile
 from mjspec.runtime.request import parse_request
 from mjspec.runtime.scoring import score_every_arrangement
 from mjspec.runtime.tiles import parse_tiles

@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 
 from mjspec.app.cli import score_request
-from mjspec.runtime.registry import load_profile
+from mjspec.app.registry import load_profile
 
 
 def score(concealed: str, win_tile: str, win: str = "ron", melds: list[dict[str, str]] | None = None, **context: Any) -> dict[str, Any]:

@@ -19,7 +19,7 @@ from mjspec.runtime.context import Wind
 from mjspec.runtime.deadwall import INDICATORS, REPLACEMENTS, UNDER, next_kind
 from mjspec.runtime.match import Match
 from mjspec.runtime.profile import Profile
-from mjspec.runtime.registry import load_profile
+from mjspec.app.registry import load_profile
 from mjspec.runtime.table import Hand, Phase, _break_wall
 from mjspec.runtime.tiles import Tile, parse_tiles
 
@@ -745,8 +745,8 @@ KNOWN_FLOW_DIFFERENCES = {
 
 
 def test_every_standard_tenhou_game_replays_at_the_table() -> None:
-    from mjspec.runtime.tenhou import load_log
-    from mjspec.runtime.tenhou_replay import replay_game
+    from mjspec.app.tenhou import load_log
+    from mjspec.app.tenhou_replay import replay_game
 
     paths = sorted((TENHOU_DATA / "tenhou-mjx" / "mjlog").glob("*.mjlog")) + sorted((TENHOU_DATA / "tenhou-dnovikoff" / "mjlog").glob("*.xml"))
     hands = exact_games = 0

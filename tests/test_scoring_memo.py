@@ -19,7 +19,7 @@ from gbkit import random_gb_win
 from mjspec.compiler.ir import ExprIR, PatternIR
 from mjspec.compiler.vocabulary import HAND_FUNCTIONS, HAND_NAMES, TILES_ONLY_NAMES
 from mjspec.runtime.context import WinContext, WinKind, Wind
-from mjspec.runtime.registry import load_profile
+from mjspec.app.registry import load_profile
 from mjspec.runtime.scoring import Score, WinningHand, clear_memo, evaluate, score_every_arrangement
 from mjspec.runtime.shapes import ShapeRules, is_complete, is_only_wait
 from mjspec.runtime.text import Text

@@ -16,7 +16,7 @@ import pytest
 
 from mjspec.runtime.actions import Action, ActionKind, IllegalAction
 from mjspec.runtime.profile import Profile
-from mjspec.runtime.registry import load_profile
+from mjspec.app.registry import load_profile
 from mjspec.runtime.rules import ExchangeDirection
 from mjspec.runtime.table import Hand, Phase, _break_wall
 from mjspec.runtime.tiles import Suit, Tile, parse_tiles

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from mjspec.runtime.tenhou import (
+from mjspec.app.tenhou import (
     RED_FIVE_IDS,
     YAKU,
     Call,
@@ -287,9 +287,9 @@ def test_dora_steps_match_the_indicators_of_wins() -> None:
 
 
 def test_rebuilt_wall_deals_the_logged_hands_indicators_and_replacements() -> None:
-    from mjspec.runtime.registry import load_profile
+    from mjspec.app.registry import load_profile
     from mjspec.runtime.table import Hand
-    from mjspec.runtime.tenhou_replay import hand_wall
+    from mjspec.app.tenhou_replay import hand_wall
 
     profile = load_profile("riichi_planet")
     hands = 0
@@ -320,8 +320,8 @@ def test_rebuilt_wall_deals_the_logged_hands_indicators_and_replacements() -> No
 
 def test_rebuilt_wall_reproduces_every_draw_when_played() -> None:
     """Playing the logged decisions on the rebuilt wall leaves every non-winner holding the log's tiles."""
-    from mjspec.runtime.registry import load_profile
-    from mjspec.runtime.tenhou_replay import replay_hand
+    from mjspec.app.registry import load_profile
+    from mjspec.app.tenhou_replay import replay_hand
 
     profile = load_profile("riichi_planet")
     game = load_log(DATA / "tenhou-dnovikoff" / "mjlog" / "bug1.xml")
@@ -334,7 +334,7 @@ def test_rebuilt_wall_reproduces_every_draw_when_played() -> None:
 def test_match_result_rounds_halves_away_from_zero_like_tenhou() -> None:
     """bug3.xml ends with -7,500 points for seat 3: Tenhou counts -8,000 (result -58), and 51,400 for first place."""
     from mjspec.runtime.match import Match
-    from mjspec.runtime.registry import load_profile
+    from mjspec.app.registry import load_profile
 
     game = load_log(DATA / "tenhou-dnovikoff" / "mjlog" / "bug3.xml")
     assert game.final is not None
@@ -346,7 +346,7 @@ def test_match_result_rounds_halves_away_from_zero_like_tenhou() -> None:
 
 
 def test_every_mapped_yaku_is_a_pattern_of_riichi_tenhou() -> None:
-    from mjspec.runtime.registry import load_profile
+    from mjspec.app.registry import load_profile
 
     ids = {p.id for p in load_profile("riichi_tenhou").patterns}
     mapped = {pattern for _, pattern in YAKU.values() if pattern is not None}

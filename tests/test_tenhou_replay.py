@@ -20,10 +20,10 @@ from pathlib import Path
 import pytest
 
 from mjspec.app.cli import main
-from mjspec.runtime.record import ReplayError, replay
-from mjspec.runtime.registry import load_profile
-from mjspec.runtime.tenhou import load_log
-from mjspec.runtime.tenhou_replay import GameOutcome, replay_game, replay_hand
+from mjspec.app.records import ReplayError, replay
+from mjspec.app.registry import load_profile
+from mjspec.app.tenhou import load_log
+from mjspec.app.tenhou_replay import GameOutcome, replay_game, replay_hand
 
 PROFILE = "riichi_tenhou"
 DATA = Path(__file__).parent / "data" / "tenhou"

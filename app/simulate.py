@@ -14,11 +14,11 @@ from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any, Callable, Iterable, Mapping, Sequence
 
-from .bots import GreedyBot, RandomBot
-from .match import Player, play_match
-from .options import bind_options
-from .registry import load_profile
-from .table import SEATS
+from mjspec.runtime.bots import GreedyBot, RandomBot
+from mjspec.runtime.match import Player, play_match
+from mjspec.runtime.options import bind_options
+from mjspec.app.registry import load_profile
+from mjspec.runtime.table import SEATS
 
 BOTS: dict[str, Callable[[int], Player]] = {"greedy": GreedyBot, "random": RandomBot}
 

@@ -11,13 +11,13 @@ import statistics
 import time
 from dataclasses import dataclass
 
-from .context import WinContext, WinKind
-from .hand import Meld, MeldType
-from .profile import Profile
-from .registry import load_profile
-from .scoring import WinningHand, evaluate
-from .shapes import is_complete
-from .tiles import Tile, counts34
+from mjspec.runtime.context import WinContext, WinKind
+from mjspec.runtime.hand import Meld, MeldType
+from mjspec.runtime.profile import Profile
+from mjspec.app.registry import load_profile
+from mjspec.runtime.scoring import WinningHand, evaluate
+from mjspec.runtime.shapes import is_complete
+from mjspec.runtime.tiles import Tile, counts34
 
 
 @dataclass(frozen=True)

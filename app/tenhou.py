@@ -27,9 +27,9 @@ from pathlib import Path
 from typing import Any, Sequence, Union
 from urllib.parse import unquote
 
-from .safejson import JsonInputError, nesting_depth
-from .safejson import loads as safe_json
-from .tiles import Tile
+from mjspec.runtime.safejson import JsonInputError, nesting_depth
+from mjspec.runtime.safejson import loads as safe_json
+from mjspec.runtime.tiles import Tile
 
 __all__ = [
     "TenhouFormatError",

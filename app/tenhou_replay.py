@@ -32,14 +32,14 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from .actions import Action, ActionKind, Event, IllegalAction
-from .deadwall import INDICATORS, REPLACEMENTS, UNDER
-from .match import Match
-from .profile import Profile
-from .record import match_record
-from .record_check import seal
-from .table import SEATS, WINDS, Hand, closed_wall
-from .tenhou import (
+from mjspec.runtime.actions import Action, ActionKind, Event, IllegalAction
+from mjspec.runtime.deadwall import INDICATORS, REPLACEMENTS, UNDER
+from mjspec.runtime.match import Match
+from mjspec.runtime.profile import Profile
+from mjspec.runtime.record import match_record
+from mjspec.runtime.record_check import seal
+from mjspec.runtime.table import SEATS, WINDS, Hand, closed_wall
+from mjspec.app.tenhou import (
     YAKU,
     Call,
     Discard,
@@ -54,7 +54,7 @@ from .tenhou import (
     Win,
     tile_of,
 )
-from .tiles import Tile
+from mjspec.runtime.tiles import Tile
 
 __all__ = [
     "WallError",

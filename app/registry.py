@@ -6,7 +6,7 @@ import difflib
 import importlib
 import re
 
-from .profile import Profile
+from mjspec.runtime.profile import Profile
 
 _ID = re.compile(r"^[a-z][a-z0-9_]*$")
 
