@@ -227,7 +227,7 @@ def score_jsonl(stdin: BinaryIO | TextIO, stdout: BinaryIO | TextIO) -> int:
     read = _reading(read)
     sink = getattr(stdout, "buffer", stdout)
     text_sink = isinstance(sink, io.TextIOBase)
-    native = native_lines(MAX_DEPTH)
+    native = native_lines(MAX_DEPTH, load_profile)
     done = 0  # lines answered before this block
     for block in request_blocks(read):
         out: list[bytes] = []

@@ -136,17 +136,11 @@ def contract_line(profile: Profile, raw: Any) -> bytes | None:
     return "".join(parts).encode("utf-8")
 
 
-def batch_profile(profile_id: str) -> tuple[Any, ...] | None:
-    """What runtime/native/batch.c needs to answer ``profile_id``'s requests as :func:`contract_line`
+def batch_profile(profile: Profile) -> tuple[Any, ...] | None:
+    """What runtime/native/batch.c needs to answer ``profile``'s requests as :func:`contract_line`
     does (``pack`` and its arguments after the request, ``evaluate``, the profile's tables and
     options, each pattern's answer fragment, a cache and the writer of JSON strings), or None:
-    the profile is unknown or not native, and the Python path answers its lines (and the errors)."""
-    from .registry import load_profile
-
-    try:
-        profile = load_profile(profile_id)
-    except Exception:  # noqa: BLE001 - unknown, or a profile that fails to load: the Python path says why
-        return None
+    the profile is not native, and the Python path answers its lines."""
     reader = native_module("runtime._request")
     core = native_core()
     native = _native(profile)
@@ -161,19 +155,30 @@ def batch_profile(profile_id: str) -> tuple[Any, ...] | None:
     return (reader.pack, pack_args, *tables, fragments, {}, _text)
 
 
-def native_lines(max_depth: int) -> Callable[[list[Any], int], tuple[bytes, int]] | None:
+def native_lines(
+    max_depth: int, load: Callable[[str], Profile]
+) -> Callable[[list[Any], int], tuple[bytes, int]] | None:
     """The native line loop (runtime/native/batch.c ``answer``) bound to a fresh profile cache, or
     None (not built, or ``MJSPEC_BACKEND=python``): ``answer(lines, start)`` answers ``lines[start:]``
-    up to the first line the Python path must answer and returns the answer bytes and that index;
-    a line nested deeper than ``max_depth`` is the Python path's."""
+    up to the first line the Python path must answer and returns the answer bytes and that index.
+    A line nested deeper than ``max_depth`` is the Python path's; ``load`` finds a request's
+    profile by id (the application's registry: the runtime names no profile), and a profile it
+    does not find is the Python path's to refuse."""
     loop = native_module("runtime._batch")
     if loop is None or native_module("runtime._request") is None or native_core() is None:
         return None
     profiles: dict[str, Any] = {}
     answer = loop.answer
 
+    def prepare(profile_id: str) -> tuple[Any, ...] | None:
+        try:
+            profile = load(profile_id)
+        except Exception:  # noqa: BLE001 - unknown, or failing to load: the Python path says why
+            return None
+        return batch_profile(profile)
+
     def lines(block: list[Any], start: int) -> tuple[bytes, int]:
-        out: tuple[bytes, int] = answer(block, start, profiles, batch_profile, max_depth)
+        out: tuple[bytes, int] = answer(block, start, profiles, prepare, max_depth)
         return out
 
     return lines

@@ -391,8 +391,8 @@ def batch_bytes(data: bytes, native: bool, monkeypatch: pytest.MonkeyPatch) -> t
     real = batch.native_lines
     taken = 0
 
-    def counting(max_depth: int) -> Any:
-        loop = real(max_depth)
+    def counting(max_depth: int, load: Any) -> Any:
+        loop = real(max_depth, load)
         assert loop is not None
 
         def lines(block: list[Any], start: int) -> tuple[bytes, int]:
@@ -405,7 +405,7 @@ def batch_bytes(data: bytes, native: bool, monkeypatch: pytest.MonkeyPatch) -> t
         return lines
 
     with monkeypatch.context() as m:
-        m.setattr(batch, "native_lines", counting if native else lambda max_depth: None)
+        m.setattr(batch, "native_lines", counting if native else lambda max_depth, load: None)
         out = io.BytesIO()
         assert score_jsonl(io.BytesIO(data), out) == 0
     return out.getvalue(), taken

@@ -108,23 +108,35 @@ def test_the_native_contract_path_answers_as_python(profile_id: str) -> None:
 
 
 def test_the_line_loop_takes_only_native_profiles_and_is_off_on_the_python_backend() -> None:
-    """batch_profile answers None for a profile the loop must leave to the Python path, and
-    MJSPEC_BACKEND=python leaves no native line loop at all."""
+    """The loop leaves a line whose profile is unknown to the Python path (which names the
+    error), answers a native profile's, and MJSPEC_BACKEND=python leaves no native loop at all."""
     import os
     import subprocess
 
     from mjspec.runtime.native_contract import batch_profile, native_lines
 
-    assert batch_profile("no_such_profile") is None
-    assert batch_profile("../riichi_planet") is None
     if native_module("runtime._batch") is not None and native_module("runtime._score") is not None:
-        made = batch_profile("riichi_planet")
-        assert made is not None and native_lines(8) is not None
+        made = batch_profile(load_profile("riichi_planet"))
+        assert made is not None
         fragments = made[5]
         assert len(fragments) == len(load_profile("riichi_planet").patterns)
         assert all(f.startswith(b'{"id": ') and f.endswith(b', "value": ') for f in fragments)
+        loop = native_lines(8, load_profile)
+        assert loop is not None
+        [request] = corpus.requests("riichi_planet", 1, seed=2)
+        plain = json.dumps(request).encode()
+        for unknown in ("no_such_profile", "../riichi_planet", "Riichi_planet"):
+            line = json.dumps({**request, "profile": unknown}).encode()
+            assert loop([line, plain], 0) == (b"", 0)  # declined: the Python path answers it
+        out, end = loop([plain, plain], 0)
+        assert end == 2 and out.count(b"\n") == 2
     res = subprocess.run(
-        [sys.executable, "-c", "from mjspec.runtime.native_contract import native_lines; print(native_lines(8))"],
+        [
+            sys.executable,
+            "-c",
+            "from mjspec.runtime.native_contract import native_lines\n"
+            "print(native_lines(8, lambda profile_id: None))",
+        ],
         capture_output=True,
         text=True,
         env={**os.environ, "MJSPEC_BACKEND": "python"},
