@@ -1,8 +1,17 @@
-"""Shared fixtures: the compiled profiles and the project's folders."""
+"""Shared fixtures: the compiled profiles, the project's folders, and what a test run builds once.
+
+Compiling the bundled specs takes about 18 s of CPU (black, the payment-domain check and the
+rule documents); several modules read that same output, so it is built once per test run
+(per xdist worker) by :func:`bundled_build`. Black is a pure function of its input text, so a
+test run also keeps its results by the text (:func:`_black_once_per_text`): the many small
+builds of ``sichuan_tfmj`` plus a house rule format the unchanged parent engine only once.
+"""
 
 from __future__ import annotations
 
+import functools
 from pathlib import Path
+from typing import TYPE_CHECKING, Iterator
 
 import pytest
 from hypothesis import HealthCheck, settings
@@ -10,9 +19,14 @@ from hypothesis import HealthCheck, settings
 from mjspec.runtime.profile import Profile
 from mjspec.app.registry import load_profile, profile_ids
 
+if TYPE_CHECKING:
+    from mjspec.compiler.build import BuildOutput
+
 ROOT = Path(__file__).resolve().parent.parent
 DATA = Path(__file__).resolve().parent / "data"
 
+# `pytest --hypothesis-profile=slow` picks the long profile; tests whose own @settings name
+# max_examples keep theirs (their long runs are separate tests marked `slow`).
 settings.register_profile("ci", max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 settings.register_profile("slow", max_examples=5000, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 settings.load_profile("ci")
@@ -25,3 +39,36 @@ def all_profiles() -> list[Profile]:
 @pytest.fixture(params=profile_ids())
 def profile(request: pytest.FixtureRequest) -> Profile:
     return load_profile(request.param)
+
+
+@pytest.fixture(scope="session")
+def bundled_build() -> "BuildOutput":
+    """The bundled specs compiled once per test run (read it, never change it)."""
+    from mjspec.compiler.build import Layout, compile_library
+
+    out = compile_library(Layout.bundled())
+    assert not out.errors, "\n".join(map(str, out.errors))
+    return out
+
+
+@pytest.fixture(scope="session", autouse=True)
+def _black_once_per_text() -> Iterator[None]:
+    """Black's answer kept by its input text for the test run, where a build has no memo of its own.
+
+    Exact, not an approximation: ``format_python`` without a memo is black on the text with one
+    fixed mode, a pure function. Builds given a memo (``mjspec build``) keep their own path, and
+    builds in a subprocess run black as always (the hash-seed determinism test is one).
+    """
+    from mjspec.compiler import emit
+
+    original = emit.format_python
+    formatted = functools.lru_cache(maxsize=None)(original)
+
+    def format_python(raw: str, memo: "emit.Memo | None" = None) -> str:
+        return original(raw, memo) if memo is not None else formatted(raw)
+
+    emit.format_python = format_python  # type: ignore[assignment]
+    try:
+        yield
+    finally:
+        emit.format_python = original  # type: ignore[assignment]

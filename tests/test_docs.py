@@ -15,7 +15,7 @@ from typing import Any
 
 import pytest
 
-from mjspec.compiler.build import Layout, compile_library, stale_files, write_outputs
+from mjspec.compiler.build import BuildOutput, Layout, compile_library, stale_files, write_outputs
 from mjspec.compiler.catalog import CatalogError, load_catalogs, parse_po, placeholders
 from mjspec.compiler.check import check
 from mjspec.compiler.render import (
@@ -63,11 +63,9 @@ def docs_of(tmp_path: Path, specs: dict[str, str], locale: Path | None = None) -
 
 
 @pytest.fixture(scope="module")
-def bundled() -> dict[str, str]:
-    layout = Layout.bundled()
-    out = compile_library(layout)
-    assert not out.errors, "\n".join(map(str, out.errors))
-    return {p.name: text for p, text in out.files.items() if p.parent == layout.rules}
+def bundled(bundled_build: BuildOutput) -> dict[str, str]:
+    rules = Layout.bundled().rules
+    return {p.name: text for p, text in bundled_build.files.items() if p.parent == rules}
 
 
 # ---- what is rendered -----------------------------------------------------------------
@@ -233,8 +231,8 @@ def test_spec_strings_cannot_inject_markdown(tmp_path: Path) -> None:
         assert len(re.findall(r"(?<!\\)\|", row)) == 5, row  # four cells: the pipe stayed text
 
 
-def test_rendering_is_deterministic(tmp_path: Path) -> None:
-    first = compile_library(Layout.bundled()).files
+def test_rendering_is_deterministic(bundled_build: BuildOutput) -> None:
+    first = bundled_build.files
     second = compile_library(Layout.bundled()).files
     docs = [p for p in first if p.suffix == ".md"]
     assert docs and all(first[p].encode() == second[p].encode() for p in docs)

@@ -65,13 +65,18 @@ def _view(rng: random.Random) -> SimpleNamespace:
     )
 
 
+# Random views per expression: the default run checks the first ones, ``-m slow`` all of them
+# (one seeded sequence, so the slow run's views include the default run's).
+@pytest.mark.parametrize(
+    "views", [pytest.param(600, id="600"), pytest.param(3000, id="3000", marks=pytest.mark.slow)]
+)
 @pytest.mark.parametrize("source", HOISTED)
-def test_kind_only_tile_loops_become_mask_tests_with_the_same_answers(source: str) -> None:
+def test_kind_only_tile_loops_become_mask_tests_with_the_same_answers(source: str, views: int) -> None:
     plain, hoisted = _compile(source)
     assert "tile_mask" in hoisted and "for t in v.tiles" not in hoisted
     rng = random.Random(source)
     answers = set()
-    for _ in range(3000):
+    for _ in range(views):
         view = _view(rng)
         want = _run(plain, view)
         answers.add(want)
@@ -146,13 +151,16 @@ def _group_view(rng: random.Random) -> SimpleNamespace:
     )
 
 
+@pytest.mark.parametrize(
+    "views", [pytest.param(800, id="800"), pytest.param(4000, id="4000", marks=pytest.mark.slow)]
+)
 @pytest.mark.parametrize("source", GROUPS_HOISTED)
-def test_kind_only_group_loops_become_bit_tests_with_the_same_answers(source: str) -> None:
+def test_kind_only_group_loops_become_bit_tests_with_the_same_answers(source: str, views: int) -> None:
     plain, hoisted = _compile(source)
     assert "_bits" in hoisted and hoisted != plain
     rng = random.Random(source)
     answers = set()
-    for _ in range(4000):
+    for _ in range(views):
         view = _group_view(rng)
         want = _run(plain, view)
         answers.add(want)
