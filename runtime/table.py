@@ -350,6 +350,10 @@ class Hand:
 
     def verify(self, action: Action) -> None:
         """Raise :class:`IllegalAction` naming the rule if ``action`` is not legal now."""
+        if self._cache_at == len(self.events):  # options listed in this very state: one of them is legal
+            for offered in self._cache.get(action.seat, ()):
+                if offered is action:
+                    return
         if self.phase is Phase.OVER:
             raise IllegalAction("hand-over", "the hand is over")
         if not 0 <= action.seat < SEATS:
@@ -456,24 +460,24 @@ class Hand:
                             if calls.kakan_drawn_tile_only and (self.last_draw is None or self.last_draw.kind != meld.kind):
                                 continue
                             out.append(_action(ActionKind.KAKAN, seat, Tile(meld.kind)))
-        candidates = _distinct_tiles(hand)
-        if any(self.counts[seat][N_KINDS:]):  # a held flower may be exposed on one's turn, after a call too
+        discards = _discard_actions(seat, hand)  # one per distinct tile, in tile order
+        if self._flowers and any(self.counts[seat][N_KINDS:]):  # a held flower may be exposed on one's turn, after a call too
             exposable = self.wall_remaining > 0  # its replacement needs a tile left
             if exposable:
                 for flower in sorted({t for t in hand if t.is_flower}, key=_tile_key):
                     out.append(_action(ActionKind.FLOWER, seat, flower))
             if exposable and not self.rules.bonus.discard:
-                candidates = [t for t in candidates if not t.is_flower]  # M 31: declared, never discarded
+                discards = [a for a in discards if not a.tile.is_flower]  # type: ignore[union-attr]  # M 31: declared, never discarded
         missing = self.missing[seat]
         if self.rules.discard_missing_suit_first and missing is not None and self._holds_missing(seat):
             lo = SUIT_FIRST_KIND[missing]
-            candidates = [t for t in candidates if lo <= t.kind < lo + 9]
+            discards = [a for a in discards if lo <= a.tile.kind < lo + 9]  # type: ignore[union-attr]
         if self.must_discard and self.kuikae:
-            candidates = [t for t in candidates if t.kind not in self.kuikae]  # 001: kuikae
-        out.extend(_discard_action(seat, t) for t in candidates)
+            discards = [a for a in discards if a.tile.kind not in self.kuikae]  # type: ignore[union-attr]  # 001: kuikae
+        out.extend(discards)
         if self.rules.original_call:
-            out = self._original_call_options(seat, out, candidates)
-        out.extend(self._riichi_declarations(seat, candidates))
+            out = self._original_call_options(seat, out, [a.tile for a in discards])  # type: ignore[misc]
+        out.extend(self._riichi_declarations(seat, discards))
         if self._may_declare_nine_terminals(seat):
             out.append(_SEAT_ACTIONS[ActionKind.NINE_TERMINALS][seat])
         return out
@@ -532,7 +536,7 @@ class Hand:
         copies = self.profile.tiles.copies + (1 if held_waits else 0)
         return waits(counts, held, self.profile.shapes, self.profile.tiles.kinds(), copies=copies)
 
-    def _riichi_declarations(self, seat: int, candidates: Sequence[Tile]) -> list[Action]:
+    def _riichi_declarations(self, seat: int, discards: Sequence[Action]) -> list[Action]:
         """RIICHI with each discard that leaves a closed hand ready, when the declarer has the points and the wall has the tiles."""
         rules = self.rules.riichi
         if rules is None or self.must_discard or not self._closed(seat):
@@ -544,7 +548,9 @@ class Hand:
             return []  # no discard can leave a ready hand (a cheap test before trying each discard)
         after = discard_shanten(counts, len(self.melds[seat]), self.profile.shapes)
         out = []
-        for t in candidates:
+        for discard in discards:
+            t = discard.tile
+            assert t is not None
             if after.get(t.kind, 99) == 0:
                 rest = list(self.hands[seat])
                 rest.remove(t)
@@ -1856,17 +1862,27 @@ _HANDLERS: dict[ActionKind, str] = {
 """The method of Hand that performs each kind of action (the others are answers to a claim):
 made once, not per apply."""
 
-_DISCARD_ACTIONS: dict[tuple[int, int], Action] = {}
-"""(seat, tile key) -> the DISCARD action: actions are immutable values, and making one (a frozen
+_DISCARD_ACTIONS: list[list[Action | None]] = [[None] * (2 * N_ALL_KINDS) for _ in range(SEATS)]
+"""Per seat, by tile key: the DISCARD action. Actions are immutable values, and making one (a frozen
 dataclass) is the costliest step of listing a turn's options (at most 4 x 84 of them)."""
 
 
 def _discard_action(seat: int, tile: Tile) -> Action:
-    key = (seat, 2 * tile.kind + tile.red)
-    action = _DISCARD_ACTIONS.get(key)
+    key = 2 * tile.kind + tile.red
+    action = _DISCARD_ACTIONS[seat][key]
     if action is None:
-        action = _DISCARD_ACTIONS[key] = Action(ActionKind.DISCARD, seat, tile=tile)
+        action = _DISCARD_ACTIONS[seat][key] = Action(ActionKind.DISCARD, seat, tile=tile)
     return action
+
+
+def _discard_actions(seat: int, tiles: Sequence[Tile]) -> list[Action]:
+    """One DISCARD per distinct tile of ``tiles``, in tile order (a red five after the plain fives)."""
+    by_key = _DISCARD_ACTIONS[seat]
+    keys = sorted({2 * t.kind + t.red for t in tiles})
+    for k in keys:
+        if by_key[k] is None:
+            by_key[k] = Action(ActionKind.DISCARD, seat, tile=Tile(k >> 1, bool(k & 1)))
+    return [by_key[k] for k in keys]  # type: ignore[misc]
 
 
 _ACTIONS: dict[tuple[Any, ...], Action] = {}
@@ -1914,12 +1930,6 @@ def _distinct_copies(tiles: Sequence[Tile], kind: int) -> list[Tile]:
     """The distinct tiles of ``kind`` among ``tiles`` in tile order: a plain one, then a red five."""
     plain, _, red, _ = _held_copies(tiles, kind)
     return [t for t in (plain, red) if t is not None]
-
-
-def _distinct_tiles(tiles: Sequence[Tile]) -> list[Tile]:
-    """``sorted(set(tiles), key=_tile_key)``, keyed by int rather than by hashing each tile (a turn's hot path)."""
-    by_key = {2 * t.kind + t.red: t for t in tiles}
-    return [by_key[k] for k in sorted(by_key)]
 
 
 def _wall_cut(size: int, dice: Sequence[int]) -> int:
