@@ -106,8 +106,15 @@ class GreedyBot:
             flowers = [a for a in discards if a.tile is not None and a.tile.is_flower]
             return flowers[0] if flowers else discards[0]
         after = discard_shanten(counts, n_melds, hand.profile.shapes)
-        best_value = min(after[a.tile.kind] for a in discards if a.tile is not None)
-        best = [a for a in discards if a.tile is not None and after[a.tile.kind] == best_value]
+        best_value = 99
+        best: list[Action] = []  # the discards of the lowest shanten, in the table's order
+        for a in discards:
+            assert a.tile is not None
+            value = after[a.tile.kind]
+            if value < best_value:
+                best_value, best = value, [a]
+            elif value == best_value:
+                best.append(a)
         for kong in (a for a in legal if a.kind is ActionKind.ANKAN or a.kind is ActionKind.KAKAN):
             assert kong.tile is not None
             kind = kong.tile.kind
@@ -185,6 +192,7 @@ def _best_scoring_waits(hand: Hand, seat: int, candidates: list[Action]) -> list
     tiles = hand.hands[seat]
     melds = tuple(hand.melds[seat])
     values: dict[Action, int] = {}
+    context = hand.win_context(seat)  # the same situation for every candidate: made once
     for a in candidates:
         assert a.tile is not None
         rest = list(tiles)
@@ -197,7 +205,7 @@ def _best_scoring_waits(hand: Hand, seat: int, candidates: list[Action]) -> list
             counts[t.kind] += 1
         best = -1
         for kind in waits(counts, melds, profile.shapes, profile.tiles.kinds(), copies=profile.tiles.copies):
-            score = evaluate(profile, WinningHand(tuple(rest), melds, Tile(kind), WinKind.RON), hand.win_context(seat))
+            score = evaluate(profile, WinningHand(tuple(rest), melds, Tile(kind), WinKind.RON), context)
             if score.legal:
                 best = max(best, score.total)
         values[a] = best
@@ -213,9 +221,10 @@ def _connectivity(counts: Sequence[int], tile: Tile | None) -> int:
         return 0
     k = tile.kind
     score = 2 * counts[k]
-    if k < 27:
-        lo = k - k % 9
-        for n in (k - 2, k - 1, k + 1, k + 2):
-            if lo <= n < lo + 9:
-                score += counts[n]
+    for n in _NEIGHBOURS[k] if k < 27 else ():
+        score += counts[n]
     return score
+
+
+_NEIGHBOURS = [tuple(n for n in (k - 2, k - 1, k + 1, k + 2) if k - k % 9 <= n < k - k % 9 + 9) for k in range(27)]
+"""The kinds within two of each suited kind, in its own suit."""

@@ -527,9 +527,10 @@ class Hand:
         (a kind whose every copy the player holds only with ``held_waits``)."""
         counts = [0] * N_KINDS
         for t in self.hands[seat] if tiles is None else tiles:
-            if t.is_flower:
+            k = t.kind
+            if k >= N_KINDS:  # a held flower
                 return frozenset()
-            counts[t.kind] += 1
+            counts[k] += 1
         held = tuple(self.melds[seat] if melds is None else melds)
         if sum(counts) != 13 - 3 * len(held):
             return frozenset()
@@ -671,7 +672,7 @@ class Hand:
         shown = [0] * N_KINDS
         for s in range(SEATS):
             for t in self.discards[s]:
-                if not t.is_flower:  # a discarded bonus tile (002 §1) is no hand-forming kind
+                if t.kind < N_KINDS:  # a discarded bonus tile (002 §1) is no hand-forming kind
                     shown[t.kind] += 1
             for m in self.melds[s]:
                 for t in m.tiles:
