@@ -251,8 +251,8 @@ class Meld:
 
     @property
     def kind(self) -> int:
-        """The lowest kind in the meld."""
-        return min(t.kind for t in self.tiles)
+        """The lowest kind in the meld (its group's first kind, made with the meld)."""
+        return self.group.tile
 
 
 class ShapeKind(StrEnum):

@@ -271,10 +271,15 @@ class Hand:
 
     def _take(self, seat: int, tile: Tile) -> None:
         hand = self.hands[seat]
-        # list.remove(tile) by int keys: the first equal tile goes, without a dataclass == per tile.
-        key = 2 * tile.kind + tile.red
-        del hand[[2 * t.kind + t.red for t in hand].index(key)]
-        self.counts[seat][tile.kind] -= 1
+        # list.remove(tile) by kind and red: the first equal tile goes, without a dataclass == per tile.
+        kind, red = tile.kind, tile.red
+        for i, t in enumerate(hand):
+            if t.kind == kind and t.red == red:
+                del hand[i]
+                break
+        else:
+            raise ValueError(f"seat {seat} does not hold {tile}")
+        self.counts[seat][kind] -= 1
         self._wait_masks[seat] = None
 
     def _completed_by(self, seat: int, kind: int) -> bool:
@@ -324,7 +329,9 @@ class Hand:
         if self._cache_at != len(self.events):
             self._cache_at = len(self.events)
             self._cache.clear()
-        hit = self._cache.get(seat)
+            hit = None
+        else:
+            hit = self._cache.get(seat)
         if hit is None:
             hit = self._cache[seat] = self._legal_actions(seat)
         return list(hit)
