@@ -179,9 +179,9 @@ class GreedyBot:
         options = [s for s in by_suit if len(by_suit[s]) >= 3]
         suit = min(options, key=lambda s: len(by_suit[s]))
         chosen = sorted(by_suit[suit], key=lambda t: (_connectivity(hand.counts[seat], t), t))[:3]
-        target = tuple(sorted(chosen))
+        target = sorted(2 * t.kind + t.red for t in chosen)  # tiles compare as their (kind, red) keys
         for a in legal:
-            if tuple(sorted(a.tiles)) == target:
+            if sorted(2 * t.kind + t.red for t in a.tiles) == target:
                 return a
         return legal[0]
 

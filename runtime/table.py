@@ -426,17 +426,20 @@ class Hand:
         ex = self.rules.exchange
         assert ex is not None
         out: list[Action] = []
-        seen: set[tuple[Tile, ...]] = set()
+        seen: set[tuple[int, ...]] = set()  # the choices made so far, as tile keys (ints hash at C speed)
         groups: list[list[Tile]]
+        held = sorted(self.hands[seat], key=_tile_key)  # tile order
         if ex.same_suit:
-            groups = [[t for t in sorted(self.hands[seat]) if t.suit == s] for s in self.profile.tiles.suits]
+            groups = [[t for t in held if t.suit == s] for s in self.profile.tiles.suits]
         else:
-            groups = [sorted(self.hands[seat])]
+            groups = [held]
         for tiles in groups:
-            for combo in combinations(tiles, ex.tiles):
-                if combo not in seen:
-                    seen.add(combo)
-                    out.append(Action(ActionKind.EXCHANGE, seat, tiles=combo))
+            keys = [_tile_key(t) for t in tiles]
+            # Both enumerate the same index choices in the same order.
+            for combo_keys, combo in zip(combinations(keys, ex.tiles), combinations(tiles, ex.tiles)):
+                if combo_keys not in seen:
+                    seen.add(combo_keys)
+                    out.append(_action(ActionKind.EXCHANGE, seat, tiles=combo))
         return out
 
     def _holds_missing(self, seat: int) -> bool:
