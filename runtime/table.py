@@ -864,7 +864,7 @@ class Hand:
             data["riichi"] = True
         elif self.ippatsu[seat]:
             self.ippatsu[seat] = False  # the declarer's go-around is over
-        self._emit(Event("discard", seat, data))
+        self.events.append(Event("discard", seat, data))  # a discard moves no points
         self.turns_taken[seat] += 1
         self.discards_made += 1
         if self.rules.furiten.passed_ends_at_discard:
@@ -1585,10 +1585,11 @@ class Hand:
         seat = start
         while not self.active[seat]:
             seat = (seat + 1) % SEATS
-        if self.wall_remaining == 0:
+        if self.back == self.front:  # no tile left to draw (wall_remaining, without the property call)
             self._exhaust()
             return
-        tile = self._pop_front()
+        tile = self.wall[self.front]
+        self.front += 1
         self._draw(seat, tile, replacement=False)
 
     def _replacement_draw(self, seat: int, *, kong: bool = True) -> None:
@@ -1635,7 +1636,8 @@ class Hand:
         # A flower's replacement is no kong bloom, unless it is a loose tile (003: winning with a loose tile).
         self.drew_replacement = replacement and (kong or (self.rules.loose is not None and not self.loose_from_live))
         # With a dead wall a replacement is never the last tile (it comes from the dead wall).
-        self.drew_last_tile = self.wall_remaining == 0 and not (
+        left = self.back - self.front
+        self.drew_last_tile = left == 0 and not (
             replacement and (self.dead is not None or (self.rules.loose is not None and not self.loose_from_live))
         )
         self.must_discard = False
@@ -1643,7 +1645,7 @@ class Hand:
             self.kong_chain = []
             self.kong_this_turn = False
             self.loose_kong_chain = False
-        self._emit(Event("draw", seat, {"replacement": replacement, "left": self.wall_remaining}))
+        self.events.append(Event("draw", seat, {"replacement": replacement, "left": left}))  # a draw moves no points
 
     # ------------------------------------------------------------ exhaustion
 
