@@ -115,7 +115,9 @@ class GreedyBot:
                 best_value, best = value, [a]
             elif value == best_value:
                 best.append(a)
-        for kong in (a for a in legal if a.kind is ActionKind.ANKAN or a.kind is ActionKind.KAKAN):
+        for kong in legal:
+            if kong.kind is not ActionKind.ANKAN and kong.kind is not ActionKind.KAKAN:
+                continue
             assert kong.tile is not None
             kind = kong.tile.kind
             if kong.kind is ActionKind.ANKAN:
@@ -147,7 +149,7 @@ class GreedyBot:
                 rest.remove(t)
             counts = [0] * 34
             for t in rest:
-                if not t.is_flower:
+                if t.kind < N_KINDS:  # a held flower is no hand-forming kind
                     counts[t.kind] += 1
             if sum(counts) == 14 - 3 * (n_melds + 1):
                 if min(discard_shanten(counts, n_melds + 1, hand.profile.shapes).values()) < now:
@@ -164,7 +166,7 @@ class GreedyBot:
             else:
                 counts = [0] * 34
                 for t in rest:
-                    if not t.is_flower:
+                    if t.kind < N_KINDS:  # a held flower is no hand-forming kind
                         counts[t.kind] += 1
                 if sum(counts) != 14 - 3 * (n_melds + 1):
                     continue

@@ -486,13 +486,13 @@ class Hand:
             discards = [a for a in discards if a.tile.kind not in self.kuikae]  # type: ignore[union-attr]  # 001: kuikae
         out.extend(discards)
         if self.rules.original_call:
-            out = self._original_call_options(seat, out, [a.tile for a in discards])  # type: ignore[misc]
+            out = self._original_call_options(seat, out, discards)
         out.extend(self._riichi_declarations(seat, discards))
         if self._may_declare_nine_terminals(seat):
             out.append(_SEAT_ACTIONS[ActionKind.NINE_TERMINALS][seat])
         return out
 
-    def _original_call_options(self, seat: int, out: list[Action], candidates: Sequence[Tile]) -> list[Action]:
+    def _original_call_options(self, seat: int, out: list[Action], discards: Sequence[Action]) -> list[Action]:
         """003 / M 55: Original Call comes with one's first discard, nothing claimed before; after it
         the declarer may only go out, expose a bonus tile, or discard the tile just drawn."""
         if self.original_called[seat]:
@@ -501,7 +501,7 @@ class Hand:
                 if a.kind in (ActionKind.TSUMO, ActionKind.FLOWER) or (a.kind is ActionKind.DISCARD and a.tile == self.last_draw)
             ]
         if self.turns_taken[seat] == 0 and not self.melds[seat] and not self.must_discard:
-            out.extend(_action(ActionKind.ORIGINAL_CALL, seat, t) for t in candidates if not t.is_flower)
+            out.extend(_action(ActionKind.ORIGINAL_CALL, seat, a.tile) for a in discards if a.tile.kind < N_KINDS)  # type: ignore[union-attr]
         return out
 
     def _kong_allowed(self) -> bool:
