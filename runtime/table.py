@@ -508,12 +508,13 @@ class Hand:
 
     def _kong_allowed(self) -> bool:
         """A kong needs a tile left to draw, a replacement in the dead wall and room under the kong limit."""
-        if self.wall_remaining <= 0:
+        if self.back <= self.front:  # wall_remaining, without the property call (asked every turn)
             return False
         if self.dead is not None and self.dead.replacements_left <= 0:
             return False
         limit = self.rules.calls.max_kongs
-        return limit is None or self.kong_count() < limit
+        # Fewer melds than the limit are fewer kongs than the limit: most turns need no count.
+        return limit is None or sum(map(len, self.melds)) < limit or self.kong_count() < limit
 
     def kong_count(self) -> int:
         """Kongs on the table, every seat's together."""
@@ -617,8 +618,8 @@ class Hand:
     def _may_declare_nine_terminals(self, seat: int) -> bool:
         if not self.rules.abortive.nine_terminals or self.must_discard or self.interrupted or self.turns_taken[seat]:
             return False
-        kinds = {k for k in range(N_KINDS) if self.counts[seat][k] and Tile(k).is_terminal_or_honor}
-        return len(kinds) >= 9
+        counts = self.counts[seat]
+        return sum(1 for k in _TERMINAL_OR_HONOR_KINDS if counts[k]) >= 9
 
     # ------------------------------------------------------------------ wins
 
@@ -1189,9 +1190,10 @@ class Hand:
     def _kuikae_kinds(self, tile: Tile, tiles: Sequence[Tile]) -> set[int]:
         """001 kuikae: the called kind, and for a sequence completed at one end the kind beyond the other end."""
         out = {tile.kind}
-        if tiles and all(t.kind != tile.kind for t in tiles):
-            low = min(t.kind for t in tiles)
-            high = max(t.kind for t in tiles)
+        kinds = [t.kind for t in tiles]
+        if kinds and tile.kind not in kinds:
+            low = min(kinds)
+            high = max(kinds)
             if tile.kind < low and tile.number + 3 <= 9:
                 out.add(tile.kind + 3)
             elif tile.kind > high and tile.number - 3 >= 1:
@@ -1841,6 +1843,9 @@ class Hand:
 
 
 _KONG_TYPES = frozenset((MeldType.ANKAN, MeldType.MINKAN, MeldType.KAKAN))
+
+_TERMINAL_OR_HONOR_KINDS = tuple(k for k in range(N_KINDS) if Tile(k).is_terminal_or_honor)
+"""The kinds nine terminals counts (001: nine different terminal and honor kinds)."""
 
 _ALL_TILES: dict[Any, tuple[Tile, ...]] = {}
 
