@@ -96,7 +96,8 @@ class GreedyBot:
         discards = [a for a in legal if a.kind is ActionKind.DISCARD]
         if self._holds_missing(hand, seat):
             # The missing suit must go first: throw its least connected tile.
-            return min(discards, key=lambda a: (_connectivity(hand.counts[seat], a.tile), a.tile))
+            counts = hand.counts[seat]  # ties by tile order: a tile's (kind, red) key orders as the tile
+            return min(discards, key=lambda a: (_connectivity(counts, a.tile), 2 * a.tile.kind + a.tile.red))  # type: ignore[union-attr]
         n_melds = len(hand.melds[seat])
         # The table keeps the seat's tiles counted by kind, flowers after the 34 hand-forming kinds.
         held = hand.counts[seat]

@@ -668,10 +668,10 @@ class Hand:
         """Copies of ``kind`` in view: in the discards and in exposed sets (a concealed kong is face down)."""
         shown = 0
         for s in range(SEATS):
-            shown += sum(1 for t in self.discards[s] if t.kind == kind)
+            shown += [t.kind for t in self.discards[s]].count(kind)  # asked for every win checked
             for m in self.melds[s]:
                 if m.type is not MeldType.ANKAN:
-                    shown += sum(1 for t in m.tiles if t.kind == kind)
+                    shown += [t.kind for t in m.tiles].count(kind)
         return shown
 
     def _is_last_copy(self, tile: Tile, *, on_discard: bool) -> bool:
