@@ -132,8 +132,17 @@ class GreedyBot:
             # Under a win floor (GB's 8 fan) a ready hand is only worth keeping if some wait
             # is a legal win: prefer the discards whose waits score, and score the most.
             best = _best_scoring_waits(hand, seat, best)
-        # Among equals, throw the least connected tile (terminals and isolated tiles first).
-        return min(best, key=lambda a: (_connectivity(counts, a.tile), self.rng.random()))
+        # Among equals, throw the least connected tile (terminals and isolated tiles first), ties
+        # broken by a draw of the bot's generator: min(best, key=(connectivity, rng.random())) written
+        # out, one draw per candidate in order, the first of equal keys kept.
+        draw = self.rng.random
+        choice = best[0]
+        low, luck = _connectivity(counts, choice.tile), draw()
+        for a in best[1:]:
+            c, r = _connectivity(counts, a.tile), draw()
+            if c < low or (c == low and r < luck):
+                choice, low, luck = a, c, r
+        return choice
 
     def _claim(self, hand: Hand, seat: int, legal: Sequence[Action]) -> Action:
         tile = hand.claim_tile
