@@ -96,7 +96,8 @@ class GreedyBot:
         discards = [a for a in legal if a.kind is ActionKind.DISCARD]
         if self._holds_missing(hand, seat):
             # The missing suit must go first: throw its least connected tile.
-            return min(discards, key=lambda a: (_connectivity(hand.counts[seat], a.tile), a.tile))
+            counts = hand.counts[seat]  # ties by tile order: a tile's (kind, red) key orders as the tile
+            return min(discards, key=lambda a: (_connectivity(counts, a.tile), 2 * a.tile.kind + a.tile.red))  # type: ignore[union-attr]
         n_melds = len(hand.melds[seat])
         # The table keeps the seat's tiles counted by kind, flowers after the 34 hand-forming kinds.
         held = hand.counts[seat]
@@ -106,9 +107,18 @@ class GreedyBot:
             flowers = [a for a in discards if a.tile is not None and a.tile.is_flower]
             return flowers[0] if flowers else discards[0]
         after = discard_shanten(counts, n_melds, hand.profile.shapes)
-        best_value = min(after[a.tile.kind] for a in discards if a.tile is not None)
-        best = [a for a in discards if a.tile is not None and after[a.tile.kind] == best_value]
-        for kong in (a for a in legal if a.kind is ActionKind.ANKAN or a.kind is ActionKind.KAKAN):
+        best_value = 99
+        best: list[Action] = []  # the discards of the lowest shanten, in the table's order
+        for a in discards:
+            assert a.tile is not None
+            value = after[a.tile.kind]
+            if value < best_value:
+                best_value, best = value, [a]
+            elif value == best_value:
+                best.append(a)
+        for kong in legal:
+            if kong.kind is not ActionKind.ANKAN and kong.kind is not ActionKind.KAKAN:
+                continue
             assert kong.tile is not None
             kind = kong.tile.kind
             if kong.kind is ActionKind.ANKAN:
@@ -122,8 +132,17 @@ class GreedyBot:
             # Under a win floor (GB's 8 fan) a ready hand is only worth keeping if some wait
             # is a legal win: prefer the discards whose waits score, and score the most.
             best = _best_scoring_waits(hand, seat, best)
-        # Among equals, throw the least connected tile (terminals and isolated tiles first).
-        return min(best, key=lambda a: (_connectivity(counts, a.tile), self.rng.random()))
+        # Among equals, throw the least connected tile (terminals and isolated tiles first), ties
+        # broken by a draw of the bot's generator: min(best, key=(connectivity, rng.random())) written
+        # out, one draw per candidate in order, the first of equal keys kept.
+        draw = self.rng.random
+        choice = best[0]
+        low, luck = _connectivity(counts, choice.tile), draw()
+        for a in best[1:]:
+            c, r = _connectivity(counts, a.tile), draw()
+            if c < low or (c == low and r < luck):
+                choice, low, luck = a, c, r
+        return choice
 
     def _claim(self, hand: Hand, seat: int, legal: Sequence[Action]) -> Action:
         tile = hand.claim_tile
@@ -140,7 +159,7 @@ class GreedyBot:
                 rest.remove(t)
             counts = [0] * 34
             for t in rest:
-                if not t.is_flower:
+                if t.kind < N_KINDS:  # a held flower is no hand-forming kind
                     counts[t.kind] += 1
             if sum(counts) == 14 - 3 * (n_melds + 1):
                 if min(discard_shanten(counts, n_melds + 1, hand.profile.shapes).values()) < now:
@@ -157,7 +176,7 @@ class GreedyBot:
             else:
                 counts = [0] * 34
                 for t in rest:
-                    if not t.is_flower:
+                    if t.kind < N_KINDS:  # a held flower is no hand-forming kind
                         counts[t.kind] += 1
                 if sum(counts) != 14 - 3 * (n_melds + 1):
                     continue
@@ -172,9 +191,9 @@ class GreedyBot:
         options = [s for s in by_suit if len(by_suit[s]) >= 3]
         suit = min(options, key=lambda s: len(by_suit[s]))
         chosen = sorted(by_suit[suit], key=lambda t: (_connectivity(hand.counts[seat], t), t))[:3]
-        target = tuple(sorted(chosen))
+        target = sorted(2 * t.kind + t.red for t in chosen)  # tiles compare as their (kind, red) keys
         for a in legal:
-            if tuple(sorted(a.tiles)) == target:
+            if sorted(2 * t.kind + t.red for t in a.tiles) == target:
                 return a
         return legal[0]
 
@@ -185,6 +204,7 @@ def _best_scoring_waits(hand: Hand, seat: int, candidates: list[Action]) -> list
     tiles = hand.hands[seat]
     melds = tuple(hand.melds[seat])
     values: dict[Action, int] = {}
+    context = hand.win_context(seat)  # the same situation for every candidate: made once
     for a in candidates:
         assert a.tile is not None
         rest = list(tiles)
@@ -197,7 +217,7 @@ def _best_scoring_waits(hand: Hand, seat: int, candidates: list[Action]) -> list
             counts[t.kind] += 1
         best = -1
         for kind in waits(counts, melds, profile.shapes, profile.tiles.kinds(), copies=profile.tiles.copies):
-            score = evaluate(profile, WinningHand(tuple(rest), melds, Tile(kind), WinKind.RON), hand.win_context(seat))
+            score = evaluate(profile, WinningHand(tuple(rest), melds, Tile(kind), WinKind.RON), context)
             if score.legal:
                 best = max(best, score.total)
         values[a] = best
@@ -213,9 +233,10 @@ def _connectivity(counts: Sequence[int], tile: Tile | None) -> int:
         return 0
     k = tile.kind
     score = 2 * counts[k]
-    if k < 27:
-        lo = k - k % 9
-        for n in (k - 2, k - 1, k + 1, k + 2):
-            if lo <= n < lo + 9:
-                score += counts[n]
+    for n in _NEIGHBOURS[k] if k < 27 else ():
+        score += counts[n]
     return score
+
+
+_NEIGHBOURS = [tuple(n for n in (k - 2, k - 1, k + 1, k + 2) if k - k % 9 <= n < k - k % 9 + 9) for k in range(27)]
+"""The kinds within two of each suited kind, in its own suit."""

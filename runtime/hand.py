@@ -201,6 +201,9 @@ class Group:
         return kind >= 0 and bool(self.covers >> kind & 1)
 
 
+_MELD_GROUPS: dict[tuple[MeldType, int], Group] = {}
+
+
 @dataclass(frozen=True, slots=True)
 class Meld:
     """A declared meld: its type, its physical tiles and where the claimed tile came from.
@@ -241,12 +244,15 @@ class Meld:
             raise MeldError("a concealed kong has no claimed tile and no source")
         if self.source is not None and self.source not in _SOURCES:
             raise MeldError(f"meld source must be one of {', '.join(_SOURCES)}; got {self.source!r}")
-        object.__setattr__(self, "group", Group(_MELD_GROUP[mt], kinds[0], mt.is_concealed, mt))
+        group = _MELD_GROUPS.get((mt, kinds[0]))
+        if group is None:  # a group is an immutable value: made once per meld type and kind
+            group = _MELD_GROUPS[(mt, kinds[0])] = Group(_MELD_GROUP[mt], kinds[0], mt.is_concealed, mt)
+        object.__setattr__(self, "group", group)
 
     @property
     def kind(self) -> int:
-        """The lowest kind in the meld."""
-        return min(t.kind for t in self.tiles)
+        """The lowest kind in the meld (its group's first kind, made with the meld)."""
+        return self.group.tile
 
 
 class ShapeKind(StrEnum):

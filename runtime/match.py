@@ -12,7 +12,7 @@ from .context import Wind
 from .profile import Profile
 from .rules import DealerRule, ExchangeDirection
 from .tiles import Tile
-from .table import SEATS, WINDS, Hand
+from .table import SEATS, WINDS, Hand, Phase
 
 
 class Player(Protocol):
@@ -210,7 +210,8 @@ def play_hand(
     from the window's opening, so each answer is timed on its own. Bots answer at once.
     """
     steps = 0
-    while not hand.over:
+    limited = hand.rules.timeout.claim_seconds > 0  # Hand.time_limit is None for every decision otherwise
+    while hand.phase is not Phase.OVER:
         pending = hand.pending_seats()
         if not pending:
             raise Stalled(f"hand waits for nobody in phase {hand.phase.value}")
@@ -218,7 +219,7 @@ def play_hand(
         legal = hand.legal_actions(seat)
         if not legal:
             raise Stalled(f"seat {seat} is pending with no legal action in phase {hand.phase.value}")
-        limit = hand.time_limit(seat)
+        limit = hand.time_limit(seat) if limited else None
         started = clock() if limit is not None else 0.0
         timed = hand.clock is not None
         if timed:

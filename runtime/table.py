@@ -90,10 +90,10 @@ class Hand:
         """The dealer's consecutive wins before this hand (East's 13th consecutive win is a limit hand)."""
         # Chance, in a fixed order so that a seed replays exactly.
         if wall is None:
-            tiles = list(profile.tiles.all_tiles())
+            tiles = list(_all_tiles(profile))
             self.rng.shuffle(tiles)
             wall = tiles
-        elif sorted(wall) != sorted(profile.tiles.all_tiles()):
+        elif sorted(wall) != sorted(_all_tiles(profile)):
             raise ValueError("an explicit wall must hold exactly the profile's tile set")
         rolls = 2 * max(1, self.rules.dice)
         self.dice: tuple[int, ...] = dice if dice is not None else tuple(self.rng.randint(1, 6) for _ in range(rolls))
@@ -195,6 +195,8 @@ class Hand:
         self.liable: list[tuple[str, int] | None] = [None] * SEATS  # (pattern id, responsible seat)
         self.cannon_liable: list[int | None] = [None] * SEATS  # M 90-96: who let off a cannon by a claimed discard
         self._completes: set[int] = set()  # seats the claimed tile would complete
+        self._flowers = profile.tiles.flowers  # whether a seat can hold a flower at all
+        self._red_fives = bool(profile.tiles.red_fives)  # whether two tiles of one kind can differ
         self._cache: dict[int, list[Action]] = {}
         self._cache_at = -1
         self._tsumo_at = (-1, -1)
@@ -270,10 +272,15 @@ class Hand:
 
     def _take(self, seat: int, tile: Tile) -> None:
         hand = self.hands[seat]
-        # list.remove(tile) by int keys: the first equal tile goes, without a dataclass == per tile.
-        key = 2 * tile.kind + tile.red
-        del hand[[2 * t.kind + t.red for t in hand].index(key)]
-        self.counts[seat][tile.kind] -= 1
+        # list.remove(tile) by kind and red: the first equal tile goes, without a dataclass == per tile.
+        kind, red = tile.kind, tile.red
+        for i, t in enumerate(hand):
+            if t.kind == kind and t.red == red:
+                del hand[i]
+                break
+        else:
+            raise ValueError(f"seat {seat} does not hold {tile}")
+        self.counts[seat][kind] -= 1
         self._wait_masks[seat] = None
 
     def _completed_by(self, seat: int, kind: int) -> bool:
@@ -305,14 +312,15 @@ class Hand:
 
     def pending_seats(self) -> list[int]:
         """Seats whose decision the table is waiting for."""
-        if self.phase is Phase.EXCHANGE:
-            return [s for s in range(SEATS) if self.exchange_choice[s] is None]
-        if self.phase is Phase.DECLARE:
-            return [s for s in range(SEATS) if self.missing[s] is None]
-        if self.phase is Phase.TURN:
+        phase = self.phase
+        if phase is Phase.TURN:  # the commonest first: asked several times a decision
             return [self.turn]
-        if self.phase in (Phase.CLAIM, Phase.ROB):
+        if phase is Phase.CLAIM or phase is Phase.ROB:
             return [s for s in sorted(self.claim_options) if s not in self.responses]
+        if phase is Phase.EXCHANGE:
+            return [s for s in range(SEATS) if self.exchange_choice[s] is None]
+        if phase is Phase.DECLARE:
+            return [s for s in range(SEATS) if self.missing[s] is None]
         return []
 
     def legal_actions(self, seat: int) -> list[Action]:
@@ -322,7 +330,9 @@ class Hand:
         if self._cache_at != len(self.events):
             self._cache_at = len(self.events)
             self._cache.clear()
-        hit = self._cache.get(seat)
+            hit = None
+        else:
+            hit = self._cache.get(seat)
         if hit is None:
             hit = self._cache[seat] = self._legal_actions(seat)
         return list(hit)
@@ -348,6 +358,10 @@ class Hand:
 
     def verify(self, action: Action) -> None:
         """Raise :class:`IllegalAction` naming the rule if ``action`` is not legal now."""
+        if self._cache_at == len(self.events):  # options listed in this very state: one of them is legal
+            for offered in self._cache.get(action.seat, ()):
+                if offered is action:
+                    return
         if self.phase is Phase.OVER:
             raise IllegalAction("hand-over", "the hand is over")
         if not 0 <= action.seat < SEATS:
@@ -413,17 +427,20 @@ class Hand:
         ex = self.rules.exchange
         assert ex is not None
         out: list[Action] = []
-        seen: set[tuple[Tile, ...]] = set()
+        seen: set[tuple[int, ...]] = set()  # the choices made so far, as tile keys (ints hash at C speed)
         groups: list[list[Tile]]
+        held = sorted(self.hands[seat], key=_tile_key)  # tile order
         if ex.same_suit:
-            groups = [[t for t in sorted(self.hands[seat]) if t.suit == s] for s in self.profile.tiles.suits]
+            groups = [[t for t in held if t.suit == s] for s in self.profile.tiles.suits]
         else:
-            groups = [sorted(self.hands[seat])]
+            groups = [held]
         for tiles in groups:
-            for combo in combinations(tiles, ex.tiles):
-                if combo not in seen:
-                    seen.add(combo)
-                    out.append(Action(ActionKind.EXCHANGE, seat, tiles=combo))
+            keys = [_tile_key(t) for t in tiles]
+            # Both enumerate the same index choices in the same order.
+            for combo_keys, combo in zip(combinations(keys, ex.tiles), combinations(tiles, ex.tiles)):
+                if combo_keys not in seen:
+                    seen.add(combo_keys)
+                    out.append(_action(ActionKind.EXCHANGE, seat, tiles=combo))
         return out
 
     def _holds_missing(self, seat: int) -> bool:
@@ -441,42 +458,43 @@ class Hand:
         blocked = self.rules.calls.missing_suit_blocks_calls and self._holds_missing(seat)
         if not self.must_discard:
             if not blocked and self._tsumo_score(seat) is not None:
-                out.append(Action(ActionKind.TSUMO, seat))
+                out.append(_TSUMO[seat])
             if self._kong_allowed() and not blocked:
                 counts = self.counts[seat]
                 calls = self.rules.calls
                 if calls.ankan and 4 in counts:  # rare: spare the scan of every kind
                     for kind in sorted(k for k in range(N_KINDS) if counts[k] == 4):
-                        out.append(Action(ActionKind.ANKAN, seat, tile=Tile(kind)))
+                        out.append(_action(ActionKind.ANKAN, seat, Tile(kind)))
                 if calls.kakan:
                     for meld in self.melds[seat]:
                         if meld.type is MeldType.PON and counts[meld.kind] >= 1:
                             if calls.kakan_drawn_tile_only and (self.last_draw is None or self.last_draw.kind != meld.kind):
                                 continue
-                            out.append(Action(ActionKind.KAKAN, seat, tile=Tile(meld.kind)))
-        candidates = _distinct_tiles(hand)
-        if any(self.counts[seat][N_KINDS:]):  # a held flower may be exposed on one's turn, after a call too
+                            out.append(_action(ActionKind.KAKAN, seat, Tile(meld.kind)))
+        # One per distinct tile, in tile order.
+        discards = _discard_actions(seat, hand) if self._red_fives else _kind_discards(seat, self.counts[seat])
+        if self._flowers and any(self.counts[seat][N_KINDS:]):  # a held flower may be exposed on one's turn, after a call too
             exposable = self.wall_remaining > 0  # its replacement needs a tile left
             if exposable:
                 for flower in sorted({t for t in hand if t.is_flower}, key=_tile_key):
-                    out.append(Action(ActionKind.FLOWER, seat, tile=flower))
+                    out.append(_action(ActionKind.FLOWER, seat, flower))
             if exposable and not self.rules.bonus.discard:
-                candidates = [t for t in candidates if not t.is_flower]  # M 31: declared, never discarded
+                discards = [a for a in discards if not a.tile.is_flower]  # type: ignore[union-attr]  # M 31: declared, never discarded
         missing = self.missing[seat]
         if self.rules.discard_missing_suit_first and missing is not None and self._holds_missing(seat):
             lo = SUIT_FIRST_KIND[missing]
-            candidates = [t for t in candidates if lo <= t.kind < lo + 9]
+            discards = [a for a in discards if lo <= a.tile.kind < lo + 9]  # type: ignore[union-attr]
         if self.must_discard and self.kuikae:
-            candidates = [t for t in candidates if t.kind not in self.kuikae]  # 001: kuikae
-        out.extend(_discard_action(seat, t) for t in candidates)
+            discards = [a for a in discards if a.tile.kind not in self.kuikae]  # type: ignore[union-attr]  # 001: kuikae
+        out.extend(discards)
         if self.rules.original_call:
-            out = self._original_call_options(seat, out, candidates)
-        out.extend(self._riichi_declarations(seat, candidates))
+            out = self._original_call_options(seat, out, discards)
+        out.extend(self._riichi_declarations(seat, discards))
         if self._may_declare_nine_terminals(seat):
-            out.append(Action(ActionKind.NINE_TERMINALS, seat))
+            out.append(_SEAT_ACTIONS[ActionKind.NINE_TERMINALS][seat])
         return out
 
-    def _original_call_options(self, seat: int, out: list[Action], candidates: Sequence[Tile]) -> list[Action]:
+    def _original_call_options(self, seat: int, out: list[Action], discards: Sequence[Action]) -> list[Action]:
         """003 / M 55: Original Call comes with one's first discard, nothing claimed before; after it
         the declarer may only go out, expose a bonus tile, or discard the tile just drawn."""
         if self.original_called[seat]:
@@ -485,26 +503,35 @@ class Hand:
                 if a.kind in (ActionKind.TSUMO, ActionKind.FLOWER) or (a.kind is ActionKind.DISCARD and a.tile == self.last_draw)
             ]
         if self.turns_taken[seat] == 0 and not self.melds[seat] and not self.must_discard:
-            out.extend(Action(ActionKind.ORIGINAL_CALL, seat, tile=t) for t in candidates if not t.is_flower)
+            out.extend(_action(ActionKind.ORIGINAL_CALL, seat, a.tile) for a in discards if a.tile.kind < N_KINDS)  # type: ignore[union-attr]
         return out
 
     def _kong_allowed(self) -> bool:
         """A kong needs a tile left to draw, a replacement in the dead wall and room under the kong limit."""
-        if self.wall_remaining <= 0:
+        if self.back <= self.front:  # wall_remaining, without the property call (asked every turn)
             return False
         if self.dead is not None and self.dead.replacements_left <= 0:
             return False
         limit = self.rules.calls.max_kongs
-        return limit is None or self.kong_count() < limit
+        # Fewer melds than the limit are fewer kongs than the limit: most turns need no count.
+        return limit is None or sum(map(len, self.melds)) < limit or self.kong_count() < limit
 
     def kong_count(self) -> int:
         """Kongs on the table, every seat's together."""
-        return sum(1 for melds in self.melds for m in melds if m.type in (MeldType.ANKAN, MeldType.MINKAN, MeldType.KAKAN))
+        n = 0
+        for melds in self.melds:  # loops, not a generator: asked before every kong and claim of a kong
+            for m in melds:
+                if m.type in _KONG_TYPES:
+                    n += 1
+        return n
 
     # ---------------------------------------------------------- riichi (001)
 
     def _closed(self, seat: int) -> bool:
-        return all(m.type is MeldType.ANKAN for m in self.melds[seat])
+        for m in self.melds[seat]:
+            if m.type is not MeldType.ANKAN:
+                return False
+        return True
 
     def _shape_waits(
         self, seat: int, tiles: Sequence[Tile] | None = None, melds: Sequence[Meld] | None = None, *, held_waits: bool = False
@@ -513,16 +540,17 @@ class Hand:
         (a kind whose every copy the player holds only with ``held_waits``)."""
         counts = [0] * N_KINDS
         for t in self.hands[seat] if tiles is None else tiles:
-            if t.is_flower:
+            k = t.kind
+            if k >= N_KINDS:  # a held flower
                 return frozenset()
-            counts[t.kind] += 1
+            counts[k] += 1
         held = tuple(self.melds[seat] if melds is None else melds)
         if sum(counts) != 13 - 3 * len(held):
             return frozenset()
         copies = self.profile.tiles.copies + (1 if held_waits else 0)
         return waits(counts, held, self.profile.shapes, self.profile.tiles.kinds(), copies=copies)
 
-    def _riichi_declarations(self, seat: int, candidates: Sequence[Tile]) -> list[Action]:
+    def _riichi_declarations(self, seat: int, discards: Sequence[Action]) -> list[Action]:
         """RIICHI with each discard that leaves a closed hand ready, when the declarer has the points and the wall has the tiles."""
         rules = self.rules.riichi
         if rules is None or self.must_discard or not self._closed(seat):
@@ -534,12 +562,14 @@ class Hand:
             return []  # no discard can leave a ready hand (a cheap test before trying each discard)
         after = discard_shanten(counts, len(self.melds[seat]), self.profile.shapes)
         out = []
-        for t in candidates:
+        for discard in discards:
+            t = discard.tile
+            assert t is not None
             if after.get(t.kind, 99) == 0:
                 rest = list(self.hands[seat])
                 rest.remove(t)
                 if self._shape_waits(seat, rest):
-                    out.append(Action(ActionKind.RIICHI, seat, tile=t))
+                    out.append(_action(ActionKind.RIICHI, seat, t))
         return out
 
     def _why_no_riichi(self, seat: int) -> str:
@@ -561,16 +591,16 @@ class Hand:
         out: list[Action] = []
         drawn = self.last_draw
         if self._tsumo_score(seat) is not None:
-            out.append(Action(ActionKind.TSUMO, seat))
+            out.append(_TSUMO[seat])
         rules = self.rules.riichi
         if drawn is not None and self.rules.calls.ankan and self._kong_allowed() and self.counts[seat][drawn.kind] == 4:
             rest = [t for t in self.hands[seat] if t.kind != drawn.kind]
             kong = Meld(MeldType.ANKAN, tuple(t for t in self.hands[seat] if t.kind == drawn.kind))
             keeps = self._shape_waits(seat, rest, [*self.melds[seat], kong]) == self.riichi_waits[seat]
             if keeps or (rules is not None and not rules.kong_keeps_waits):
-                out.append(Action(ActionKind.ANKAN, seat, tile=Tile(drawn.kind)))
+                out.append(_action(ActionKind.ANKAN, seat, Tile(drawn.kind)))
         if drawn is not None:
-            out.append(Action(ActionKind.DISCARD, seat, tile=drawn))
+            out.append(_discard_action(seat, drawn))
         return out
 
     def _automatic_discard(self) -> Tile | None:
@@ -588,8 +618,8 @@ class Hand:
     def _may_declare_nine_terminals(self, seat: int) -> bool:
         if not self.rules.abortive.nine_terminals or self.must_discard or self.interrupted or self.turns_taken[seat]:
             return False
-        kinds = {k for k in range(N_KINDS) if self.counts[seat][k] and Tile(k).is_terminal_or_honor}
-        return len(kinds) >= 9
+        counts = self.counts[seat]
+        return sum(1 for k in _TERMINAL_OR_HONOR_KINDS if counts[k]) >= 9
 
     # ------------------------------------------------------------------ wins
 
@@ -638,10 +668,10 @@ class Hand:
         """Copies of ``kind`` in view: in the discards and in exposed sets (a concealed kong is face down)."""
         shown = 0
         for s in range(SEATS):
-            shown += sum(1 for t in self.discards[s] if t.kind == kind)
+            shown += [t.kind for t in self.discards[s]].count(kind)  # asked for every win checked
             for m in self.melds[s]:
                 if m.type is not MeldType.ANKAN:
-                    shown += sum(1 for t in m.tiles if t.kind == kind)
+                    shown += [t.kind for t in m.tiles].count(kind)
         return shown
 
     def _is_last_copy(self, tile: Tile, *, on_discard: bool) -> bool:
@@ -655,7 +685,7 @@ class Hand:
         shown = [0] * N_KINDS
         for s in range(SEATS):
             for t in self.discards[s]:
-                if not t.is_flower:  # a discarded bonus tile (002 §1) is no hand-forming kind
+                if t.kind < N_KINDS:  # a discarded bonus tile (002 §1) is no hand-forming kind
                     shown[t.kind] += 1
             for m in self.melds[s]:
                 for t in m.tiles:
@@ -768,7 +798,7 @@ class Hand:
         getattr(self, _HANDLERS.get(action.kind, "_do_response"))(action)
         # Automation: a riichi player's drawn tile goes when discarding it is their only option (001).
         while (tile := self._automatic_discard()) is not None:
-            self._do_discard(Action(ActionKind.DISCARD, self.turn, tile=tile), automatic=True)
+            self._do_discard(_discard_action(self.turn, tile), automatic=True)
         return self.events[start:]
 
     def _emit(self, event: Event) -> None:
@@ -837,7 +867,7 @@ class Hand:
             data["riichi"] = True
         elif self.ippatsu[seat]:
             self.ippatsu[seat] = False  # the declarer's go-around is over
-        self._emit(Event("discard", seat, data))
+        self.events.append(Event("discard", seat, data))  # a discard moves no points
         self.turns_taken[seat] += 1
         self.discards_made += 1
         if self.rules.furiten.passed_ends_at_discard:
@@ -929,31 +959,37 @@ class Hand:
         self._completes = set()
         options: dict[int, list[Action]] = {}
         calls = self.rules.calls
-        for offset in range(1, SEATS):
+        kind = tile.kind
+        # A discarded flower cannot be claimed (002 §1); the last discard only where the rules allow.
+        callable_tile = not tile.is_flower
+        calls_open = calls.last_discard_callable or self.wall_remaining != 0
+        chi_seat = (discarder + 1) % SEATS if calls.chi and kind < 27 else -1
+        for offset in range(1, SEATS if callable_tile else 1):
             seat = (discarder + offset) % SEATS
             if not self.active[seat]:
                 continue
             acts: list[Action] = []
-            if tile.is_flower:
-                continue  # a discarded flower cannot be claimed (002 §1)
-            self._note_completion(seat, tile)
-            if self._ron_score(seat, tile, robbing=False) is not None:
-                acts.append(Action(ActionKind.RON, seat))
-            blocked = calls.missing_suit_blocks_calls and (self._holds_missing(seat) or tile.suit == self.missing[seat])
-            blocked = blocked or self.riichi[seat]  # after riichi the hand is fixed: only a win (001)
-            last_discard = not calls.last_discard_callable and self.wall_remaining == 0
-            if not blocked and not last_discard:
-                n = self.counts[seat][tile.kind]
-                if calls.pon and n >= 2 and tile.kind not in self.pon_block[seat]:
-                    acts.extend(self._pon_options(seat, tile))
-                if calls.minkan and n >= 3 and self._kong_allowed():
-                    acts.append(Action(ActionKind.MINKAN, seat))
-                if calls.chi and offset == 1 and tile.is_suited:
-                    acts.extend(self._chi_options(seat, tile))
+            counts = self.counts[seat]
+            # The bit test of the seat's wait mask first: most discards complete nobody's hand (a held
+            # flower is never part of a winning shape), and neither furiten nor a win need looking at then.
+            if not (self._flowers and any(counts[N_KINDS:])) and self._completed_by(seat, kind):
+                self._note_completion(seat, tile)
+                if self._ron_score(seat, tile, robbing=False) is not None:
+                    acts.append(_RON[seat])
+            n = counts[kind]
+            if calls_open and (n >= 2 or seat == chi_seat) and not self.riichi[seat]:  # after riichi only a win (001)
+                blocked = calls.missing_suit_blocks_calls and (self._holds_missing(seat) or tile.suit == self.missing[seat])
+                if not blocked:
+                    if calls.pon and n >= 2 and kind not in self.pon_block[seat]:
+                        acts.extend(self._pon_options(seat, tile))
+                    if calls.minkan and n >= 3 and self._kong_allowed():
+                        acts.append(_MINKAN[seat])
+                    if seat == chi_seat:
+                        acts.extend(self._chi_options(seat, tile))
             if acts:
                 if self.original_called[seat]:
                     acts = [a for a in acts if a.kind is ActionKind.RON]  # M 55: only a claim to go out
-                acts.append(Action(ActionKind.PASS, seat))
+                acts.append(_PASS[seat])
                 options[seat] = acts
         self.claim_options = options
         if options:
@@ -1137,20 +1173,27 @@ class Hand:
 
     def _pon_options(self, seat: int, tile: Tile) -> list[Action]:
         """PON; with red fives, one option per distinct pair of tiles the caller could give up (the other stays in hand)."""
-        held = sorted((t for t in self.hands[seat] if t.kind == tile.kind), key=_tile_key)
-        pairs = sorted({(a, b) for a, b in combinations(held, 2)}, key=lambda p: [_tile_key(t) for t in p])
+        plain, n_plain, red, n_red = _held_copies(self.hands[seat], tile.kind)
+        pairs: list[tuple[Tile, Tile]] = []  # the distinct pairs, in tile order (plain before red)
+        if n_plain >= 2:
+            pairs.append((plain, plain))  # type: ignore[arg-type]
+        if n_plain and n_red:
+            pairs.append((plain, red))  # type: ignore[arg-type]
+        if n_red >= 2:
+            pairs.append((red, red))  # type: ignore[arg-type]
         if self.rules.calls.kuikae and not self._discard_left_after(seat, pairs[0], {tile.kind}):
             return []
         if len(pairs) == 1:
-            return [Action(ActionKind.PON, seat)]
-        return [Action(ActionKind.PON, seat, tiles=p) for p in pairs]
+            return [_PON[seat]]
+        return [_action(ActionKind.PON, seat, tiles=p) for p in pairs]
 
     def _kuikae_kinds(self, tile: Tile, tiles: Sequence[Tile]) -> set[int]:
         """001 kuikae: the called kind, and for a sequence completed at one end the kind beyond the other end."""
         out = {tile.kind}
-        if tiles and all(t.kind != tile.kind for t in tiles):
-            low = min(t.kind for t in tiles)
-            high = max(t.kind for t in tiles)
+        kinds = [t.kind for t in tiles]
+        if kinds and tile.kind not in kinds:
+            low = min(kinds)
+            high = max(kinds)
             if tile.kind < low and tile.number + 3 <= 9:
                 out.add(tile.kind + 3)
             elif tile.kind > high and tile.number - 3 >= 1:
@@ -1158,10 +1201,15 @@ class Hand:
         return out
 
     def _discard_left_after(self, seat: int, taken: Sequence[Tile], forbidden: set[int]) -> bool:
-        rest = list(self.hands[seat])
+        """Whether a tile outside ``forbidden`` stays in hand once ``taken`` (tiles of the hand) leave it."""
+        kept = 0
+        for t in self.hands[seat]:
+            if t.kind not in forbidden:
+                kept += 1
         for t in taken:
-            rest.remove(t)
-        return any(t.kind not in forbidden for t in rest)
+            if t.kind not in forbidden:
+                kept -= 1
+        return kept > 0
 
     def _chi_options(self, seat: int, tile: Tile) -> list[Action]:
         out: list[Action] = []
@@ -1170,16 +1218,16 @@ class Hand:
         for start in (n - 2, n - 1, n):
             if start < 1 or start + 2 > 9:
                 continue
-            need = [k + (start + i - n) for i in range(3) if start + i != n]
-            if all(counts[x] for x in need):
+            low, high = (k - 2, k - 1) if start == n - 2 else (k - 1, k + 1) if start == n - 1 else (k + 1, k + 2)
+            if counts[low] and counts[high]:
                 # One option per distinct choice of tiles (a red five or a plain one).
-                choices = [sorted({t for t in self.hands[seat] if t.kind == x}, key=_tile_key) for x in need]
+                choices = [_distinct_copies(self.hands[seat], low), _distinct_copies(self.hands[seat], high)]
                 for a in choices[0]:
                     for b in choices[1]:
                         pair = (a, b)
                         if self.rules.calls.kuikae and not self._discard_left_after(seat, pair, self._kuikae_kinds(tile, pair)):
                             continue
-                        out.append(Action(ActionKind.CHI, seat, tiles=pair))
+                        out.append(_action(ActionKind.CHI, seat, tiles=pair))
         return out
 
     def _chi(self, seat: int, action: Action, tile: Tile, discarder: int) -> None:
@@ -1426,7 +1474,7 @@ class Hand:
             score = self._ron_score(other, shown, robbing=True)
             if score is not None and any(p.id in allowed for p in score.patterns):
                 self._note_completion(other, shown)
-                options[other] = [Action(ActionKind.RON, other), Action(ActionKind.PASS, other)]
+                options[other] = [_RON[other], _PASS[other]]
         if not options:
             return False
         self._take(seat, shown)
@@ -1473,7 +1521,7 @@ class Hand:
                 if self.active[other]:
                     self._note_completion(other, added)
                 if self.active[other] and self._ron_score(other, added, robbing=True) is not None:
-                    options[other] = [Action(ActionKind.RON, other), Action(ActionKind.PASS, other)]
+                    options[other] = [_RON[other], _PASS[other]]
             if options:
                 self.pending_kakan = (seat, added)
                 self.claim_options = options
@@ -1541,10 +1589,11 @@ class Hand:
         seat = start
         while not self.active[seat]:
             seat = (seat + 1) % SEATS
-        if self.wall_remaining == 0:
+        if self.back == self.front:  # no tile left to draw (wall_remaining, without the property call)
             self._exhaust()
             return
-        tile = self._pop_front()
+        tile = self.wall[self.front]
+        self.front += 1
         self._draw(seat, tile, replacement=False)
 
     def _replacement_draw(self, seat: int, *, kong: bool = True) -> None:
@@ -1591,7 +1640,8 @@ class Hand:
         # A flower's replacement is no kong bloom, unless it is a loose tile (003: winning with a loose tile).
         self.drew_replacement = replacement and (kong or (self.rules.loose is not None and not self.loose_from_live))
         # With a dead wall a replacement is never the last tile (it comes from the dead wall).
-        self.drew_last_tile = self.wall_remaining == 0 and not (
+        left = self.back - self.front
+        self.drew_last_tile = left == 0 and not (
             replacement and (self.dead is not None or (self.rules.loose is not None and not self.loose_from_live))
         )
         self.must_discard = False
@@ -1599,7 +1649,7 @@ class Hand:
             self.kong_chain = []
             self.kong_this_turn = False
             self.loose_kong_chain = False
-        self._emit(Event("draw", seat, {"replacement": replacement, "left": self.wall_remaining}))
+        self.events.append(Event("draw", seat, {"replacement": replacement, "left": left}))  # a draw moves no points
 
     # ------------------------------------------------------------ exhaustion
 
@@ -1792,6 +1842,23 @@ class Hand:
         return out
 
 
+_KONG_TYPES = frozenset((MeldType.ANKAN, MeldType.MINKAN, MeldType.KAKAN))
+
+_TERMINAL_OR_HONOR_KINDS = tuple(k for k in range(N_KINDS) if Tile(k).is_terminal_or_honor)
+"""The kinds nine terminals counts (001: nine different terminal and honor kinds)."""
+
+_ALL_TILES: dict[Any, tuple[Tile, ...]] = {}
+
+
+def _all_tiles(profile: Profile) -> tuple[Tile, ...]:
+    """The profile's tile set in its fixed order (the order a seed shuffles), made once per tile set:
+    making 136 tiles is a tenth of a first-legal hand's time."""
+    tiles = _ALL_TILES.get(profile.tiles)
+    if tiles is None:
+        tiles = _ALL_TILES[profile.tiles] = tuple(profile.tiles.all_tiles())
+    return tiles
+
+
 #: The kind index of each suit's 1 (suits hold nine kinds, honors seven).
 SUIT_FIRST_KIND = {suit: first for suit, (first, _) in SUIT_LAYOUT.items()}
 
@@ -1815,23 +1882,89 @@ _HANDLERS: dict[ActionKind, str] = {
 """The method of Hand that performs each kind of action (the others are answers to a claim):
 made once, not per apply."""
 
-_DISCARD_ACTIONS: dict[tuple[int, int], Action] = {}
-"""(seat, tile key) -> the DISCARD action: actions are immutable values, and making one is the
-costliest step of listing a turn's options (at most 4 x 84 of them)."""
+_DISCARD_ACTIONS: list[list[Action | None]] = [[None] * (2 * N_ALL_KINDS) for _ in range(SEATS)]
+"""Per seat, by tile key: the DISCARD action. Actions are immutable values, and making one (a frozen
+dataclass) is the costliest step of listing a turn's options (at most 4 x 84 of them)."""
 
 
 def _discard_action(seat: int, tile: Tile) -> Action:
-    key = (seat, 2 * tile.kind + tile.red)
-    action = _DISCARD_ACTIONS.get(key)
+    key = 2 * tile.kind + tile.red
+    action = _DISCARD_ACTIONS[seat][key]
     if action is None:
-        action = _DISCARD_ACTIONS[key] = Action(ActionKind.DISCARD, seat, tile=tile)
+        action = _DISCARD_ACTIONS[seat][key] = Action(ActionKind.DISCARD, seat, tile=tile)
     return action
 
 
-def _distinct_tiles(tiles: Sequence[Tile]) -> list[Tile]:
-    """``sorted(set(tiles), key=_tile_key)``, keyed by int rather than by hashing each tile (a turn's hot path)."""
-    by_key = {2 * t.kind + t.red: t for t in tiles}
-    return [by_key[k] for k in sorted(by_key)]
+for _seat in range(SEATS):  # the plain tiles' discards exist from the start: _kind_discards reads them
+    for _kind in range(N_ALL_KINDS):
+        _DISCARD_ACTIONS[_seat][2 * _kind] = Action(ActionKind.DISCARD, _seat, tile=Tile(_kind))
+del _seat, _kind
+
+_PLAIN_KEYS = [2 * kind for kind in range(N_ALL_KINDS)]
+
+
+def _kind_discards(seat: int, counts: Sequence[int]) -> list[Action]:
+    """One DISCARD per kind held, in tile order, from the seat's counts: for a tile set without red
+    fives, where a kind is one tile (half the time of :func:`_discard_actions`)."""
+    by_key = _DISCARD_ACTIONS[seat]
+    return [by_key[key] for key, n in zip(_PLAIN_KEYS, counts) if n]  # type: ignore[misc]
+
+
+def _discard_actions(seat: int, tiles: Sequence[Tile]) -> list[Action]:
+    """One DISCARD per distinct tile of ``tiles``, in tile order (a red five after the plain fives)."""
+    by_key = _DISCARD_ACTIONS[seat]
+    keys = sorted({2 * t.kind + t.red for t in tiles})
+    for k in keys:
+        if by_key[k] is None:
+            by_key[k] = Action(ActionKind.DISCARD, seat, tile=Tile(k >> 1, bool(k & 1)))
+    return [by_key[k] for k in keys]  # type: ignore[misc]
+
+
+_ACTIONS: dict[tuple[Any, ...], Action] = {}
+"""Every other action the table has offered, by (kind, seat, tile key, tile keys...): the table
+offers the same few values again and again (a pon, a chi with these two tiles, a riichi)."""
+
+
+def _action(kind: ActionKind, seat: int, tile: Tile | None = None, tiles: tuple[Tile, ...] = ()) -> Action:
+    """``Action(kind, seat, tile=tile, tiles=tiles)``, made once per distinct value."""
+    key = (kind, seat, -1 if tile is None else 2 * tile.kind + tile.red, *[2 * t.kind + t.red for t in tiles])
+    action = _ACTIONS.get(key)
+    if action is None:
+        action = _ACTIONS[key] = Action(kind, seat, tile=tile, tiles=tiles)
+    return action
+
+
+_SEAT_ACTIONS: dict[ActionKind, tuple[Action, ...]] = {
+    kind: tuple(Action(kind, seat) for seat in range(SEATS))
+    for kind in (ActionKind.PASS, ActionKind.RON, ActionKind.TSUMO, ActionKind.PON, ActionKind.MINKAN, ActionKind.NINE_TERMINALS)
+}
+"""The actions that name only a kind and a seat, by kind and seat."""
+_PASS = _SEAT_ACTIONS[ActionKind.PASS]
+_RON = _SEAT_ACTIONS[ActionKind.RON]
+_TSUMO = _SEAT_ACTIONS[ActionKind.TSUMO]
+_PON = _SEAT_ACTIONS[ActionKind.PON]
+_MINKAN = _SEAT_ACTIONS[ActionKind.MINKAN]
+
+
+def _held_copies(tiles: Sequence[Tile], kind: int) -> tuple[Tile | None, int, Tile | None, int]:
+    """(a plain tile, how many, a red tile, how many) of ``kind`` among ``tiles``."""
+    plain = red = None
+    n_plain = n_red = 0
+    for t in tiles:
+        if t.kind == kind:
+            if t.red:
+                red = t
+                n_red += 1
+            else:
+                plain = t
+                n_plain += 1
+    return plain, n_plain, red, n_red
+
+
+def _distinct_copies(tiles: Sequence[Tile], kind: int) -> list[Tile]:
+    """The distinct tiles of ``kind`` among ``tiles`` in tile order: a plain one, then a red five."""
+    plain, _, red, _ = _held_copies(tiles, kind)
+    return [t for t in (plain, red) if t is not None]
 
 
 def _wall_cut(size: int, dice: Sequence[int]) -> int:

@@ -14,11 +14,11 @@
  *   - mjs_fronts_*: for every (head h in 0..1, sets m in 0..4) the most partials (pairs, 12 and 13
  *     shapes) the vector can be split into beside them, clipped to 4 - m (partials beyond the free
  *     slots count for nothing), packed 3 bits each (7: no such split).
- * Both tables cover every vector of at most 14 tiles and are filled once by dynamic programming
- * over the vectors in increasing index (a vector's splits start at its lowest tile, and what is
- * left has a smaller index): mjs_init() fills the flags (fast), mjs_init_fronts() the shanten
- * table (called by the shanten functions on first use). Each translation unit that includes this
- * header has its own tables.
+ * Both tables cover every vector of at most 14 tiles, by dynamic programming over the vectors (a
+ * vector's splits start at its lowest tile, and what is left has a smaller index): mjs_init()
+ * fills the flags at once (fast), mjs_init_fronts() allocates the shanten table (called by the
+ * shanten functions on first use), whose entries are computed as they are first read
+ * (mjs_front_at). Each translation unit that includes this header has its own tables.
  *
  * Preconditions of every mjs_* entry point (the caller validates them; nothing is checked here):
  * mjs_init() succeeded; every count is 0..4; 0 <= n_melds <= 4; the total is as the function says.
@@ -100,27 +100,37 @@ static inline int mjs_front_get(uint32_t front, int h, int m) {
     return v == MJS_FRONT_EMPTY ? -1 : (int)v;
 }
 
-/* Fill one fronts table, as runtime/shapes.py:_frontier reads a vector: the lowest tile is left
- * alone, or starts a head, a partial pair, a triplet, a 12 or 13 partial, or a sequence. */
-static inline void mjs_fill_fronts(uint32_t *fronts, int n, uint32_t size) {
+/* A fronts entry that has been computed carries this bit (a packed front uses bits 0..29); the
+ * tables start zeroed, so 0 reads "not yet computed". */
+#define MJS_FRONT_KNOWN 0x80000000u
+
+static uint32_t mjs_front_compute(uint32_t *fronts, int n, uint32_t idx);
+
+/* The front of vector idx of a fronts table (n = 9 for a suit, 7 for the honors), computed on first
+ * use: a process reads a few thousand of the 2 million suit vectors, and filling the whole table up
+ * front cost a quarter of a second per process (and 8 MB of memory touched). */
+static inline uint32_t mjs_front_at(uint32_t *fronts, int n, uint32_t idx) {
+    uint32_t v = fronts[idx];
+    return (v & MJS_FRONT_KNOWN) ? v & ~MJS_FRONT_KNOWN : mjs_front_compute(fronts, n, idx);
+}
+
+/* One fronts entry, as runtime/shapes.py:_frontier reads a vector: the lowest tile is left alone,
+ * or starts a head, a partial pair, a triplet, a 12 or 13 partial, or a sequence. Every vector it
+ * reads has fewer tiles than idx (so the recursion is at most 14 deep). */
+static uint32_t mjs_front_compute(uint32_t *fronts, int n, uint32_t idx) {
+    const uint32_t all_empty = 0x3FFFFFFFu; /* every field 7 */
     uint8_t d[9] = {0};
     int total = 0;
-    const uint32_t all_empty = 0x3FFFFFFFu; /* every field 7 */
-    for (uint32_t idx = 0; idx < size; idx++) {
-        if (idx) {
-            int i = 0;
-            while (d[i] == 4) { d[i] = 0; total -= 4; i++; }
-            d[i]++;
-            total++;
-        }
-        if (idx == 0) {
-            fronts[0] = all_empty & ~(7u << 0); /* (h 0, m 0): 0 partials */
-            continue;
-        }
-        if (total > MJS_MAX_SUIT_TILES) {
-            fronts[idx] = all_empty;
-            continue;
-        }
+    for (int j = 0, rest = (int)idx; j < n; j++, rest /= 5) {
+        d[j] = (uint8_t)(rest % 5);
+        total += d[j];
+    }
+    uint32_t packed;
+    if (idx == 0) {
+        packed = all_empty & ~(7u << 0); /* (h 0, m 0): 0 partials */
+    } else if (total > MJS_MAX_SUIT_TILES) {
+        packed = all_empty;
+    } else {
         int i = 0;
         while (d[i] == 0) i++;
         int x = d[i];
@@ -146,7 +156,7 @@ static inline void mjs_fill_fronts(uint32_t *fronts, int n, uint32_t size) {
             }
         }
         for (int o = 0; o < k; o++) {
-            uint32_t sub = fronts[subs[o]];
+            uint32_t sub = mjs_front_at(fronts, n, subs[o]);
             for (int h = 0; h + dh[o] <= 1; h++) {
                 for (int m = 0; m + dm[o] <= 4; m++) {
                     int t = mjs_front_get(sub, h, m);
@@ -158,11 +168,12 @@ static inline void mjs_fill_fronts(uint32_t *fronts, int n, uint32_t size) {
                 }
             }
         }
-        uint32_t packed = 0;
+        packed = 0;
         for (int s = 0; s < 10; s++)
             packed |= (uint32_t)(best[s] < 0 ? MJS_FRONT_EMPTY : (uint32_t)best[s]) << (3 * s);
-        fronts[idx] = packed;
     }
+    fronts[idx] = packed | MJS_FRONT_KNOWN;
+    return packed;
 }
 
 /* The flags tables (completeness and waits). 0 on success, -1 when out of memory. */
@@ -182,18 +193,18 @@ static inline int mjs_init(void) {
     return 0;
 }
 
-/* The shanten tables (about 8 MB), filled on first use. 0 on success, -1 when out of memory. */
+/* The shanten tables (about 8 MB of address space, zeroed by calloc: the pages a process reads
+ * are the only ones it touches), allocated on first use; each entry is computed when first read
+ * (mjs_front_at). 0 on success, -1 when out of memory. */
 static inline int mjs_init_fronts(void) {
     if (mjs_fronts_suit) return 0;
-    uint32_t *suit = (uint32_t *)malloc(sizeof(uint32_t) * MJS_SUIT_VECTORS);
-    uint32_t *honor = (uint32_t *)malloc(sizeof(uint32_t) * MJS_HONOR_VECTORS);
+    uint32_t *suit = (uint32_t *)calloc(MJS_SUIT_VECTORS, sizeof(uint32_t));
+    uint32_t *honor = (uint32_t *)calloc(MJS_HONOR_VECTORS, sizeof(uint32_t));
     if (!suit || !honor) {
         free(suit);
         free(honor);
         return -1;
     }
-    mjs_fill_fronts(suit, 9, MJS_SUIT_VECTORS);
-    mjs_fill_fronts(honor, 7, MJS_HONOR_VECTORS);
     mjs_fronts_honor = honor;
     mjs_fronts_suit = suit;
     return 0;
@@ -464,7 +475,8 @@ static inline int mjs_acc_value(const mjs_acc *a, int cap) {
 }
 
 static inline uint32_t mjs_front(const uint8_t *c, int s) {
-    return s < 3 ? mjs_fronts_suit[mjs_index(c, 9 * s, 9)] : mjs_fronts_honor[mjs_index(c, 27, 7)];
+    return s < 3 ? mjs_front_at(mjs_fronts_suit, 9, mjs_index(c, 9 * s, 9))
+                 : mjs_front_at(mjs_fronts_honor, 7, mjs_index(c, 27, 7));
 }
 
 static inline int mjs_standard_shanten(const uint8_t *c, int n_melds) {
