@@ -184,7 +184,10 @@ def simulate(
             finally:
                 signal.signal(signal.SIGINT, previous)
             with pool:  # leaving it terminates the workers, on Ctrl-C too: no orphans
-                chunks = max(1, games // (workers * 20))
+                # Small chunks: a game is milliseconds of work, so 16 at a time costs little in
+                # transport, while the progress line and Ctrl-C (which waits on the chunk in hand)
+                # stay responsive even when the machine is loaded.
+                chunks = max(1, min(16, games // (workers * 20)))
                 _collect(pool.imap_unordered(play_one, jobs, chunksize=chunks), games, progress, results)
     except KeyboardInterrupt:
         if progress:

@@ -28,7 +28,10 @@ from mjspec.app.registry import profile_ids
 
 CHILD = """
 import json, sys, time
-from mjspec.app.simulate import simulate
+try:
+    from mjspec.app.simulate import simulate
+except ImportError:  # an anchor from before the application layer held simulation
+    from mjspec.runtime.simulate import simulate
 start = time.process_time()
 report = simulate(sys.argv[1], int(sys.argv[2]), workers=1, progress=False)
 cpu = time.process_time() - start
