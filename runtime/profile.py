@@ -22,6 +22,23 @@ if TYPE_CHECKING:
 
 HandPredicate = Callable[["HandView"], bool]
 HandAmount = Callable[["HandView"], int]
+#: A generated test of the ``when`` of every pattern of a list at once (bit i: the i-th meets it),
+#: limited to the bits asked (by default all).
+ListedConditions = Callable[["HandView", int], int]
+
+
+class ListedWhen:
+    """The ``when`` of a whole-hand pattern, written once in its list's generated test
+    (``Profile.whole_hand_conditions``): that test asked for this pattern's bit alone."""
+
+    __slots__ = ("conditions", "bit")
+
+    def __init__(self, conditions: ListedConditions, bit: int) -> None:
+        self.conditions = conditions
+        self.bit = bit
+
+    def __call__(self, view: "HandView") -> bool:
+        return bool(self.conditions(view, self.bit))
 PaymentAmount = Callable[["PaymentView"], int]
 
 

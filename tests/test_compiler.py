@@ -229,7 +229,7 @@ NASTY = [
 ALLOWED_CALLS = {
     "Profile", "Text", "Source", "TileSet", "Suit", "Deal", "Opening", "MissingSuitRule", "ShapeRules",
     "Requirement", "Pattern", "PatternGroup", "Pick", "Payments", "Example", "ExampleMeld",
-    "Combine", "Minimum", "Points", "PointItem", "OptionSpec", "OptionType", "ScoreValue",
+    "Combine", "Minimum", "Points", "PointItem", "OptionSpec", "OptionType", "ScoreValue", "ListedWhen",
     "bool", "int", "len", "all", "any", "min", "max", "sum", "abs", "bounded_pow", "count_bits",
 }
 
@@ -252,6 +252,10 @@ def _audit_module(source: str) -> list[str]:
                 ("_when_", "_count_", "_value_", "_open_", "_require_", "_ron_", "_tsumo_", "_point_", "_points_result")
             )
             assert len(node.body) == 1 and isinstance(node.body[0], ast.Return)
+        elif isinstance(node, ast.Assign) and isinstance(node.value, ast.Constant):  # a named mask
+            [target] = node.targets
+            assert isinstance(target, ast.Name) and re.fullmatch(r"_(TILE_KINDS|GROUP_FIELDS)_[0-9]+", target.id)
+            assert type(node.value.value) is int
         elif isinstance(node, ast.Assign):
             assert [t.id for t in node.targets if isinstance(t, ast.Name)] == ["PROFILE"]
         elif isinstance(node, ast.AnnAssign):  # the digest of the native engine: a hex text or None
