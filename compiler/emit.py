@@ -124,8 +124,9 @@ def render_engine(ir: ProfileIR, memo: Memo | None = None, native_digest: str | 
     return format_python(render_engine_raw(ir, native_digest), memo)
 
 
-def render_engine_raw(ir: ProfileIR, native_digest: str | None = None) -> str:
-    """The source of ``generated/<id>.py`` before black: the whole profile, as if it extended nothing."""
+def render_engine_raw(ir: ProfileIR, native_digest: str | None = None, shares: str | None = None) -> str:
+    """The source of ``generated/<id>.py`` before black: the whole profile, as if it extended nothing
+    (``shares``: the parent whose module compiler/share.py will make this one share, for the docstring)."""
     masks = MaskNames()
     for e in ir.expressions:  # every mask named once, in a fixed order, before the module is written
         masks.named(e.python)
@@ -135,7 +136,7 @@ def render_engine_raw(ir: ProfileIR, native_digest: str | None = None) -> str:
             if p.when is not None:
                 listed[p.id] = (func, 1 << i)
     return environment().get_template("engine.py.j2").render(
-        ir=ir, native_digest=native_digest, masks=masks, listed_ids=listed, spec=_spec_comment
+        ir=ir, native_digest=native_digest, masks=masks, listed_ids=listed, spec=_spec_comment, shares=shares
     )
 
 

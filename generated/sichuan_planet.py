@@ -2,49 +2,34 @@
 # Do not edit: change the spec and run `mjspec build`.
 """Engine module of profile sichuan_planet (version 1).
 
-The profile's rules as data, plus one small typed predicate per spec
-expression; every mechanism lives in mjspec.runtime.
+What the profile changes of sichuan_tfmj: PROFILE is sichuan_tfmj's with the fields
+below, and each predicate or mask it does not change is imported from the module that
+defines it (compiler/share.py); every mechanism lives in mjspec.runtime.
 """
 
 from __future__ import annotations
 
-from mjspec.runtime.exprlib import bounded_pow
+from dataclasses import replace
+
 from mjspec.runtime import rules
 from mjspec.runtime.profile import (
-    Deal,
     Example,
     ExampleMeld,
     ListedWhen,
-    MissingSuitRule,
-    Opening,
     Pattern,
     PatternGroup,
-    Payments,
     Pick,
-    Profile,
     Requirement,
     Source,
 )
-from mjspec.runtime.shapes import ShapeRules
 from mjspec.runtime.text import Text
-from mjspec.runtime.tiles import Suit, TileSet
-from mjspec.runtime.view import HandView, PaymentView
-
-
-#: selects sequence 1-7m 1-7p 1-7s; pair 1-9m 1-9p 1-9s 1-7z; knitted 1-3m 1-3p 1-3s; single
-#:     1-9m 1-9p 1-9s 1-7z
-_GROUP_FIELDS_1 = 0xFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFF_0000000000000FFF000000FFF000000FFF_FFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFF_0000000000000000000000000000000000_0000000000000000000000000000000000_000000000FFFFFFF00FFFFFFF00FFFFFFF
-
-
-def _require_missing_suit_absent(v: HandView) -> bool:
-    # spec: win.requirements.missing_suit_absent.when = missing_suit not in suits if
-    #     missing_suit else len(suits) < 3
-    return bool(v.missing_suit not in v.suits if v.missing_suit else len(v.suits) < 3)
-
-
-def _count_root(v: HandView) -> int:
-    # spec: scoring.patterns.root.count = four_of_a_kinds
-    return int(v.four_of_a_kinds)
+from mjspec.runtime.view import HandView
+from .sichuan_tfmj import PROFILE as PARENT
+from .sichuan_tfmj import (
+    _require_missing_suit_absent as _require_missing_suit_absent,
+    _count_root as _count_root,
+    _GROUP_FIELDS_1 as _GROUP_FIELDS_1,
+)
 
 
 def _when_whole_hand_tiles(v: HandView, asked: int = -1) -> int:
@@ -95,24 +80,9 @@ def _when_whole_hand_situation(v: HandView, asked: int = -1) -> int:
     )
 
 
-def _value_unit(v: PaymentView) -> int:
-    # spec: payments.values.unit = 2 ** min(fan, 3)
-    return int(bounded_pow(2, min(v.fan, 3)))
-
-
-def _ron_discarder(v: PaymentView) -> int:
-    # spec: payments.ron.discarder = unit
-    return int(v.unit)
-
-
-def _tsumo_each(v: PaymentView) -> int:
-    # spec: payments.tsumo.each = unit + 1
-    return int(v.unit + 1)
-
-
-PROFILE = Profile(
+PROFILE = replace(
+    PARENT,
     id="sichuan_planet",
-    version=1,
     extends="sichuan_tfmj",
     names=Text(
         en="Sichuan Blood Battle (Mahjong Planet)",
@@ -127,27 +97,6 @@ PROFILE = Profile(
         file="004_1dacafc8f8be7aba.txt",
     ),
     spec_file="specs/sichuan_planet.yaml",
-    players=4,
-    tiles=TileSet(
-        suits=(
-            Suit("m"),
-            Suit("p"),
-            Suit("s"),
-        ),
-        honors=False,
-        flowers=False,
-        red_fives=(),
-        copies=4,
-    ),
-    deal=Deal(dealer=14, others=13),
-    opening=Opening(missing_suit=MissingSuitRule("declare")),
-    shapes=ShapeRules(
-        standard=True,
-        seven_pairs=True,
-        seven_pairs_allow_four_of_a_kind=True,
-        thirteen_orphans=False,
-        knitted=False,
-    ),
     requirements=(
         Requirement(
             id="missing_suit_absent",
@@ -311,17 +260,8 @@ PROFILE = Profile(
         ),
     ),
     groups=(PatternGroup(id="base", pick=Pick("all")),),
-    total_unit="fan",
-    cap=3,
-    prefer=("total",),
-    payments=Payments(
-        values=(("unit", _value_unit),),
-        ron=(("discarder", _ron_discarder),),
-        tsumo=(("each", _tsumo_each),),
-    ),
-    table=rules.TableRules(
-        dice=1,
-        deal_in_blocks=False,
+    table=replace(
+        PARENT.table,
         exchange=rules.Exchange(
             tiles=3,
             same_suit=True,
@@ -331,85 +271,23 @@ PROFILE = Profile(
                 rules.ExchangeDirection("right"),
             ),
         ),
-        discard_missing_suit_first=True,
-        calls=rules.CallRules(
-            chi=False,
-            pon=True,
-            minkan=True,
-            ankan=True,
-            kakan=True,
-            kakan_drawn_tile_only=False,
-            robbable_kakan=True,
-            rob_concealed_kong=(),
-            multiple_ron=True,
-            missing_suit_blocks_calls=True,
-            ron_limit=None,
-            kuikae=False,
-            last_discard_callable=True,
-            max_kongs=None,
+        calls=replace(
+            PARENT.table.calls, kakan_drawn_tile_only=False, missing_suit_blocks_calls=True
         ),
-        passing=rules.PassRules(
-            win=rules.PassWinRule("discard_wins"),
-            call_counts_as_pass=True,
-            pon_blocks_same_tile=True,
+        passing=replace(
+            PARENT.table.passing, win=rules.PassWinRule("discard_wins"), pon_blocks_same_tile=True
         ),
-        flow=rules.WinFlow("bloody_battle"),
-        kongs=rules.KongPayments(
-            ankan_each=2, minkan_discarder=2, kakan_each=1, transfer_on_kong_shot=False
-        ),
-        dead_wall=None,
-        riichi=None,
-        furiten=rules.FuritenRules(
-            own_discards=False,
-            passed_completion=False,
-            riichi_passed=False,
-            passed_ends_at_discard=False,
-        ),
-        abortive=rules.AbortiveDraws(
-            nine_terminals=False,
-            four_winds=False,
-            four_riichi=False,
-            four_kongs=False,
-            triple_ron=False,
-        ),
-        pao=None,
-        exhaustion=rules.ExhaustionRules(
-            missing_suit_penalty=8,
-            not_ready_pays_ready=True,
-            ready_value_cap=8,
-            refund_kong_income=True,
-            ready_pool=0,
-            nagashi=None,
-            ready_with_held_waits=False,
-        ),
-        match=rules.MatchRules(
-            hands=1,
-            dealer=rules.DealerRule("first_winner"),
-            start_score=0,
-            rounds=0,
-            honba=False,
-            bust_ends=False,
-            last_dealer_stops_at=None,
-            extension_until=None,
-            extension_rounds=0,
-            leftover_deposits_to_first=True,
-            result=None,
-            dealer_win_limit=None,
-        ),
+        kongs=replace(PARENT.table.kongs, transfer_on_kong_shot=False),
+        exhaustion=replace(PARENT.table.exhaustion, missing_suit_penalty=8),
+        match=replace(PARENT.table.match, hands=1),
         clocks=(
             rules.Clock(id="bullet", per_action=2, reserve=5),
             rules.Clock(id="blitz", per_action=3, reserve=10),
             rules.Clock(id="standard", per_action=5, reserve=20),
             rules.Clock(id="relaxed", per_action=15, reserve=60),
         ),
-        timeout=rules.TimeoutRules(claim_win=True, opening_seconds=15, claim_seconds=0),
-        loose=None,
-        settlement=None,
-        bonus=rules.BonusTiles(discard=True, declare_at_deal=False),
-        original_call=False,
+        timeout=replace(PARENT.table.timeout, claim_win=True, opening_seconds=15),
     ),
-    playable=True,
-    needs=("set_bits",),
     whole_hand_conditions=(
         (
             _when_whole_hand_tiles,
@@ -430,21 +308,6 @@ PROFILE = Profile(
                 "robbing_kong",
             ),
         ),
-    ),
-    invariants=(
-        "zero_sum",
-        "tile_conservation",
-        "no_chii",
-        "at_most_three_winners",
-        "departed_players_not_charged",
-        "payments_within_cap",
-        "replay_reproduces",
-        "never_stalls",
-        "legal_wins_are_complete_shapes",
-        "wins_satisfy_requirements",
-        "fan_within_cap",
-        "payments_follow_formulas",
-        "waits_exclude_fifth_copy",
     ),
     examples=(
         Example(
