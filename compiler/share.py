@@ -27,16 +27,44 @@ from __future__ import annotations
 import ast
 import re
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, is_dataclass
+
+from mjspec.runtime import rules
+from mjspec.runtime.profile import Deal, Minimum, Opening, Payments, Points, Profile, Source
+from mjspec.runtime.shapes import ShapeRules
+from mjspec.runtime.tiles import TileSet
 
 #: The name the parent's PROFILE is imported under.
 PARENT = "PARENT"
-#: Constructors whose differing fields are written as ``replace(PARENT.<path>, ...)`` (the table
-#: rules and the profile's other records of settings); a pattern, an example, a text is written
-#: whole, as it reads in its spec.
-_REPLACEABLE = re.compile(
-    r"rules\.[A-Z]\w*|Source|TileSet|Deal|Opening|ShapeRules|Payments|Points|Minimum"
-)
+#: Records whose differing fields are written as ``replace(PARENT.<path>, ...)``, by the name the
+#: engine module calls them by: the profile's records of settings and every record of the table
+#: rules. A pattern, an example, a text is written whole, as it reads in its spec.
+_RECORDS: dict[str, type] = {
+    "Source": Source,
+    "TileSet": TileSet,
+    "Deal": Deal,
+    "Opening": Opening,
+    "ShapeRules": ShapeRules,
+    "Payments": Payments,
+    "Points": Points,
+    "Minimum": Minimum,
+}
+
+
+def _record(func: str) -> type | None:
+    """The record class a constructor call in an engine module names, if it is one to ``replace`` in."""
+    if func.startswith("rules."):
+        found = getattr(rules, func.removeprefix("rules."), None)
+        return found if isinstance(found, type) and is_dataclass(found) else None
+    return _RECORDS.get(func)
+
+
+def _optional(owner: type, name: str) -> bool:
+    """Whether the field ``name`` of ``owner`` may be None (or is not known to be a record)."""
+    hint = next((c.__annotations__[name] for c in owner.__mro__ if name in getattr(c, "__annotations__", {})), None)
+    if not isinstance(hint, str):  # every module of the runtime has postponed annotations
+        return True
+    return "None" in (part.strip() for part in hint.split("|")) or "Optional[" in hint
 #: Tuples of items with an ``id``, which ``with_changes`` updates in place.
 _KEYED = frozenset({"patterns", "requirements", "groups", "items"})
 _IDENT = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
@@ -123,7 +151,7 @@ def share(
         before = parent.fields.get(name)
         if before is not None and child.value_key(value) == parent.value_key(before):
             continue  # the parent's own
-        written.append(f"{name}={_changed(child, parent, value, before, f'{PARENT}.{name}', name)}")
+        written.append(f"{name}={_changed(child, parent, value, before, f'{PARENT}.{name}', name, Profile)}")
     if any(name not in child.fields for name in parent.fields):
         return None  # the child leaves a field of the parent's at its default: written whole
     body = f"PROFILE = replace(\n    {PARENT},\n" + "".join(f"    {w},\n" for w in written) + ")\n"
@@ -179,21 +207,27 @@ def definitions(raw: str) -> list[str]:
     return list(_Module(raw).defs)
 
 
-def _changed(child: _Module, parent: _Module, value: ast.expr, before: ast.expr | None, path: str, name: str) -> str:
-    """The text of a changed field: a nested ``replace`` or ``with_changes`` where that is shorter, else whole."""
+def _changed(
+    child: _Module, parent: _Module, value: ast.expr, before: ast.expr | None, path: str, name: str, owner: type
+) -> str:
+    """The text of a changed field ``name`` of an ``owner``: a nested ``replace`` or ``with_changes``
+    where that is shorter, else whole. A field that may be None is written whole (the parent's
+    value is then no record to ``replace`` in as far as the type checker knows)."""
+    record = _record(child.text(value.func)) if isinstance(value, ast.Call) else None
     if (
-        isinstance(value, ast.Call)
+        record is not None
+        and isinstance(value, ast.Call)
         and isinstance(before, ast.Call)
         and not value.args
         and not before.args
         and child.text(value.func) == parent.text(before.func)
-        and _REPLACEABLE.fullmatch(child.text(value.func))
+        and not _optional(owner, name)
     ):
         mine = {k.arg: k.value for k in value.keywords if k.arg is not None}
         theirs = {k.arg: k.value for k in before.keywords if k.arg is not None}
         if mine.keys() == theirs.keys():
             parts = [
-                f"{k}={_changed(child, parent, v, theirs[k], f'{path}.{k}', k)}"
+                f"{k}={_changed(child, parent, v, theirs[k], f'{path}.{k}', k, record)}"
                 for k, v in mine.items()
                 if child.value_key(v) != parent.value_key(theirs[k])
             ]

@@ -39,7 +39,7 @@ from mjspec.runtime.view import PaymentView
 from .check import check
 from .cache import Memo
 from .emit import format_python, render_engine_raw
-from .native import render_native
+from .native import NativeModule, render_native
 from .errors import Location, SpecError, SpecErrors
 from .ir import AmountIR, ProfileIR
 from .render import load_engine_module, render_rule_documents
@@ -76,6 +76,9 @@ class Compiled:
     """Where each predicate and mask of the module is defined: this profile's module or an ancestor's."""
     modules: Mapping[str, ModuleType] = field(default_factory=dict)
     """The engine modules this one imports and itself, as this build made them, by profile id."""
+    native_module: NativeModule | None = None
+    """What the native engine holds (for the native engine of a profile extending this one)."""
+    native_digest: str | None = None
 
 
 def compile_profile(
@@ -87,12 +90,17 @@ def compile_profile(
     it changes and imports the rest from the parent's (compiler/share.py); without, it is whole.
     ``memo`` keeps black's results between builds (compiler/cache.py)."""
     ir = check(resolved, expected_id=expected_id)
-    native, digest_or_why = render_native(ir)
+    if parent is not None and parent.ir.id != ir.extends:
+        parent = None
+    native_parent = None
+    if parent is not None and parent.native_module is not None and parent.native_digest is not None:
+        native_parent = (parent.native_module, parent.native_digest)
+    native, digest_or_why, native_module = render_native(ir, native_parent)
     digest = digest_or_why if native is not None else None
     whole = render_engine_raw(ir, digest)
     raw, defined_in = whole, {name: ir.id for name in definitions(whole)}
     modules: dict[str, ModuleType] = {}
-    if parent is not None and parent.ir.id == ir.extends:
+    if parent is not None:
         shared = share(
             render_engine_raw(ir, digest, shares=parent.ir.id), parent.whole, parent.ir.id, parent.defined_in, ir.id
         )
@@ -109,7 +117,7 @@ def compile_profile(
     if errors:
         raise SpecErrors.of(errors)
     why = None if native is not None else digest_or_why
-    return Compiled(ir, source, engine, native, why, whole, defined_in, modules)
+    return Compiled(ir, source, engine, native, why, whole, defined_in, modules, native_module, digest)
 
 
 def document_errors(

@@ -4099,4 +4099,4 @@ PROFILE = Profile(
 #: The digest of this profile's native engine (generated/native/gb_mcr.c) built from the
 #: same spec, or None when the profile runs on the Python backend only. A compiled native module
 #: whose digest differs (built from an older spec) is never used.
-NATIVE_DIGEST: str | None = "87f3de13a356591fe5ae849d752eed68"
+NATIVE_DIGEST: str | None = "560b6ef0bec0cca8e0d71c3da0897b41"

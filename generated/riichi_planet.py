@@ -2431,4 +2431,4 @@ PROFILE = Profile(
 #: The digest of this profile's native engine (generated/native/riichi_planet.c) built from the
 #: same spec, or None when the profile runs on the Python backend only. A compiled native module
 #: whose digest differs (built from an older spec) is never used.
-NATIVE_DIGEST: str | None = "4737d6b66e6255fbcf21df29a61cee3a"
+NATIVE_DIGEST: str | None = "2a34c9474945702a23969712cd73986e"

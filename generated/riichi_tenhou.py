@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 
+from mjspec.runtime import rules
 from mjspec.runtime.profile import Example, ExampleMeld, ListedWhen, Pattern, with_changes
 from mjspec.runtime.text import Text
 from .riichi_planet import PROFILE as PARENT
@@ -116,14 +117,30 @@ PROFILE = replace(
     table=replace(
         PARENT.table,
         furiten=replace(PARENT.table.furiten, passed_ends_at_discard=True),
-        pao=replace(PARENT.table.pao, liable_pays_honba=True, covers_whole_hand=True),
+        pao=rules.Pao(
+            dragons="daisangen",
+            winds="daisuushii",
+            split_on_ron=True,
+            liable_pays_honba=True,
+            covers_whole_hand=True,
+        ),
         exhaustion=replace(PARENT.table.exhaustion, ready_with_held_waits=True),
         match=replace(
             PARENT.table.match,
             rounds=2,
             extension_until=30000,
             extension_rounds=1,
-            result=replace(PARENT.table.match.result, round_to=1000),
+            result=rules.MatchResult(
+                return_points=30000,
+                winner_bonus=20000,
+                uma=(
+                    20,
+                    10,
+                    -10,
+                    -20,
+                ),
+                round_to=1000,
+            ),
         ),
         clocks=(),
     ),
@@ -256,4 +273,4 @@ PROFILE = replace(
 #: The digest of this profile's native engine (generated/native/riichi_tenhou.c) built from the
 #: same spec, or None when the profile runs on the Python backend only. A compiled native module
 #: whose digest differs (built from an older spec) is never used.
-NATIVE_DIGEST: str | None = "626ce4fe2ed111b176cac99ed84e5190"
+NATIVE_DIGEST: str | None = "631ea3f667cdb28a7a564024b5a90a12"

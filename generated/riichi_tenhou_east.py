@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 
+from mjspec.runtime import rules
 from mjspec.runtime.text import Text
 from .riichi_tenhou import PROFILE as PARENT
 
@@ -32,14 +33,16 @@ PROFILE = replace(
         match=replace(
             PARENT.table.match,
             rounds=1,
-            result=replace(
-                PARENT.table.match.result,
+            result=rules.MatchResult(
+                return_points=30000,
+                winner_bonus=20000,
                 uma=(
                     10,
                     5,
                     -5,
                     -10,
                 ),
+                round_to=1000,
             ),
         ),
     ),
@@ -48,4 +51,4 @@ PROFILE = replace(
 #: The digest of this profile's native engine (generated/native/riichi_tenhou_east.c) built from the
 #: same spec, or None when the profile runs on the Python backend only. A compiled native module
 #: whose digest differs (built from an older spec) is never used.
-NATIVE_DIGEST: str | None = "e91b7f5b5e6bcfa398f0afa6402f5f5c"
+NATIVE_DIGEST: str | None = "c376edc1f477d25caf12f81b8b10ae51"

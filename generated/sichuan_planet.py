@@ -481,4 +481,4 @@ PROFILE = replace(
 #: The digest of this profile's native engine (generated/native/sichuan_planet.c) built from the
 #: same spec, or None when the profile runs on the Python backend only. A compiled native module
 #: whose digest differs (built from an older spec) is never used.
-NATIVE_DIGEST: str | None = "c2adf4bff2de5c219d06c5fb9754e0fc"
+NATIVE_DIGEST: str | None = "a682eef4e81607807d96cfdc3fe4ad89"

@@ -769,4 +769,4 @@ PROFILE = Profile(
 #: The digest of this profile's native engine (generated/native/sichuan_tfmj.c) built from the
 #: same spec, or None when the profile runs on the Python backend only. A compiled native module
 #: whose digest differs (built from an older spec) is never used.
-NATIVE_DIGEST: str | None = "f4e6861dfdd85137ae51778fd8bb6615"
+NATIVE_DIGEST: str | None = "eb2a02329bdae7093158024c05f30bbf"
