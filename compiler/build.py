@@ -27,6 +27,8 @@ from . import cache
 if TYPE_CHECKING:
     from .errors import SpecError
     from .ir import ProfileIR
+    from .resolve import SpecLibrary
+    from .verify import Compiled
 
 #: A build's output: each file's path and its exact bytes.
 Outputs = list[tuple[Path, bytes]]
@@ -171,13 +173,21 @@ def compile_library(layout: Layout, memo: "cache.Memo | None" = None) -> BuildOu
     lib = SpecLibrary(layout.specs, layout.root)
     compiled = []
     files: dict[Path, str] = {}
-    for pid in lib.profile_ids():
+    done: dict[str, Compiled] = {}
+    failed: dict[str, list[SpecError]] = {}
+    for pid in _parents_first(lib):  # a child's module imports its parent's: the parent comes first
         try:
             # validate runs the same compile_profile: what validates, builds
-            c = compile_profile(lib.resolve_file(lib.path_of(pid)), expected_id=pid, memo=memo)
+            resolved = lib.resolve_file(lib.path_of(pid))
+            parent = done.get(str(resolved.data.get("extends")))
+            done[pid] = compile_profile(resolved, expected_id=pid, memo=memo, parent=parent)
         except SpecErrors as e:
-            out.errors.extend(e.errors)
+            failed[pid] = list(e.errors)
+    for pid in lib.profile_ids():  # reported and written in the library's order
+        if pid in failed:
+            out.errors.extend(failed[pid])
             continue
+        c = done[pid]
         compiled.append(c)
         ir = c.ir
         out.profiles.append(ir)
@@ -202,6 +212,36 @@ def compile_library(layout: Layout, memo: "cache.Memo | None" = None) -> BuildOu
         if memo is not None and not errors:
             memo.prune()
     out.outputs = [(path, text.encode("utf-8")) for path, text in files.items()]
+    return out
+
+
+def _parents_first(lib: "SpecLibrary") -> list[str]:
+    """Every profile id, each after the profile it extends (the child's module imports the parent's),
+    otherwise in the library's order; a spec that cannot be read comes in that order too (its
+    error is reported when it is compiled)."""
+    from .errors import SpecErrors
+
+    ids = lib.profile_ids()
+    parent: dict[str, str | None] = {}
+    for pid in ids:
+        try:
+            data = lib.load(lib.path_of(pid)).data
+        except SpecErrors:
+            data = None
+        extends = data.get("extends") if isinstance(data, dict) else None
+        parent[pid] = extends if isinstance(extends, str) and extends in ids else None
+    out: list[str] = []
+
+    def visit(pid: str, path: tuple[str, ...]) -> None:
+        if pid in out or pid in path:  # a cycle is the resolver's error to report
+            return
+        above = parent[pid]
+        if above is not None:
+            visit(above, (*path, pid))
+        out.append(pid)
+
+    for pid in ids:
+        visit(pid, ())
     return out
 
 

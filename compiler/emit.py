@@ -9,6 +9,7 @@ produced by the checked expression compiler; nothing else is interpolated.
 from __future__ import annotations
 
 import re
+import textwrap
 from functools import lru_cache
 from importlib import metadata
 from dataclasses import fields, is_dataclass
@@ -24,7 +25,9 @@ from mjspec.runtime.options import OptionSpec, ScoreValue
 from mjspec.runtime.text import LANGUAGES, Text
 
 from .cache import Memo
-from .ir import ProfileIR
+from .hoist import MaskNames
+from .ir import ExprIR, ProfileIR
+from .native import c_comment
 
 BLACK_MODE = black.Mode(target_versions={TargetVersion.PY311}, line_length=100)
 
@@ -112,13 +115,51 @@ def environment() -> jinja2.Environment:
     env.filters["plain"] = _plain
     env.filters["construct"] = _construct
     env.filters["option"] = _option
+    env.filters["comment"] = _comment
     return env
 
 
 def render_engine(ir: ProfileIR, memo: Memo | None = None, native_digest: str | None = None) -> str:
     """The formatted source of ``generated/<id>.py``; ``native_digest`` names its native engine."""
-    raw = environment().get_template("engine.py.j2").render(ir=ir, native_digest=native_digest)
-    return format_python(raw, memo)
+    return format_python(render_engine_raw(ir, native_digest), memo)
+
+
+def render_engine_raw(ir: ProfileIR, native_digest: str | None = None, shares: str | None = None) -> str:
+    """The source of ``generated/<id>.py`` before black: the whole profile, as if it extended nothing
+    (``shares``: the parent whose module compiler/share.py will make this one share, for the docstring)."""
+    masks = MaskNames()
+    for e in ir.expressions:  # every mask named once, in a fixed order, before the module is written
+        masks.named(e.python)
+    listed: dict[str, tuple[str, int]] = {}
+    for func, _, patterns in ir.whole_hand_lists:
+        for i, p in enumerate(patterns):
+            if p.when is not None:
+                listed[p.id] = (func, 1 << i)
+    return environment().get_template("engine.py.j2").render(
+        ir=ir, native_digest=native_digest, masks=masks, listed_ids=listed, spec=_spec_comment, shares=shares
+    )
+
+
+#: How wide a comment line quoting spec text may grow (black leaves comments as they are).
+_COMMENT_WIDTH = 96
+
+
+def _spec_comment(where: str, expr: ExprIR, indent: str = "    ") -> str:
+    """Comment lines quoting a spec expression with where it stands: ``# spec: <path> = <text>``."""
+    return _comment(f"spec: {_plain(where)} = {expr.source}", indent)
+
+
+def _comment(text: str, indent: str = "", lead: str = "#") -> str:
+    """``text`` as comment lines: it passes :func:`~mjspec.compiler.native.c_comment` first (one
+    line of printable ASCII), so nothing of it can end the comment, and is then wrapped at spaces."""
+    lines = textwrap.wrap(
+        c_comment(text),
+        width=_COMMENT_WIDTH - len(indent) - len(lead) - 1,
+        subsequent_indent="    ",
+        break_long_words=False,
+        break_on_hyphens=False,
+    )
+    return "\n".join(f"{indent}{lead} {line}" for line in lines)
 
 
 def render_registry(ids: list[str], memo: Memo | None = None) -> str:

@@ -50,6 +50,23 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, NoReturn
 
+from mjspec.runtime.vocabulary import (
+    BOOL,
+    INT,
+    NONE,
+    STR,
+    Enum,
+    FuncSig,
+    IterOf,
+    ListOf,
+    Optional,
+    Prim,
+    Record,
+    SetOf,
+    Type,
+    check_identifier,
+)
+
 __all__ = [
     "BOOL",
     "BUILTIN_FUNCTIONS",
@@ -107,124 +124,8 @@ def emitted_builtins() -> frozenset[str]:
 # --------------------------------------------------------------------------- types
 
 
-class Type:
-    """Base of all expression types."""
-
-    def describe(self) -> str:
-        raise NotImplementedError
-
-    def __str__(self) -> str:
-        return self.describe()
-
-
-@dataclass(frozen=True)
-class Prim(Type):
-    """A primitive type: use the constants ``BOOL``, ``INT``, ``STR``."""
-
-    name: str
-
-    def describe(self) -> str:
-        return self.name
-
-
-BOOL = Prim("bool")
-INT = Prim("int")
-STR = Prim("str")
-#: The type of the constant ``None``; only meaningful next to ``is``/``is not``,
-#: as an ``if``/``else`` branch, or as an argument for an optional parameter.
-NONE = Prim("None")
-
-
-@dataclass(frozen=True)
-class Enum(Type):
-    """A string with a fixed set of values, e.g. ``Enum("suit", {"m", "p", "s", "z"})``."""
-
-    name: str
-    values: frozenset[str]
-
-    def __post_init__(self) -> None:
-        values = frozenset(self.values)
-        if not values or not all(isinstance(x, str) and x for x in values):
-            raise ValueError(f"enum {self.name!r} needs a non-empty set of non-empty strings")
-        object.__setattr__(self, "values", values)
-
-    def describe(self) -> str:
-        return self.name
-
-
-@dataclass(frozen=True)
-class Record(Type):
-    """An object type whose declared attributes (and only those) may be read."""
-
-    name: str
-    attrs: Mapping[str, Type]
-
-    def __post_init__(self) -> None:
-        attrs = dict(self.attrs)
-        for attr, typ in attrs.items():
-            _check_identifier(attr, f"attribute of record {self.name!r}")
-            if not isinstance(typ, Type):
-                raise TypeError(f"{self.name}.{attr}: {typ!r} is not an expression Type")
-        object.__setattr__(self, "attrs", _pytypes.MappingProxyType(attrs))
-
-    def __hash__(self) -> int:
-        return hash((self.name, frozenset(self.attrs)))
-
-    def describe(self) -> str:
-        return self.name
-
-
-@dataclass(frozen=True)
-class ListOf(Type):
-    elem: Type
-
-    def describe(self) -> str:
-        return f"list of {self.elem.describe()}"
-
-
-@dataclass(frozen=True)
-class SetOf(Type):
-    elem: Type
-
-    def describe(self) -> str:
-        return f"set of {self.elem.describe()}"
-
-
-@dataclass(frozen=True)
-class IterOf(Type):
-    """The type of a generator expression: only ``all/any/sum/min/max`` consume it."""
-
-    elem: Type
-
-    def describe(self) -> str:
-        return f"generator of {self.elem.describe()}"
-
-
-@dataclass(frozen=True)
-class Optional(Type):
-    inner: Type
-
-    def __post_init__(self) -> None:
-        if isinstance(self.inner, Optional) or self.inner == NONE:
-            raise ValueError("Optional must wrap a non-optional type")
-
-    def describe(self) -> str:
-        return f"optional {self.inner.describe()}"
-
-
-@dataclass(frozen=True)
-class FuncSig:
-    """Signature of a declared function: positional parameter types and the result type."""
-
-    params: tuple[Type, ...]
-    returns: Type
-
-    def __post_init__(self) -> None:
-        object.__setattr__(self, "params", tuple(self.params))
-
-    def describe(self) -> str:
-        args = ", ".join(p.describe() for p in self.params)
-        return f"({args}) -> {self.returns.describe()}"
+# The types are declared with the vocabulary, in the runtime (mjspec.runtime.vocabulary), which
+# imports nothing of the compiler; they are this module's as well.
 
 
 @dataclass(frozen=True, eq=False)
@@ -251,7 +152,7 @@ class Vocabulary:
         reserved = _EMITTED_BUILTINS | set(RUNTIME_HELPERS) | {self.receiver}
         for kind, table in (("name", names), ("function", functions)):
             for name, typ in table.items():
-                _check_identifier(name, f"vocabulary {kind}")
+                check_identifier(name, f"vocabulary {kind}")
                 if name in reserved:
                     raise ValueError(
                         f"vocabulary {kind} {name!r} clashes with a builtin, helper or the receiver"
@@ -266,13 +167,6 @@ class Vocabulary:
             raise ValueError(f"declared both as name and function: {sorted(clash)}")
         object.__setattr__(self, "names", _pytypes.MappingProxyType(names))
         object.__setattr__(self, "functions", _pytypes.MappingProxyType(functions))
-
-
-def _check_identifier(name: str, what: str) -> None:
-    if not (isinstance(name, str) and name.isidentifier() and name.isascii()):
-        raise ValueError(f"{what} {name!r} is not an ASCII identifier")
-    if keyword.iskeyword(name) or name.startswith("_"):
-        raise ValueError(f"{what} {name!r} is a keyword or starts with '_'")
 
 
 # --------------------------------------------------------------------------- results

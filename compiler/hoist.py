@@ -46,7 +46,7 @@ from typing import Any
 
 from dataclasses import dataclass
 
-from mjspec.runtime.hand import GROUP_FIELD, Group, GroupKind
+from mjspec.runtime.hand import GROUP_FIELD, Group, GroupKind, group_unit
 from mjspec.runtime.tiles import N_KINDS, Tile
 
 from . import expr as X
@@ -435,3 +435,108 @@ def _kind_function(var: str, node: ast.expr, attrs: frozenset[str] = KIND_ATTRS)
     # Safe to evaluate: verified code with no call, no name but the tile, no builtins.
     fn: Callable[[Any], object] = eval(compile(lam, "<tile condition>", "eval"), {"__builtins__": {}})
     return fn
+
+
+# --------------------------------------------------------------------------- naming the masks
+
+#: The prefix of a named mask constant of each kind: tile kinds (``tile_mask``) or group fields
+#: (``set_bits`` and ``group_bits``, which share one layout).
+MASK_PREFIX: dict[str, str] = {MASK_NAME: "_TILE_KINDS_", "set_bits": "_GROUP_FIELDS_", "group_bits": "_GROUP_FIELDS_"}
+
+
+@dataclass(frozen=True)
+class MaskConstant:
+    """A mask the hoisting made, named for the engine module: its name, value, hex text and what it selects."""
+
+    name: str
+    value: int
+    selects: str
+
+    @property
+    def hex(self) -> str:
+        """The value in hex; a group mask with ``_`` between the fields of two kinds of group (one
+        hex digit is one kind and lowest tile), so a reader can tell which kinds it selects."""
+        if self.name.startswith(MASK_PREFIX[MASK_NAME]):
+            return f"{self.value:#x}"
+        digits = f"{self.value:x}"
+        width = N_KINDS * GROUP_FIELD // 4
+        digits = digits.zfill(-(-len(digits) // width) * width)
+        return "0x" + "_".join(digits[i : i + width] for i in range(0, len(digits), width))
+
+
+class MaskNames:
+    """Names the masks of one engine module's hoisted expressions, each value once, in order of first use."""
+
+    def __init__(self) -> None:
+        self._by_value: dict[tuple[str, int], MaskConstant] = {}
+
+    @property
+    def constants(self) -> tuple[MaskConstant, ...]:
+        return tuple(self._by_value.values())
+
+    def named(self, python: str, receiver: str = "v") -> str:
+        """``python`` with every mask of a hoisted test (``v.tile_mask & <mask>``, ``v.set_bits & <mask>``...)
+        written as the name of its module constant (0 stays 0: no mask selects nothing worth a name)."""
+        if not any(f"{bits} &" in python for bits in MASK_PREFIX):
+            return python
+        tree = ast.parse(python, mode="eval")
+        changed = False
+        for node in ast.walk(tree):
+            if not (
+                isinstance(node, ast.BinOp)
+                and isinstance(node.op, ast.BitAnd)
+                and isinstance(node.left, ast.Attribute)
+                and isinstance(node.left.value, ast.Name)
+                and node.left.value.id == receiver
+                and node.left.attr in MASK_PREFIX
+                and isinstance(node.right, ast.Constant)
+                and type(node.right.value) is int
+                and node.right.value > 0
+            ):
+                continue
+            node.right = ast.Name(id=self._name(node.left.attr, node.right.value), ctx=ast.Load())
+            changed = True
+        return ast.unparse(tree) if changed else python
+
+    def _name(self, bits: str, value: int) -> str:
+        prefix = MASK_PREFIX[bits]
+        key = (prefix, value)
+        known = self._by_value.get(key)
+        if known is None:
+            n = 1 + sum(1 for p, _ in self._by_value if p == prefix)
+            selects = describe_kinds(value) if prefix == MASK_PREFIX[MASK_NAME] else describe_fields(value)
+            known = self._by_value[key] = MaskConstant(f"{prefix}{n}", value, selects)
+        return known.name
+
+
+def describe_kinds(mask: int) -> str:
+    """The tile kinds of ``mask`` in the spec's notation, runs joined: ``1-9m 1,9p 5-7z``."""
+    return _tile_runs([k for k in range(N_KINDS) if mask >> k & 1])
+
+
+def describe_fields(mask: int) -> str:
+    """The groups (kind and lowest tile) whose fields ``mask`` covers: ``triplet 1-9m 1-7z; pair 2-8p``."""
+    field = (1 << GROUP_FIELD) - 1
+    parts = []
+    for kind in GroupKind:
+        tiles = [t for t in range(N_KINDS) if mask & group_unit(kind, t) * field]
+        if tiles:
+            parts.append(f"{kind.value} {_tile_runs(tiles)}")
+    return "; ".join(parts)
+
+
+def _tile_runs(kinds: list[int]) -> str:
+    by_suit: dict[str, list[int]] = {}
+    for k in kinds:
+        t = Tile(k)
+        by_suit.setdefault(t.suit.value, []).append(t.number)
+    out = []
+    for suit, numbers in by_suit.items():
+        runs: list[list[int]] = []
+        for n in numbers:
+            if runs and runs[-1][-1] == n - 1:
+                runs[-1].append(n)
+            else:
+                runs.append([n])
+        out.append(",".join(f"{r[0]}-{r[-1]}" if len(r) > 2 else ",".join(map(str, r)) for r in runs) + suit)
+    return " ".join(out)

@@ -605,21 +605,30 @@ class CFunction:
 @dataclass(frozen=True)
 class NativeModule:
     """Everything ``templates/engine.c.j2`` interpolates: functions, then the profile's tables as
-    C initializers (each built here from the IR; the template only loops)."""
+    C initializers (each built here from the IR; the template only loops).
+
+    Every C name starts with the profile's id, so that the module of a profile extending this one
+    can include this file and use its functions and tables (``parent``): such a module writes only
+    the functions and tables that differ from every one of its ancestors'."""
 
     profile_id: str
     spec_file: str
     functions: tuple[CFunction, ...]
+    """The functions written in this file (not those it shares)."""
     arrays: tuple[tuple[str, str, str], ...]
-    """(C type, name, initializer) of the small index arrays the tables point at."""
-    patterns: tuple[str, ...]
-    point_items: tuple[str, ...]
-    requirements: tuple[str, ...]
-    values: tuple[str, ...]
-    ron: tuple[str, ...]
-    tsumo: tuple[str, ...]
+    """(C type, name, initializer) of the small index arrays the tables point at, written here."""
+    tables: tuple[tuple[str, str, tuple[str, ...]], ...]
+    """(C type, name, rows) of the tables of patterns, requirements, point items and formulas
+    written here."""
     fields: tuple[tuple[str, str], ...]
     """The scalar fields of mj_profile, (name, C value)."""
+    parent: "NativeModule | None" = None
+    """The native engine of the profile this one extends, whose file this one includes."""
+    parent_digest: str | None = None
+    """That file's digest: part of this file's text, so that this one's digest follows it."""
+    known: "dict[tuple[str, ...], str]" = field(default_factory=dict, compare=False)
+    """Every function, array and table this module can use (its own and its ancestors'), by what
+    it is (its C text), with its C name: what a child module looks its own up in."""
 
 
 _PREFER_C = {"total": "MJ_PREFER_TOTAL", "payment": "MJ_PREFER_PAYMENT", "points": "MJ_PREFER_POINTS"}
@@ -627,9 +636,15 @@ _COMBINE_C = {"sequences": "MJ_COMBINE_SEQUENCES", "triplets": "MJ_COMBINE_TRIPL
 _PICK_C = {"highest": "MJ_PICK_HIGHEST", "all": "MJ_PICK_ALL"}
 
 
-def native_module(ir: "ProfileIR") -> NativeModule:
+def native_module(
+    ir: "ProfileIR", parent: NativeModule | None = None, parent_digest: str | None = None
+) -> NativeModule:
     """Lower every expression of ``ir`` and lay out its tables; :class:`NativeUnsupported` names the
-    first expression (file:line and spec path) or feature the native backend cannot take."""
+    first expression (file:line and spec path) or feature the native backend cannot take.
+
+    With ``parent`` (the native engine of the profile ``ir`` extends, and its digest) a function,
+    array or table the same as one of an ancestor's (or one written earlier here) is used, not
+    written again."""
     from .ir import ExprIR
 
     if not re.fullmatch(r"[a-z][a-z0-9_]*", ir.id):
@@ -639,6 +654,8 @@ def native_module(ir: "ProfileIR") -> NativeModule:
     hand = Scope(payment=False, pattern_ids=pattern_ids, option_names=option_names)
     functions: list[CFunction] = []
     arrays: list[tuple[str, str, str]] = []
+    tables: list[tuple[str, str, tuple[str, ...]]] = []
+    known: dict[tuple[str, ...], str] = dict(parent.known) if parent is not None else {}
 
     def fn(e: "ExprIR | None", name: str, what: str, scope: Scope = hand) -> str:
         if e is None:
@@ -647,8 +664,28 @@ def native_module(ir: "ProfileIR") -> NativeModule:
             body = lower(e.checked or e.python, scope)
         except NativeUnsupported as why:
             raise NativeUnsupported(f"{e.location}: {what}: {why}") from None
-        functions.append(CFunction(name, c_comment(e.source), c_comment(f"{e.location.file}:{e.location.line} {what}"), body, scope.payment))
-        return name
+        key = ("function", "mj_pay" if scope.payment else "mj_view", body)
+        if key not in known:
+            known[key] = f"{ir.id}_{name}"
+            where = c_comment(f"{e.location.file}:{e.location.line} {what}")
+            functions.append(CFunction(known[key], c_comment(e.source), where, body, scope.payment))
+        return known[key]
+
+    def array(ctype: str, name: str, init: str) -> str:
+        key = ("array", ctype, init)
+        if key not in known:
+            known[key] = f"{ir.id}_{name}"
+            arrays.append((ctype, known[key], init))
+        return known[key]
+
+    def table(ctype: str, name: str, rows: list[str]) -> str:
+        if not rows:
+            return "NULL"
+        key = ("table", ctype, *rows)
+        if key not in known:
+            known[key] = f"{ir.id}_{name}"
+            tables.append((ctype, known[key], tuple(rows)))
+        return known[key]
 
     def amount(value: "int | ExprIR | None", name: str, what: str) -> str:
         if value is None:
@@ -665,10 +702,9 @@ def native_module(ir: "ProfileIR") -> NativeModule:
         limits = dict(p.exclude_limits)
         ex_name = lim_name = "NULL"
         if excludes:
-            ex_name, lim_name = f"excludes_{i}", f"exclude_limit_{i}"
-            arrays.append(("int", ex_name, ", ".join(str(x) for x in excludes)))
-            arrays.append(
-                ("int", lim_name, ", ".join(str(limits.get(pattern_ids[x], -1)) for x in excludes))
+            ex_name = array("int", f"excludes_{i}", ", ".join(str(x) for x in excludes))
+            lim_name = array(
+                "int", f"exclude_limit_{i}", ", ".join(str(limits.get(pattern_ids[x], -1)) for x in excludes)
             )
         combine = _COMBINE_C[p.combine[0]] if p.combine is not None else "MJ_NONE"
         size = p.combine[1] if p.combine is not None else 0
@@ -734,13 +770,20 @@ def native_module(ir: "ProfileIR") -> NativeModule:
     tsumo = formulas(ir.payment_tsumo, "tsumo")
     if len(ir.patterns) > 192:
         raise NativeUnsupported(f"{ir.spec_file}: more than 192 patterns")
-    if ir.groups:
-        arrays.append(("int", "group_pick", ", ".join(_PICK_C[g.pick] for g in ir.groups)))
-    if ir.prefer:
-        arrays.append(("int", "prefer", ", ".join(_PREFER_C[k] for k in ir.prefer)))
+    group_pick = array("int", "group_pick", ", ".join(_PICK_C[g.pick] for g in ir.groups)) if ir.groups else "NULL"
+    prefer = array("int", "prefer", ", ".join(_PREFER_C[k] for k in ir.prefer)) if ir.prefer else "NULL"
     minimum = ir.minimum
+    minimum_without = "NULL"
     if minimum is not None and minimum.without:
-        arrays.append(("int", "minimum_without", ", ".join(str(pattern_ids.index(x)) for x in minimum.without)))
+        minimum_without = array(
+            "int", "minimum_without", ", ".join(str(pattern_ids.index(x)) for x in minimum.without)
+        )
+    requirements_table = table("mj_requirement", "requirements", requirements)
+    patterns_table = table("mj_pattern", "patterns", patterns)
+    point_items_table = table("mj_point_item", "point_items", point_items)
+    values_table = table("mj_formula", "values", values)
+    ron_table = table("mj_formula", "ron", ron)
+    tsumo_table = table("mj_formula", "tsumo", tsumo)
     needs = set(ir.needs)
     shapes = ir.shapes
     fields = (
@@ -753,30 +796,30 @@ def native_module(ir: "ProfileIR") -> NativeModule:
         ("needs_only_live_wait", str(int("only_live_wait" in needs))),
         ("needs_concealed_triplets", str(int("concealed_triplets" in needs))),
         ("needs_counts", str(int(bool({"count_of", "concealed_count_of"} & needs)))),
-        ("requirements", "requirements" if requirements else "NULL"),
+        ("requirements", requirements_table),
         ("n_requirements", str(len(requirements))),
-        ("patterns", "patterns" if patterns else "NULL"),
+        ("patterns", patterns_table),
         ("n_patterns", str(len(patterns))),
-        ("group_pick", "group_pick" if ir.groups else "NULL"),
+        ("group_pick", group_pick),
         ("n_groups", str(len(ir.groups))),
         ("has_cap", str(int(ir.cap is not None))),
         ("cap", f"INT64_C({ir.cap or 0})"),
-        ("prefer", "prefer" if ir.prefer else "NULL"),
+        ("prefer", prefer),
         ("n_prefer", str(len(ir.prefer))),
         ("has_minimum", str(int(minimum is not None))),
         ("minimum_at_least", f"INT64_C({minimum.at_least if minimum else 0})"),
-        ("minimum_without", "minimum_without" if minimum is not None and minimum.without else "NULL"),
+        ("minimum_without", minimum_without),
         ("n_minimum_without", str(len(minimum.without) if minimum else 0)),
         ("minimum_reason_en", c_string(minimum.reason.en if minimum else None)),
         ("has_points", str(int(ir.points is not None))),
-        ("point_items", "point_items" if point_items else "NULL"),
+        ("point_items", point_items_table),
         ("n_point_items", str(len(point_items))),
         ("points_result", result),
-        ("values", "values" if values else "NULL"),
+        ("values", values_table),
         ("n_values", str(len(values))),
-        ("ron", "ron" if ron else "NULL"),
+        ("ron", ron_table),
         ("n_ron", str(len(ron))),
-        ("tsumo", "tsumo" if tsumo else "NULL"),
+        ("tsumo", tsumo_table),
         ("n_tsumo", str(len(tsumo))),
         ("hand_value", str(named.index(ir.payment_hand_value)) if ir.payment_hand_value else "MJ_NONE"),
         ("n_options", str(len(option_names))),
@@ -791,28 +834,30 @@ def native_module(ir: "ProfileIR") -> NativeModule:
         spec_file=ir.spec_file,
         functions=tuple(functions),
         arrays=tuple(arrays),
-        patterns=tuple(patterns),
-        point_items=tuple(point_items),
-        requirements=tuple(requirements),
-        values=tuple(values),
-        ron=tuple(ron),
-        tsumo=tuple(tsumo),
+        tables=tuple(tables),
         fields=fields,
+        parent=parent,
+        parent_digest=parent_digest,
+        known=known,
     )
 
 
-def render_native(ir: "ProfileIR") -> tuple[str | None, str | None]:
-    """``generated/native/<id>.c`` for ``ir`` and its digest, or (None, why) when the native
-    backend cannot take the profile (it then runs on the Python backend)."""
+def render_native(
+    ir: "ProfileIR", parent: "tuple[NativeModule, str] | None" = None
+) -> tuple[str | None, str | None, NativeModule | None]:
+    """``generated/native/<id>.c`` for ``ir``, its digest and its module, or (None, why, None) when
+    the native backend cannot take the profile (it then runs on the Python backend). With
+    ``parent`` (the native engine of the profile ``ir`` extends, and its digest) the file includes
+    the parent's and writes only what differs from it."""
     import hashlib
 
     from .emit import environment
 
     try:
-        module = native_module(ir)
+        module = native_module(ir, *(parent or (None, None)))
     except NativeUnsupported as why:
-        return None, str(why)
+        return None, str(why), None
     template = environment().get_template("engine.c.j2")
     body = template.render(m=module, digest="@DIGEST@")
     digest = hashlib.sha256(body.encode("utf-8")).hexdigest()[:32]
-    return body.replace("@DIGEST@", digest), digest
+    return body.replace("@DIGEST@", digest), digest, module

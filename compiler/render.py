@@ -36,6 +36,7 @@ import re
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
+from types import ModuleType
 from typing import Any, Iterable, Mapping, Sequence
 
 import jinja2
@@ -1674,21 +1675,41 @@ def _tidy(text: str) -> str:
     return _BLANK_RUNS.sub("\n\n", "\n".join(lines)).strip("\n") + "\n"
 
 
-def load_engine(source: str, profile_id: str) -> Profile:
+def load_engine(source: str, profile_id: str, built: Mapping[str, ModuleType] | None = None) -> Profile:
     """The :class:`Profile` a generated module's source builds (the module the build is about to write).
 
-    The source is the emitter's output, which imports only the runtime and
-    holds spec strings only as literals (see ``tests/test_compiler.py``'s
-    audit), so running it is what importing the written module would do.
+    The source is the emitter's output, which imports only the runtime, and the modules of the
+    profiles it extends (``built``: this build's, not what is on disk), and holds spec strings
+    only as literals (see ``tests/test_compiler.py``'s audit), so running it is what importing
+    the written module would do.
     """
-    # Not the module's import name: this run is a check, and must not announce itself as the
-    # engine of this process (runtime/engines.py registers only imported modules).
-    namespace: dict[str, Any] = {"__name__": f"mjspec-build.{profile_id}"}
-    exec(compile(source, f"generated/{profile_id}.py", "exec"), namespace)
-    profile = namespace.get("PROFILE")
+    profile = load_engine_module(source, profile_id, built or {}).PROFILE
     if not isinstance(profile, Profile):
         raise TypeError(f"the engine of {profile_id} defines no PROFILE")
     return profile
+
+
+def load_engine_module(source: str, profile_id: str, built: Mapping[str, ModuleType]) -> ModuleType:
+    """The module a generated source makes; its relative imports (``from .<id> import ...``: a
+    profile it extends) are served from ``built``, the modules this build made before it."""
+    import builtins
+
+    def imports(
+        name: str, globals: Any = None, locals: Any = None, fromlist: Any = (), level: int = 0
+    ) -> ModuleType:
+        if level == 0:
+            return builtins.__import__(name, globals, locals, fromlist, level)
+        if level != 1 or name not in built:
+            raise ImportError(f"generated/{profile_id}.py imports .{name}, which this build did not make")
+        return built[name]
+
+    module = ModuleType(f"mjspec.generated.{profile_id}")
+    module.__dict__["__package__"] = "mjspec.generated"
+    module.__dict__["__builtins__"] = {**vars(builtins), "__import__": imports}
+    exec(compile(source, f"generated/{profile_id}.py", "exec"), module.__dict__)
+    if "PROFILE" not in module.__dict__:
+        raise TypeError(f"the engine of {profile_id} defines no PROFILE")
+    return module
 
 
 def render_document(ir: ProfileIR, engine: Profile, lang: str, tr: Translator, names: Mapping[str, Text]) -> str:
@@ -1720,11 +1741,11 @@ def render_index(irs: Sequence[ProfileIR], tr: Translator) -> str:
 
 
 def render_rule_documents(
-    irs: Sequence[ProfileIR], sources: Mapping[str, str], rules_dir: Path, locale: Path | None = None
+    irs: Sequence[ProfileIR], engines: Mapping[str, Profile], rules_dir: Path, locale: Path | None = None
 ) -> tuple[dict[Path, str], list[SpecError]]:
     """Every profile's document in every language, plus the index; or the errors that stop the build.
 
-    ``sources`` maps a profile id to its engine module's source. A message
+    ``engines`` maps a profile id to the Profile its engine module builds. A message
     missing from a catalog is reported once per (language, msgid).
     """
     try:
@@ -1735,7 +1756,7 @@ def render_rule_documents(
     translators = {lang: Translator(lang, catalogs[lang]) for lang in LANGUAGES}
     names = {ir.id: ir.names for ir in irs}
     for ir in irs:
-        engine = load_engine(sources[ir.id], ir.id)
+        engine = engines[ir.id]
         for lang in LANGUAGES:
             files[rules_dir / f"{ir.id}.{lang}.md"] = render_document(ir, engine, lang, translators[lang], names)
     files[rules_dir / "index.md"] = render_index(irs, translators[INDEX_LANGUAGE])

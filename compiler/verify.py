@@ -26,8 +26,10 @@ from __future__ import annotations
 
 import itertools
 import re
-from dataclasses import dataclass
+from collections.abc import Mapping
+from dataclasses import dataclass, field
 from pathlib import Path
+from types import ModuleType
 from typing import Any, Callable, Sequence
 
 from mjspec.runtime.options import OptionSpec, OptionType
@@ -36,11 +38,12 @@ from mjspec.runtime.view import PaymentView
 
 from .check import check
 from .cache import Memo
-from .emit import render_engine
-from .native import render_native
+from .emit import format_python, render_engine_raw
+from .native import NativeModule, render_native
 from .errors import Location, SpecError, SpecErrors
 from .ir import AmountIR, ProfileIR
-from .render import load_engine, render_rule_documents
+from .render import load_engine_module, render_rule_documents
+from .share import definitions, share
 from .resolve import Resolved
 
 #: The highest hand total a payment formula is checked at (no rule book's hand reaches 200 fan).
@@ -67,20 +70,54 @@ class Compiled:
     engine: Profile
     native: str | None = None
     python_only: str | None = None
+    whole: str = ""
+    """The engine module's unformatted text written whole (what a child's module is compared with)."""
+    defined_in: Mapping[str, str] = field(default_factory=dict)
+    """Where each predicate and mask of the module is defined: this profile's module or an ancestor's."""
+    modules: Mapping[str, ModuleType] = field(default_factory=dict)
+    """The engine modules this one imports and itself, as this build made them, by profile id."""
+    native_module: NativeModule | None = None
+    """What the native engine holds (for the native engine of a profile extending this one)."""
+    native_digest: str | None = None
 
 
-def compile_profile(resolved: Resolved, expected_id: str | None = None, memo: Memo | None = None) -> Compiled:
+def compile_profile(
+    resolved: Resolved, expected_id: str | None = None, memo: Memo | None = None, parent: "Compiled | None" = None
+) -> Compiled:
     """Check ``resolved``, render its engines and check its formulas; raise :class:`SpecErrors`.
 
+    With ``parent`` (the compiled profile ``resolved`` extends) the engine module states only what
+    it changes and imports the rest from the parent's (compiler/share.py); without, it is whole.
     ``memo`` keeps black's results between builds (compiler/cache.py)."""
     ir = check(resolved, expected_id=expected_id)
-    native, digest_or_why = render_native(ir)
-    source = render_engine(ir, memo, digest_or_why if native is not None else None)
-    engine = load_engine(source, ir.id)
+    if parent is not None and parent.ir.id != ir.extends:
+        parent = None
+    native_parent = None
+    if parent is not None and parent.native_module is not None and parent.native_digest is not None:
+        native_parent = (parent.native_module, parent.native_digest)
+    native, digest_or_why, native_module = render_native(ir, native_parent)
+    digest = digest_or_why if native is not None else None
+    whole = render_engine_raw(ir, digest)
+    raw, defined_in = whole, {name: ir.id for name in definitions(whole)}
+    modules: dict[str, ModuleType] = {}
+    if parent is not None:
+        shared = share(
+            render_engine_raw(ir, digest, shares=parent.ir.id), parent.whole, parent.ir.id, parent.defined_in, ir.id
+        )
+        if shared is not None:
+            raw, defined_in = shared.raw, dict(shared.defined_in)
+            modules.update(parent.modules)
+    source = format_python(raw, memo)
+    module = load_engine_module(source, ir.id, modules)
+    engine = module.PROFILE
+    if not isinstance(engine, Profile):
+        raise TypeError(f"the engine of {ir.id} defines no PROFILE")
+    modules[ir.id] = module
     errors = payment_domain_errors(ir, engine)
     if errors:
         raise SpecErrors.of(errors)
-    return Compiled(ir, source, engine, native, None if native is not None else digest_or_why)
+    why = None if native is not None else digest_or_why
+    return Compiled(ir, source, engine, native, why, whole, defined_in, modules, native_module, digest)
 
 
 def document_errors(
@@ -93,7 +130,7 @@ def document_errors(
     """
     try:
         return render_rule_documents(
-            [c.ir for c in compiled], {c.ir.id: c.source for c in compiled}, rules_dir, locale
+            [c.ir for c in compiled], {c.ir.id: c.engine for c in compiled}, rules_dir, locale
         )
     except (ArithmeticError, ValueError) as e:
         where = Location(compiled[0].ir.spec_file, 1) if compiled else None

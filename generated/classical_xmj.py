@@ -17,6 +17,7 @@ from mjspec.runtime.profile import (
     Deal,
     Example,
     ExampleMeld,
+    ListedWhen,
     MissingSuitRule,
     Opening,
     Pattern,
@@ -35,554 +36,146 @@ from mjspec.runtime.tiles import Suit, TileSet
 from mjspec.runtime.view import HandView, PaymentView
 
 
+#: selects triplet 5-7z; kong 5-7z
+_GROUP_FIELDS_1 = 0xFFF0000000000000000000000000000000_FFF0000000000000000000000000000000_0000000000000000000000000000000000
+#: selects triplet 1-4z; kong 1-4z
+_GROUP_FIELDS_2 = 0x000FFFF000000000000000000000000000_000FFFF000000000000000000000000000_0000000000000000000000000000000000
+#: selects pair 5-7z
+_GROUP_FIELDS_3 = 0xFFF0000000000000000000000000000000_0000000000000000000000000000000000_0000000000000000000000000000000000_0000000000000000000000000000000000
+#: selects pair 1-4z
+_GROUP_FIELDS_4 = 0x000FFFF000000000000000000000000000_0000000000000000000000000000000000_0000000000000000000000000000000000_0000000000000000000000000000000000
+#: selects triplet 1-9m 1-9p 1-9s 1-7z; kong 1-9m 1-9p 1-9s 1-7z; pair 1-9m 1-9p 1-9s 1-7z;
+#:     knitted 1-3m 1-3p 1-3s; single 1-9m 1-9p 1-9s 1-7z
+_GROUP_FIELDS_5 = 0xFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFF_0000000000000FFF000000FFF000000FFF_FFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFF_FFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFF_FFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFF_0000000000000000000000000000000000
+#: selects sequence 1-7m 1-7p 1-7s
+_GROUP_FIELDS_6 = 0x000000000FFFFFFF00FFFFFFF00FFFFFFF
+#: selects 2-8m 2-8p 2-8s
+_TILE_KINDS_1 = 0x3F9FCFE
+#: selects 2-8m 2-8p 2-8s 1-7z
+_TILE_KINDS_2 = 0x3FBF9FCFE
+#: selects kong 1-9m 1-9p 1-9s 1-7z
+_GROUP_FIELDS_7 = 0xFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFF_0000000000000000000000000000000000_0000000000000000000000000000000000
+#: selects sequence 1-7m 1-7p 1-7s; pair 1-9m 1-9p 1-9s 1-7z; knitted 1-3m 1-3p 1-3s; single
+#:     1-9m 1-9p 1-9s 1-7z
+_GROUP_FIELDS_8 = 0xFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFF_0000000000000FFF000000FFF000000FFF_FFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFF_0000000000000000000000000000000000_0000000000000000000000000000000000_000000000FFFFFFF00FFFFFFF00FFFFFFF
+#: selects 1-9m 1-9p 1,5,7,9s 1-5,7z
+_TILE_KINDS_3 = 0x2FD47FFFF
+#: selects triplet 1m 1p 1s 1z; kong 1m 1p 1s 1z
+_GROUP_FIELDS_9 = 0x000000F00000000F00000000F00000000F_000000F00000000F00000000F00000000F_0000000000000000000000000000000000
+#: selects triplet 9m 9p 9s; kong 9m 9p 9s
+_GROUP_FIELDS_10 = 0x0000000F00000000F00000000F00000000_0000000F00000000F00000000F00000000_0000000000000000000000000000000000
+#: selects sequence 3m 3p 3s
+_GROUP_FIELDS_11 = 0x0000000000000F00000000F00000000F00
+#: selects sequence 6m 6p 6s
+_GROUP_FIELDS_12 = 0x0000000000F00000000F00000000F00000
+#: selects sequence 2m 2p 2s
+_GROUP_FIELDS_13 = 0x00000000000000F00000000F00000000F0
+#: selects sequence 5m 5p 5s
+_GROUP_FIELDS_14 = 0x00000000000F00000000F00000000F0000
+
+
 def _count_own_bonus_tile_doubles(v: HandView) -> int:
-    # spec: scoring.patterns.own_bonus_tile_doubles.count
+    # spec: scoring.patterns.own_bonus_tile_doubles.count = own_bonus if
+    #     option_doubles('FlowersOwnEach') > 0 else 0
     return int(v.own_bonus if v.option_doubles("FlowersOwnEach") > 0 else 0)
 
 
 def _value_own_bonus_tile_doubles(v: HandView) -> int:
-    # spec: scoring.patterns.own_bonus_tile_doubles.value
+    # spec: scoring.patterns.own_bonus_tile_doubles.value = option_doubles('FlowersOwnEach')
     return int(v.option_doubles("FlowersOwnEach"))
 
 
-def _when_own_flower_and_season(v: HandView) -> bool:
-    # spec: scoring.patterns.own_flower_and_season.when
-    return bool(v.own_bonus == 2 and v.option_doubles("FlowersOwnBoth") > 0)
-
-
 def _value_own_flower_and_season(v: HandView) -> int:
-    # spec: scoring.patterns.own_flower_and_season.value
+    # spec: scoring.patterns.own_flower_and_season.value = option_doubles('FlowersOwnBoth')
     return int(v.option_doubles("FlowersOwnBoth"))
 
 
 def _count_bouquet(v: HandView) -> int:
-    # spec: scoring.patterns.bouquet.count
+    # spec: scoring.patterns.bouquet.count = bonus_sets if option_doubles('FlowersBouquet') > 0
+    #     else 0
     return int(v.bonus_sets if v.option_doubles("FlowersBouquet") > 0 else 0)
 
 
 def _value_bouquet(v: HandView) -> int:
-    # spec: scoring.patterns.bouquet.value
+    # spec: scoring.patterns.bouquet.value = option_doubles('FlowersBouquet')
     return int(v.option_doubles("FlowersBouquet"))
 
 
 def _count_dragon_set(v: HandView) -> int:
-    # spec: scoring.patterns.dragon_set.count
-    return int(
-        count_bits(
-            v.set_bits
-            & 660894578172868167165061813084520851586266663049916221772221031435559769991657839499920150374891141494030666545029070192640
-        )
-    )
-
-
-def _when_own_wind_set(v: HandView) -> bool:
-    # spec: scoring.patterns.own_wind_set.when
-    return bool(
-        v.set_bits
-        & 161388154755044512198544180810181983169745647213280309484172090877880090013080812155204529087382412148914825223439646720
-        != 0
-        and any((g.is_triplet and g.wind is not None and (g.wind == v.seat_wind) for g in v.sets))
-    )
-
-
-def _when_prevailing_wind_set(v: HandView) -> bool:
-    # spec: scoring.patterns.prevailing_wind_set.when
-    return bool(
-        v.set_bits
-        & 161388154755044512198544180810181983169745647213280309484172090877880090013080812155204529087382412148914825223439646720
-        != 0
-        and any((g.is_triplet and g.wind is not None and (g.wind == v.round_wind) for g in v.sets))
-    )
-
-
-def _when_little_three_dragons(v: HandView) -> bool:
-    # spec: scoring.patterns.little_three_dragons.when
-    return bool(
-        count_bits(
-            v.set_bits
-            & 660894578172868167165061813084520851586266663049916221772221031435559769991657839499920150374891141494030666545029070192640
-        )
-        == 2
-        and v.group_bits
-        & 57572037464544966211278609965544049100223155310769839414211231468267109040155446340488973779985728312590394153263337704779805779678903616332780842705133893708677120
-        != 0
-    )
-
-
-def _when_big_three_dragons(v: HandView) -> bool:
-    # spec: scoring.patterns.big_three_dragons.when
-    return bool(
-        count_bits(
-            v.set_bits
-            & 660894578172868167165061813084520851586266663049916221772221031435559769991657839499920150374891141494030666545029070192640
-        )
-        == 3
-    )
-
-
-def _when_little_four_winds(v: HandView) -> bool:
-    # spec: scoring.patterns.little_four_winds.when
-    return bool(
-        count_bits(
-            v.set_bits
-            & 161388154755044512198544180810181983169745647213280309484172090877880090013080812155204529087382412148914825223439646720
-        )
-        == 3
-        and v.group_bits
-        & 14058891083020609614729339652118722015429763824840360000145817587428892891373918417995373314085888258138659805220021813483212171361294695383032467001819539701760
-        != 0
-    )
-
-
-def _when_big_four_winds(v: HandView) -> bool:
-    # spec: scoring.patterns.big_four_winds.when
-    return bool(
-        count_bits(
-            v.set_bits
-            & 161388154755044512198544180810181983169745647213280309484172090877880090013080812155204529087382412148914825223439646720
-        )
-        == 4
-    )
-
-
-def _when_three_concealed_pungs(v: HandView) -> bool:
-    # spec: scoring.patterns.three_concealed_pungs.when
-    return bool(
-        sum(
-            (
-                1
-                for g in v.sets
-                if g.is_triplet
-                and (v.concealed_at_win(g) or (g.is_claimed_kong and v.option_on("KongHas3Types")))
-            )
-        )
-        >= 3
-    )
-
-
-def _when_no_score_hand(v: HandView) -> bool:
-    # spec: scoring.patterns.no_score_hand.when
-    return bool(
-        v.winner
-        and v.shape == "standard"
-        and (
-            v.set_bits
-            & 436994993873214129706097166956708350993673864954785244082187322514232460796362596572992539219889919476008441292851808963654198906220783799823359727790193720411251012840824548572681386124275168404332769393331488952774929882035145241163619054387200
-            == 0
-        )
-        and (v.pair is not None)
-        and (not v.pair.is_dragon)
-        and (
-            not (
-                v.pair.wind is not None
-                and (v.pair.wind == v.seat_wind or v.pair.wind == v.round_wind)
-            )
-        )
-    )
-
-
-def _when_no_chows(v: HandView) -> bool:
-    # spec: scoring.patterns.no_chows.when
-    return bool(
-        v.winner
-        and v.shape == "standard"
-        and (not v.set_bits & 1267650595524309662632316502015 != 0)
-    )
-
-
-def _when_concealed_fully(v: HandView) -> bool:
-    # spec: scoring.patterns.concealed_fully.when
-    return bool(
-        v.winner
-        and v.tsumo
-        and (v.option_doubles("ConcealedFully") > 0)
-        and all(
-            (g.concealed or (g.is_claimed_kong and v.option_on("KongHas3Types")) for g in v.melds)
-        )
-    )
+    # spec: scoring.patterns.dragon_set.count = sum(1 for g in sets if g.is_triplet and
+    #     g.is_dragon)
+    return int(count_bits(v.set_bits & _GROUP_FIELDS_1))
 
 
 def _value_concealed_fully(v: HandView) -> int:
-    # spec: scoring.patterns.concealed_fully.value
+    # spec: scoring.patterns.concealed_fully.value = option_doubles('ConcealedFully')
     return int(v.option_doubles("ConcealedFully"))
 
 
-def _when_concealed_almost(v: HandView) -> bool:
-    # spec: scoring.patterns.concealed_almost.when
-    return bool(
-        (v.winner and v.ron or (not v.winner and v.option_on("LosersPurity")))
-        and v.option_doubles("ConcealedAlmost") > 0
-        and all(
-            (g.concealed or (g.is_claimed_kong and v.option_on("KongHas3Types")) for g in v.melds)
-        )
-    )
-
-
 def _value_concealed_almost(v: HandView) -> int:
-    # spec: scoring.patterns.concealed_almost.value
+    # spec: scoring.patterns.concealed_almost.value = option_doubles('ConcealedAlmost')
     return int(v.option_doubles("ConcealedAlmost"))
 
 
-def _when_one_suit_with_honours(v: HandView) -> bool:
-    # spec: scoring.patterns.one_suit_with_honours.when
-    return bool(
-        (v.winner or v.option_on("LosersPurity")) and len(v.suits) == 2 and ("z" in v.suits)
-    )
-
-
-def _when_one_suit_only(v: HandView) -> bool:
-    # spec: scoring.patterns.one_suit_only.when
-    return bool(
-        (v.winner or v.option_on("LosersPurity")) and len(v.suits) == 1 and ("z" not in v.suits)
-    )
-
-
-def _when_all_majors(v: HandView) -> bool:
-    # spec: scoring.patterns.all_majors.when
-    return bool((v.winner or v.option_on("LosersPurity")) and v.tile_mask & 66714878 == 0)
-
-
-def _when_all_honours(v: HandView) -> bool:
-    # spec: scoring.patterns.all_honours.when
-    return bool(
-        (v.option_on("NoLimit") if v.winner else v.option_on("LosersPurity"))
-        and len(v.suits) == 1
-        and ("z" in v.suits)
-    )
-
-
-def _when_all_terminals(v: HandView) -> bool:
-    # spec: scoring.patterns.all_terminals.when
-    return bool(
-        (v.option_on("NoLimit") if v.winner else v.option_on("LosersPurity"))
-        and v.tile_mask & 17112366334 == 0
-    )
-
-
-def _when_loose_tile_win(v: HandView) -> bool:
-    # spec: scoring.patterns.loose_tile_win.when
-    return bool(v.winner and v.after_kong)
-
-
-def _when_last_tile_win(v: HandView) -> bool:
-    # spec: scoring.patterns.last_tile_win.when
-    return bool(v.winner and v.last_tile)
-
-
-def _when_robbing_a_kong(v: HandView) -> bool:
-    # spec: scoring.patterns.robbing_a_kong.when
-    return bool(v.winner and v.robbing_kong)
-
-
-def _when_original_call_win(v: HandView) -> bool:
-    # spec: scoring.patterns.original_call_win.when
-    return bool(v.winner and v.original_call)
-
-
-def _when_heavens_blessing(v: HandView) -> bool:
-    # spec: scoring.patterns.heavens_blessing.when
-    return bool(v.winner and v.first_draw and v.dealer and v.tsumo)
-
-
-def _when_earths_blessing(v: HandView) -> bool:
-    # spec: scoring.patterns.earths_blessing.when
-    return bool(v.winner and v.first_draw and (not v.dealer) and v.ron)
-
-
-def _when_plum_blossom(v: HandView) -> bool:
-    # spec: scoring.patterns.plum_blossom.when
-    return bool(v.winner and v.after_kong and (v.win_tile.suit == "p") and (v.win_tile.number == 5))
-
-
-def _when_moon_from_the_sea(v: HandView) -> bool:
-    # spec: scoring.patterns.moon_from_the_sea.when
-    return bool(
-        v.winner
-        and v.tsumo
-        and v.last_tile
-        and (not v.after_kong)
-        and (v.win_tile.suit == "p")
-        and (v.win_tile.number == 1)
-    )
-
-
-def _when_carrying_pole(v: HandView) -> bool:
-    # spec: scoring.patterns.carrying_pole.when
-    return bool(
-        v.winner and v.robbing_kong and (v.win_tile.suit == "s") and (v.win_tile.number == 2)
-    )
-
-
-def _when_kong_upon_kong(v: HandView) -> bool:
-    # spec: scoring.patterns.kong_upon_kong.when
-    return bool(v.winner and v.kong_upon_kong)
-
-
-def _when_fourfold_plenty(v: HandView) -> bool:
-    # spec: scoring.patterns.fourfold_plenty.when
-    return bool(
-        v.winner
-        and count_bits(
-            v.set_bits
-            & 661055968790248598951915308032771039828397094413920962530465516126332261865582273923474163019710394955365669430159275458560
-        )
-        == 4
-    )
-
-
-def _when_buried_treasure(v: HandView) -> bool:
-    # spec: scoring.patterns.buried_treasure.when
-    return bool(
-        v.winner
-        and v.tsumo
-        and (v.shape == "standard")
-        and (
-            v.set_bits
-            & 436994993873214129706097166956708350993673864954785244082187322514232460796362596572992539219889919476008441292851808963653537850251993551224407812482160949371422608157860267353396737329000762613096458047593412028268242494429702238303760674717695
-            == 0
-        )
-        and all(
-            (g.concealed or (g.is_claimed_kong and v.option_on("KongHas3Types")) for g in v.melds)
-        )
-    )
-
-
-def _when_thirteen_unique_wonders(v: HandView) -> bool:
-    # spec: scoring.patterns.thirteen_unique_wonders.when
-    return bool(v.winner and v.shape == "thirteen_orphans")
-
-
-def _when_three_great_scholars(v: HandView) -> bool:
-    # spec: scoring.patterns.three_great_scholars.when
-    return bool(
-        v.winner
-        and v.shape == "standard"
-        and (
-            count_bits(
-                v.set_bits
-                & 660894578172868167165061813084520851586266663049916221772221031435559769991657839499920150374891141494030666545029070192640
-            )
-            == 3
-        )
-        and (not v.set_bits & 1267650595524309662632316502015 != 0)
-    )
-
-
-def _when_four_blessings(v: HandView) -> bool:
-    # spec: scoring.patterns.four_blessings.when
-    return bool(
-        v.winner
-        and count_bits(
-            v.set_bits
-            & 161388154755044512198544180810181983169745647213280309484172090877880090013080812155204529087382412148914825223439646720
-        )
-        == 4
-    )
-
-
-def _when_all_honours_limit(v: HandView) -> bool:
-    # spec: scoring.patterns.all_honours_limit.when
-    return bool(v.winner and len(v.suits) == 1 and ("z" in v.suits))
-
-
-def _when_heads_and_tails(v: HandView) -> bool:
-    # spec: scoring.patterns.heads_and_tails.when
-    return bool(v.winner and v.tile_mask & 17112366334 == 0)
-
-
-def _when_concealed_clear_suit(v: HandView) -> bool:
-    # spec: scoring.patterns.concealed_clear_suit.when
-    return bool(
-        v.winner
-        and v.tsumo
-        and (len(v.suits) == 1)
-        and ("z" not in v.suits)
-        and all(
-            (g.concealed or (g.is_claimed_kong and v.option_on("KongHas3Types")) for g in v.melds)
-        )
-    )
-
-
-def _when_imperial_jade(v: HandView) -> bool:
-    # spec: scoring.patterns.imperial_jade.when
-    return bool(v.winner and v.tile_mask & 12839288831 == 0)
-
-
-def _when_nine_gates(v: HandView) -> bool:
-    # spec: scoring.patterns.nine_gates.when
-    return bool(
-        v.winner
-        and len(v.melds) == 0
-        and (len(v.suits) == 1)
-        and ("z" not in v.suits)
-        and all(
-            (
-                all(
-                    (
-                        v.concealed_count_of(s, n)
-                        - (1 if v.win_tile.suit == s and v.win_tile.number == n else 0)
-                        == (3 if n == 1 or n == 9 else 1)
-                        for n in (1, 2, 3, 4, 5, 6, 7, 8, 9)
-                    )
-                )
-                for s in v.suits
-            )
-        )
-    )
-
-
-def _when_east_thirteenth_win(v: HandView) -> bool:
-    # spec: scoring.patterns.east_thirteenth_win.when
-    return bool(v.winner and v.dealer and (v.dealer_wins >= 12))
-
-
-def _when_wriggling_snake(v: HandView) -> bool:
-    # spec: scoring.patterns.wriggling_snake.when
-    return bool(
-        v.winner
-        and v.shape == "standard"
-        and (len(v.suits) == 1)
-        and ("z" not in v.suits)
-        and (v.pair is not None)
-        and (
-            v.set_bits
-            & 36939380809657362999642095322567662344425780918862345352778571569766471799233706257520151069017725895127388095774720
-            != 0
-        )
-        and (
-            v.set_bits
-            & 2308711300603585187477630957660471782260648566721849760347341789325345982462581016077729626308436516479152307568640
-            != 0
-        )
-        and (
-            v.pair.number == 2
-            and v.set_bits & 18133887294483320411262720 != 0
-            and (v.set_bits & 74276402358203680404532101120 != 0)
-            or (
-                v.pair.number == 5
-                and v.set_bits & 1133367955905207525703920 != 0
-                and (v.set_bits & 74276402358203680404532101120 != 0)
-            )
-            or (
-                v.pair.number == 8
-                and v.set_bits & 1133367955905207525703920 != 0
-                and (v.set_bits & 4642275147387730025283256320 != 0)
-            )
-        )
-    )
-
-
-def _when_own_bonus_tile_limit(v: HandView) -> bool:
-    # spec: scoring.patterns.own_bonus_tile_limit.when
-    return bool(v.own_bonus > 0 and v.option_limit("FlowersOwnEach"))
-
-
-def _when_own_flower_and_season_limit(v: HandView) -> bool:
-    # spec: scoring.patterns.own_flower_and_season_limit.when
-    return bool(v.own_bonus == 2 and v.option_limit("FlowersOwnBoth"))
-
-
-def _when_bouquet_limit(v: HandView) -> bool:
-    # spec: scoring.patterns.bouquet_limit.when
-    return bool(v.bonus_sets > 0 and v.option_limit("FlowersBouquet"))
-
-
-def _when_concealed_fully_limit(v: HandView) -> bool:
-    # spec: scoring.patterns.concealed_fully_limit.when
-    return bool(
-        v.winner
-        and v.tsumo
-        and v.option_limit("ConcealedFully")
-        and all(
-            (g.concealed or (g.is_claimed_kong and v.option_on("KongHas3Types")) for g in v.melds)
-        )
-    )
-
-
-def _when_concealed_almost_limit(v: HandView) -> bool:
-    # spec: scoring.patterns.concealed_almost_limit.when
-    return bool(
-        (v.winner and v.ron or (not v.winner and v.option_on("LosersPurity")))
-        and v.option_limit("ConcealedAlmost")
-        and all(
-            (g.concealed or (g.is_claimed_kong and v.option_on("KongHas3Types")) for g in v.melds)
-        )
-    )
-
-
-def _when_whole_hand_tiles(v: HandView) -> int:
-    # The `when` of every whole-hand pattern reading the tiles only, in one call: bit i is set
+def _when_whole_hand_tiles(v: HandView, asked: int = -1) -> int:
+    # The `when` of every whole-hand pattern reading the tiles only, each written once: bit i is set
     # when the i-th of them (declaration order, as listed in whole_hand_conditions) meets it.
+    # The scorer asks for every bit in one call; a pattern's own `when` asks for its bit alone.
     return int(
         0
-        | (1 if True else 0)
+        # scoring.patterns.dragon_set: no `when`, always met
+        | (1 if asked & 1 else 0)
+        # spec: scoring.patterns.little_three_dragons.when = sum(1 for g in sets if g.is_triplet
+        #     and g.is_dragon) == 2 and any(g.is_pair and g.is_dragon for g in groups)
         | (
             2
-            if (
-                count_bits(
-                    v.set_bits
-                    & 660894578172868167165061813084520851586266663049916221772221031435559769991657839499920150374891141494030666545029070192640
-                )
-                == 2
-                and v.group_bits
-                & 57572037464544966211278609965544049100223155310769839414211231468267109040155446340488973779985728312590394153263337704779805779678903616332780842705133893708677120
-                != 0
+            if asked & 2
+            and (
+                count_bits(v.set_bits & _GROUP_FIELDS_1) == 2
+                and v.group_bits & _GROUP_FIELDS_3 != 0
             )
             else 0
         )
-        | (
-            4
-            if (
-                count_bits(
-                    v.set_bits
-                    & 660894578172868167165061813084520851586266663049916221772221031435559769991657839499920150374891141494030666545029070192640
-                )
-                == 3
-            )
-            else 0
-        )
+        # spec: scoring.patterns.big_three_dragons.when = sum(1 for g in sets if g.is_triplet
+        #     and g.is_dragon) == 3
+        | (4 if asked & 4 and (count_bits(v.set_bits & _GROUP_FIELDS_1) == 3) else 0)
+        # spec: scoring.patterns.little_four_winds.when = sum(1 for g in sets if g.is_triplet
+        #     and g.is_wind) == 3 and any(g.is_pair and g.is_wind for g in groups)
         | (
             8
-            if (
-                count_bits(
-                    v.set_bits
-                    & 161388154755044512198544180810181983169745647213280309484172090877880090013080812155204529087382412148914825223439646720
-                )
-                == 3
-                and v.group_bits
-                & 14058891083020609614729339652118722015429763824840360000145817587428892891373918417995373314085888258138659805220021813483212171361294695383032467001819539701760
-                != 0
+            if asked & 8
+            and (
+                count_bits(v.set_bits & _GROUP_FIELDS_2) == 3
+                and v.group_bits & _GROUP_FIELDS_4 != 0
             )
             else 0
         )
-        | (
-            16
-            if (
-                count_bits(
-                    v.set_bits
-                    & 161388154755044512198544180810181983169745647213280309484172090877880090013080812155204529087382412148914825223439646720
-                )
-                == 4
-            )
-            else 0
-        )
+        # spec: scoring.patterns.big_four_winds.when = sum(1 for g in sets if g.is_triplet and
+        #     g.is_wind) == 4
+        | (16 if asked & 16 and (count_bits(v.set_bits & _GROUP_FIELDS_2) == 4) else 0)
     )
 
 
-def _when_whole_hand_situation(v: HandView) -> int:
-    # The `when` of every whole-hand pattern reading the situation, in one call: bit i is set
+def _when_whole_hand_situation(v: HandView, asked: int = -1) -> int:
+    # The `when` of every whole-hand pattern reading the situation, each written once: bit i is set
     # when the i-th of them (declaration order, as listed in whole_hand_conditions) meets it.
+    # The scorer asks for every bit in one call; a pattern's own `when` asks for its bit alone.
     return int(
         0
-        | (1 if True else 0)
-        | (2 if (v.own_bonus == 2 and v.option_doubles("FlowersOwnBoth") > 0) else 0)
-        | (4 if True else 0)
+        # scoring.patterns.own_bonus_tile_doubles: no `when`, always met
+        | (1 if asked & 1 else 0)
+        # spec: scoring.patterns.own_flower_and_season.when = own_bonus == 2 and
+        #     option_doubles('FlowersOwnBoth') > 0
+        | (2 if asked & 2 and (v.own_bonus == 2 and v.option_doubles("FlowersOwnBoth") > 0) else 0)
+        # scoring.patterns.bouquet: no `when`, always met
+        | (4 if asked & 4 else 0)
+        # spec: scoring.patterns.own_wind_set.when = any(g.is_triplet and g.wind is not None and
+        #     g.wind == seat_wind for g in sets)
         | (
             8
-            if (
-                v.set_bits
-                & 161388154755044512198544180810181983169745647213280309484172090877880090013080812155204529087382412148914825223439646720
-                != 0
+            if asked & 8
+            and (
+                v.set_bits & _GROUP_FIELDS_2 != 0
                 and any(
                     (
                         g.is_triplet and g.wind is not None and (g.wind == v.seat_wind)
@@ -592,12 +185,13 @@ def _when_whole_hand_situation(v: HandView) -> int:
             )
             else 0
         )
+        # spec: scoring.patterns.prevailing_wind_set.when = any(g.is_triplet and g.wind is not
+        #     None and g.wind == round_wind for g in sets)
         | (
             16
-            if (
-                v.set_bits
-                & 161388154755044512198544180810181983169745647213280309484172090877880090013080812155204529087382412148914825223439646720
-                != 0
+            if asked & 16
+            and (
+                v.set_bits & _GROUP_FIELDS_2 != 0
                 and any(
                     (
                         g.is_triplet and g.wind is not None and (g.wind == v.round_wind)
@@ -607,9 +201,13 @@ def _when_whole_hand_situation(v: HandView) -> int:
             )
             else 0
         )
+        # spec: scoring.patterns.three_concealed_pungs.when = sum(1 for g in sets if
+        #     g.is_triplet and (concealed_at_win(g) or (g.is_claimed_kong and
+        #     option_on('KongHas3Types')))) >= 3
         | (
             32
-            if (
+            if asked & 32
+            and (
                 sum(
                     (
                         1
@@ -625,16 +223,17 @@ def _when_whole_hand_situation(v: HandView) -> int:
             )
             else 0
         )
+        # spec: scoring.patterns.no_score_hand.when = winner and shape == 'standard' and
+        #     all(g.is_sequence for g in sets) and pair is not None and not pair.is_dragon and
+        #     not (pair.wind is not None and (pair.wind == seat_wind or pair.wind ==
+        #     round_wind))
         | (
             64
-            if (
+            if asked & 64
+            and (
                 v.winner
                 and v.shape == "standard"
-                and (
-                    v.set_bits
-                    & 436994993873214129706097166956708350993673864954785244082187322514232460796362596572992539219889919476008441292851808963654198906220783799823359727790193720411251012840824548572681386124275168404332769393331488952774929882035145241163619054387200
-                    == 0
-                )
+                and (v.set_bits & _GROUP_FIELDS_5 == 0)
                 and (v.pair is not None)
                 and (not v.pair.is_dragon)
                 and (
@@ -646,18 +245,21 @@ def _when_whole_hand_situation(v: HandView) -> int:
             )
             else 0
         )
+        # spec: scoring.patterns.no_chows.when = winner and shape == 'standard' and not
+        #     any(g.is_sequence for g in sets)
         | (
             128
-            if (
-                v.winner
-                and v.shape == "standard"
-                and (not v.set_bits & 1267650595524309662632316502015 != 0)
-            )
+            if asked & 128
+            and (v.winner and v.shape == "standard" and (not v.set_bits & _GROUP_FIELDS_6 != 0))
             else 0
         )
+        # spec: scoring.patterns.concealed_fully.when = winner and tsumo and
+        #     option_doubles('ConcealedFully') > 0 and all(g.concealed or (g.is_claimed_kong and
+        #     option_on('KongHas3Types')) for g in melds)
         | (
             256
-            if (
+            if asked & 256
+            and (
                 v.winner
                 and v.tsumo
                 and (v.option_doubles("ConcealedFully") > 0)
@@ -670,9 +272,14 @@ def _when_whole_hand_situation(v: HandView) -> int:
             )
             else 0
         )
+        # spec: scoring.patterns.concealed_almost.when = ((winner and ron) or (not winner and
+        #     option_on('LosersPurity'))) and option_doubles('ConcealedAlmost') > 0 and
+        #     all(g.concealed or (g.is_claimed_kong and option_on('KongHas3Types')) for g in
+        #     melds)
         | (
             512
-            if (
+            if asked & 512
+            and (
                 (v.winner and v.ron or (not v.winner and v.option_on("LosersPurity")))
                 and v.option_doubles("ConcealedAlmost") > 0
                 and all(
@@ -684,58 +291,93 @@ def _when_whole_hand_situation(v: HandView) -> int:
             )
             else 0
         )
+        # spec: scoring.patterns.one_suit_with_honours.when = (winner or
+        #     option_on('LosersPurity')) and len(suits) == 2 and 'z' in suits
         | (
             1024
-            if (
+            if asked & 1024
+            and (
                 (v.winner or v.option_on("LosersPurity")) and len(v.suits) == 2 and ("z" in v.suits)
             )
             else 0
         )
+        # spec: scoring.patterns.one_suit_only.when = (winner or option_on('LosersPurity')) and
+        #     len(suits) == 1 and 'z' not in suits
         | (
             2048
-            if (
+            if asked & 2048
+            and (
                 (v.winner or v.option_on("LosersPurity"))
                 and len(v.suits) == 1
                 and ("z" not in v.suits)
             )
             else 0
         )
+        # spec: scoring.patterns.all_majors.when = (winner or option_on('LosersPurity')) and
+        #     all(t.is_terminal_or_honor for t in tiles)
         | (
             4096
-            if ((v.winner or v.option_on("LosersPurity")) and v.tile_mask & 66714878 == 0)
+            if asked & 4096
+            and ((v.winner or v.option_on("LosersPurity")) and v.tile_mask & _TILE_KINDS_1 == 0)
             else 0
         )
+        # spec: scoring.patterns.all_honours.when = (option_on('NoLimit') if winner else
+        #     option_on('LosersPurity')) and len(suits) == 1 and 'z' in suits
         | (
             8192
-            if (
+            if asked & 8192
+            and (
                 (v.option_on("NoLimit") if v.winner else v.option_on("LosersPurity"))
                 and len(v.suits) == 1
                 and ("z" in v.suits)
             )
             else 0
         )
+        # spec: scoring.patterns.all_terminals.when = (option_on('NoLimit') if winner else
+        #     option_on('LosersPurity')) and all(t.is_terminal for t in tiles)
         | (
             16384
-            if (
+            if asked & 16384
+            and (
                 (v.option_on("NoLimit") if v.winner else v.option_on("LosersPurity"))
-                and v.tile_mask & 17112366334 == 0
+                and v.tile_mask & _TILE_KINDS_2 == 0
             )
             else 0
         )
-        | (32768 if (v.winner and v.after_kong) else 0)
-        | (65536 if (v.winner and v.last_tile) else 0)
-        | (131072 if (v.winner and v.robbing_kong) else 0)
-        | (262144 if (v.winner and v.original_call) else 0)
-        | (524288 if (v.winner and v.first_draw and v.dealer and v.tsumo) else 0)
-        | (1048576 if (v.winner and v.first_draw and (not v.dealer) and v.ron) else 0)
+        # spec: scoring.patterns.loose_tile_win.when = winner and after_kong
+        | (32768 if asked & 32768 and (v.winner and v.after_kong) else 0)
+        # spec: scoring.patterns.last_tile_win.when = winner and last_tile
+        | (65536 if asked & 65536 and (v.winner and v.last_tile) else 0)
+        # spec: scoring.patterns.robbing_a_kong.when = winner and robbing_kong
+        | (131072 if asked & 131072 and (v.winner and v.robbing_kong) else 0)
+        # spec: scoring.patterns.original_call_win.when = winner and original_call
+        | (262144 if asked & 262144 and (v.winner and v.original_call) else 0)
+        # spec: scoring.patterns.heavens_blessing.when = winner and first_draw and dealer and
+        #     tsumo
+        | (524288 if asked & 524288 and (v.winner and v.first_draw and v.dealer and v.tsumo) else 0)
+        # spec: scoring.patterns.earths_blessing.when = winner and first_draw and not dealer and
+        #     ron
         | (
-            2097152
-            if (v.winner and v.after_kong and (v.win_tile.suit == "p") and (v.win_tile.number == 5))
+            1048576
+            if asked & 1048576 and (v.winner and v.first_draw and (not v.dealer) and v.ron)
             else 0
         )
+        # spec: scoring.patterns.plum_blossom.when = winner and after_kong and win_tile.suit ==
+        #     'p' and win_tile.number == 5
+        | (
+            2097152
+            if asked & 2097152
+            and (
+                v.winner and v.after_kong and (v.win_tile.suit == "p") and (v.win_tile.number == 5)
+            )
+            else 0
+        )
+        # spec: scoring.patterns.moon_from_the_sea.when = winner and tsumo and last_tile and not
+        #     after_kong and win_tile.suit == 'p' and win_tile.number == 1
         | (
             4194304
-            if (
+            if asked & 4194304
+            and (
                 v.winner
                 and v.tsumo
                 and v.last_tile
@@ -745,9 +387,12 @@ def _when_whole_hand_situation(v: HandView) -> int:
             )
             else 0
         )
+        # spec: scoring.patterns.carrying_pole.when = winner and robbing_kong and win_tile.suit
+        #     == 's' and win_tile.number == 2
         | (
             8388608
-            if (
+            if asked & 8388608
+            and (
                 v.winner
                 and v.robbing_kong
                 and (v.win_tile.suit == "s")
@@ -755,30 +400,26 @@ def _when_whole_hand_situation(v: HandView) -> int:
             )
             else 0
         )
-        | (16777216 if (v.winner and v.kong_upon_kong) else 0)
+        # spec: scoring.patterns.kong_upon_kong.when = winner and kong_upon_kong
+        | (16777216 if asked & 16777216 and (v.winner and v.kong_upon_kong) else 0)
+        # spec: scoring.patterns.fourfold_plenty.when = winner and sum(1 for g in sets if
+        #     g.is_kong) == 4
         | (
             33554432
-            if (
-                v.winner
-                and count_bits(
-                    v.set_bits
-                    & 661055968790248598951915308032771039828397094413920962530465516126332261865582273923474163019710394955365669430159275458560
-                )
-                == 4
-            )
+            if asked & 33554432 and (v.winner and count_bits(v.set_bits & _GROUP_FIELDS_7) == 4)
             else 0
         )
+        # spec: scoring.patterns.buried_treasure.when = winner and tsumo and shape == 'standard'
+        #     and all(g.is_triplet for g in sets) and all(g.concealed or (g.is_claimed_kong and
+        #     option_on('KongHas3Types')) for g in melds)
         | (
             67108864
-            if (
+            if asked & 67108864
+            and (
                 v.winner
                 and v.tsumo
                 and (v.shape == "standard")
-                and (
-                    v.set_bits
-                    & 436994993873214129706097166956708350993673864954785244082187322514232460796362596572992539219889919476008441292851808963653537850251993551224407812482160949371422608157860267353396737329000762613096458047593412028268242494429702238303760674717695
-                    == 0
-                )
+                and (v.set_bits & _GROUP_FIELDS_8 == 0)
                 and all(
                     (
                         g.concealed or (g.is_claimed_kong and v.option_on("KongHas3Types"))
@@ -788,40 +429,51 @@ def _when_whole_hand_situation(v: HandView) -> int:
             )
             else 0
         )
-        | (134217728 if (v.winner and v.shape == "thirteen_orphans") else 0)
+        # spec: scoring.patterns.thirteen_unique_wonders.when = winner and shape ==
+        #     'thirteen_orphans'
+        | (134217728 if asked & 134217728 and (v.winner and v.shape == "thirteen_orphans") else 0)
+        # spec: scoring.patterns.three_great_scholars.when = winner and shape == 'standard' and
+        #     sum(1 for g in sets if g.is_triplet and g.is_dragon) == 3 and not
+        #     any(g.is_sequence for g in sets)
         | (
             268435456
-            if (
+            if asked & 268435456
+            and (
                 v.winner
                 and v.shape == "standard"
-                and (
-                    count_bits(
-                        v.set_bits
-                        & 660894578172868167165061813084520851586266663049916221772221031435559769991657839499920150374891141494030666545029070192640
-                    )
-                    == 3
-                )
-                and (not v.set_bits & 1267650595524309662632316502015 != 0)
+                and (count_bits(v.set_bits & _GROUP_FIELDS_1) == 3)
+                and (not v.set_bits & _GROUP_FIELDS_6 != 0)
             )
             else 0
         )
+        # spec: scoring.patterns.four_blessings.when = winner and sum(1 for g in sets if
+        #     g.is_triplet and g.is_wind) == 4
         | (
             536870912
-            if (
-                v.winner
-                and count_bits(
-                    v.set_bits
-                    & 161388154755044512198544180810181983169745647213280309484172090877880090013080812155204529087382412148914825223439646720
-                )
-                == 4
-            )
+            if asked & 536870912 and (v.winner and count_bits(v.set_bits & _GROUP_FIELDS_2) == 4)
             else 0
         )
-        | (1073741824 if (v.winner and len(v.suits) == 1 and ("z" in v.suits)) else 0)
-        | (2147483648 if (v.winner and v.tile_mask & 17112366334 == 0) else 0)
+        # spec: scoring.patterns.all_honours_limit.when = winner and len(suits) == 1 and 'z' in
+        #     suits
+        | (
+            1073741824
+            if asked & 1073741824 and (v.winner and len(v.suits) == 1 and ("z" in v.suits))
+            else 0
+        )
+        # spec: scoring.patterns.heads_and_tails.when = winner and all(t.is_terminal for t in
+        #     tiles)
+        | (
+            2147483648
+            if asked & 2147483648 and (v.winner and v.tile_mask & _TILE_KINDS_2 == 0)
+            else 0
+        )
+        # spec: scoring.patterns.concealed_clear_suit.when = winner and tsumo and len(suits) ==
+        #     1 and 'z' not in suits and all(g.concealed or (g.is_claimed_kong and
+        #     option_on('KongHas3Types')) for g in melds)
         | (
             4294967296
-            if (
+            if asked & 4294967296
+            and (
                 v.winner
                 and v.tsumo
                 and (len(v.suits) == 1)
@@ -835,10 +487,21 @@ def _when_whole_hand_situation(v: HandView) -> int:
             )
             else 0
         )
-        | (8589934592 if (v.winner and v.tile_mask & 12839288831 == 0) else 0)
+        # spec: scoring.patterns.imperial_jade.when = winner and all((t.suit == 's' and t.number
+        #     in (2, 3, 4, 6, 8)) or (t.suit == 'z' and t.number == 6) for t in tiles)
+        | (
+            8589934592
+            if asked & 8589934592 and (v.winner and v.tile_mask & _TILE_KINDS_3 == 0)
+            else 0
+        )
+        # spec: scoring.patterns.nine_gates.when = winner and len(melds) == 0 and len(suits) ==
+        #     1 and 'z' not in suits and all(all(concealed_count_of(s, n) - (1 if win_tile.suit
+        #     == s and win_tile.number == n else 0) == (3 if n == 1 or n == 9 else 1) for n in
+        #     (1, 2, 3, 4, 5, 6, 7, 8, 9)) for s in suits)
         | (
             17179869184
-            if (
+            if asked & 17179869184
+            and (
                 v.winner
                 and len(v.melds) == 0
                 and (len(v.suits) == 1)
@@ -859,49 +522,79 @@ def _when_whole_hand_situation(v: HandView) -> int:
             )
             else 0
         )
-        | (34359738368 if (v.winner and v.dealer and (v.dealer_wins >= 12)) else 0)
+        # spec: scoring.patterns.east_thirteenth_win.when = winner and dealer and dealer_wins >=
+        #     12
+        | (
+            34359738368
+            if asked & 34359738368 and (v.winner and v.dealer and (v.dealer_wins >= 12))
+            else 0
+        )
+        # spec: scoring.patterns.wriggling_snake.when = winner and shape == 'standard' and
+        #     len(suits) == 1 and 'z' not in suits and pair is not None and any(g.is_triplet and
+        #     g.number == 1 for g in sets) and any(g.is_triplet and g.number == 9 for g in sets)
+        #     and ((pair.number == 2 and any(g.is_sequence and g.number == 3 for g in sets) and
+        #     any(g.is_sequence and g.number == 6 for g in sets)) or (pair.number == 5 and
+        #     any(g.is_sequence and g.number == 2 for g in sets) and any(g.is_sequence and
+        #     g.number == 6 for g in sets)) or (pair.number == 8 and any(g.is_sequence and
+        #     g.number == 2 for g in sets) and any(g.is_sequence and g.number == 5 for g in
+        #     sets)))
         | (
             68719476736
-            if (
+            if asked & 68719476736
+            and (
                 v.winner
                 and v.shape == "standard"
                 and (len(v.suits) == 1)
                 and ("z" not in v.suits)
                 and (v.pair is not None)
-                and (
-                    v.set_bits
-                    & 36939380809657362999642095322567662344425780918862345352778571569766471799233706257520151069017725895127388095774720
-                    != 0
-                )
-                and (
-                    v.set_bits
-                    & 2308711300603585187477630957660471782260648566721849760347341789325345982462581016077729626308436516479152307568640
-                    != 0
-                )
+                and (v.set_bits & _GROUP_FIELDS_9 != 0)
+                and (v.set_bits & _GROUP_FIELDS_10 != 0)
                 and (
                     v.pair.number == 2
-                    and v.set_bits & 18133887294483320411262720 != 0
-                    and (v.set_bits & 74276402358203680404532101120 != 0)
+                    and v.set_bits & _GROUP_FIELDS_11 != 0
+                    and (v.set_bits & _GROUP_FIELDS_12 != 0)
                     or (
                         v.pair.number == 5
-                        and v.set_bits & 1133367955905207525703920 != 0
-                        and (v.set_bits & 74276402358203680404532101120 != 0)
+                        and v.set_bits & _GROUP_FIELDS_13 != 0
+                        and (v.set_bits & _GROUP_FIELDS_12 != 0)
                     )
                     or (
                         v.pair.number == 8
-                        and v.set_bits & 1133367955905207525703920 != 0
-                        and (v.set_bits & 4642275147387730025283256320 != 0)
+                        and v.set_bits & _GROUP_FIELDS_13 != 0
+                        and (v.set_bits & _GROUP_FIELDS_14 != 0)
                     )
                 )
             )
             else 0
         )
-        | (137438953472 if (v.own_bonus > 0 and v.option_limit("FlowersOwnEach")) else 0)
-        | (274877906944 if (v.own_bonus == 2 and v.option_limit("FlowersOwnBoth")) else 0)
-        | (549755813888 if (v.bonus_sets > 0 and v.option_limit("FlowersBouquet")) else 0)
+        # spec: scoring.patterns.own_bonus_tile_limit.when = own_bonus > 0 and
+        #     option_limit('FlowersOwnEach')
+        | (
+            137438953472
+            if asked & 137438953472 and (v.own_bonus > 0 and v.option_limit("FlowersOwnEach"))
+            else 0
+        )
+        # spec: scoring.patterns.own_flower_and_season_limit.when = own_bonus == 2 and
+        #     option_limit('FlowersOwnBoth')
+        | (
+            274877906944
+            if asked & 274877906944 and (v.own_bonus == 2 and v.option_limit("FlowersOwnBoth"))
+            else 0
+        )
+        # spec: scoring.patterns.bouquet_limit.when = bonus_sets > 0 and
+        #     option_limit('FlowersBouquet')
+        | (
+            549755813888
+            if asked & 549755813888 and (v.bonus_sets > 0 and v.option_limit("FlowersBouquet"))
+            else 0
+        )
+        # spec: scoring.patterns.concealed_fully_limit.when = winner and tsumo and
+        #     option_limit('ConcealedFully') and all(g.concealed or (g.is_claimed_kong and
+        #     option_on('KongHas3Types')) for g in melds)
         | (
             1099511627776
-            if (
+            if asked & 1099511627776
+            and (
                 v.winner
                 and v.tsumo
                 and v.option_limit("ConcealedFully")
@@ -914,9 +607,14 @@ def _when_whole_hand_situation(v: HandView) -> int:
             )
             else 0
         )
+        # spec: scoring.patterns.concealed_almost_limit.when = ((winner and ron) or (not winner
+        #     and option_on('LosersPurity'))) and option_limit('ConcealedAlmost') and
+        #     all(g.concealed or (g.is_claimed_kong and option_on('KongHas3Types')) for g in
+        #     melds)
         | (
             2199023255552
-            if (
+            if asked & 2199023255552
+            and (
                 (v.winner and v.ron or (not v.winner and v.option_on("LosersPurity")))
                 and v.option_limit("ConcealedAlmost")
                 and all(
@@ -932,12 +630,14 @@ def _when_whole_hand_situation(v: HandView) -> int:
 
 
 def _point_value_bonus_tiles(v: HandView) -> int:
-    # spec: scoring.points.items.bonus_tiles.value
+    # spec: scoring.points.items.bonus_tiles.value = 4 * flowers
     return int(4 * v.flowers)
 
 
 def _point_value_pungs_and_kongs(v: HandView) -> int:
-    # spec: scoring.points.items.pungs_and_kongs.value
+    # spec: scoring.points.items.pungs_and_kongs.value = sum((4 if g.has_terminal_or_honor else
+    #     2) * (2 if concealed_at_win(g) else 1) * (4 if g.is_kong else 1) for g in sets if
+    #     g.is_triplet)
     return int(
         sum(
             (
@@ -952,7 +652,9 @@ def _point_value_pungs_and_kongs(v: HandView) -> int:
 
 
 def _point_value_pairs(v: HandView) -> int:
-    # spec: scoring.points.items.pairs.value
+    # spec: scoring.points.items.pairs.value = sum((2 if g.is_dragon else 0) + (2 if g.wind is
+    #     not None and g.wind == seat_wind else 0) + (2 if g.wind is not None and g.wind ==
+    #     round_wind else 0) for g in groups if g.is_pair)
     return int(
         sum(
             (
@@ -967,67 +669,74 @@ def _point_value_pairs(v: HandView) -> int:
 
 
 def _point_when_mah_jong(v: HandView) -> bool:
-    # spec: scoring.points.items.mah_jong.when
+    # spec: scoring.points.items.mah_jong.when = winner
     return bool(v.winner)
 
 
 def _point_value_mah_jong(v: HandView) -> int:
-    # spec: scoring.points.items.mah_jong.value
+    # spec: scoring.points.items.mah_jong.value = option_value('MahJongScore')
     return int(v.option_value("MahJongScore"))
 
 
 def _point_when_seven_pairs_bonus(v: HandView) -> bool:
-    # spec: scoring.points.items.seven_pairs_bonus.when
+    # spec: scoring.points.items.seven_pairs_bonus.when = winner and shape == 'seven_pairs'
     return bool(v.winner and v.shape == "seven_pairs")
 
 
 def _point_value_seven_pairs_bonus(v: HandView) -> int:
-    # spec: scoring.points.items.seven_pairs_bonus.value
+    # spec: scoring.points.items.seven_pairs_bonus.value = option_value('SevenPairsVal')
     return int(v.option_value("SevenPairsVal"))
 
 
 def _point_when_from_the_wall(v: HandView) -> bool:
-    # spec: scoring.points.items.from_the_wall.when
+    # spec: scoring.points.items.from_the_wall.when = winner and tsumo and not after_kong
     return bool(v.winner and v.tsumo and (not v.after_kong))
 
 
 def _point_when_only_place(v: HandView) -> bool:
-    # spec: scoring.points.items.only_place.when
+    # spec: scoring.points.items.only_place.when = winner and shape == 'standard' and
+    #     only_live_wait
     return bool(v.winner and v.shape == "standard" and v.only_live_wait)
 
 
 def _point_when_fishing_the_eyes(v: HandView) -> bool:
-    # spec: scoring.points.items.fishing_the_eyes.when
+    # spec: scoring.points.items.fishing_the_eyes.when = winner and shape == 'standard' and wait
+    #     == 'single'
     return bool(v.winner and v.shape == "standard" and (v.wait == "single"))
 
 
 def _point_value_fishing_the_eyes(v: HandView) -> int:
-    # spec: scoring.points.items.fishing_the_eyes.value
+    # spec: scoring.points.items.fishing_the_eyes.value = 4 if pair is not None and
+    #     pair.is_terminal_or_honor_group else 2
     return int(4 if v.pair is not None and v.pair.is_terminal_or_honor_group else 2)
 
 
 def _point_value_own_bonus_tile_points(v: HandView) -> int:
-    # spec: scoring.points.items.own_bonus_tile_points.value
+    # spec: scoring.points.items.own_bonus_tile_points.value = option_points('FlowersOwnEach') *
+    #     own_bonus
     return int(v.option_points("FlowersOwnEach") * v.own_bonus)
 
 
 def _point_when_own_flower_and_season_points(v: HandView) -> bool:
-    # spec: scoring.points.items.own_flower_and_season_points.when
+    # spec: scoring.points.items.own_flower_and_season_points.when = own_bonus == 2
     return bool(v.own_bonus == 2)
 
 
 def _point_value_own_flower_and_season_points(v: HandView) -> int:
-    # spec: scoring.points.items.own_flower_and_season_points.value
+    # spec: scoring.points.items.own_flower_and_season_points.value =
+    #     option_points('FlowersOwnBoth')
     return int(v.option_points("FlowersOwnBoth"))
 
 
 def _point_value_bouquet_points(v: HandView) -> int:
-    # spec: scoring.points.items.bouquet_points.value
+    # spec: scoring.points.items.bouquet_points.value = option_points('FlowersBouquet') *
+    #     bonus_sets
     return int(v.option_points("FlowersBouquet") * v.bonus_sets)
 
 
 def _point_when_concealed_fully_points(v: HandView) -> bool:
-    # spec: scoring.points.items.concealed_fully_points.when
+    # spec: scoring.points.items.concealed_fully_points.when = winner and tsumo and
+    #     all(g.concealed or (g.is_claimed_kong and option_on('KongHas3Types')) for g in melds)
     return bool(
         v.winner
         and v.tsumo
@@ -1038,12 +747,14 @@ def _point_when_concealed_fully_points(v: HandView) -> bool:
 
 
 def _point_value_concealed_fully_points(v: HandView) -> int:
-    # spec: scoring.points.items.concealed_fully_points.value
+    # spec: scoring.points.items.concealed_fully_points.value = option_points('ConcealedFully')
     return int(v.option_points("ConcealedFully"))
 
 
 def _point_when_concealed_almost_points(v: HandView) -> bool:
-    # spec: scoring.points.items.concealed_almost_points.when
+    # spec: scoring.points.items.concealed_almost_points.when = ((winner and ron) or (not winner
+    #     and option_on('LosersPurity'))) and all(g.concealed or (g.is_claimed_kong and
+    #     option_on('KongHas3Types')) for g in melds)
     return bool(
         (v.winner and v.ron or (not v.winner and v.option_on("LosersPurity")))
         and all(
@@ -1053,17 +764,20 @@ def _point_when_concealed_almost_points(v: HandView) -> bool:
 
 
 def _point_value_concealed_almost_points(v: HandView) -> int:
-    # spec: scoring.points.items.concealed_almost_points.value
+    # spec: scoring.points.items.concealed_almost_points.value =
+    #     option_points('ConcealedAlmost')
     return int(v.option_points("ConcealedAlmost"))
 
 
 def _value_counted(v: PaymentView) -> int:
-    # spec: payments.values.counted
+    # spec: payments.values.counted = min(points * 2 ** min(fan, 27), 100000000)
     return int(min(v.points * bounded_pow(2, min(v.fan, 27)), 100000000))
 
 
 def _value_score(v: PaymentView) -> int:
-    # spec: payments.values.score
+    # spec: payments.values.score = (option_value('ScoreLimit') if limit else min(counted,
+    #     option_value('ScoreLimit'))) if not option_on('NoLimit') else
+    #     (max(option_value('ScoreLimit'), counted) if limit else counted)
     return int(
         (v.option_value("ScoreLimit") if v.limit else min(v.counted, v.option_value("ScoreLimit")))
         if not v.option_on("NoLimit")
@@ -1072,17 +786,18 @@ def _value_score(v: PaymentView) -> int:
 
 
 def _ron_east(v: PaymentView) -> int:
-    # spec: payments.ron.east
+    # spec: payments.ron.east = score * (2 if option_on('EastDoubles') else 1)
     return int(v.score * (2 if v.option_on("EastDoubles") else 1))
 
 
 def _ron_non_east(v: PaymentView) -> int:
-    # spec: payments.ron.non_east
+    # spec: payments.ron.non_east = score * (2 if dealer and option_on('EastDoubles') else 1)
     return int(v.score * (2 if v.dealer and v.option_on("EastDoubles") else 1))
 
 
 def _tsumo_east(v: PaymentView) -> int:
-    # spec: payments.tsumo.east
+    # spec: payments.tsumo.east = score * (2 if option_on('EastDoubles') else 1) * (2 if
+    #     option_on('DiscDoubles') else 1)
     return int(
         v.score
         * (2 if v.option_on("EastDoubles") else 1)
@@ -1091,7 +806,8 @@ def _tsumo_east(v: PaymentView) -> int:
 
 
 def _tsumo_non_east(v: PaymentView) -> int:
-    # spec: payments.tsumo.non_east
+    # spec: payments.tsumo.non_east = score * (2 if dealer and option_on('EastDoubles') else 1)
+    #     * (2 if option_on('DiscDoubles') else 1)
     return int(
         v.score
         * (2 if v.dealer and v.option_on("EastDoubles") else 1)
@@ -1165,7 +881,7 @@ PROFILE = Profile(
                 fr="sa fleur et sa saison",
             ),
             value=_value_own_flower_and_season,
-            when=_when_own_flower_and_season,
+            when=ListedWhen(_when_whole_hand_situation, 2),
             count=None,
             group=None,
             excludes=(),
@@ -1214,7 +930,7 @@ PROFILE = Profile(
                 fr="combinaison de son vent",
             ),
             value=1,
-            when=_when_own_wind_set,
+            when=ListedWhen(_when_whole_hand_situation, 8),
             count=None,
             group=None,
             excludes=(),
@@ -1230,7 +946,7 @@ PROFILE = Profile(
                 fr="combinaison du vent dominant",
             ),
             value=1,
-            when=_when_prevailing_wind_set,
+            when=ListedWhen(_when_whole_hand_situation, 16),
             count=None,
             group=None,
             excludes=(),
@@ -1246,7 +962,7 @@ PROFILE = Profile(
                 fr="Trois petits dragons",
             ),
             value=1,
-            when=_when_little_three_dragons,
+            when=ListedWhen(_when_whole_hand_tiles, 2),
             count=None,
             group=None,
             excludes=(),
@@ -1263,7 +979,7 @@ PROFILE = Profile(
                 fr="Trois grands dragons",
             ),
             value=2,
-            when=_when_big_three_dragons,
+            when=ListedWhen(_when_whole_hand_tiles, 4),
             count=None,
             group=None,
             excludes=(),
@@ -1280,7 +996,7 @@ PROFILE = Profile(
                 fr="Quatre petits vents",
             ),
             value=1,
-            when=_when_little_four_winds,
+            when=ListedWhen(_when_whole_hand_tiles, 8),
             count=None,
             group=None,
             excludes=(),
@@ -1297,7 +1013,7 @@ PROFILE = Profile(
                 fr="Quatre grands vents",
             ),
             value=2,
-            when=_when_big_four_winds,
+            when=ListedWhen(_when_whole_hand_tiles, 16),
             count=None,
             group=None,
             excludes=(),
@@ -1314,7 +1030,7 @@ PROFILE = Profile(
                 fr="trois pungs cachés",
             ),
             value=1,
-            when=_when_three_concealed_pungs,
+            when=ListedWhen(_when_whole_hand_situation, 32),
             count=None,
             group=None,
             excludes=(),
@@ -1330,7 +1046,7 @@ PROFILE = Profile(
                 fr="main sans points",
             ),
             value=1,
-            when=_when_no_score_hand,
+            when=ListedWhen(_when_whole_hand_situation, 64),
             count=None,
             group=None,
             excludes=(),
@@ -1340,7 +1056,7 @@ PROFILE = Profile(
             id="no_chows",
             names=Text(en="no chows", zh="无顺子", ja="順子なし", pt="sem chows", fr="sans chow"),
             value=1,
-            when=_when_no_chows,
+            when=ListedWhen(_when_whole_hand_situation, 128),
             count=None,
             group=None,
             excludes=(),
@@ -1356,7 +1072,7 @@ PROFILE = Profile(
                 fr="main entièrement cachée",
             ),
             value=_value_concealed_fully,
-            when=_when_concealed_fully,
+            when=ListedWhen(_when_whole_hand_situation, 256),
             count=None,
             group=None,
             excludes=(),
@@ -1372,7 +1088,7 @@ PROFILE = Profile(
                 fr="cachée jusqu'à la sortie",
             ),
             value=_value_concealed_almost,
-            when=_when_concealed_almost,
+            when=ListedWhen(_when_whole_hand_situation, 512),
             count=None,
             group=None,
             excludes=(),
@@ -1388,7 +1104,7 @@ PROFILE = Profile(
                 fr="une couleur avec honneurs",
             ),
             value=1,
-            when=_when_one_suit_with_honours,
+            when=ListedWhen(_when_whole_hand_situation, 1024),
             count=None,
             group=None,
             excludes=(),
@@ -1404,7 +1120,7 @@ PROFILE = Profile(
                 fr="une seule couleur",
             ),
             value=3,
-            when=_when_one_suit_only,
+            when=ListedWhen(_when_whole_hand_situation, 2048),
             count=None,
             group=None,
             excludes=(),
@@ -1416,7 +1132,7 @@ PROFILE = Profile(
                 en="all majors", zh="全幺九", ja="混老頭", pt="só maiores", fr="que des majeures"
             ),
             value=1,
-            when=_when_all_majors,
+            when=ListedWhen(_when_whole_hand_situation, 4096),
             count=None,
             group=None,
             excludes=(),
@@ -1428,7 +1144,7 @@ PROFILE = Profile(
                 en="all honours", zh="字一色", ja="字一色", pt="só honras", fr="que des honneurs"
             ),
             value=2,
-            when=_when_all_honours,
+            when=ListedWhen(_when_whole_hand_situation, 8192),
             count=None,
             group=None,
             excludes=(),
@@ -1444,7 +1160,7 @@ PROFILE = Profile(
                 fr="que des extrémités",
             ),
             value=2,
-            when=_when_all_terminals,
+            when=ListedWhen(_when_whole_hand_situation, 16384),
             count=None,
             group=None,
             excludes=(),
@@ -1460,7 +1176,7 @@ PROFILE = Profile(
                 fr="victoire sur une tuile libre",
             ),
             value=1,
-            when=_when_loose_tile_win,
+            when=ListedWhen(_when_whole_hand_situation, 32768),
             count=None,
             group=None,
             excludes=(),
@@ -1476,7 +1192,7 @@ PROFILE = Profile(
                 fr="victoire sur la dernière tuile",
             ),
             value=1,
-            when=_when_last_tile_win,
+            when=ListedWhen(_when_whole_hand_situation, 65536),
             count=None,
             group=None,
             excludes=(),
@@ -1488,7 +1204,7 @@ PROFILE = Profile(
                 en="robbing a kong", zh="抢杠", ja="搶槓", pt="roubar um kong", fr="voler un kong"
             ),
             value=1,
-            when=_when_robbing_a_kong,
+            when=ListedWhen(_when_whole_hand_situation, 131072),
             count=None,
             group=None,
             excludes=(),
@@ -1504,7 +1220,7 @@ PROFILE = Profile(
                 fr="réussir une Annonce d'origine",
             ),
             value=1,
-            when=_when_original_call_win,
+            when=ListedWhen(_when_whole_hand_situation, 262144),
             count=None,
             group=None,
             excludes=(),
@@ -1520,7 +1236,7 @@ PROFILE = Profile(
                 fr="Bénédiction du ciel",
             ),
             value=1,
-            when=_when_heavens_blessing,
+            when=ListedWhen(_when_whole_hand_situation, 524288),
             count=None,
             group=None,
             excludes=(),
@@ -1537,7 +1253,7 @@ PROFILE = Profile(
                 fr="Bénédiction de la terre",
             ),
             value=1,
-            when=_when_earths_blessing,
+            when=ListedWhen(_when_whole_hand_situation, 1048576),
             count=None,
             group=None,
             excludes=(),
@@ -1554,7 +1270,7 @@ PROFILE = Profile(
                 fr="Cueillir la fleur de prunier sur le toit",
             ),
             value=1,
-            when=_when_plum_blossom,
+            when=ListedWhen(_when_whole_hand_situation, 2097152),
             count=None,
             group=None,
             excludes=(),
@@ -1571,7 +1287,7 @@ PROFILE = Profile(
                 fr="Attraper la lune au fond de la mer",
             ),
             value=1,
-            when=_when_moon_from_the_sea,
+            when=ListedWhen(_when_whole_hand_situation, 4194304),
             count=None,
             group=None,
             excludes=(),
@@ -1588,7 +1304,7 @@ PROFILE = Profile(
                 fr="Gratter la palanche",
             ),
             value=1,
-            when=_when_carrying_pole,
+            when=ListedWhen(_when_whole_hand_situation, 8388608),
             count=None,
             group=None,
             excludes=(),
@@ -1605,7 +1321,7 @@ PROFILE = Profile(
                 fr="Kong sur kong",
             ),
             value=1,
-            when=_when_kong_upon_kong,
+            when=ListedWhen(_when_whole_hand_situation, 16777216),
             count=None,
             group=None,
             excludes=(),
@@ -1622,7 +1338,7 @@ PROFILE = Profile(
                 fr="Quadruple abondance",
             ),
             value=1,
-            when=_when_fourfold_plenty,
+            when=ListedWhen(_when_whole_hand_situation, 33554432),
             count=None,
             group=None,
             excludes=(),
@@ -1639,7 +1355,7 @@ PROFILE = Profile(
                 fr="Trésor enfoui",
             ),
             value=1,
-            when=_when_buried_treasure,
+            when=ListedWhen(_when_whole_hand_situation, 67108864),
             count=None,
             group=None,
             excludes=(),
@@ -1656,7 +1372,7 @@ PROFILE = Profile(
                 fr="Treize merveilles uniques",
             ),
             value=1,
-            when=_when_thirteen_unique_wonders,
+            when=ListedWhen(_when_whole_hand_situation, 134217728),
             count=None,
             group=None,
             excludes=(),
@@ -1673,7 +1389,7 @@ PROFILE = Profile(
                 fr="Trois grands lettrés",
             ),
             value=1,
-            when=_when_three_great_scholars,
+            when=ListedWhen(_when_whole_hand_situation, 268435456),
             count=None,
             group=None,
             excludes=(),
@@ -1690,7 +1406,7 @@ PROFILE = Profile(
                 fr="Quatre bénédictions sur la porte",
             ),
             value=1,
-            when=_when_four_blessings,
+            when=ListedWhen(_when_whole_hand_situation, 536870912),
             count=None,
             group=None,
             excludes=(),
@@ -1707,7 +1423,7 @@ PROFILE = Profile(
                 fr="Que des honneurs",
             ),
             value=1,
-            when=_when_all_honours_limit,
+            when=ListedWhen(_when_whole_hand_situation, 1073741824),
             count=None,
             group=None,
             excludes=(),
@@ -1724,7 +1440,7 @@ PROFILE = Profile(
                 fr="Têtes et queues",
             ),
             value=1,
-            when=_when_heads_and_tails,
+            when=ListedWhen(_when_whole_hand_situation, 2147483648),
             count=None,
             group=None,
             excludes=(),
@@ -1741,7 +1457,7 @@ PROFILE = Profile(
                 fr="Couleur pure cachée",
             ),
             value=1,
-            when=_when_concealed_clear_suit,
+            when=ListedWhen(_when_whole_hand_situation, 4294967296),
             count=None,
             group=None,
             excludes=(),
@@ -1758,7 +1474,7 @@ PROFILE = Profile(
                 fr="Jade impérial",
             ),
             value=1,
-            when=_when_imperial_jade,
+            when=ListedWhen(_when_whole_hand_situation, 8589934592),
             count=None,
             group=None,
             excludes=(),
@@ -1771,7 +1487,7 @@ PROFILE = Profile(
                 en="Nine Gates", zh="九莲宝灯", ja="九蓮宝燈", pt="Nove Portões", fr="Neuf portes"
             ),
             value=1,
-            when=_when_nine_gates,
+            when=ListedWhen(_when_whole_hand_situation, 17179869184),
             count=None,
             group=None,
             excludes=(),
@@ -1788,7 +1504,7 @@ PROFILE = Profile(
                 fr="13e victoire consécutive d'Est",
             ),
             value=1,
-            when=_when_east_thirteenth_win,
+            when=ListedWhen(_when_whole_hand_situation, 34359738368),
             count=None,
             group=None,
             excludes=(),
@@ -1805,7 +1521,7 @@ PROFILE = Profile(
                 fr="Serpent ondulant",
             ),
             value=1,
-            when=_when_wriggling_snake,
+            when=ListedWhen(_when_whole_hand_situation, 68719476736),
             count=None,
             group=None,
             excludes=(),
@@ -1822,7 +1538,7 @@ PROFILE = Profile(
                 fr="fleur ou saison propre (limite de l'option)",
             ),
             value=1,
-            when=_when_own_bonus_tile_limit,
+            when=ListedWhen(_when_whole_hand_situation, 137438953472),
             count=None,
             group=None,
             excludes=(),
@@ -1839,7 +1555,7 @@ PROFILE = Profile(
                 fr="sa fleur et sa saison (limite de l'option)",
             ),
             value=1,
-            when=_when_own_flower_and_season_limit,
+            when=ListedWhen(_when_whole_hand_situation, 274877906944),
             count=None,
             group=None,
             excludes=(),
@@ -1856,7 +1572,7 @@ PROFILE = Profile(
                 fr="les quatre fleurs ou saisons (limite de l'option)",
             ),
             value=1,
-            when=_when_bouquet_limit,
+            when=ListedWhen(_when_whole_hand_situation, 549755813888),
             count=None,
             group=None,
             excludes=(),
@@ -1873,7 +1589,7 @@ PROFILE = Profile(
                 fr="main entièrement cachée (limite de l'option)",
             ),
             value=1,
-            when=_when_concealed_fully_limit,
+            when=ListedWhen(_when_whole_hand_situation, 1099511627776),
             count=None,
             group=None,
             excludes=(),
@@ -1890,7 +1606,7 @@ PROFILE = Profile(
                 fr="cachée jusqu'à la sortie (limite de l'option)",
             ),
             value=1,
-            when=_when_concealed_almost_limit,
+            when=ListedWhen(_when_whole_hand_situation, 2199023255552),
             count=None,
             group=None,
             excludes=(),
@@ -4015,7 +3731,7 @@ PROFILE = Profile(
 #: The digest of this profile's native engine (generated/native/classical_xmj.c) built from the
 #: same spec, or None when the profile runs on the Python backend only. A compiled native module
 #: whose digest differs (built from an older spec) is never used.
-NATIVE_DIGEST: str | None = "d8c3e5335b133dd343e16ab7c05f81cd"
+NATIVE_DIGEST: str | None = "d81bfd9efc70e5347e70577dcf09f37a"
 
 # The runtime learns of this engine, and of its native module, from this call alone.
 register_engine(

@@ -16,6 +16,7 @@ from mjspec.runtime.profile import (
     Deal,
     Example,
     ExampleMeld,
+    ListedWhen,
     Minimum,
     MissingSuitRule,
     Opening,
@@ -33,138 +34,108 @@ from mjspec.runtime.tiles import Suit, TileSet
 from mjspec.runtime.view import HandView, PaymentView
 
 
+#: selects 1-9m 1-9p 1,5,7,9s 1-5,7z
+_TILE_KINDS_1 = 0x2FD47FFFF
+#: selects 9m 9p 9s
+_TILE_KINDS_2 = 0x4020100
+#: selects 8m 8p 8s
+_TILE_KINDS_3 = 0x2010080
+#: selects 7m 7p 7s 7z
+_TILE_KINDS_4 = 0x201008040
+#: selects 6m 6p 6s 6z
+_TILE_KINDS_5 = 0x100804020
+#: selects 5m 5p 5s 5z
+_TILE_KINDS_6 = 0x80402010
+#: selects 4m 4p 4s 4z
+_TILE_KINDS_7 = 0x40201008
+#: selects 3m 3p 3s 3z
+_TILE_KINDS_8 = 0x20100804
+#: selects 2m 2p 2s 2z
+_TILE_KINDS_9 = 0x10080402
+#: selects 1m 1p 1s 1z
+_TILE_KINDS_10 = 0x8040201
+#: selects 2-8m 2-8p 2-8s 1-7z
+_TILE_KINDS_11 = 0x3FBF9FCFE
+#: selects triplet 1-4z; kong 1-4z
+_GROUP_FIELDS_1 = 0x000FFFF000000000000000000000000000_000FFFF000000000000000000000000000_0000000000000000000000000000000000
+#: selects triplet 5-7z; kong 5-7z
+_GROUP_FIELDS_2 = 0xFFF0000000000000000000000000000000_FFF0000000000000000000000000000000_0000000000000000000000000000000000
+#: selects 1-9m 1-9p 1-9s
+_TILE_KINDS_12 = 0x7FFFFFF
+#: selects 2-8m 2-8p 2-8s
+_TILE_KINDS_13 = 0x3F9FCFE
+#: selects sequence 1-7m 1-7p 1-7s; pair 1-9m 1-9p 1-9s 1-7z; knitted 1-3m 1-3p 1-3s; single
+#:     1-9m 1-9p 1-9s 1-7z
+_GROUP_FIELDS_3 = 0xFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFF_0000000000000FFF000000FFF000000FFF_FFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFF_0000000000000000000000000000000000_0000000000000000000000000000000000_000000000FFFFFFF00FFFFFFF00FFFFFFF
+#: selects sequence 1,3,5,7m 1,3,5,7p 1,3,5,7s; triplet 1,3,5,7,9m 1,3,5,7,9p 1,3,5,7,9s 1-7z;
+#:     kong 1,3,5,7,9m 1,3,5,7,9p 1,3,5,7,9s 1-7z; pair 1,3,5,7,9m 1,3,5,7,9p 1,3,5,7,9s 1-7z;
+#:     knitted 1,3m 1,3p 1,3s; single 1,3,5,7,9m 1,3,5,7,9p 1,3,5,7,9s 1-7z
+_GROUP_FIELDS_4 = 0xFFFFFFFF0F0F0F0FF0F0F0F0FF0F0F0F0F_0000000000000F0F000000F0F000000F0F_FFFFFFFF0F0F0F0FF0F0F0F0FF0F0F0F0F_FFFFFFFF0F0F0F0FF0F0F0F0FF0F0F0F0F_FFFFFFFF0F0F0F0FF0F0F0F0FF0F0F0F0F_000000000F0F0F0F00F0F0F0F00F0F0F0F
+#: selects 1-6m 1-6p 1-6s 1-7z
+_TILE_KINDS_14 = 0x3F8FC7E3F
+#: selects 1-3,7-9m 1-3,7-9p 1-3,7-9s 1-7z
+_TILE_KINDS_15 = 0x3FF1F8FC7
+#: selects 4-9m 4-9p 4-9s 1-7z
+_TILE_KINDS_16 = 0x3FFE3F1F8
+#: selects triplet 1-9m 1-9p 1-9s 1-7z; kong 1-9m 1-9p 1-9s 1-7z; pair 1-9m 1-9p 1-9s 1-7z;
+#:     knitted 1-3m 1-3p 1-3s; single 1-9m 1-9p 1-9s 1-7z
+_GROUP_FIELDS_5 = 0xFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFF_0000000000000FFF000000FFF000000FFF_FFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFF_FFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFF_FFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFF_0000000000000000000000000000000000
+#: selects triplet 1z; kong 1z; pair 1z; single 1z
+_GROUP_FIELDS_6 = 0x000000F000000000000000000000000000_0000000000000000000000000000000000_000000F000000000000000000000000000_000000F000000000000000000000000000_000000F000000000000000000000000000_0000000000000000000000000000000000
+#: selects triplet 7z; kong 7z; pair 7z; single 7z
+_GROUP_FIELDS_7 = 0xF000000000000000000000000000000000_0000000000000000000000000000000000_F000000000000000000000000000000000_F000000000000000000000000000000000_F000000000000000000000000000000000_0000000000000000000000000000000000
+#: selects sequence 1s; triplet 1s; kong 1s; pair 1s; knitted 1s; single 1s
+_GROUP_FIELDS_8 = 0x000000000000000F000000000000000000_000000000000000F000000000000000000_000000000000000F000000000000000000_000000000000000F000000000000000000_000000000000000F000000000000000000_000000000000000F000000000000000000
+#: selects sequence 7s; triplet 7s; kong 7s; pair 7s; single 7s
+_GROUP_FIELDS_9 = 0x000000000F000000000000000000000000_0000000000000000000000000000000000_000000000F000000000000000000000000_000000000F000000000000000000000000_000000000F000000000000000000000000_000000000F000000000000000000000000
+#: selects sequence 1p; triplet 1p; kong 1p; pair 1p; knitted 1p; single 1p
+_GROUP_FIELDS_10 = 0x000000000000000000000000F000000000_000000000000000000000000F000000000_000000000000000000000000F000000000_000000000000000000000000F000000000_000000000000000000000000F000000000_000000000000000000000000F000000000
+#: selects sequence 7p; triplet 7p; kong 7p; pair 7p; single 7p
+_GROUP_FIELDS_11 = 0x000000000000000000F000000000000000_0000000000000000000000000000000000_000000000000000000F000000000000000_000000000000000000F000000000000000_000000000000000000F000000000000000_000000000000000000F000000000000000
+#: selects sequence 1m; triplet 1m; kong 1m; pair 1m; knitted 1m; single 1m
+_GROUP_FIELDS_12 = 0x000000000000000000000000000000000F_000000000000000000000000000000000F_000000000000000000000000000000000F_000000000000000000000000000000000F_000000000000000000000000000000000F_000000000000000000000000000000000F
+#: selects sequence 7m; triplet 7m; kong 7m; pair 7m; single 7m
+_GROUP_FIELDS_13 = 0x000000000000000000000000000F000000_0000000000000000000000000000000000_000000000000000000000000000F000000_000000000000000000000000000F000000_000000000000000000000000000F000000_000000000000000000000000000F000000
+#: selects sequence 1,2,6,7m 1,2,6,7p 1,2,6,7s; triplet 1-4,6-9m 1-4,6-9p 1-4,6-9s 1-7z; kong
+#:     1-4,6-9m 1-4,6-9p 1-4,6-9s 1-7z; pair 1-4,6-9m 1-4,6-9p 1-4,6-9s 1-7z; knitted 1-3m 1-3p
+#:     1-3s; single 1-4,6-9m 1-4,6-9p 1-4,6-9s 1-7z
+_GROUP_FIELDS_14 = 0xFFFFFFFFFFF0FFFFFFFF0FFFFFFFF0FFFF_0000000000000FFF000000FFF000000FFF_FFFFFFFFFFF0FFFFFFFF0FFFFFFFF0FFFF_FFFFFFFFFFF0FFFFFFFF0FFFFFFFF0FFFF_FFFFFFFFFFF0FFFFFFFF0FFFFFFFF0FFFF_000000000FF000FF00FF000FF00FF000FF
+#: selects 1-5m 1-5p 1-5s 1-7z
+_TILE_KINDS_17 = 0x3F87C3E1F
+#: selects 5-9m 5-9p 5-9s 1-7z
+_TILE_KINDS_18 = 0x3FFC3E1F0
+#: selects 1-9m 6,7p 1,3,7s 1-4,6,7z
+_TILE_KINDS_19 = 0x37914C1FF
+#: selects 1-4z
+_TILE_KINDS_20 = 0x78000000
+#: selects 5-7z
+_TILE_KINDS_21 = 0x380000000
+#: selects sequence 2-6m 2-6p 2-6s; triplet 2-8m 2-8p 2-8s; kong 2-8m 2-8p 2-8s; pair 2-8m 2-8p
+#:     2-8s; knitted 2m 2p 2s; single 2-8m 2-8p 2-8s
+_GROUP_FIELDS_15 = 0x00000000FFFFFFF00FFFFFFF00FFFFFFF0_00000000000000F00000000F00000000F0_00000000FFFFFFF00FFFFFFF00FFFFFFF0_00000000FFFFFFF00FFFFFFF00FFFFFFF0_00000000FFFFFFF00FFFFFFF00FFFFFFF0_0000000000FFFFF0000FFFFF0000FFFFF0
+#: selects 1,9m 1,9p 1,9s 1-7z
+_TILE_KINDS_22 = 0x3FC060301
+#: selects 1-9s
+_TILE_KINDS_23 = 0x7FC0000
+#: selects 1-9p
+_TILE_KINDS_24 = 0x3FE00
+#: selects 1-9m
+_TILE_KINDS_25 = 0x1FF
+
+
 def _when_big_four_winds(v: HandView) -> bool:
-    # spec: scoring.patterns.big_four_winds.when
+    # spec: scoring.patterns.big_four_winds.when = all(g.is_wind for g in members)
     return bool(all((g.is_wind for g in v.members)))
 
 
 def _when_big_three_dragons(v: HandView) -> bool:
-    # spec: scoring.patterns.big_three_dragons.when
+    # spec: scoring.patterns.big_three_dragons.when = all(g.is_dragon for g in members)
     return bool(all((g.is_dragon for g in v.members)))
 
 
-def _when_all_green(v: HandView) -> bool:
-    # spec: scoring.patterns.all_green.when
-    return bool(v.tile_mask & 12839288831 == 0)
-
-
-def _when_nine_gates(v: HandView) -> bool:
-    # spec: scoring.patterns.nine_gates.when
-    return bool(
-        v.shape == "standard"
-        and len(v.melds) == 0
-        and (len(v.suits) == 1)
-        and v.win_tile.is_suited
-        and all(
-            (
-                v.count_of(v.win_tile.suit, n) - (1 if n == v.win_tile.number else 0)
-                == (3 if n in (1, 9) else 1)
-                for n in (1, 2, 3, 4, 5, 6, 7, 8, 9)
-            )
-        )
-    )
-
-
-def _when_four_kongs(v: HandView) -> bool:
-    # spec: scoring.patterns.four_kongs.when
-    return bool(len([g for g in v.melds if g.is_kong]) == 4)
-
-
-def _when_seven_shifted_pairs(v: HandView) -> bool:
-    # spec: scoring.patterns.seven_shifted_pairs.when
-    return bool(
-        v.shape == "seven_pairs"
-        and len(v.suits) == 1
-        and ("z" not in v.suits)
-        and (
-            0
-            + (v.tile_mask & 134480385 != 0)
-            + (v.tile_mask & 268960770 != 0)
-            + (v.tile_mask & 537921540 != 0)
-            + (v.tile_mask & 1075843080 != 0)
-            + (v.tile_mask & 2151686160 != 0)
-            + (v.tile_mask & 4303372320 != 0)
-            + (v.tile_mask & 8606744640 != 0)
-            + (v.tile_mask & 33620096 != 0)
-            + (v.tile_mask & 67240192 != 0)
-            == 7
-        )
-        and (max((t.number for t in v.tiles)) - min((t.number for t in v.tiles)) == 6)
-    )
-
-
-def _when_thirteen_orphans(v: HandView) -> bool:
-    # spec: scoring.patterns.thirteen_orphans.when
-    return bool(v.shape == "thirteen_orphans")
-
-
-def _when_all_terminals(v: HandView) -> bool:
-    # spec: scoring.patterns.all_terminals.when
-    return bool(v.tile_mask & 17112366334 == 0)
-
-
-def _when_little_four_winds(v: HandView) -> bool:
-    # spec: scoring.patterns.little_four_winds.when
-    return bool(
-        v.shape == "standard"
-        and v.pair is not None
-        and v.pair.is_wind
-        and (
-            count_bits(
-                v.set_bits
-                & 161388154755044512198544180810181983169745647213280309484172090877880090013080812155204529087382412148914825223439646720
-            )
-            == 3
-        )
-    )
-
-
-def _when_little_three_dragons(v: HandView) -> bool:
-    # spec: scoring.patterns.little_three_dragons.when
-    return bool(
-        v.shape == "standard"
-        and v.pair is not None
-        and v.pair.is_dragon
-        and (
-            count_bits(
-                v.set_bits
-                & 660894578172868167165061813084520851586266663049916221772221031435559769991657839499920150374891141494030666545029070192640
-            )
-            == 2
-        )
-    )
-
-
-def _when_all_honors(v: HandView) -> bool:
-    # spec: scoring.patterns.all_honors.when
-    return bool(v.tile_mask & 134217727 == 0)
-
-
-def _when_four_concealed_pungs(v: HandView) -> bool:
-    # spec: scoring.patterns.four_concealed_pungs.when
-    return bool(v.concealed_triplets == 4)
-
-
-def _when_pure_terminal_chows(v: HandView) -> bool:
-    # spec: scoring.patterns.pure_terminal_chows.when
-    return bool(
-        v.shape == "standard"
-        and v.pair is not None
-        and (v.pair.suit != "z")
-        and (v.pair.number == 5)
-        and (
-            len([g for g in v.sets if g.is_sequence and g.suit == v.pair.suit and (g.number == 1)])
-            == 2
-        )
-        and (
-            len([g for g in v.sets if g.is_sequence and g.suit == v.pair.suit and (g.number == 7)])
-            == 2
-        )
-    )
-
-
 def _when_quadruple_chow(v: HandView) -> bool:
-    # spec: scoring.patterns.quadruple_chow.when
+    # spec: scoring.patterns.quadruple_chow.when = a.suit == b.suit == c.suit == d.suit and
+    #     a.number == b.number == c.number == d.number
     return bool(
         v.a.suit == v.b.suit == v.c.suit == v.d.suit
         and v.a.number == v.b.number == v.c.number == v.d.number
@@ -172,7 +143,9 @@ def _when_quadruple_chow(v: HandView) -> bool:
 
 
 def _when_four_pure_shifted_pungs(v: HandView) -> bool:
-    # spec: scoring.patterns.four_pure_shifted_pungs.when
+    # spec: scoring.patterns.four_pure_shifted_pungs.when = a.suit != 'z' and a.suit == b.suit
+    #     == c.suit == d.suit and b.number == a.number + 1 and c.number == b.number + 1 and
+    #     d.number == c.number + 1
     return bool(
         v.a.suit != "z"
         and v.a.suit == v.b.suit == v.c.suit == v.d.suit
@@ -183,7 +156,9 @@ def _when_four_pure_shifted_pungs(v: HandView) -> bool:
 
 
 def _when_four_pure_shifted_chows(v: HandView) -> bool:
-    # spec: scoring.patterns.four_pure_shifted_chows.when
+    # spec: scoring.patterns.four_pure_shifted_chows.when = a.suit == b.suit == c.suit == d.suit
+    #     and b.number - a.number in (1, 2) and c.number - b.number == b.number - a.number and
+    #     d.number - c.number == b.number - a.number
     return bool(
         v.a.suit == v.b.suit == v.c.suit == v.d.suit
         and v.b.number - v.a.number in (1, 2)
@@ -192,53 +167,15 @@ def _when_four_pure_shifted_chows(v: HandView) -> bool:
     )
 
 
-def _when_three_kongs(v: HandView) -> bool:
-    # spec: scoring.patterns.three_kongs.when
-    return bool(len([g for g in v.melds if g.is_kong]) == 3)
-
-
-def _when_all_terminals_and_honors(v: HandView) -> bool:
-    # spec: scoring.patterns.all_terminals_and_honors.when
-    return bool(v.tile_mask & 66714878 == 0)
-
-
-def _when_seven_pairs(v: HandView) -> bool:
-    # spec: scoring.patterns.seven_pairs.when
-    return bool(v.shape == "seven_pairs")
-
-
-def _when_greater_honors_and_knitted_tiles(v: HandView) -> bool:
-    # spec: scoring.patterns.greater_honors_and_knitted_tiles.when
-    return bool(v.shape == "honors_and_knitted" and len([t for t in v.tiles if t.is_honor]) == 7)
-
-
-def _when_all_even_pungs(v: HandView) -> bool:
-    # spec: scoring.patterns.all_even_pungs.when
-    return bool(
-        v.shape == "standard"
-        and v.set_bits
-        & 436994993873214129706097166956708350993673864954785244082187322514232460796362596572992539219889919476008441292851808963653537850251993551224407812482160949371422608157860267353396737329000762613096458047593412028268242494429702238303760674717695
-        == 0
-        and (
-            v.group_bits
-            & 436994993777453352600393344539906348188520355979167753745756014105877605013624192072041575769691204980262558025756826633100282223166399137478310469720967823885010609620422587307804144310732319586649623624746994019992750090130937154461957746528015
-            == 0
-        )
-    )
-
-
-def _when_full_flush(v: HandView) -> bool:
-    # spec: scoring.patterns.full_flush.when
-    return bool(len(v.suits) == 1 and "z" not in v.suits)
-
-
 def _when_pure_triple_chow(v: HandView) -> bool:
-    # spec: scoring.patterns.pure_triple_chow.when
+    # spec: scoring.patterns.pure_triple_chow.when = a.suit == b.suit == c.suit and a.number ==
+    #     b.number == c.number
     return bool(v.a.suit == v.b.suit == v.c.suit and v.a.number == v.b.number == v.c.number)
 
 
 def _when_pure_shifted_pungs(v: HandView) -> bool:
-    # spec: scoring.patterns.pure_shifted_pungs.when
+    # spec: scoring.patterns.pure_shifted_pungs.when = a.suit != 'z' and a.suit == b.suit ==
+    #     c.suit and b.number == a.number + 1 and c.number == b.number + 1
     return bool(
         v.a.suit != "z"
         and v.a.suit == v.b.suit == v.c.suit
@@ -247,23 +184,9 @@ def _when_pure_shifted_pungs(v: HandView) -> bool:
     )
 
 
-def _when_upper_tiles(v: HandView) -> bool:
-    # spec: scoring.patterns.upper_tiles.when
-    return bool(v.tile_mask & 17062198847 == 0)
-
-
-def _when_middle_tiles(v: HandView) -> bool:
-    # spec: scoring.patterns.middle_tiles.when
-    return bool(v.tile_mask & 17165160391 == 0)
-
-
-def _when_lower_tiles(v: HandView) -> bool:
-    # spec: scoring.patterns.lower_tiles.when
-    return bool(v.tile_mask & 17178030584 == 0)
-
-
 def _when_pure_straight(v: HandView) -> bool:
-    # spec: scoring.patterns.pure_straight.when
+    # spec: scoring.patterns.pure_straight.when = a.suit == b.suit == c.suit and a.number == 1
+    #     and b.number == 4 and c.number == 7
     return bool(
         v.a.suit == v.b.suit == v.c.suit
         and v.a.number == 1
@@ -272,72 +195,9 @@ def _when_pure_straight(v: HandView) -> bool:
     )
 
 
-def _when_three_suited_terminal_chows(v: HandView) -> bool:
-    # spec: scoring.patterns.three_suited_terminal_chows.when
-    return bool(
-        v.shape == "standard"
-        and v.pair is not None
-        and (v.pair.suit != "z")
-        and (v.pair.number == 5)
-        and (
-            v.set_bits
-            & 436994993873214129706097166956708350993673864954785244082187322514232460796362596572992539219889919476008441292851808963654198906220783799823359727790193720411251012840824548572681386124275168404332769393331488952774929882035145241163619054387200
-            == 0
-            and all((g.is_sequence and g.suit != v.pair.suit for g in v.sets))
-        )
-        and (
-            0
-            + (
-                v.set_bits
-                & 75246847651696779831518982165529184325462343972520413458250762480860156535139114764399918883151715070091110871484957951838064712908601953253310101522608506531548020604601881278550516269789805090123756339215
-                != 0
-            )
-            + (
-                v.set_bits
-                & 5170923996658113092558182694466481683382665399063646375929364579557731172285810763575814346691031386117626702933407253745274096477985190820875003036576693442630418252004787635063186138602610010500733857113617717002240
-                != 0
-            )
-            + (
-                v.set_bits
-                & 355343191291971344409709050398827183972985192676626403314008679604179928462836780710446570169689369918156081571764662730962012142862322856767640514335961442110644777714592789248345077741739730165485896004846800812332863339888640
-                != 0
-            )
-            + (
-                v.set_bits
-                & 24418998167284622585741644741410856190715667684262358985826139447378066056461054952637181279424825442848925340121526753868603297068049564707762532699020975168930295826099769121554387852862111070434299258083524598683724611481625685666037760
-                != 0
-            )
-            == 2
-        )
-        and (
-            0
-            + (
-                v.set_bits
-                & 1262432616371609641737837571891230879732081552677561726279587416736495717031299397473640150353870119869180763574067794457312797983820921018085327049666613664352776837010877445012889142462252333042098113156323737600
-                != 0
-            )
-            + (
-                v.set_bits
-                & 86753708811516441506276623632526167962153592172080461558274107316101954468696017928540631485478319869915698845806868014096136566124249486292408067452516374263390360347968656361510354645581738958648185395675484617287768473600
-                != 0
-            )
-            + (
-                v.set_bits
-                & 5961669474434722310972081235696009812186442305728114986773959826020035658315687244296186835797076524133038413115607117643701976823254288258731087084721917765852123004418888945691989221890163835555248842306736420163232669038909430169600
-                != 0
-            )
-            + (
-                v.set_bits
-                & 409682806756138246599466094021914079056573951323089397374746079954782447891515314528263759956066652216972075799092320599432393133222834245808108887798537888939780062018374264102448220755243855644667452461507038233430163491343314159567219363676160
-                != 0
-            )
-            == 2
-        )
-    )
-
-
 def _when_pure_shifted_chows(v: HandView) -> bool:
-    # spec: scoring.patterns.pure_shifted_chows.when
+    # spec: scoring.patterns.pure_shifted_chows.when = a.suit == b.suit == c.suit and b.number -
+    #     a.number in (1, 2) and c.number - b.number == b.number - a.number
     return bool(
         v.a.suit == v.b.suit == v.c.suit
         and v.b.number - v.a.number in (1, 2)
@@ -345,18 +205,9 @@ def _when_pure_shifted_chows(v: HandView) -> bool:
     )
 
 
-def _when_all_fives(v: HandView) -> bool:
-    # spec: scoring.patterns.all_fives.when
-    return bool(
-        v.shape == "standard"
-        and v.group_bits
-        & 436994993873190841934712317441006066383869885821795163198158954702475328873045678653745046763693897525424680947324402751259136887913715916910856116490899530374653363830065475429299620710526323440836329217285997376719916572565945113938830342226175
-        == 0
-    )
-
-
 def _when_triple_pung(v: HandView) -> bool:
-    # spec: scoring.patterns.triple_pung.when
+    # spec: scoring.patterns.triple_pung.when = all(g.suit != 'z' for g in members) and
+    #     len({g.suit for g in members}) == 3 and a.number == b.number == c.number
     return bool(
         all((g.suit != "z" for g in v.members))
         and len({g.suit for g in v.members}) == 3
@@ -364,58 +215,29 @@ def _when_triple_pung(v: HandView) -> bool:
     )
 
 
-def _when_three_concealed_pungs(v: HandView) -> bool:
-    # spec: scoring.patterns.three_concealed_pungs.when
-    return bool(v.concealed_triplets == 3)
-
-
-def _when_lesser_honors_and_knitted_tiles(v: HandView) -> bool:
-    # spec: scoring.patterns.lesser_honors_and_knitted_tiles.when
-    return bool(v.shape == "honors_and_knitted")
-
-
-def _when_knitted_straight(v: HandView) -> bool:
-    # spec: scoring.patterns.knitted_straight.when
-    return bool(
-        v.shape == "knitted_straight"
-        or (v.shape == "honors_and_knitted" and len([t for t in v.tiles if t.is_suited]) == 9)
-    )
-
-
-def _when_upper_four(v: HandView) -> bool:
-    # spec: scoring.patterns.upper_four.when
-    return bool(v.tile_mask & 17053793823 == 0)
-
-
-def _when_lower_four(v: HandView) -> bool:
-    # spec: scoring.patterns.lower_four.when
-    return bool(v.tile_mask & 17175929328 == 0)
-
-
 def _when_big_three_winds(v: HandView) -> bool:
-    # spec: scoring.patterns.big_three_winds.when
+    # spec: scoring.patterns.big_three_winds.when = all(g.is_wind for g in members)
     return bool(all((g.is_wind for g in v.members)))
 
 
 def _when_mixed_straight(v: HandView) -> bool:
-    # spec: scoring.patterns.mixed_straight.when
+    # spec: scoring.patterns.mixed_straight.when = len({g.suit for g in members}) == 3 and
+    #     {g.number for g in members} == {1, 4, 7}
     return bool(
         len({g.suit for g in v.members}) == 3 and {g.number for g in v.members} == {1, 4, 7}
     )
 
 
-def _when_reversible_tiles(v: HandView) -> bool:
-    # spec: scoring.patterns.reversible_tiles.when
-    return bool(v.tile_mask & 14916305407 == 0)
-
-
 def _when_mixed_triple_chow(v: HandView) -> bool:
-    # spec: scoring.patterns.mixed_triple_chow.when
+    # spec: scoring.patterns.mixed_triple_chow.when = len({g.suit for g in members}) == 3 and
+    #     a.number == b.number == c.number
     return bool(len({g.suit for g in v.members}) == 3 and v.a.number == v.b.number == v.c.number)
 
 
 def _when_mixed_shifted_pungs(v: HandView) -> bool:
-    # spec: scoring.patterns.mixed_shifted_pungs.when
+    # spec: scoring.patterns.mixed_shifted_pungs.when = all(g.suit != 'z' for g in members) and
+    #     len({g.suit for g in members}) == 3 and len({g.number for g in members}) == 3 and
+    #     max(g.number for g in members) - min(g.number for g in members) == 2
     return bool(
         all((g.suit != "z" for g in v.members))
         and len({g.suit for g in v.members}) == 3
@@ -424,48 +246,10 @@ def _when_mixed_shifted_pungs(v: HandView) -> bool:
     )
 
 
-def _when_chicken_hand(v: HandView) -> bool:
-    # spec: scoring.patterns.chicken_hand.when
-    return bool(True)
-
-
-def _when_last_tile_draw(v: HandView) -> bool:
-    # spec: scoring.patterns.last_tile_draw.when
-    return bool(v.tsumo and v.last_tile)
-
-
-def _when_last_tile_claim(v: HandView) -> bool:
-    # spec: scoring.patterns.last_tile_claim.when
-    return bool(v.ron and v.last_tile)
-
-
-def _when_out_with_replacement_tile(v: HandView) -> bool:
-    # spec: scoring.patterns.out_with_replacement_tile.when
-    return bool(v.tsumo and v.after_kong and any((g.is_kong for g in v.melds)))
-
-
-def _when_robbing_the_kong(v: HandView) -> bool:
-    # spec: scoring.patterns.robbing_the_kong.when
-    return bool(v.ron and v.robbing_kong and (v.count_of(v.win_tile.suit, v.win_tile.number) == 1))
-
-
-def _when_all_pungs(v: HandView) -> bool:
-    # spec: scoring.patterns.all_pungs.when
-    return bool(
-        v.shape == "standard"
-        and v.set_bits
-        & 436994993873214129706097166956708350993673864954785244082187322514232460796362596572992539219889919476008441292851808963653537850251993551224407812482160949371422608157860267353396737329000762613096458047593412028268242494429702238303760674717695
-        == 0
-    )
-
-
-def _when_half_flush(v: HandView) -> bool:
-    # spec: scoring.patterns.half_flush.when
-    return bool(len(v.suits) == 2 and "z" in v.suits)
-
-
 def _when_mixed_shifted_chows(v: HandView) -> bool:
-    # spec: scoring.patterns.mixed_shifted_chows.when
+    # spec: scoring.patterns.mixed_shifted_chows.when = len({g.suit for g in members}) == 3 and
+    #     len({g.number for g in members}) == 3 and max(g.number for g in members) -
+    #     min(g.number for g in members) == 2
     return bool(
         len({g.suit for g in v.members}) == 3
         and len({g.number for g in v.members}) == 3
@@ -473,104 +257,35 @@ def _when_mixed_shifted_chows(v: HandView) -> bool:
     )
 
 
-def _when_all_types(v: HandView) -> bool:
-    # spec: scoring.patterns.all_types.when
-    return bool(
-        len(v.suits) == 4 and v.tile_mask & 2013265920 != 0 and (v.tile_mask & 15032385536 != 0)
-    )
-
-
-def _when_melded_hand(v: HandView) -> bool:
-    # spec: scoring.patterns.melded_hand.when
-    return bool(v.ron and len([g for g in v.melds if not g.concealed]) == 4)
-
-
-def _when_two_concealed_kongs(v: HandView) -> bool:
-    # spec: scoring.patterns.two_concealed_kongs.when
-    return bool(
-        len([g for g in v.melds if g.is_kong]) == 2
-        and len([g for g in v.melds if g.is_kong and g.concealed]) == 2
-    )
-
-
 def _when_two_dragon_pungs(v: HandView) -> bool:
-    # spec: scoring.patterns.two_dragon_pungs.when
+    # spec: scoring.patterns.two_dragon_pungs.when = a.is_dragon and b.is_dragon
     return bool(v.a.is_dragon and v.b.is_dragon)
 
 
-def _when_outside_hand(v: HandView) -> bool:
-    # spec: scoring.patterns.outside_hand.when
-    return bool(
-        v.shape == "standard"
-        and v.group_bits
-        & 101745825319467120020709859574033192947556520035175071841702436371761766458178585209983371506516759881488095346602023598979842554776104329219470603861666658551932036743457288168143460861906928981713507680715356376038641196600457162653680
-        == 0
-    )
-
-
-def _when_fully_concealed_hand(v: HandView) -> bool:
-    # spec: scoring.patterns.fully_concealed_hand.when
-    return bool(v.tsumo and v.is_closed)
-
-
-def _when_two_melded_kongs(v: HandView) -> bool:
-    # spec: scoring.patterns.two_melded_kongs.when
-    return bool(
-        len([g for g in v.melds if g.is_kong]) == 2
-        and len([g for g in v.melds if g.is_kong and g.concealed]) <= 1
-    )
-
-
-def _when_last_tile(v: HandView) -> bool:
-    # spec: scoring.patterns.last_tile.when
-    return bool(
-        v.fourth_tile
-        and v.concealed_count_of(v.win_tile.suit, v.win_tile.number) == 1
-        or v.count_of(v.win_tile.suit, v.win_tile.number)
-        - v.concealed_count_of(v.win_tile.suit, v.win_tile.number)
-        == 3
-    )
-
-
 def _when_dragon_pung(v: HandView) -> bool:
-    # spec: scoring.patterns.dragon_pung.when
+    # spec: scoring.patterns.dragon_pung.when = a.is_dragon
     return bool(v.a.is_dragon)
 
 
 def _when_prevalent_wind(v: HandView) -> bool:
-    # spec: scoring.patterns.prevalent_wind.when
+    # spec: scoring.patterns.prevalent_wind.when = a.wind is not None and a.wind == round_wind
     return bool(v.a.wind is not None and v.a.wind == v.round_wind)
 
 
 def _when_seat_wind(v: HandView) -> bool:
-    # spec: scoring.patterns.seat_wind.when
+    # spec: scoring.patterns.seat_wind.when = a.wind is not None and a.wind == seat_wind
     return bool(v.a.wind is not None and v.a.wind == v.seat_wind)
 
 
-def _when_concealed_hand(v: HandView) -> bool:
-    # spec: scoring.patterns.concealed_hand.when
-    return bool(v.ron and v.is_closed)
-
-
-def _when_all_chows(v: HandView) -> bool:
-    # spec: scoring.patterns.all_chows.when
-    return bool(
-        v.shape in ("standard", "knitted_straight")
-        and v.set_bits
-        & 436994993873214129706097166956708350993673864954785244082187322514232460796362596572992539219889919476008441292851808963654198906220783799823359727790193720411251012840824548572681386124275168404332769393331488952774929882035145241163619054387200
-        == 0
-        and (v.pair is not None)
-        and (v.pair.suit != "z")
-    )
-
-
 def _count_tile_hog(v: HandView) -> int:
-    # spec: scoring.patterns.tile_hog.count
+    # spec: scoring.patterns.tile_hog.count = four_of_a_kinds - len([g for g in melds if
+    #     g.is_kong])
     return int(v.four_of_a_kinds - len([g for g in v.melds if g.is_kong]))
 
 
 def _when_double_pung(v: HandView) -> bool:
-    # spec: scoring.patterns.double_pung.when
+    # spec: scoring.patterns.double_pung.when = a.suit != 'z' and b.suit != 'z' and a.suit !=
+    #     b.suit and a.number == b.number
     return bool(
         v.a.suit != "z"
         and v.b.suit != "z"
@@ -579,104 +294,55 @@ def _when_double_pung(v: HandView) -> bool:
     )
 
 
-def _when_two_concealed_pungs(v: HandView) -> bool:
-    # spec: scoring.patterns.two_concealed_pungs.when
-    return bool(v.concealed_triplets == 2)
-
-
-def _when_concealed_kong(v: HandView) -> bool:
-    # spec: scoring.patterns.concealed_kong.when
-    return bool(
-        len([g for g in v.melds if g.is_kong and g.concealed]) == 1
-        and len([g for g in v.melds if g.is_kong]) <= 2
-    )
-
-
-def _when_all_simples(v: HandView) -> bool:
-    # spec: scoring.patterns.all_simples.when
-    return bool(v.tile_mask & 17113154305 == 0)
-
-
 def _when_pure_double_chow(v: HandView) -> bool:
-    # spec: scoring.patterns.pure_double_chow.when
+    # spec: scoring.patterns.pure_double_chow.when = a.suit == b.suit and a.number == b.number
     return bool(v.a.suit == v.b.suit and v.a.number == v.b.number)
 
 
 def _when_mixed_double_chow(v: HandView) -> bool:
-    # spec: scoring.patterns.mixed_double_chow.when
+    # spec: scoring.patterns.mixed_double_chow.when = a.suit != b.suit and a.number == b.number
     return bool(v.a.suit != v.b.suit and v.a.number == v.b.number)
 
 
 def _when_short_straight(v: HandView) -> bool:
-    # spec: scoring.patterns.short_straight.when
+    # spec: scoring.patterns.short_straight.when = a.suit == b.suit and b.number == a.number + 3
     return bool(v.a.suit == v.b.suit and v.b.number == v.a.number + 3)
 
 
 def _when_two_terminal_chows(v: HandView) -> bool:
-    # spec: scoring.patterns.two_terminal_chows.when
+    # spec: scoring.patterns.two_terminal_chows.when = a.suit == b.suit and a.number == 1 and
+    #     b.number == 7
     return bool(v.a.suit == v.b.suit and v.a.number == 1 and (v.b.number == 7))
 
 
 def _when_pung_of_terminals_or_honors(v: HandView) -> bool:
-    # spec: scoring.patterns.pung_of_terminals_or_honors.when
+    # spec: scoring.patterns.pung_of_terminals_or_honors.when = a.is_wind or (a.suit != 'z' and
+    #     a.number in (1, 9))
     return bool(v.a.is_wind or (v.a.suit != "z" and v.a.number in (1, 9)))
 
 
-def _when_melded_kong(v: HandView) -> bool:
-    # spec: scoring.patterns.melded_kong.when
-    return bool(
-        len([g for g in v.melds if g.is_kong]) == 1
-        and len([g for g in v.melds if g.is_kong and g.concealed]) == 0
-    )
-
-
-def _when_one_voided_suit(v: HandView) -> bool:
-    # spec: scoring.patterns.one_voided_suit.when
-    return bool(
-        0 + (v.tile_mask & 511 != 0) + (v.tile_mask & 261632 != 0) + (v.tile_mask & 133955584 != 0)
-        == 2
-    )
-
-
-def _when_no_honors(v: HandView) -> bool:
-    # spec: scoring.patterns.no_honors.when
-    return bool("z" not in v.suits)
-
-
-def _when_edge_wait(v: HandView) -> bool:
-    # spec: scoring.patterns.edge_wait.when
-    return bool(v.wait == "edge" and v.only_wait)
-
-
-def _when_closed_wait(v: HandView) -> bool:
-    # spec: scoring.patterns.closed_wait.when
-    return bool(v.wait == "closed" and v.only_wait)
-
-
-def _when_single_wait(v: HandView) -> bool:
-    # spec: scoring.patterns.single_wait.when
-    return bool(v.wait == "single" and v.only_wait)
-
-
-def _when_self_drawn(v: HandView) -> bool:
-    # spec: scoring.patterns.self_drawn.when
-    return bool(v.tsumo)
-
-
 def _count_flower_tiles(v: HandView) -> int:
-    # spec: scoring.patterns.flower_tiles.count
+    # spec: scoring.patterns.flower_tiles.count = flowers
     return int(v.flowers)
 
 
-def _when_whole_hand_tiles(v: HandView) -> int:
-    # The `when` of every whole-hand pattern reading the tiles only, in one call: bit i is set
+def _when_whole_hand_tiles(v: HandView, asked: int = -1) -> int:
+    # The `when` of every whole-hand pattern reading the tiles only, each written once: bit i is set
     # when the i-th of them (declaration order, as listed in whole_hand_conditions) meets it.
+    # The scorer asks for every bit in one call; a pattern's own `when` asks for its bit alone.
     return int(
         0
-        | (1 if (v.tile_mask & 12839288831 == 0) else 0)
+        # spec: scoring.patterns.all_green.when = all((t.suit == 's' and t.number in (2, 3, 4,
+        #     6, 8)) or (t.suit == 'z' and t.number == 6) for t in tiles)
+        | (1 if asked & 1 and (v.tile_mask & _TILE_KINDS_1 == 0) else 0)
+        # spec: scoring.patterns.nine_gates.when = shape == 'standard' and len(melds) == 0 and
+        #     len(suits) == 1 and win_tile.is_suited and all(count_of(win_tile.suit, n) - (1 if
+        #     n == win_tile.number else 0) == (3 if n in (1, 9) else 1) for n in (1, 2, 3, 4, 5,
+        #     6, 7, 8, 9))
         | (
             2
-            if (
+            if asked & 2
+            and (
                 v.shape == "standard"
                 and len(v.melds) == 0
                 and (len(v.suits) == 1)
@@ -691,68 +357,77 @@ def _when_whole_hand_tiles(v: HandView) -> int:
             )
             else 0
         )
-        | (4 if (len([g for g in v.melds if g.is_kong]) == 4) else 0)
+        # spec: scoring.patterns.four_kongs.when = len([g for g in melds if g.is_kong]) == 4
+        | (4 if asked & 4 and (len([g for g in v.melds if g.is_kong]) == 4) else 0)
+        # spec: scoring.patterns.seven_shifted_pairs.when = shape == 'seven_pairs' and
+        #     len(suits) == 1 and 'z' not in suits and len({t.number for t in tiles}) == 7 and
+        #     max(t.number for t in tiles) - min(t.number for t in tiles) == 6
         | (
             8
-            if (
+            if asked & 8
+            and (
                 v.shape == "seven_pairs"
                 and len(v.suits) == 1
                 and ("z" not in v.suits)
                 and (
                     0
-                    + (v.tile_mask & 134480385 != 0)
-                    + (v.tile_mask & 268960770 != 0)
-                    + (v.tile_mask & 537921540 != 0)
-                    + (v.tile_mask & 1075843080 != 0)
-                    + (v.tile_mask & 2151686160 != 0)
-                    + (v.tile_mask & 4303372320 != 0)
-                    + (v.tile_mask & 8606744640 != 0)
-                    + (v.tile_mask & 33620096 != 0)
-                    + (v.tile_mask & 67240192 != 0)
+                    + (v.tile_mask & _TILE_KINDS_10 != 0)
+                    + (v.tile_mask & _TILE_KINDS_9 != 0)
+                    + (v.tile_mask & _TILE_KINDS_8 != 0)
+                    + (v.tile_mask & _TILE_KINDS_7 != 0)
+                    + (v.tile_mask & _TILE_KINDS_6 != 0)
+                    + (v.tile_mask & _TILE_KINDS_5 != 0)
+                    + (v.tile_mask & _TILE_KINDS_4 != 0)
+                    + (v.tile_mask & _TILE_KINDS_3 != 0)
+                    + (v.tile_mask & _TILE_KINDS_2 != 0)
                     == 7
                 )
                 and (max((t.number for t in v.tiles)) - min((t.number for t in v.tiles)) == 6)
             )
             else 0
         )
-        | (16 if (v.shape == "thirteen_orphans") else 0)
-        | (32 if (v.tile_mask & 17112366334 == 0) else 0)
+        # spec: scoring.patterns.thirteen_orphans.when = shape == 'thirteen_orphans'
+        | (16 if asked & 16 and (v.shape == "thirteen_orphans") else 0)
+        # spec: scoring.patterns.all_terminals.when = all(t.is_terminal for t in tiles)
+        | (32 if asked & 32 and (v.tile_mask & _TILE_KINDS_11 == 0) else 0)
+        # spec: scoring.patterns.little_four_winds.when = shape == 'standard' and pair is not
+        #     None and pair.is_wind and len([g for g in sets if g.is_triplet and g.is_wind]) ==
+        #     3
         | (
             64
-            if (
+            if asked & 64
+            and (
                 v.shape == "standard"
                 and v.pair is not None
                 and v.pair.is_wind
-                and (
-                    count_bits(
-                        v.set_bits
-                        & 161388154755044512198544180810181983169745647213280309484172090877880090013080812155204529087382412148914825223439646720
-                    )
-                    == 3
-                )
+                and (count_bits(v.set_bits & _GROUP_FIELDS_1) == 3)
             )
             else 0
         )
+        # spec: scoring.patterns.little_three_dragons.when = shape == 'standard' and pair is not
+        #     None and pair.is_dragon and len([g for g in sets if g.is_triplet and g.is_dragon])
+        #     == 2
         | (
             128
-            if (
+            if asked & 128
+            and (
                 v.shape == "standard"
                 and v.pair is not None
                 and v.pair.is_dragon
-                and (
-                    count_bits(
-                        v.set_bits
-                        & 660894578172868167165061813084520851586266663049916221772221031435559769991657839499920150374891141494030666545029070192640
-                    )
-                    == 2
-                )
+                and (count_bits(v.set_bits & _GROUP_FIELDS_2) == 2)
             )
             else 0
         )
-        | (256 if (v.tile_mask & 134217727 == 0) else 0)
+        # spec: scoring.patterns.all_honors.when = all(t.is_honor for t in tiles)
+        | (256 if asked & 256 and (v.tile_mask & _TILE_KINDS_12 == 0) else 0)
+        # spec: scoring.patterns.pure_terminal_chows.when = shape == 'standard' and pair is not
+        #     None and pair.suit != 'z' and pair.number == 5 and len([g for g in sets if
+        #     g.is_sequence and g.suit == pair.suit and g.number == 1]) == 2 and len([g for g in
+        #     sets if g.is_sequence and g.suit == pair.suit and g.number == 7]) == 2
         | (
             512
-            if (
+            if asked & 512
+            and (
                 v.shape == "standard"
                 and v.pair is not None
                 and (v.pair.suit != "z")
@@ -780,111 +455,96 @@ def _when_whole_hand_tiles(v: HandView) -> int:
             )
             else 0
         )
-        | (1024 if (len([g for g in v.melds if g.is_kong]) == 3) else 0)
-        | (2048 if (v.tile_mask & 66714878 == 0) else 0)
-        | (4096 if (v.shape == "seven_pairs") else 0)
+        # spec: scoring.patterns.three_kongs.when = len([g for g in melds if g.is_kong]) == 3
+        | (1024 if asked & 1024 and (len([g for g in v.melds if g.is_kong]) == 3) else 0)
+        # spec: scoring.patterns.all_terminals_and_honors.when = all(t.is_terminal_or_honor for
+        #     t in tiles)
+        | (2048 if asked & 2048 and (v.tile_mask & _TILE_KINDS_13 == 0) else 0)
+        # spec: scoring.patterns.seven_pairs.when = shape == 'seven_pairs'
+        | (4096 if asked & 4096 and (v.shape == "seven_pairs") else 0)
+        # spec: scoring.patterns.greater_honors_and_knitted_tiles.when = shape ==
+        #     'honors_and_knitted' and len([t for t in tiles if t.is_honor]) == 7
         | (
             8192
-            if (v.shape == "honors_and_knitted" and len([t for t in v.tiles if t.is_honor]) == 7)
+            if asked & 8192
+            and (v.shape == "honors_and_knitted" and len([t for t in v.tiles if t.is_honor]) == 7)
             else 0
         )
+        # spec: scoring.patterns.all_even_pungs.when = shape == 'standard' and all(g.is_triplet
+        #     for g in sets) and all(g.suit != 'z' and g.number % 2 == 0 for g in groups)
         | (
             16384
-            if (
+            if asked & 16384
+            and (
                 v.shape == "standard"
-                and v.set_bits
-                & 436994993873214129706097166956708350993673864954785244082187322514232460796362596572992539219889919476008441292851808963653537850251993551224407812482160949371422608157860267353396737329000762613096458047593412028268242494429702238303760674717695
-                == 0
-                and (
-                    v.group_bits
-                    & 436994993777453352600393344539906348188520355979167753745756014105877605013624192072041575769691204980262558025756826633100282223166399137478310469720967823885010609620422587307804144310732319586649623624746994019992750090130937154461957746528015
-                    == 0
-                )
+                and v.set_bits & _GROUP_FIELDS_3 == 0
+                and (v.group_bits & _GROUP_FIELDS_4 == 0)
             )
             else 0
         )
-        | (32768 if (len(v.suits) == 1 and "z" not in v.suits) else 0)
-        | (65536 if (v.tile_mask & 17062198847 == 0) else 0)
-        | (131072 if (v.tile_mask & 17165160391 == 0) else 0)
-        | (262144 if (v.tile_mask & 17178030584 == 0) else 0)
+        # spec: scoring.patterns.full_flush.when = len(suits) == 1 and 'z' not in suits
+        | (32768 if asked & 32768 and (len(v.suits) == 1 and "z" not in v.suits) else 0)
+        # spec: scoring.patterns.upper_tiles.when = all(t.is_suited and t.number >= 7 for t in
+        #     tiles)
+        | (65536 if asked & 65536 and (v.tile_mask & _TILE_KINDS_14 == 0) else 0)
+        # spec: scoring.patterns.middle_tiles.when = all(t.is_suited and 4 <= t.number <= 6 for
+        #     t in tiles)
+        | (131072 if asked & 131072 and (v.tile_mask & _TILE_KINDS_15 == 0) else 0)
+        # spec: scoring.patterns.lower_tiles.when = all(t.is_suited and t.number <= 3 for t in
+        #     tiles)
+        | (262144 if asked & 262144 and (v.tile_mask & _TILE_KINDS_16 == 0) else 0)
+        # spec: scoring.patterns.three_suited_terminal_chows.when = shape == 'standard' and pair
+        #     is not None and pair.suit != 'z' and pair.number == 5 and all(g.is_sequence and
+        #     g.suit != pair.suit for g in sets) and len({g.suit for g in sets if g.number ==
+        #     1}) == 2 and len({g.suit for g in sets if g.number == 7}) == 2
         | (
             524288
-            if (
+            if asked & 524288
+            and (
                 v.shape == "standard"
                 and v.pair is not None
                 and (v.pair.suit != "z")
                 and (v.pair.number == 5)
                 and (
-                    v.set_bits
-                    & 436994993873214129706097166956708350993673864954785244082187322514232460796362596572992539219889919476008441292851808963654198906220783799823359727790193720411251012840824548572681386124275168404332769393331488952774929882035145241163619054387200
-                    == 0
+                    v.set_bits & _GROUP_FIELDS_5 == 0
                     and all((g.is_sequence and g.suit != v.pair.suit for g in v.sets))
                 )
                 and (
                     0
-                    + (
-                        v.set_bits
-                        & 75246847651696779831518982165529184325462343972520413458250762480860156535139114764399918883151715070091110871484957951838064712908601953253310101522608506531548020604601881278550516269789805090123756339215
-                        != 0
-                    )
-                    + (
-                        v.set_bits
-                        & 5170923996658113092558182694466481683382665399063646375929364579557731172285810763575814346691031386117626702933407253745274096477985190820875003036576693442630418252004787635063186138602610010500733857113617717002240
-                        != 0
-                    )
-                    + (
-                        v.set_bits
-                        & 355343191291971344409709050398827183972985192676626403314008679604179928462836780710446570169689369918156081571764662730962012142862322856767640514335961442110644777714592789248345077741739730165485896004846800812332863339888640
-                        != 0
-                    )
-                    + (
-                        v.set_bits
-                        & 24418998167284622585741644741410856190715667684262358985826139447378066056461054952637181279424825442848925340121526753868603297068049564707762532699020975168930295826099769121554387852862111070434299258083524598683724611481625685666037760
-                        != 0
-                    )
+                    + (v.set_bits & _GROUP_FIELDS_12 != 0)
+                    + (v.set_bits & _GROUP_FIELDS_10 != 0)
+                    + (v.set_bits & _GROUP_FIELDS_8 != 0)
+                    + (v.set_bits & _GROUP_FIELDS_6 != 0)
                     == 2
                 )
                 and (
                     0
-                    + (
-                        v.set_bits
-                        & 1262432616371609641737837571891230879732081552677561726279587416736495717031299397473640150353870119869180763574067794457312797983820921018085327049666613664352776837010877445012889142462252333042098113156323737600
-                        != 0
-                    )
-                    + (
-                        v.set_bits
-                        & 86753708811516441506276623632526167962153592172080461558274107316101954468696017928540631485478319869915698845806868014096136566124249486292408067452516374263390360347968656361510354645581738958648185395675484617287768473600
-                        != 0
-                    )
-                    + (
-                        v.set_bits
-                        & 5961669474434722310972081235696009812186442305728114986773959826020035658315687244296186835797076524133038413115607117643701976823254288258731087084721917765852123004418888945691989221890163835555248842306736420163232669038909430169600
-                        != 0
-                    )
-                    + (
-                        v.set_bits
-                        & 409682806756138246599466094021914079056573951323089397374746079954782447891515314528263759956066652216972075799092320599432393133222834245808108887798537888939780062018374264102448220755243855644667452461507038233430163491343314159567219363676160
-                        != 0
-                    )
+                    + (v.set_bits & _GROUP_FIELDS_13 != 0)
+                    + (v.set_bits & _GROUP_FIELDS_11 != 0)
+                    + (v.set_bits & _GROUP_FIELDS_9 != 0)
+                    + (v.set_bits & _GROUP_FIELDS_7 != 0)
                     == 2
                 )
             )
             else 0
         )
+        # spec: scoring.patterns.all_fives.when = shape == 'standard' and all(g.suit != 'z' and
+        #     (g.number >= 3 and g.number <= 5 if g.is_sequence else g.number == 5) for g in
+        #     groups)
         | (
             1048576
-            if (
-                v.shape == "standard"
-                and v.group_bits
-                & 436994993873190841934712317441006066383869885821795163198158954702475328873045678653745046763693897525424680947324402751259136887913715916910856116490899530374653363830065475429299620710526323440836329217285997376719916572565945113938830342226175
-                == 0
-            )
+            if asked & 1048576 and (v.shape == "standard" and v.group_bits & _GROUP_FIELDS_14 == 0)
             else 0
         )
-        | (2097152 if (v.shape == "honors_and_knitted") else 0)
+        # spec: scoring.patterns.lesser_honors_and_knitted_tiles.when = shape ==
+        #     'honors_and_knitted'
+        | (2097152 if asked & 2097152 and (v.shape == "honors_and_knitted") else 0)
+        # spec: scoring.patterns.knitted_straight.when = shape == 'knitted_straight' or (shape
+        #     == 'honors_and_knitted' and len([t for t in tiles if t.is_suited]) == 9)
         | (
             4194304
-            if (
+            if asked & 4194304
+            and (
                 v.shape == "knitted_straight"
                 or (
                     v.shape == "honors_and_knitted"
@@ -893,124 +553,180 @@ def _when_whole_hand_tiles(v: HandView) -> int:
             )
             else 0
         )
-        | (8388608 if (v.tile_mask & 17053793823 == 0) else 0)
-        | (16777216 if (v.tile_mask & 17175929328 == 0) else 0)
-        | (33554432 if (v.tile_mask & 14916305407 == 0) else 0)
-        | (67108864 if (True) else 0)
+        # spec: scoring.patterns.upper_four.when = all(t.is_suited and t.number >= 6 for t in
+        #     tiles)
+        | (8388608 if asked & 8388608 and (v.tile_mask & _TILE_KINDS_17 == 0) else 0)
+        # spec: scoring.patterns.lower_four.when = all(t.is_suited and t.number <= 4 for t in
+        #     tiles)
+        | (16777216 if asked & 16777216 and (v.tile_mask & _TILE_KINDS_18 == 0) else 0)
+        # spec: scoring.patterns.reversible_tiles.when = all((t.suit == 'p' and t.number in (1,
+        #     2, 3, 4, 5, 8, 9)) or (t.suit == 's' and t.number in (2, 4, 5, 6, 8, 9)) or
+        #     (t.suit == 'z' and t.number == 5) for t in tiles)
+        | (33554432 if asked & 33554432 and (v.tile_mask & _TILE_KINDS_19 == 0) else 0)
+        # spec: scoring.patterns.chicken_hand.when = True
+        | (67108864 if asked & 67108864 and (True) else 0)
+        # spec: scoring.patterns.all_pungs.when = shape == 'standard' and all(g.is_triplet for g
+        #     in sets)
         | (
             134217728
-            if (
-                v.shape == "standard"
-                and v.set_bits
-                & 436994993873214129706097166956708350993673864954785244082187322514232460796362596572992539219889919476008441292851808963653537850251993551224407812482160949371422608157860267353396737329000762613096458047593412028268242494429702238303760674717695
-                == 0
-            )
+            if asked & 134217728 and (v.shape == "standard" and v.set_bits & _GROUP_FIELDS_3 == 0)
             else 0
         )
-        | (268435456 if (len(v.suits) == 2 and "z" in v.suits) else 0)
+        # spec: scoring.patterns.half_flush.when = len(suits) == 2 and 'z' in suits
+        | (268435456 if asked & 268435456 and (len(v.suits) == 2 and "z" in v.suits) else 0)
+        # spec: scoring.patterns.all_types.when = len(suits) == 4 and any(t.is_wind for t in
+        #     tiles) and any(t.is_dragon for t in tiles)
         | (
             536870912
-            if (
+            if asked & 536870912
+            and (
                 len(v.suits) == 4
-                and v.tile_mask & 2013265920 != 0
-                and (v.tile_mask & 15032385536 != 0)
+                and v.tile_mask & _TILE_KINDS_20 != 0
+                and (v.tile_mask & _TILE_KINDS_21 != 0)
             )
             else 0
         )
+        # spec: scoring.patterns.two_concealed_kongs.when = len([g for g in melds if g.is_kong])
+        #     == 2 and len([g for g in melds if g.is_kong and g.concealed]) == 2
         | (
             1073741824
-            if (
+            if asked & 1073741824
+            and (
                 len([g for g in v.melds if g.is_kong]) == 2
                 and len([g for g in v.melds if g.is_kong and g.concealed]) == 2
             )
             else 0
         )
+        # spec: scoring.patterns.outside_hand.when = shape == 'standard' and
+        #     all(g.has_terminal_or_honor for g in groups)
         | (
             2147483648
-            if (
-                v.shape == "standard"
-                and v.group_bits
-                & 101745825319467120020709859574033192947556520035175071841702436371761766458178585209983371506516759881488095346602023598979842554776104329219470603861666658551932036743457288168143460861906928981713507680715356376038641196600457162653680
-                == 0
-            )
+            if asked & 2147483648
+            and (v.shape == "standard" and v.group_bits & _GROUP_FIELDS_15 == 0)
             else 0
         )
+        # spec: scoring.patterns.two_melded_kongs.when = len([g for g in melds if g.is_kong]) ==
+        #     2 and len([g for g in melds if g.is_kong and g.concealed]) <= 1
         | (
             4294967296
-            if (
+            if asked & 4294967296
+            and (
                 len([g for g in v.melds if g.is_kong]) == 2
                 and len([g for g in v.melds if g.is_kong and g.concealed]) <= 1
             )
             else 0
         )
+        # spec: scoring.patterns.all_chows.when = shape in ('standard', 'knitted_straight') and
+        #     all(g.is_sequence for g in sets) and pair is not None and pair.suit != 'z'
         | (
             8589934592
-            if (
+            if asked & 8589934592
+            and (
                 v.shape in ("standard", "knitted_straight")
-                and v.set_bits
-                & 436994993873214129706097166956708350993673864954785244082187322514232460796362596572992539219889919476008441292851808963654198906220783799823359727790193720411251012840824548572681386124275168404332769393331488952774929882035145241163619054387200
-                == 0
+                and v.set_bits & _GROUP_FIELDS_5 == 0
                 and (v.pair is not None)
                 and (v.pair.suit != "z")
             )
             else 0
         )
-        | (17179869184 if True else 0)
+        # scoring.patterns.tile_hog: no `when`, always met
+        | (17179869184 if asked & 17179869184 else 0)
+        # spec: scoring.patterns.concealed_kong.when = len([g for g in melds if g.is_kong and
+        #     g.concealed]) == 1 and len([g for g in melds if g.is_kong]) <= 2
         | (
             34359738368
-            if (
+            if asked & 34359738368
+            and (
                 len([g for g in v.melds if g.is_kong and g.concealed]) == 1
                 and len([g for g in v.melds if g.is_kong]) <= 2
             )
             else 0
         )
-        | (68719476736 if (v.tile_mask & 17113154305 == 0) else 0)
+        # spec: scoring.patterns.all_simples.when = all(not t.is_terminal_or_honor for t in
+        #     tiles)
+        | (68719476736 if asked & 68719476736 and (v.tile_mask & _TILE_KINDS_22 == 0) else 0)
+        # spec: scoring.patterns.melded_kong.when = len([g for g in melds if g.is_kong]) == 1
+        #     and len([g for g in melds if g.is_kong and g.concealed]) == 0
         | (
             137438953472
-            if (
+            if asked & 137438953472
+            and (
                 len([g for g in v.melds if g.is_kong]) == 1
                 and len([g for g in v.melds if g.is_kong and g.concealed]) == 0
             )
             else 0
         )
+        # spec: scoring.patterns.one_voided_suit.when = len({t.suit for t in tiles if
+        #     t.is_suited}) == 2
         | (
             274877906944
-            if (
+            if asked & 274877906944
+            and (
                 0
-                + (v.tile_mask & 511 != 0)
-                + (v.tile_mask & 261632 != 0)
-                + (v.tile_mask & 133955584 != 0)
+                + (v.tile_mask & _TILE_KINDS_25 != 0)
+                + (v.tile_mask & _TILE_KINDS_24 != 0)
+                + (v.tile_mask & _TILE_KINDS_23 != 0)
                 == 2
             )
             else 0
         )
-        | (549755813888 if ("z" not in v.suits) else 0)
-        | (1099511627776 if (v.wait == "edge" and v.only_wait) else 0)
-        | (2199023255552 if (v.wait == "closed" and v.only_wait) else 0)
-        | (4398046511104 if (v.wait == "single" and v.only_wait) else 0)
+        # spec: scoring.patterns.no_honors.when = 'z' not in suits
+        | (549755813888 if asked & 549755813888 and ("z" not in v.suits) else 0)
+        # spec: scoring.patterns.edge_wait.when = wait == 'edge' and only_wait
+        | (1099511627776 if asked & 1099511627776 and (v.wait == "edge" and v.only_wait) else 0)
+        # spec: scoring.patterns.closed_wait.when = wait == 'closed' and only_wait
+        | (2199023255552 if asked & 2199023255552 and (v.wait == "closed" and v.only_wait) else 0)
+        # spec: scoring.patterns.single_wait.when = wait == 'single' and only_wait
+        | (4398046511104 if asked & 4398046511104 and (v.wait == "single" and v.only_wait) else 0)
     )
 
 
-def _when_whole_hand_situation(v: HandView) -> int:
-    # The `when` of every whole-hand pattern reading the situation, in one call: bit i is set
+def _when_whole_hand_situation(v: HandView, asked: int = -1) -> int:
+    # The `when` of every whole-hand pattern reading the situation, each written once: bit i is set
     # when the i-th of them (declaration order, as listed in whole_hand_conditions) meets it.
+    # The scorer asks for every bit in one call; a pattern's own `when` asks for its bit alone.
     return int(
         0
-        | (1 if (v.concealed_triplets == 4) else 0)
-        | (2 if (v.concealed_triplets == 3) else 0)
-        | (4 if (v.tsumo and v.last_tile) else 0)
-        | (8 if (v.ron and v.last_tile) else 0)
-        | (16 if (v.tsumo and v.after_kong and any((g.is_kong for g in v.melds))) else 0)
+        # spec: scoring.patterns.four_concealed_pungs.when = concealed_triplets == 4
+        | (1 if asked & 1 and (v.concealed_triplets == 4) else 0)
+        # spec: scoring.patterns.three_concealed_pungs.when = concealed_triplets == 3
+        | (2 if asked & 2 and (v.concealed_triplets == 3) else 0)
+        # spec: scoring.patterns.last_tile_draw.when = tsumo and last_tile
+        | (4 if asked & 4 and (v.tsumo and v.last_tile) else 0)
+        # spec: scoring.patterns.last_tile_claim.when = ron and last_tile
+        | (8 if asked & 8 and (v.ron and v.last_tile) else 0)
+        # spec: scoring.patterns.out_with_replacement_tile.when = tsumo and after_kong and
+        #     any(g.is_kong for g in melds)
         | (
-            32
-            if (v.ron and v.robbing_kong and (v.count_of(v.win_tile.suit, v.win_tile.number) == 1))
+            16
+            if asked & 16 and (v.tsumo and v.after_kong and any((g.is_kong for g in v.melds)))
             else 0
         )
-        | (64 if (v.ron and len([g for g in v.melds if not g.concealed]) == 4) else 0)
-        | (128 if (v.tsumo and v.is_closed) else 0)
+        # spec: scoring.patterns.robbing_the_kong.when = ron and robbing_kong and
+        #     count_of(win_tile.suit, win_tile.number) == 1
+        | (
+            32
+            if asked & 32
+            and (v.ron and v.robbing_kong and (v.count_of(v.win_tile.suit, v.win_tile.number) == 1))
+            else 0
+        )
+        # spec: scoring.patterns.melded_hand.when = ron and len([g for g in melds if not
+        #     g.concealed]) == 4
+        | (
+            64
+            if asked & 64 and (v.ron and len([g for g in v.melds if not g.concealed]) == 4)
+            else 0
+        )
+        # spec: scoring.patterns.fully_concealed_hand.when = tsumo and is_closed
+        | (128 if asked & 128 and (v.tsumo and v.is_closed) else 0)
+        # spec: scoring.patterns.last_tile.when = (fourth_tile and
+        #     concealed_count_of(win_tile.suit, win_tile.number) == 1) or
+        #     count_of(win_tile.suit, win_tile.number) - concealed_count_of(win_tile.suit,
+        #     win_tile.number) == 3
         | (
             256
-            if (
+            if asked & 256
+            and (
                 v.fourth_tile
                 and v.concealed_count_of(v.win_tile.suit, v.win_tile.number) == 1
                 or v.count_of(v.win_tile.suit, v.win_tile.number)
@@ -1019,25 +735,29 @@ def _when_whole_hand_situation(v: HandView) -> int:
             )
             else 0
         )
-        | (512 if (v.ron and v.is_closed) else 0)
-        | (1024 if (v.concealed_triplets == 2) else 0)
-        | (2048 if (v.tsumo) else 0)
-        | (4096 if True else 0)
+        # spec: scoring.patterns.concealed_hand.when = ron and is_closed
+        | (512 if asked & 512 and (v.ron and v.is_closed) else 0)
+        # spec: scoring.patterns.two_concealed_pungs.when = concealed_triplets == 2
+        | (1024 if asked & 1024 and (v.concealed_triplets == 2) else 0)
+        # spec: scoring.patterns.self_drawn.when = tsumo
+        | (2048 if asked & 2048 and (v.tsumo) else 0)
+        # scoring.patterns.flower_tiles: no `when`, always met
+        | (4096 if asked & 4096 else 0)
     )
 
 
 def _ron_discarder(v: PaymentView) -> int:
-    # spec: payments.ron.discarder
+    # spec: payments.ron.discarder = fan + 8
     return int(v.fan + 8)
 
 
 def _ron_others(v: PaymentView) -> int:
-    # spec: payments.ron.others
+    # spec: payments.ron.others = 8
     return int(8)
 
 
 def _tsumo_each(v: PaymentView) -> int:
-    # spec: payments.tsumo.each
+    # spec: payments.tsumo.each = fan + 8
     return int(v.fan + 8)
 
 
@@ -1132,7 +852,7 @@ PROFILE = Profile(
             id="all_green",
             names=Text(en="All Green", zh="绿一色", ja="緑一色", pt="Tudo Verde", fr="Tout vert"),
             value=88,
-            when=_when_all_green,
+            when=ListedWhen(_when_whole_hand_tiles, 1),
             count=None,
             group=None,
             excludes=(
@@ -1148,7 +868,7 @@ PROFILE = Profile(
                 en="Nine Gates", zh="九莲宝灯", ja="九蓮宝燈", pt="Nove Portões", fr="Neuf portes"
             ),
             value=88,
-            when=_when_nine_gates,
+            when=ListedWhen(_when_whole_hand_tiles, 2),
             count=None,
             group=None,
             excludes=(
@@ -1167,7 +887,7 @@ PROFILE = Profile(
                 en="Four Kongs", zh="四杠", ja="四槓子", pt="Quatro Kongs", fr="Quatre kongs"
             ),
             value=88,
-            when=_when_four_kongs,
+            when=ListedWhen(_when_whole_hand_tiles, 4),
             count=None,
             group=None,
             excludes=(
@@ -1187,7 +907,7 @@ PROFILE = Profile(
                 fr="Sept paires successives",
             ),
             value=88,
-            when=_when_seven_shifted_pairs,
+            when=ListedWhen(_when_whole_hand_tiles, 8),
             count=None,
             group=None,
             excludes=(
@@ -1211,7 +931,7 @@ PROFILE = Profile(
                 fr="Treize orphelins",
             ),
             value=88,
-            when=_when_thirteen_orphans,
+            when=ListedWhen(_when_whole_hand_tiles, 16),
             count=None,
             group=None,
             excludes=(
@@ -1234,7 +954,7 @@ PROFILE = Profile(
                 fr="Tout terminaux",
             ),
             value=64,
-            when=_when_all_terminals,
+            when=ListedWhen(_when_whole_hand_tiles, 32),
             count=None,
             group=None,
             excludes=(
@@ -1258,7 +978,7 @@ PROFILE = Profile(
                 fr="Quatre petits vents",
             ),
             value=64,
-            when=_when_little_four_winds,
+            when=ListedWhen(_when_whole_hand_tiles, 64),
             count=None,
             group=None,
             excludes=(
@@ -1278,7 +998,7 @@ PROFILE = Profile(
                 fr="Trois petits dragons",
             ),
             value=64,
-            when=_when_little_three_dragons,
+            when=ListedWhen(_when_whole_hand_tiles, 128),
             count=None,
             group=None,
             excludes=(
@@ -1294,7 +1014,7 @@ PROFILE = Profile(
                 en="All Honors", zh="字一色", ja="字一色", pt="Todas Honras", fr="Tout honneurs"
             ),
             value=64,
-            when=_when_all_honors,
+            when=ListedWhen(_when_whole_hand_tiles, 256),
             count=None,
             group=None,
             excludes=(
@@ -1316,7 +1036,7 @@ PROFILE = Profile(
                 fr="Quatre pungs cachés",
             ),
             value=64,
-            when=_when_four_concealed_pungs,
+            when=ListedWhen(_when_whole_hand_situation, 1),
             count=None,
             group=None,
             excludes=(
@@ -1336,7 +1056,7 @@ PROFILE = Profile(
                 fr="Chows terminaux purs",
             ),
             value=64,
-            when=_when_pure_terminal_chows,
+            when=ListedWhen(_when_whole_hand_tiles, 512),
             count=None,
             group=None,
             excludes=(
@@ -1417,7 +1137,7 @@ PROFILE = Profile(
             id="three_kongs",
             names=Text(en="Three Kongs", zh="三杠", ja="三槓子", pt="Três Kongs", fr="Trois kongs"),
             value=32,
-            when=_when_three_kongs,
+            when=ListedWhen(_when_whole_hand_tiles, 1024),
             count=None,
             group=None,
             excludes=(),
@@ -1434,7 +1154,7 @@ PROFILE = Profile(
                 fr="Terminaux et honneurs",
             ),
             value=32,
-            when=_when_all_terminals_and_honors,
+            when=ListedWhen(_when_whole_hand_tiles, 2048),
             count=None,
             group=None,
             excludes=(
@@ -1449,7 +1169,7 @@ PROFILE = Profile(
             id="seven_pairs",
             names=Text(en="Seven Pairs", zh="七对", ja="七対子", pt="Sete Pares", fr="Sept paires"),
             value=24,
-            when=_when_seven_pairs,
+            when=ListedWhen(_when_whole_hand_tiles, 4096),
             count=None,
             group=None,
             excludes=(
@@ -1470,7 +1190,7 @@ PROFILE = Profile(
                 fr="Grands honneurs et tuiles tressées",
             ),
             value=24,
-            when=_when_greater_honors_and_knitted_tiles,
+            when=ListedWhen(_when_whole_hand_tiles, 8192),
             count=None,
             group=None,
             excludes=(
@@ -1493,7 +1213,7 @@ PROFILE = Profile(
                 fr="Tous pungs pairs",
             ),
             value=24,
-            when=_when_all_even_pungs,
+            when=ListedWhen(_when_whole_hand_tiles, 16384),
             count=None,
             group=None,
             excludes=(
@@ -1508,7 +1228,7 @@ PROFILE = Profile(
             id="full_flush",
             names=Text(en="Full Flush", zh="清一色", ja="清一色", pt="Cor Pura", fr="Couleur pure"),
             value=24,
-            when=_when_full_flush,
+            when=ListedWhen(_when_whole_hand_tiles, 32768),
             count=None,
             group=None,
             excludes=("no_honors",),
@@ -1559,7 +1279,7 @@ PROFILE = Profile(
                 en="Upper Tiles", zh="全大", ja="全大", pt="Peças Altas", fr="Tuiles hautes"
             ),
             value=24,
-            when=_when_upper_tiles,
+            when=ListedWhen(_when_whole_hand_tiles, 65536),
             count=None,
             group=None,
             excludes=(
@@ -1575,7 +1295,7 @@ PROFILE = Profile(
                 en="Middle Tiles", zh="全中", ja="全中", pt="Peças Médias", fr="Tuiles moyennes"
             ),
             value=24,
-            when=_when_middle_tiles,
+            when=ListedWhen(_when_whole_hand_tiles, 131072),
             count=None,
             group=None,
             excludes=(
@@ -1591,7 +1311,7 @@ PROFILE = Profile(
                 en="Lower Tiles", zh="全小", ja="全小", pt="Peças Baixas", fr="Tuiles basses"
             ),
             value=24,
-            when=_when_lower_tiles,
+            when=ListedWhen(_when_whole_hand_tiles, 262144),
             count=None,
             group=None,
             excludes=(
@@ -1629,7 +1349,7 @@ PROFILE = Profile(
                 fr="Chows terminaux en trois couleurs",
             ),
             value=16,
-            when=_when_three_suited_terminal_chows,
+            when=ListedWhen(_when_whole_hand_tiles, 524288),
             count=None,
             group=None,
             excludes=(
@@ -1666,7 +1386,7 @@ PROFILE = Profile(
                 en="All Fives", zh="全带五", ja="全帯五", pt="Todos com Cinco", fr="Tous avec cinq"
             ),
             value=16,
-            when=_when_all_fives,
+            when=ListedWhen(_when_whole_hand_tiles, 1048576),
             count=None,
             group=None,
             excludes=(
@@ -1701,7 +1421,7 @@ PROFILE = Profile(
                 fr="Trois pungs cachés",
             ),
             value=16,
-            when=_when_three_concealed_pungs,
+            when=ListedWhen(_when_whole_hand_situation, 2),
             count=None,
             group=None,
             excludes=(),
@@ -1717,7 +1437,7 @@ PROFILE = Profile(
                 fr="Petits honneurs et tuiles tressées",
             ),
             value=12,
-            when=_when_lesser_honors_and_knitted_tiles,
+            when=ListedWhen(_when_whole_hand_tiles, 2097152),
             count=None,
             group=None,
             excludes=(
@@ -1739,7 +1459,7 @@ PROFILE = Profile(
                 fr="Suite tressée",
             ),
             value=12,
-            when=_when_knitted_straight,
+            when=ListedWhen(_when_whole_hand_tiles, 4194304),
             count=None,
             group=None,
             excludes=(),
@@ -1756,7 +1476,7 @@ PROFILE = Profile(
                 fr="Au-dessus de cinq",
             ),
             value=12,
-            when=_when_upper_four,
+            when=ListedWhen(_when_whole_hand_tiles, 8388608),
             count=None,
             group=None,
             excludes=("no_honors",),
@@ -1773,7 +1493,7 @@ PROFILE = Profile(
                 fr="En dessous de cinq",
             ),
             value=12,
-            when=_when_lower_four,
+            when=ListedWhen(_when_whole_hand_tiles, 16777216),
             count=None,
             group=None,
             excludes=("no_honors",),
@@ -1824,7 +1544,7 @@ PROFILE = Profile(
                 fr="Tuiles réversibles",
             ),
             value=8,
-            when=_when_reversible_tiles,
+            when=ListedWhen(_when_whole_hand_tiles, 33554432),
             count=None,
             group=None,
             excludes=("one_voided_suit",),
@@ -1875,7 +1595,7 @@ PROFILE = Profile(
                 en="Chicken Hand", zh="无番和", ja="無番和", pt="Mão Galinha", fr="Main poulet"
             ),
             value=8,
-            when=_when_chicken_hand,
+            when=ListedWhen(_when_whole_hand_tiles, 67108864),
             count=None,
             group=None,
             excludes=(),
@@ -1893,7 +1613,7 @@ PROFILE = Profile(
                 fr="Dernière tuile piochée",
             ),
             value=8,
-            when=_when_last_tile_draw,
+            when=ListedWhen(_when_whole_hand_situation, 4),
             count=None,
             group=None,
             excludes=("self_drawn",),
@@ -1909,7 +1629,7 @@ PROFILE = Profile(
                 fr="Dernière tuile réclamée",
             ),
             value=8,
-            when=_when_last_tile_claim,
+            when=ListedWhen(_when_whole_hand_situation, 8),
             count=None,
             group=None,
             excludes=(),
@@ -1925,7 +1645,7 @@ PROFILE = Profile(
                 fr="Sortie sur tuile de remplacement",
             ),
             value=8,
-            when=_when_out_with_replacement_tile,
+            when=ListedWhen(_when_whole_hand_situation, 16),
             count=None,
             group=None,
             excludes=("self_drawn",),
@@ -1941,7 +1661,7 @@ PROFILE = Profile(
                 fr="Voler le kong",
             ),
             value=8,
-            when=_when_robbing_the_kong,
+            when=ListedWhen(_when_whole_hand_situation, 32),
             count=None,
             group=None,
             excludes=("last_tile",),
@@ -1951,7 +1671,7 @@ PROFILE = Profile(
             id="all_pungs",
             names=Text(en="All Pungs", zh="碰碰和", ja="対々和", pt="Todos Pungs", fr="Tous pungs"),
             value=6,
-            when=_when_all_pungs,
+            when=ListedWhen(_when_whole_hand_tiles, 134217728),
             count=None,
             group=None,
             excludes=(),
@@ -1962,7 +1682,7 @@ PROFILE = Profile(
             id="half_flush",
             names=Text(en="Half Flush", zh="混一色", ja="混一色", pt="Meia Cor", fr="Semi-couleur"),
             value=6,
-            when=_when_half_flush,
+            when=ListedWhen(_when_whole_hand_tiles, 268435456),
             count=None,
             group=None,
             excludes=(),
@@ -1994,7 +1714,7 @@ PROFILE = Profile(
                 en="All Types", zh="五门齐", ja="五門斉", pt="Todos os Tipos", fr="Tous les types"
             ),
             value=6,
-            when=_when_all_types,
+            when=ListedWhen(_when_whole_hand_tiles, 536870912),
             count=None,
             group=None,
             excludes=(),
@@ -2011,7 +1731,7 @@ PROFILE = Profile(
                 fr="Main toute exposée",
             ),
             value=6,
-            when=_when_melded_hand,
+            when=ListedWhen(_when_whole_hand_situation, 64),
             count=None,
             group=None,
             excludes=("single_wait",),
@@ -2027,7 +1747,7 @@ PROFILE = Profile(
                 fr="Deux kongs cachés",
             ),
             value=8,
-            when=_when_two_concealed_kongs,
+            when=ListedWhen(_when_whole_hand_tiles, 1073741824),
             count=None,
             group=None,
             excludes=("two_concealed_pungs",),
@@ -2059,7 +1779,7 @@ PROFILE = Profile(
                 en="Outside Hand", zh="全带幺", ja="全帯幺", pt="Mão Exterior", fr="Main extérieure"
             ),
             value=4,
-            when=_when_outside_hand,
+            when=ListedWhen(_when_whole_hand_tiles, 2147483648),
             count=None,
             group=None,
             excludes=(),
@@ -2076,7 +1796,7 @@ PROFILE = Profile(
                 fr="Main entièrement cachée",
             ),
             value=4,
-            when=_when_fully_concealed_hand,
+            when=ListedWhen(_when_whole_hand_situation, 128),
             count=None,
             group=None,
             excludes=("self_drawn",),
@@ -2092,7 +1812,7 @@ PROFILE = Profile(
                 fr="Deux kongs exposés",
             ),
             value=4,
-            when=_when_two_melded_kongs,
+            when=ListedWhen(_when_whole_hand_tiles, 4294967296),
             count=None,
             group=None,
             excludes=(),
@@ -2105,7 +1825,7 @@ PROFILE = Profile(
                 en="Last Tile", zh="和绝张", ja="和絶張", pt="Última Cópia", fr="Dernier exemplaire"
             ),
             value=4,
-            when=_when_last_tile,
+            when=ListedWhen(_when_whole_hand_situation, 256),
             count=None,
             group=None,
             excludes=(),
@@ -2162,7 +1882,7 @@ PROFILE = Profile(
                 en="Concealed Hand", zh="门前清", ja="門前清", pt="Mão Oculta", fr="Main cachée"
             ),
             value=2,
-            when=_when_concealed_hand,
+            when=ListedWhen(_when_whole_hand_situation, 512),
             count=None,
             group=None,
             excludes=(),
@@ -2172,7 +1892,7 @@ PROFILE = Profile(
             id="all_chows",
             names=Text(en="All Chows", zh="平和", ja="平和", pt="Todos Chows", fr="Tous chows"),
             value=2,
-            when=_when_all_chows,
+            when=ListedWhen(_when_whole_hand_tiles, 8589934592),
             count=None,
             group=None,
             excludes=("no_honors",),
@@ -2221,7 +1941,7 @@ PROFILE = Profile(
                 fr="Deux pungs cachés",
             ),
             value=2,
-            when=_when_two_concealed_pungs,
+            when=ListedWhen(_when_whole_hand_situation, 1024),
             count=None,
             group=None,
             excludes=(),
@@ -2233,7 +1953,7 @@ PROFILE = Profile(
                 en="Concealed Kong", zh="暗杠", ja="暗槓", pt="Kong Oculto", fr="Kong caché"
             ),
             value=2,
-            when=_when_concealed_kong,
+            when=ListedWhen(_when_whole_hand_tiles, 34359738368),
             count=None,
             group=None,
             excludes=(),
@@ -2246,7 +1966,7 @@ PROFILE = Profile(
                 en="All Simples", zh="断幺", ja="断么", pt="Todas Simples", fr="Tout simples"
             ),
             value=2,
-            when=_when_all_simples,
+            when=ListedWhen(_when_whole_hand_tiles, 68719476736),
             count=None,
             group=None,
             excludes=("no_honors",),
@@ -2348,7 +2068,7 @@ PROFILE = Profile(
             id="melded_kong",
             names=Text(en="Melded Kong", zh="明杠", ja="明槓", pt="Kong Exposto", fr="Kong exposé"),
             value=1,
-            when=_when_melded_kong,
+            when=ListedWhen(_when_whole_hand_tiles, 137438953472),
             count=None,
             group=None,
             excludes=(),
@@ -2365,7 +2085,7 @@ PROFILE = Profile(
                 fr="Une couleur absente",
             ),
             value=1,
-            when=_when_one_voided_suit,
+            when=ListedWhen(_when_whole_hand_tiles, 274877906944),
             count=None,
             group=None,
             excludes=(),
@@ -2376,7 +2096,7 @@ PROFILE = Profile(
             id="no_honors",
             names=Text(en="No Honors", zh="无字", ja="無字", pt="Sem Honras", fr="Sans honneurs"),
             value=1,
-            when=_when_no_honors,
+            when=ListedWhen(_when_whole_hand_tiles, 549755813888),
             count=None,
             group=None,
             excludes=(),
@@ -2389,7 +2109,7 @@ PROFILE = Profile(
                 en="Edge Wait", zh="边张", ja="辺張", pt="Espera na Borda", fr="Attente au bord"
             ),
             value=1,
-            when=_when_edge_wait,
+            when=ListedWhen(_when_whole_hand_tiles, 1099511627776),
             count=None,
             group=None,
             excludes=(),
@@ -2402,7 +2122,7 @@ PROFILE = Profile(
                 en="Closed Wait", zh="嵌张", ja="嵌張", pt="Espera Fechada", fr="Attente fermée"
             ),
             value=1,
-            when=_when_closed_wait,
+            when=ListedWhen(_when_whole_hand_tiles, 2199023255552),
             count=None,
             group=None,
             excludes=(),
@@ -2415,7 +2135,7 @@ PROFILE = Profile(
                 en="Single Wait", zh="单钓将", ja="単騎", pt="Espera Única", fr="Attente simple"
             ),
             value=1,
-            when=_when_single_wait,
+            when=ListedWhen(_when_whole_hand_tiles, 4398046511104),
             count=None,
             group=None,
             excludes=(),
@@ -2428,7 +2148,7 @@ PROFILE = Profile(
                 en="Self-Drawn", zh="自摸", ja="自摸", pt="Auto-Compra", fr="Pioché soi-même"
             ),
             value=1,
-            when=_when_self_drawn,
+            when=ListedWhen(_when_whole_hand_situation, 2048),
             count=None,
             group=None,
             excludes=(),
@@ -4380,7 +4100,7 @@ PROFILE = Profile(
 #: The digest of this profile's native engine (generated/native/gb_mcr.c) built from the
 #: same spec, or None when the profile runs on the Python backend only. A compiled native module
 #: whose digest differs (built from an older spec) is never used.
-NATIVE_DIGEST: str | None = "87f3de13a356591fe5ae849d752eed68"
+NATIVE_DIGEST: str | None = "560b6ef0bec0cca8e0d71c3da0897b41"
 
 # The runtime learns of this engine, and of its native module, from this call alone.
 register_engine(

@@ -16,6 +16,7 @@ from mjspec.runtime.profile import (
     Deal,
     Example,
     ExampleMeld,
+    ListedWhen,
     Minimum,
     MissingSuitRule,
     Opening,
@@ -35,322 +36,53 @@ from mjspec.runtime.tiles import Suit, TileSet
 from mjspec.runtime.view import HandView, PaymentView
 
 
-def _when_riichi(v: HandView) -> bool:
-    # spec: scoring.patterns.riichi.when
-    return bool(v.riichi)
-
-
-def _when_double_riichi(v: HandView) -> bool:
-    # spec: scoring.patterns.double_riichi.when
-    return bool(v.double_riichi)
-
-
-def _when_ippatsu(v: HandView) -> bool:
-    # spec: scoring.patterns.ippatsu.when
-    return bool(v.ippatsu and v.riichi)
-
-
-def _when_menzen_tsumo(v: HandView) -> bool:
-    # spec: scoring.patterns.menzen_tsumo.when
-    return bool(v.tsumo)
-
-
-def _when_tanyao(v: HandView) -> bool:
-    # spec: scoring.patterns.tanyao.when
-    return bool(v.tile_mask & 17113154305 == 0)
-
-
-def _when_pinfu(v: HandView) -> bool:
-    # spec: scoring.patterns.pinfu.when
-    return bool(
-        v.shape == "standard"
-        and v.wait == "two_sided"
-        and (
-            v.set_bits
-            & 436994993873214129706097166956708350993673864954785244082187322514232460796362596572992539219889919476008441292851808963654198906220783799823359727790193720411251012840824548572681386124275168404332769393331488952774929882035145241163619054387200
-            == 0
-        )
-        and (
-            not (
-                v.pair is not None
-                and (
-                    v.pair.is_dragon
-                    or (
-                        v.pair.wind is not None
-                        and (v.pair.wind == v.seat_wind or v.pair.wind == v.round_wind)
-                    )
-                )
-            )
-        )
-    )
-
-
-def _when_iipeikou(v: HandView) -> bool:
-    # spec: scoring.patterns.iipeikou.when
-    return bool(
-        count_bits(v.set_bits & 1267650595524309662632316502015) >= 2
-        and any(
-            (
-                g.is_sequence
-                and sum(
-                    (
-                        1
-                        for h in v.sets
-                        if h.is_sequence and h.suit == g.suit and (h.number == g.number)
-                    )
-                )
-                >= 2
-                for g in v.sets
-            )
-        )
-    )
-
-
-def _when_white_dragon(v: HandView) -> bool:
-    # spec: scoring.patterns.white_dragon.when
-    return bool(
-        v.set_bits
-        & 2420859260706476802802424223752823632184126970878813999165644803793259230738673404761612272435498686791321122875564359680
-        != 0
-    )
-
-
-def _when_green_dragon(v: HandView) -> bool:
-    # spec: scoring.patterns.green_dragon.when
-    return bool(
-        v.set_bits
-        & 38733748171303628844838787580045178114946031534061023986650316860692147691818774476185796358967978988661137966009029754880
-        != 0
-    )
-
-
-def _when_red_dragon(v: HandView) -> bool:
-    # spec: scoring.patterns.red_dragon.when
-    return bool(
-        v.set_bits
-        & 619739970740858061517420601280722849839136504544976383786405069771074363069100391618972741743487663818578207456144476078080
-        != 0
-    )
-
-
-def _when_seat_wind(v: HandView) -> bool:
-    # spec: scoring.patterns.seat_wind.when
-    return bool(
-        v.set_bits
-        & 161388154755044512198544180810181983169745647213280309484172090877880090013080812155204529087382412148914825223439646720
-        != 0
-        and any((g.is_triplet and g.wind is not None and (g.wind == v.seat_wind) for g in v.sets))
-    )
-
-
-def _when_round_wind(v: HandView) -> bool:
-    # spec: scoring.patterns.round_wind.when
-    return bool(
-        v.set_bits
-        & 161388154755044512198544180810181983169745647213280309484172090877880090013080812155204529087382412148914825223439646720
-        != 0
-        and any((g.is_triplet and g.wind is not None and (g.wind == v.round_wind) for g in v.sets))
-    )
-
-
-def _when_haitei(v: HandView) -> bool:
-    # spec: scoring.patterns.haitei.when
-    return bool(v.last_tile and v.tsumo)
-
-
-def _when_houtei(v: HandView) -> bool:
-    # spec: scoring.patterns.houtei.when
-    return bool(v.last_tile and v.ron)
-
-
-def _when_rinshan(v: HandView) -> bool:
-    # spec: scoring.patterns.rinshan.when
-    return bool(v.after_kong and v.tsumo)
-
-
-def _when_chankan(v: HandView) -> bool:
-    # spec: scoring.patterns.chankan.when
-    return bool(v.robbing_kong)
-
-
-def _when_chiitoitsu(v: HandView) -> bool:
-    # spec: scoring.patterns.chiitoitsu.when
-    return bool(v.shape == "seven_pairs")
-
-
-def _when_toitoi(v: HandView) -> bool:
-    # spec: scoring.patterns.toitoi.when
-    return bool(
-        v.shape == "standard"
-        and v.set_bits
-        & 436994993873214129706097166956708350993673864954785244082187322514232460796362596572992539219889919476008441292851808963653537850251993551224407812482160949371422608157860267353396737329000762613096458047593412028268242494429702238303760674717695
-        == 0
-    )
-
-
-def _when_sanankou(v: HandView) -> bool:
-    # spec: scoring.patterns.sanankou.when
-    return bool(v.concealed_triplets >= 3)
-
-
-def _when_sankantsu(v: HandView) -> bool:
-    # spec: scoring.patterns.sankantsu.when
-    return bool(
-        count_bits(
-            v.set_bits
-            & 661055968790248598951915308032771039828397094413920962530465516126332261865582273923474163019710394955365669430159275458560
-        )
-        == 3
-    )
-
-
-def _when_sanshoku_doukou(v: HandView) -> bool:
-    # spec: scoring.patterns.sanshoku_doukou.when
-    return bool(
-        count_bits(
-            v.set_bits
-            & 2462625387274654950767440006258968274267151717202943591747968141154640425426001569603976514294787731152238186332160
-        )
-        >= 3
-        and any(
-            (
-                g.is_triplet
-                and len(
-                    {
-                        h.suit
-                        for h in v.sets
-                        if h.is_triplet and h.number == g.number and (h.suit != "z")
-                    }
-                )
-                == 3
-                for g in v.sets
-            )
-        )
-    )
-
-
-def _when_honroutou(v: HandView) -> bool:
-    # spec: scoring.patterns.honroutou.when
-    return bool(v.tile_mask & 66714878 == 0)
-
-
-def _when_shousangen(v: HandView) -> bool:
-    # spec: scoring.patterns.shousangen.when
-    return bool(
-        count_bits(
-            v.set_bits
-            & 660894578172868167165061813084520851586266663049916221772221031435559769991657839499920150374891141494030666545029070192640
-        )
-        == 2
-        and v.pair is not None
-        and v.pair.is_dragon
-    )
-
-
-def _when_sanshoku(v: HandView) -> bool:
-    # spec: scoring.patterns.sanshoku.when
-    return bool(
-        count_bits(v.set_bits & 1267650595524309662632316502015) >= 3
-        and any(
-            (
-                g.is_sequence
-                and len({h.suit for h in v.sets if h.is_sequence and h.number == g.number}) == 3
-                for g in v.sets
-            )
-        )
-    )
-
-
-def _when_ittsu(v: HandView) -> bool:
-    # spec: scoring.patterns.ittsu.when
-    return bool(
-        v.set_bits & 70835497244075470356495 != 0
-        and v.set_bits & 290142196711733126580203520 != 0
-        and (v.set_bits & 1188422437731258886472513617920 != 0)
-        and any(
-            (
-                g.is_sequence
-                and g.number == 1
-                and (
-                    v.set_bits & 290142196711733126580203520 != 0
-                    and any(
-                        (h.is_sequence and h.suit == g.suit and (h.number == 4) for h in v.sets)
-                    )
-                )
-                and (
-                    v.set_bits & 1188422437731258886472513617920 != 0
-                    and any(
-                        (h.is_sequence and h.suit == g.suit and (h.number == 7) for h in v.sets)
-                    )
-                )
-                for g in v.sets
-            )
-        )
-    )
-
-
-def _when_chanta(v: HandView) -> bool:
-    # spec: scoring.patterns.chanta.when
-    return bool(
-        v.shape == "standard"
-        and v.group_bits
-        & 101745825319467120020709859574033192947556520035175071841702436371761766458178585209983371506516759881488095346602023598979842554776104329219470603861666658551932036743457288168143460861906928981713507680715356376038641196600457162653680
-        == 0
-        and (v.set_bits & 1267650595524309662632316502015 != 0)
-        and ("z" in v.suits)
-    )
-
-
-def _when_ryanpeikou(v: HandView) -> bool:
-    # spec: scoring.patterns.ryanpeikou.when
-    return bool(
-        v.shape == "standard"
-        and (
-            v.set_bits
-            & 436994993873214129706097166956708350993673864954785244082187322514232460796362596572992539219889919476008441292851808963654198906220783799823359727790193720411251012840824548572681386124275168404332769393331488952774929882035145241163619054387200
-            == 0
-            and all(
-                (
-                    g.is_sequence
-                    and sum(
-                        (
-                            1
-                            for h in v.sets
-                            if h.is_sequence and h.suit == g.suit and (h.number == g.number)
-                        )
-                    )
-                    in (2, 4)
-                    for g in v.sets
-                )
-            )
-        )
-    )
-
-
-def _when_honitsu(v: HandView) -> bool:
-    # spec: scoring.patterns.honitsu.when
-    return bool(len(v.suits) == 2 and "z" in v.suits)
-
-
-def _when_junchan(v: HandView) -> bool:
-    # spec: scoring.patterns.junchan.when
-    return bool(
-        v.shape == "standard"
-        and v.group_bits
-        & 101745825319467120020709859574033192947556520035175071841702436371761766458178585209983371506516759881488095346602023598979842554776104329219470603861666658551932036743457288168143460861906928981713507680715356376038641196600457162653680
-        == 0
-        and (v.set_bits & 1267650595524309662632316502015 != 0)
-        and ("z" not in v.suits)
-    )
-
-
-def _when_chinitsu(v: HandView) -> bool:
-    # spec: scoring.patterns.chinitsu.when
-    return bool(len(v.suits) == 1 and "z" not in v.suits)
+#: selects 1,9m 1,9p 1,9s 1-7z
+_TILE_KINDS_1 = 0x3FC060301
+#: selects triplet 1-9m 1-9p 1-9s 1-7z; kong 1-9m 1-9p 1-9s 1-7z; pair 1-9m 1-9p 1-9s 1-7z;
+#:     knitted 1-3m 1-3p 1-3s; single 1-9m 1-9p 1-9s 1-7z
+_GROUP_FIELDS_1 = 0xFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFF_0000000000000FFF000000FFF000000FFF_FFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFF_FFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFF_FFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFF_0000000000000000000000000000000000
+#: selects sequence 1-7m 1-7p 1-7s
+_GROUP_FIELDS_2 = 0x000000000FFFFFFF00FFFFFFF00FFFFFFF
+#: selects triplet 5z; kong 5z
+_GROUP_FIELDS_3 = 0x00F0000000000000000000000000000000_00F0000000000000000000000000000000_0000000000000000000000000000000000
+#: selects triplet 6z; kong 6z
+_GROUP_FIELDS_4 = 0x0F00000000000000000000000000000000_0F00000000000000000000000000000000_0000000000000000000000000000000000
+#: selects triplet 7z; kong 7z
+_GROUP_FIELDS_5 = 0xF000000000000000000000000000000000_F000000000000000000000000000000000_0000000000000000000000000000000000
+#: selects triplet 1-4z; kong 1-4z
+_GROUP_FIELDS_6 = 0x000FFFF000000000000000000000000000_000FFFF000000000000000000000000000_0000000000000000000000000000000000
+#: selects sequence 1-7m 1-7p 1-7s; pair 1-9m 1-9p 1-9s 1-7z; knitted 1-3m 1-3p 1-3s; single
+#:     1-9m 1-9p 1-9s 1-7z
+_GROUP_FIELDS_7 = 0xFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFF_0000000000000FFF000000FFF000000FFF_FFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFF_0000000000000000000000000000000000_0000000000000000000000000000000000_000000000FFFFFFF00FFFFFFF00FFFFFFF
+#: selects kong 1-9m 1-9p 1-9s 1-7z
+_GROUP_FIELDS_8 = 0xFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFF_0000000000000000000000000000000000_0000000000000000000000000000000000
+#: selects triplet 1-9m 1-9p 1-9s; kong 1-9m 1-9p 1-9s
+_GROUP_FIELDS_9 = 0x0000000FFFFFFFFFFFFFFFFFFFFFFFFFFF_0000000FFFFFFFFFFFFFFFFFFFFFFFFFFF_0000000000000000000000000000000000
+#: selects 2-8m 2-8p 2-8s
+_TILE_KINDS_2 = 0x3F9FCFE
+#: selects triplet 5-7z; kong 5-7z
+_GROUP_FIELDS_10 = 0xFFF0000000000000000000000000000000_FFF0000000000000000000000000000000_0000000000000000000000000000000000
+#: selects sequence 1m 1p 1s
+_GROUP_FIELDS_11 = 0x000000000000000F00000000F00000000F
+#: selects sequence 4m 4p 4s
+_GROUP_FIELDS_12 = 0x000000000000F00000000F00000000F000
+#: selects sequence 7m 7p 7s
+_GROUP_FIELDS_13 = 0x000000000F00000000F00000000F000000
+#: selects sequence 2-6m 2-6p 2-6s; triplet 2-8m 2-8p 2-8s; kong 2-8m 2-8p 2-8s; pair 2-8m 2-8p
+#:     2-8s; knitted 2m 2p 2s; single 2-8m 2-8p 2-8s
+_GROUP_FIELDS_14 = 0x00000000FFFFFFF00FFFFFFF00FFFFFFF0_00000000000000F00000000F00000000F0_00000000FFFFFFF00FFFFFFF00FFFFFFF0_00000000FFFFFFF00FFFFFFF00FFFFFFF0_00000000FFFFFFF00FFFFFFF00FFFFFFF0_0000000000FFFFF0000FFFFF0000FFFFF0
+#: selects 1-9m 1-9p 1-9s
+_TILE_KINDS_3 = 0x7FFFFFF
+#: selects 2-8m 2-8p 2-8s 1-7z
+_TILE_KINDS_4 = 0x3FBF9FCFE
+#: selects 1-9m 1-9p 1,5,7,9s 1-5,7z
+_TILE_KINDS_5 = 0x2FD47FFFF
 
 
 def _count_dora(v: HandView) -> int:
-    # spec: scoring.patterns.dora.count
+    # spec: scoring.patterns.dora.count = sum(count_of(d.suit, d.number % 9 + 1 if d.is_suited
+    #     else (d.number % 4 + 1 if d.is_wind else (d.number - 4) % 3 + 5)) for d in
+    #     dora_indicators)
     return int(
         sum(
             (
@@ -369,7 +101,9 @@ def _count_dora(v: HandView) -> int:
 
 
 def _count_ura_dora(v: HandView) -> int:
-    # spec: scoring.patterns.ura_dora.count
+    # spec: scoring.patterns.ura_dora.count = sum(count_of(d.suit, d.number % 9 + 1 if
+    #     d.is_suited else (d.number % 4 + 1 if d.is_wind else (d.number - 4) % 3 + 5)) for d in
+    #     ura_indicators) if riichi else 0
     return int(
         sum(
             (
@@ -390,142 +124,25 @@ def _count_ura_dora(v: HandView) -> int:
 
 
 def _count_red_fives(v: HandView) -> int:
-    # spec: scoring.patterns.red_fives.count
+    # spec: scoring.patterns.red_fives.count = sum(1 for t in tiles if t.red)
     return int(sum((1 for t in v.tiles if t.red)))
 
 
-def _when_kokushi(v: HandView) -> bool:
-    # spec: scoring.patterns.kokushi.when
-    return bool(v.shape == "thirteen_orphans")
-
-
-def _when_kokushi_thirteen_wait(v: HandView) -> bool:
-    # spec: scoring.patterns.kokushi_thirteen_wait.when
-    return bool(v.shape == "thirteen_orphans" and v.wait == "thirteen_sided")
-
-
-def _when_suuankou(v: HandView) -> bool:
-    # spec: scoring.patterns.suuankou.when
-    return bool(v.concealed_triplets == 4)
-
-
-def _when_suuankou_single_wait(v: HandView) -> bool:
-    # spec: scoring.patterns.suuankou_single_wait.when
-    return bool(v.concealed_triplets == 4 and v.wait == "single")
-
-
-def _when_daisangen(v: HandView) -> bool:
-    # spec: scoring.patterns.daisangen.when
-    return bool(
-        count_bits(
-            v.set_bits
-            & 660894578172868167165061813084520851586266663049916221772221031435559769991657839499920150374891141494030666545029070192640
-        )
-        == 3
-    )
-
-
-def _when_shousuushii(v: HandView) -> bool:
-    # spec: scoring.patterns.shousuushii.when
-    return bool(
-        count_bits(
-            v.set_bits
-            & 161388154755044512198544180810181983169745647213280309484172090877880090013080812155204529087382412148914825223439646720
-        )
-        == 3
-        and v.pair is not None
-        and v.pair.is_wind
-    )
-
-
-def _when_daisuushii(v: HandView) -> bool:
-    # spec: scoring.patterns.daisuushii.when
-    return bool(
-        count_bits(
-            v.set_bits
-            & 161388154755044512198544180810181983169745647213280309484172090877880090013080812155204529087382412148914825223439646720
-        )
-        == 4
-    )
-
-
-def _when_tsuuiisou(v: HandView) -> bool:
-    # spec: scoring.patterns.tsuuiisou.when
-    return bool(v.tile_mask & 134217727 == 0)
-
-
-def _when_chinroutou(v: HandView) -> bool:
-    # spec: scoring.patterns.chinroutou.when
-    return bool(v.tile_mask & 17112366334 == 0)
-
-
-def _when_ryuuiisou(v: HandView) -> bool:
-    # spec: scoring.patterns.ryuuiisou.when
-    return bool(v.tile_mask & 12839288831 == 0)
-
-
-def _when_chuuren(v: HandView) -> bool:
-    # spec: scoring.patterns.chuuren.when
-    return bool(
-        len(v.melds) == 0
-        and len(v.suits) == 1
-        and ("z" not in v.suits)
-        and all(
-            (
-                v.count_of(v.win_tile.suit, n) >= (3 if n == 1 or n == 9 else 1)
-                for n in (1, 2, 3, 4, 5, 6, 7, 8, 9)
-            )
-        )
-    )
-
-
-def _when_junsei_chuuren(v: HandView) -> bool:
-    # spec: scoring.patterns.junsei_chuuren.when
-    return bool(
-        len(v.melds) == 0
-        and len(v.suits) == 1
-        and ("z" not in v.suits)
-        and all(
-            (
-                v.concealed_count_of(v.win_tile.suit, n) - (1 if n == v.win_tile.number else 0)
-                == (3 if n == 1 or n == 9 else 1)
-                for n in (1, 2, 3, 4, 5, 6, 7, 8, 9)
-            )
-        )
-    )
-
-
-def _when_suukantsu(v: HandView) -> bool:
-    # spec: scoring.patterns.suukantsu.when
-    return bool(
-        count_bits(
-            v.set_bits
-            & 661055968790248598951915308032771039828397094413920962530465516126332261865582273923474163019710394955365669430159275458560
-        )
-        == 4
-    )
-
-
-def _when_tenhou(v: HandView) -> bool:
-    # spec: scoring.patterns.tenhou.when
-    return bool(v.first_draw and v.tsumo and v.dealer)
-
-
-def _when_chiihou(v: HandView) -> bool:
-    # spec: scoring.patterns.chiihou.when
-    return bool(v.first_draw and v.tsumo and (not v.dealer))
-
-
-def _when_whole_hand_tiles(v: HandView) -> int:
-    # The `when` of every whole-hand pattern reading the tiles only, in one call: bit i is set
+def _when_whole_hand_tiles(v: HandView, asked: int = -1) -> int:
+    # The `when` of every whole-hand pattern reading the tiles only, each written once: bit i is set
     # when the i-th of them (declaration order, as listed in whole_hand_conditions) meets it.
+    # The scorer asks for every bit in one call; a pattern's own `when` asks for its bit alone.
     return int(
         0
-        | (1 if (v.tile_mask & 17113154305 == 0) else 0)
+        # spec: scoring.patterns.tanyao.when = all(not t.is_terminal_or_honor for t in tiles)
+        | (1 if asked & 1 and (v.tile_mask & _TILE_KINDS_1 == 0) else 0)
+        # spec: scoring.patterns.iipeikou.when = any(g.is_sequence and sum(1 for h in sets if
+        #     h.is_sequence and h.suit == g.suit and h.number == g.number) >= 2 for g in sets)
         | (
             2
-            if (
-                count_bits(v.set_bits & 1267650595524309662632316502015) >= 2
+            if asked & 2
+            and (
+                count_bits(v.set_bits & _GROUP_FIELDS_2) >= 2
                 and any(
                     (
                         g.is_sequence
@@ -543,63 +160,34 @@ def _when_whole_hand_tiles(v: HandView) -> int:
             )
             else 0
         )
-        | (
-            4
-            if (
-                v.set_bits
-                & 2420859260706476802802424223752823632184126970878813999165644803793259230738673404761612272435498686791321122875564359680
-                != 0
-            )
-            else 0
-        )
-        | (
-            8
-            if (
-                v.set_bits
-                & 38733748171303628844838787580045178114946031534061023986650316860692147691818774476185796358967978988661137966009029754880
-                != 0
-            )
-            else 0
-        )
-        | (
-            16
-            if (
-                v.set_bits
-                & 619739970740858061517420601280722849839136504544976383786405069771074363069100391618972741743487663818578207456144476078080
-                != 0
-            )
-            else 0
-        )
-        | (32 if (v.shape == "seven_pairs") else 0)
+        # spec: scoring.patterns.white_dragon.when = any(g.is_triplet and g.is_dragon and
+        #     g.number == 5 for g in sets)
+        | (4 if asked & 4 and (v.set_bits & _GROUP_FIELDS_3 != 0) else 0)
+        # spec: scoring.patterns.green_dragon.when = any(g.is_triplet and g.is_dragon and
+        #     g.number == 6 for g in sets)
+        | (8 if asked & 8 and (v.set_bits & _GROUP_FIELDS_4 != 0) else 0)
+        # spec: scoring.patterns.red_dragon.when = any(g.is_triplet and g.is_dragon and g.number
+        #     == 7 for g in sets)
+        | (16 if asked & 16 and (v.set_bits & _GROUP_FIELDS_5 != 0) else 0)
+        # spec: scoring.patterns.chiitoitsu.when = shape == 'seven_pairs'
+        | (32 if asked & 32 and (v.shape == "seven_pairs") else 0)
+        # spec: scoring.patterns.toitoi.when = shape == 'standard' and all(g.is_triplet for g in
+        #     sets)
         | (
             64
-            if (
-                v.shape == "standard"
-                and v.set_bits
-                & 436994993873214129706097166956708350993673864954785244082187322514232460796362596572992539219889919476008441292851808963653537850251993551224407812482160949371422608157860267353396737329000762613096458047593412028268242494429702238303760674717695
-                == 0
-            )
+            if asked & 64 and (v.shape == "standard" and v.set_bits & _GROUP_FIELDS_7 == 0)
             else 0
         )
-        | (
-            128
-            if (
-                count_bits(
-                    v.set_bits
-                    & 661055968790248598951915308032771039828397094413920962530465516126332261865582273923474163019710394955365669430159275458560
-                )
-                == 3
-            )
-            else 0
-        )
+        # spec: scoring.patterns.sankantsu.when = sum(1 for g in sets if g.is_kong) == 3
+        | (128 if asked & 128 and (count_bits(v.set_bits & _GROUP_FIELDS_8) == 3) else 0)
+        # spec: scoring.patterns.sanshoku_doukou.when = any(g.is_triplet and len({h.suit for h
+        #     in sets if h.is_triplet and h.number == g.number and h.suit != 'z'}) == 3 for g in
+        #     sets)
         | (
             256
-            if (
-                count_bits(
-                    v.set_bits
-                    & 2462625387274654950767440006258968274267151717202943591747968141154640425426001569603976514294787731152238186332160
-                )
-                >= 3
+            if asked & 256
+            and (
+                count_bits(v.set_bits & _GROUP_FIELDS_9) >= 3
                 and any(
                     (
                         g.is_triplet
@@ -617,24 +205,27 @@ def _when_whole_hand_tiles(v: HandView) -> int:
             )
             else 0
         )
-        | (512 if (v.tile_mask & 66714878 == 0) else 0)
+        # spec: scoring.patterns.honroutou.when = all(t.is_terminal_or_honor for t in tiles)
+        | (512 if asked & 512 and (v.tile_mask & _TILE_KINDS_2 == 0) else 0)
+        # spec: scoring.patterns.shousangen.when = sum(1 for g in sets if g.is_triplet and
+        #     g.is_dragon) == 2 and pair is not None and pair.is_dragon
         | (
             1024
-            if (
-                count_bits(
-                    v.set_bits
-                    & 660894578172868167165061813084520851586266663049916221772221031435559769991657839499920150374891141494030666545029070192640
-                )
-                == 2
+            if asked & 1024
+            and (
+                count_bits(v.set_bits & _GROUP_FIELDS_10) == 2
                 and v.pair is not None
                 and v.pair.is_dragon
             )
             else 0
         )
+        # spec: scoring.patterns.sanshoku.when = any(g.is_sequence and len({h.suit for h in sets
+        #     if h.is_sequence and h.number == g.number}) == 3 for g in sets)
         | (
             2048
-            if (
-                count_bits(v.set_bits & 1267650595524309662632316502015) >= 3
+            if asked & 2048
+            and (
+                count_bits(v.set_bits & _GROUP_FIELDS_2) >= 3
                 and any(
                     (
                         g.is_sequence
@@ -646,18 +237,23 @@ def _when_whole_hand_tiles(v: HandView) -> int:
             )
             else 0
         )
+        # spec: scoring.patterns.ittsu.when = any(g.is_sequence and g.number == 1 and
+        #     any(h.is_sequence and h.suit == g.suit and h.number == 4 for h in sets) and
+        #     any(h.is_sequence and h.suit == g.suit and h.number == 7 for h in sets) for g in
+        #     sets)
         | (
             4096
-            if (
-                v.set_bits & 70835497244075470356495 != 0
-                and v.set_bits & 290142196711733126580203520 != 0
-                and (v.set_bits & 1188422437731258886472513617920 != 0)
+            if asked & 4096
+            and (
+                v.set_bits & _GROUP_FIELDS_11 != 0
+                and v.set_bits & _GROUP_FIELDS_12 != 0
+                and (v.set_bits & _GROUP_FIELDS_13 != 0)
                 and any(
                     (
                         g.is_sequence
                         and g.number == 1
                         and (
-                            v.set_bits & 290142196711733126580203520 != 0
+                            v.set_bits & _GROUP_FIELDS_12 != 0
                             and any(
                                 (
                                     h.is_sequence and h.suit == g.suit and (h.number == 4)
@@ -666,7 +262,7 @@ def _when_whole_hand_tiles(v: HandView) -> int:
                             )
                         )
                         and (
-                            v.set_bits & 1188422437731258886472513617920 != 0
+                            v.set_bits & _GROUP_FIELDS_13 != 0
                             and any(
                                 (
                                     h.is_sequence and h.suit == g.suit and (h.number == 7)
@@ -680,26 +276,30 @@ def _when_whole_hand_tiles(v: HandView) -> int:
             )
             else 0
         )
+        # spec: scoring.patterns.chanta.when = shape == 'standard' and
+        #     all(g.has_terminal_or_honor for g in groups) and any(g.is_sequence for g in sets)
+        #     and 'z' in suits
         | (
             8192
-            if (
+            if asked & 8192
+            and (
                 v.shape == "standard"
-                and v.group_bits
-                & 101745825319467120020709859574033192947556520035175071841702436371761766458178585209983371506516759881488095346602023598979842554776104329219470603861666658551932036743457288168143460861906928981713507680715356376038641196600457162653680
-                == 0
-                and (v.set_bits & 1267650595524309662632316502015 != 0)
+                and v.group_bits & _GROUP_FIELDS_14 == 0
+                and (v.set_bits & _GROUP_FIELDS_2 != 0)
                 and ("z" in v.suits)
             )
             else 0
         )
+        # spec: scoring.patterns.ryanpeikou.when = shape == 'standard' and all(g.is_sequence and
+        #     sum(1 for h in sets if h.is_sequence and h.suit == g.suit and h.number ==
+        #     g.number) in (2, 4) for g in sets)
         | (
             16384
-            if (
+            if asked & 16384
+            and (
                 v.shape == "standard"
                 and (
-                    v.set_bits
-                    & 436994993873214129706097166956708350993673864954785244082187322514232460796362596572992539219889919476008441292851808963654198906220783799823359727790193720411251012840824548572681386124275168404332769393331488952774929882035145241163619054387200
-                    == 0
+                    v.set_bits & _GROUP_FIELDS_1 == 0
                     and all(
                         (
                             g.is_sequence
@@ -718,64 +318,67 @@ def _when_whole_hand_tiles(v: HandView) -> int:
             )
             else 0
         )
-        | (32768 if (len(v.suits) == 2 and "z" in v.suits) else 0)
+        # spec: scoring.patterns.honitsu.when = len(suits) == 2 and 'z' in suits
+        | (32768 if asked & 32768 and (len(v.suits) == 2 and "z" in v.suits) else 0)
+        # spec: scoring.patterns.junchan.when = shape == 'standard' and
+        #     all(g.has_terminal_or_honor for g in groups) and any(g.is_sequence for g in sets)
+        #     and 'z' not in suits
         | (
             65536
-            if (
+            if asked & 65536
+            and (
                 v.shape == "standard"
-                and v.group_bits
-                & 101745825319467120020709859574033192947556520035175071841702436371761766458178585209983371506516759881488095346602023598979842554776104329219470603861666658551932036743457288168143460861906928981713507680715356376038641196600457162653680
-                == 0
-                and (v.set_bits & 1267650595524309662632316502015 != 0)
+                and v.group_bits & _GROUP_FIELDS_14 == 0
+                and (v.set_bits & _GROUP_FIELDS_2 != 0)
                 and ("z" not in v.suits)
             )
             else 0
         )
-        | (131072 if (len(v.suits) == 1 and "z" not in v.suits) else 0)
-        | (262144 if True else 0)
-        | (524288 if (v.shape == "thirteen_orphans") else 0)
-        | (1048576 if (v.shape == "thirteen_orphans" and v.wait == "thirteen_sided") else 0)
+        # spec: scoring.patterns.chinitsu.when = len(suits) == 1 and 'z' not in suits
+        | (131072 if asked & 131072 and (len(v.suits) == 1 and "z" not in v.suits) else 0)
+        # scoring.patterns.red_fives: no `when`, always met
+        | (262144 if asked & 262144 else 0)
+        # spec: scoring.patterns.kokushi.when = shape == 'thirteen_orphans'
+        | (524288 if asked & 524288 and (v.shape == "thirteen_orphans") else 0)
+        # spec: scoring.patterns.kokushi_thirteen_wait.when = shape == 'thirteen_orphans' and
+        #     wait == 'thirteen_sided'
         | (
-            2097152
-            if (
-                count_bits(
-                    v.set_bits
-                    & 660894578172868167165061813084520851586266663049916221772221031435559769991657839499920150374891141494030666545029070192640
-                )
-                == 3
-            )
+            1048576
+            if asked & 1048576 and (v.shape == "thirteen_orphans" and v.wait == "thirteen_sided")
             else 0
         )
+        # spec: scoring.patterns.daisangen.when = sum(1 for g in sets if g.is_triplet and
+        #     g.is_dragon) == 3
+        | (2097152 if asked & 2097152 and (count_bits(v.set_bits & _GROUP_FIELDS_10) == 3) else 0)
+        # spec: scoring.patterns.shousuushii.when = sum(1 for g in sets if g.is_triplet and
+        #     g.is_wind) == 3 and pair is not None and pair.is_wind
         | (
             4194304
-            if (
-                count_bits(
-                    v.set_bits
-                    & 161388154755044512198544180810181983169745647213280309484172090877880090013080812155204529087382412148914825223439646720
-                )
-                == 3
+            if asked & 4194304
+            and (
+                count_bits(v.set_bits & _GROUP_FIELDS_6) == 3
                 and v.pair is not None
                 and v.pair.is_wind
             )
             else 0
         )
-        | (
-            8388608
-            if (
-                count_bits(
-                    v.set_bits
-                    & 161388154755044512198544180810181983169745647213280309484172090877880090013080812155204529087382412148914825223439646720
-                )
-                == 4
-            )
-            else 0
-        )
-        | (16777216 if (v.tile_mask & 134217727 == 0) else 0)
-        | (33554432 if (v.tile_mask & 17112366334 == 0) else 0)
-        | (67108864 if (v.tile_mask & 12839288831 == 0) else 0)
+        # spec: scoring.patterns.daisuushii.when = sum(1 for g in sets if g.is_triplet and
+        #     g.is_wind) == 4
+        | (8388608 if asked & 8388608 and (count_bits(v.set_bits & _GROUP_FIELDS_6) == 4) else 0)
+        # spec: scoring.patterns.tsuuiisou.when = all(t.is_honor for t in tiles)
+        | (16777216 if asked & 16777216 and (v.tile_mask & _TILE_KINDS_3 == 0) else 0)
+        # spec: scoring.patterns.chinroutou.when = all(t.is_terminal for t in tiles)
+        | (33554432 if asked & 33554432 and (v.tile_mask & _TILE_KINDS_4 == 0) else 0)
+        # spec: scoring.patterns.ryuuiisou.when = all((t.suit == 's' and t.number in (2, 3, 4,
+        #     6, 8)) or (t.suit == 'z' and t.number == 6) for t in tiles)
+        | (67108864 if asked & 67108864 and (v.tile_mask & _TILE_KINDS_5 == 0) else 0)
+        # spec: scoring.patterns.chuuren.when = len(melds) == 0 and len(suits) == 1 and 'z' not
+        #     in suits and all(count_of(win_tile.suit, n) >= (3 if n == 1 or n == 9 else 1) for
+        #     n in (1, 2, 3, 4, 5, 6, 7, 8, 9))
         | (
             134217728
-            if (
+            if asked & 134217728
+            and (
                 len(v.melds) == 0
                 and len(v.suits) == 1
                 and ("z" not in v.suits)
@@ -788,9 +391,14 @@ def _when_whole_hand_tiles(v: HandView) -> int:
             )
             else 0
         )
+        # spec: scoring.patterns.junsei_chuuren.when = len(melds) == 0 and len(suits) == 1 and
+        #     'z' not in suits and all(concealed_count_of(win_tile.suit, n) - (1 if n ==
+        #     win_tile.number else 0) == (3 if n == 1 or n == 9 else 1) for n in (1, 2, 3, 4, 5,
+        #     6, 7, 8, 9))
         | (
             268435456
-            if (
+            if asked & 268435456
+            and (
                 len(v.melds) == 0
                 and len(v.suits) == 1
                 and ("z" not in v.suits)
@@ -805,39 +413,39 @@ def _when_whole_hand_tiles(v: HandView) -> int:
             )
             else 0
         )
+        # spec: scoring.patterns.suukantsu.when = sum(1 for g in sets if g.is_kong) == 4
         | (
             536870912
-            if (
-                count_bits(
-                    v.set_bits
-                    & 661055968790248598951915308032771039828397094413920962530465516126332261865582273923474163019710394955365669430159275458560
-                )
-                == 4
-            )
+            if asked & 536870912 and (count_bits(v.set_bits & _GROUP_FIELDS_8) == 4)
             else 0
         )
     )
 
 
-def _when_whole_hand_situation(v: HandView) -> int:
-    # The `when` of every whole-hand pattern reading the situation, in one call: bit i is set
+def _when_whole_hand_situation(v: HandView, asked: int = -1) -> int:
+    # The `when` of every whole-hand pattern reading the situation, each written once: bit i is set
     # when the i-th of them (declaration order, as listed in whole_hand_conditions) meets it.
+    # The scorer asks for every bit in one call; a pattern's own `when` asks for its bit alone.
     return int(
         0
-        | (1 if (v.riichi) else 0)
-        | (2 if (v.double_riichi) else 0)
-        | (4 if (v.ippatsu and v.riichi) else 0)
-        | (8 if (v.tsumo) else 0)
+        # spec: scoring.patterns.riichi.when = riichi
+        | (1 if asked & 1 and (v.riichi) else 0)
+        # spec: scoring.patterns.double_riichi.when = double_riichi
+        | (2 if asked & 2 and (v.double_riichi) else 0)
+        # spec: scoring.patterns.ippatsu.when = ippatsu and riichi
+        | (4 if asked & 4 and (v.ippatsu and v.riichi) else 0)
+        # spec: scoring.patterns.menzen_tsumo.when = tsumo
+        | (8 if asked & 8 and (v.tsumo) else 0)
+        # spec: scoring.patterns.pinfu.when = shape == 'standard' and wait == 'two_sided' and
+        #     all(g.is_sequence for g in sets) and not (pair is not None and (pair.is_dragon or
+        #     pair.wind is not None and (pair.wind == seat_wind or pair.wind == round_wind)))
         | (
             16
-            if (
+            if asked & 16
+            and (
                 v.shape == "standard"
                 and v.wait == "two_sided"
-                and (
-                    v.set_bits
-                    & 436994993873214129706097166956708350993673864954785244082187322514232460796362596572992539219889919476008441292851808963654198906220783799823359727790193720411251012840824548572681386124275168404332769393331488952774929882035145241163619054387200
-                    == 0
-                )
+                and (v.set_bits & _GROUP_FIELDS_1 == 0)
                 and (
                     not (
                         v.pair is not None
@@ -853,12 +461,13 @@ def _when_whole_hand_situation(v: HandView) -> int:
             )
             else 0
         )
+        # spec: scoring.patterns.seat_wind.when = any(g.is_triplet and g.wind is not None and
+        #     g.wind == seat_wind for g in sets)
         | (
             32
-            if (
-                v.set_bits
-                & 161388154755044512198544180810181983169745647213280309484172090877880090013080812155204529087382412148914825223439646720
-                != 0
+            if asked & 32
+            and (
+                v.set_bits & _GROUP_FIELDS_6 != 0
                 and any(
                     (
                         g.is_triplet and g.wind is not None and (g.wind == v.seat_wind)
@@ -868,12 +477,13 @@ def _when_whole_hand_situation(v: HandView) -> int:
             )
             else 0
         )
+        # spec: scoring.patterns.round_wind.when = any(g.is_triplet and g.wind is not None and
+        #     g.wind == round_wind for g in sets)
         | (
             64
-            if (
-                v.set_bits
-                & 161388154755044512198544180810181983169745647213280309484172090877880090013080812155204529087382412148914825223439646720
-                != 0
+            if asked & 64
+            and (
+                v.set_bits & _GROUP_FIELDS_6 != 0
                 and any(
                     (
                         g.is_triplet and g.wind is not None and (g.wind == v.round_wind)
@@ -883,32 +493,46 @@ def _when_whole_hand_situation(v: HandView) -> int:
             )
             else 0
         )
-        | (128 if (v.last_tile and v.tsumo) else 0)
-        | (256 if (v.last_tile and v.ron) else 0)
-        | (512 if (v.after_kong and v.tsumo) else 0)
-        | (1024 if (v.robbing_kong) else 0)
-        | (2048 if (v.concealed_triplets >= 3) else 0)
-        | (4096 if True else 0)
-        | (8192 if True else 0)
-        | (16384 if (v.concealed_triplets == 4) else 0)
-        | (32768 if (v.concealed_triplets == 4 and v.wait == "single") else 0)
-        | (65536 if (v.first_draw and v.tsumo and v.dealer) else 0)
-        | (131072 if (v.first_draw and v.tsumo and (not v.dealer)) else 0)
+        # spec: scoring.patterns.haitei.when = last_tile and tsumo
+        | (128 if asked & 128 and (v.last_tile and v.tsumo) else 0)
+        # spec: scoring.patterns.houtei.when = last_tile and ron
+        | (256 if asked & 256 and (v.last_tile and v.ron) else 0)
+        # spec: scoring.patterns.rinshan.when = after_kong and tsumo
+        | (512 if asked & 512 and (v.after_kong and v.tsumo) else 0)
+        # spec: scoring.patterns.chankan.when = robbing_kong
+        | (1024 if asked & 1024 and (v.robbing_kong) else 0)
+        # spec: scoring.patterns.sanankou.when = concealed_triplets >= 3
+        | (2048 if asked & 2048 and (v.concealed_triplets >= 3) else 0)
+        # scoring.patterns.dora: no `when`, always met
+        | (4096 if asked & 4096 else 0)
+        # scoring.patterns.ura_dora: no `when`, always met
+        | (8192 if asked & 8192 else 0)
+        # spec: scoring.patterns.suuankou.when = concealed_triplets == 4
+        | (16384 if asked & 16384 and (v.concealed_triplets == 4) else 0)
+        # spec: scoring.patterns.suuankou_single_wait.when = concealed_triplets == 4 and wait ==
+        #     'single'
+        | (32768 if asked & 32768 and (v.concealed_triplets == 4 and v.wait == "single") else 0)
+        # spec: scoring.patterns.tenhou.when = first_draw and tsumo and dealer
+        | (65536 if asked & 65536 and (v.first_draw and v.tsumo and v.dealer) else 0)
+        # spec: scoring.patterns.chiihou.when = first_draw and tsumo and not dealer
+        | (131072 if asked & 131072 and (v.first_draw and v.tsumo and (not v.dealer)) else 0)
     )
 
 
 def _point_when_closed_ron(v: HandView) -> bool:
-    # spec: scoring.points.items.closed_ron.when
+    # spec: scoring.points.items.closed_ron.when = is_closed and ron
     return bool(v.is_closed and v.ron)
 
 
 def _point_when_tsumo(v: HandView) -> bool:
-    # spec: scoring.points.items.tsumo.when
+    # spec: scoring.points.items.tsumo.when = tsumo and not counted('pinfu')
     return bool(v.tsumo and (not v.counted("pinfu")))
 
 
 def _point_value_value_pair(v: HandView) -> int:
-    # spec: scoring.points.items.value_pair.value
+    # spec: scoring.points.items.value_pair.value = 0 if pair is None else (2 if pair.is_dragon
+    #     else 0) + (2 if pair.wind is not None and pair.wind == seat_wind else 0) + (2 if
+    #     pair.wind is not None and pair.wind == round_wind else 0)
     return int(
         0
         if v.pair is None
@@ -919,12 +543,14 @@ def _point_value_value_pair(v: HandView) -> int:
 
 
 def _point_when_wait(v: HandView) -> bool:
-    # spec: scoring.points.items.wait.when
+    # spec: scoring.points.items.wait.when = wait in ('edge', 'closed', 'single')
     return bool(v.wait in ("edge", "closed", "single"))
 
 
 def _point_value_triplets(v: HandView) -> int:
-    # spec: scoring.points.items.triplets.value
+    # spec: scoring.points.items.triplets.value = sum((4 if g.has_terminal_or_honor else 2) * (2
+    #     if concealed_at_win(g) else 1) * (4 if g.is_kong else 1) for g in sets if
+    #     g.is_triplet)
     return int(
         sum(
             (
@@ -939,7 +565,8 @@ def _point_value_triplets(v: HandView) -> int:
 
 
 def _points_result(v: HandView) -> int:
-    # spec: scoring.points.result
+    # spec: scoring.points.result = 25 if shape == 'seven_pairs' else max(30 if ron and not
+    #     is_closed else 0, (points + 9) // 10 * 10)
     return int(
         25
         if v.shape == "seven_pairs"
@@ -948,7 +575,9 @@ def _points_result(v: HandView) -> int:
 
 
 def _value_base(v: PaymentView) -> int:
-    # spec: payments.values.base
+    # spec: payments.values.base = 8000 * (fan // 13) if limit else 8000 if fan >= 13 else 6000
+    #     if fan >= 11 else 4000 if fan >= 8 else 3000 if fan >= 6 else 2000 if fan >= 5 else
+    #     min(2000, points * 2 ** (fan + 2))
     return int(
         8000 * (v.fan // 13)
         if v.limit
@@ -973,17 +602,19 @@ def _value_base(v: PaymentView) -> int:
 
 
 def _ron_discarder(v: PaymentView) -> int:
-    # spec: payments.ron.discarder
+    # spec: payments.ron.discarder = ((6 if dealer else 4) * base + 99) // 100 * 100 + 300 *
+    #     honba
     return int(((6 if v.dealer else 4) * v.base + 99) // 100 * 100 + 300 * v.honba)
 
 
 def _tsumo_dealer(v: PaymentView) -> int:
-    # spec: payments.tsumo.dealer
+    # spec: payments.tsumo.dealer = (2 * base + 99) // 100 * 100 + 100 * honba
     return int((2 * v.base + 99) // 100 * 100 + 100 * v.honba)
 
 
 def _tsumo_non_dealer(v: PaymentView) -> int:
-    # spec: payments.tsumo.non_dealer
+    # spec: payments.tsumo.non_dealer = ((2 if dealer else 1) * base + 99) // 100 * 100 + 100 *
+    #     honba
     return int(((2 if v.dealer else 1) * v.base + 99) // 100 * 100 + 100 * v.honba)
 
 
@@ -1035,7 +666,7 @@ PROFILE = Profile(
             id="riichi",
             names=Text(en="Riichi", zh="立直", ja="立直", pt="Riichi", fr="Riichi"),
             value=1,
-            when=_when_riichi,
+            when=ListedWhen(_when_whole_hand_situation, 1),
             count=None,
             group=None,
             excludes=(),
@@ -1052,7 +683,7 @@ PROFILE = Profile(
                 fr="Double riichi",
             ),
             value=2,
-            when=_when_double_riichi,
+            when=ListedWhen(_when_whole_hand_situation, 2),
             count=None,
             group=None,
             excludes=("riichi",),
@@ -1063,7 +694,7 @@ PROFILE = Profile(
             id="ippatsu",
             names=Text(en="Ippatsu", zh="一发", ja="一発", pt="Ippatsu", fr="Ippatsu"),
             value=1,
-            when=_when_ippatsu,
+            when=ListedWhen(_when_whole_hand_situation, 4),
             count=None,
             group=None,
             excludes=(),
@@ -1080,7 +711,7 @@ PROFILE = Profile(
                 fr="Main fermée gagnée sur pioche",
             ),
             value=1,
-            when=_when_menzen_tsumo,
+            when=ListedWhen(_when_whole_hand_situation, 8),
             count=None,
             group=None,
             excludes=(),
@@ -1093,7 +724,7 @@ PROFILE = Profile(
                 en="All simples", zh="断幺九", ja="断幺九", pt="Todas simples", fr="Tout simples"
             ),
             value=1,
-            when=_when_tanyao,
+            when=ListedWhen(_when_whole_hand_tiles, 1),
             count=None,
             group=None,
             excludes=(),
@@ -1104,7 +735,7 @@ PROFILE = Profile(
             id="pinfu",
             names=Text(en="Pinfu", zh="平和", ja="平和", pt="Pinfu", fr="Pinfu"),
             value=1,
-            when=_when_pinfu,
+            when=ListedWhen(_when_whole_hand_situation, 16),
             count=None,
             group=None,
             excludes=(),
@@ -1121,7 +752,7 @@ PROFILE = Profile(
                 fr="Double suite pure",
             ),
             value=1,
-            when=_when_iipeikou,
+            when=ListedWhen(_when_whole_hand_tiles, 2),
             count=None,
             group=None,
             excludes=(),
@@ -1139,7 +770,7 @@ PROFILE = Profile(
                 fr="Honneur de valeur : dragon blanc",
             ),
             value=1,
-            when=_when_white_dragon,
+            when=ListedWhen(_when_whole_hand_tiles, 4),
             count=None,
             group=None,
             excludes=(),
@@ -1156,7 +787,7 @@ PROFILE = Profile(
                 fr="Honneur de valeur : dragon vert",
             ),
             value=1,
-            when=_when_green_dragon,
+            when=ListedWhen(_when_whole_hand_tiles, 8),
             count=None,
             group=None,
             excludes=(),
@@ -1173,7 +804,7 @@ PROFILE = Profile(
                 fr="Honneur de valeur : dragon rouge",
             ),
             value=1,
-            when=_when_red_dragon,
+            when=ListedWhen(_when_whole_hand_tiles, 16),
             count=None,
             group=None,
             excludes=(),
@@ -1190,7 +821,7 @@ PROFILE = Profile(
                 fr="Honneur de valeur : vent de la place",
             ),
             value=1,
-            when=_when_seat_wind,
+            when=ListedWhen(_when_whole_hand_situation, 32),
             count=None,
             group=None,
             excludes=(),
@@ -1206,7 +837,7 @@ PROFILE = Profile(
                 fr="Honneur de valeur : vent du tour",
             ),
             value=1,
-            when=_when_round_wind,
+            when=ListedWhen(_when_whole_hand_situation, 64),
             count=None,
             group=None,
             excludes=(),
@@ -1222,7 +853,7 @@ PROFILE = Profile(
                 fr="Victoire sur la dernière tuile du mur",
             ),
             value=1,
-            when=_when_haitei,
+            when=ListedWhen(_when_whole_hand_situation, 128),
             count=None,
             group=None,
             excludes=(),
@@ -1238,7 +869,7 @@ PROFILE = Profile(
                 fr="Victoire sur la dernière défausse",
             ),
             value=1,
-            when=_when_houtei,
+            when=ListedWhen(_when_whole_hand_situation, 256),
             count=None,
             group=None,
             excludes=(),
@@ -1254,7 +885,7 @@ PROFILE = Profile(
                 fr="Après un kan",
             ),
             value=1,
-            when=_when_rinshan,
+            when=ListedWhen(_when_whole_hand_situation, 512),
             count=None,
             group=None,
             excludes=(),
@@ -1266,7 +897,7 @@ PROFILE = Profile(
                 en="Robbing a kan", zh="抢杠", ja="槍槓", pt="Roubando um kan", fr="Vol de kan"
             ),
             value=1,
-            when=_when_chankan,
+            when=ListedWhen(_when_whole_hand_situation, 1024),
             count=None,
             group=None,
             excludes=(),
@@ -1278,7 +909,7 @@ PROFILE = Profile(
                 en="Seven pairs", zh="七对子", ja="七対子", pt="Sete pares", fr="Sept paires"
             ),
             value=2,
-            when=_when_chiitoitsu,
+            when=ListedWhen(_when_whole_hand_tiles, 32),
             count=None,
             group=None,
             excludes=(),
@@ -1292,7 +923,7 @@ PROFILE = Profile(
                 en="All triplets", zh="对对和", ja="対々和", pt="Todas trincas", fr="Tout brelans"
             ),
             value=2,
-            when=_when_toitoi,
+            when=ListedWhen(_when_whole_hand_tiles, 64),
             count=None,
             group=None,
             excludes=(),
@@ -1309,7 +940,7 @@ PROFILE = Profile(
                 fr="Trois brelans cachés",
             ),
             value=2,
-            when=_when_sanankou,
+            when=ListedWhen(_when_whole_hand_situation, 2048),
             count=None,
             group=None,
             excludes=(),
@@ -1319,7 +950,7 @@ PROFILE = Profile(
             id="sankantsu",
             names=Text(en="Three kans", zh="三杠子", ja="三槓子", pt="Três kans", fr="Trois kans"),
             value=2,
-            when=_when_sankantsu,
+            when=ListedWhen(_when_whole_hand_tiles, 128),
             count=None,
             group=None,
             excludes=(),
@@ -1336,7 +967,7 @@ PROFILE = Profile(
                 fr="Trois brelans identiques",
             ),
             value=2,
-            when=_when_sanshoku_doukou,
+            when=ListedWhen(_when_whole_hand_tiles, 256),
             count=None,
             group=None,
             excludes=(),
@@ -1353,7 +984,7 @@ PROFILE = Profile(
                 fr="Tout terminaux et honneurs",
             ),
             value=2,
-            when=_when_honroutou,
+            when=ListedWhen(_when_whole_hand_tiles, 512),
             count=None,
             group=None,
             excludes=(),
@@ -1370,7 +1001,7 @@ PROFILE = Profile(
                 fr="Trois petits dragons",
             ),
             value=2,
-            when=_when_shousangen,
+            when=ListedWhen(_when_whole_hand_tiles, 1024),
             count=None,
             group=None,
             excludes=(),
@@ -1387,7 +1018,7 @@ PROFILE = Profile(
                 fr="Triple suite mélangée",
             ),
             value=2,
-            when=_when_sanshoku,
+            when=ListedWhen(_when_whole_hand_tiles, 2048),
             count=None,
             group=None,
             excludes=(),
@@ -1405,7 +1036,7 @@ PROFILE = Profile(
                 fr="Grande suite pure",
             ),
             value=2,
-            when=_when_ittsu,
+            when=ListedWhen(_when_whole_hand_tiles, 4096),
             count=None,
             group=None,
             excludes=(),
@@ -1423,7 +1054,7 @@ PROFILE = Profile(
                 fr="Main extérieure mélangée",
             ),
             value=2,
-            when=_when_chanta,
+            when=ListedWhen(_when_whole_hand_tiles, 8192),
             count=None,
             group=None,
             excludes=(),
@@ -1441,7 +1072,7 @@ PROFILE = Profile(
                 fr="Deux doubles suites pures",
             ),
             value=3,
-            when=_when_ryanpeikou,
+            when=ListedWhen(_when_whole_hand_tiles, 16384),
             count=None,
             group=None,
             excludes=("iipeikou",),
@@ -1453,7 +1084,7 @@ PROFILE = Profile(
             id="honitsu",
             names=Text(en="Half flush", zh="混一色", ja="混一色", pt="Meio flush", fr="Semi-pure"),
             value=3,
-            when=_when_honitsu,
+            when=ListedWhen(_when_whole_hand_tiles, 32768),
             count=None,
             group=None,
             excludes=(),
@@ -1471,7 +1102,7 @@ PROFILE = Profile(
                 fr="Main extérieure pure",
             ),
             value=3,
-            when=_when_junchan,
+            when=ListedWhen(_when_whole_hand_tiles, 65536),
             count=None,
             group=None,
             excludes=(),
@@ -1485,7 +1116,7 @@ PROFILE = Profile(
                 en="Full flush", zh="清一色", ja="清一色", pt="Flush completo", fr="Main pure"
             ),
             value=6,
-            when=_when_chinitsu,
+            when=ListedWhen(_when_whole_hand_tiles, 131072),
             count=None,
             group=None,
             excludes=(),
@@ -1539,7 +1170,7 @@ PROFILE = Profile(
                 fr="Treize orphelins",
             ),
             value=13,
-            when=_when_kokushi,
+            when=ListedWhen(_when_whole_hand_tiles, 524288),
             count=None,
             group=None,
             excludes=(),
@@ -1557,7 +1188,7 @@ PROFILE = Profile(
                 fr="Treize orphelins (attente à treize tuiles)",
             ),
             value=26,
-            when=_when_kokushi_thirteen_wait,
+            when=ListedWhen(_when_whole_hand_tiles, 1048576),
             count=None,
             group=None,
             excludes=("kokushi",),
@@ -1575,7 +1206,7 @@ PROFILE = Profile(
                 fr="Quatre brelans cachés",
             ),
             value=13,
-            when=_when_suuankou,
+            when=ListedWhen(_when_whole_hand_situation, 16384),
             count=None,
             group=None,
             excludes=(),
@@ -1592,7 +1223,7 @@ PROFILE = Profile(
                 fr="Quatre brelans cachés (attente sur la paire)",
             ),
             value=26,
-            when=_when_suuankou_single_wait,
+            when=ListedWhen(_when_whole_hand_situation, 32768),
             count=None,
             group=None,
             excludes=("suuankou",),
@@ -1609,7 +1240,7 @@ PROFILE = Profile(
                 fr="Trois grands dragons",
             ),
             value=13,
-            when=_when_daisangen,
+            when=ListedWhen(_when_whole_hand_tiles, 2097152),
             count=None,
             group=None,
             excludes=(),
@@ -1627,7 +1258,7 @@ PROFILE = Profile(
                 fr="Quatre petits vents",
             ),
             value=13,
-            when=_when_shousuushii,
+            when=ListedWhen(_when_whole_hand_tiles, 4194304),
             count=None,
             group=None,
             excludes=(),
@@ -1645,7 +1276,7 @@ PROFILE = Profile(
                 fr="Quatre grands vents",
             ),
             value=26,
-            when=_when_daisuushii,
+            when=ListedWhen(_when_whole_hand_tiles, 8388608),
             count=None,
             group=None,
             excludes=(),
@@ -1659,7 +1290,7 @@ PROFILE = Profile(
                 en="All honors", zh="字一色", ja="字一色", pt="Todas as honras", fr="Tout honneurs"
             ),
             value=13,
-            when=_when_tsuuiisou,
+            when=ListedWhen(_when_whole_hand_tiles, 16777216),
             count=None,
             group=None,
             excludes=(),
@@ -1677,7 +1308,7 @@ PROFILE = Profile(
                 fr="Tout terminaux",
             ),
             value=13,
-            when=_when_chinroutou,
+            when=ListedWhen(_when_whole_hand_tiles, 33554432),
             count=None,
             group=None,
             excludes=(),
@@ -1689,7 +1320,7 @@ PROFILE = Profile(
             id="ryuuiisou",
             names=Text(en="All green", zh="绿一色", ja="緑一色", pt="Tudo verde", fr="Tout vert"),
             value=13,
-            when=_when_ryuuiisou,
+            when=ListedWhen(_when_whole_hand_tiles, 67108864),
             count=None,
             group=None,
             excludes=(),
@@ -1703,7 +1334,7 @@ PROFILE = Profile(
                 en="Nine gates", zh="九莲宝灯", ja="九蓮宝燈", pt="Nove portões", fr="Neuf portes"
             ),
             value=13,
-            when=_when_chuuren,
+            when=ListedWhen(_when_whole_hand_tiles, 134217728),
             count=None,
             group=None,
             excludes=(),
@@ -1722,7 +1353,7 @@ PROFILE = Profile(
                 fr="Neuf portes pures (attente à neuf tuiles)",
             ),
             value=26,
-            when=_when_junsei_chuuren,
+            when=ListedWhen(_when_whole_hand_tiles, 268435456),
             count=None,
             group=None,
             excludes=("chuuren",),
@@ -1737,7 +1368,7 @@ PROFILE = Profile(
                 en="Four kans", zh="四杠子", ja="四槓子", pt="Quatro kans", fr="Quatre kans"
             ),
             value=13,
-            when=_when_suukantsu,
+            when=ListedWhen(_when_whole_hand_tiles, 536870912),
             count=None,
             group=None,
             excludes=(),
@@ -1751,7 +1382,7 @@ PROFILE = Profile(
                 en="Heavenly hand", zh="天和", ja="天和", pt="Mão celestial", fr="Main céleste"
             ),
             value=13,
-            when=_when_tenhou,
+            when=ListedWhen(_when_whole_hand_situation, 65536),
             count=None,
             group=None,
             excludes=(),
@@ -1764,7 +1395,7 @@ PROFILE = Profile(
                 en="Earthly hand", zh="地和", ja="地和", pt="Mão terrena", fr="Main terrestre"
             ),
             value=13,
-            when=_when_chiihou,
+            when=ListedWhen(_when_whole_hand_situation, 131072),
             count=None,
             group=None,
             excludes=(),
@@ -2801,7 +2432,7 @@ PROFILE = Profile(
 #: The digest of this profile's native engine (generated/native/riichi_planet.c) built from the
 #: same spec, or None when the profile runs on the Python backend only. A compiled native module
 #: whose digest differs (built from an older spec) is never used.
-NATIVE_DIGEST: str | None = "4737d6b66e6255fbcf21df29a61cee3a"
+NATIVE_DIGEST: str | None = "2a34c9474945702a23969712cd73986e"
 
 # The runtime learns of this engine, and of its native module, from this call alone.
 register_engine(

@@ -2,123 +2,62 @@
 # Do not edit: change the spec and run `mjspec build`.
 """Engine module of profile sichuan_planet (version 1).
 
-The profile's rules as data, plus one small typed predicate per spec
-expression; every mechanism lives in mjspec.runtime.
+What the profile changes of sichuan_tfmj: PROFILE is sichuan_tfmj's with the fields
+below, and each predicate or mask it does not change is imported from the module that
+defines it (compiler/share.py); every mechanism lives in mjspec.runtime.
 """
 
 from __future__ import annotations
 
-from mjspec.runtime.exprlib import bounded_pow
+from dataclasses import replace
+
 from mjspec.runtime import rules
 from mjspec.runtime.engines import register_engine
 from mjspec.runtime.profile import (
-    Deal,
     Example,
     ExampleMeld,
-    MissingSuitRule,
-    Opening,
+    ListedWhen,
     Pattern,
     PatternGroup,
-    Payments,
     Pick,
-    Profile,
     Requirement,
     Source,
 )
-from mjspec.runtime.shapes import ShapeRules
 from mjspec.runtime.text import Text
-from mjspec.runtime.tiles import Suit, TileSet
-from mjspec.runtime.view import HandView, PaymentView
+from mjspec.runtime.view import HandView
+from .sichuan_tfmj import PROFILE as PARENT
+from .sichuan_tfmj import (
+    _require_missing_suit_absent as _require_missing_suit_absent,
+    _count_root as _count_root,
+    _GROUP_FIELDS_1 as _GROUP_FIELDS_1,
+)
 
 
-def _require_missing_suit_absent(v: HandView) -> bool:
-    # spec: win.requirements.missing_suit_absent.when
-    return bool(v.missing_suit not in v.suits if v.missing_suit else len(v.suits) < 3)
-
-
-def _when_ping_hu(v: HandView) -> bool:
-    # spec: scoring.patterns.ping_hu.when
-    return bool(v.shape == "standard")
-
-
-def _when_all_triplets(v: HandView) -> bool:
-    # spec: scoring.patterns.all_triplets.when
-    return bool(
-        v.shape == "standard"
-        and v.set_bits
-        & 436994993873214129706097166956708350993673864954785244082187322514232460796362596572992539219889919476008441292851808963653537850251993551224407812482160949371422608157860267353396737329000762613096458047593412028268242494429702238303760674717695
-        == 0
-    )
-
-
-def _when_full_flush(v: HandView) -> bool:
-    # spec: scoring.patterns.full_flush.when
-    return bool(len(v.suits) == 1)
-
-
-def _when_seven_pairs(v: HandView) -> bool:
-    # spec: scoring.patterns.seven_pairs.when
-    return bool(v.shape == "seven_pairs")
-
-
-def _count_root(v: HandView) -> int:
-    # spec: scoring.patterns.root.count
-    return int(v.four_of_a_kinds)
-
-
-def _when_golden_hook(v: HandView) -> bool:
-    # spec: scoring.patterns.golden_hook.when
-    return bool(
-        v.shape == "standard"
-        and v.set_bits
-        & 436994993873214129706097166956708350993673864954785244082187322514232460796362596572992539219889919476008441292851808963653537850251993551224407812482160949371422608157860267353396737329000762613096458047593412028268242494429702238303760674717695
-        == 0
-        and (len(v.melds) == 4)
-        and (v.wait == "single")
-    )
-
-
-def _when_hai_di(v: HandView) -> bool:
-    # spec: scoring.patterns.hai_di.when
-    return bool(v.last_tile)
-
-
-def _when_kong_bloom(v: HandView) -> bool:
-    # spec: scoring.patterns.kong_bloom.when
-    return bool(v.tsumo and v.after_kong)
-
-
-def _when_robbing_kong(v: HandView) -> bool:
-    # spec: scoring.patterns.robbing_kong.when
-    return bool(v.ron and v.robbing_kong)
-
-
-def _when_whole_hand_tiles(v: HandView) -> int:
-    # The `when` of every whole-hand pattern reading the tiles only, in one call: bit i is set
+def _when_whole_hand_tiles(v: HandView, asked: int = -1) -> int:
+    # The `when` of every whole-hand pattern reading the tiles only, each written once: bit i is set
     # when the i-th of them (declaration order, as listed in whole_hand_conditions) meets it.
+    # The scorer asks for every bit in one call; a pattern's own `when` asks for its bit alone.
     return int(
         0
-        | (1 if (v.shape == "standard") else 0)
-        | (
-            2
-            if (
-                v.shape == "standard"
-                and v.set_bits
-                & 436994993873214129706097166956708350993673864954785244082187322514232460796362596572992539219889919476008441292851808963653537850251993551224407812482160949371422608157860267353396737329000762613096458047593412028268242494429702238303760674717695
-                == 0
-            )
-            else 0
-        )
-        | (4 if (len(v.suits) == 1) else 0)
-        | (8 if (v.shape == "seven_pairs") else 0)
-        | (16 if True else 0)
+        # spec: scoring.patterns.ping_hu.when = shape == 'standard'
+        | (1 if asked & 1 and (v.shape == "standard") else 0)
+        # spec: scoring.patterns.all_triplets.when = shape == 'standard' and all(g.is_triplet
+        #     for g in sets)
+        | (2 if asked & 2 and (v.shape == "standard" and v.set_bits & _GROUP_FIELDS_1 == 0) else 0)
+        # spec: scoring.patterns.full_flush.when = len(suits) == 1
+        | (4 if asked & 4 and (len(v.suits) == 1) else 0)
+        # spec: scoring.patterns.seven_pairs.when = shape == 'seven_pairs'
+        | (8 if asked & 8 and (v.shape == "seven_pairs") else 0)
+        # scoring.patterns.root: no `when`, always met
+        | (16 if asked & 16 else 0)
+        # spec: scoring.patterns.golden_hook.when = shape == 'standard' and all(g.is_triplet for
+        #     g in sets) and len(melds) == 4 and wait == 'single'
         | (
             32
-            if (
+            if asked & 32
+            and (
                 v.shape == "standard"
-                and v.set_bits
-                & 436994993873214129706097166956708350993673864954785244082187322514232460796362596572992539219889919476008441292851808963653537850251993551224407812482160949371422608157860267353396737329000762613096458047593412028268242494429702238303760674717695
-                == 0
+                and v.set_bits & _GROUP_FIELDS_1 == 0
                 and (len(v.melds) == 4)
                 and (v.wait == "single")
             )
@@ -127,35 +66,24 @@ def _when_whole_hand_tiles(v: HandView) -> int:
     )
 
 
-def _when_whole_hand_situation(v: HandView) -> int:
-    # The `when` of every whole-hand pattern reading the situation, in one call: bit i is set
+def _when_whole_hand_situation(v: HandView, asked: int = -1) -> int:
+    # The `when` of every whole-hand pattern reading the situation, each written once: bit i is set
     # when the i-th of them (declaration order, as listed in whole_hand_conditions) meets it.
+    # The scorer asks for every bit in one call; a pattern's own `when` asks for its bit alone.
     return int(
         0
-        | (1 if (v.last_tile) else 0)
-        | (2 if (v.tsumo and v.after_kong) else 0)
-        | (4 if (v.ron and v.robbing_kong) else 0)
+        # spec: scoring.patterns.hai_di.when = last_tile
+        | (1 if asked & 1 and (v.last_tile) else 0)
+        # spec: scoring.patterns.kong_bloom.when = tsumo and after_kong
+        | (2 if asked & 2 and (v.tsumo and v.after_kong) else 0)
+        # spec: scoring.patterns.robbing_kong.when = ron and robbing_kong
+        | (4 if asked & 4 and (v.ron and v.robbing_kong) else 0)
     )
 
 
-def _value_unit(v: PaymentView) -> int:
-    # spec: payments.values.unit
-    return int(bounded_pow(2, min(v.fan, 3)))
-
-
-def _ron_discarder(v: PaymentView) -> int:
-    # spec: payments.ron.discarder
-    return int(v.unit)
-
-
-def _tsumo_each(v: PaymentView) -> int:
-    # spec: payments.tsumo.each
-    return int(v.unit + 1)
-
-
-PROFILE = Profile(
+PROFILE = replace(
+    PARENT,
     id="sichuan_planet",
-    version=1,
     extends="sichuan_tfmj",
     names=Text(
         en="Sichuan Blood Battle (Mahjong Planet)",
@@ -170,27 +98,6 @@ PROFILE = Profile(
         file="004_1dacafc8f8be7aba.txt",
     ),
     spec_file="specs/sichuan_planet.yaml",
-    players=4,
-    tiles=TileSet(
-        suits=(
-            Suit("m"),
-            Suit("p"),
-            Suit("s"),
-        ),
-        honors=False,
-        flowers=False,
-        red_fives=(),
-        copies=4,
-    ),
-    deal=Deal(dealer=14, others=13),
-    opening=Opening(missing_suit=MissingSuitRule("declare")),
-    shapes=ShapeRules(
-        standard=True,
-        seven_pairs=True,
-        seven_pairs_allow_four_of_a_kind=True,
-        thirteen_orphans=False,
-        knitted=False,
-    ),
     requirements=(
         Requirement(
             id="missing_suit_absent",
@@ -216,7 +123,7 @@ PROFILE = Profile(
                 fr="Main Standard",
             ),
             value=0,
-            when=_when_ping_hu,
+            when=ListedWhen(_when_whole_hand_tiles, 1),
             count=None,
             group="base",
             excludes=(),
@@ -233,7 +140,7 @@ PROFILE = Profile(
                 fr="Tous pung (Dui Dui Hu)",
             ),
             value=1,
-            when=_when_all_triplets,
+            when=ListedWhen(_when_whole_hand_tiles, 2),
             count=None,
             group="base",
             excludes=(),
@@ -250,7 +157,7 @@ PROFILE = Profile(
                 fr="Couleur pure (Qing Yi Se)",
             ),
             value=2,
-            when=_when_full_flush,
+            when=ListedWhen(_when_whole_hand_tiles, 4),
             count=None,
             group=None,
             excludes=(),
@@ -267,7 +174,7 @@ PROFILE = Profile(
                 fr="Sept paires (Qi Dui)",
             ),
             value=2,
-            when=_when_seven_pairs,
+            when=ListedWhen(_when_whole_hand_tiles, 8),
             count=None,
             group="base",
             excludes=("all_triplets",),
@@ -297,7 +204,7 @@ PROFILE = Profile(
                 fr="Crochet doré (Jin Gou Diao)",
             ),
             value=1,
-            when=_when_golden_hook,
+            when=ListedWhen(_when_whole_hand_tiles, 32),
             count=None,
             group=None,
             excludes=(),
@@ -314,7 +221,7 @@ PROFILE = Profile(
                 fr="Dernière tuile (Hai Di)",
             ),
             value=1,
-            when=_when_hai_di,
+            when=ListedWhen(_when_whole_hand_situation, 1),
             count=None,
             group=None,
             excludes=(),
@@ -330,7 +237,7 @@ PROFILE = Profile(
                 fr="Fleur du kong (Gang Shang Hua)",
             ),
             value=1,
-            when=_when_kong_bloom,
+            when=ListedWhen(_when_whole_hand_situation, 2),
             count=None,
             group=None,
             excludes=(),
@@ -346,7 +253,7 @@ PROFILE = Profile(
                 fr="Voler le kong (Qiang Gang Hu)",
             ),
             value=1,
-            when=_when_robbing_kong,
+            when=ListedWhen(_when_whole_hand_situation, 4),
             count=None,
             group=None,
             excludes=(),
@@ -354,17 +261,8 @@ PROFILE = Profile(
         ),
     ),
     groups=(PatternGroup(id="base", pick=Pick("all")),),
-    total_unit="fan",
-    cap=3,
-    prefer=("total",),
-    payments=Payments(
-        values=(("unit", _value_unit),),
-        ron=(("discarder", _ron_discarder),),
-        tsumo=(("each", _tsumo_each),),
-    ),
-    table=rules.TableRules(
-        dice=1,
-        deal_in_blocks=False,
+    table=replace(
+        PARENT.table,
         exchange=rules.Exchange(
             tiles=3,
             same_suit=True,
@@ -374,85 +272,23 @@ PROFILE = Profile(
                 rules.ExchangeDirection("right"),
             ),
         ),
-        discard_missing_suit_first=True,
-        calls=rules.CallRules(
-            chi=False,
-            pon=True,
-            minkan=True,
-            ankan=True,
-            kakan=True,
-            kakan_drawn_tile_only=False,
-            robbable_kakan=True,
-            rob_concealed_kong=(),
-            multiple_ron=True,
-            missing_suit_blocks_calls=True,
-            ron_limit=None,
-            kuikae=False,
-            last_discard_callable=True,
-            max_kongs=None,
+        calls=replace(
+            PARENT.table.calls, kakan_drawn_tile_only=False, missing_suit_blocks_calls=True
         ),
-        passing=rules.PassRules(
-            win=rules.PassWinRule("discard_wins"),
-            call_counts_as_pass=True,
-            pon_blocks_same_tile=True,
+        passing=replace(
+            PARENT.table.passing, win=rules.PassWinRule("discard_wins"), pon_blocks_same_tile=True
         ),
-        flow=rules.WinFlow("bloody_battle"),
-        kongs=rules.KongPayments(
-            ankan_each=2, minkan_discarder=2, kakan_each=1, transfer_on_kong_shot=False
-        ),
-        dead_wall=None,
-        riichi=None,
-        furiten=rules.FuritenRules(
-            own_discards=False,
-            passed_completion=False,
-            riichi_passed=False,
-            passed_ends_at_discard=False,
-        ),
-        abortive=rules.AbortiveDraws(
-            nine_terminals=False,
-            four_winds=False,
-            four_riichi=False,
-            four_kongs=False,
-            triple_ron=False,
-        ),
-        pao=None,
-        exhaustion=rules.ExhaustionRules(
-            missing_suit_penalty=8,
-            not_ready_pays_ready=True,
-            ready_value_cap=8,
-            refund_kong_income=True,
-            ready_pool=0,
-            nagashi=None,
-            ready_with_held_waits=False,
-        ),
-        match=rules.MatchRules(
-            hands=1,
-            dealer=rules.DealerRule("first_winner"),
-            start_score=0,
-            rounds=0,
-            honba=False,
-            bust_ends=False,
-            last_dealer_stops_at=None,
-            extension_until=None,
-            extension_rounds=0,
-            leftover_deposits_to_first=True,
-            result=None,
-            dealer_win_limit=None,
-        ),
+        kongs=replace(PARENT.table.kongs, transfer_on_kong_shot=False),
+        exhaustion=replace(PARENT.table.exhaustion, missing_suit_penalty=8),
+        match=replace(PARENT.table.match, hands=1),
         clocks=(
             rules.Clock(id="bullet", per_action=2, reserve=5),
             rules.Clock(id="blitz", per_action=3, reserve=10),
             rules.Clock(id="standard", per_action=5, reserve=20),
             rules.Clock(id="relaxed", per_action=15, reserve=60),
         ),
-        timeout=rules.TimeoutRules(claim_win=True, opening_seconds=15, claim_seconds=0),
-        loose=None,
-        settlement=None,
-        bonus=rules.BonusTiles(discard=True, declare_at_deal=False),
-        original_call=False,
+        timeout=replace(PARENT.table.timeout, claim_win=True, opening_seconds=15),
     ),
-    playable=True,
-    needs=("set_bits",),
     whole_hand_conditions=(
         (
             _when_whole_hand_tiles,
@@ -473,21 +309,6 @@ PROFILE = Profile(
                 "robbing_kong",
             ),
         ),
-    ),
-    invariants=(
-        "zero_sum",
-        "tile_conservation",
-        "no_chii",
-        "at_most_three_winners",
-        "departed_players_not_charged",
-        "payments_within_cap",
-        "replay_reproduces",
-        "never_stalls",
-        "legal_wins_are_complete_shapes",
-        "wins_satisfy_requirements",
-        "fan_within_cap",
-        "payments_follow_formulas",
-        "waits_exclude_fifth_copy",
     ),
     examples=(
         Example(
@@ -661,7 +482,7 @@ PROFILE = Profile(
 #: The digest of this profile's native engine (generated/native/sichuan_planet.c) built from the
 #: same spec, or None when the profile runs on the Python backend only. A compiled native module
 #: whose digest differs (built from an older spec) is never used.
-NATIVE_DIGEST: str | None = "c2adf4bff2de5c219d06c5fb9754e0fc"
+NATIVE_DIGEST: str | None = "a682eef4e81607807d96cfdc3fe4ad89"
 
 # The runtime learns of this engine, and of its native module, from this call alone.
 register_engine(

@@ -15,6 +15,7 @@ from mjspec.runtime.profile import (
     Deal,
     Example,
     ExampleMeld,
+    ListedWhen,
     MissingSuitRule,
     Opening,
     Pattern,
@@ -31,99 +32,47 @@ from mjspec.runtime.tiles import Suit, TileSet
 from mjspec.runtime.view import HandView, PaymentView
 
 
+#: selects sequence 1-7m 1-7p 1-7s; pair 1-9m 1-9p 1-9s 1-7z; knitted 1-3m 1-3p 1-3s; single
+#:     1-9m 1-9p 1-9s 1-7z
+_GROUP_FIELDS_1 = 0xFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFF_0000000000000FFF000000FFF000000FFF_FFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFF_0000000000000000000000000000000000_0000000000000000000000000000000000_000000000FFFFFFF00FFFFFFF00FFFFFFF
+
+
 def _require_missing_suit_absent(v: HandView) -> bool:
-    # spec: win.requirements.missing_suit_absent.when
+    # spec: win.requirements.missing_suit_absent.when = missing_suit not in suits if
+    #     missing_suit else len(suits) < 3
     return bool(v.missing_suit not in v.suits if v.missing_suit else len(v.suits) < 3)
 
 
-def _when_ping_hu(v: HandView) -> bool:
-    # spec: scoring.patterns.ping_hu.when
-    return bool(True)
-
-
-def _when_all_triplets(v: HandView) -> bool:
-    # spec: scoring.patterns.all_triplets.when
-    return bool(
-        v.shape == "standard"
-        and v.set_bits
-        & 436994993873214129706097166956708350993673864954785244082187322514232460796362596572992539219889919476008441292851808963653537850251993551224407812482160949371422608157860267353396737329000762613096458047593412028268242494429702238303760674717695
-        == 0
-    )
-
-
-def _when_full_flush(v: HandView) -> bool:
-    # spec: scoring.patterns.full_flush.when
-    return bool(len(v.suits) == 1)
-
-
-def _when_seven_pairs(v: HandView) -> bool:
-    # spec: scoring.patterns.seven_pairs.when
-    return bool(v.shape == "seven_pairs")
-
-
 def _count_root(v: HandView) -> int:
-    # spec: scoring.patterns.root.count
+    # spec: scoring.patterns.root.count = four_of_a_kinds
     return int(v.four_of_a_kinds)
 
 
-def _when_golden_hook(v: HandView) -> bool:
-    # spec: scoring.patterns.golden_hook.when
-    return bool(
-        v.shape == "standard"
-        and v.set_bits
-        & 436994993873214129706097166956708350993673864954785244082187322514232460796362596572992539219889919476008441292851808963653537850251993551224407812482160949371422608157860267353396737329000762613096458047593412028268242494429702238303760674717695
-        == 0
-        and (len(v.melds) == 4)
-        and (v.wait == "single")
-    )
-
-
-def _when_hai_di(v: HandView) -> bool:
-    # spec: scoring.patterns.hai_di.when
-    return bool(v.last_tile)
-
-
-def _when_kong_bloom(v: HandView) -> bool:
-    # spec: scoring.patterns.kong_bloom.when
-    return bool(v.tsumo and v.after_kong)
-
-
-def _when_kong_shot(v: HandView) -> bool:
-    # spec: scoring.patterns.kong_shot.when
-    return bool(v.ron and v.kong_shot)
-
-
-def _when_robbing_kong(v: HandView) -> bool:
-    # spec: scoring.patterns.robbing_kong.when
-    return bool(v.ron and v.robbing_kong)
-
-
-def _when_whole_hand_tiles(v: HandView) -> int:
-    # The `when` of every whole-hand pattern reading the tiles only, in one call: bit i is set
+def _when_whole_hand_tiles(v: HandView, asked: int = -1) -> int:
+    # The `when` of every whole-hand pattern reading the tiles only, each written once: bit i is set
     # when the i-th of them (declaration order, as listed in whole_hand_conditions) meets it.
+    # The scorer asks for every bit in one call; a pattern's own `when` asks for its bit alone.
     return int(
         0
-        | (1 if (True) else 0)
-        | (
-            2
-            if (
-                v.shape == "standard"
-                and v.set_bits
-                & 436994993873214129706097166956708350993673864954785244082187322514232460796362596572992539219889919476008441292851808963653537850251993551224407812482160949371422608157860267353396737329000762613096458047593412028268242494429702238303760674717695
-                == 0
-            )
-            else 0
-        )
-        | (4 if (len(v.suits) == 1) else 0)
-        | (8 if (v.shape == "seven_pairs") else 0)
-        | (16 if True else 0)
+        # spec: scoring.patterns.ping_hu.when = True
+        | (1 if asked & 1 and (True) else 0)
+        # spec: scoring.patterns.all_triplets.when = shape == 'standard' and all(g.is_triplet
+        #     for g in sets)
+        | (2 if asked & 2 and (v.shape == "standard" and v.set_bits & _GROUP_FIELDS_1 == 0) else 0)
+        # spec: scoring.patterns.full_flush.when = len(suits) == 1
+        | (4 if asked & 4 and (len(v.suits) == 1) else 0)
+        # spec: scoring.patterns.seven_pairs.when = shape == 'seven_pairs'
+        | (8 if asked & 8 and (v.shape == "seven_pairs") else 0)
+        # scoring.patterns.root: no `when`, always met
+        | (16 if asked & 16 else 0)
+        # spec: scoring.patterns.golden_hook.when = shape == 'standard' and all(g.is_triplet for
+        #     g in sets) and len(melds) == 4 and wait == 'single'
         | (
             32
-            if (
+            if asked & 32
+            and (
                 v.shape == "standard"
-                and v.set_bits
-                & 436994993873214129706097166956708350993673864954785244082187322514232460796362596572992539219889919476008441292851808963653537850251993551224407812482160949371422608157860267353396737329000762613096458047593412028268242494429702238303760674717695
-                == 0
+                and v.set_bits & _GROUP_FIELDS_1 == 0
                 and (len(v.melds) == 4)
                 and (v.wait == "single")
             )
@@ -132,30 +81,35 @@ def _when_whole_hand_tiles(v: HandView) -> int:
     )
 
 
-def _when_whole_hand_situation(v: HandView) -> int:
-    # The `when` of every whole-hand pattern reading the situation, in one call: bit i is set
+def _when_whole_hand_situation(v: HandView, asked: int = -1) -> int:
+    # The `when` of every whole-hand pattern reading the situation, each written once: bit i is set
     # when the i-th of them (declaration order, as listed in whole_hand_conditions) meets it.
+    # The scorer asks for every bit in one call; a pattern's own `when` asks for its bit alone.
     return int(
         0
-        | (1 if (v.last_tile) else 0)
-        | (2 if (v.tsumo and v.after_kong) else 0)
-        | (4 if (v.ron and v.kong_shot) else 0)
-        | (8 if (v.ron and v.robbing_kong) else 0)
+        # spec: scoring.patterns.hai_di.when = last_tile
+        | (1 if asked & 1 and (v.last_tile) else 0)
+        # spec: scoring.patterns.kong_bloom.when = tsumo and after_kong
+        | (2 if asked & 2 and (v.tsumo and v.after_kong) else 0)
+        # spec: scoring.patterns.kong_shot.when = ron and kong_shot
+        | (4 if asked & 4 and (v.ron and v.kong_shot) else 0)
+        # spec: scoring.patterns.robbing_kong.when = ron and robbing_kong
+        | (8 if asked & 8 and (v.ron and v.robbing_kong) else 0)
     )
 
 
 def _value_unit(v: PaymentView) -> int:
-    # spec: payments.values.unit
+    # spec: payments.values.unit = 2 ** min(fan, 3)
     return int(bounded_pow(2, min(v.fan, 3)))
 
 
 def _ron_discarder(v: PaymentView) -> int:
-    # spec: payments.ron.discarder
+    # spec: payments.ron.discarder = unit
     return int(v.unit)
 
 
 def _tsumo_each(v: PaymentView) -> int:
-    # spec: payments.tsumo.each
+    # spec: payments.tsumo.each = unit + 1
     return int(v.unit + 1)
 
 
@@ -222,7 +176,7 @@ PROFILE = Profile(
                 fr="Main de base (Ping Hu)",
             ),
             value=0,
-            when=_when_ping_hu,
+            when=ListedWhen(_when_whole_hand_tiles, 1),
             count=None,
             group="base",
             excludes=(),
@@ -239,7 +193,7 @@ PROFILE = Profile(
                 fr="Tous pung (Dui Dui Hu)",
             ),
             value=1,
-            when=_when_all_triplets,
+            when=ListedWhen(_when_whole_hand_tiles, 2),
             count=None,
             group="base",
             excludes=(),
@@ -256,7 +210,7 @@ PROFILE = Profile(
                 fr="Couleur pure (Qing Yi Se)",
             ),
             value=2,
-            when=_when_full_flush,
+            when=ListedWhen(_when_whole_hand_tiles, 4),
             count=None,
             group=None,
             excludes=(),
@@ -273,7 +227,7 @@ PROFILE = Profile(
                 fr="Sept paires (Qi Dui)",
             ),
             value=2,
-            when=_when_seven_pairs,
+            when=ListedWhen(_when_whole_hand_tiles, 8),
             count=None,
             group="base",
             excludes=(),
@@ -303,7 +257,7 @@ PROFILE = Profile(
                 fr="Crochet doré (Jin Gou Diao)",
             ),
             value=1,
-            when=_when_golden_hook,
+            when=ListedWhen(_when_whole_hand_tiles, 32),
             count=None,
             group=None,
             excludes=(),
@@ -320,7 +274,7 @@ PROFILE = Profile(
                 fr="Dernière tuile (Hai Di)",
             ),
             value=1,
-            when=_when_hai_di,
+            when=ListedWhen(_when_whole_hand_situation, 1),
             count=None,
             group=None,
             excludes=(),
@@ -336,7 +290,7 @@ PROFILE = Profile(
                 fr="Fleur du kong (Gang Shang Hua)",
             ),
             value=1,
-            when=_when_kong_bloom,
+            when=ListedWhen(_when_whole_hand_situation, 2),
             count=None,
             group=None,
             excludes=(),
@@ -352,7 +306,7 @@ PROFILE = Profile(
                 fr="Tir après kong (Gang Shang Pao)",
             ),
             value=1,
-            when=_when_kong_shot,
+            when=ListedWhen(_when_whole_hand_situation, 4),
             count=None,
             group=None,
             excludes=(),
@@ -368,7 +322,7 @@ PROFILE = Profile(
                 fr="Voler le kong (Qiang Gang Hu)",
             ),
             value=1,
-            when=_when_robbing_kong,
+            when=ListedWhen(_when_whole_hand_situation, 8),
             count=None,
             group=None,
             excludes=(),
@@ -816,7 +770,7 @@ PROFILE = Profile(
 #: The digest of this profile's native engine (generated/native/sichuan_tfmj.c) built from the
 #: same spec, or None when the profile runs on the Python backend only. A compiled native module
 #: whose digest differs (built from an older spec) is never used.
-NATIVE_DIGEST: str | None = "f4e6861dfdd85137ae51778fd8bb6615"
+NATIVE_DIGEST: str | None = "eb2a02329bdae7093158024c05f30bbf"
 
 # The runtime learns of this engine, and of its native module, from this call alone.
 register_engine(

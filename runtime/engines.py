@@ -36,11 +36,13 @@ def register_engine(
 ) -> Profile:
     """Announce a generated engine (called once, at the end of its module ``module``); returns ``profile``.
 
-    Only an imported module announces itself: the build runs a module's source before writing
-    it (to check what it builds), and that run must not displace the engine this process
-    imported. A later import of the same id (a rebuilt module reloaded) replaces the earlier one.
+    Only an imported module announces itself (while it runs, the import system holds it in
+    ``sys.modules`` with this very profile already assigned): the build runs a module's source
+    before writing it (to check what it builds), and that run must not displace the engine this
+    process imported. A later import of the same id (a rebuilt module reloaded) replaces the
+    earlier one.
     """
-    if module not in sys.modules:
+    if getattr(sys.modules.get(module), "PROFILE", None) is not profile:
         return profile
     _ENGINES[profile.id] = CompiledEngine(profile, native_module if native_digest else None, native_digest)
     return profile

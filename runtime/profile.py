@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from enum import StrEnum
-from typing import TYPE_CHECKING, Any, Callable
+from typing import TYPE_CHECKING, Any, Callable, Protocol, TypeVar
 
 from .options import Options, OptionSpec, resolve_options
 from .rules import TableRules
@@ -22,6 +22,41 @@ if TYPE_CHECKING:
 
 HandPredicate = Callable[["HandView"], bool]
 HandAmount = Callable[["HandView"], int]
+#: A generated test of the ``when`` of every pattern of a list at once (bit i: the i-th meets it),
+#: limited to the bits asked (by default all).
+ListedConditions = Callable[["HandView", int], int]
+
+
+class _Keyed(Protocol):
+    @property
+    def id(self) -> str: ...
+
+
+_K = TypeVar("_K", bound=_Keyed)
+
+
+def with_changes(inherited: tuple[_K, ...], changed: tuple[_K, ...]) -> tuple[_K, ...]:
+    """``inherited`` (a parent profile's patterns, requirements...) with each item whose id is in
+    ``changed`` replaced by that item, in the same place: how the module of a profile that extends
+    another states the items it changes (compiler/share.py)."""
+    by_id = {item.id: item for item in changed}
+    if not by_id.keys() <= {item.id for item in inherited}:
+        raise ValueError(f"no inherited item to change for {sorted(by_id.keys() - {i.id for i in inherited})}")
+    return tuple(by_id.get(item.id, item) for item in inherited)
+
+
+class ListedWhen:
+    """The ``when`` of a whole-hand pattern, written once in its list's generated test
+    (``Profile.whole_hand_conditions``): that test asked for this pattern's bit alone."""
+
+    __slots__ = ("conditions", "bit")
+
+    def __init__(self, conditions: ListedConditions, bit: int) -> None:
+        self.conditions = conditions
+        self.bit = bit
+
+    def __call__(self, view: "HandView") -> bool:
+        return bool(self.conditions(view, self.bit))
 PaymentAmount = Callable[["PaymentView"], int]
 
 

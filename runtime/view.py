@@ -1,8 +1,9 @@
 """What a spec expression can see: one arrangement of one winning hand in its context.
 
-Every public attribute and method here is part of the spec language's
-vocabulary (``mjspec.compiler.vocabulary`` declares the same names with their
-types, and a test keeps the two in step). Attributes are plain slots, filled
+Every public attribute and method here is a name of the spec language's vocabulary, declared
+once, with its type and meaning, in :mod:`mjspec.runtime.vocabulary`: the view's slots are made
+from that declaration (the annotations below give the same names their Python types, which
+``mypy --strict`` holds the generated engines to). Attributes are plain slots, filled
 once per arrangement: the hot path reads them many times. A few cost time to
 compute (``only_wait``, ``concealed_triplets``, the counts behind
 ``count_of``): the scorer fills those only for a profile whose expressions
@@ -18,6 +19,20 @@ from collections.abc import Callable, Mapping, Sequence
 from .hand import Group
 from .options import OptionValue, ScoreValue
 from .tiles import SUIT_LAYOUT, Suit, Tile
+from .vocabulary import COMBINATION_NAMES, HAND_NAMES, POINT_NAMES
+
+#: Declared names the view computes on first use (properties), not slots.
+_COMPUTED = frozenset({"only_wait", "only_live_wait"})
+#: The view's own state behind its computed names and functions (not in the vocabulary).
+_PRIVATE = (
+    "_counts",
+    "_concealed_counts",
+    "_only_wait",
+    "_only_live_wait",
+    "_options",
+    "_discard_group",
+    "_counted",
+)
 
 
 class OptionReader:
@@ -51,60 +66,7 @@ class OptionReader:
 class HandView(OptionReader):
     """One arrangement of a winning hand plus the situation of the win."""
 
-    __slots__ = (
-        "shape",
-        "groups",
-        "sets",
-        "pair",
-        "melds",
-        "wait",
-        "win_tile",
-        "tiles",
-        "suits",
-        "tile_mask",
-        "set_bits",
-        "group_bits",
-        "four_of_a_kinds",
-        "is_closed",
-        "tsumo",
-        "ron",
-        "last_tile",
-        "after_kong",
-        "kong_shot",
-        "robbing_kong",
-        "first_draw",
-        "fourth_tile",
-        "riichi",
-        "double_riichi",
-        "ippatsu",
-        "dealer",
-        "seat_wind",
-        "round_wind",
-        "missing_suit",
-        "winner",
-        "own_bonus",
-        "bonus_sets",
-        "original_call",
-        "kong_upon_kong",
-        "dealer_wins",
-        "flowers",
-        "concealed_triplets",
-        "dora_indicators",
-        "ura_indicators",
-        "points",
-        "a",
-        "b",
-        "c",
-        "d",
-        "members",
-        "_counts",
-        "_concealed_counts",
-        "_only_wait",
-        "_only_live_wait",
-        "_options",
-        "_discard_group",
-        "_counted",
-    )
+    __slots__ = tuple(n for n in (*HAND_NAMES, *COMBINATION_NAMES, *POINT_NAMES) if n not in _COMPUTED) + _PRIVATE
 
     shape: str
     groups: tuple[Group, ...]

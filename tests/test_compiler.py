@@ -234,7 +234,8 @@ NASTY = [
 ALLOWED_CALLS = {
     "Profile", "Text", "Source", "TileSet", "Suit", "Deal", "Opening", "MissingSuitRule", "ShapeRules",
     "Requirement", "Pattern", "PatternGroup", "Pick", "Payments", "Example", "ExampleMeld",
-    "Combine", "Minimum", "Points", "PointItem", "OptionSpec", "OptionType", "ScoreValue",
+    "Combine", "Minimum", "Points", "PointItem", "OptionSpec", "OptionType", "ScoreValue", "ListedWhen",
+    "replace", "with_changes",
     "bool", "int", "len", "all", "any", "min", "max", "sum", "abs", "bounded_pow", "count_bits",
 }
 
@@ -248,8 +249,17 @@ def _audit_module(source: str) -> list[str]:
     """Every string constant of the module, after checking its structure admits no stray code."""
     tree = ast.parse(source)
     for node in tree.body:
-        if isinstance(node, ast.ImportFrom):
-            assert node.module == "__future__" or (node.module or "").startswith("mjspec.runtime")
+        if isinstance(node, ast.ImportFrom) and node.level == 1:  # a profile it extends: its PROFILE, or
+            assert re.fullmatch(r"[a-z][a-z0-9_]*", node.module or "")  # a predicate or mask it shares
+            for a in node.names:
+                assert (a.name, a.asname) == ("PROFILE", "PARENT") or (
+                    a.name == a.asname and re.fullmatch(r"_[A-Za-z][A-Za-z0-9_]*", a.name)
+                )
+        elif isinstance(node, ast.ImportFrom):
+            assert node.level == 0
+            assert node.module == "__future__" or (node.module or "").startswith("mjspec.runtime") or (
+                node.module == "dataclasses" and [a.name for a in node.names] == ["replace"]
+            )
             if node.module == "mjspec.runtime":
                 assert [a.name for a in node.names] == ["rules"]
         elif isinstance(node, ast.FunctionDef):
@@ -257,6 +267,10 @@ def _audit_module(source: str) -> list[str]:
                 ("_when_", "_count_", "_value_", "_open_", "_require_", "_ron_", "_tsumo_", "_point_", "_points_result")
             )
             assert len(node.body) == 1 and isinstance(node.body[0], ast.Return)
+        elif isinstance(node, ast.Assign) and isinstance(node.value, ast.Constant):  # a named mask
+            [target] = node.targets
+            assert isinstance(target, ast.Name) and re.fullmatch(r"_(TILE_KINDS|GROUP_FIELDS)_[0-9]+", target.id)
+            assert type(node.value.value) is int
         elif isinstance(node, ast.Assign):
             assert [t.id for t in node.targets if isinstance(t, ast.Name)] == ["PROFILE"]
         elif isinstance(node, ast.AnnAssign):  # the digest of the native engine: a hex text or None
@@ -366,3 +380,83 @@ def test_load_refuses_huge_depth() -> None:
     with pytest.raises(SpecErrors) as e:
         load_spec_text(text, "deep.yaml")
     assert "nested deeper" in str(e.value)
+
+
+# ---- a profile that extends another shares its parent's module ---------------
+
+
+def _same(a: object, b: object, where: str = "PROFILE") -> None:
+    """``a`` and ``b`` are the same profile data, predicates compared by their code and what it reads."""
+    import dataclasses
+    import types
+
+    from mjspec.runtime.profile import ListedWhen
+
+    if isinstance(a, types.FunctionType):
+        assert isinstance(b, types.FunctionType), where
+        assert a.__name__ == b.__name__ and a.__defaults__ == b.__defaults__, where
+        assert a.__code__.co_code == b.__code__.co_code and a.__code__.co_consts == b.__code__.co_consts, where
+        assert a.__code__.co_names == b.__code__.co_names, where
+        for name in a.__code__.co_names:  # the masks and helpers it reads, by value
+            if name in a.__globals__ and not isinstance(a.__globals__[name], types.ModuleType):
+                _same(a.__globals__[name], b.__globals__[name], f"{where}.{name}")
+    elif isinstance(a, ListedWhen):
+        assert isinstance(b, ListedWhen) and a.bit == b.bit, where
+        _same(a.conditions, b.conditions, f"{where}.conditions")
+    elif dataclasses.is_dataclass(a) and not isinstance(a, type):
+        assert type(a) is type(b), where
+        for f in dataclasses.fields(a):
+            if f.compare:
+                _same(getattr(a, f.name), getattr(b, f.name), f"{where}.{f.name}")
+    elif isinstance(a, (tuple, list)):
+        assert isinstance(b, type(a)) and len(a) == len(b), where
+        for i, (x, y) in enumerate(zip(a, b)):
+            _same(x, y, f"{where}[{i}]")
+    elif isinstance(a, dict):
+        assert isinstance(b, dict) and a.keys() == b.keys(), where
+        for k in a:
+            _same(a[k], b[k], f"{where}[{k!r}]")
+    else:
+        assert type(a) is type(b) and a == b, f"{where}: {a!r} != {b!r}"
+
+
+@pytest.mark.parametrize("profile_id", ["riichi_tenhou", "riichi_tenhou_east", "sichuan_planet"])
+def test_a_child_module_builds_the_profile_its_whole_module_builds(profile_id: str) -> None:
+    import importlib
+
+    from mjspec.compiler.emit import render_engine
+    from mjspec.compiler.render import load_engine
+    from mjspec.compiler.resolve import SpecLibrary
+    from mjspec.compiler.verify import compile_profile
+
+    shared = importlib.import_module(f"mjspec.generated.{profile_id}")
+    assert "PARENT" in vars(shared), "the bundled child module does not share its parent's"
+    lib = SpecLibrary(ROOT / "specs", ROOT)
+    ir = compile_profile(lib.resolve_file(lib.path_of(profile_id)), expected_id=profile_id).ir
+    whole = load_engine(render_engine(ir), profile_id)
+    _same(shared.PROFILE, whole)
+
+
+def test_a_child_module_states_only_what_it_changes(tmp_path: Path) -> None:
+    body = "scoring:\n  cap: 4\n"
+    layout = make_layout(tmp_path, {"sichuan_tfmj": BASE, "house": child(body)})
+    out = compile_library(layout)
+    assert not out.errors, out.errors
+    source = out.files[layout.generated / "house.py"]
+    tree = ast.parse(source)
+    assert not [n for n in tree.body if isinstance(n, ast.FunctionDef)]  # every predicate is the parent's
+    profile = next(n.value for n in tree.body if isinstance(n, ast.Assign) and isinstance(n.value, ast.Call))
+    assert [k.arg for k in profile.keywords] == ["id", "extends", "spec_file", "cap"]
+    assert "from .sichuan_tfmj import PROFILE as PARENT" in source
+    # The parent's own module is written whole and the child's engine is the parent's with cap 4.
+    engine = out.profiles[[p.id for p in out.profiles].index("house")]
+    assert engine.cap == 4
+
+
+def test_a_child_whose_parent_fails_shares_nothing(tmp_path: Path) -> None:
+    broken = BASE.replace("players: 4", "players: 5", 1)
+    layout = make_layout(tmp_path, {"sichuan_tfmj": broken, "house": child("players: 4\n")})
+    out = compile_library(layout)
+    assert out.errors and all("sichuan_tfmj.yaml" in str(e) for e in out.errors), out.errors
+    house = out.files.get(layout.generated / "house.py")
+    assert house is None or "PARENT" not in house  # never a module importing one the build did not make

@@ -1,8 +1,8 @@
-"""The spec language's vocabulary and the runtime classes it compiles to stay in step."""
+"""The spec language's vocabulary, declared once in the runtime, and the runtime classes it compiles to."""
 
 from __future__ import annotations
 
-from mjspec.compiler.vocabulary import (
+from mjspec.runtime.vocabulary import (
     COMBINATION_NAMES,
     COSTLY_NAMES,
     GROUP,
@@ -50,3 +50,33 @@ def test_tile_record_attributes_exist_on_tile() -> None:
     t = Tile(4, red=True)
     for attr in TILE.attrs:
         getattr(t, attr)
+
+
+def test_the_view_takes_its_slots_from_the_vocabulary_and_types_every_one() -> None:
+    import typing
+
+    from mjspec.runtime import view
+
+    public = {s for s in HandView.__slots__ if not s.startswith("_")}
+    assert public == (set(HAND_NAMES) | set(COMBINATION_NAMES) | set(POINT_NAMES)) - view._COMPUTED
+    # The annotations give each slot its Python type (what mypy --strict checks generated engines by).
+    assert public <= set(typing.get_type_hints(HandView))
+
+
+def test_the_vocabulary_is_declared_once_in_the_runtime_which_imports_no_compiler() -> None:
+    import ast
+    import sys
+
+    import mjspec.compiler.expr as X
+    import mjspec.compiler.vocabulary as compiled
+    import mjspec.runtime.vocabulary as declared
+
+    tree = ast.parse(open(declared.__file__, encoding="utf-8").read())
+    for node in ast.walk(tree):
+        if isinstance(node, ast.ImportFrom):
+            assert node.level == 0 and (node.module or "").split(".")[0] in sys.stdlib_module_names
+        elif isinstance(node, ast.Import):
+            assert all(a.name.split(".")[0] in sys.stdlib_module_names for a in node.names)
+    # The compiler's names are the runtime's own objects, not copies.
+    assert compiled.HAND_NAMES is declared.HAND_NAMES and compiled.GROUP is declared.GROUP
+    assert X.Record is declared.Record and X.INT is declared.INT

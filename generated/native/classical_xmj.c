@@ -4,6 +4,9 @@
  * Native engine of profile classical_xmj: the profile's tables and one C
  * function per spec expression, lowered by compiler/native.py; every mechanism
  * lives in the native core (runtime/native/score.c), which reads PROFILE.
+ * Every name starts with the profile id, so that a profile extending this one can
+ * include this file in turn; its module init is compiled only when this file is the
+ * module being built (MJ_NATIVE_PARENT is undefined then).
  */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
@@ -11,629 +14,641 @@
 #include "mjscore.h"
 #include "mjexpr.h"
 
+#ifndef MJ_MAYBE_UNUSED
+#if defined(__GNUC__) || defined(__clang__)
+#define MJ_MAYBE_UNUSED __attribute__((unused)) /* a profile extending this one may not use all */
+#else
+#define MJ_MAYBE_UNUSED
+#endif
+#endif
+
+#ifndef MJ_NATIVE_PARENT
+#define MJ_NATIVE_MAIN_classical_xmj
+#endif
+
 /* specs/classical_xmj.yaml:556 scoring.patterns.own_bonus_tile_doubles.count
  * spec: own_bonus if option_doubles('FlowersOwnEach') > 0 else 0 */
-static int64_t count_0(mj_view *v) {
+static MJ_MAYBE_UNUSED int64_t classical_xmj_count_0(mj_view *v) {
     (void)v;
     return (int64_t)((((((v->options[25]) > (INT64_C(0))))) ? (v->own_bonus) : (INT64_C(0))));
 }
 
 /* specs/classical_xmj.yaml:555 scoring.patterns.own_bonus_tile_doubles.value
  * spec: option_doubles('FlowersOwnEach') */
-static int64_t value_0(mj_view *v) {
+static MJ_MAYBE_UNUSED int64_t classical_xmj_value_0(mj_view *v) {
     (void)v;
     return (int64_t)(v->options[25]);
 }
 
 /* specs/classical_xmj.yaml:562 scoring.patterns.own_flower_and_season.when
  * spec: own_bonus == 2 and option_doubles('FlowersOwnBoth') > 0 */
-static int64_t when_1(mj_view *v) {
+static MJ_MAYBE_UNUSED int64_t classical_xmj_when_1(mj_view *v) {
     (void)v;
     return (int64_t)(((((v->own_bonus) == (INT64_C(2)))) && (((v->options[28]) > (INT64_C(0))))));
 }
 
 /* specs/classical_xmj.yaml:561 scoring.patterns.own_flower_and_season.value
  * spec: option_doubles('FlowersOwnBoth') */
-static int64_t value_1(mj_view *v) {
+static MJ_MAYBE_UNUSED int64_t classical_xmj_value_1(mj_view *v) {
     (void)v;
     return (int64_t)(v->options[28]);
 }
 
 /* specs/classical_xmj.yaml:568 scoring.patterns.bouquet.count
  * spec: bonus_sets if option_doubles('FlowersBouquet') > 0 else 0 */
-static int64_t count_2(mj_view *v) {
+static MJ_MAYBE_UNUSED int64_t classical_xmj_count_2(mj_view *v) {
     (void)v;
     return (int64_t)((((((v->options[31]) > (INT64_C(0))))) ? (v->bonus_sets) : (INT64_C(0))));
 }
 
 /* specs/classical_xmj.yaml:567 scoring.patterns.bouquet.value
  * spec: option_doubles('FlowersBouquet') */
-static int64_t value_2(mj_view *v) {
+static MJ_MAYBE_UNUSED int64_t classical_xmj_value_2(mj_view *v) {
     (void)v;
     return (int64_t)(v->options[31]);
 }
 
 /* specs/classical_xmj.yaml:574 scoring.patterns.dragon_set.count
  * spec: sum(1 for g in sets if g.is_triplet and g.is_dragon) */
-static int64_t count_3(mj_view *v) {
+static MJ_MAYBE_UNUSED int64_t classical_xmj_count_3(mj_view *v) {
     (void)v;
     return (int64_t)(({ int64_t _r1 = 0; for (int _i3 = 0; _i3 < v->n_sets; _i3++) { const mj_group *_it4 = v->sets[_i3]; if (((_it4)->is_triplet && (_it4)->is_dragon)) { _r1 = mj_add(&v->overflow, _r1, (int64_t)(INT64_C(1))); } } _r1; }));
 }
 
 /* specs/classical_xmj.yaml:580 scoring.patterns.own_wind_set.when
  * spec: any(g.is_triplet and g.wind is not None and g.wind == seat_wind for g in sets) */
-static int64_t when_4(mj_view *v) {
+static MJ_MAYBE_UNUSED int64_t classical_xmj_when_4(mj_view *v) {
     (void)v;
     return (int64_t)(({ int _r1 = 0; for (int _i3 = 0; _i3 < v->n_sets; _i3++) { const mj_group *_it4 = v->sets[_i3]; if (((_it4)->is_triplet && ((((_it4)->wind) != MJ_NONE)) && ((((_it4)->wind) == (v->seat_wind))))) { _r1 = 1; goto _end2; } } _end2: ; _r1; }));
 }
 
 /* specs/classical_xmj.yaml:586 scoring.patterns.prevailing_wind_set.when
  * spec: any(g.is_triplet and g.wind is not None and g.wind == round_wind for g in sets) */
-static int64_t when_5(mj_view *v) {
+static MJ_MAYBE_UNUSED int64_t classical_xmj_when_5(mj_view *v) {
     (void)v;
     return (int64_t)(({ int _r1 = 0; for (int _i3 = 0; _i3 < v->n_sets; _i3++) { const mj_group *_it4 = v->sets[_i3]; if (((_it4)->is_triplet && ((((_it4)->wind) != MJ_NONE)) && ((((_it4)->wind) == (v->round_wind))))) { _r1 = 1; goto _end2; } } _end2: ; _r1; }));
 }
 
 /* specs/classical_xmj.yaml:592 scoring.patterns.little_three_dragons.when
  * spec: sum(1 for g in sets if g.is_triplet and g.is_dragon) == 2 and any(g.is_pair and g.is_dragon for g in groups) */
-static int64_t when_6(mj_view *v) {
+static MJ_MAYBE_UNUSED int64_t classical_xmj_when_6(mj_view *v) {
     (void)v;
     return (int64_t)(((((({ int64_t _r1 = 0; for (int _i3 = 0; _i3 < v->n_sets; _i3++) { const mj_group *_it4 = v->sets[_i3]; if (((_it4)->is_triplet && (_it4)->is_dragon)) { _r1 = mj_add(&v->overflow, _r1, (int64_t)(INT64_C(1))); } } _r1; })) == (INT64_C(2)))) && ({ int _r5 = 0; for (int _i7 = 0; _i7 < v->n_groups; _i7++) { const mj_group *_it8 = v->groups[_i7]; if (((_it8)->is_pair && (_it8)->is_dragon)) { _r5 = 1; goto _end6; } } _end6: ; _r5; })));
 }
 
 /* specs/classical_xmj.yaml:598 scoring.patterns.big_three_dragons.when
  * spec: sum(1 for g in sets if g.is_triplet and g.is_dragon) == 3 */
-static int64_t when_7(mj_view *v) {
+static MJ_MAYBE_UNUSED int64_t classical_xmj_when_7(mj_view *v) {
     (void)v;
     return (int64_t)((((({ int64_t _r1 = 0; for (int _i3 = 0; _i3 < v->n_sets; _i3++) { const mj_group *_it4 = v->sets[_i3]; if (((_it4)->is_triplet && (_it4)->is_dragon)) { _r1 = mj_add(&v->overflow, _r1, (int64_t)(INT64_C(1))); } } _r1; })) == (INT64_C(3)))));
 }
 
 /* specs/classical_xmj.yaml:604 scoring.patterns.little_four_winds.when
  * spec: sum(1 for g in sets if g.is_triplet and g.is_wind) == 3 and any(g.is_pair and g.is_wind for g in groups) */
-static int64_t when_8(mj_view *v) {
+static MJ_MAYBE_UNUSED int64_t classical_xmj_when_8(mj_view *v) {
     (void)v;
     return (int64_t)(((((({ int64_t _r1 = 0; for (int _i3 = 0; _i3 < v->n_sets; _i3++) { const mj_group *_it4 = v->sets[_i3]; if (((_it4)->is_triplet && (_it4)->is_wind)) { _r1 = mj_add(&v->overflow, _r1, (int64_t)(INT64_C(1))); } } _r1; })) == (INT64_C(3)))) && ({ int _r5 = 0; for (int _i7 = 0; _i7 < v->n_groups; _i7++) { const mj_group *_it8 = v->groups[_i7]; if (((_it8)->is_pair && (_it8)->is_wind)) { _r5 = 1; goto _end6; } } _end6: ; _r5; })));
 }
 
 /* specs/classical_xmj.yaml:610 scoring.patterns.big_four_winds.when
  * spec: sum(1 for g in sets if g.is_triplet and g.is_wind) == 4 */
-static int64_t when_9(mj_view *v) {
+static MJ_MAYBE_UNUSED int64_t classical_xmj_when_9(mj_view *v) {
     (void)v;
     return (int64_t)((((({ int64_t _r1 = 0; for (int _i3 = 0; _i3 < v->n_sets; _i3++) { const mj_group *_it4 = v->sets[_i3]; if (((_it4)->is_triplet && (_it4)->is_wind)) { _r1 = mj_add(&v->overflow, _r1, (int64_t)(INT64_C(1))); } } _r1; })) == (INT64_C(4)))));
 }
 
 /* specs/classical_xmj.yaml:616 scoring.patterns.three_concealed_pungs.when
  * spec: sum(1 for g in sets if g.is_triplet and (concealed_at_win(g) or (g.is_claimed_kong and option_on('KongHas3Types')))) >= 3 */
-static int64_t when_10(mj_view *v) {
+static MJ_MAYBE_UNUSED int64_t classical_xmj_when_10(mj_view *v) {
     (void)v;
     return (int64_t)((((({ int64_t _r1 = 0; for (int _i3 = 0; _i3 < v->n_sets; _i3++) { const mj_group *_it4 = v->sets[_i3]; if (((_it4)->is_triplet && (mj_concealed_at_win(v, _it4) || ((_it4)->is_claimed_kong && (v->options[48] != 0))))) { _r1 = mj_add(&v->overflow, _r1, (int64_t)(INT64_C(1))); } } _r1; })) >= (INT64_C(3)))));
 }
 
 /* specs/classical_xmj.yaml:623 scoring.patterns.no_score_hand.when
  * spec: winner and shape == 'standard' and all(g.is_sequence for g in sets) and pair is not None and not pair.is_dragon and not (pair.wind is not None and (pair.wind == seat_wind or pair.wind == round_wind)) */
-static int64_t when_11(mj_view *v) {
+static MJ_MAYBE_UNUSED int64_t classical_xmj_when_11(mj_view *v) {
     (void)v;
     return (int64_t)((v->winner && (((v->shape) == (MJ_SHAPE_STANDARD))) && ({ int _r1 = 1; for (int _i3 = 0; _i3 < v->n_sets; _i3++) { const mj_group *_it4 = v->sets[_i3]; if (!((_it4)->is_sequence)) { _r1 = 0; goto _end2; } } _end2: ; _r1; }) && (((v->pair) != NULL)) && (!(v->pair)->is_dragon) && (!(((((v->pair)->wind) != MJ_NONE)) && (((((v->pair)->wind) == (v->seat_wind))) || ((((v->pair)->wind) == (v->round_wind))))))));
 }
 
 /* specs/classical_xmj.yaml:629 scoring.patterns.no_chows.when
  * spec: winner and shape == 'standard' and not any(g.is_sequence for g in sets) */
-static int64_t when_12(mj_view *v) {
+static MJ_MAYBE_UNUSED int64_t classical_xmj_when_12(mj_view *v) {
     (void)v;
     return (int64_t)((v->winner && (((v->shape) == (MJ_SHAPE_STANDARD))) && (!({ int _r1 = 0; for (int _i3 = 0; _i3 < v->n_sets; _i3++) { const mj_group *_it4 = v->sets[_i3]; if ((_it4)->is_sequence) { _r1 = 1; goto _end2; } } _end2: ; _r1; }))));
 }
 
 /* specs/classical_xmj.yaml:635 scoring.patterns.concealed_fully.when
  * spec: winner and tsumo and option_doubles('ConcealedFully') > 0 and all(g.concealed or (g.is_claimed_kong and option_on('KongHas3Types')) for g in melds) */
-static int64_t when_13(mj_view *v) {
+static MJ_MAYBE_UNUSED int64_t classical_xmj_when_13(mj_view *v) {
     (void)v;
     return (int64_t)((v->winner && v->tsumo && (((v->options[40]) > (INT64_C(0)))) && ({ int _r1 = 1; for (int _i3 = 0; _i3 < v->n_melds; _i3++) { const mj_group *_it4 = v->melds[_i3]; if (!(((_it4)->concealed || ((_it4)->is_claimed_kong && (v->options[48] != 0))))) { _r1 = 0; goto _end2; } } _end2: ; _r1; })));
 }
 
 /* specs/classical_xmj.yaml:634 scoring.patterns.concealed_fully.value
  * spec: option_doubles('ConcealedFully') */
-static int64_t value_13(mj_view *v) {
+static MJ_MAYBE_UNUSED int64_t classical_xmj_value_13(mj_view *v) {
     (void)v;
     return (int64_t)(v->options[40]);
 }
 
 /* specs/classical_xmj.yaml:641 scoring.patterns.concealed_almost.when
  * spec: ((winner and ron) or (not winner and option_on('LosersPurity'))) and option_doubles('ConcealedAlmost') > 0 and all(g.concealed or (g.is_claimed_kong and option_on('KongHas3Types')) for g in melds) */
-static int64_t when_14(mj_view *v) {
+static MJ_MAYBE_UNUSED int64_t classical_xmj_when_14(mj_view *v) {
     (void)v;
     return (int64_t)((((v->winner && v->ron) || ((!v->winner) && (v->options[45] != 0))) && (((v->options[43]) > (INT64_C(0)))) && ({ int _r1 = 1; for (int _i3 = 0; _i3 < v->n_melds; _i3++) { const mj_group *_it4 = v->melds[_i3]; if (!(((_it4)->concealed || ((_it4)->is_claimed_kong && (v->options[48] != 0))))) { _r1 = 0; goto _end2; } } _end2: ; _r1; })));
 }
 
 /* specs/classical_xmj.yaml:640 scoring.patterns.concealed_almost.value
  * spec: option_doubles('ConcealedAlmost') */
-static int64_t value_14(mj_view *v) {
+static MJ_MAYBE_UNUSED int64_t classical_xmj_value_14(mj_view *v) {
     (void)v;
     return (int64_t)(v->options[43]);
 }
 
 /* specs/classical_xmj.yaml:647 scoring.patterns.one_suit_with_honours.when
  * spec: (winner or option_on('LosersPurity')) and len(suits) == 2 and 'z' in suits */
-static int64_t when_15(mj_view *v) {
+static MJ_MAYBE_UNUSED int64_t classical_xmj_when_15(mj_view *v) {
     (void)v;
     return (int64_t)(((v->winner || (v->options[45] != 0)) && (((((int64_t)__builtin_popcountll(v->suits))) == (INT64_C(2)))) && (({ int64_t _x1 = (int64_t)(MJ_SUIT_Z); (_x1 >= 0 && _x1 < 64 && ((((uint64_t)v->suits) >> _x1) & 1u)); }))));
 }
 
 /* specs/classical_xmj.yaml:653 scoring.patterns.one_suit_only.when
  * spec: (winner or option_on('LosersPurity')) and len(suits) == 1 and 'z' not in suits */
-static int64_t when_16(mj_view *v) {
+static MJ_MAYBE_UNUSED int64_t classical_xmj_when_16(mj_view *v) {
     (void)v;
     return (int64_t)(((v->winner || (v->options[45] != 0)) && (((((int64_t)__builtin_popcountll(v->suits))) == (INT64_C(1)))) && ((!({ int64_t _x1 = (int64_t)(MJ_SUIT_Z); (_x1 >= 0 && _x1 < 64 && ((((uint64_t)v->suits) >> _x1) & 1u)); })))));
 }
 
 /* specs/classical_xmj.yaml:659 scoring.patterns.all_majors.when
  * spec: (winner or option_on('LosersPurity')) and all(t.is_terminal_or_honor for t in tiles) */
-static int64_t when_17(mj_view *v) {
+static MJ_MAYBE_UNUSED int64_t classical_xmj_when_17(mj_view *v) {
     (void)v;
     return (int64_t)(((v->winner || (v->options[45] != 0)) && ({ int _r1 = 1; for (int _i3 = 0; _i3 < v->n_tiles; _i3++) { const mj_tile *_it4 = &v->tiles[_i3]; if (!((_it4)->is_terminal_or_honor)) { _r1 = 0; goto _end2; } } _end2: ; _r1; })));
 }
 
 /* specs/classical_xmj.yaml:665 scoring.patterns.all_honours.when
  * spec: (option_on('NoLimit') if winner else option_on('LosersPurity')) and len(suits) == 1 and 'z' in suits */
-static int64_t when_18(mj_view *v) {
+static MJ_MAYBE_UNUSED int64_t classical_xmj_when_18(mj_view *v) {
     (void)v;
     return (int64_t)((((v->winner) ? ((v->options[6] != 0)) : ((v->options[45] != 0))) && (((((int64_t)__builtin_popcountll(v->suits))) == (INT64_C(1)))) && (({ int64_t _x1 = (int64_t)(MJ_SUIT_Z); (_x1 >= 0 && _x1 < 64 && ((((uint64_t)v->suits) >> _x1) & 1u)); }))));
 }
 
 /* specs/classical_xmj.yaml:670 scoring.patterns.all_terminals.when
  * spec: (option_on('NoLimit') if winner else option_on('LosersPurity')) and all(t.is_terminal for t in tiles) */
-static int64_t when_19(mj_view *v) {
+static MJ_MAYBE_UNUSED int64_t classical_xmj_when_19(mj_view *v) {
     (void)v;
     return (int64_t)((((v->winner) ? ((v->options[6] != 0)) : ((v->options[45] != 0))) && ({ int _r1 = 1; for (int _i3 = 0; _i3 < v->n_tiles; _i3++) { const mj_tile *_it4 = &v->tiles[_i3]; if (!((_it4)->is_terminal)) { _r1 = 0; goto _end2; } } _end2: ; _r1; })));
 }
 
 /* specs/classical_xmj.yaml:676 scoring.patterns.loose_tile_win.when
  * spec: winner and after_kong */
-static int64_t when_20(mj_view *v) {
+static MJ_MAYBE_UNUSED int64_t classical_xmj_when_20(mj_view *v) {
     (void)v;
     return (int64_t)((v->winner && v->after_kong));
 }
 
 /* specs/classical_xmj.yaml:681 scoring.patterns.last_tile_win.when
  * spec: winner and last_tile */
-static int64_t when_21(mj_view *v) {
+static MJ_MAYBE_UNUSED int64_t classical_xmj_when_21(mj_view *v) {
     (void)v;
     return (int64_t)((v->winner && v->last_tile));
 }
 
 /* specs/classical_xmj.yaml:705 scoring.patterns.robbing_a_kong.when
  * spec: winner and robbing_kong */
-static int64_t when_22(mj_view *v) {
+static MJ_MAYBE_UNUSED int64_t classical_xmj_when_22(mj_view *v) {
     (void)v;
     return (int64_t)((v->winner && v->robbing_kong));
 }
 
 /* specs/classical_xmj.yaml:711 scoring.patterns.original_call_win.when
  * spec: winner and original_call */
-static int64_t when_23(mj_view *v) {
+static MJ_MAYBE_UNUSED int64_t classical_xmj_when_23(mj_view *v) {
     (void)v;
     return (int64_t)((v->winner && v->original_call));
 }
 
 /* specs/classical_xmj.yaml:718 scoring.patterns.heavens_blessing.when
  * spec: winner and first_draw and dealer and tsumo */
-static int64_t when_24(mj_view *v) {
+static MJ_MAYBE_UNUSED int64_t classical_xmj_when_24(mj_view *v) {
     (void)v;
     return (int64_t)((v->winner && v->first_draw && v->dealer && v->tsumo));
 }
 
 /* specs/classical_xmj.yaml:724 scoring.patterns.earths_blessing.when
  * spec: winner and first_draw and not dealer and ron */
-static int64_t when_25(mj_view *v) {
+static MJ_MAYBE_UNUSED int64_t classical_xmj_when_25(mj_view *v) {
     (void)v;
     return (int64_t)((v->winner && v->first_draw && (!v->dealer) && v->ron));
 }
 
 /* specs/classical_xmj.yaml:730 scoring.patterns.plum_blossom.when
  * spec: winner and after_kong and win_tile.suit == 'p' and win_tile.number == 5 */
-static int64_t when_26(mj_view *v) {
+static MJ_MAYBE_UNUSED int64_t classical_xmj_when_26(mj_view *v) {
     (void)v;
     return (int64_t)((v->winner && v->after_kong && (((((&v->win_tile))->suit) == (MJ_SUIT_P))) && (((((&v->win_tile))->number) == (INT64_C(5))))));
 }
 
 /* specs/classical_xmj.yaml:736 scoring.patterns.moon_from_the_sea.when
  * spec: winner and tsumo and last_tile and not after_kong and win_tile.suit == 'p' and win_tile.number == 1 */
-static int64_t when_27(mj_view *v) {
+static MJ_MAYBE_UNUSED int64_t classical_xmj_when_27(mj_view *v) {
     (void)v;
     return (int64_t)((v->winner && v->tsumo && v->last_tile && (!v->after_kong) && (((((&v->win_tile))->suit) == (MJ_SUIT_P))) && (((((&v->win_tile))->number) == (INT64_C(1))))));
 }
 
 /* specs/classical_xmj.yaml:742 scoring.patterns.carrying_pole.when
  * spec: winner and robbing_kong and win_tile.suit == 's' and win_tile.number == 2 */
-static int64_t when_28(mj_view *v) {
+static MJ_MAYBE_UNUSED int64_t classical_xmj_when_28(mj_view *v) {
     (void)v;
     return (int64_t)((v->winner && v->robbing_kong && (((((&v->win_tile))->suit) == (MJ_SUIT_S))) && (((((&v->win_tile))->number) == (INT64_C(2))))));
 }
 
 /* specs/classical_xmj.yaml:748 scoring.patterns.kong_upon_kong.when
  * spec: winner and kong_upon_kong */
-static int64_t when_29(mj_view *v) {
+static MJ_MAYBE_UNUSED int64_t classical_xmj_when_29(mj_view *v) {
     (void)v;
     return (int64_t)((v->winner && v->kong_upon_kong));
 }
 
 /* specs/classical_xmj.yaml:754 scoring.patterns.fourfold_plenty.when
  * spec: winner and sum(1 for g in sets if g.is_kong) == 4 */
-static int64_t when_30(mj_view *v) {
+static MJ_MAYBE_UNUSED int64_t classical_xmj_when_30(mj_view *v) {
     (void)v;
     return (int64_t)((v->winner && (((({ int64_t _r1 = 0; for (int _i3 = 0; _i3 < v->n_sets; _i3++) { const mj_group *_it4 = v->sets[_i3]; if ((_it4)->is_kong) { _r1 = mj_add(&v->overflow, _r1, (int64_t)(INT64_C(1))); } } _r1; })) == (INT64_C(4))))));
 }
 
 /* specs/classical_xmj.yaml:760 scoring.patterns.buried_treasure.when
  * spec: winner and tsumo and shape == 'standard' and all(g.is_triplet for g in sets) and all(g.concealed or (g.is_claimed_kong and option_on('KongHas3Types')) for g in melds) */
-static int64_t when_31(mj_view *v) {
+static MJ_MAYBE_UNUSED int64_t classical_xmj_when_31(mj_view *v) {
     (void)v;
     return (int64_t)((v->winner && v->tsumo && (((v->shape) == (MJ_SHAPE_STANDARD))) && ({ int _r1 = 1; for (int _i3 = 0; _i3 < v->n_sets; _i3++) { const mj_group *_it4 = v->sets[_i3]; if (!((_it4)->is_triplet)) { _r1 = 0; goto _end2; } } _end2: ; _r1; }) && ({ int _r5 = 1; for (int _i7 = 0; _i7 < v->n_melds; _i7++) { const mj_group *_it8 = v->melds[_i7]; if (!(((_it8)->concealed || ((_it8)->is_claimed_kong && (v->options[48] != 0))))) { _r5 = 0; goto _end6; } } _end6: ; _r5; })));
 }
 
 /* specs/classical_xmj.yaml:766 scoring.patterns.thirteen_unique_wonders.when
  * spec: winner and shape == 'thirteen_orphans' */
-static int64_t when_32(mj_view *v) {
+static MJ_MAYBE_UNUSED int64_t classical_xmj_when_32(mj_view *v) {
     (void)v;
     return (int64_t)((v->winner && (((v->shape) == (MJ_SHAPE_THIRTEEN_ORPHANS)))));
 }
 
 /* specs/classical_xmj.yaml:772 scoring.patterns.three_great_scholars.when
  * spec: winner and shape == 'standard' and sum(1 for g in sets if g.is_triplet and g.is_dragon) == 3 and not any(g.is_sequence for g in sets) */
-static int64_t when_33(mj_view *v) {
+static MJ_MAYBE_UNUSED int64_t classical_xmj_when_33(mj_view *v) {
     (void)v;
     return (int64_t)((v->winner && (((v->shape) == (MJ_SHAPE_STANDARD))) && (((({ int64_t _r1 = 0; for (int _i3 = 0; _i3 < v->n_sets; _i3++) { const mj_group *_it4 = v->sets[_i3]; if (((_it4)->is_triplet && (_it4)->is_dragon)) { _r1 = mj_add(&v->overflow, _r1, (int64_t)(INT64_C(1))); } } _r1; })) == (INT64_C(3)))) && (!({ int _r5 = 0; for (int _i7 = 0; _i7 < v->n_sets; _i7++) { const mj_group *_it8 = v->sets[_i7]; if ((_it8)->is_sequence) { _r5 = 1; goto _end6; } } _end6: ; _r5; }))));
 }
 
 /* specs/classical_xmj.yaml:778 scoring.patterns.four_blessings.when
  * spec: winner and sum(1 for g in sets if g.is_triplet and g.is_wind) == 4 */
-static int64_t when_34(mj_view *v) {
+static MJ_MAYBE_UNUSED int64_t classical_xmj_when_34(mj_view *v) {
     (void)v;
     return (int64_t)((v->winner && (((({ int64_t _r1 = 0; for (int _i3 = 0; _i3 < v->n_sets; _i3++) { const mj_group *_it4 = v->sets[_i3]; if (((_it4)->is_triplet && (_it4)->is_wind)) { _r1 = mj_add(&v->overflow, _r1, (int64_t)(INT64_C(1))); } } _r1; })) == (INT64_C(4))))));
 }
 
 /* specs/classical_xmj.yaml:784 scoring.patterns.all_honours_limit.when
  * spec: winner and len(suits) == 1 and 'z' in suits */
-static int64_t when_35(mj_view *v) {
+static MJ_MAYBE_UNUSED int64_t classical_xmj_when_35(mj_view *v) {
     (void)v;
     return (int64_t)((v->winner && (((((int64_t)__builtin_popcountll(v->suits))) == (INT64_C(1)))) && (({ int64_t _x1 = (int64_t)(MJ_SUIT_Z); (_x1 >= 0 && _x1 < 64 && ((((uint64_t)v->suits) >> _x1) & 1u)); }))));
 }
 
 /* specs/classical_xmj.yaml:790 scoring.patterns.heads_and_tails.when
  * spec: winner and all(t.is_terminal for t in tiles) */
-static int64_t when_36(mj_view *v) {
+static MJ_MAYBE_UNUSED int64_t classical_xmj_when_36(mj_view *v) {
     (void)v;
     return (int64_t)((v->winner && ({ int _r1 = 1; for (int _i3 = 0; _i3 < v->n_tiles; _i3++) { const mj_tile *_it4 = &v->tiles[_i3]; if (!((_it4)->is_terminal)) { _r1 = 0; goto _end2; } } _end2: ; _r1; })));
 }
 
 /* specs/classical_xmj.yaml:796 scoring.patterns.concealed_clear_suit.when
  * spec: winner and tsumo and len(suits) == 1 and 'z' not in suits and all(g.concealed or (g.is_claimed_kong and option_on('KongHas3Types')) for g in melds) */
-static int64_t when_37(mj_view *v) {
+static MJ_MAYBE_UNUSED int64_t classical_xmj_when_37(mj_view *v) {
     (void)v;
     return (int64_t)((v->winner && v->tsumo && (((((int64_t)__builtin_popcountll(v->suits))) == (INT64_C(1)))) && ((!({ int64_t _x1 = (int64_t)(MJ_SUIT_Z); (_x1 >= 0 && _x1 < 64 && ((((uint64_t)v->suits) >> _x1) & 1u)); }))) && ({ int _r2 = 1; for (int _i4 = 0; _i4 < v->n_melds; _i4++) { const mj_group *_it5 = v->melds[_i4]; if (!(((_it5)->concealed || ((_it5)->is_claimed_kong && (v->options[48] != 0))))) { _r2 = 0; goto _end3; } } _end3: ; _r2; })));
 }
 
 /* specs/classical_xmj.yaml:802 scoring.patterns.imperial_jade.when
  * spec: winner and all((t.suit == 's' and t.number in (2, 3, 4, 6, 8)) or (t.suit == 'z' and t.number == 6) for t in tiles) */
-static int64_t when_38(mj_view *v) {
+static MJ_MAYBE_UNUSED int64_t classical_xmj_when_38(mj_view *v) {
     (void)v;
     return (int64_t)((v->winner && ({ int _r1 = 1; for (int _i3 = 0; _i3 < v->n_tiles; _i3++) { const mj_tile *_it4 = &v->tiles[_i3]; if (!(((((((_it4)->suit) == (MJ_SUIT_S))) && (({ int64_t _x5 = (int64_t)((_it4)->number); (_x5 == (INT64_C(2)) || _x5 == (INT64_C(3)) || _x5 == (INT64_C(4)) || _x5 == (INT64_C(6)) || _x5 == (INT64_C(8))); }))) || (((((_it4)->suit) == (MJ_SUIT_Z))) && ((((_it4)->number) == (INT64_C(6)))))))) { _r1 = 0; goto _end2; } } _end2: ; _r1; })));
 }
 
 /* specs/classical_xmj.yaml:808 scoring.patterns.nine_gates.when
  * spec: winner and len(melds) == 0 and len(suits) == 1 and 'z' not in suits and all(all(concealed_count_of(s, n) - (1 if win_tile.suit == s and win_tile.number == n else 0) == (3 if n == 1 or n == 9 else 1) for n in (1, 2, 3, 4, 5, 6, 7, 8, 9)) for s in suits) */
-static int64_t when_39(mj_view *v) {
+static MJ_MAYBE_UNUSED int64_t classical_xmj_when_39(mj_view *v) {
     (void)v;
     return (int64_t)((v->winner && (((((int64_t)v->n_melds)) == (INT64_C(0)))) && (((((int64_t)__builtin_popcountll(v->suits))) == (INT64_C(1)))) && ((!({ int64_t _x1 = (int64_t)(MJ_SUIT_Z); (_x1 >= 0 && _x1 < 64 && ((((uint64_t)v->suits) >> _x1) & 1u)); }))) && ({ int _r2 = 1; for (int64_t _it5 = 0; _it5 < 4; _it5++) { if (!((v->suits >> _it5) & 1u)) continue; if (!(({ int _r6 = 1; static const int64_t _a10[] = {INT64_C(1), INT64_C(2), INT64_C(3), INT64_C(4), INT64_C(5), INT64_C(6), INT64_C(7), INT64_C(8), INT64_C(9)}; for (int _i8 = 0; _i8 < 9; _i8++) { int64_t _it9 = _a10[_i8]; if (!((((mj_sub(&v->overflow, ((int64_t)(mj_count_in(v->concealed_counts, (int)(_it5), ((int64_t)(_it9))))), ((int64_t)(((((((((&v->win_tile))->suit) == (_it5))) && (((((&v->win_tile))->number) == (_it9))))) ? (INT64_C(1)) : (INT64_C(0))))))) == (((((((_it9) == (INT64_C(1)))) || (((_it9) == (INT64_C(9)))))) ? (INT64_C(3)) : (INT64_C(1)))))))) { _r6 = 0; goto _end7; } } _end7: ; _r6; }))) { _r2 = 0; goto _end3; } } _end3: ; _r2; })));
 }
 
 /* specs/classical_xmj.yaml:820 scoring.patterns.east_thirteenth_win.when
  * spec: winner and dealer and dealer_wins >= 12 */
-static int64_t when_40(mj_view *v) {
+static MJ_MAYBE_UNUSED int64_t classical_xmj_when_40(mj_view *v) {
     (void)v;
     return (int64_t)((v->winner && v->dealer && (((v->dealer_wins) >= (INT64_C(12))))));
 }
 
 /* specs/classical_xmj.yaml:826 scoring.patterns.wriggling_snake.when
  * spec: winner and shape == 'standard' and len(suits) == 1 and 'z' not in suits and pair is not None and any(g.is_triplet and g.number == 1 for g in sets) and any(g.is_triplet and g.number == 9 for g in sets) and ((pair.number == 2 and any(g.is_sequence and g.number == 3 for g in sets) and any(g.is_sequence and g.number == 6 for g in sets)) or (pair.number == 5 and any(g.is_sequence and g.number == 2 for g in sets) and any(g.is_sequence and g.number == 6 for g in sets)) or (pair.number == 8 and any(g.is_sequence and g.number == 2 for g in sets) and any(g.is_sequence and g.number == 5 for g in sets))) */
-static int64_t when_41(mj_view *v) {
+static MJ_MAYBE_UNUSED int64_t classical_xmj_when_41(mj_view *v) {
     (void)v;
     return (int64_t)((v->winner && (((v->shape) == (MJ_SHAPE_STANDARD))) && (((((int64_t)__builtin_popcountll(v->suits))) == (INT64_C(1)))) && ((!({ int64_t _x1 = (int64_t)(MJ_SUIT_Z); (_x1 >= 0 && _x1 < 64 && ((((uint64_t)v->suits) >> _x1) & 1u)); }))) && (((v->pair) != NULL)) && ({ int _r2 = 0; for (int _i4 = 0; _i4 < v->n_sets; _i4++) { const mj_group *_it5 = v->sets[_i4]; if (((_it5)->is_triplet && ((((_it5)->number) == (INT64_C(1)))))) { _r2 = 1; goto _end3; } } _end3: ; _r2; }) && ({ int _r6 = 0; for (int _i8 = 0; _i8 < v->n_sets; _i8++) { const mj_group *_it9 = v->sets[_i8]; if (((_it9)->is_triplet && ((((_it9)->number) == (INT64_C(9)))))) { _r6 = 1; goto _end7; } } _end7: ; _r6; }) && ((((((v->pair)->number) == (INT64_C(2)))) && ({ int _r10 = 0; for (int _i12 = 0; _i12 < v->n_sets; _i12++) { const mj_group *_it13 = v->sets[_i12]; if (((_it13)->is_sequence && ((((_it13)->number) == (INT64_C(3)))))) { _r10 = 1; goto _end11; } } _end11: ; _r10; }) && ({ int _r14 = 0; for (int _i16 = 0; _i16 < v->n_sets; _i16++) { const mj_group *_it17 = v->sets[_i16]; if (((_it17)->is_sequence && ((((_it17)->number) == (INT64_C(6)))))) { _r14 = 1; goto _end15; } } _end15: ; _r14; })) || (((((v->pair)->number) == (INT64_C(5)))) && ({ int _r18 = 0; for (int _i20 = 0; _i20 < v->n_sets; _i20++) { const mj_group *_it21 = v->sets[_i20]; if (((_it21)->is_sequence && ((((_it21)->number) == (INT64_C(2)))))) { _r18 = 1; goto _end19; } } _end19: ; _r18; }) && ({ int _r22 = 0; for (int _i24 = 0; _i24 < v->n_sets; _i24++) { const mj_group *_it25 = v->sets[_i24]; if (((_it25)->is_sequence && ((((_it25)->number) == (INT64_C(6)))))) { _r22 = 1; goto _end23; } } _end23: ; _r22; })) || (((((v->pair)->number) == (INT64_C(8)))) && ({ int _r26 = 0; for (int _i28 = 0; _i28 < v->n_sets; _i28++) { const mj_group *_it29 = v->sets[_i28]; if (((_it29)->is_sequence && ((((_it29)->number) == (INT64_C(2)))))) { _r26 = 1; goto _end27; } } _end27: ; _r26; }) && ({ int _r30 = 0; for (int _i32 = 0; _i32 < v->n_sets; _i32++) { const mj_group *_it33 = v->sets[_i32]; if (((_it33)->is_sequence && ((((_it33)->number) == (INT64_C(5)))))) { _r30 = 1; goto _end31; } } _end31: ; _r30; })))));
 }
 
 /* specs/classical_xmj.yaml:836 scoring.patterns.own_bonus_tile_limit.when
  * spec: own_bonus > 0 and option_limit('FlowersOwnEach') */
-static int64_t when_42(mj_view *v) {
+static MJ_MAYBE_UNUSED int64_t classical_xmj_when_42(mj_view *v) {
     (void)v;
     return (int64_t)(((((v->own_bonus) > (INT64_C(0)))) && (v->options[26] != 0)));
 }
 
 /* specs/classical_xmj.yaml:843 scoring.patterns.own_flower_and_season_limit.when
  * spec: own_bonus == 2 and option_limit('FlowersOwnBoth') */
-static int64_t when_43(mj_view *v) {
+static MJ_MAYBE_UNUSED int64_t classical_xmj_when_43(mj_view *v) {
     (void)v;
     return (int64_t)(((((v->own_bonus) == (INT64_C(2)))) && (v->options[29] != 0)));
 }
 
 /* specs/classical_xmj.yaml:850 scoring.patterns.bouquet_limit.when
  * spec: bonus_sets > 0 and option_limit('FlowersBouquet') */
-static int64_t when_44(mj_view *v) {
+static MJ_MAYBE_UNUSED int64_t classical_xmj_when_44(mj_view *v) {
     (void)v;
     return (int64_t)(((((v->bonus_sets) > (INT64_C(0)))) && (v->options[32] != 0)));
 }
 
 /* specs/classical_xmj.yaml:857 scoring.patterns.concealed_fully_limit.when
  * spec: winner and tsumo and option_limit('ConcealedFully') and all(g.concealed or (g.is_claimed_kong and option_on('KongHas3Types')) for g in melds) */
-static int64_t when_45(mj_view *v) {
+static MJ_MAYBE_UNUSED int64_t classical_xmj_when_45(mj_view *v) {
     (void)v;
     return (int64_t)((v->winner && v->tsumo && (v->options[41] != 0) && ({ int _r1 = 1; for (int _i3 = 0; _i3 < v->n_melds; _i3++) { const mj_group *_it4 = v->melds[_i3]; if (!(((_it4)->concealed || ((_it4)->is_claimed_kong && (v->options[48] != 0))))) { _r1 = 0; goto _end2; } } _end2: ; _r1; })));
 }
 
 /* specs/classical_xmj.yaml:863 scoring.patterns.concealed_almost_limit.when
  * spec: ((winner and ron) or (not winner and option_on('LosersPurity'))) and option_limit('ConcealedAlmost') and all(g.concealed or (g.is_claimed_kong and option_on('KongHas3Types')) for g in melds) */
-static int64_t when_46(mj_view *v) {
+static MJ_MAYBE_UNUSED int64_t classical_xmj_when_46(mj_view *v) {
     (void)v;
     return (int64_t)((((v->winner && v->ron) || ((!v->winner) && (v->options[45] != 0))) && (v->options[44] != 0) && ({ int _r1 = 1; for (int _i3 = 0; _i3 < v->n_melds; _i3++) { const mj_group *_it4 = v->melds[_i3]; if (!(((_it4)->concealed || ((_it4)->is_claimed_kong && (v->options[48] != 0))))) { _r1 = 0; goto _end2; } } _end2: ; _r1; })));
 }
 
 /* specs/classical_xmj.yaml:431 scoring.points.items.bonus_tiles.value
  * spec: 4 * flowers */
-static int64_t point_value_0(mj_view *v) {
+static MJ_MAYBE_UNUSED int64_t classical_xmj_point_value_0(mj_view *v) {
     (void)v;
     return (int64_t)(mj_mul(&v->overflow, ((int64_t)(INT64_C(4))), ((int64_t)(v->flowers))));
 }
 
 /* specs/classical_xmj.yaml:435 scoring.points.items.pungs_and_kongs.value
  * spec: sum((4 if g.has_terminal_or_honor else 2) * (2 if concealed_at_win(g) else 1) * (4 if g.is_kong else 1) for g in sets if g.is_triplet) */
-static int64_t point_value_1(mj_view *v) {
+static MJ_MAYBE_UNUSED int64_t classical_xmj_point_value_1(mj_view *v) {
     (void)v;
     return (int64_t)(({ int64_t _r1 = 0; for (int _i3 = 0; _i3 < v->n_sets; _i3++) { const mj_group *_it4 = v->sets[_i3]; if ((_it4)->is_triplet) { _r1 = mj_add(&v->overflow, _r1, (int64_t)(mj_mul(&v->overflow, ((int64_t)(mj_mul(&v->overflow, ((int64_t)((((_it4)->has_terminal_or_honor) ? (INT64_C(4)) : (INT64_C(2))))), ((int64_t)(((mj_concealed_at_win(v, _it4)) ? (INT64_C(2)) : (INT64_C(1)))))))), ((int64_t)((((_it4)->is_kong) ? (INT64_C(4)) : (INT64_C(1)))))))); } } _r1; }));
 }
 
 /* specs/classical_xmj.yaml:445 scoring.points.items.pairs.value
  * spec: sum((2 if g.is_dragon else 0) + (2 if g.wind is not None and g.wind == seat_wind else 0) + (2 if g.wind is not None and g.wind == round_wind else 0) for g in groups if g.is_pair) */
-static int64_t point_value_2(mj_view *v) {
+static MJ_MAYBE_UNUSED int64_t classical_xmj_point_value_2(mj_view *v) {
     (void)v;
     return (int64_t)(({ int64_t _r1 = 0; for (int _i3 = 0; _i3 < v->n_groups; _i3++) { const mj_group *_it4 = v->groups[_i3]; if ((_it4)->is_pair) { _r1 = mj_add(&v->overflow, _r1, (int64_t)(mj_add(&v->overflow, ((int64_t)(mj_add(&v->overflow, ((int64_t)((((_it4)->is_dragon) ? (INT64_C(2)) : (INT64_C(0))))), ((int64_t)((((((((_it4)->wind) != MJ_NONE)) && ((((_it4)->wind) == (v->seat_wind))))) ? (INT64_C(2)) : (INT64_C(0)))))))), ((int64_t)((((((((_it4)->wind) != MJ_NONE)) && ((((_it4)->wind) == (v->round_wind))))) ? (INT64_C(2)) : (INT64_C(0)))))))); } } _r1; }));
 }
 
 /* specs/classical_xmj.yaml:456 scoring.points.items.mah_jong.when
  * spec: winner */
-static int64_t point_when_3(mj_view *v) {
+static MJ_MAYBE_UNUSED int64_t classical_xmj_point_when_3(mj_view *v) {
     (void)v;
     return (int64_t)(v->winner);
 }
 
 /* specs/classical_xmj.yaml:455 scoring.points.items.mah_jong.value
  * spec: option_value('MahJongScore') */
-static int64_t point_value_3(mj_view *v) {
+static MJ_MAYBE_UNUSED int64_t classical_xmj_point_value_3(mj_view *v) {
     (void)v;
     return (int64_t)(v->options[9]);
 }
 
 /* specs/classical_xmj.yaml:460 scoring.points.items.seven_pairs_bonus.when
  * spec: winner and shape == 'seven_pairs' */
-static int64_t point_when_4(mj_view *v) {
+static MJ_MAYBE_UNUSED int64_t classical_xmj_point_when_4(mj_view *v) {
     (void)v;
     return (int64_t)((v->winner && (((v->shape) == (MJ_SHAPE_SEVEN_PAIRS)))));
 }
 
 /* specs/classical_xmj.yaml:459 scoring.points.items.seven_pairs_bonus.value
  * spec: option_value('SevenPairsVal') */
-static int64_t point_value_4(mj_view *v) {
+static MJ_MAYBE_UNUSED int64_t classical_xmj_point_value_4(mj_view *v) {
     (void)v;
     return (int64_t)(v->options[15]);
 }
 
 /* specs/classical_xmj.yaml:465 scoring.points.items.from_the_wall.when
  * spec: winner and tsumo and not after_kong */
-static int64_t point_when_5(mj_view *v) {
+static MJ_MAYBE_UNUSED int64_t classical_xmj_point_when_5(mj_view *v) {
     (void)v;
     return (int64_t)((v->winner && v->tsumo && (!v->after_kong)));
 }
 
 /* specs/classical_xmj.yaml:486 scoring.points.items.only_place.when
  * spec: winner and shape == 'standard' and only_live_wait */
-static int64_t point_when_6(mj_view *v) {
+static MJ_MAYBE_UNUSED int64_t classical_xmj_point_when_6(mj_view *v) {
     (void)v;
     return (int64_t)((v->winner && (((v->shape) == (MJ_SHAPE_STANDARD))) && v->only_live_wait));
 }
 
 /* specs/classical_xmj.yaml:521 scoring.points.items.fishing_the_eyes.when
  * spec: winner and shape == 'standard' and wait == 'single' */
-static int64_t point_when_7(mj_view *v) {
+static MJ_MAYBE_UNUSED int64_t classical_xmj_point_when_7(mj_view *v) {
     (void)v;
     return (int64_t)((v->winner && (((v->shape) == (MJ_SHAPE_STANDARD))) && (((v->wait) == (MJ_WAIT_SINGLE)))));
 }
 
 /* specs/classical_xmj.yaml:520 scoring.points.items.fishing_the_eyes.value
  * spec: 4 if pair is not None and pair.is_terminal_or_honor_group else 2 */
-static int64_t point_value_7(mj_view *v) {
+static MJ_MAYBE_UNUSED int64_t classical_xmj_point_value_7(mj_view *v) {
     (void)v;
     return (int64_t)(((((((v->pair) != NULL)) && (v->pair)->is_terminal_or_honor_group)) ? (INT64_C(4)) : (INT64_C(2))));
 }
 
 /* specs/classical_xmj.yaml:531 scoring.points.items.own_bonus_tile_points.value
  * spec: option_points('FlowersOwnEach') * own_bonus */
-static int64_t point_value_8(mj_view *v) {
+static MJ_MAYBE_UNUSED int64_t classical_xmj_point_value_8(mj_view *v) {
     (void)v;
     return (int64_t)(mj_mul(&v->overflow, ((int64_t)(v->options[24])), ((int64_t)(v->own_bonus))));
 }
 
 /* specs/classical_xmj.yaml:536 scoring.points.items.own_flower_and_season_points.when
  * spec: own_bonus == 2 */
-static int64_t point_when_9(mj_view *v) {
+static MJ_MAYBE_UNUSED int64_t classical_xmj_point_when_9(mj_view *v) {
     (void)v;
     return (int64_t)((((v->own_bonus) == (INT64_C(2)))));
 }
 
 /* specs/classical_xmj.yaml:535 scoring.points.items.own_flower_and_season_points.value
  * spec: option_points('FlowersOwnBoth') */
-static int64_t point_value_9(mj_view *v) {
+static MJ_MAYBE_UNUSED int64_t classical_xmj_point_value_9(mj_view *v) {
     (void)v;
     return (int64_t)(v->options[27]);
 }
 
 /* specs/classical_xmj.yaml:540 scoring.points.items.bouquet_points.value
  * spec: option_points('FlowersBouquet') * bonus_sets */
-static int64_t point_value_10(mj_view *v) {
+static MJ_MAYBE_UNUSED int64_t classical_xmj_point_value_10(mj_view *v) {
     (void)v;
     return (int64_t)(mj_mul(&v->overflow, ((int64_t)(v->options[30])), ((int64_t)(v->bonus_sets))));
 }
 
 /* specs/classical_xmj.yaml:545 scoring.points.items.concealed_fully_points.when
  * spec: winner and tsumo and all(g.concealed or (g.is_claimed_kong and option_on('KongHas3Types')) for g in melds) */
-static int64_t point_when_11(mj_view *v) {
+static MJ_MAYBE_UNUSED int64_t classical_xmj_point_when_11(mj_view *v) {
     (void)v;
     return (int64_t)((v->winner && v->tsumo && ({ int _r1 = 1; for (int _i3 = 0; _i3 < v->n_melds; _i3++) { const mj_group *_it4 = v->melds[_i3]; if (!(((_it4)->concealed || ((_it4)->is_claimed_kong && (v->options[48] != 0))))) { _r1 = 0; goto _end2; } } _end2: ; _r1; })));
 }
 
 /* specs/classical_xmj.yaml:544 scoring.points.items.concealed_fully_points.value
  * spec: option_points('ConcealedFully') */
-static int64_t point_value_11(mj_view *v) {
+static MJ_MAYBE_UNUSED int64_t classical_xmj_point_value_11(mj_view *v) {
     (void)v;
     return (int64_t)(v->options[39]);
 }
 
 /* specs/classical_xmj.yaml:549 scoring.points.items.concealed_almost_points.when
  * spec: ((winner and ron) or (not winner and option_on('LosersPurity'))) and all(g.concealed or (g.is_claimed_kong and option_on('KongHas3Types')) for g in melds) */
-static int64_t point_when_12(mj_view *v) {
+static MJ_MAYBE_UNUSED int64_t classical_xmj_point_when_12(mj_view *v) {
     (void)v;
     return (int64_t)((((v->winner && v->ron) || ((!v->winner) && (v->options[45] != 0))) && ({ int _r1 = 1; for (int _i3 = 0; _i3 < v->n_melds; _i3++) { const mj_group *_it4 = v->melds[_i3]; if (!(((_it4)->concealed || ((_it4)->is_claimed_kong && (v->options[48] != 0))))) { _r1 = 0; goto _end2; } } _end2: ; _r1; })));
 }
 
 /* specs/classical_xmj.yaml:548 scoring.points.items.concealed_almost_points.value
  * spec: option_points('ConcealedAlmost') */
-static int64_t point_value_12(mj_view *v) {
+static MJ_MAYBE_UNUSED int64_t classical_xmj_point_value_12(mj_view *v) {
     (void)v;
     return (int64_t)(v->options[42]);
 }
 
 /* specs/classical_xmj.yaml:875 payments.values.counted
  * spec: min(points * 2 ** min(fan, 27), 100000000) */
-static int64_t values_0(mj_pay *v) {
+static MJ_MAYBE_UNUSED int64_t classical_xmj_values_0(mj_pay *v) {
     (void)v;
     return (int64_t)(mj_min2(((int64_t)(mj_mul(&v->overflow, ((int64_t)(v->points)), ((int64_t)(mj_pow(&v->overflow, ((int64_t)(INT64_C(2))), ((int64_t)(mj_min2(((int64_t)(v->fan)), ((int64_t)(INT64_C(27)))))))))))), ((int64_t)(INT64_C(100000000)))));
 }
 
 /* specs/classical_xmj.yaml:876 payments.values.score
  * spec: (option_value('ScoreLimit') if limit else min(counted, option_value('ScoreLimit'))) if not option_on('NoLimit') else (max(option_value('ScoreLimit'), counted) if limit else counted) */
-static int64_t values_1(mj_pay *v) {
+static MJ_MAYBE_UNUSED int64_t classical_xmj_values_1(mj_pay *v) {
     (void)v;
     return (int64_t)((((!(v->options[6] != 0))) ? (((v->limit) ? (v->options[3]) : (mj_min2(((int64_t)(v->named[0])), ((int64_t)(v->options[3])))))) : (((v->limit) ? (mj_max2(((int64_t)(v->options[3])), ((int64_t)(v->named[0])))) : (v->named[0])))));
 }
 
 /* specs/classical_xmj.yaml:878 payments.ron.east
  * spec: score * (2 if option_on('EastDoubles') else 1) */
-static int64_t ron_0(mj_pay *v) {
+static MJ_MAYBE_UNUSED int64_t classical_xmj_ron_0(mj_pay *v) {
     (void)v;
     return (int64_t)(mj_mul(&v->overflow, ((int64_t)(v->named[1])), ((int64_t)((((v->options[51] != 0)) ? (INT64_C(2)) : (INT64_C(1)))))));
 }
 
 /* specs/classical_xmj.yaml:879 payments.ron.non_east
  * spec: score * (2 if dealer and option_on('EastDoubles') else 1) */
-static int64_t ron_1(mj_pay *v) {
+static MJ_MAYBE_UNUSED int64_t classical_xmj_ron_1(mj_pay *v) {
     (void)v;
     return (int64_t)(mj_mul(&v->overflow, ((int64_t)(v->named[1])), ((int64_t)((((v->dealer && (v->options[51] != 0))) ? (INT64_C(2)) : (INT64_C(1)))))));
 }
 
 /* specs/classical_xmj.yaml:881 payments.tsumo.east
  * spec: score * (2 if option_on('EastDoubles') else 1) * (2 if option_on('DiscDoubles') else 1) */
-static int64_t tsumo_0(mj_pay *v) {
+static MJ_MAYBE_UNUSED int64_t classical_xmj_tsumo_0(mj_pay *v) {
     (void)v;
     return (int64_t)(mj_mul(&v->overflow, ((int64_t)(mj_mul(&v->overflow, ((int64_t)(v->named[1])), ((int64_t)((((v->options[51] != 0)) ? (INT64_C(2)) : (INT64_C(1)))))))), ((int64_t)((((v->options[57] != 0)) ? (INT64_C(2)) : (INT64_C(1)))))));
 }
 
 /* specs/classical_xmj.yaml:882 payments.tsumo.non_east
  * spec: score * (2 if dealer and option_on('EastDoubles') else 1) * (2 if option_on('DiscDoubles') else 1) */
-static int64_t tsumo_1(mj_pay *v) {
+static MJ_MAYBE_UNUSED int64_t classical_xmj_tsumo_1(mj_pay *v) {
     (void)v;
     return (int64_t)(mj_mul(&v->overflow, ((int64_t)(mj_mul(&v->overflow, ((int64_t)(v->named[1])), ((int64_t)((((v->dealer && (v->options[51] != 0))) ? (INT64_C(2)) : (INT64_C(1)))))))), ((int64_t)((((v->options[57] != 0)) ? (INT64_C(2)) : (INT64_C(1)))))));
 }
 
-static const int prefer[] = { MJ_PREFER_PAYMENT, MJ_PREFER_TOTAL };
+static MJ_MAYBE_UNUSED const int classical_xmj_prefer[] = { MJ_PREFER_PAYMENT, MJ_PREFER_TOTAL };
 
-static const mj_pattern patterns[] = {
-    {"own_bonus_tile_doubles", "own flower or season (option doubles)", "M 116(a)", NULL, count_0, {0, value_0}, 0, {0, NULL}, MJ_NONE, NULL, NULL, 0, MJ_NONE, 0, 0, 0, 0, 0, 0},
-    {"own_flower_and_season", "own flower and own season", "M 116(a)", when_1, NULL, {0, value_1}, 0, {0, NULL}, MJ_NONE, NULL, NULL, 0, MJ_NONE, 0, 0, 0, 0, 0, 0},
-    {"bouquet", "all four flowers or all four seasons", "M 116(b)", NULL, count_2, {0, value_2}, 0, {0, NULL}, MJ_NONE, NULL, NULL, 0, MJ_NONE, 0, 0, 0, 0, 0, 0},
-    {"dragon_set", "set of dragons", "M 116(d)", NULL, count_3, {INT64_C(1), NULL}, 0, {0, NULL}, MJ_NONE, NULL, NULL, 0, MJ_NONE, 0, 0, 0, 0, 1, 0},
-    {"own_wind_set", "set of own wind", "M 116(e)", when_4, NULL, {INT64_C(1), NULL}, 0, {0, NULL}, MJ_NONE, NULL, NULL, 0, MJ_NONE, 0, 0, 0, 0, 0, 0},
-    {"prevailing_wind_set", "set of the prevailing wind", "M 116(f)", when_5, NULL, {INT64_C(1), NULL}, 0, {0, NULL}, MJ_NONE, NULL, NULL, 0, MJ_NONE, 0, 0, 0, 0, 0, 0},
-    {"little_three_dragons", "Little Three Dragons", "M 116(g)", when_6, NULL, {INT64_C(1), NULL}, 0, {0, NULL}, MJ_NONE, NULL, NULL, 0, MJ_NONE, 0, 0, 0, 0, 1, 0},
-    {"big_three_dragons", "Big Three Dragons", "M 116(h)", when_7, NULL, {INT64_C(2), NULL}, 0, {0, NULL}, MJ_NONE, NULL, NULL, 0, MJ_NONE, 0, 0, 0, 0, 1, 0},
-    {"little_four_winds", "Little Four Winds", "M 116(i)", when_8, NULL, {INT64_C(1), NULL}, 0, {0, NULL}, MJ_NONE, NULL, NULL, 0, MJ_NONE, 0, 0, 0, 0, 1, 0},
-    {"big_four_winds", "Big Four Winds", "M 116(j)", when_9, NULL, {INT64_C(2), NULL}, 0, {0, NULL}, MJ_NONE, NULL, NULL, 0, MJ_NONE, 0, 0, 0, 0, 1, 0},
-    {"three_concealed_pungs", "three concealed pungs", "M 116(k)", when_10, NULL, {INT64_C(1), NULL}, 0, {0, NULL}, MJ_NONE, NULL, NULL, 0, MJ_NONE, 0, 0, 0, 0, 0, 0},
-    {"no_score_hand", "no score hand", "M 117(a)", when_11, NULL, {INT64_C(1), NULL}, 0, {0, NULL}, MJ_NONE, NULL, NULL, 0, MJ_NONE, 0, 0, 0, 0, 0, 0},
-    {"no_chows", "no chows", "M 117(b)", when_12, NULL, {INT64_C(1), NULL}, 0, {0, NULL}, MJ_NONE, NULL, NULL, 0, MJ_NONE, 0, 0, 0, 0, 0, 0},
-    {"concealed_fully", "fully concealed hand", "M 117(c)", when_13, NULL, {0, value_13}, 0, {0, NULL}, MJ_NONE, NULL, NULL, 0, MJ_NONE, 0, 0, 0, 0, 0, 0},
-    {"concealed_almost", "concealed until going out", NULL, when_14, NULL, {0, value_14}, 0, {0, NULL}, MJ_NONE, NULL, NULL, 0, MJ_NONE, 0, 0, 0, 0, 0, 0},
-    {"one_suit_with_honours", "one suit with honours", "M 117(d)", when_15, NULL, {INT64_C(1), NULL}, 0, {0, NULL}, MJ_NONE, NULL, NULL, 0, MJ_NONE, 0, 0, 0, 0, 0, 0},
-    {"one_suit_only", "one suit only", "M 117(e)", when_16, NULL, {INT64_C(3), NULL}, 0, {0, NULL}, MJ_NONE, NULL, NULL, 0, MJ_NONE, 0, 0, 0, 0, 0, 0},
-    {"all_majors", "all majors", "M 117(f)", when_17, NULL, {INT64_C(1), NULL}, 0, {0, NULL}, MJ_NONE, NULL, NULL, 0, MJ_NONE, 0, 0, 0, 0, 0, 0},
-    {"all_honours", "all honours", "M 117(g)", when_18, NULL, {INT64_C(2), NULL}, 0, {0, NULL}, MJ_NONE, NULL, NULL, 0, MJ_NONE, 0, 0, 0, 0, 0, 0},
-    {"all_terminals", "all terminals", NULL, when_19, NULL, {INT64_C(2), NULL}, 0, {0, NULL}, MJ_NONE, NULL, NULL, 0, MJ_NONE, 0, 0, 0, 0, 0, 0},
-    {"loose_tile_win", "winning with a loose tile", NULL, when_20, NULL, {INT64_C(1), NULL}, 0, {0, NULL}, MJ_NONE, NULL, NULL, 0, MJ_NONE, 0, 0, 0, 0, 0, 0},
-    {"last_tile_win", "winning with the last tile", NULL, when_21, NULL, {INT64_C(1), NULL}, 0, {0, NULL}, MJ_NONE, NULL, NULL, 0, MJ_NONE, 0, 0, 0, 0, 0, 0},
-    {"robbing_a_kong", "robbing a kong", "M 57-60", when_22, NULL, {INT64_C(1), NULL}, 0, {0, NULL}, MJ_NONE, NULL, NULL, 0, MJ_NONE, 0, 0, 0, 0, 0, 0},
-    {"original_call_win", "completing an Original Call", "M 55", when_23, NULL, {INT64_C(1), NULL}, 0, {0, NULL}, MJ_NONE, NULL, NULL, 0, MJ_NONE, 0, 0, 0, 0, 0, 0},
-    {"heavens_blessing", "Heaven's Blessing", NULL, when_24, NULL, {INT64_C(1), NULL}, 0, {0, NULL}, MJ_NONE, NULL, NULL, 0, MJ_NONE, 0, 0, 0, 1, 0, 0},
-    {"earths_blessing", "Earth's Blessing", NULL, when_25, NULL, {INT64_C(1), NULL}, 0, {0, NULL}, MJ_NONE, NULL, NULL, 0, MJ_NONE, 0, 0, 0, 1, 0, 0},
-    {"plum_blossom", "Gathering Plum Blossom from the Roof", NULL, when_26, NULL, {INT64_C(1), NULL}, 0, {0, NULL}, MJ_NONE, NULL, NULL, 0, MJ_NONE, 0, 0, 0, 1, 0, 0},
-    {"moon_from_the_sea", "Catching the Moon from the Bottom of the Sea", NULL, when_27, NULL, {INT64_C(1), NULL}, 0, {0, NULL}, MJ_NONE, NULL, NULL, 0, MJ_NONE, 0, 0, 0, 1, 0, 0},
-    {"carrying_pole", "Scratching a Carrying Pole", NULL, when_28, NULL, {INT64_C(1), NULL}, 0, {0, NULL}, MJ_NONE, NULL, NULL, 0, MJ_NONE, 0, 0, 0, 1, 0, 0},
-    {"kong_upon_kong", "Kong upon Kong", NULL, when_29, NULL, {INT64_C(1), NULL}, 0, {0, NULL}, MJ_NONE, NULL, NULL, 0, MJ_NONE, 0, 0, 0, 1, 0, 0},
-    {"fourfold_plenty", "Fourfold Plenty", NULL, when_30, NULL, {INT64_C(1), NULL}, 0, {0, NULL}, MJ_NONE, NULL, NULL, 0, MJ_NONE, 0, 0, 0, 1, 0, 0},
-    {"buried_treasure", "Buried Treasure", NULL, when_31, NULL, {INT64_C(1), NULL}, 0, {0, NULL}, MJ_NONE, NULL, NULL, 0, MJ_NONE, 0, 0, 0, 1, 0, 0},
-    {"thirteen_unique_wonders", "Thirteen Unique Wonders", NULL, when_32, NULL, {INT64_C(1), NULL}, 0, {0, NULL}, MJ_NONE, NULL, NULL, 0, MJ_NONE, 0, 0, 0, 1, 0, 0},
-    {"three_great_scholars", "Three Great Scholars", NULL, when_33, NULL, {INT64_C(1), NULL}, 0, {0, NULL}, MJ_NONE, NULL, NULL, 0, MJ_NONE, 0, 0, 0, 1, 0, 0},
-    {"four_blessings", "Four Blessings o'er the Door", NULL, when_34, NULL, {INT64_C(1), NULL}, 0, {0, NULL}, MJ_NONE, NULL, NULL, 0, MJ_NONE, 0, 0, 0, 1, 0, 0},
-    {"all_honours_limit", "All Honours", NULL, when_35, NULL, {INT64_C(1), NULL}, 0, {0, NULL}, MJ_NONE, NULL, NULL, 0, MJ_NONE, 0, 0, 0, 1, 0, 0},
-    {"heads_and_tails", "Heads and Tails", NULL, when_36, NULL, {INT64_C(1), NULL}, 0, {0, NULL}, MJ_NONE, NULL, NULL, 0, MJ_NONE, 0, 0, 0, 1, 0, 0},
-    {"concealed_clear_suit", "Concealed Clear Suit", NULL, when_37, NULL, {INT64_C(1), NULL}, 0, {0, NULL}, MJ_NONE, NULL, NULL, 0, MJ_NONE, 0, 0, 0, 1, 0, 0},
-    {"imperial_jade", "Imperial Jade", NULL, when_38, NULL, {INT64_C(1), NULL}, 0, {0, NULL}, MJ_NONE, NULL, NULL, 0, MJ_NONE, 0, 0, 0, 1, 0, 0},
-    {"nine_gates", "Nine Gates", NULL, when_39, NULL, {INT64_C(1), NULL}, 0, {0, NULL}, MJ_NONE, NULL, NULL, 0, MJ_NONE, 0, 0, 0, 1, 0, 0},
-    {"east_thirteenth_win", "East's 13th consecutive win", NULL, when_40, NULL, {INT64_C(1), NULL}, 0, {0, NULL}, MJ_NONE, NULL, NULL, 0, MJ_NONE, 0, 0, 0, 1, 0, 0},
-    {"wriggling_snake", "Wriggling Snake", NULL, when_41, NULL, {INT64_C(1), NULL}, 0, {0, NULL}, MJ_NONE, NULL, NULL, 0, MJ_NONE, 0, 0, 0, 1, 0, 0},
-    {"own_bonus_tile_limit", "own flower or season (option limit)", "M 116(a)", when_42, NULL, {INT64_C(1), NULL}, 0, {0, NULL}, MJ_NONE, NULL, NULL, 0, MJ_NONE, 0, 0, 0, 1, 0, 0},
-    {"own_flower_and_season_limit", "own flower and season (option limit)", "M 116(a)", when_43, NULL, {INT64_C(1), NULL}, 0, {0, NULL}, MJ_NONE, NULL, NULL, 0, MJ_NONE, 0, 0, 0, 1, 0, 0},
-    {"bouquet_limit", "all four flowers or seasons (option limit)", "M 116(b)", when_44, NULL, {INT64_C(1), NULL}, 0, {0, NULL}, MJ_NONE, NULL, NULL, 0, MJ_NONE, 0, 0, 0, 1, 0, 0},
-    {"concealed_fully_limit", "fully concealed hand (option limit)", "M 117(c)", when_45, NULL, {INT64_C(1), NULL}, 0, {0, NULL}, MJ_NONE, NULL, NULL, 0, MJ_NONE, 0, 0, 0, 1, 0, 0},
-    {"concealed_almost_limit", "concealed until going out (option limit)", NULL, when_46, NULL, {INT64_C(1), NULL}, 0, {0, NULL}, MJ_NONE, NULL, NULL, 0, MJ_NONE, 0, 0, 0, 1, 0, 0},
+static MJ_MAYBE_UNUSED const mj_pattern classical_xmj_patterns[] = {
+    {"own_bonus_tile_doubles", "own flower or season (option doubles)", "M 116(a)", NULL, classical_xmj_count_0, {0, classical_xmj_value_0}, 0, {0, NULL}, MJ_NONE, NULL, NULL, 0, MJ_NONE, 0, 0, 0, 0, 0, 0},
+    {"own_flower_and_season", "own flower and own season", "M 116(a)", classical_xmj_when_1, NULL, {0, classical_xmj_value_1}, 0, {0, NULL}, MJ_NONE, NULL, NULL, 0, MJ_NONE, 0, 0, 0, 0, 0, 0},
+    {"bouquet", "all four flowers or all four seasons", "M 116(b)", NULL, classical_xmj_count_2, {0, classical_xmj_value_2}, 0, {0, NULL}, MJ_NONE, NULL, NULL, 0, MJ_NONE, 0, 0, 0, 0, 0, 0},
+    {"dragon_set", "set of dragons", "M 116(d)", NULL, classical_xmj_count_3, {INT64_C(1), NULL}, 0, {0, NULL}, MJ_NONE, NULL, NULL, 0, MJ_NONE, 0, 0, 0, 0, 1, 0},
+    {"own_wind_set", "set of own wind", "M 116(e)", classical_xmj_when_4, NULL, {INT64_C(1), NULL}, 0, {0, NULL}, MJ_NONE, NULL, NULL, 0, MJ_NONE, 0, 0, 0, 0, 0, 0},
+    {"prevailing_wind_set", "set of the prevailing wind", "M 116(f)", classical_xmj_when_5, NULL, {INT64_C(1), NULL}, 0, {0, NULL}, MJ_NONE, NULL, NULL, 0, MJ_NONE, 0, 0, 0, 0, 0, 0},
+    {"little_three_dragons", "Little Three Dragons", "M 116(g)", classical_xmj_when_6, NULL, {INT64_C(1), NULL}, 0, {0, NULL}, MJ_NONE, NULL, NULL, 0, MJ_NONE, 0, 0, 0, 0, 1, 0},
+    {"big_three_dragons", "Big Three Dragons", "M 116(h)", classical_xmj_when_7, NULL, {INT64_C(2), NULL}, 0, {0, NULL}, MJ_NONE, NULL, NULL, 0, MJ_NONE, 0, 0, 0, 0, 1, 0},
+    {"little_four_winds", "Little Four Winds", "M 116(i)", classical_xmj_when_8, NULL, {INT64_C(1), NULL}, 0, {0, NULL}, MJ_NONE, NULL, NULL, 0, MJ_NONE, 0, 0, 0, 0, 1, 0},
+    {"big_four_winds", "Big Four Winds", "M 116(j)", classical_xmj_when_9, NULL, {INT64_C(2), NULL}, 0, {0, NULL}, MJ_NONE, NULL, NULL, 0, MJ_NONE, 0, 0, 0, 0, 1, 0},
+    {"three_concealed_pungs", "three concealed pungs", "M 116(k)", classical_xmj_when_10, NULL, {INT64_C(1), NULL}, 0, {0, NULL}, MJ_NONE, NULL, NULL, 0, MJ_NONE, 0, 0, 0, 0, 0, 0},
+    {"no_score_hand", "no score hand", "M 117(a)", classical_xmj_when_11, NULL, {INT64_C(1), NULL}, 0, {0, NULL}, MJ_NONE, NULL, NULL, 0, MJ_NONE, 0, 0, 0, 0, 0, 0},
+    {"no_chows", "no chows", "M 117(b)", classical_xmj_when_12, NULL, {INT64_C(1), NULL}, 0, {0, NULL}, MJ_NONE, NULL, NULL, 0, MJ_NONE, 0, 0, 0, 0, 0, 0},
+    {"concealed_fully", "fully concealed hand", "M 117(c)", classical_xmj_when_13, NULL, {0, classical_xmj_value_13}, 0, {0, NULL}, MJ_NONE, NULL, NULL, 0, MJ_NONE, 0, 0, 0, 0, 0, 0},
+    {"concealed_almost", "concealed until going out", NULL, classical_xmj_when_14, NULL, {0, classical_xmj_value_14}, 0, {0, NULL}, MJ_NONE, NULL, NULL, 0, MJ_NONE, 0, 0, 0, 0, 0, 0},
+    {"one_suit_with_honours", "one suit with honours", "M 117(d)", classical_xmj_when_15, NULL, {INT64_C(1), NULL}, 0, {0, NULL}, MJ_NONE, NULL, NULL, 0, MJ_NONE, 0, 0, 0, 0, 0, 0},
+    {"one_suit_only", "one suit only", "M 117(e)", classical_xmj_when_16, NULL, {INT64_C(3), NULL}, 0, {0, NULL}, MJ_NONE, NULL, NULL, 0, MJ_NONE, 0, 0, 0, 0, 0, 0},
+    {"all_majors", "all majors", "M 117(f)", classical_xmj_when_17, NULL, {INT64_C(1), NULL}, 0, {0, NULL}, MJ_NONE, NULL, NULL, 0, MJ_NONE, 0, 0, 0, 0, 0, 0},
+    {"all_honours", "all honours", "M 117(g)", classical_xmj_when_18, NULL, {INT64_C(2), NULL}, 0, {0, NULL}, MJ_NONE, NULL, NULL, 0, MJ_NONE, 0, 0, 0, 0, 0, 0},
+    {"all_terminals", "all terminals", NULL, classical_xmj_when_19, NULL, {INT64_C(2), NULL}, 0, {0, NULL}, MJ_NONE, NULL, NULL, 0, MJ_NONE, 0, 0, 0, 0, 0, 0},
+    {"loose_tile_win", "winning with a loose tile", NULL, classical_xmj_when_20, NULL, {INT64_C(1), NULL}, 0, {0, NULL}, MJ_NONE, NULL, NULL, 0, MJ_NONE, 0, 0, 0, 0, 0, 0},
+    {"last_tile_win", "winning with the last tile", NULL, classical_xmj_when_21, NULL, {INT64_C(1), NULL}, 0, {0, NULL}, MJ_NONE, NULL, NULL, 0, MJ_NONE, 0, 0, 0, 0, 0, 0},
+    {"robbing_a_kong", "robbing a kong", "M 57-60", classical_xmj_when_22, NULL, {INT64_C(1), NULL}, 0, {0, NULL}, MJ_NONE, NULL, NULL, 0, MJ_NONE, 0, 0, 0, 0, 0, 0},
+    {"original_call_win", "completing an Original Call", "M 55", classical_xmj_when_23, NULL, {INT64_C(1), NULL}, 0, {0, NULL}, MJ_NONE, NULL, NULL, 0, MJ_NONE, 0, 0, 0, 0, 0, 0},
+    {"heavens_blessing", "Heaven's Blessing", NULL, classical_xmj_when_24, NULL, {INT64_C(1), NULL}, 0, {0, NULL}, MJ_NONE, NULL, NULL, 0, MJ_NONE, 0, 0, 0, 1, 0, 0},
+    {"earths_blessing", "Earth's Blessing", NULL, classical_xmj_when_25, NULL, {INT64_C(1), NULL}, 0, {0, NULL}, MJ_NONE, NULL, NULL, 0, MJ_NONE, 0, 0, 0, 1, 0, 0},
+    {"plum_blossom", "Gathering Plum Blossom from the Roof", NULL, classical_xmj_when_26, NULL, {INT64_C(1), NULL}, 0, {0, NULL}, MJ_NONE, NULL, NULL, 0, MJ_NONE, 0, 0, 0, 1, 0, 0},
+    {"moon_from_the_sea", "Catching the Moon from the Bottom of the Sea", NULL, classical_xmj_when_27, NULL, {INT64_C(1), NULL}, 0, {0, NULL}, MJ_NONE, NULL, NULL, 0, MJ_NONE, 0, 0, 0, 1, 0, 0},
+    {"carrying_pole", "Scratching a Carrying Pole", NULL, classical_xmj_when_28, NULL, {INT64_C(1), NULL}, 0, {0, NULL}, MJ_NONE, NULL, NULL, 0, MJ_NONE, 0, 0, 0, 1, 0, 0},
+    {"kong_upon_kong", "Kong upon Kong", NULL, classical_xmj_when_29, NULL, {INT64_C(1), NULL}, 0, {0, NULL}, MJ_NONE, NULL, NULL, 0, MJ_NONE, 0, 0, 0, 1, 0, 0},
+    {"fourfold_plenty", "Fourfold Plenty", NULL, classical_xmj_when_30, NULL, {INT64_C(1), NULL}, 0, {0, NULL}, MJ_NONE, NULL, NULL, 0, MJ_NONE, 0, 0, 0, 1, 0, 0},
+    {"buried_treasure", "Buried Treasure", NULL, classical_xmj_when_31, NULL, {INT64_C(1), NULL}, 0, {0, NULL}, MJ_NONE, NULL, NULL, 0, MJ_NONE, 0, 0, 0, 1, 0, 0},
+    {"thirteen_unique_wonders", "Thirteen Unique Wonders", NULL, classical_xmj_when_32, NULL, {INT64_C(1), NULL}, 0, {0, NULL}, MJ_NONE, NULL, NULL, 0, MJ_NONE, 0, 0, 0, 1, 0, 0},
+    {"three_great_scholars", "Three Great Scholars", NULL, classical_xmj_when_33, NULL, {INT64_C(1), NULL}, 0, {0, NULL}, MJ_NONE, NULL, NULL, 0, MJ_NONE, 0, 0, 0, 1, 0, 0},
+    {"four_blessings", "Four Blessings o'er the Door", NULL, classical_xmj_when_34, NULL, {INT64_C(1), NULL}, 0, {0, NULL}, MJ_NONE, NULL, NULL, 0, MJ_NONE, 0, 0, 0, 1, 0, 0},
+    {"all_honours_limit", "All Honours", NULL, classical_xmj_when_35, NULL, {INT64_C(1), NULL}, 0, {0, NULL}, MJ_NONE, NULL, NULL, 0, MJ_NONE, 0, 0, 0, 1, 0, 0},
+    {"heads_and_tails", "Heads and Tails", NULL, classical_xmj_when_36, NULL, {INT64_C(1), NULL}, 0, {0, NULL}, MJ_NONE, NULL, NULL, 0, MJ_NONE, 0, 0, 0, 1, 0, 0},
+    {"concealed_clear_suit", "Concealed Clear Suit", NULL, classical_xmj_when_37, NULL, {INT64_C(1), NULL}, 0, {0, NULL}, MJ_NONE, NULL, NULL, 0, MJ_NONE, 0, 0, 0, 1, 0, 0},
+    {"imperial_jade", "Imperial Jade", NULL, classical_xmj_when_38, NULL, {INT64_C(1), NULL}, 0, {0, NULL}, MJ_NONE, NULL, NULL, 0, MJ_NONE, 0, 0, 0, 1, 0, 0},
+    {"nine_gates", "Nine Gates", NULL, classical_xmj_when_39, NULL, {INT64_C(1), NULL}, 0, {0, NULL}, MJ_NONE, NULL, NULL, 0, MJ_NONE, 0, 0, 0, 1, 0, 0},
+    {"east_thirteenth_win", "East's 13th consecutive win", NULL, classical_xmj_when_40, NULL, {INT64_C(1), NULL}, 0, {0, NULL}, MJ_NONE, NULL, NULL, 0, MJ_NONE, 0, 0, 0, 1, 0, 0},
+    {"wriggling_snake", "Wriggling Snake", NULL, classical_xmj_when_41, NULL, {INT64_C(1), NULL}, 0, {0, NULL}, MJ_NONE, NULL, NULL, 0, MJ_NONE, 0, 0, 0, 1, 0, 0},
+    {"own_bonus_tile_limit", "own flower or season (option limit)", "M 116(a)", classical_xmj_when_42, NULL, {INT64_C(1), NULL}, 0, {0, NULL}, MJ_NONE, NULL, NULL, 0, MJ_NONE, 0, 0, 0, 1, 0, 0},
+    {"own_flower_and_season_limit", "own flower and season (option limit)", "M 116(a)", classical_xmj_when_43, NULL, {INT64_C(1), NULL}, 0, {0, NULL}, MJ_NONE, NULL, NULL, 0, MJ_NONE, 0, 0, 0, 1, 0, 0},
+    {"bouquet_limit", "all four flowers or seasons (option limit)", "M 116(b)", classical_xmj_when_44, NULL, {INT64_C(1), NULL}, 0, {0, NULL}, MJ_NONE, NULL, NULL, 0, MJ_NONE, 0, 0, 0, 1, 0, 0},
+    {"concealed_fully_limit", "fully concealed hand (option limit)", "M 117(c)", classical_xmj_when_45, NULL, {INT64_C(1), NULL}, 0, {0, NULL}, MJ_NONE, NULL, NULL, 0, MJ_NONE, 0, 0, 0, 1, 0, 0},
+    {"concealed_almost_limit", "concealed until going out (option limit)", NULL, classical_xmj_when_46, NULL, {INT64_C(1), NULL}, 0, {0, NULL}, MJ_NONE, NULL, NULL, 0, MJ_NONE, 0, 0, 0, 1, 0, 0},
 };
 
-static const mj_point_item point_items[] = {
-    {"bonus_tiles", "bonus tiles (4 each)", "M 114(a)", NULL, {0, point_value_0}},
-    {"pungs_and_kongs", "pungs and kongs", "M 114(b), M 114(c)", NULL, {0, point_value_1}},
-    {"pairs", "scoring pairs", "M 114(e)", NULL, {0, point_value_2}},
-    {"mah_jong", "going Mah Jong", "M 115(a)", point_when_3, {0, point_value_3}},
-    {"seven_pairs_bonus", "seven pairs", NULL, point_when_4, {0, point_value_4}},
-    {"from_the_wall", "winning from the wall", "M 115(b)", point_when_5, {INT64_C(2), NULL}},
-    {"only_place", "filling the only place", "M 115(c)", point_when_6, {INT64_C(2), NULL}},
-    {"fishing_the_eyes", "fishing the eyes", "M 115(d)", point_when_7, {0, point_value_7}},
-    {"own_bonus_tile_points", "own flower or season (option points)", "M 116(a)", NULL, {0, point_value_8}},
-    {"own_flower_and_season_points", "own flower and season (option points)", "M 116(a)", point_when_9, {0, point_value_9}},
-    {"bouquet_points", "all four flowers or seasons (option points)", "M 116(b)", NULL, {0, point_value_10}},
-    {"concealed_fully_points", "fully concealed hand (option points)", "M 117(c)", point_when_11, {0, point_value_11}},
-    {"concealed_almost_points", "concealed until going out (option points)", NULL, point_when_12, {0, point_value_12}},
+static MJ_MAYBE_UNUSED const mj_point_item classical_xmj_point_items[] = {
+    {"bonus_tiles", "bonus tiles (4 each)", "M 114(a)", NULL, {0, classical_xmj_point_value_0}},
+    {"pungs_and_kongs", "pungs and kongs", "M 114(b), M 114(c)", NULL, {0, classical_xmj_point_value_1}},
+    {"pairs", "scoring pairs", "M 114(e)", NULL, {0, classical_xmj_point_value_2}},
+    {"mah_jong", "going Mah Jong", "M 115(a)", classical_xmj_point_when_3, {0, classical_xmj_point_value_3}},
+    {"seven_pairs_bonus", "seven pairs", NULL, classical_xmj_point_when_4, {0, classical_xmj_point_value_4}},
+    {"from_the_wall", "winning from the wall", "M 115(b)", classical_xmj_point_when_5, {INT64_C(2), NULL}},
+    {"only_place", "filling the only place", "M 115(c)", classical_xmj_point_when_6, {INT64_C(2), NULL}},
+    {"fishing_the_eyes", "fishing the eyes", "M 115(d)", classical_xmj_point_when_7, {0, classical_xmj_point_value_7}},
+    {"own_bonus_tile_points", "own flower or season (option points)", "M 116(a)", NULL, {0, classical_xmj_point_value_8}},
+    {"own_flower_and_season_points", "own flower and season (option points)", "M 116(a)", classical_xmj_point_when_9, {0, classical_xmj_point_value_9}},
+    {"bouquet_points", "all four flowers or seasons (option points)", "M 116(b)", NULL, {0, classical_xmj_point_value_10}},
+    {"concealed_fully_points", "fully concealed hand (option points)", "M 117(c)", classical_xmj_point_when_11, {0, classical_xmj_point_value_11}},
+    {"concealed_almost_points", "concealed until going out (option points)", NULL, classical_xmj_point_when_12, {0, classical_xmj_point_value_12}},
 };
 
-static const mj_formula values[] = {
-    {"counted", values_0},
-    {"score", values_1},
+static MJ_MAYBE_UNUSED const mj_formula classical_xmj_values[] = {
+    {"counted", classical_xmj_values_0},
+    {"score", classical_xmj_values_1},
 };
 
-static const mj_formula ron[] = {
-    {"east", ron_0},
-    {"non_east", ron_1},
+static MJ_MAYBE_UNUSED const mj_formula classical_xmj_ron[] = {
+    {"east", classical_xmj_ron_0},
+    {"non_east", classical_xmj_ron_1},
 };
 
-static const mj_formula tsumo[] = {
-    {"east", tsumo_0},
-    {"non_east", tsumo_1},
+static MJ_MAYBE_UNUSED const mj_formula classical_xmj_tsumo[] = {
+    {"east", classical_xmj_tsumo_0},
+    {"non_east", classical_xmj_tsumo_1},
 };
 
-static const mj_profile profile = {
+static MJ_MAYBE_UNUSED const mj_profile classical_xmj_profile = {
     .abi = MJ_ABI,
     .id = "classical_xmj",
     .standard = 1,
@@ -647,13 +662,13 @@ static const mj_profile profile = {
     .needs_counts = 1,
     .requirements = NULL,
     .n_requirements = 0,
-    .patterns = patterns,
+    .patterns = classical_xmj_patterns,
     .n_patterns = 47,
     .group_pick = NULL,
     .n_groups = 0,
     .has_cap = 0,
     .cap = INT64_C(0),
-    .prefer = prefer,
+    .prefer = classical_xmj_prefer,
     .n_prefer = 2,
     .has_minimum = 0,
     .minimum_at_least = INT64_C(0),
@@ -661,14 +676,14 @@ static const mj_profile profile = {
     .n_minimum_without = 0,
     .minimum_reason_en = NULL,
     .has_points = 1,
-    .point_items = point_items,
+    .point_items = classical_xmj_point_items,
     .n_point_items = 13,
     .points_result = NULL,
-    .values = values,
+    .values = classical_xmj_values,
     .n_values = 2,
-    .ron = ron,
+    .ron = classical_xmj_ron,
     .n_ron = 2,
-    .tsumo = tsumo,
+    .tsumo = classical_xmj_tsumo,
     .n_tsumo = 2,
     .hand_value = 1,
     .n_options = 21,
@@ -676,6 +691,7 @@ static const mj_profile profile = {
     .has_combinations = 0,
 };
 
+#ifdef MJ_NATIVE_MAIN_classical_xmj
 static struct PyModuleDef module = {
     PyModuleDef_HEAD_INIT, "_native_classical_xmj", "Native engine of profile classical_xmj (generated).", -1, NULL, NULL, NULL, NULL, NULL,
 };
@@ -684,13 +700,14 @@ PyMODINIT_FUNC PyInit__native_classical_xmj(void) {
     PyObject *m = PyModule_Create(&module);
     if (m == NULL)
         return NULL;
-    PyObject *capsule = PyCapsule_New((void *)&profile, "mjspec.native_profile", NULL);
+    PyObject *capsule = PyCapsule_New((void *)&classical_xmj_profile, "mjspec.native_profile", NULL);
     if (capsule == NULL || PyModule_AddObject(m, "PROFILE", capsule) < 0 ||
         PyModule_AddIntConstant(m, "ABI", MJ_ABI) < 0 ||
-        PyModule_AddStringConstant(m, "DIGEST", "d8c3e5335b133dd343e16ab7c05f81cd") < 0) {
+        PyModule_AddStringConstant(m, "DIGEST", "d81bfd9efc70e5347e70577dcf09f37a") < 0) {
         Py_XDECREF(capsule);
         Py_DECREF(m);
         return NULL;
     }
     return m;
 }
+#endif

@@ -4,6 +4,9 @@
  * Native engine of profile gb_mcr: the profile's tables and one C
  * function per spec expression, lowered by compiler/native.py; every mechanism
  * lives in the native core (runtime/native/score.c), which reads PROFILE.
+ * Every name starts with the profile id, so that a profile extending this one can
+ * include this file in turn; its module init is compiled only when this file is the
+ * module being built (MJ_NATIVE_PARENT is undefined then).
  */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
@@ -11,876 +14,774 @@
 #include "mjscore.h"
 #include "mjexpr.h"
 
+#ifndef MJ_MAYBE_UNUSED
+#if defined(__GNUC__) || defined(__clang__)
+#define MJ_MAYBE_UNUSED __attribute__((unused)) /* a profile extending this one may not use all */
+#else
+#define MJ_MAYBE_UNUSED
+#endif
+#endif
+
+#ifndef MJ_NATIVE_PARENT
+#define MJ_NATIVE_MAIN_gb_mcr
+#endif
+
 /* specs/gb_mcr.yaml:182 scoring.patterns.big_four_winds.when
  * spec: all(g.is_wind for g in members) */
-static int64_t when_0(mj_view *v) {
+static MJ_MAYBE_UNUSED int64_t gb_mcr_when_0(mj_view *v) {
     (void)v;
     return (int64_t)(({ int _r1 = 1; for (int _i3 = 0; _i3 < v->n_members; _i3++) { const mj_group *_it4 = v->members[_i3]; if (!((_it4)->is_wind)) { _r1 = 0; goto _end2; } } _end2: ; _r1; }));
 }
 
 /* specs/gb_mcr.yaml:200 scoring.patterns.big_three_dragons.when
  * spec: all(g.is_dragon for g in members) */
-static int64_t when_1(mj_view *v) {
+static MJ_MAYBE_UNUSED int64_t gb_mcr_when_1(mj_view *v) {
     (void)v;
     return (int64_t)(({ int _r1 = 1; for (int _i3 = 0; _i3 < v->n_members; _i3++) { const mj_group *_it4 = v->members[_i3]; if (!((_it4)->is_dragon)) { _r1 = 0; goto _end2; } } _end2: ; _r1; }));
 }
 
 /* specs/gb_mcr.yaml:217 scoring.patterns.all_green.when
  * spec: all((t.suit == 's' and t.number in (2, 3, 4, 6, 8)) or (t.suit == 'z' and t.number == 6) for t in tiles) */
-static int64_t when_2(mj_view *v) {
+static MJ_MAYBE_UNUSED int64_t gb_mcr_when_2(mj_view *v) {
     (void)v;
     return (int64_t)(({ int _r1 = 1; for (int _i3 = 0; _i3 < v->n_tiles; _i3++) { const mj_tile *_it4 = &v->tiles[_i3]; if (!(((((((_it4)->suit) == (MJ_SUIT_S))) && (({ int64_t _x5 = (int64_t)((_it4)->number); (_x5 == (INT64_C(2)) || _x5 == (INT64_C(3)) || _x5 == (INT64_C(4)) || _x5 == (INT64_C(6)) || _x5 == (INT64_C(8))); }))) || (((((_it4)->suit) == (MJ_SUIT_Z))) && ((((_it4)->number) == (INT64_C(6)))))))) { _r1 = 0; goto _end2; } } _end2: ; _r1; }));
 }
 
 /* specs/gb_mcr.yaml:234 scoring.patterns.nine_gates.when
  * spec: shape == 'standard' and len(melds) == 0 and len(suits) == 1 and win_tile.is_suited and all(count_of(win_tile.suit, n) - (1 if n == win_tile.number else 0) == (3 if n in (1, 9) else 1) for n in (1, 2, 3, 4, 5, 6, 7, 8, 9)) */
-static int64_t when_3(mj_view *v) {
+static MJ_MAYBE_UNUSED int64_t gb_mcr_when_3(mj_view *v) {
     (void)v;
     return (int64_t)(((((v->shape) == (MJ_SHAPE_STANDARD))) && (((((int64_t)v->n_melds)) == (INT64_C(0)))) && (((((int64_t)__builtin_popcountll(v->suits))) == (INT64_C(1)))) && ((&v->win_tile))->is_suited && ({ int _r1 = 1; static const int64_t _a5[] = {INT64_C(1), INT64_C(2), INT64_C(3), INT64_C(4), INT64_C(5), INT64_C(6), INT64_C(7), INT64_C(8), INT64_C(9)}; for (int _i3 = 0; _i3 < 9; _i3++) { int64_t _it4 = _a5[_i3]; if (!((((mj_sub(&v->overflow, ((int64_t)(mj_count_in(v->counts, (int)(((&v->win_tile))->suit), ((int64_t)(_it4))))), ((int64_t)((((((_it4) == (((&v->win_tile))->number)))) ? (INT64_C(1)) : (INT64_C(0))))))) == ((((({ int64_t _x6 = (int64_t)(_it4); (_x6 == (INT64_C(1)) || _x6 == (INT64_C(9))); }))) ? (INT64_C(3)) : (INT64_C(1)))))))) { _r1 = 0; goto _end2; } } _end2: ; _r1; })));
 }
 
 /* specs/gb_mcr.yaml:263 scoring.patterns.four_kongs.when
  * spec: len([g for g in melds if g.is_kong]) == 4 */
-static int64_t when_4(mj_view *v) {
+static MJ_MAYBE_UNUSED int64_t gb_mcr_when_4(mj_view *v) {
     (void)v;
     return (int64_t)((((({ int64_t _r1 = 0; for (int _i3 = 0; _i3 < v->n_melds; _i3++) { const mj_group *_it4 = v->melds[_i3]; if ((_it4)->is_kong) { _r1++; } } _r1; })) == (INT64_C(4)))));
 }
 
 /* specs/gb_mcr.yaml:280 scoring.patterns.seven_shifted_pairs.when
  * spec: shape == 'seven_pairs' and len(suits) == 1 and 'z' not in suits and len({t.number for t in tiles}) == 7 and max(t.number for t in tiles) - min(t.number for t in tiles) == 6 */
-static int64_t when_5(mj_view *v) {
+static MJ_MAYBE_UNUSED int64_t gb_mcr_when_5(mj_view *v) {
     (void)v;
     return (int64_t)(((((v->shape) == (MJ_SHAPE_SEVEN_PAIRS))) && (((((int64_t)__builtin_popcountll(v->suits))) == (INT64_C(1)))) && ((!({ int64_t _x1 = (int64_t)(MJ_SUIT_Z); (_x1 >= 0 && _x1 < 64 && ((((uint64_t)v->suits) >> _x1) & 1u)); }))) && (((((int64_t)__builtin_popcountll(({ uint64_t _m2 = 0; for (int _i4 = 0; _i4 < v->n_tiles; _i4++) { const mj_tile *_it5 = &v->tiles[_i4]; { int64_t _x3 = (int64_t)((_it5)->number); if (_x3 < 0 || _x3 > 63) v->overflow = 1; else _m2 |= UINT64_C(1) << _x3; } } _m2; })))) == (INT64_C(7)))) && (((mj_sub(&v->overflow, ((int64_t)(({ int64_t _r6 = 0; int _have8 = 0; for (int _i10 = 0; _i10 < v->n_tiles; _i10++) { const mj_tile *_it11 = &v->tiles[_i10]; { int64_t _x9 = (int64_t)((_it11)->number); if (!_have8 || _x9 > _r6) { _r6 = _x9; _have8 = 1; } } } if (!_have8) v->overflow = 1; _r6; }))), ((int64_t)(({ int64_t _r12 = 0; int _have14 = 0; for (int _i16 = 0; _i16 < v->n_tiles; _i16++) { const mj_tile *_it17 = &v->tiles[_i16]; { int64_t _x15 = (int64_t)((_it17)->number); if (!_have14 || _x15 < _r12) { _r12 = _x15; _have14 = 1; } } } if (!_have14) v->overflow = 1; _r12; }))))) == (INT64_C(6))))));
 }
 
 /* specs/gb_mcr.yaml:297 scoring.patterns.thirteen_orphans.when
  * spec: shape == 'thirteen_orphans' */
-static int64_t when_6(mj_view *v) {
+static MJ_MAYBE_UNUSED int64_t gb_mcr_when_6(mj_view *v) {
     (void)v;
     return (int64_t)((((v->shape) == (MJ_SHAPE_THIRTEEN_ORPHANS))));
 }
 
 /* specs/gb_mcr.yaml:314 scoring.patterns.all_terminals.when
  * spec: all(t.is_terminal for t in tiles) */
-static int64_t when_7(mj_view *v) {
+static MJ_MAYBE_UNUSED int64_t gb_mcr_when_7(mj_view *v) {
     (void)v;
     return (int64_t)(({ int _r1 = 1; for (int _i3 = 0; _i3 < v->n_tiles; _i3++) { const mj_tile *_it4 = &v->tiles[_i3]; if (!((_it4)->is_terminal)) { _r1 = 0; goto _end2; } } _end2: ; _r1; }));
 }
 
 /* specs/gb_mcr.yaml:331 scoring.patterns.little_four_winds.when
  * spec: shape == 'standard' and pair is not None and pair.is_wind and len([g for g in sets if g.is_triplet and g.is_wind]) == 3 */
-static int64_t when_8(mj_view *v) {
+static MJ_MAYBE_UNUSED int64_t gb_mcr_when_8(mj_view *v) {
     (void)v;
     return (int64_t)(((((v->shape) == (MJ_SHAPE_STANDARD))) && (((v->pair) != NULL)) && (v->pair)->is_wind && (((({ int64_t _r1 = 0; for (int _i3 = 0; _i3 < v->n_sets; _i3++) { const mj_group *_it4 = v->sets[_i3]; if (((_it4)->is_triplet && (_it4)->is_wind)) { _r1++; } } _r1; })) == (INT64_C(3))))));
 }
 
 /* specs/gb_mcr.yaml:348 scoring.patterns.little_three_dragons.when
  * spec: shape == 'standard' and pair is not None and pair.is_dragon and len([g for g in sets if g.is_triplet and g.is_dragon]) == 2 */
-static int64_t when_9(mj_view *v) {
+static MJ_MAYBE_UNUSED int64_t gb_mcr_when_9(mj_view *v) {
     (void)v;
     return (int64_t)(((((v->shape) == (MJ_SHAPE_STANDARD))) && (((v->pair) != NULL)) && (v->pair)->is_dragon && (((({ int64_t _r1 = 0; for (int _i3 = 0; _i3 < v->n_sets; _i3++) { const mj_group *_it4 = v->sets[_i3]; if (((_it4)->is_triplet && (_it4)->is_dragon)) { _r1++; } } _r1; })) == (INT64_C(2))))));
 }
 
 /* specs/gb_mcr.yaml:365 scoring.patterns.all_honors.when
  * spec: all(t.is_honor for t in tiles) */
-static int64_t when_10(mj_view *v) {
+static MJ_MAYBE_UNUSED int64_t gb_mcr_when_10(mj_view *v) {
     (void)v;
     return (int64_t)(({ int _r1 = 1; for (int _i3 = 0; _i3 < v->n_tiles; _i3++) { const mj_tile *_it4 = &v->tiles[_i3]; if (!((_it4)->is_honor)) { _r1 = 0; goto _end2; } } _end2: ; _r1; }));
 }
 
 /* specs/gb_mcr.yaml:382 scoring.patterns.four_concealed_pungs.when
  * spec: concealed_triplets == 4 */
-static int64_t when_11(mj_view *v) {
+static MJ_MAYBE_UNUSED int64_t gb_mcr_when_11(mj_view *v) {
     (void)v;
     return (int64_t)((((v->concealed_triplets) == (INT64_C(4)))));
 }
 
 /* specs/gb_mcr.yaml:399 scoring.patterns.pure_terminal_chows.when
  * spec: shape == 'standard' and pair is not None and pair.suit != 'z' and pair.number == 5 and len([g for g in sets if g.is_sequence and g.suit == pair.suit and g.number == 1]) == 2 and len([g for g in sets if g.is_sequence and g.suit == pair.suit and g.number == 7]) == 2 */
-static int64_t when_12(mj_view *v) {
+static MJ_MAYBE_UNUSED int64_t gb_mcr_when_12(mj_view *v) {
     (void)v;
     return (int64_t)(((((v->shape) == (MJ_SHAPE_STANDARD))) && (((v->pair) != NULL)) && ((((v->pair)->suit) != (MJ_SUIT_Z))) && ((((v->pair)->number) == (INT64_C(5)))) && (((({ int64_t _r1 = 0; for (int _i3 = 0; _i3 < v->n_sets; _i3++) { const mj_group *_it4 = v->sets[_i3]; if (((_it4)->is_sequence && ((((_it4)->suit) == ((v->pair)->suit))) && ((((_it4)->number) == (INT64_C(1)))))) { _r1++; } } _r1; })) == (INT64_C(2)))) && (((({ int64_t _r5 = 0; for (int _i7 = 0; _i7 < v->n_sets; _i7++) { const mj_group *_it8 = v->sets[_i7]; if (((_it8)->is_sequence && ((((_it8)->suit) == ((v->pair)->suit))) && ((((_it8)->number) == (INT64_C(7)))))) { _r5++; } } _r5; })) == (INT64_C(2))))));
 }
 
 /* specs/gb_mcr.yaml:417 scoring.patterns.quadruple_chow.when
  * spec: a.suit == b.suit == c.suit == d.suit and a.number == b.number == c.number == d.number */
-static int64_t when_13(mj_view *v) {
+static MJ_MAYBE_UNUSED int64_t gb_mcr_when_13(mj_view *v) {
     (void)v;
     return (int64_t)((((((v->members[0])->suit) == ((v->members[1])->suit)) && (((v->members[1])->suit) == ((v->members[2])->suit)) && (((v->members[2])->suit) == ((v->members[3])->suit))) && ((((v->members[0])->number) == ((v->members[1])->number)) && (((v->members[1])->number) == ((v->members[2])->number)) && (((v->members[2])->number) == ((v->members[3])->number)))));
 }
 
 /* specs/gb_mcr.yaml:435 scoring.patterns.four_pure_shifted_pungs.when
  * spec: a.suit != 'z' and a.suit == b.suit == c.suit == d.suit and b.number == a.number + 1 and c.number == b.number + 1 and d.number == c.number + 1 */
-static int64_t when_14(mj_view *v) {
+static MJ_MAYBE_UNUSED int64_t gb_mcr_when_14(mj_view *v) {
     (void)v;
     return (int64_t)((((((v->members[0])->suit) != (MJ_SUIT_Z))) && ((((v->members[0])->suit) == ((v->members[1])->suit)) && (((v->members[1])->suit) == ((v->members[2])->suit)) && (((v->members[2])->suit) == ((v->members[3])->suit))) && ((((v->members[1])->number) == (mj_add(&v->overflow, ((int64_t)((v->members[0])->number)), ((int64_t)(INT64_C(1))))))) && ((((v->members[2])->number) == (mj_add(&v->overflow, ((int64_t)((v->members[1])->number)), ((int64_t)(INT64_C(1))))))) && ((((v->members[3])->number) == (mj_add(&v->overflow, ((int64_t)((v->members[2])->number)), ((int64_t)(INT64_C(1)))))))));
 }
 
 /* specs/gb_mcr.yaml:453 scoring.patterns.four_pure_shifted_chows.when
  * spec: a.suit == b.suit == c.suit == d.suit and b.number - a.number in (1, 2) and c.number - b.number == b.number - a.number and d.number - c.number == b.number - a.number */
-static int64_t when_15(mj_view *v) {
+static MJ_MAYBE_UNUSED int64_t gb_mcr_when_15(mj_view *v) {
     (void)v;
     return (int64_t)((((((v->members[0])->suit) == ((v->members[1])->suit)) && (((v->members[1])->suit) == ((v->members[2])->suit)) && (((v->members[2])->suit) == ((v->members[3])->suit))) && (({ int64_t _x1 = (int64_t)(mj_sub(&v->overflow, ((int64_t)((v->members[1])->number)), ((int64_t)((v->members[0])->number)))); (_x1 == (INT64_C(1)) || _x1 == (INT64_C(2))); })) && (((mj_sub(&v->overflow, ((int64_t)((v->members[2])->number)), ((int64_t)((v->members[1])->number)))) == (mj_sub(&v->overflow, ((int64_t)((v->members[1])->number)), ((int64_t)((v->members[0])->number)))))) && (((mj_sub(&v->overflow, ((int64_t)((v->members[3])->number)), ((int64_t)((v->members[2])->number)))) == (mj_sub(&v->overflow, ((int64_t)((v->members[1])->number)), ((int64_t)((v->members[0])->number))))))));
 }
 
 /* specs/gb_mcr.yaml:470 scoring.patterns.three_kongs.when
  * spec: len([g for g in melds if g.is_kong]) == 3 */
-static int64_t when_16(mj_view *v) {
+static MJ_MAYBE_UNUSED int64_t gb_mcr_when_16(mj_view *v) {
     (void)v;
     return (int64_t)((((({ int64_t _r1 = 0; for (int _i3 = 0; _i3 < v->n_melds; _i3++) { const mj_group *_it4 = v->melds[_i3]; if ((_it4)->is_kong) { _r1++; } } _r1; })) == (INT64_C(3)))));
 }
 
 /* specs/gb_mcr.yaml:486 scoring.patterns.all_terminals_and_honors.when
  * spec: all(t.is_terminal_or_honor for t in tiles) */
-static int64_t when_17(mj_view *v) {
+static MJ_MAYBE_UNUSED int64_t gb_mcr_when_17(mj_view *v) {
     (void)v;
     return (int64_t)(({ int _r1 = 1; for (int _i3 = 0; _i3 < v->n_tiles; _i3++) { const mj_tile *_it4 = &v->tiles[_i3]; if (!((_it4)->is_terminal_or_honor)) { _r1 = 0; goto _end2; } } _end2: ; _r1; }));
 }
 
 /* specs/gb_mcr.yaml:503 scoring.patterns.seven_pairs.when
  * spec: shape == 'seven_pairs' */
-static int64_t when_18(mj_view *v) {
+static MJ_MAYBE_UNUSED int64_t gb_mcr_when_18(mj_view *v) {
     (void)v;
     return (int64_t)((((v->shape) == (MJ_SHAPE_SEVEN_PAIRS))));
 }
 
 /* specs/gb_mcr.yaml:520 scoring.patterns.greater_honors_and_knitted_tiles.when
  * spec: shape == 'honors_and_knitted' and len([t for t in tiles if t.is_honor]) == 7 */
-static int64_t when_19(mj_view *v) {
+static MJ_MAYBE_UNUSED int64_t gb_mcr_when_19(mj_view *v) {
     (void)v;
     return (int64_t)(((((v->shape) == (MJ_SHAPE_HONORS_AND_KNITTED))) && (((({ int64_t _r1 = 0; for (int _i3 = 0; _i3 < v->n_tiles; _i3++) { const mj_tile *_it4 = &v->tiles[_i3]; if ((_it4)->is_honor) { _r1++; } } _r1; })) == (INT64_C(7))))));
 }
 
 /* specs/gb_mcr.yaml:537 scoring.patterns.all_even_pungs.when
  * spec: shape == 'standard' and all(g.is_triplet for g in sets) and all(g.suit != 'z' and g.number % 2 == 0 for g in groups) */
-static int64_t when_20(mj_view *v) {
+static MJ_MAYBE_UNUSED int64_t gb_mcr_when_20(mj_view *v) {
     (void)v;
     return (int64_t)(((((v->shape) == (MJ_SHAPE_STANDARD))) && ({ int _r1 = 1; for (int _i3 = 0; _i3 < v->n_sets; _i3++) { const mj_group *_it4 = v->sets[_i3]; if (!((_it4)->is_triplet)) { _r1 = 0; goto _end2; } } _end2: ; _r1; }) && ({ int _r5 = 1; for (int _i7 = 0; _i7 < v->n_groups; _i7++) { const mj_group *_it8 = v->groups[_i7]; if (!((((((_it8)->suit) != (MJ_SUIT_Z))) && (((mj_mod(&v->overflow, ((int64_t)((_it8)->number)), ((int64_t)(INT64_C(2))))) == (INT64_C(0))))))) { _r5 = 0; goto _end6; } } _end6: ; _r5; })));
 }
 
 /* specs/gb_mcr.yaml:554 scoring.patterns.full_flush.when
  * spec: len(suits) == 1 and 'z' not in suits */
-static int64_t when_21(mj_view *v) {
+static MJ_MAYBE_UNUSED int64_t gb_mcr_when_21(mj_view *v) {
     (void)v;
     return (int64_t)(((((((int64_t)__builtin_popcountll(v->suits))) == (INT64_C(1)))) && ((!({ int64_t _x1 = (int64_t)(MJ_SUIT_Z); (_x1 >= 0 && _x1 < 64 && ((((uint64_t)v->suits) >> _x1) & 1u)); })))));
 }
 
 /* specs/gb_mcr.yaml:572 scoring.patterns.pure_triple_chow.when
  * spec: a.suit == b.suit == c.suit and a.number == b.number == c.number */
-static int64_t when_22(mj_view *v) {
+static MJ_MAYBE_UNUSED int64_t gb_mcr_when_22(mj_view *v) {
     (void)v;
     return (int64_t)((((((v->members[0])->suit) == ((v->members[1])->suit)) && (((v->members[1])->suit) == ((v->members[2])->suit))) && ((((v->members[0])->number) == ((v->members[1])->number)) && (((v->members[1])->number) == ((v->members[2])->number)))));
 }
 
 /* specs/gb_mcr.yaml:590 scoring.patterns.pure_shifted_pungs.when
  * spec: a.suit != 'z' and a.suit == b.suit == c.suit and b.number == a.number + 1 and c.number == b.number + 1 */
-static int64_t when_23(mj_view *v) {
+static MJ_MAYBE_UNUSED int64_t gb_mcr_when_23(mj_view *v) {
     (void)v;
     return (int64_t)((((((v->members[0])->suit) != (MJ_SUIT_Z))) && ((((v->members[0])->suit) == ((v->members[1])->suit)) && (((v->members[1])->suit) == ((v->members[2])->suit))) && ((((v->members[1])->number) == (mj_add(&v->overflow, ((int64_t)((v->members[0])->number)), ((int64_t)(INT64_C(1))))))) && ((((v->members[2])->number) == (mj_add(&v->overflow, ((int64_t)((v->members[1])->number)), ((int64_t)(INT64_C(1)))))))));
 }
 
 /* specs/gb_mcr.yaml:606 scoring.patterns.upper_tiles.when
  * spec: all(t.is_suited and t.number >= 7 for t in tiles) */
-static int64_t when_24(mj_view *v) {
+static MJ_MAYBE_UNUSED int64_t gb_mcr_when_24(mj_view *v) {
     (void)v;
     return (int64_t)(({ int _r1 = 1; for (int _i3 = 0; _i3 < v->n_tiles; _i3++) { const mj_tile *_it4 = &v->tiles[_i3]; if (!(((_it4)->is_suited && ((((_it4)->number) >= (INT64_C(7))))))) { _r1 = 0; goto _end2; } } _end2: ; _r1; }));
 }
 
 /* specs/gb_mcr.yaml:623 scoring.patterns.middle_tiles.when
  * spec: all(t.is_suited and 4 <= t.number <= 6 for t in tiles) */
-static int64_t when_25(mj_view *v) {
+static MJ_MAYBE_UNUSED int64_t gb_mcr_when_25(mj_view *v) {
     (void)v;
     return (int64_t)(({ int _r1 = 1; for (int _i3 = 0; _i3 < v->n_tiles; _i3++) { const mj_tile *_it4 = &v->tiles[_i3]; if (!(((_it4)->is_suited && (((INT64_C(4)) <= ((_it4)->number)) && (((_it4)->number) <= (INT64_C(6))))))) { _r1 = 0; goto _end2; } } _end2: ; _r1; }));
 }
 
 /* specs/gb_mcr.yaml:640 scoring.patterns.lower_tiles.when
  * spec: all(t.is_suited and t.number <= 3 for t in tiles) */
-static int64_t when_26(mj_view *v) {
+static MJ_MAYBE_UNUSED int64_t gb_mcr_when_26(mj_view *v) {
     (void)v;
     return (int64_t)(({ int _r1 = 1; for (int _i3 = 0; _i3 < v->n_tiles; _i3++) { const mj_tile *_it4 = &v->tiles[_i3]; if (!(((_it4)->is_suited && ((((_it4)->number) <= (INT64_C(3))))))) { _r1 = 0; goto _end2; } } _end2: ; _r1; }));
 }
 
 /* specs/gb_mcr.yaml:658 scoring.patterns.pure_straight.when
  * spec: a.suit == b.suit == c.suit and a.number == 1 and b.number == 4 and c.number == 7 */
-static int64_t when_27(mj_view *v) {
+static MJ_MAYBE_UNUSED int64_t gb_mcr_when_27(mj_view *v) {
     (void)v;
     return (int64_t)((((((v->members[0])->suit) == ((v->members[1])->suit)) && (((v->members[1])->suit) == ((v->members[2])->suit))) && ((((v->members[0])->number) == (INT64_C(1)))) && ((((v->members[1])->number) == (INT64_C(4)))) && ((((v->members[2])->number) == (INT64_C(7))))));
 }
 
 /* specs/gb_mcr.yaml:675 scoring.patterns.three_suited_terminal_chows.when
  * spec: shape == 'standard' and pair is not None and pair.suit != 'z' and pair.number == 5 and all(g.is_sequence and g.suit != pair.suit for g in sets) and len({g.suit for g in sets if g.number == 1}) == 2 and len({g.suit for g in sets if g.number == 7}) == 2 */
-static int64_t when_28(mj_view *v) {
+static MJ_MAYBE_UNUSED int64_t gb_mcr_when_28(mj_view *v) {
     (void)v;
     return (int64_t)(((((v->shape) == (MJ_SHAPE_STANDARD))) && (((v->pair) != NULL)) && ((((v->pair)->suit) != (MJ_SUIT_Z))) && ((((v->pair)->number) == (INT64_C(5)))) && ({ int _r1 = 1; for (int _i3 = 0; _i3 < v->n_sets; _i3++) { const mj_group *_it4 = v->sets[_i3]; if (!(((_it4)->is_sequence && ((((_it4)->suit) != ((v->pair)->suit)))))) { _r1 = 0; goto _end2; } } _end2: ; _r1; }) && (((((int64_t)__builtin_popcountll(({ uint64_t _m5 = 0; for (int _i7 = 0; _i7 < v->n_sets; _i7++) { const mj_group *_it8 = v->sets[_i7]; if (((((_it8)->number) == (INT64_C(1))))) { { int64_t _x6 = (int64_t)((_it8)->suit); if (_x6 < 0 || _x6 > 63) v->overflow = 1; else _m5 |= UINT64_C(1) << _x6; } } } _m5; })))) == (INT64_C(2)))) && (((((int64_t)__builtin_popcountll(({ uint64_t _m9 = 0; for (int _i11 = 0; _i11 < v->n_sets; _i11++) { const mj_group *_it12 = v->sets[_i11]; if (((((_it12)->number) == (INT64_C(7))))) { { int64_t _x10 = (int64_t)((_it12)->suit); if (_x10 < 0 || _x10 > 63) v->overflow = 1; else _m9 |= UINT64_C(1) << _x10; } } } _m9; })))) == (INT64_C(2))))));
 }
 
 /* specs/gb_mcr.yaml:693 scoring.patterns.pure_shifted_chows.when
  * spec: a.suit == b.suit == c.suit and b.number - a.number in (1, 2) and c.number - b.number == b.number - a.number */
-static int64_t when_29(mj_view *v) {
+static MJ_MAYBE_UNUSED int64_t gb_mcr_when_29(mj_view *v) {
     (void)v;
     return (int64_t)((((((v->members[0])->suit) == ((v->members[1])->suit)) && (((v->members[1])->suit) == ((v->members[2])->suit))) && (({ int64_t _x1 = (int64_t)(mj_sub(&v->overflow, ((int64_t)((v->members[1])->number)), ((int64_t)((v->members[0])->number)))); (_x1 == (INT64_C(1)) || _x1 == (INT64_C(2))); })) && (((mj_sub(&v->overflow, ((int64_t)((v->members[2])->number)), ((int64_t)((v->members[1])->number)))) == (mj_sub(&v->overflow, ((int64_t)((v->members[1])->number)), ((int64_t)((v->members[0])->number))))))));
 }
 
 /* specs/gb_mcr.yaml:709 scoring.patterns.all_fives.when
  * spec: shape == 'standard' and all(g.suit != 'z' and (g.number >= 3 and g.number <= 5 if g.is_sequence else g.number == 5) for g in groups) */
-static int64_t when_30(mj_view *v) {
+static MJ_MAYBE_UNUSED int64_t gb_mcr_when_30(mj_view *v) {
     (void)v;
     return (int64_t)(((((v->shape) == (MJ_SHAPE_STANDARD))) && ({ int _r1 = 1; for (int _i3 = 0; _i3 < v->n_groups; _i3++) { const mj_group *_it4 = v->groups[_i3]; if (!((((((_it4)->suit) != (MJ_SUIT_Z))) && (((_it4)->is_sequence) ? ((((((_it4)->number) >= (INT64_C(3)))) && ((((_it4)->number) <= (INT64_C(5)))))) : (((((_it4)->number) == (INT64_C(5))))))))) { _r1 = 0; goto _end2; } } _end2: ; _r1; })));
 }
 
 /* specs/gb_mcr.yaml:727 scoring.patterns.triple_pung.when
  * spec: all(g.suit != 'z' for g in members) and len({g.suit for g in members}) == 3 and a.number == b.number == c.number */
-static int64_t when_31(mj_view *v) {
+static MJ_MAYBE_UNUSED int64_t gb_mcr_when_31(mj_view *v) {
     (void)v;
     return (int64_t)((({ int _r1 = 1; for (int _i3 = 0; _i3 < v->n_members; _i3++) { const mj_group *_it4 = v->members[_i3]; if (!(((((_it4)->suit) != (MJ_SUIT_Z))))) { _r1 = 0; goto _end2; } } _end2: ; _r1; }) && (((((int64_t)__builtin_popcountll(({ uint64_t _m5 = 0; for (int _i7 = 0; _i7 < v->n_members; _i7++) { const mj_group *_it8 = v->members[_i7]; { int64_t _x6 = (int64_t)((_it8)->suit); if (_x6 < 0 || _x6 > 63) v->overflow = 1; else _m5 |= UINT64_C(1) << _x6; } } _m5; })))) == (INT64_C(3)))) && ((((v->members[0])->number) == ((v->members[1])->number)) && (((v->members[1])->number) == ((v->members[2])->number)))));
 }
 
 /* specs/gb_mcr.yaml:744 scoring.patterns.three_concealed_pungs.when
  * spec: concealed_triplets == 3 */
-static int64_t when_32(mj_view *v) {
+static MJ_MAYBE_UNUSED int64_t gb_mcr_when_32(mj_view *v) {
     (void)v;
     return (int64_t)((((v->concealed_triplets) == (INT64_C(3)))));
 }
 
 /* specs/gb_mcr.yaml:760 scoring.patterns.lesser_honors_and_knitted_tiles.when
  * spec: shape == 'honors_and_knitted' */
-static int64_t when_33(mj_view *v) {
+static MJ_MAYBE_UNUSED int64_t gb_mcr_when_33(mj_view *v) {
     (void)v;
     return (int64_t)((((v->shape) == (MJ_SHAPE_HONORS_AND_KNITTED))));
 }
 
 /* specs/gb_mcr.yaml:777 scoring.patterns.knitted_straight.when
  * spec: shape == 'knitted_straight' or (shape == 'honors_and_knitted' and len([t for t in tiles if t.is_suited]) == 9) */
-static int64_t when_34(mj_view *v) {
+static MJ_MAYBE_UNUSED int64_t gb_mcr_when_34(mj_view *v) {
     (void)v;
     return (int64_t)(((((v->shape) == (MJ_SHAPE_KNITTED_STRAIGHT))) || ((((v->shape) == (MJ_SHAPE_HONORS_AND_KNITTED))) && (((({ int64_t _r1 = 0; for (int _i3 = 0; _i3 < v->n_tiles; _i3++) { const mj_tile *_it4 = &v->tiles[_i3]; if ((_it4)->is_suited) { _r1++; } } _r1; })) == (INT64_C(9)))))));
 }
 
 /* specs/gb_mcr.yaml:793 scoring.patterns.upper_four.when
  * spec: all(t.is_suited and t.number >= 6 for t in tiles) */
-static int64_t when_35(mj_view *v) {
+static MJ_MAYBE_UNUSED int64_t gb_mcr_when_35(mj_view *v) {
     (void)v;
     return (int64_t)(({ int _r1 = 1; for (int _i3 = 0; _i3 < v->n_tiles; _i3++) { const mj_tile *_it4 = &v->tiles[_i3]; if (!(((_it4)->is_suited && ((((_it4)->number) >= (INT64_C(6))))))) { _r1 = 0; goto _end2; } } _end2: ; _r1; }));
 }
 
 /* specs/gb_mcr.yaml:810 scoring.patterns.lower_four.when
  * spec: all(t.is_suited and t.number <= 4 for t in tiles) */
-static int64_t when_36(mj_view *v) {
+static MJ_MAYBE_UNUSED int64_t gb_mcr_when_36(mj_view *v) {
     (void)v;
     return (int64_t)(({ int _r1 = 1; for (int _i3 = 0; _i3 < v->n_tiles; _i3++) { const mj_tile *_it4 = &v->tiles[_i3]; if (!(((_it4)->is_suited && ((((_it4)->number) <= (INT64_C(4))))))) { _r1 = 0; goto _end2; } } _end2: ; _r1; }));
 }
 
-/* specs/gb_mcr.yaml:828 scoring.patterns.big_three_winds.when
- * spec: all(g.is_wind for g in members) */
-static int64_t when_37(mj_view *v) {
-    (void)v;
-    return (int64_t)(({ int _r1 = 1; for (int _i3 = 0; _i3 < v->n_members; _i3++) { const mj_group *_it4 = v->members[_i3]; if (!((_it4)->is_wind)) { _r1 = 0; goto _end2; } } _end2: ; _r1; }));
-}
-
 /* specs/gb_mcr.yaml:846 scoring.patterns.mixed_straight.when
  * spec: len({g.suit for g in members}) == 3 and {g.number for g in members} == {1, 4, 7} */
-static int64_t when_38(mj_view *v) {
+static MJ_MAYBE_UNUSED int64_t gb_mcr_when_38(mj_view *v) {
     (void)v;
     return (int64_t)(((((((int64_t)__builtin_popcountll(({ uint64_t _m1 = 0; for (int _i3 = 0; _i3 < v->n_members; _i3++) { const mj_group *_it4 = v->members[_i3]; { int64_t _x2 = (int64_t)((_it4)->suit); if (_x2 < 0 || _x2 > 63) v->overflow = 1; else _m1 |= UINT64_C(1) << _x2; } } _m1; })))) == (INT64_C(3)))) && (((({ uint64_t _m5 = 0; for (int _i7 = 0; _i7 < v->n_members; _i7++) { const mj_group *_it8 = v->members[_i7]; { int64_t _x6 = (int64_t)((_it8)->number); if (_x6 < 0 || _x6 > 63) v->overflow = 1; else _m5 |= UINT64_C(1) << _x6; } } _m5; })) == (UINT64_C(0x92))))));
 }
 
 /* specs/gb_mcr.yaml:862 scoring.patterns.reversible_tiles.when
  * spec: all((t.suit == 'p' and t.number in (1, 2, 3, 4, 5, 8, 9)) or (t.suit == 's' and t.number in (2, 4, 5, 6, 8, 9)) or (t.suit == 'z' and t.number == 5) for t in tiles) */
-static int64_t when_39(mj_view *v) {
+static MJ_MAYBE_UNUSED int64_t gb_mcr_when_39(mj_view *v) {
     (void)v;
     return (int64_t)(({ int _r1 = 1; for (int _i3 = 0; _i3 < v->n_tiles; _i3++) { const mj_tile *_it4 = &v->tiles[_i3]; if (!(((((((_it4)->suit) == (MJ_SUIT_P))) && (({ int64_t _x5 = (int64_t)((_it4)->number); (_x5 == (INT64_C(1)) || _x5 == (INT64_C(2)) || _x5 == (INT64_C(3)) || _x5 == (INT64_C(4)) || _x5 == (INT64_C(5)) || _x5 == (INT64_C(8)) || _x5 == (INT64_C(9))); }))) || (((((_it4)->suit) == (MJ_SUIT_S))) && (({ int64_t _x6 = (int64_t)((_it4)->number); (_x6 == (INT64_C(2)) || _x6 == (INT64_C(4)) || _x6 == (INT64_C(5)) || _x6 == (INT64_C(6)) || _x6 == (INT64_C(8)) || _x6 == (INT64_C(9))); }))) || (((((_it4)->suit) == (MJ_SUIT_Z))) && ((((_it4)->number) == (INT64_C(5)))))))) { _r1 = 0; goto _end2; } } _end2: ; _r1; }));
 }
 
 /* specs/gb_mcr.yaml:880 scoring.patterns.mixed_triple_chow.when
  * spec: len({g.suit for g in members}) == 3 and a.number == b.number == c.number */
-static int64_t when_40(mj_view *v) {
+static MJ_MAYBE_UNUSED int64_t gb_mcr_when_40(mj_view *v) {
     (void)v;
     return (int64_t)(((((((int64_t)__builtin_popcountll(({ uint64_t _m1 = 0; for (int _i3 = 0; _i3 < v->n_members; _i3++) { const mj_group *_it4 = v->members[_i3]; { int64_t _x2 = (int64_t)((_it4)->suit); if (_x2 < 0 || _x2 > 63) v->overflow = 1; else _m1 |= UINT64_C(1) << _x2; } } _m1; })))) == (INT64_C(3)))) && ((((v->members[0])->number) == ((v->members[1])->number)) && (((v->members[1])->number) == ((v->members[2])->number)))));
 }
 
 /* specs/gb_mcr.yaml:898 scoring.patterns.mixed_shifted_pungs.when
  * spec: all(g.suit != 'z' for g in members) and len({g.suit for g in members}) == 3 and len({g.number for g in members}) == 3 and max(g.number for g in members) - min(g.number for g in members) == 2 */
-static int64_t when_41(mj_view *v) {
+static MJ_MAYBE_UNUSED int64_t gb_mcr_when_41(mj_view *v) {
     (void)v;
     return (int64_t)((({ int _r1 = 1; for (int _i3 = 0; _i3 < v->n_members; _i3++) { const mj_group *_it4 = v->members[_i3]; if (!(((((_it4)->suit) != (MJ_SUIT_Z))))) { _r1 = 0; goto _end2; } } _end2: ; _r1; }) && (((((int64_t)__builtin_popcountll(({ uint64_t _m5 = 0; for (int _i7 = 0; _i7 < v->n_members; _i7++) { const mj_group *_it8 = v->members[_i7]; { int64_t _x6 = (int64_t)((_it8)->suit); if (_x6 < 0 || _x6 > 63) v->overflow = 1; else _m5 |= UINT64_C(1) << _x6; } } _m5; })))) == (INT64_C(3)))) && (((((int64_t)__builtin_popcountll(({ uint64_t _m9 = 0; for (int _i11 = 0; _i11 < v->n_members; _i11++) { const mj_group *_it12 = v->members[_i11]; { int64_t _x10 = (int64_t)((_it12)->number); if (_x10 < 0 || _x10 > 63) v->overflow = 1; else _m9 |= UINT64_C(1) << _x10; } } _m9; })))) == (INT64_C(3)))) && (((mj_sub(&v->overflow, ((int64_t)(({ int64_t _r13 = 0; int _have15 = 0; for (int _i17 = 0; _i17 < v->n_members; _i17++) { const mj_group *_it18 = v->members[_i17]; { int64_t _x16 = (int64_t)((_it18)->number); if (!_have15 || _x16 > _r13) { _r13 = _x16; _have15 = 1; } } } if (!_have15) v->overflow = 1; _r13; }))), ((int64_t)(({ int64_t _r19 = 0; int _have21 = 0; for (int _i23 = 0; _i23 < v->n_members; _i23++) { const mj_group *_it24 = v->members[_i23]; { int64_t _x22 = (int64_t)((_it24)->number); if (!_have21 || _x22 < _r19) { _r19 = _x22; _have21 = 1; } } } if (!_have21) v->overflow = 1; _r19; }))))) == (INT64_C(2))))));
 }
 
 /* specs/gb_mcr.yaml:914 scoring.patterns.chicken_hand.when
  * spec: True */
-static int64_t when_42(mj_view *v) {
+static MJ_MAYBE_UNUSED int64_t gb_mcr_when_42(mj_view *v) {
     (void)v;
     return (int64_t)(1);
 }
 
 /* specs/gb_mcr.yaml:931 scoring.patterns.last_tile_draw.when
  * spec: tsumo and last_tile */
-static int64_t when_43(mj_view *v) {
+static MJ_MAYBE_UNUSED int64_t gb_mcr_when_43(mj_view *v) {
     (void)v;
     return (int64_t)((v->tsumo && v->last_tile));
 }
 
 /* specs/gb_mcr.yaml:948 scoring.patterns.last_tile_claim.when
  * spec: ron and last_tile */
-static int64_t when_44(mj_view *v) {
+static MJ_MAYBE_UNUSED int64_t gb_mcr_when_44(mj_view *v) {
     (void)v;
     return (int64_t)((v->ron && v->last_tile));
 }
 
 /* specs/gb_mcr.yaml:964 scoring.patterns.out_with_replacement_tile.when
  * spec: tsumo and after_kong and any(g.is_kong for g in melds) */
-static int64_t when_45(mj_view *v) {
+static MJ_MAYBE_UNUSED int64_t gb_mcr_when_45(mj_view *v) {
     (void)v;
     return (int64_t)((v->tsumo && v->after_kong && ({ int _r1 = 0; for (int _i3 = 0; _i3 < v->n_melds; _i3++) { const mj_group *_it4 = v->melds[_i3]; if ((_it4)->is_kong) { _r1 = 1; goto _end2; } } _end2: ; _r1; })));
 }
 
 /* specs/gb_mcr.yaml:981 scoring.patterns.robbing_the_kong.when
  * spec: ron and robbing_kong and count_of(win_tile.suit, win_tile.number) == 1 */
-static int64_t when_46(mj_view *v) {
+static MJ_MAYBE_UNUSED int64_t gb_mcr_when_46(mj_view *v) {
     (void)v;
     return (int64_t)((v->ron && v->robbing_kong && (((mj_count_in(v->counts, (int)(((&v->win_tile))->suit), ((int64_t)(((&v->win_tile))->number)))) == (INT64_C(1))))));
 }
 
 /* specs/gb_mcr.yaml:998 scoring.patterns.all_pungs.when
  * spec: shape == 'standard' and all(g.is_triplet for g in sets) */
-static int64_t when_47(mj_view *v) {
+static MJ_MAYBE_UNUSED int64_t gb_mcr_when_47(mj_view *v) {
     (void)v;
     return (int64_t)(((((v->shape) == (MJ_SHAPE_STANDARD))) && ({ int _r1 = 1; for (int _i3 = 0; _i3 < v->n_sets; _i3++) { const mj_group *_it4 = v->sets[_i3]; if (!((_it4)->is_triplet)) { _r1 = 0; goto _end2; } } _end2: ; _r1; })));
 }
 
 /* specs/gb_mcr.yaml:1014 scoring.patterns.half_flush.when
  * spec: len(suits) == 2 and 'z' in suits */
-static int64_t when_48(mj_view *v) {
+static MJ_MAYBE_UNUSED int64_t gb_mcr_when_48(mj_view *v) {
     (void)v;
     return (int64_t)(((((((int64_t)__builtin_popcountll(v->suits))) == (INT64_C(2)))) && (({ int64_t _x1 = (int64_t)(MJ_SUIT_Z); (_x1 >= 0 && _x1 < 64 && ((((uint64_t)v->suits) >> _x1) & 1u)); }))));
 }
 
 /* specs/gb_mcr.yaml:1031 scoring.patterns.mixed_shifted_chows.when
  * spec: len({g.suit for g in members}) == 3 and len({g.number for g in members}) == 3 and max(g.number for g in members) - min(g.number for g in members) == 2 */
-static int64_t when_49(mj_view *v) {
+static MJ_MAYBE_UNUSED int64_t gb_mcr_when_49(mj_view *v) {
     (void)v;
     return (int64_t)(((((((int64_t)__builtin_popcountll(({ uint64_t _m1 = 0; for (int _i3 = 0; _i3 < v->n_members; _i3++) { const mj_group *_it4 = v->members[_i3]; { int64_t _x2 = (int64_t)((_it4)->suit); if (_x2 < 0 || _x2 > 63) v->overflow = 1; else _m1 |= UINT64_C(1) << _x2; } } _m1; })))) == (INT64_C(3)))) && (((((int64_t)__builtin_popcountll(({ uint64_t _m5 = 0; for (int _i7 = 0; _i7 < v->n_members; _i7++) { const mj_group *_it8 = v->members[_i7]; { int64_t _x6 = (int64_t)((_it8)->number); if (_x6 < 0 || _x6 > 63) v->overflow = 1; else _m5 |= UINT64_C(1) << _x6; } } _m5; })))) == (INT64_C(3)))) && (((mj_sub(&v->overflow, ((int64_t)(({ int64_t _r9 = 0; int _have11 = 0; for (int _i13 = 0; _i13 < v->n_members; _i13++) { const mj_group *_it14 = v->members[_i13]; { int64_t _x12 = (int64_t)((_it14)->number); if (!_have11 || _x12 > _r9) { _r9 = _x12; _have11 = 1; } } } if (!_have11) v->overflow = 1; _r9; }))), ((int64_t)(({ int64_t _r15 = 0; int _have17 = 0; for (int _i19 = 0; _i19 < v->n_members; _i19++) { const mj_group *_it20 = v->members[_i19]; { int64_t _x18 = (int64_t)((_it20)->number); if (!_have17 || _x18 < _r15) { _r15 = _x18; _have17 = 1; } } } if (!_have17) v->overflow = 1; _r15; }))))) == (INT64_C(2))))));
 }
 
 /* specs/gb_mcr.yaml:1047 scoring.patterns.all_types.when
  * spec: len(suits) == 4 and any(t.is_wind for t in tiles) and any(t.is_dragon for t in tiles) */
-static int64_t when_50(mj_view *v) {
+static MJ_MAYBE_UNUSED int64_t gb_mcr_when_50(mj_view *v) {
     (void)v;
     return (int64_t)(((((((int64_t)__builtin_popcountll(v->suits))) == (INT64_C(4)))) && ({ int _r1 = 0; for (int _i3 = 0; _i3 < v->n_tiles; _i3++) { const mj_tile *_it4 = &v->tiles[_i3]; if ((_it4)->is_wind) { _r1 = 1; goto _end2; } } _end2: ; _r1; }) && ({ int _r5 = 0; for (int _i7 = 0; _i7 < v->n_tiles; _i7++) { const mj_tile *_it8 = &v->tiles[_i7]; if ((_it8)->is_dragon) { _r5 = 1; goto _end6; } } _end6: ; _r5; })));
 }
 
 /* specs/gb_mcr.yaml:1063 scoring.patterns.melded_hand.when
  * spec: ron and len([g for g in melds if not g.concealed]) == 4 */
-static int64_t when_51(mj_view *v) {
+static MJ_MAYBE_UNUSED int64_t gb_mcr_when_51(mj_view *v) {
     (void)v;
     return (int64_t)((v->ron && (((({ int64_t _r1 = 0; for (int _i3 = 0; _i3 < v->n_melds; _i3++) { const mj_group *_it4 = v->melds[_i3]; if ((!(_it4)->concealed)) { _r1++; } } _r1; })) == (INT64_C(4))))));
 }
 
 /* specs/gb_mcr.yaml:1080 scoring.patterns.two_concealed_kongs.when
  * spec: len([g for g in melds if g.is_kong]) == 2 and len([g for g in melds if g.is_kong and g.concealed]) == 2 */
-static int64_t when_52(mj_view *v) {
+static MJ_MAYBE_UNUSED int64_t gb_mcr_when_52(mj_view *v) {
     (void)v;
     return (int64_t)(((((({ int64_t _r1 = 0; for (int _i3 = 0; _i3 < v->n_melds; _i3++) { const mj_group *_it4 = v->melds[_i3]; if ((_it4)->is_kong) { _r1++; } } _r1; })) == (INT64_C(2)))) && (((({ int64_t _r5 = 0; for (int _i7 = 0; _i7 < v->n_melds; _i7++) { const mj_group *_it8 = v->melds[_i7]; if (((_it8)->is_kong && (_it8)->concealed)) { _r5++; } } _r5; })) == (INT64_C(2))))));
 }
 
 /* specs/gb_mcr.yaml:1113 scoring.patterns.two_dragon_pungs.when
  * spec: a.is_dragon and b.is_dragon */
-static int64_t when_53(mj_view *v) {
+static MJ_MAYBE_UNUSED int64_t gb_mcr_when_53(mj_view *v) {
     (void)v;
     return (int64_t)(((v->members[0])->is_dragon && (v->members[1])->is_dragon));
 }
 
 /* specs/gb_mcr.yaml:1130 scoring.patterns.outside_hand.when
  * spec: shape == 'standard' and all(g.has_terminal_or_honor for g in groups) */
-static int64_t when_54(mj_view *v) {
+static MJ_MAYBE_UNUSED int64_t gb_mcr_when_54(mj_view *v) {
     (void)v;
     return (int64_t)(((((v->shape) == (MJ_SHAPE_STANDARD))) && ({ int _r1 = 1; for (int _i3 = 0; _i3 < v->n_groups; _i3++) { const mj_group *_it4 = v->groups[_i3]; if (!((_it4)->has_terminal_or_honor)) { _r1 = 0; goto _end2; } } _end2: ; _r1; })));
 }
 
 /* specs/gb_mcr.yaml:1146 scoring.patterns.fully_concealed_hand.when
  * spec: tsumo and is_closed */
-static int64_t when_55(mj_view *v) {
+static MJ_MAYBE_UNUSED int64_t gb_mcr_when_55(mj_view *v) {
     (void)v;
     return (int64_t)((v->tsumo && v->is_closed));
 }
 
 /* specs/gb_mcr.yaml:1163 scoring.patterns.two_melded_kongs.when
  * spec: len([g for g in melds if g.is_kong]) == 2 and len([g for g in melds if g.is_kong and g.concealed]) <= 1 */
-static int64_t when_56(mj_view *v) {
+static MJ_MAYBE_UNUSED int64_t gb_mcr_when_56(mj_view *v) {
     (void)v;
     return (int64_t)(((((({ int64_t _r1 = 0; for (int _i3 = 0; _i3 < v->n_melds; _i3++) { const mj_group *_it4 = v->melds[_i3]; if ((_it4)->is_kong) { _r1++; } } _r1; })) == (INT64_C(2)))) && (((({ int64_t _r5 = 0; for (int _i7 = 0; _i7 < v->n_melds; _i7++) { const mj_group *_it8 = v->melds[_i7]; if (((_it8)->is_kong && (_it8)->concealed)) { _r5++; } } _r5; })) <= (INT64_C(1))))));
 }
 
 /* specs/gb_mcr.yaml:1179 scoring.patterns.last_tile.when
  * spec: (fourth_tile and concealed_count_of(win_tile.suit, win_tile.number) == 1) or count_of(win_tile.suit, win_tile.number) - concealed_count_of(win_tile.suit, win_tile.number) == 3 */
-static int64_t when_57(mj_view *v) {
+static MJ_MAYBE_UNUSED int64_t gb_mcr_when_57(mj_view *v) {
     (void)v;
     return (int64_t)(((v->fourth_tile && (((mj_count_in(v->concealed_counts, (int)(((&v->win_tile))->suit), ((int64_t)(((&v->win_tile))->number)))) == (INT64_C(1))))) || (((mj_sub(&v->overflow, ((int64_t)(mj_count_in(v->counts, (int)(((&v->win_tile))->suit), ((int64_t)(((&v->win_tile))->number))))), ((int64_t)(mj_count_in(v->concealed_counts, (int)(((&v->win_tile))->suit), ((int64_t)(((&v->win_tile))->number))))))) == (INT64_C(3))))));
 }
 
 /* specs/gb_mcr.yaml:1196 scoring.patterns.dragon_pung.when
  * spec: a.is_dragon */
-static int64_t when_58(mj_view *v) {
+static MJ_MAYBE_UNUSED int64_t gb_mcr_when_58(mj_view *v) {
     (void)v;
     return (int64_t)((v->members[0])->is_dragon);
 }
 
 /* specs/gb_mcr.yaml:1213 scoring.patterns.prevalent_wind.when
  * spec: a.wind is not None and a.wind == round_wind */
-static int64_t when_59(mj_view *v) {
+static MJ_MAYBE_UNUSED int64_t gb_mcr_when_59(mj_view *v) {
     (void)v;
     return (int64_t)((((((v->members[0])->wind) != MJ_NONE)) && ((((v->members[0])->wind) == (v->round_wind)))));
 }
 
 /* specs/gb_mcr.yaml:1231 scoring.patterns.seat_wind.when
  * spec: a.wind is not None and a.wind == seat_wind */
-static int64_t when_60(mj_view *v) {
+static MJ_MAYBE_UNUSED int64_t gb_mcr_when_60(mj_view *v) {
     (void)v;
     return (int64_t)((((((v->members[0])->wind) != MJ_NONE)) && ((((v->members[0])->wind) == (v->seat_wind)))));
 }
 
 /* specs/gb_mcr.yaml:1248 scoring.patterns.concealed_hand.when
  * spec: ron and is_closed */
-static int64_t when_61(mj_view *v) {
+static MJ_MAYBE_UNUSED int64_t gb_mcr_when_61(mj_view *v) {
     (void)v;
     return (int64_t)((v->ron && v->is_closed));
 }
 
 /* specs/gb_mcr.yaml:1264 scoring.patterns.all_chows.when
  * spec: shape in ('standard', 'knitted_straight') and all(g.is_sequence for g in sets) and pair is not None and pair.suit != 'z' */
-static int64_t when_62(mj_view *v) {
+static MJ_MAYBE_UNUSED int64_t gb_mcr_when_62(mj_view *v) {
     (void)v;
     return (int64_t)(((({ int64_t _x1 = (int64_t)(v->shape); (_x1 == (MJ_SHAPE_STANDARD) || _x1 == (MJ_SHAPE_KNITTED_STRAIGHT)); })) && ({ int _r2 = 1; for (int _i4 = 0; _i4 < v->n_sets; _i4++) { const mj_group *_it5 = v->sets[_i4]; if (!((_it5)->is_sequence)) { _r2 = 0; goto _end3; } } _end3: ; _r2; }) && (((v->pair) != NULL)) && ((((v->pair)->suit) != (MJ_SUIT_Z)))));
 }
 
 /* specs/gb_mcr.yaml:1281 scoring.patterns.tile_hog.count
  * spec: four_of_a_kinds - len([g for g in melds if g.is_kong]) */
-static int64_t count_63(mj_view *v) {
+static MJ_MAYBE_UNUSED int64_t gb_mcr_count_63(mj_view *v) {
     (void)v;
     return (int64_t)(mj_sub(&v->overflow, ((int64_t)(v->four_of_a_kinds)), ((int64_t)(({ int64_t _r1 = 0; for (int _i3 = 0; _i3 < v->n_melds; _i3++) { const mj_group *_it4 = v->melds[_i3]; if ((_it4)->is_kong) { _r1++; } } _r1; })))));
 }
 
 /* specs/gb_mcr.yaml:1298 scoring.patterns.double_pung.when
  * spec: a.suit != 'z' and b.suit != 'z' and a.suit != b.suit and a.number == b.number */
-static int64_t when_64(mj_view *v) {
+static MJ_MAYBE_UNUSED int64_t gb_mcr_when_64(mj_view *v) {
     (void)v;
     return (int64_t)((((((v->members[0])->suit) != (MJ_SUIT_Z))) && ((((v->members[1])->suit) != (MJ_SUIT_Z))) && ((((v->members[0])->suit) != ((v->members[1])->suit))) && ((((v->members[0])->number) == ((v->members[1])->number)))));
 }
 
 /* specs/gb_mcr.yaml:1314 scoring.patterns.two_concealed_pungs.when
  * spec: concealed_triplets == 2 */
-static int64_t when_65(mj_view *v) {
+static MJ_MAYBE_UNUSED int64_t gb_mcr_when_65(mj_view *v) {
     (void)v;
     return (int64_t)((((v->concealed_triplets) == (INT64_C(2)))));
 }
 
 /* specs/gb_mcr.yaml:1330 scoring.patterns.concealed_kong.when
  * spec: len([g for g in melds if g.is_kong and g.concealed]) == 1 and len([g for g in melds if g.is_kong]) <= 2 */
-static int64_t when_66(mj_view *v) {
+static MJ_MAYBE_UNUSED int64_t gb_mcr_when_66(mj_view *v) {
     (void)v;
     return (int64_t)(((((({ int64_t _r1 = 0; for (int _i3 = 0; _i3 < v->n_melds; _i3++) { const mj_group *_it4 = v->melds[_i3]; if (((_it4)->is_kong && (_it4)->concealed)) { _r1++; } } _r1; })) == (INT64_C(1)))) && (((({ int64_t _r5 = 0; for (int _i7 = 0; _i7 < v->n_melds; _i7++) { const mj_group *_it8 = v->melds[_i7]; if ((_it8)->is_kong) { _r5++; } } _r5; })) <= (INT64_C(2))))));
 }
 
 /* specs/gb_mcr.yaml:1346 scoring.patterns.all_simples.when
  * spec: all(not t.is_terminal_or_honor for t in tiles) */
-static int64_t when_67(mj_view *v) {
+static MJ_MAYBE_UNUSED int64_t gb_mcr_when_67(mj_view *v) {
     (void)v;
     return (int64_t)(({ int _r1 = 1; for (int _i3 = 0; _i3 < v->n_tiles; _i3++) { const mj_tile *_it4 = &v->tiles[_i3]; if (!((!(_it4)->is_terminal_or_honor))) { _r1 = 0; goto _end2; } } _end2: ; _r1; }));
 }
 
 /* specs/gb_mcr.yaml:1364 scoring.patterns.pure_double_chow.when
  * spec: a.suit == b.suit and a.number == b.number */
-static int64_t when_68(mj_view *v) {
+static MJ_MAYBE_UNUSED int64_t gb_mcr_when_68(mj_view *v) {
     (void)v;
     return (int64_t)((((((v->members[0])->suit) == ((v->members[1])->suit))) && ((((v->members[0])->number) == ((v->members[1])->number)))));
 }
 
 /* specs/gb_mcr.yaml:1381 scoring.patterns.mixed_double_chow.when
  * spec: a.suit != b.suit and a.number == b.number */
-static int64_t when_69(mj_view *v) {
+static MJ_MAYBE_UNUSED int64_t gb_mcr_when_69(mj_view *v) {
     (void)v;
     return (int64_t)((((((v->members[0])->suit) != ((v->members[1])->suit))) && ((((v->members[0])->number) == ((v->members[1])->number)))));
 }
 
 /* specs/gb_mcr.yaml:1398 scoring.patterns.short_straight.when
  * spec: a.suit == b.suit and b.number == a.number + 3 */
-static int64_t when_70(mj_view *v) {
+static MJ_MAYBE_UNUSED int64_t gb_mcr_when_70(mj_view *v) {
     (void)v;
     return (int64_t)((((((v->members[0])->suit) == ((v->members[1])->suit))) && ((((v->members[1])->number) == (mj_add(&v->overflow, ((int64_t)((v->members[0])->number)), ((int64_t)(INT64_C(3)))))))));
 }
 
 /* specs/gb_mcr.yaml:1415 scoring.patterns.two_terminal_chows.when
  * spec: a.suit == b.suit and a.number == 1 and b.number == 7 */
-static int64_t when_71(mj_view *v) {
+static MJ_MAYBE_UNUSED int64_t gb_mcr_when_71(mj_view *v) {
     (void)v;
     return (int64_t)((((((v->members[0])->suit) == ((v->members[1])->suit))) && ((((v->members[0])->number) == (INT64_C(1)))) && ((((v->members[1])->number) == (INT64_C(7))))));
 }
 
 /* specs/gb_mcr.yaml:1432 scoring.patterns.pung_of_terminals_or_honors.when
  * spec: a.is_wind or (a.suit != 'z' and a.number in (1, 9)) */
-static int64_t when_72(mj_view *v) {
+static MJ_MAYBE_UNUSED int64_t gb_mcr_when_72(mj_view *v) {
     (void)v;
     return (int64_t)(((v->members[0])->is_wind || (((((v->members[0])->suit) != (MJ_SUIT_Z))) && (({ int64_t _x1 = (int64_t)((v->members[0])->number); (_x1 == (INT64_C(1)) || _x1 == (INT64_C(9))); })))));
 }
 
 /* specs/gb_mcr.yaml:1448 scoring.patterns.melded_kong.when
  * spec: len([g for g in melds if g.is_kong]) == 1 and len([g for g in melds if g.is_kong and g.concealed]) == 0 */
-static int64_t when_73(mj_view *v) {
+static MJ_MAYBE_UNUSED int64_t gb_mcr_when_73(mj_view *v) {
     (void)v;
     return (int64_t)(((((({ int64_t _r1 = 0; for (int _i3 = 0; _i3 < v->n_melds; _i3++) { const mj_group *_it4 = v->melds[_i3]; if ((_it4)->is_kong) { _r1++; } } _r1; })) == (INT64_C(1)))) && (((({ int64_t _r5 = 0; for (int _i7 = 0; _i7 < v->n_melds; _i7++) { const mj_group *_it8 = v->melds[_i7]; if (((_it8)->is_kong && (_it8)->concealed)) { _r5++; } } _r5; })) == (INT64_C(0))))));
 }
 
 /* specs/gb_mcr.yaml:1464 scoring.patterns.one_voided_suit.when
  * spec: len({t.suit for t in tiles if t.is_suited}) == 2 */
-static int64_t when_74(mj_view *v) {
+static MJ_MAYBE_UNUSED int64_t gb_mcr_when_74(mj_view *v) {
     (void)v;
     return (int64_t)((((((int64_t)__builtin_popcountll(({ uint64_t _m1 = 0; for (int _i3 = 0; _i3 < v->n_tiles; _i3++) { const mj_tile *_it4 = &v->tiles[_i3]; if ((_it4)->is_suited) { { int64_t _x2 = (int64_t)((_it4)->suit); if (_x2 < 0 || _x2 > 63) v->overflow = 1; else _m1 |= UINT64_C(1) << _x2; } } } _m1; })))) == (INT64_C(2)))));
 }
 
 /* specs/gb_mcr.yaml:1480 scoring.patterns.no_honors.when
  * spec: 'z' not in suits */
-static int64_t when_75(mj_view *v) {
+static MJ_MAYBE_UNUSED int64_t gb_mcr_when_75(mj_view *v) {
     (void)v;
     return (int64_t)(((!({ int64_t _x1 = (int64_t)(MJ_SUIT_Z); (_x1 >= 0 && _x1 < 64 && ((((uint64_t)v->suits) >> _x1) & 1u)); }))));
 }
 
 /* specs/gb_mcr.yaml:1496 scoring.patterns.edge_wait.when
  * spec: wait == 'edge' and only_wait */
-static int64_t when_76(mj_view *v) {
+static MJ_MAYBE_UNUSED int64_t gb_mcr_when_76(mj_view *v) {
     (void)v;
     return (int64_t)(((((v->wait) == (MJ_WAIT_EDGE))) && v->only_wait));
 }
 
 /* specs/gb_mcr.yaml:1512 scoring.patterns.closed_wait.when
  * spec: wait == 'closed' and only_wait */
-static int64_t when_77(mj_view *v) {
+static MJ_MAYBE_UNUSED int64_t gb_mcr_when_77(mj_view *v) {
     (void)v;
     return (int64_t)(((((v->wait) == (MJ_WAIT_CLOSED))) && v->only_wait));
 }
 
 /* specs/gb_mcr.yaml:1528 scoring.patterns.single_wait.when
  * spec: wait == 'single' and only_wait */
-static int64_t when_78(mj_view *v) {
+static MJ_MAYBE_UNUSED int64_t gb_mcr_when_78(mj_view *v) {
     (void)v;
     return (int64_t)(((((v->wait) == (MJ_WAIT_SINGLE))) && v->only_wait));
 }
 
 /* specs/gb_mcr.yaml:1544 scoring.patterns.self_drawn.when
  * spec: tsumo */
-static int64_t when_79(mj_view *v) {
+static MJ_MAYBE_UNUSED int64_t gb_mcr_when_79(mj_view *v) {
     (void)v;
     return (int64_t)(v->tsumo);
 }
 
 /* specs/gb_mcr.yaml:1560 scoring.patterns.flower_tiles.count
  * spec: flowers */
-static int64_t count_80(mj_view *v) {
+static MJ_MAYBE_UNUSED int64_t gb_mcr_count_80(mj_view *v) {
     (void)v;
     return (int64_t)(v->flowers);
 }
 
 /* specs/gb_mcr.yaml:1579 payments.ron.discarder
  * spec: fan + 8 */
-static int64_t ron_0(mj_pay *v) {
+static MJ_MAYBE_UNUSED int64_t gb_mcr_ron_0(mj_pay *v) {
     (void)v;
     return (int64_t)(mj_add(&v->overflow, ((int64_t)(v->fan)), ((int64_t)(INT64_C(8)))));
 }
 
 /* specs/gb_mcr.yaml:1580 payments.ron.others
  * spec: 8 */
-static int64_t ron_1(mj_pay *v) {
+static MJ_MAYBE_UNUSED int64_t gb_mcr_ron_1(mj_pay *v) {
     (void)v;
     return (int64_t)(INT64_C(8));
 }
 
-/* specs/gb_mcr.yaml:1582 payments.tsumo.each
- * spec: fan + 8 */
-static int64_t tsumo_0(mj_pay *v) {
-    (void)v;
-    return (int64_t)(mj_add(&v->overflow, ((int64_t)(v->fan)), ((int64_t)(INT64_C(8)))));
-}
+static MJ_MAYBE_UNUSED const int gb_mcr_excludes_0[] = { 37, 47, 60, 59, 72 };
 
-static const int excludes_0[] = { 37, 47, 60, 59, 72 };
+static MJ_MAYBE_UNUSED const int gb_mcr_exclude_limit_0[] = { -1, -1, -1, -1, -1 };
 
-static const int exclude_limit_0[] = { -1, -1, -1, -1, -1 };
+static MJ_MAYBE_UNUSED const int gb_mcr_excludes_1[] = { 53, 58 };
 
-static const int excludes_1[] = { 53, 58 };
+static MJ_MAYBE_UNUSED const int gb_mcr_exclude_limit_1[] = { -1, -1 };
 
-static const int exclude_limit_1[] = { -1, -1 };
+static MJ_MAYBE_UNUSED const int gb_mcr_excludes_2[] = { 48, 74 };
 
-static const int excludes_2[] = { 48, 74 };
+static MJ_MAYBE_UNUSED const int gb_mcr_excludes_3[] = { 21, 61, 55, 75, 72 };
 
-static const int exclude_limit_2[] = { -1, -1 };
+static MJ_MAYBE_UNUSED const int gb_mcr_excludes_4[] = { 47, 78 };
 
-static const int excludes_3[] = { 21, 61, 55, 75, 72 };
+static MJ_MAYBE_UNUSED const int gb_mcr_excludes_5[] = { 18, 21, 61, 55, 78, 75 };
 
-static const int exclude_limit_3[] = { -1, -1, -1, -1, -1 };
+static MJ_MAYBE_UNUSED const int gb_mcr_exclude_limit_5[] = { -1, -1, -1, -1, -1, -1 };
 
-static const int excludes_4[] = { 47, 78 };
+static MJ_MAYBE_UNUSED const int gb_mcr_excludes_6[] = { 50, 17, 61, 55, 78 };
 
-static const int exclude_limit_4[] = { -1, -1 };
+static MJ_MAYBE_UNUSED const int gb_mcr_excludes_7[] = { 17, 47, 54, 72, 75, 64 };
 
-static const int excludes_5[] = { 18, 21, 61, 55, 78, 75 };
+static MJ_MAYBE_UNUSED const int gb_mcr_excludes_8[] = { 37, 72 };
 
-static const int exclude_limit_5[] = { -1, -1, -1, -1, -1, -1 };
+static MJ_MAYBE_UNUSED const int gb_mcr_excludes_10[] = { 17, 47, 54, 72 };
 
-static const int excludes_6[] = { 50, 17, 61, 55, 78 };
+static MJ_MAYBE_UNUSED const int gb_mcr_exclude_limit_10[] = { -1, -1, -1, -1 };
 
-static const int exclude_limit_6[] = { -1, -1, -1, -1, -1 };
+static MJ_MAYBE_UNUSED const int gb_mcr_excludes_11[] = { 47, 61, 55 };
 
-static const int excludes_7[] = { 17, 47, 54, 72, 75, 64 };
+static MJ_MAYBE_UNUSED const int gb_mcr_exclude_limit_11[] = { -1, -1, -1 };
 
-static const int exclude_limit_7[] = { -1, -1, -1, -1, -1, -1 };
+static MJ_MAYBE_UNUSED const int gb_mcr_excludes_12[] = { 21, 62, 68, 71, 75 };
 
-static const int excludes_8[] = { 37, 72 };
+static MJ_MAYBE_UNUSED const int gb_mcr_excludes_13[] = { 22, 68, 63 };
 
-static const int exclude_limit_8[] = { -1, -1 };
+static MJ_MAYBE_UNUSED const int gb_mcr_excludes_14[] = { 23, 47 };
 
-static const int excludes_9[] = { 53, 58 };
+static MJ_MAYBE_UNUSED const int gb_mcr_excludes_15[] = { 29 };
 
-static const int exclude_limit_9[] = { -1, -1 };
+static MJ_MAYBE_UNUSED const int gb_mcr_exclude_limit_15[] = { -1 };
 
-static const int excludes_10[] = { 17, 47, 54, 72 };
+static MJ_MAYBE_UNUSED const int gb_mcr_excludes_17[] = { 47, 54, 72 };
 
-static const int exclude_limit_10[] = { -1, -1, -1, -1 };
+static MJ_MAYBE_UNUSED const int gb_mcr_excludes_18[] = { 61, 55, 78 };
 
-static const int excludes_11[] = { 47, 61, 55 };
+static MJ_MAYBE_UNUSED const int gb_mcr_excludes_19[] = { 33, 50, 61, 55, 78 };
 
-static const int exclude_limit_11[] = { -1, -1, -1 };
+static MJ_MAYBE_UNUSED const int gb_mcr_excludes_20[] = { 47, 67, 75 };
 
-static const int excludes_12[] = { 21, 62, 68, 71, 75 };
+static MJ_MAYBE_UNUSED const int gb_mcr_excludes_21[] = { 75 };
 
-static const int exclude_limit_12[] = { -1, -1, -1, -1, -1 };
+static MJ_MAYBE_UNUSED const int gb_mcr_excludes_22[] = { 68 };
 
-static const int excludes_13[] = { 22, 68, 63 };
+static MJ_MAYBE_UNUSED const int gb_mcr_excludes_24[] = { 35, 75 };
 
-static const int exclude_limit_13[] = { -1, -1, -1 };
+static MJ_MAYBE_UNUSED const int gb_mcr_excludes_25[] = { 67, 75 };
 
-static const int excludes_14[] = { 23, 47 };
+static MJ_MAYBE_UNUSED const int gb_mcr_excludes_26[] = { 36, 75 };
 
-static const int exclude_limit_14[] = { -1, -1 };
+static MJ_MAYBE_UNUSED const int gb_mcr_excludes_27[] = { 70, 71 };
 
-static const int excludes_15[] = { 29 };
+static MJ_MAYBE_UNUSED const int gb_mcr_excludes_28[] = { 62, 75, 69, 71 };
 
-static const int exclude_limit_15[] = { -1 };
+static MJ_MAYBE_UNUSED const int gb_mcr_excludes_31[] = { 64 };
 
-static const int excludes_17[] = { 47, 54, 72 };
+static MJ_MAYBE_UNUSED const int gb_mcr_excludes_33[] = { 50, 61, 55, 78 };
 
-static const int exclude_limit_17[] = { -1, -1, -1 };
+static MJ_MAYBE_UNUSED const int gb_mcr_excludes_37[] = { 72 };
 
-static const int excludes_18[] = { 61, 55, 78 };
+static MJ_MAYBE_UNUSED const int gb_mcr_excludes_39[] = { 74 };
 
-static const int exclude_limit_18[] = { -1, -1, -1 };
+static MJ_MAYBE_UNUSED const int gb_mcr_excludes_40[] = { 69 };
 
-static const int excludes_19[] = { 33, 50, 61, 55, 78 };
+static MJ_MAYBE_UNUSED const int gb_mcr_excludes_43[] = { 79 };
 
-static const int exclude_limit_19[] = { -1, -1, -1, -1, -1 };
+static MJ_MAYBE_UNUSED const int gb_mcr_excludes_46[] = { 57 };
 
-static const int excludes_20[] = { 47, 67, 75 };
+static MJ_MAYBE_UNUSED const int gb_mcr_excludes_51[] = { 78 };
 
-static const int exclude_limit_20[] = { -1, -1, -1 };
+static MJ_MAYBE_UNUSED const int gb_mcr_excludes_52[] = { 65 };
 
-static const int excludes_21[] = { 75 };
+static MJ_MAYBE_UNUSED const int gb_mcr_excludes_53[] = { 58 };
 
-static const int exclude_limit_21[] = { -1 };
+static MJ_MAYBE_UNUSED const int gb_mcr_prefer[] = { MJ_PREFER_TOTAL };
 
-static const int excludes_22[] = { 68 };
+static MJ_MAYBE_UNUSED const int gb_mcr_minimum_without[] = { 80 };
 
-static const int exclude_limit_22[] = { -1 };
-
-static const int excludes_24[] = { 35, 75 };
-
-static const int exclude_limit_24[] = { -1, -1 };
-
-static const int excludes_25[] = { 67, 75 };
-
-static const int exclude_limit_25[] = { -1, -1 };
-
-static const int excludes_26[] = { 36, 75 };
-
-static const int exclude_limit_26[] = { -1, -1 };
-
-static const int excludes_27[] = { 70, 71 };
-
-static const int exclude_limit_27[] = { -1, -1 };
-
-static const int excludes_28[] = { 62, 75, 69, 71 };
-
-static const int exclude_limit_28[] = { -1, -1, -1, -1 };
-
-static const int excludes_30[] = { 67, 75 };
-
-static const int exclude_limit_30[] = { -1, -1 };
-
-static const int excludes_31[] = { 64 };
-
-static const int exclude_limit_31[] = { -1 };
-
-static const int excludes_33[] = { 50, 61, 55, 78 };
-
-static const int exclude_limit_33[] = { -1, -1, -1, -1 };
-
-static const int excludes_35[] = { 75 };
-
-static const int exclude_limit_35[] = { -1 };
-
-static const int excludes_36[] = { 75 };
-
-static const int exclude_limit_36[] = { -1 };
-
-static const int excludes_37[] = { 72 };
-
-static const int exclude_limit_37[] = { -1 };
-
-static const int excludes_39[] = { 74 };
-
-static const int exclude_limit_39[] = { -1 };
-
-static const int excludes_40[] = { 69 };
-
-static const int exclude_limit_40[] = { -1 };
-
-static const int excludes_43[] = { 79 };
-
-static const int exclude_limit_43[] = { -1 };
-
-static const int excludes_45[] = { 79 };
-
-static const int exclude_limit_45[] = { -1 };
-
-static const int excludes_46[] = { 57 };
-
-static const int exclude_limit_46[] = { -1 };
-
-static const int excludes_51[] = { 78 };
-
-static const int exclude_limit_51[] = { -1 };
-
-static const int excludes_52[] = { 65 };
-
-static const int exclude_limit_52[] = { -1 };
-
-static const int excludes_53[] = { 58 };
-
-static const int exclude_limit_53[] = { -1 };
-
-static const int excludes_55[] = { 79 };
-
-static const int exclude_limit_55[] = { -1 };
-
-static const int excludes_59[] = { 72 };
-
-static const int exclude_limit_59[] = { -1 };
-
-static const int excludes_60[] = { 72 };
-
-static const int exclude_limit_60[] = { -1 };
-
-static const int excludes_62[] = { 75 };
-
-static const int exclude_limit_62[] = { -1 };
-
-static const int excludes_67[] = { 75 };
-
-static const int exclude_limit_67[] = { -1 };
-
-static const int prefer[] = { MJ_PREFER_TOTAL };
-
-static const int minimum_without[] = { 80 };
-
-static const mj_pattern patterns[] = {
-    {"big_four_winds", "Big Four Winds", "\302\2474", when_0, NULL, {INT64_C(88), NULL}, 0, {0, NULL}, MJ_NONE, excludes_0, exclude_limit_0, 5, MJ_COMBINE_TRIPLETS, 4, 0, 0, 0, 1, 1},
-    {"big_three_dragons", "Big Three Dragons", "\302\2474", when_1, NULL, {INT64_C(88), NULL}, 0, {0, NULL}, MJ_NONE, excludes_1, exclude_limit_1, 2, MJ_COMBINE_TRIPLETS, 3, 0, 0, 0, 1, 1},
-    {"all_green", "All Green", "\302\2474", when_2, NULL, {INT64_C(88), NULL}, 0, {0, NULL}, MJ_NONE, excludes_2, exclude_limit_2, 2, MJ_NONE, 0, 0, 0, 0, 1, 0},
-    {"nine_gates", "Nine Gates", "\302\2474", when_3, NULL, {INT64_C(88), NULL}, 0, {0, NULL}, MJ_NONE, excludes_3, exclude_limit_3, 5, MJ_NONE, 0, 0, 0, 0, 1, 0},
-    {"four_kongs", "Four Kongs", "\302\2474", when_4, NULL, {INT64_C(88), NULL}, 0, {0, NULL}, MJ_NONE, excludes_4, exclude_limit_4, 2, MJ_NONE, 0, 0, 0, 0, 1, 0},
-    {"seven_shifted_pairs", "Seven Shifted Pairs", "\302\2474", when_5, NULL, {INT64_C(88), NULL}, 0, {0, NULL}, MJ_NONE, excludes_5, exclude_limit_5, 6, MJ_NONE, 0, 0, 0, 0, 1, 0},
-    {"thirteen_orphans", "Thirteen Orphans", "\302\2474", when_6, NULL, {INT64_C(88), NULL}, 0, {0, NULL}, MJ_NONE, excludes_6, exclude_limit_6, 5, MJ_NONE, 0, 0, 0, 0, 1, 0},
-    {"all_terminals", "All Terminals", "\302\2474", when_7, NULL, {INT64_C(64), NULL}, 0, {0, NULL}, MJ_NONE, excludes_7, exclude_limit_7, 6, MJ_NONE, 0, 0, 0, 0, 1, 0},
-    {"little_four_winds", "Little Four Winds", "\302\2474", when_8, NULL, {INT64_C(64), NULL}, 0, {0, NULL}, MJ_NONE, excludes_8, exclude_limit_8, 2, MJ_NONE, 0, 0, 0, 0, 1, 0},
-    {"little_three_dragons", "Little Three Dragons", "\302\2474", when_9, NULL, {INT64_C(64), NULL}, 0, {0, NULL}, MJ_NONE, excludes_9, exclude_limit_9, 2, MJ_NONE, 0, 0, 0, 0, 1, 0},
-    {"all_honors", "All Honors", "\302\2474", when_10, NULL, {INT64_C(64), NULL}, 0, {0, NULL}, MJ_NONE, excludes_10, exclude_limit_10, 4, MJ_NONE, 0, 0, 0, 0, 1, 0},
-    {"four_concealed_pungs", "Four Concealed Pungs", "\302\2474", when_11, NULL, {INT64_C(64), NULL}, 0, {0, NULL}, MJ_NONE, excludes_11, exclude_limit_11, 3, MJ_NONE, 0, 0, 0, 0, 0, 0},
-    {"pure_terminal_chows", "Pure Terminal Chows", "\302\2474", when_12, NULL, {INT64_C(64), NULL}, 0, {0, NULL}, MJ_NONE, excludes_12, exclude_limit_12, 5, MJ_NONE, 0, 0, 0, 0, 1, 0},
-    {"quadruple_chow", "Quadruple Chow", "\302\2474", when_13, NULL, {INT64_C(48), NULL}, 0, {0, NULL}, MJ_NONE, excludes_13, exclude_limit_13, 3, MJ_COMBINE_SEQUENCES, 4, 0, 0, 0, 1, 1},
-    {"four_pure_shifted_pungs", "Four Pure Shifted Pungs", "\302\2474", when_14, NULL, {INT64_C(48), NULL}, 0, {0, NULL}, MJ_NONE, excludes_14, exclude_limit_14, 2, MJ_COMBINE_TRIPLETS, 4, 0, 0, 0, 1, 1},
-    {"four_pure_shifted_chows", "Four Pure Shifted Chows", "\302\2474", when_15, NULL, {INT64_C(32), NULL}, 0, {0, NULL}, MJ_NONE, excludes_15, exclude_limit_15, 1, MJ_COMBINE_SEQUENCES, 4, 0, 0, 0, 1, 1},
-    {"three_kongs", "Three Kongs", "\302\2474", when_16, NULL, {INT64_C(32), NULL}, 0, {0, NULL}, MJ_NONE, NULL, NULL, 0, MJ_NONE, 0, 0, 0, 0, 1, 0},
-    {"all_terminals_and_honors", "All Terminals and Honors", "\302\2474", when_17, NULL, {INT64_C(32), NULL}, 0, {0, NULL}, MJ_NONE, excludes_17, exclude_limit_17, 3, MJ_NONE, 0, 0, 0, 0, 1, 0},
-    {"seven_pairs", "Seven Pairs", "\302\2474", when_18, NULL, {INT64_C(24), NULL}, 0, {0, NULL}, MJ_NONE, excludes_18, exclude_limit_18, 3, MJ_NONE, 0, 0, 0, 0, 1, 0},
-    {"greater_honors_and_knitted_tiles", "Greater Honors and Knitted Tiles", "\302\2474", when_19, NULL, {INT64_C(24), NULL}, 0, {0, NULL}, MJ_NONE, excludes_19, exclude_limit_19, 5, MJ_NONE, 0, 0, 0, 0, 1, 0},
-    {"all_even_pungs", "All Even Pungs", "\302\2474", when_20, NULL, {INT64_C(24), NULL}, 0, {0, NULL}, MJ_NONE, excludes_20, exclude_limit_20, 3, MJ_NONE, 0, 0, 0, 0, 1, 0},
-    {"full_flush", "Full Flush", "\302\2474", when_21, NULL, {INT64_C(24), NULL}, 0, {0, NULL}, MJ_NONE, excludes_21, exclude_limit_21, 1, MJ_NONE, 0, 0, 0, 0, 1, 0},
-    {"pure_triple_chow", "Pure Triple Chow", "\302\2474", when_22, NULL, {INT64_C(24), NULL}, 0, {0, NULL}, MJ_NONE, excludes_22, exclude_limit_22, 1, MJ_COMBINE_SEQUENCES, 3, 0, 0, 0, 1, 1},
-    {"pure_shifted_pungs", "Pure Shifted Pungs", "\302\2474", when_23, NULL, {INT64_C(24), NULL}, 0, {0, NULL}, MJ_NONE, NULL, NULL, 0, MJ_COMBINE_TRIPLETS, 3, 0, 0, 0, 1, 1},
-    {"upper_tiles", "Upper Tiles", "\302\2474", when_24, NULL, {INT64_C(24), NULL}, 0, {0, NULL}, MJ_NONE, excludes_24, exclude_limit_24, 2, MJ_NONE, 0, 0, 0, 0, 1, 0},
-    {"middle_tiles", "Middle Tiles", "\302\2474", when_25, NULL, {INT64_C(24), NULL}, 0, {0, NULL}, MJ_NONE, excludes_25, exclude_limit_25, 2, MJ_NONE, 0, 0, 0, 0, 1, 0},
-    {"lower_tiles", "Lower Tiles", "\302\2474", when_26, NULL, {INT64_C(24), NULL}, 0, {0, NULL}, MJ_NONE, excludes_26, exclude_limit_26, 2, MJ_NONE, 0, 0, 0, 0, 1, 0},
-    {"pure_straight", "Pure Straight", "\302\2474", when_27, NULL, {INT64_C(16), NULL}, 0, {0, NULL}, MJ_NONE, excludes_27, exclude_limit_27, 2, MJ_COMBINE_SEQUENCES, 3, 0, 0, 0, 1, 1},
-    {"three_suited_terminal_chows", "Three-Suited Terminal Chows", "\302\2474", when_28, NULL, {INT64_C(16), NULL}, 0, {0, NULL}, MJ_NONE, excludes_28, exclude_limit_28, 4, MJ_NONE, 0, 0, 0, 0, 1, 0},
-    {"pure_shifted_chows", "Pure Shifted Chows", "\302\2474", when_29, NULL, {INT64_C(16), NULL}, 0, {0, NULL}, MJ_NONE, NULL, NULL, 0, MJ_COMBINE_SEQUENCES, 3, 0, 0, 0, 1, 1},
-    {"all_fives", "All Fives", "\302\2474", when_30, NULL, {INT64_C(16), NULL}, 0, {0, NULL}, MJ_NONE, excludes_30, exclude_limit_30, 2, MJ_NONE, 0, 0, 0, 0, 1, 0},
-    {"triple_pung", "Triple Pung", "\302\2474", when_31, NULL, {INT64_C(16), NULL}, 0, {0, NULL}, MJ_NONE, excludes_31, exclude_limit_31, 1, MJ_COMBINE_TRIPLETS, 3, 0, 0, 0, 1, 1},
-    {"three_concealed_pungs", "Three Concealed Pungs", "\302\2474", when_32, NULL, {INT64_C(16), NULL}, 0, {0, NULL}, MJ_NONE, NULL, NULL, 0, MJ_NONE, 0, 0, 0, 0, 0, 0},
-    {"lesser_honors_and_knitted_tiles", "Lesser Honors and Knitted Tiles", "\302\2474", when_33, NULL, {INT64_C(12), NULL}, 0, {0, NULL}, MJ_NONE, excludes_33, exclude_limit_33, 4, MJ_NONE, 0, 0, 0, 0, 1, 0},
-    {"knitted_straight", "Knitted Straight", "\302\2474", when_34, NULL, {INT64_C(12), NULL}, 0, {0, NULL}, MJ_NONE, NULL, NULL, 0, MJ_NONE, 0, 0, 0, 0, 1, 0},
-    {"upper_four", "Upper Four", "\302\2474", when_35, NULL, {INT64_C(12), NULL}, 0, {0, NULL}, MJ_NONE, excludes_35, exclude_limit_35, 1, MJ_NONE, 0, 0, 0, 0, 1, 0},
-    {"lower_four", "Lower Four", "\302\2474", when_36, NULL, {INT64_C(12), NULL}, 0, {0, NULL}, MJ_NONE, excludes_36, exclude_limit_36, 1, MJ_NONE, 0, 0, 0, 0, 1, 0},
-    {"big_three_winds", "Big Three Winds", "\302\2474", when_37, NULL, {INT64_C(12), NULL}, 0, {0, NULL}, MJ_NONE, excludes_37, exclude_limit_37, 1, MJ_COMBINE_TRIPLETS, 3, 0, 0, 0, 1, 1},
-    {"mixed_straight", "Mixed Straight", "\302\2474", when_38, NULL, {INT64_C(8), NULL}, 0, {0, NULL}, MJ_NONE, NULL, NULL, 0, MJ_COMBINE_SEQUENCES, 3, 0, 0, 0, 1, 1},
-    {"reversible_tiles", "Reversible Tiles", "\302\2474", when_39, NULL, {INT64_C(8), NULL}, 0, {0, NULL}, MJ_NONE, excludes_39, exclude_limit_39, 1, MJ_NONE, 0, 0, 0, 0, 1, 0},
-    {"mixed_triple_chow", "Mixed Triple Chow", "\302\2474", when_40, NULL, {INT64_C(8), NULL}, 0, {0, NULL}, MJ_NONE, excludes_40, exclude_limit_40, 1, MJ_COMBINE_SEQUENCES, 3, 0, 0, 0, 1, 1},
-    {"mixed_shifted_pungs", "Mixed Shifted Pungs", "\302\2474", when_41, NULL, {INT64_C(8), NULL}, 0, {0, NULL}, MJ_NONE, NULL, NULL, 0, MJ_COMBINE_TRIPLETS, 3, 0, 0, 0, 1, 1},
-    {"chicken_hand", "Chicken Hand", "\302\2474", when_42, NULL, {INT64_C(8), NULL}, 0, {0, NULL}, MJ_NONE, NULL, NULL, 0, MJ_NONE, 0, 1, 0, 0, 1, 0},
-    {"last_tile_draw", "Last Tile Draw", "\302\2474", when_43, NULL, {INT64_C(8), NULL}, 0, {0, NULL}, MJ_NONE, excludes_43, exclude_limit_43, 1, MJ_NONE, 0, 0, 0, 0, 0, 0},
-    {"last_tile_claim", "Last Tile Claim", "\302\2474", when_44, NULL, {INT64_C(8), NULL}, 0, {0, NULL}, MJ_NONE, NULL, NULL, 0, MJ_NONE, 0, 0, 0, 0, 0, 0},
-    {"out_with_replacement_tile", "Out with Replacement Tile", "\302\2474", when_45, NULL, {INT64_C(8), NULL}, 0, {0, NULL}, MJ_NONE, excludes_45, exclude_limit_45, 1, MJ_NONE, 0, 0, 0, 0, 0, 0},
-    {"robbing_the_kong", "Robbing the Kong", "\302\2474", when_46, NULL, {INT64_C(8), NULL}, 0, {0, NULL}, MJ_NONE, excludes_46, exclude_limit_46, 1, MJ_NONE, 0, 0, 0, 0, 0, 0},
-    {"all_pungs", "All Pungs", "\302\2474", when_47, NULL, {INT64_C(6), NULL}, 0, {0, NULL}, MJ_NONE, NULL, NULL, 0, MJ_NONE, 0, 0, 0, 0, 1, 0},
-    {"half_flush", "Half Flush", "\302\2474", when_48, NULL, {INT64_C(6), NULL}, 0, {0, NULL}, MJ_NONE, NULL, NULL, 0, MJ_NONE, 0, 0, 0, 0, 1, 0},
-    {"mixed_shifted_chows", "Mixed Shifted Chows", "\302\2474", when_49, NULL, {INT64_C(6), NULL}, 0, {0, NULL}, MJ_NONE, NULL, NULL, 0, MJ_COMBINE_SEQUENCES, 3, 0, 0, 0, 1, 1},
-    {"all_types", "All Types", "\302\2474", when_50, NULL, {INT64_C(6), NULL}, 0, {0, NULL}, MJ_NONE, NULL, NULL, 0, MJ_NONE, 0, 0, 0, 0, 1, 0},
-    {"melded_hand", "Melded Hand", "\302\2474", when_51, NULL, {INT64_C(6), NULL}, 0, {0, NULL}, MJ_NONE, excludes_51, exclude_limit_51, 1, MJ_NONE, 0, 0, 0, 0, 0, 0},
-    {"two_concealed_kongs", "Two Concealed Kongs", "\302\2474", when_52, NULL, {INT64_C(8), NULL}, 0, {0, NULL}, MJ_NONE, excludes_52, exclude_limit_52, 1, MJ_NONE, 0, 0, 0, 0, 1, 0},
-    {"two_dragon_pungs", "Two Dragon Pungs", "\302\2474", when_53, NULL, {INT64_C(6), NULL}, 0, {0, NULL}, MJ_NONE, excludes_53, exclude_limit_53, 1, MJ_COMBINE_TRIPLETS, 2, 0, 0, 0, 1, 1},
-    {"outside_hand", "Outside Hand", "\302\2474", when_54, NULL, {INT64_C(4), NULL}, 0, {0, NULL}, MJ_NONE, NULL, NULL, 0, MJ_NONE, 0, 0, 0, 0, 1, 0},
-    {"fully_concealed_hand", "Fully Concealed Hand", "\302\2474", when_55, NULL, {INT64_C(4), NULL}, 0, {0, NULL}, MJ_NONE, excludes_55, exclude_limit_55, 1, MJ_NONE, 0, 0, 0, 0, 0, 0},
-    {"two_melded_kongs", "Two Melded Kongs", "\302\2474", when_56, NULL, {INT64_C(4), NULL}, 0, {0, NULL}, MJ_NONE, NULL, NULL, 0, MJ_NONE, 0, 0, 0, 0, 1, 0},
-    {"last_tile", "Last Tile", "\302\2474", when_57, NULL, {INT64_C(4), NULL}, 0, {0, NULL}, MJ_NONE, NULL, NULL, 0, MJ_NONE, 0, 0, 0, 0, 0, 0},
-    {"dragon_pung", "Dragon Pung", "\302\2474", when_58, NULL, {INT64_C(2), NULL}, 0, {0, NULL}, MJ_NONE, NULL, NULL, 0, MJ_COMBINE_TRIPLETS, 1, 0, 0, 0, 1, 1},
-    {"prevalent_wind", "Prevalent Wind", "\302\2474", when_59, NULL, {INT64_C(2), NULL}, 0, {0, NULL}, MJ_NONE, excludes_59, exclude_limit_59, 1, MJ_COMBINE_TRIPLETS, 1, 0, 0, 0, 0, 0},
-    {"seat_wind", "Seat Wind", "\302\2474", when_60, NULL, {INT64_C(2), NULL}, 0, {0, NULL}, MJ_NONE, excludes_60, exclude_limit_60, 1, MJ_COMBINE_TRIPLETS, 1, 0, 0, 0, 0, 0},
-    {"concealed_hand", "Concealed Hand", "\302\2474", when_61, NULL, {INT64_C(2), NULL}, 0, {0, NULL}, MJ_NONE, NULL, NULL, 0, MJ_NONE, 0, 0, 0, 0, 0, 0},
-    {"all_chows", "All Chows", "\302\2474", when_62, NULL, {INT64_C(2), NULL}, 0, {0, NULL}, MJ_NONE, excludes_62, exclude_limit_62, 1, MJ_NONE, 0, 0, 0, 0, 1, 0},
-    {"tile_hog", "Tile Hog", "\302\2474", NULL, count_63, {INT64_C(2), NULL}, 0, {0, NULL}, MJ_NONE, NULL, NULL, 0, MJ_NONE, 0, 0, 0, 0, 1, 0},
-    {"double_pung", "Double Pung", "\302\2474", when_64, NULL, {INT64_C(2), NULL}, 0, {0, NULL}, MJ_NONE, NULL, NULL, 0, MJ_COMBINE_TRIPLETS, 2, 0, 0, 0, 1, 1},
-    {"two_concealed_pungs", "Two Concealed Pungs", "\302\2474", when_65, NULL, {INT64_C(2), NULL}, 0, {0, NULL}, MJ_NONE, NULL, NULL, 0, MJ_NONE, 0, 0, 0, 0, 0, 0},
-    {"concealed_kong", "Concealed Kong", "\302\2474", when_66, NULL, {INT64_C(2), NULL}, 0, {0, NULL}, MJ_NONE, NULL, NULL, 0, MJ_NONE, 0, 0, 0, 0, 1, 0},
-    {"all_simples", "All Simples", "\302\2474", when_67, NULL, {INT64_C(2), NULL}, 0, {0, NULL}, MJ_NONE, excludes_67, exclude_limit_67, 1, MJ_NONE, 0, 0, 0, 0, 1, 0},
-    {"pure_double_chow", "Pure Double Chow", "\302\2474", when_68, NULL, {INT64_C(1), NULL}, 0, {0, NULL}, MJ_NONE, NULL, NULL, 0, MJ_COMBINE_SEQUENCES, 2, 0, 0, 0, 1, 1},
-    {"mixed_double_chow", "Mixed Double Chow", "\302\2474", when_69, NULL, {INT64_C(1), NULL}, 0, {0, NULL}, MJ_NONE, NULL, NULL, 0, MJ_COMBINE_SEQUENCES, 2, 0, 0, 0, 1, 1},
-    {"short_straight", "Short Straight", "\302\2474", when_70, NULL, {INT64_C(1), NULL}, 0, {0, NULL}, MJ_NONE, NULL, NULL, 0, MJ_COMBINE_SEQUENCES, 2, 0, 0, 0, 1, 1},
-    {"two_terminal_chows", "Two Terminal Chows", "\302\2474", when_71, NULL, {INT64_C(1), NULL}, 0, {0, NULL}, MJ_NONE, NULL, NULL, 0, MJ_COMBINE_SEQUENCES, 2, 0, 0, 0, 1, 1},
-    {"pung_of_terminals_or_honors", "Pung of Terminals or Honors", "\302\2474", when_72, NULL, {INT64_C(1), NULL}, 0, {0, NULL}, MJ_NONE, NULL, NULL, 0, MJ_COMBINE_TRIPLETS, 1, 0, 0, 0, 1, 1},
-    {"melded_kong", "Melded Kong", "\302\2474", when_73, NULL, {INT64_C(1), NULL}, 0, {0, NULL}, MJ_NONE, NULL, NULL, 0, MJ_NONE, 0, 0, 0, 0, 1, 0},
-    {"one_voided_suit", "One Voided Suit", "\302\2474", when_74, NULL, {INT64_C(1), NULL}, 0, {0, NULL}, MJ_NONE, NULL, NULL, 0, MJ_NONE, 0, 0, 0, 0, 1, 0},
-    {"no_honors", "No Honors", "\302\2474", when_75, NULL, {INT64_C(1), NULL}, 0, {0, NULL}, MJ_NONE, NULL, NULL, 0, MJ_NONE, 0, 0, 0, 0, 1, 0},
-    {"edge_wait", "Edge Wait", "\302\2474", when_76, NULL, {INT64_C(1), NULL}, 0, {0, NULL}, MJ_NONE, NULL, NULL, 0, MJ_NONE, 0, 0, 0, 0, 1, 0},
-    {"closed_wait", "Closed Wait", "\302\2474", when_77, NULL, {INT64_C(1), NULL}, 0, {0, NULL}, MJ_NONE, NULL, NULL, 0, MJ_NONE, 0, 0, 0, 0, 1, 0},
-    {"single_wait", "Single Wait", "\302\2474", when_78, NULL, {INT64_C(1), NULL}, 0, {0, NULL}, MJ_NONE, NULL, NULL, 0, MJ_NONE, 0, 0, 0, 0, 1, 0},
-    {"self_drawn", "Self-Drawn", "\302\2474", when_79, NULL, {INT64_C(1), NULL}, 0, {0, NULL}, MJ_NONE, NULL, NULL, 0, MJ_NONE, 0, 0, 0, 0, 0, 0},
-    {"flower_tiles", "Flower Tiles", "\302\2474", NULL, count_80, {INT64_C(1), NULL}, 0, {0, NULL}, MJ_NONE, NULL, NULL, 0, MJ_NONE, 0, 0, 1, 0, 0, 0},
+static MJ_MAYBE_UNUSED const mj_pattern gb_mcr_patterns[] = {
+    {"big_four_winds", "Big Four Winds", "\302\2474", gb_mcr_when_0, NULL, {INT64_C(88), NULL}, 0, {0, NULL}, MJ_NONE, gb_mcr_excludes_0, gb_mcr_exclude_limit_0, 5, MJ_COMBINE_TRIPLETS, 4, 0, 0, 0, 1, 1},
+    {"big_three_dragons", "Big Three Dragons", "\302\2474", gb_mcr_when_1, NULL, {INT64_C(88), NULL}, 0, {0, NULL}, MJ_NONE, gb_mcr_excludes_1, gb_mcr_exclude_limit_1, 2, MJ_COMBINE_TRIPLETS, 3, 0, 0, 0, 1, 1},
+    {"all_green", "All Green", "\302\2474", gb_mcr_when_2, NULL, {INT64_C(88), NULL}, 0, {0, NULL}, MJ_NONE, gb_mcr_excludes_2, gb_mcr_exclude_limit_1, 2, MJ_NONE, 0, 0, 0, 0, 1, 0},
+    {"nine_gates", "Nine Gates", "\302\2474", gb_mcr_when_3, NULL, {INT64_C(88), NULL}, 0, {0, NULL}, MJ_NONE, gb_mcr_excludes_3, gb_mcr_exclude_limit_0, 5, MJ_NONE, 0, 0, 0, 0, 1, 0},
+    {"four_kongs", "Four Kongs", "\302\2474", gb_mcr_when_4, NULL, {INT64_C(88), NULL}, 0, {0, NULL}, MJ_NONE, gb_mcr_excludes_4, gb_mcr_exclude_limit_1, 2, MJ_NONE, 0, 0, 0, 0, 1, 0},
+    {"seven_shifted_pairs", "Seven Shifted Pairs", "\302\2474", gb_mcr_when_5, NULL, {INT64_C(88), NULL}, 0, {0, NULL}, MJ_NONE, gb_mcr_excludes_5, gb_mcr_exclude_limit_5, 6, MJ_NONE, 0, 0, 0, 0, 1, 0},
+    {"thirteen_orphans", "Thirteen Orphans", "\302\2474", gb_mcr_when_6, NULL, {INT64_C(88), NULL}, 0, {0, NULL}, MJ_NONE, gb_mcr_excludes_6, gb_mcr_exclude_limit_0, 5, MJ_NONE, 0, 0, 0, 0, 1, 0},
+    {"all_terminals", "All Terminals", "\302\2474", gb_mcr_when_7, NULL, {INT64_C(64), NULL}, 0, {0, NULL}, MJ_NONE, gb_mcr_excludes_7, gb_mcr_exclude_limit_5, 6, MJ_NONE, 0, 0, 0, 0, 1, 0},
+    {"little_four_winds", "Little Four Winds", "\302\2474", gb_mcr_when_8, NULL, {INT64_C(64), NULL}, 0, {0, NULL}, MJ_NONE, gb_mcr_excludes_8, gb_mcr_exclude_limit_1, 2, MJ_NONE, 0, 0, 0, 0, 1, 0},
+    {"little_three_dragons", "Little Three Dragons", "\302\2474", gb_mcr_when_9, NULL, {INT64_C(64), NULL}, 0, {0, NULL}, MJ_NONE, gb_mcr_excludes_1, gb_mcr_exclude_limit_1, 2, MJ_NONE, 0, 0, 0, 0, 1, 0},
+    {"all_honors", "All Honors", "\302\2474", gb_mcr_when_10, NULL, {INT64_C(64), NULL}, 0, {0, NULL}, MJ_NONE, gb_mcr_excludes_10, gb_mcr_exclude_limit_10, 4, MJ_NONE, 0, 0, 0, 0, 1, 0},
+    {"four_concealed_pungs", "Four Concealed Pungs", "\302\2474", gb_mcr_when_11, NULL, {INT64_C(64), NULL}, 0, {0, NULL}, MJ_NONE, gb_mcr_excludes_11, gb_mcr_exclude_limit_11, 3, MJ_NONE, 0, 0, 0, 0, 0, 0},
+    {"pure_terminal_chows", "Pure Terminal Chows", "\302\2474", gb_mcr_when_12, NULL, {INT64_C(64), NULL}, 0, {0, NULL}, MJ_NONE, gb_mcr_excludes_12, gb_mcr_exclude_limit_0, 5, MJ_NONE, 0, 0, 0, 0, 1, 0},
+    {"quadruple_chow", "Quadruple Chow", "\302\2474", gb_mcr_when_13, NULL, {INT64_C(48), NULL}, 0, {0, NULL}, MJ_NONE, gb_mcr_excludes_13, gb_mcr_exclude_limit_11, 3, MJ_COMBINE_SEQUENCES, 4, 0, 0, 0, 1, 1},
+    {"four_pure_shifted_pungs", "Four Pure Shifted Pungs", "\302\2474", gb_mcr_when_14, NULL, {INT64_C(48), NULL}, 0, {0, NULL}, MJ_NONE, gb_mcr_excludes_14, gb_mcr_exclude_limit_1, 2, MJ_COMBINE_TRIPLETS, 4, 0, 0, 0, 1, 1},
+    {"four_pure_shifted_chows", "Four Pure Shifted Chows", "\302\2474", gb_mcr_when_15, NULL, {INT64_C(32), NULL}, 0, {0, NULL}, MJ_NONE, gb_mcr_excludes_15, gb_mcr_exclude_limit_15, 1, MJ_COMBINE_SEQUENCES, 4, 0, 0, 0, 1, 1},
+    {"three_kongs", "Three Kongs", "\302\2474", gb_mcr_when_16, NULL, {INT64_C(32), NULL}, 0, {0, NULL}, MJ_NONE, NULL, NULL, 0, MJ_NONE, 0, 0, 0, 0, 1, 0},
+    {"all_terminals_and_honors", "All Terminals and Honors", "\302\2474", gb_mcr_when_17, NULL, {INT64_C(32), NULL}, 0, {0, NULL}, MJ_NONE, gb_mcr_excludes_17, gb_mcr_exclude_limit_11, 3, MJ_NONE, 0, 0, 0, 0, 1, 0},
+    {"seven_pairs", "Seven Pairs", "\302\2474", gb_mcr_when_18, NULL, {INT64_C(24), NULL}, 0, {0, NULL}, MJ_NONE, gb_mcr_excludes_18, gb_mcr_exclude_limit_11, 3, MJ_NONE, 0, 0, 0, 0, 1, 0},
+    {"greater_honors_and_knitted_tiles", "Greater Honors and Knitted Tiles", "\302\2474", gb_mcr_when_19, NULL, {INT64_C(24), NULL}, 0, {0, NULL}, MJ_NONE, gb_mcr_excludes_19, gb_mcr_exclude_limit_0, 5, MJ_NONE, 0, 0, 0, 0, 1, 0},
+    {"all_even_pungs", "All Even Pungs", "\302\2474", gb_mcr_when_20, NULL, {INT64_C(24), NULL}, 0, {0, NULL}, MJ_NONE, gb_mcr_excludes_20, gb_mcr_exclude_limit_11, 3, MJ_NONE, 0, 0, 0, 0, 1, 0},
+    {"full_flush", "Full Flush", "\302\2474", gb_mcr_when_21, NULL, {INT64_C(24), NULL}, 0, {0, NULL}, MJ_NONE, gb_mcr_excludes_21, gb_mcr_exclude_limit_15, 1, MJ_NONE, 0, 0, 0, 0, 1, 0},
+    {"pure_triple_chow", "Pure Triple Chow", "\302\2474", gb_mcr_when_22, NULL, {INT64_C(24), NULL}, 0, {0, NULL}, MJ_NONE, gb_mcr_excludes_22, gb_mcr_exclude_limit_15, 1, MJ_COMBINE_SEQUENCES, 3, 0, 0, 0, 1, 1},
+    {"pure_shifted_pungs", "Pure Shifted Pungs", "\302\2474", gb_mcr_when_23, NULL, {INT64_C(24), NULL}, 0, {0, NULL}, MJ_NONE, NULL, NULL, 0, MJ_COMBINE_TRIPLETS, 3, 0, 0, 0, 1, 1},
+    {"upper_tiles", "Upper Tiles", "\302\2474", gb_mcr_when_24, NULL, {INT64_C(24), NULL}, 0, {0, NULL}, MJ_NONE, gb_mcr_excludes_24, gb_mcr_exclude_limit_1, 2, MJ_NONE, 0, 0, 0, 0, 1, 0},
+    {"middle_tiles", "Middle Tiles", "\302\2474", gb_mcr_when_25, NULL, {INT64_C(24), NULL}, 0, {0, NULL}, MJ_NONE, gb_mcr_excludes_25, gb_mcr_exclude_limit_1, 2, MJ_NONE, 0, 0, 0, 0, 1, 0},
+    {"lower_tiles", "Lower Tiles", "\302\2474", gb_mcr_when_26, NULL, {INT64_C(24), NULL}, 0, {0, NULL}, MJ_NONE, gb_mcr_excludes_26, gb_mcr_exclude_limit_1, 2, MJ_NONE, 0, 0, 0, 0, 1, 0},
+    {"pure_straight", "Pure Straight", "\302\2474", gb_mcr_when_27, NULL, {INT64_C(16), NULL}, 0, {0, NULL}, MJ_NONE, gb_mcr_excludes_27, gb_mcr_exclude_limit_1, 2, MJ_COMBINE_SEQUENCES, 3, 0, 0, 0, 1, 1},
+    {"three_suited_terminal_chows", "Three-Suited Terminal Chows", "\302\2474", gb_mcr_when_28, NULL, {INT64_C(16), NULL}, 0, {0, NULL}, MJ_NONE, gb_mcr_excludes_28, gb_mcr_exclude_limit_10, 4, MJ_NONE, 0, 0, 0, 0, 1, 0},
+    {"pure_shifted_chows", "Pure Shifted Chows", "\302\2474", gb_mcr_when_29, NULL, {INT64_C(16), NULL}, 0, {0, NULL}, MJ_NONE, NULL, NULL, 0, MJ_COMBINE_SEQUENCES, 3, 0, 0, 0, 1, 1},
+    {"all_fives", "All Fives", "\302\2474", gb_mcr_when_30, NULL, {INT64_C(16), NULL}, 0, {0, NULL}, MJ_NONE, gb_mcr_excludes_25, gb_mcr_exclude_limit_1, 2, MJ_NONE, 0, 0, 0, 0, 1, 0},
+    {"triple_pung", "Triple Pung", "\302\2474", gb_mcr_when_31, NULL, {INT64_C(16), NULL}, 0, {0, NULL}, MJ_NONE, gb_mcr_excludes_31, gb_mcr_exclude_limit_15, 1, MJ_COMBINE_TRIPLETS, 3, 0, 0, 0, 1, 1},
+    {"three_concealed_pungs", "Three Concealed Pungs", "\302\2474", gb_mcr_when_32, NULL, {INT64_C(16), NULL}, 0, {0, NULL}, MJ_NONE, NULL, NULL, 0, MJ_NONE, 0, 0, 0, 0, 0, 0},
+    {"lesser_honors_and_knitted_tiles", "Lesser Honors and Knitted Tiles", "\302\2474", gb_mcr_when_33, NULL, {INT64_C(12), NULL}, 0, {0, NULL}, MJ_NONE, gb_mcr_excludes_33, gb_mcr_exclude_limit_10, 4, MJ_NONE, 0, 0, 0, 0, 1, 0},
+    {"knitted_straight", "Knitted Straight", "\302\2474", gb_mcr_when_34, NULL, {INT64_C(12), NULL}, 0, {0, NULL}, MJ_NONE, NULL, NULL, 0, MJ_NONE, 0, 0, 0, 0, 1, 0},
+    {"upper_four", "Upper Four", "\302\2474", gb_mcr_when_35, NULL, {INT64_C(12), NULL}, 0, {0, NULL}, MJ_NONE, gb_mcr_excludes_21, gb_mcr_exclude_limit_15, 1, MJ_NONE, 0, 0, 0, 0, 1, 0},
+    {"lower_four", "Lower Four", "\302\2474", gb_mcr_when_36, NULL, {INT64_C(12), NULL}, 0, {0, NULL}, MJ_NONE, gb_mcr_excludes_21, gb_mcr_exclude_limit_15, 1, MJ_NONE, 0, 0, 0, 0, 1, 0},
+    {"big_three_winds", "Big Three Winds", "\302\2474", gb_mcr_when_0, NULL, {INT64_C(12), NULL}, 0, {0, NULL}, MJ_NONE, gb_mcr_excludes_37, gb_mcr_exclude_limit_15, 1, MJ_COMBINE_TRIPLETS, 3, 0, 0, 0, 1, 1},
+    {"mixed_straight", "Mixed Straight", "\302\2474", gb_mcr_when_38, NULL, {INT64_C(8), NULL}, 0, {0, NULL}, MJ_NONE, NULL, NULL, 0, MJ_COMBINE_SEQUENCES, 3, 0, 0, 0, 1, 1},
+    {"reversible_tiles", "Reversible Tiles", "\302\2474", gb_mcr_when_39, NULL, {INT64_C(8), NULL}, 0, {0, NULL}, MJ_NONE, gb_mcr_excludes_39, gb_mcr_exclude_limit_15, 1, MJ_NONE, 0, 0, 0, 0, 1, 0},
+    {"mixed_triple_chow", "Mixed Triple Chow", "\302\2474", gb_mcr_when_40, NULL, {INT64_C(8), NULL}, 0, {0, NULL}, MJ_NONE, gb_mcr_excludes_40, gb_mcr_exclude_limit_15, 1, MJ_COMBINE_SEQUENCES, 3, 0, 0, 0, 1, 1},
+    {"mixed_shifted_pungs", "Mixed Shifted Pungs", "\302\2474", gb_mcr_when_41, NULL, {INT64_C(8), NULL}, 0, {0, NULL}, MJ_NONE, NULL, NULL, 0, MJ_COMBINE_TRIPLETS, 3, 0, 0, 0, 1, 1},
+    {"chicken_hand", "Chicken Hand", "\302\2474", gb_mcr_when_42, NULL, {INT64_C(8), NULL}, 0, {0, NULL}, MJ_NONE, NULL, NULL, 0, MJ_NONE, 0, 1, 0, 0, 1, 0},
+    {"last_tile_draw", "Last Tile Draw", "\302\2474", gb_mcr_when_43, NULL, {INT64_C(8), NULL}, 0, {0, NULL}, MJ_NONE, gb_mcr_excludes_43, gb_mcr_exclude_limit_15, 1, MJ_NONE, 0, 0, 0, 0, 0, 0},
+    {"last_tile_claim", "Last Tile Claim", "\302\2474", gb_mcr_when_44, NULL, {INT64_C(8), NULL}, 0, {0, NULL}, MJ_NONE, NULL, NULL, 0, MJ_NONE, 0, 0, 0, 0, 0, 0},
+    {"out_with_replacement_tile", "Out with Replacement Tile", "\302\2474", gb_mcr_when_45, NULL, {INT64_C(8), NULL}, 0, {0, NULL}, MJ_NONE, gb_mcr_excludes_43, gb_mcr_exclude_limit_15, 1, MJ_NONE, 0, 0, 0, 0, 0, 0},
+    {"robbing_the_kong", "Robbing the Kong", "\302\2474", gb_mcr_when_46, NULL, {INT64_C(8), NULL}, 0, {0, NULL}, MJ_NONE, gb_mcr_excludes_46, gb_mcr_exclude_limit_15, 1, MJ_NONE, 0, 0, 0, 0, 0, 0},
+    {"all_pungs", "All Pungs", "\302\2474", gb_mcr_when_47, NULL, {INT64_C(6), NULL}, 0, {0, NULL}, MJ_NONE, NULL, NULL, 0, MJ_NONE, 0, 0, 0, 0, 1, 0},
+    {"half_flush", "Half Flush", "\302\2474", gb_mcr_when_48, NULL, {INT64_C(6), NULL}, 0, {0, NULL}, MJ_NONE, NULL, NULL, 0, MJ_NONE, 0, 0, 0, 0, 1, 0},
+    {"mixed_shifted_chows", "Mixed Shifted Chows", "\302\2474", gb_mcr_when_49, NULL, {INT64_C(6), NULL}, 0, {0, NULL}, MJ_NONE, NULL, NULL, 0, MJ_COMBINE_SEQUENCES, 3, 0, 0, 0, 1, 1},
+    {"all_types", "All Types", "\302\2474", gb_mcr_when_50, NULL, {INT64_C(6), NULL}, 0, {0, NULL}, MJ_NONE, NULL, NULL, 0, MJ_NONE, 0, 0, 0, 0, 1, 0},
+    {"melded_hand", "Melded Hand", "\302\2474", gb_mcr_when_51, NULL, {INT64_C(6), NULL}, 0, {0, NULL}, MJ_NONE, gb_mcr_excludes_51, gb_mcr_exclude_limit_15, 1, MJ_NONE, 0, 0, 0, 0, 0, 0},
+    {"two_concealed_kongs", "Two Concealed Kongs", "\302\2474", gb_mcr_when_52, NULL, {INT64_C(8), NULL}, 0, {0, NULL}, MJ_NONE, gb_mcr_excludes_52, gb_mcr_exclude_limit_15, 1, MJ_NONE, 0, 0, 0, 0, 1, 0},
+    {"two_dragon_pungs", "Two Dragon Pungs", "\302\2474", gb_mcr_when_53, NULL, {INT64_C(6), NULL}, 0, {0, NULL}, MJ_NONE, gb_mcr_excludes_53, gb_mcr_exclude_limit_15, 1, MJ_COMBINE_TRIPLETS, 2, 0, 0, 0, 1, 1},
+    {"outside_hand", "Outside Hand", "\302\2474", gb_mcr_when_54, NULL, {INT64_C(4), NULL}, 0, {0, NULL}, MJ_NONE, NULL, NULL, 0, MJ_NONE, 0, 0, 0, 0, 1, 0},
+    {"fully_concealed_hand", "Fully Concealed Hand", "\302\2474", gb_mcr_when_55, NULL, {INT64_C(4), NULL}, 0, {0, NULL}, MJ_NONE, gb_mcr_excludes_43, gb_mcr_exclude_limit_15, 1, MJ_NONE, 0, 0, 0, 0, 0, 0},
+    {"two_melded_kongs", "Two Melded Kongs", "\302\2474", gb_mcr_when_56, NULL, {INT64_C(4), NULL}, 0, {0, NULL}, MJ_NONE, NULL, NULL, 0, MJ_NONE, 0, 0, 0, 0, 1, 0},
+    {"last_tile", "Last Tile", "\302\2474", gb_mcr_when_57, NULL, {INT64_C(4), NULL}, 0, {0, NULL}, MJ_NONE, NULL, NULL, 0, MJ_NONE, 0, 0, 0, 0, 0, 0},
+    {"dragon_pung", "Dragon Pung", "\302\2474", gb_mcr_when_58, NULL, {INT64_C(2), NULL}, 0, {0, NULL}, MJ_NONE, NULL, NULL, 0, MJ_COMBINE_TRIPLETS, 1, 0, 0, 0, 1, 1},
+    {"prevalent_wind", "Prevalent Wind", "\302\2474", gb_mcr_when_59, NULL, {INT64_C(2), NULL}, 0, {0, NULL}, MJ_NONE, gb_mcr_excludes_37, gb_mcr_exclude_limit_15, 1, MJ_COMBINE_TRIPLETS, 1, 0, 0, 0, 0, 0},
+    {"seat_wind", "Seat Wind", "\302\2474", gb_mcr_when_60, NULL, {INT64_C(2), NULL}, 0, {0, NULL}, MJ_NONE, gb_mcr_excludes_37, gb_mcr_exclude_limit_15, 1, MJ_COMBINE_TRIPLETS, 1, 0, 0, 0, 0, 0},
+    {"concealed_hand", "Concealed Hand", "\302\2474", gb_mcr_when_61, NULL, {INT64_C(2), NULL}, 0, {0, NULL}, MJ_NONE, NULL, NULL, 0, MJ_NONE, 0, 0, 0, 0, 0, 0},
+    {"all_chows", "All Chows", "\302\2474", gb_mcr_when_62, NULL, {INT64_C(2), NULL}, 0, {0, NULL}, MJ_NONE, gb_mcr_excludes_21, gb_mcr_exclude_limit_15, 1, MJ_NONE, 0, 0, 0, 0, 1, 0},
+    {"tile_hog", "Tile Hog", "\302\2474", NULL, gb_mcr_count_63, {INT64_C(2), NULL}, 0, {0, NULL}, MJ_NONE, NULL, NULL, 0, MJ_NONE, 0, 0, 0, 0, 1, 0},
+    {"double_pung", "Double Pung", "\302\2474", gb_mcr_when_64, NULL, {INT64_C(2), NULL}, 0, {0, NULL}, MJ_NONE, NULL, NULL, 0, MJ_COMBINE_TRIPLETS, 2, 0, 0, 0, 1, 1},
+    {"two_concealed_pungs", "Two Concealed Pungs", "\302\2474", gb_mcr_when_65, NULL, {INT64_C(2), NULL}, 0, {0, NULL}, MJ_NONE, NULL, NULL, 0, MJ_NONE, 0, 0, 0, 0, 0, 0},
+    {"concealed_kong", "Concealed Kong", "\302\2474", gb_mcr_when_66, NULL, {INT64_C(2), NULL}, 0, {0, NULL}, MJ_NONE, NULL, NULL, 0, MJ_NONE, 0, 0, 0, 0, 1, 0},
+    {"all_simples", "All Simples", "\302\2474", gb_mcr_when_67, NULL, {INT64_C(2), NULL}, 0, {0, NULL}, MJ_NONE, gb_mcr_excludes_21, gb_mcr_exclude_limit_15, 1, MJ_NONE, 0, 0, 0, 0, 1, 0},
+    {"pure_double_chow", "Pure Double Chow", "\302\2474", gb_mcr_when_68, NULL, {INT64_C(1), NULL}, 0, {0, NULL}, MJ_NONE, NULL, NULL, 0, MJ_COMBINE_SEQUENCES, 2, 0, 0, 0, 1, 1},
+    {"mixed_double_chow", "Mixed Double Chow", "\302\2474", gb_mcr_when_69, NULL, {INT64_C(1), NULL}, 0, {0, NULL}, MJ_NONE, NULL, NULL, 0, MJ_COMBINE_SEQUENCES, 2, 0, 0, 0, 1, 1},
+    {"short_straight", "Short Straight", "\302\2474", gb_mcr_when_70, NULL, {INT64_C(1), NULL}, 0, {0, NULL}, MJ_NONE, NULL, NULL, 0, MJ_COMBINE_SEQUENCES, 2, 0, 0, 0, 1, 1},
+    {"two_terminal_chows", "Two Terminal Chows", "\302\2474", gb_mcr_when_71, NULL, {INT64_C(1), NULL}, 0, {0, NULL}, MJ_NONE, NULL, NULL, 0, MJ_COMBINE_SEQUENCES, 2, 0, 0, 0, 1, 1},
+    {"pung_of_terminals_or_honors", "Pung of Terminals or Honors", "\302\2474", gb_mcr_when_72, NULL, {INT64_C(1), NULL}, 0, {0, NULL}, MJ_NONE, NULL, NULL, 0, MJ_COMBINE_TRIPLETS, 1, 0, 0, 0, 1, 1},
+    {"melded_kong", "Melded Kong", "\302\2474", gb_mcr_when_73, NULL, {INT64_C(1), NULL}, 0, {0, NULL}, MJ_NONE, NULL, NULL, 0, MJ_NONE, 0, 0, 0, 0, 1, 0},
+    {"one_voided_suit", "One Voided Suit", "\302\2474", gb_mcr_when_74, NULL, {INT64_C(1), NULL}, 0, {0, NULL}, MJ_NONE, NULL, NULL, 0, MJ_NONE, 0, 0, 0, 0, 1, 0},
+    {"no_honors", "No Honors", "\302\2474", gb_mcr_when_75, NULL, {INT64_C(1), NULL}, 0, {0, NULL}, MJ_NONE, NULL, NULL, 0, MJ_NONE, 0, 0, 0, 0, 1, 0},
+    {"edge_wait", "Edge Wait", "\302\2474", gb_mcr_when_76, NULL, {INT64_C(1), NULL}, 0, {0, NULL}, MJ_NONE, NULL, NULL, 0, MJ_NONE, 0, 0, 0, 0, 1, 0},
+    {"closed_wait", "Closed Wait", "\302\2474", gb_mcr_when_77, NULL, {INT64_C(1), NULL}, 0, {0, NULL}, MJ_NONE, NULL, NULL, 0, MJ_NONE, 0, 0, 0, 0, 1, 0},
+    {"single_wait", "Single Wait", "\302\2474", gb_mcr_when_78, NULL, {INT64_C(1), NULL}, 0, {0, NULL}, MJ_NONE, NULL, NULL, 0, MJ_NONE, 0, 0, 0, 0, 1, 0},
+    {"self_drawn", "Self-Drawn", "\302\2474", gb_mcr_when_79, NULL, {INT64_C(1), NULL}, 0, {0, NULL}, MJ_NONE, NULL, NULL, 0, MJ_NONE, 0, 0, 0, 0, 0, 0},
+    {"flower_tiles", "Flower Tiles", "\302\2474", NULL, gb_mcr_count_80, {INT64_C(1), NULL}, 0, {0, NULL}, MJ_NONE, NULL, NULL, 0, MJ_NONE, 0, 0, 1, 0, 0, 0},
 };
 
-static const mj_formula ron[] = {
-    {"discarder", ron_0},
-    {"others", ron_1},
+static MJ_MAYBE_UNUSED const mj_formula gb_mcr_ron[] = {
+    {"discarder", gb_mcr_ron_0},
+    {"others", gb_mcr_ron_1},
 };
 
-static const mj_formula tsumo[] = {
-    {"each", tsumo_0},
+static MJ_MAYBE_UNUSED const mj_formula gb_mcr_tsumo[] = {
+    {"each", gb_mcr_ron_0},
 };
 
-static const mj_profile profile = {
+static MJ_MAYBE_UNUSED const mj_profile gb_mcr_profile = {
     .abi = MJ_ABI,
     .id = "gb_mcr",
     .standard = 1,
@@ -894,17 +795,17 @@ static const mj_profile profile = {
     .needs_counts = 1,
     .requirements = NULL,
     .n_requirements = 0,
-    .patterns = patterns,
+    .patterns = gb_mcr_patterns,
     .n_patterns = 81,
     .group_pick = NULL,
     .n_groups = 0,
     .has_cap = 0,
     .cap = INT64_C(0),
-    .prefer = prefer,
+    .prefer = gb_mcr_prefer,
     .n_prefer = 1,
     .has_minimum = 1,
     .minimum_at_least = INT64_C(8),
-    .minimum_without = minimum_without,
+    .minimum_without = gb_mcr_minimum_without,
     .n_minimum_without = 1,
     .minimum_reason_en = "the hand scores fewer than 8 fan without its flowers",
     .has_points = 0,
@@ -913,9 +814,9 @@ static const mj_profile profile = {
     .points_result = NULL,
     .values = NULL,
     .n_values = 0,
-    .ron = ron,
+    .ron = gb_mcr_ron,
     .n_ron = 2,
-    .tsumo = tsumo,
+    .tsumo = gb_mcr_tsumo,
     .n_tsumo = 1,
     .hand_value = MJ_NONE,
     .n_options = 0,
@@ -923,6 +824,7 @@ static const mj_profile profile = {
     .has_combinations = 1,
 };
 
+#ifdef MJ_NATIVE_MAIN_gb_mcr
 static struct PyModuleDef module = {
     PyModuleDef_HEAD_INIT, "_native_gb_mcr", "Native engine of profile gb_mcr (generated).", -1, NULL, NULL, NULL, NULL, NULL,
 };
@@ -931,13 +833,14 @@ PyMODINIT_FUNC PyInit__native_gb_mcr(void) {
     PyObject *m = PyModule_Create(&module);
     if (m == NULL)
         return NULL;
-    PyObject *capsule = PyCapsule_New((void *)&profile, "mjspec.native_profile", NULL);
+    PyObject *capsule = PyCapsule_New((void *)&gb_mcr_profile, "mjspec.native_profile", NULL);
     if (capsule == NULL || PyModule_AddObject(m, "PROFILE", capsule) < 0 ||
         PyModule_AddIntConstant(m, "ABI", MJ_ABI) < 0 ||
-        PyModule_AddStringConstant(m, "DIGEST", "87f3de13a356591fe5ae849d752eed68") < 0) {
+        PyModule_AddStringConstant(m, "DIGEST", "560b6ef0bec0cca8e0d71c3da0897b41") < 0) {
         Py_XDECREF(capsule);
         Py_DECREF(m);
         return NULL;
     }
     return m;
 }
+#endif

@@ -4,6 +4,9 @@
  * Native engine of profile riichi_planet: the profile's tables and one C
  * function per spec expression, lowered by compiler/native.py; every mechanism
  * lives in the native core (runtime/native/score.c), which reads PROFILE.
+ * Every name starts with the profile id, so that a profile extending this one can
+ * include this file in turn; its module init is compiled only when this file is the
+ * module being built (MJ_NATIVE_PARENT is undefined then).
  */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
@@ -11,510 +14,514 @@
 #include "mjscore.h"
 #include "mjexpr.h"
 
+#ifndef MJ_MAYBE_UNUSED
+#if defined(__GNUC__) || defined(__clang__)
+#define MJ_MAYBE_UNUSED __attribute__((unused)) /* a profile extending this one may not use all */
+#else
+#define MJ_MAYBE_UNUSED
+#endif
+#endif
+
+#ifndef MJ_NATIVE_PARENT
+#define MJ_NATIVE_MAIN_riichi_planet
+#endif
+
 /* specs/riichi_planet.yaml:62 scoring.patterns.riichi.when
  * spec: riichi */
-static int64_t when_0(mj_view *v) {
+static MJ_MAYBE_UNUSED int64_t riichi_planet_when_0(mj_view *v) {
     (void)v;
     return (int64_t)(v->riichi);
 }
 
 /* specs/riichi_planet.yaml:74 scoring.patterns.double_riichi.when
  * spec: double_riichi */
-static int64_t when_1(mj_view *v) {
+static MJ_MAYBE_UNUSED int64_t riichi_planet_when_1(mj_view *v) {
     (void)v;
     return (int64_t)(v->double_riichi);
 }
 
 /* specs/riichi_planet.yaml:87 scoring.patterns.ippatsu.when
  * spec: ippatsu and riichi */
-static int64_t when_2(mj_view *v) {
+static MJ_MAYBE_UNUSED int64_t riichi_planet_when_2(mj_view *v) {
     (void)v;
     return (int64_t)((v->ippatsu && v->riichi));
 }
 
 /* specs/riichi_planet.yaml:99 scoring.patterns.menzen_tsumo.when
  * spec: tsumo */
-static int64_t when_3(mj_view *v) {
+static MJ_MAYBE_UNUSED int64_t riichi_planet_when_3(mj_view *v) {
     (void)v;
     return (int64_t)(v->tsumo);
 }
 
 /* specs/riichi_planet.yaml:115 scoring.patterns.tanyao.when
  * spec: all(not t.is_terminal_or_honor for t in tiles) */
-static int64_t when_4(mj_view *v) {
+static MJ_MAYBE_UNUSED int64_t riichi_planet_when_4(mj_view *v) {
     (void)v;
     return (int64_t)(({ int _r1 = 1; for (int _i3 = 0; _i3 < v->n_tiles; _i3++) { const mj_tile *_it4 = &v->tiles[_i3]; if (!((!(_it4)->is_terminal_or_honor))) { _r1 = 0; goto _end2; } } _end2: ; _r1; }));
 }
 
 /* specs/riichi_planet.yaml:127 scoring.patterns.pinfu.when
  * spec: shape == 'standard' and wait == 'two_sided' and all(g.is_sequence for g in sets) and not (pair is not None and (pair.is_dragon or pair.wind is not None and (pair.wind == seat_wind or pair.wind == round_wind))) */
-static int64_t when_5(mj_view *v) {
+static MJ_MAYBE_UNUSED int64_t riichi_planet_when_5(mj_view *v) {
     (void)v;
     return (int64_t)(((((v->shape) == (MJ_SHAPE_STANDARD))) && (((v->wait) == (MJ_WAIT_TWO_SIDED))) && ({ int _r1 = 1; for (int _i3 = 0; _i3 < v->n_sets; _i3++) { const mj_group *_it4 = v->sets[_i3]; if (!((_it4)->is_sequence)) { _r1 = 0; goto _end2; } } _end2: ; _r1; }) && (!((((v->pair) != NULL)) && ((v->pair)->is_dragon || (((((v->pair)->wind) != MJ_NONE)) && (((((v->pair)->wind) == (v->seat_wind))) || ((((v->pair)->wind) == (v->round_wind))))))))));
 }
 
 /* specs/riichi_planet.yaml:141 scoring.patterns.iipeikou.when
  * spec: any(g.is_sequence and sum(1 for h in sets if h.is_sequence and h.suit == g.suit and h.number == g.number) >= 2 for g in sets) */
-static int64_t when_6(mj_view *v) {
+static MJ_MAYBE_UNUSED int64_t riichi_planet_when_6(mj_view *v) {
     (void)v;
     return (int64_t)(({ int _r1 = 0; for (int _i3 = 0; _i3 < v->n_sets; _i3++) { const mj_group *_it4 = v->sets[_i3]; if (((_it4)->is_sequence && (((({ int64_t _r5 = 0; for (int _i7 = 0; _i7 < v->n_sets; _i7++) { const mj_group *_it8 = v->sets[_i7]; if (((_it8)->is_sequence && ((((_it8)->suit) == ((_it4)->suit))) && ((((_it8)->number) == ((_it4)->number))))) { _r5 = mj_add(&v->overflow, _r5, (int64_t)(INT64_C(1))); } } _r5; })) >= (INT64_C(2)))))) { _r1 = 1; goto _end2; } } _end2: ; _r1; }));
 }
 
 /* specs/riichi_planet.yaml:154 scoring.patterns.white_dragon.when
  * spec: any(g.is_triplet and g.is_dragon and g.number == 5 for g in sets) */
-static int64_t when_7(mj_view *v) {
+static MJ_MAYBE_UNUSED int64_t riichi_planet_when_7(mj_view *v) {
     (void)v;
     return (int64_t)(({ int _r1 = 0; for (int _i3 = 0; _i3 < v->n_sets; _i3++) { const mj_group *_it4 = v->sets[_i3]; if (((_it4)->is_triplet && (_it4)->is_dragon && ((((_it4)->number) == (INT64_C(5)))))) { _r1 = 1; goto _end2; } } _end2: ; _r1; }));
 }
 
 /* specs/riichi_planet.yaml:165 scoring.patterns.green_dragon.when
  * spec: any(g.is_triplet and g.is_dragon and g.number == 6 for g in sets) */
-static int64_t when_8(mj_view *v) {
+static MJ_MAYBE_UNUSED int64_t riichi_planet_when_8(mj_view *v) {
     (void)v;
     return (int64_t)(({ int _r1 = 0; for (int _i3 = 0; _i3 < v->n_sets; _i3++) { const mj_group *_it4 = v->sets[_i3]; if (((_it4)->is_triplet && (_it4)->is_dragon && ((((_it4)->number) == (INT64_C(6)))))) { _r1 = 1; goto _end2; } } _end2: ; _r1; }));
 }
 
 /* specs/riichi_planet.yaml:176 scoring.patterns.red_dragon.when
  * spec: any(g.is_triplet and g.is_dragon and g.number == 7 for g in sets) */
-static int64_t when_9(mj_view *v) {
+static MJ_MAYBE_UNUSED int64_t riichi_planet_when_9(mj_view *v) {
     (void)v;
     return (int64_t)(({ int _r1 = 0; for (int _i3 = 0; _i3 < v->n_sets; _i3++) { const mj_group *_it4 = v->sets[_i3]; if (((_it4)->is_triplet && (_it4)->is_dragon && ((((_it4)->number) == (INT64_C(7)))))) { _r1 = 1; goto _end2; } } _end2: ; _r1; }));
 }
 
 /* specs/riichi_planet.yaml:187 scoring.patterns.seat_wind.when
  * spec: any(g.is_triplet and g.wind is not None and g.wind == seat_wind for g in sets) */
-static int64_t when_10(mj_view *v) {
+static MJ_MAYBE_UNUSED int64_t riichi_planet_when_10(mj_view *v) {
     (void)v;
     return (int64_t)(({ int _r1 = 0; for (int _i3 = 0; _i3 < v->n_sets; _i3++) { const mj_group *_it4 = v->sets[_i3]; if (((_it4)->is_triplet && ((((_it4)->wind) != MJ_NONE)) && ((((_it4)->wind) == (v->seat_wind))))) { _r1 = 1; goto _end2; } } _end2: ; _r1; }));
 }
 
 /* specs/riichi_planet.yaml:198 scoring.patterns.round_wind.when
  * spec: any(g.is_triplet and g.wind is not None and g.wind == round_wind for g in sets) */
-static int64_t when_11(mj_view *v) {
+static MJ_MAYBE_UNUSED int64_t riichi_planet_when_11(mj_view *v) {
     (void)v;
     return (int64_t)(({ int _r1 = 0; for (int _i3 = 0; _i3 < v->n_sets; _i3++) { const mj_group *_it4 = v->sets[_i3]; if (((_it4)->is_triplet && ((((_it4)->wind) != MJ_NONE)) && ((((_it4)->wind) == (v->round_wind))))) { _r1 = 1; goto _end2; } } _end2: ; _r1; }));
 }
 
 /* specs/riichi_planet.yaml:209 scoring.patterns.haitei.when
  * spec: last_tile and tsumo */
-static int64_t when_12(mj_view *v) {
+static MJ_MAYBE_UNUSED int64_t riichi_planet_when_12(mj_view *v) {
     (void)v;
     return (int64_t)((v->last_tile && v->tsumo));
 }
 
 /* specs/riichi_planet.yaml:226 scoring.patterns.houtei.when
  * spec: last_tile and ron */
-static int64_t when_13(mj_view *v) {
+static MJ_MAYBE_UNUSED int64_t riichi_planet_when_13(mj_view *v) {
     (void)v;
     return (int64_t)((v->last_tile && v->ron));
 }
 
 /* specs/riichi_planet.yaml:237 scoring.patterns.rinshan.when
  * spec: after_kong and tsumo */
-static int64_t when_14(mj_view *v) {
+static MJ_MAYBE_UNUSED int64_t riichi_planet_when_14(mj_view *v) {
     (void)v;
     return (int64_t)((v->after_kong && v->tsumo));
 }
 
 /* specs/riichi_planet.yaml:248 scoring.patterns.chankan.when
  * spec: robbing_kong */
-static int64_t when_15(mj_view *v) {
+static MJ_MAYBE_UNUSED int64_t riichi_planet_when_15(mj_view *v) {
     (void)v;
     return (int64_t)(v->robbing_kong);
 }
 
 /* specs/riichi_planet.yaml:260 scoring.patterns.chiitoitsu.when
  * spec: shape == 'seven_pairs' */
-static int64_t when_16(mj_view *v) {
+static MJ_MAYBE_UNUSED int64_t riichi_planet_when_16(mj_view *v) {
     (void)v;
     return (int64_t)((((v->shape) == (MJ_SHAPE_SEVEN_PAIRS))));
 }
 
 /* specs/riichi_planet.yaml:271 scoring.patterns.toitoi.when
  * spec: shape == 'standard' and all(g.is_triplet for g in sets) */
-static int64_t when_17(mj_view *v) {
+static MJ_MAYBE_UNUSED int64_t riichi_planet_when_17(mj_view *v) {
     (void)v;
     return (int64_t)(((((v->shape) == (MJ_SHAPE_STANDARD))) && ({ int _r1 = 1; for (int _i3 = 0; _i3 < v->n_sets; _i3++) { const mj_group *_it4 = v->sets[_i3]; if (!((_it4)->is_triplet)) { _r1 = 0; goto _end2; } } _end2: ; _r1; })));
 }
 
 /* specs/riichi_planet.yaml:282 scoring.patterns.sanankou.when
  * spec: concealed_triplets >= 3 */
-static int64_t when_18(mj_view *v) {
+static MJ_MAYBE_UNUSED int64_t riichi_planet_when_18(mj_view *v) {
     (void)v;
     return (int64_t)((((v->concealed_triplets) >= (INT64_C(3)))));
 }
 
 /* specs/riichi_planet.yaml:293 scoring.patterns.sankantsu.when
  * spec: sum(1 for g in sets if g.is_kong) == 3 */
-static int64_t when_19(mj_view *v) {
+static MJ_MAYBE_UNUSED int64_t riichi_planet_when_19(mj_view *v) {
     (void)v;
     return (int64_t)((((({ int64_t _r1 = 0; for (int _i3 = 0; _i3 < v->n_sets; _i3++) { const mj_group *_it4 = v->sets[_i3]; if ((_it4)->is_kong) { _r1 = mj_add(&v->overflow, _r1, (int64_t)(INT64_C(1))); } } _r1; })) == (INT64_C(3)))));
 }
 
 /* specs/riichi_planet.yaml:304 scoring.patterns.sanshoku_doukou.when
  * spec: any(g.is_triplet and len({h.suit for h in sets if h.is_triplet and h.number == g.number and h.suit != 'z'}) == 3 for g in sets) */
-static int64_t when_20(mj_view *v) {
+static MJ_MAYBE_UNUSED int64_t riichi_planet_when_20(mj_view *v) {
     (void)v;
     return (int64_t)(({ int _r1 = 0; for (int _i3 = 0; _i3 < v->n_sets; _i3++) { const mj_group *_it4 = v->sets[_i3]; if (((_it4)->is_triplet && (((((int64_t)__builtin_popcountll(({ uint64_t _m5 = 0; for (int _i7 = 0; _i7 < v->n_sets; _i7++) { const mj_group *_it8 = v->sets[_i7]; if (((_it8)->is_triplet && ((((_it8)->number) == ((_it4)->number))) && ((((_it8)->suit) != (MJ_SUIT_Z))))) { { int64_t _x6 = (int64_t)((_it8)->suit); if (_x6 < 0 || _x6 > 63) v->overflow = 1; else _m5 |= UINT64_C(1) << _x6; } } } _m5; })))) == (INT64_C(3)))))) { _r1 = 1; goto _end2; } } _end2: ; _r1; }));
 }
 
 /* specs/riichi_planet.yaml:315 scoring.patterns.honroutou.when
  * spec: all(t.is_terminal_or_honor for t in tiles) */
-static int64_t when_21(mj_view *v) {
+static MJ_MAYBE_UNUSED int64_t riichi_planet_when_21(mj_view *v) {
     (void)v;
     return (int64_t)(({ int _r1 = 1; for (int _i3 = 0; _i3 < v->n_tiles; _i3++) { const mj_tile *_it4 = &v->tiles[_i3]; if (!((_it4)->is_terminal_or_honor)) { _r1 = 0; goto _end2; } } _end2: ; _r1; }));
 }
 
 /* specs/riichi_planet.yaml:326 scoring.patterns.shousangen.when
  * spec: sum(1 for g in sets if g.is_triplet and g.is_dragon) == 2 and pair is not None and pair.is_dragon */
-static int64_t when_22(mj_view *v) {
+static MJ_MAYBE_UNUSED int64_t riichi_planet_when_22(mj_view *v) {
     (void)v;
     return (int64_t)(((((({ int64_t _r1 = 0; for (int _i3 = 0; _i3 < v->n_sets; _i3++) { const mj_group *_it4 = v->sets[_i3]; if (((_it4)->is_triplet && (_it4)->is_dragon)) { _r1 = mj_add(&v->overflow, _r1, (int64_t)(INT64_C(1))); } } _r1; })) == (INT64_C(2)))) && (((v->pair) != NULL)) && (v->pair)->is_dragon));
 }
 
 /* specs/riichi_planet.yaml:338 scoring.patterns.sanshoku.when
  * spec: any(g.is_sequence and len({h.suit for h in sets if h.is_sequence and h.number == g.number}) == 3 for g in sets) */
-static int64_t when_23(mj_view *v) {
+static MJ_MAYBE_UNUSED int64_t riichi_planet_when_23(mj_view *v) {
     (void)v;
     return (int64_t)(({ int _r1 = 0; for (int _i3 = 0; _i3 < v->n_sets; _i3++) { const mj_group *_it4 = v->sets[_i3]; if (((_it4)->is_sequence && (((((int64_t)__builtin_popcountll(({ uint64_t _m5 = 0; for (int _i7 = 0; _i7 < v->n_sets; _i7++) { const mj_group *_it8 = v->sets[_i7]; if (((_it8)->is_sequence && ((((_it8)->number) == ((_it4)->number))))) { { int64_t _x6 = (int64_t)((_it8)->suit); if (_x6 < 0 || _x6 > 63) v->overflow = 1; else _m5 |= UINT64_C(1) << _x6; } } } _m5; })))) == (INT64_C(3)))))) { _r1 = 1; goto _end2; } } _end2: ; _r1; }));
 }
 
 /* specs/riichi_planet.yaml:350 scoring.patterns.ittsu.when
  * spec: any(g.is_sequence and g.number == 1 and any(h.is_sequence and h.suit == g.suit and h.number == 4 for h in sets) and any(h.is_sequence and h.suit == g.suit and h.number == 7 for h in sets) for g in sets) */
-static int64_t when_24(mj_view *v) {
+static MJ_MAYBE_UNUSED int64_t riichi_planet_when_24(mj_view *v) {
     (void)v;
     return (int64_t)(({ int _r1 = 0; for (int _i3 = 0; _i3 < v->n_sets; _i3++) { const mj_group *_it4 = v->sets[_i3]; if (((_it4)->is_sequence && ((((_it4)->number) == (INT64_C(1)))) && ({ int _r5 = 0; for (int _i7 = 0; _i7 < v->n_sets; _i7++) { const mj_group *_it8 = v->sets[_i7]; if (((_it8)->is_sequence && ((((_it8)->suit) == ((_it4)->suit))) && ((((_it8)->number) == (INT64_C(4)))))) { _r5 = 1; goto _end6; } } _end6: ; _r5; }) && ({ int _r9 = 0; for (int _i11 = 0; _i11 < v->n_sets; _i11++) { const mj_group *_it12 = v->sets[_i11]; if (((_it12)->is_sequence && ((((_it12)->suit) == ((_it4)->suit))) && ((((_it12)->number) == (INT64_C(7)))))) { _r9 = 1; goto _end10; } } _end10: ; _r9; }))) { _r1 = 1; goto _end2; } } _end2: ; _r1; }));
 }
 
 /* specs/riichi_planet.yaml:365 scoring.patterns.chanta.when
  * spec: shape == 'standard' and all(g.has_terminal_or_honor for g in groups) and any(g.is_sequence for g in sets) and 'z' in suits */
-static int64_t when_25(mj_view *v) {
+static MJ_MAYBE_UNUSED int64_t riichi_planet_when_25(mj_view *v) {
     (void)v;
     return (int64_t)(((((v->shape) == (MJ_SHAPE_STANDARD))) && ({ int _r1 = 1; for (int _i3 = 0; _i3 < v->n_groups; _i3++) { const mj_group *_it4 = v->groups[_i3]; if (!((_it4)->has_terminal_or_honor)) { _r1 = 0; goto _end2; } } _end2: ; _r1; }) && ({ int _r5 = 0; for (int _i7 = 0; _i7 < v->n_sets; _i7++) { const mj_group *_it8 = v->sets[_i7]; if ((_it8)->is_sequence) { _r5 = 1; goto _end6; } } _end6: ; _r5; }) && (({ int64_t _x9 = (int64_t)(MJ_SUIT_Z); (_x9 >= 0 && _x9 < 64 && ((((uint64_t)v->suits) >> _x9) & 1u)); }))));
 }
 
 /* specs/riichi_planet.yaml:377 scoring.patterns.ryanpeikou.when
  * spec: shape == 'standard' and all(g.is_sequence and sum(1 for h in sets if h.is_sequence and h.suit == g.suit and h.number == g.number) in (2, 4) for g in sets) */
-static int64_t when_26(mj_view *v) {
+static MJ_MAYBE_UNUSED int64_t riichi_planet_when_26(mj_view *v) {
     (void)v;
     return (int64_t)(((((v->shape) == (MJ_SHAPE_STANDARD))) && ({ int _r1 = 1; for (int _i3 = 0; _i3 < v->n_sets; _i3++) { const mj_group *_it4 = v->sets[_i3]; if (!(((_it4)->is_sequence && (({ int64_t _x9 = (int64_t)(({ int64_t _r5 = 0; for (int _i7 = 0; _i7 < v->n_sets; _i7++) { const mj_group *_it8 = v->sets[_i7]; if (((_it8)->is_sequence && ((((_it8)->suit) == ((_it4)->suit))) && ((((_it8)->number) == ((_it4)->number))))) { _r5 = mj_add(&v->overflow, _r5, (int64_t)(INT64_C(1))); } } _r5; })); (_x9 == (INT64_C(2)) || _x9 == (INT64_C(4))); }))))) { _r1 = 0; goto _end2; } } _end2: ; _r1; })));
 }
 
 /* specs/riichi_planet.yaml:398 scoring.patterns.honitsu.when
  * spec: len(suits) == 2 and 'z' in suits */
-static int64_t when_27(mj_view *v) {
+static MJ_MAYBE_UNUSED int64_t riichi_planet_when_27(mj_view *v) {
     (void)v;
     return (int64_t)(((((((int64_t)__builtin_popcountll(v->suits))) == (INT64_C(2)))) && (({ int64_t _x1 = (int64_t)(MJ_SUIT_Z); (_x1 >= 0 && _x1 < 64 && ((((uint64_t)v->suits) >> _x1) & 1u)); }))));
 }
 
 /* specs/riichi_planet.yaml:410 scoring.patterns.junchan.when
  * spec: shape == 'standard' and all(g.has_terminal_or_honor for g in groups) and any(g.is_sequence for g in sets) and 'z' not in suits */
-static int64_t when_28(mj_view *v) {
+static MJ_MAYBE_UNUSED int64_t riichi_planet_when_28(mj_view *v) {
     (void)v;
     return (int64_t)(((((v->shape) == (MJ_SHAPE_STANDARD))) && ({ int _r1 = 1; for (int _i3 = 0; _i3 < v->n_groups; _i3++) { const mj_group *_it4 = v->groups[_i3]; if (!((_it4)->has_terminal_or_honor)) { _r1 = 0; goto _end2; } } _end2: ; _r1; }) && ({ int _r5 = 0; for (int _i7 = 0; _i7 < v->n_sets; _i7++) { const mj_group *_it8 = v->sets[_i7]; if ((_it8)->is_sequence) { _r5 = 1; goto _end6; } } _end6: ; _r5; }) && ((!({ int64_t _x9 = (int64_t)(MJ_SUIT_Z); (_x9 >= 0 && _x9 < 64 && ((((uint64_t)v->suits) >> _x9) & 1u)); })))));
 }
 
 /* specs/riichi_planet.yaml:422 scoring.patterns.chinitsu.when
  * spec: len(suits) == 1 and 'z' not in suits */
-static int64_t when_29(mj_view *v) {
+static MJ_MAYBE_UNUSED int64_t riichi_planet_when_29(mj_view *v) {
     (void)v;
     return (int64_t)(((((((int64_t)__builtin_popcountll(v->suits))) == (INT64_C(1)))) && ((!({ int64_t _x1 = (int64_t)(MJ_SUIT_Z); (_x1 >= 0 && _x1 < 64 && ((((uint64_t)v->suits) >> _x1) & 1u)); })))));
 }
 
 /* specs/riichi_planet.yaml:436 scoring.patterns.dora.count
  * spec: sum(count_of(d.suit, d.number % 9 + 1 if d.is_suited else (d.number % 4 + 1 if d.is_wind else (d.number - 4) % 3 + 5)) for d in dora_indicators) */
-static int64_t count_30(mj_view *v) {
+static MJ_MAYBE_UNUSED int64_t riichi_planet_count_30(mj_view *v) {
     (void)v;
     return (int64_t)(({ int64_t _r1 = 0; for (int _i3 = 0; _i3 < v->n_dora_indicators; _i3++) { const mj_tile *_it4 = &v->dora_indicators[_i3]; _r1 = mj_add(&v->overflow, _r1, (int64_t)(mj_count_in(v->counts, (int)((_it4)->suit), ((int64_t)((((_it4)->is_suited) ? (mj_add(&v->overflow, ((int64_t)(mj_mod(&v->overflow, ((int64_t)((_it4)->number)), ((int64_t)(INT64_C(9)))))), ((int64_t)(INT64_C(1))))) : ((((_it4)->is_wind) ? (mj_add(&v->overflow, ((int64_t)(mj_mod(&v->overflow, ((int64_t)((_it4)->number)), ((int64_t)(INT64_C(4)))))), ((int64_t)(INT64_C(1))))) : (mj_add(&v->overflow, ((int64_t)(mj_mod(&v->overflow, ((int64_t)(mj_sub(&v->overflow, ((int64_t)((_it4)->number)), ((int64_t)(INT64_C(4)))))), ((int64_t)(INT64_C(3)))))), ((int64_t)(INT64_C(5))))))))))))); } _r1; }));
 }
 
 /* specs/riichi_planet.yaml:450 scoring.patterns.ura_dora.count
  * spec: sum(count_of(d.suit, d.number % 9 + 1 if d.is_suited else (d.number % 4 + 1 if d.is_wind else (d.number - 4) % 3 + 5)) for d in ura_indicators) if riichi else 0 */
-static int64_t count_31(mj_view *v) {
+static MJ_MAYBE_UNUSED int64_t riichi_planet_count_31(mj_view *v) {
     (void)v;
     return (int64_t)(((v->riichi) ? (({ int64_t _r1 = 0; for (int _i3 = 0; _i3 < v->n_ura_indicators; _i3++) { const mj_tile *_it4 = &v->ura_indicators[_i3]; _r1 = mj_add(&v->overflow, _r1, (int64_t)(mj_count_in(v->counts, (int)((_it4)->suit), ((int64_t)((((_it4)->is_suited) ? (mj_add(&v->overflow, ((int64_t)(mj_mod(&v->overflow, ((int64_t)((_it4)->number)), ((int64_t)(INT64_C(9)))))), ((int64_t)(INT64_C(1))))) : ((((_it4)->is_wind) ? (mj_add(&v->overflow, ((int64_t)(mj_mod(&v->overflow, ((int64_t)((_it4)->number)), ((int64_t)(INT64_C(4)))))), ((int64_t)(INT64_C(1))))) : (mj_add(&v->overflow, ((int64_t)(mj_mod(&v->overflow, ((int64_t)(mj_sub(&v->overflow, ((int64_t)((_it4)->number)), ((int64_t)(INT64_C(4)))))), ((int64_t)(INT64_C(3)))))), ((int64_t)(INT64_C(5))))))))))))); } _r1; })) : (INT64_C(0))));
 }
 
 /* specs/riichi_planet.yaml:464 scoring.patterns.red_fives.count
  * spec: sum(1 for t in tiles if t.red) */
-static int64_t count_32(mj_view *v) {
+static MJ_MAYBE_UNUSED int64_t riichi_planet_count_32(mj_view *v) {
     (void)v;
     return (int64_t)(({ int64_t _r1 = 0; for (int _i3 = 0; _i3 < v->n_tiles; _i3++) { const mj_tile *_it4 = &v->tiles[_i3]; if ((_it4)->red) { _r1 = mj_add(&v->overflow, _r1, (int64_t)(INT64_C(1))); } } _r1; }));
 }
 
 /* specs/riichi_planet.yaml:478 scoring.patterns.kokushi.when
  * spec: shape == 'thirteen_orphans' */
-static int64_t when_33(mj_view *v) {
+static MJ_MAYBE_UNUSED int64_t riichi_planet_when_33(mj_view *v) {
     (void)v;
     return (int64_t)((((v->shape) == (MJ_SHAPE_THIRTEEN_ORPHANS))));
 }
 
 /* specs/riichi_planet.yaml:490 scoring.patterns.kokushi_thirteen_wait.when
  * spec: shape == 'thirteen_orphans' and wait == 'thirteen_sided' */
-static int64_t when_34(mj_view *v) {
+static MJ_MAYBE_UNUSED int64_t riichi_planet_when_34(mj_view *v) {
     (void)v;
     return (int64_t)(((((v->shape) == (MJ_SHAPE_THIRTEEN_ORPHANS))) && (((v->wait) == (MJ_WAIT_THIRTEEN_SIDED)))));
 }
 
 /* specs/riichi_planet.yaml:503 scoring.patterns.suuankou.when
  * spec: concealed_triplets == 4 */
-static int64_t when_35(mj_view *v) {
+static MJ_MAYBE_UNUSED int64_t riichi_planet_when_35(mj_view *v) {
     (void)v;
     return (int64_t)((((v->concealed_triplets) == (INT64_C(4)))));
 }
 
 /* specs/riichi_planet.yaml:515 scoring.patterns.suuankou_single_wait.when
  * spec: concealed_triplets == 4 and wait == 'single' */
-static int64_t when_36(mj_view *v) {
+static MJ_MAYBE_UNUSED int64_t riichi_planet_when_36(mj_view *v) {
     (void)v;
     return (int64_t)(((((v->concealed_triplets) == (INT64_C(4)))) && (((v->wait) == (MJ_WAIT_SINGLE)))));
 }
 
 /* specs/riichi_planet.yaml:528 scoring.patterns.daisangen.when
  * spec: sum(1 for g in sets if g.is_triplet and g.is_dragon) == 3 */
-static int64_t when_37(mj_view *v) {
+static MJ_MAYBE_UNUSED int64_t riichi_planet_when_37(mj_view *v) {
     (void)v;
     return (int64_t)((((({ int64_t _r1 = 0; for (int _i3 = 0; _i3 < v->n_sets; _i3++) { const mj_group *_it4 = v->sets[_i3]; if (((_it4)->is_triplet && (_it4)->is_dragon)) { _r1 = mj_add(&v->overflow, _r1, (int64_t)(INT64_C(1))); } } _r1; })) == (INT64_C(3)))));
 }
 
 /* specs/riichi_planet.yaml:540 scoring.patterns.shousuushii.when
  * spec: sum(1 for g in sets if g.is_triplet and g.is_wind) == 3 and pair is not None and pair.is_wind */
-static int64_t when_38(mj_view *v) {
+static MJ_MAYBE_UNUSED int64_t riichi_planet_when_38(mj_view *v) {
     (void)v;
     return (int64_t)(((((({ int64_t _r1 = 0; for (int _i3 = 0; _i3 < v->n_sets; _i3++) { const mj_group *_it4 = v->sets[_i3]; if (((_it4)->is_triplet && (_it4)->is_wind)) { _r1 = mj_add(&v->overflow, _r1, (int64_t)(INT64_C(1))); } } _r1; })) == (INT64_C(3)))) && (((v->pair) != NULL)) && (v->pair)->is_wind));
 }
 
 /* specs/riichi_planet.yaml:552 scoring.patterns.daisuushii.when
  * spec: sum(1 for g in sets if g.is_triplet and g.is_wind) == 4 */
-static int64_t when_39(mj_view *v) {
+static MJ_MAYBE_UNUSED int64_t riichi_planet_when_39(mj_view *v) {
     (void)v;
     return (int64_t)((((({ int64_t _r1 = 0; for (int _i3 = 0; _i3 < v->n_sets; _i3++) { const mj_group *_it4 = v->sets[_i3]; if (((_it4)->is_triplet && (_it4)->is_wind)) { _r1 = mj_add(&v->overflow, _r1, (int64_t)(INT64_C(1))); } } _r1; })) == (INT64_C(4)))));
 }
 
 /* specs/riichi_planet.yaml:564 scoring.patterns.tsuuiisou.when
  * spec: all(t.is_honor for t in tiles) */
-static int64_t when_40(mj_view *v) {
+static MJ_MAYBE_UNUSED int64_t riichi_planet_when_40(mj_view *v) {
     (void)v;
     return (int64_t)(({ int _r1 = 1; for (int _i3 = 0; _i3 < v->n_tiles; _i3++) { const mj_tile *_it4 = &v->tiles[_i3]; if (!((_it4)->is_honor)) { _r1 = 0; goto _end2; } } _end2: ; _r1; }));
 }
 
 /* specs/riichi_planet.yaml:576 scoring.patterns.chinroutou.when
  * spec: all(t.is_terminal for t in tiles) */
-static int64_t when_41(mj_view *v) {
+static MJ_MAYBE_UNUSED int64_t riichi_planet_when_41(mj_view *v) {
     (void)v;
     return (int64_t)(({ int _r1 = 1; for (int _i3 = 0; _i3 < v->n_tiles; _i3++) { const mj_tile *_it4 = &v->tiles[_i3]; if (!((_it4)->is_terminal)) { _r1 = 0; goto _end2; } } _end2: ; _r1; }));
 }
 
 /* specs/riichi_planet.yaml:594 scoring.patterns.ryuuiisou.when
  * spec: all((t.suit == 's' and t.number in (2, 3, 4, 6, 8)) or (t.suit == 'z' and t.number == 6) for t in tiles) */
-static int64_t when_42(mj_view *v) {
+static MJ_MAYBE_UNUSED int64_t riichi_planet_when_42(mj_view *v) {
     (void)v;
     return (int64_t)(({ int _r1 = 1; for (int _i3 = 0; _i3 < v->n_tiles; _i3++) { const mj_tile *_it4 = &v->tiles[_i3]; if (!(((((((_it4)->suit) == (MJ_SUIT_S))) && (({ int64_t _x5 = (int64_t)((_it4)->number); (_x5 == (INT64_C(2)) || _x5 == (INT64_C(3)) || _x5 == (INT64_C(4)) || _x5 == (INT64_C(6)) || _x5 == (INT64_C(8))); }))) || (((((_it4)->suit) == (MJ_SUIT_Z))) && ((((_it4)->number) == (INT64_C(6)))))))) { _r1 = 0; goto _end2; } } _end2: ; _r1; }));
 }
 
 /* specs/riichi_planet.yaml:613 scoring.patterns.chuuren.when
  * spec: len(melds) == 0 and len(suits) == 1 and 'z' not in suits and all(count_of(win_tile.suit, n) >= (3 if n == 1 or n == 9 else 1) for n in (1, 2, 3, 4, 5, 6, 7, 8, 9)) */
-static int64_t when_43(mj_view *v) {
+static MJ_MAYBE_UNUSED int64_t riichi_planet_when_43(mj_view *v) {
     (void)v;
     return (int64_t)(((((((int64_t)v->n_melds)) == (INT64_C(0)))) && (((((int64_t)__builtin_popcountll(v->suits))) == (INT64_C(1)))) && ((!({ int64_t _x1 = (int64_t)(MJ_SUIT_Z); (_x1 >= 0 && _x1 < 64 && ((((uint64_t)v->suits) >> _x1) & 1u)); }))) && ({ int _r2 = 1; static const int64_t _a6[] = {INT64_C(1), INT64_C(2), INT64_C(3), INT64_C(4), INT64_C(5), INT64_C(6), INT64_C(7), INT64_C(8), INT64_C(9)}; for (int _i4 = 0; _i4 < 9; _i4++) { int64_t _it5 = _a6[_i4]; if (!((((mj_count_in(v->counts, (int)(((&v->win_tile))->suit), ((int64_t)(_it5)))) >= (((((((_it5) == (INT64_C(1)))) || (((_it5) == (INT64_C(9)))))) ? (INT64_C(3)) : (INT64_C(1)))))))) { _r2 = 0; goto _end3; } } _end3: ; _r2; })));
 }
 
 /* specs/riichi_planet.yaml:628 scoring.patterns.junsei_chuuren.when
  * spec: len(melds) == 0 and len(suits) == 1 and 'z' not in suits and all(concealed_count_of(win_tile.suit, n) - (1 if n == win_tile.number else 0) == (3 if n == 1 or n == 9 else 1) for n in (1, 2, 3, 4, 5, 6, 7, 8, 9)) */
-static int64_t when_44(mj_view *v) {
+static MJ_MAYBE_UNUSED int64_t riichi_planet_when_44(mj_view *v) {
     (void)v;
     return (int64_t)(((((((int64_t)v->n_melds)) == (INT64_C(0)))) && (((((int64_t)__builtin_popcountll(v->suits))) == (INT64_C(1)))) && ((!({ int64_t _x1 = (int64_t)(MJ_SUIT_Z); (_x1 >= 0 && _x1 < 64 && ((((uint64_t)v->suits) >> _x1) & 1u)); }))) && ({ int _r2 = 1; static const int64_t _a6[] = {INT64_C(1), INT64_C(2), INT64_C(3), INT64_C(4), INT64_C(5), INT64_C(6), INT64_C(7), INT64_C(8), INT64_C(9)}; for (int _i4 = 0; _i4 < 9; _i4++) { int64_t _it5 = _a6[_i4]; if (!((((mj_sub(&v->overflow, ((int64_t)(mj_count_in(v->concealed_counts, (int)(((&v->win_tile))->suit), ((int64_t)(_it5))))), ((int64_t)((((((_it5) == (((&v->win_tile))->number)))) ? (INT64_C(1)) : (INT64_C(0))))))) == (((((((_it5) == (INT64_C(1)))) || (((_it5) == (INT64_C(9)))))) ? (INT64_C(3)) : (INT64_C(1)))))))) { _r2 = 0; goto _end3; } } _end3: ; _r2; })));
 }
 
 /* specs/riichi_planet.yaml:644 scoring.patterns.suukantsu.when
  * spec: sum(1 for g in sets if g.is_kong) == 4 */
-static int64_t when_45(mj_view *v) {
+static MJ_MAYBE_UNUSED int64_t riichi_planet_when_45(mj_view *v) {
     (void)v;
     return (int64_t)((((({ int64_t _r1 = 0; for (int _i3 = 0; _i3 < v->n_sets; _i3++) { const mj_group *_it4 = v->sets[_i3]; if ((_it4)->is_kong) { _r1 = mj_add(&v->overflow, _r1, (int64_t)(INT64_C(1))); } } _r1; })) == (INT64_C(4)))));
 }
 
 /* specs/riichi_planet.yaml:656 scoring.patterns.tenhou.when
  * spec: first_draw and tsumo and dealer */
-static int64_t when_46(mj_view *v) {
+static MJ_MAYBE_UNUSED int64_t riichi_planet_when_46(mj_view *v) {
     (void)v;
     return (int64_t)((v->first_draw && v->tsumo && v->dealer));
 }
 
 /* specs/riichi_planet.yaml:668 scoring.patterns.chiihou.when
  * spec: first_draw and tsumo and not dealer */
-static int64_t when_47(mj_view *v) {
+static MJ_MAYBE_UNUSED int64_t riichi_planet_when_47(mj_view *v) {
     (void)v;
     return (int64_t)((v->first_draw && v->tsumo && (!v->dealer)));
 }
 
 /* specs/riichi_planet.yaml:689 scoring.points.items.closed_ron.when
  * spec: is_closed and ron */
-static int64_t point_when_1(mj_view *v) {
+static MJ_MAYBE_UNUSED int64_t riichi_planet_point_when_1(mj_view *v) {
     (void)v;
     return (int64_t)((v->is_closed && v->ron));
 }
 
 /* specs/riichi_planet.yaml:693 scoring.points.items.tsumo.when
  * spec: tsumo and not counted('pinfu') */
-static int64_t point_when_2(mj_view *v) {
+static MJ_MAYBE_UNUSED int64_t riichi_planet_point_when_2(mj_view *v) {
     (void)v;
     return (int64_t)((v->tsumo && (!mj_counted(v, 5))));
 }
 
 /* specs/riichi_planet.yaml:696 scoring.points.items.value_pair.value
  * spec: 0 if pair is None else (2 if pair.is_dragon else 0) + (2 if pair.wind is not None and pair.wind == seat_wind else 0) + (2 if pair.wind is not None and pair.wind == round_wind else 0) */
-static int64_t point_value_3(mj_view *v) {
+static MJ_MAYBE_UNUSED int64_t riichi_planet_point_value_3(mj_view *v) {
     (void)v;
     return (int64_t)((((((v->pair) == NULL))) ? (INT64_C(0)) : (mj_add(&v->overflow, ((int64_t)(mj_add(&v->overflow, ((int64_t)((((v->pair)->is_dragon) ? (INT64_C(2)) : (INT64_C(0))))), ((int64_t)((((((((v->pair)->wind) != MJ_NONE)) && ((((v->pair)->wind) == (v->seat_wind))))) ? (INT64_C(2)) : (INT64_C(0)))))))), ((int64_t)((((((((v->pair)->wind) != MJ_NONE)) && ((((v->pair)->wind) == (v->round_wind))))) ? (INT64_C(2)) : (INT64_C(0)))))))));
 }
 
 /* specs/riichi_planet.yaml:700 scoring.points.items.wait.when
  * spec: wait in ('edge', 'closed', 'single') */
-static int64_t point_when_4(mj_view *v) {
+static MJ_MAYBE_UNUSED int64_t riichi_planet_point_when_4(mj_view *v) {
     (void)v;
     return (int64_t)((({ int64_t _x1 = (int64_t)(v->wait); (_x1 == (MJ_WAIT_EDGE) || _x1 == (MJ_WAIT_CLOSED) || _x1 == (MJ_WAIT_SINGLE)); })));
 }
 
 /* specs/riichi_planet.yaml:703 scoring.points.items.triplets.value
  * spec: sum((4 if g.has_terminal_or_honor else 2) * (2 if concealed_at_win(g) else 1) * (4 if g.is_kong else 1) for g in sets if g.is_triplet) */
-static int64_t point_value_5(mj_view *v) {
+static MJ_MAYBE_UNUSED int64_t riichi_planet_point_value_5(mj_view *v) {
     (void)v;
     return (int64_t)(({ int64_t _r1 = 0; for (int _i3 = 0; _i3 < v->n_sets; _i3++) { const mj_group *_it4 = v->sets[_i3]; if ((_it4)->is_triplet) { _r1 = mj_add(&v->overflow, _r1, (int64_t)(mj_mul(&v->overflow, ((int64_t)(mj_mul(&v->overflow, ((int64_t)((((_it4)->has_terminal_or_honor) ? (INT64_C(4)) : (INT64_C(2))))), ((int64_t)(((mj_concealed_at_win(v, _it4)) ? (INT64_C(2)) : (INT64_C(1)))))))), ((int64_t)((((_it4)->is_kong) ? (INT64_C(4)) : (INT64_C(1)))))))); } } _r1; }));
 }
 
 /* specs/riichi_planet.yaml:713 scoring.points.result
  * spec: 25 if shape == 'seven_pairs' else max(30 if ron and not is_closed else 0, (points + 9) // 10 * 10) */
-static int64_t points_result(mj_view *v) {
+static MJ_MAYBE_UNUSED int64_t riichi_planet_points_result(mj_view *v) {
     (void)v;
     return (int64_t)((((((v->shape) == (MJ_SHAPE_SEVEN_PAIRS)))) ? (INT64_C(25)) : (mj_max2(((int64_t)((((v->ron && (!v->is_closed))) ? (INT64_C(30)) : (INT64_C(0))))), ((int64_t)(mj_mul(&v->overflow, ((int64_t)(mj_floordiv(&v->overflow, ((int64_t)(mj_add(&v->overflow, ((int64_t)(v->points)), ((int64_t)(INT64_C(9)))))), ((int64_t)(INT64_C(10)))))), ((int64_t)(INT64_C(10))))))))));
 }
 
 /* specs/riichi_planet.yaml:722 payments.values.base
  * spec: 8000 * (fan // 13) if limit else 8000 if fan >= 13 else 6000 if fan >= 11 else 4000 if fan >= 8 else 3000 if fan >= 6 else 2000 if fan >= 5 else min(2000, points * 2 ** (fan + 2)) */
-static int64_t values_0(mj_pay *v) {
+static MJ_MAYBE_UNUSED int64_t riichi_planet_values_0(mj_pay *v) {
     (void)v;
     return (int64_t)(((v->limit) ? (mj_mul(&v->overflow, ((int64_t)(INT64_C(8000))), ((int64_t)(mj_floordiv(&v->overflow, ((int64_t)(v->fan)), ((int64_t)(INT64_C(13)))))))) : ((((((v->fan) >= (INT64_C(13))))) ? (INT64_C(8000)) : ((((((v->fan) >= (INT64_C(11))))) ? (INT64_C(6000)) : ((((((v->fan) >= (INT64_C(8))))) ? (INT64_C(4000)) : ((((((v->fan) >= (INT64_C(6))))) ? (INT64_C(3000)) : ((((((v->fan) >= (INT64_C(5))))) ? (INT64_C(2000)) : (mj_min2(((int64_t)(INT64_C(2000))), ((int64_t)(mj_mul(&v->overflow, ((int64_t)(v->points)), ((int64_t)(mj_pow(&v->overflow, ((int64_t)(INT64_C(2))), ((int64_t)(mj_add(&v->overflow, ((int64_t)(v->fan)), ((int64_t)(INT64_C(2))))))))))))))))))))))))));
 }
 
 /* specs/riichi_planet.yaml:726 payments.ron.discarder
  * spec: ((6 if dealer else 4) * base + 99) // 100 * 100 + 300 * honba */
-static int64_t ron_0(mj_pay *v) {
+static MJ_MAYBE_UNUSED int64_t riichi_planet_ron_0(mj_pay *v) {
     (void)v;
     return (int64_t)(mj_add(&v->overflow, ((int64_t)(mj_mul(&v->overflow, ((int64_t)(mj_floordiv(&v->overflow, ((int64_t)(mj_add(&v->overflow, ((int64_t)(mj_mul(&v->overflow, ((int64_t)(((v->dealer) ? (INT64_C(6)) : (INT64_C(4))))), ((int64_t)(v->named[0]))))), ((int64_t)(INT64_C(99)))))), ((int64_t)(INT64_C(100)))))), ((int64_t)(INT64_C(100)))))), ((int64_t)(mj_mul(&v->overflow, ((int64_t)(INT64_C(300))), ((int64_t)(v->honba)))))));
 }
 
 /* specs/riichi_planet.yaml:728 payments.tsumo.dealer
  * spec: (2 * base + 99) // 100 * 100 + 100 * honba */
-static int64_t tsumo_0(mj_pay *v) {
+static MJ_MAYBE_UNUSED int64_t riichi_planet_tsumo_0(mj_pay *v) {
     (void)v;
     return (int64_t)(mj_add(&v->overflow, ((int64_t)(mj_mul(&v->overflow, ((int64_t)(mj_floordiv(&v->overflow, ((int64_t)(mj_add(&v->overflow, ((int64_t)(mj_mul(&v->overflow, ((int64_t)(INT64_C(2))), ((int64_t)(v->named[0]))))), ((int64_t)(INT64_C(99)))))), ((int64_t)(INT64_C(100)))))), ((int64_t)(INT64_C(100)))))), ((int64_t)(mj_mul(&v->overflow, ((int64_t)(INT64_C(100))), ((int64_t)(v->honba)))))));
 }
 
 /* specs/riichi_planet.yaml:729 payments.tsumo.non_dealer
  * spec: ((2 if dealer else 1) * base + 99) // 100 * 100 + 100 * honba */
-static int64_t tsumo_1(mj_pay *v) {
+static MJ_MAYBE_UNUSED int64_t riichi_planet_tsumo_1(mj_pay *v) {
     (void)v;
     return (int64_t)(mj_add(&v->overflow, ((int64_t)(mj_mul(&v->overflow, ((int64_t)(mj_floordiv(&v->overflow, ((int64_t)(mj_add(&v->overflow, ((int64_t)(mj_mul(&v->overflow, ((int64_t)(((v->dealer) ? (INT64_C(2)) : (INT64_C(1))))), ((int64_t)(v->named[0]))))), ((int64_t)(INT64_C(99)))))), ((int64_t)(INT64_C(100)))))), ((int64_t)(INT64_C(100)))))), ((int64_t)(mj_mul(&v->overflow, ((int64_t)(INT64_C(100))), ((int64_t)(v->honba)))))));
 }
 
-static const int excludes_1[] = { 0 };
+static MJ_MAYBE_UNUSED const int riichi_planet_excludes_1[] = { 0 };
 
-static const int exclude_limit_1[] = { -1 };
+static MJ_MAYBE_UNUSED const int riichi_planet_exclude_limit_1[] = { -1 };
 
-static const int excludes_26[] = { 6 };
+static MJ_MAYBE_UNUSED const int riichi_planet_excludes_26[] = { 6 };
 
-static const int exclude_limit_26[] = { -1 };
+static MJ_MAYBE_UNUSED const int riichi_planet_excludes_34[] = { 33 };
 
-static const int excludes_34[] = { 33 };
+static MJ_MAYBE_UNUSED const int riichi_planet_excludes_36[] = { 35 };
 
-static const int exclude_limit_34[] = { -1 };
+static MJ_MAYBE_UNUSED const int riichi_planet_excludes_44[] = { 43 };
 
-static const int excludes_36[] = { 35 };
+static MJ_MAYBE_UNUSED const int riichi_planet_prefer[] = { MJ_PREFER_PAYMENT, MJ_PREFER_TOTAL, MJ_PREFER_POINTS };
 
-static const int exclude_limit_36[] = { -1 };
+static MJ_MAYBE_UNUSED const int riichi_planet_minimum_without[] = { 30, 31, 32 };
 
-static const int excludes_44[] = { 43 };
-
-static const int exclude_limit_44[] = { -1 };
-
-static const int prefer[] = { MJ_PREFER_PAYMENT, MJ_PREFER_TOTAL, MJ_PREFER_POINTS };
-
-static const int minimum_without[] = { 30, 31, 32 };
-
-static const mj_pattern patterns[] = {
-    {"riichi", "Riichi", "Refer\303\252ncia Yaku", when_0, NULL, {INT64_C(1), NULL}, 1, {INT64_C(0), NULL}, MJ_NONE, NULL, NULL, 0, MJ_NONE, 0, 0, 0, 0, 0, 0},
-    {"double_riichi", "Double riichi", "Refer\303\252ncia Yaku", when_1, NULL, {INT64_C(2), NULL}, 1, {INT64_C(0), NULL}, MJ_NONE, excludes_1, exclude_limit_1, 1, MJ_NONE, 0, 0, 0, 0, 0, 0},
-    {"ippatsu", "Ippatsu", "Refer\303\252ncia Yaku", when_2, NULL, {INT64_C(1), NULL}, 1, {INT64_C(0), NULL}, MJ_NONE, NULL, NULL, 0, MJ_NONE, 0, 0, 0, 0, 0, 0},
-    {"menzen_tsumo", "Fully concealed hand (self-draw)", "Refer\303\252ncia Yaku", when_3, NULL, {INT64_C(1), NULL}, 1, {INT64_C(0), NULL}, MJ_NONE, NULL, NULL, 0, MJ_NONE, 0, 0, 0, 0, 0, 0},
-    {"tanyao", "All simples", "Refer\303\252ncia Yaku", when_4, NULL, {INT64_C(1), NULL}, 0, {0, NULL}, MJ_NONE, NULL, NULL, 0, MJ_NONE, 0, 0, 0, 0, 1, 0},
-    {"pinfu", "Pinfu", "Refer\303\252ncia Yaku", when_5, NULL, {INT64_C(1), NULL}, 1, {INT64_C(0), NULL}, MJ_NONE, NULL, NULL, 0, MJ_NONE, 0, 0, 0, 0, 0, 0},
-    {"iipeikou", "Pure double sequence", "Refer\303\252ncia Yaku", when_6, NULL, {INT64_C(1), NULL}, 1, {INT64_C(0), NULL}, MJ_NONE, NULL, NULL, 0, MJ_NONE, 0, 0, 0, 0, 1, 0},
-    {"white_dragon", "Value honor: white dragon", "Refer\303\252ncia Yaku", when_7, NULL, {INT64_C(1), NULL}, 0, {0, NULL}, MJ_NONE, NULL, NULL, 0, MJ_NONE, 0, 0, 0, 0, 1, 0},
-    {"green_dragon", "Value honor: green dragon", "Refer\303\252ncia Yaku", when_8, NULL, {INT64_C(1), NULL}, 0, {0, NULL}, MJ_NONE, NULL, NULL, 0, MJ_NONE, 0, 0, 0, 0, 1, 0},
-    {"red_dragon", "Value honor: red dragon", "Refer\303\252ncia Yaku", when_9, NULL, {INT64_C(1), NULL}, 0, {0, NULL}, MJ_NONE, NULL, NULL, 0, MJ_NONE, 0, 0, 0, 0, 1, 0},
-    {"seat_wind", "Value honor: seat wind", "Refer\303\252ncia Yaku", when_10, NULL, {INT64_C(1), NULL}, 0, {0, NULL}, MJ_NONE, NULL, NULL, 0, MJ_NONE, 0, 0, 0, 0, 0, 0},
-    {"round_wind", "Value honor: round wind", "Refer\303\252ncia Yaku", when_11, NULL, {INT64_C(1), NULL}, 0, {0, NULL}, MJ_NONE, NULL, NULL, 0, MJ_NONE, 0, 0, 0, 0, 0, 0},
-    {"haitei", "Win on the last wall tile", "Refer\303\252ncia Yaku", when_12, NULL, {INT64_C(1), NULL}, 0, {0, NULL}, MJ_NONE, NULL, NULL, 0, MJ_NONE, 0, 0, 0, 0, 0, 0},
-    {"houtei", "Win on the last discard", "Refer\303\252ncia Yaku", when_13, NULL, {INT64_C(1), NULL}, 0, {0, NULL}, MJ_NONE, NULL, NULL, 0, MJ_NONE, 0, 0, 0, 0, 0, 0},
-    {"rinshan", "After a kan", "Refer\303\252ncia Yaku", when_14, NULL, {INT64_C(1), NULL}, 0, {0, NULL}, MJ_NONE, NULL, NULL, 0, MJ_NONE, 0, 0, 0, 0, 0, 0},
-    {"chankan", "Robbing a kan", "Refer\303\252ncia Yaku", when_15, NULL, {INT64_C(1), NULL}, 0, {0, NULL}, MJ_NONE, NULL, NULL, 0, MJ_NONE, 0, 0, 0, 0, 0, 0},
-    {"chiitoitsu", "Seven pairs", "Refer\303\252ncia Yaku", when_16, NULL, {INT64_C(2), NULL}, 1, {INT64_C(0), NULL}, MJ_NONE, NULL, NULL, 0, MJ_NONE, 0, 0, 0, 0, 1, 0},
-    {"toitoi", "All triplets", "Refer\303\252ncia Yaku", when_17, NULL, {INT64_C(2), NULL}, 0, {0, NULL}, MJ_NONE, NULL, NULL, 0, MJ_NONE, 0, 0, 0, 0, 1, 0},
-    {"sanankou", "Three concealed triplets", "Refer\303\252ncia Yaku", when_18, NULL, {INT64_C(2), NULL}, 0, {0, NULL}, MJ_NONE, NULL, NULL, 0, MJ_NONE, 0, 0, 0, 0, 0, 0},
-    {"sankantsu", "Three kans", "Refer\303\252ncia Yaku", when_19, NULL, {INT64_C(2), NULL}, 0, {0, NULL}, MJ_NONE, NULL, NULL, 0, MJ_NONE, 0, 0, 0, 0, 1, 0},
-    {"sanshoku_doukou", "Triple triplets", "Refer\303\252ncia Yaku", when_20, NULL, {INT64_C(2), NULL}, 0, {0, NULL}, MJ_NONE, NULL, NULL, 0, MJ_NONE, 0, 0, 0, 0, 1, 0},
-    {"honroutou", "All terminals and honors", "Refer\303\252ncia Yaku", when_21, NULL, {INT64_C(2), NULL}, 0, {0, NULL}, MJ_NONE, NULL, NULL, 0, MJ_NONE, 0, 0, 0, 0, 1, 0},
-    {"shousangen", "Little three dragons", "Refer\303\252ncia Yaku", when_22, NULL, {INT64_C(2), NULL}, 0, {0, NULL}, MJ_NONE, NULL, NULL, 0, MJ_NONE, 0, 0, 0, 0, 1, 0},
-    {"sanshoku", "Mixed triple sequence", "Refer\303\252ncia Yaku", when_23, NULL, {INT64_C(2), NULL}, 1, {INT64_C(1), NULL}, MJ_NONE, NULL, NULL, 0, MJ_NONE, 0, 0, 0, 0, 1, 0},
-    {"ittsu", "Pure straight", "Refer\303\252ncia Yaku", when_24, NULL, {INT64_C(2), NULL}, 1, {INT64_C(1), NULL}, MJ_NONE, NULL, NULL, 0, MJ_NONE, 0, 0, 0, 0, 1, 0},
-    {"chanta", "Half outside hand", "Refer\303\252ncia Yaku", when_25, NULL, {INT64_C(2), NULL}, 1, {INT64_C(1), NULL}, MJ_NONE, NULL, NULL, 0, MJ_NONE, 0, 0, 0, 0, 1, 0},
-    {"ryanpeikou", "Twice pure double sequence", "Refer\303\252ncia Yaku", when_26, NULL, {INT64_C(3), NULL}, 1, {INT64_C(0), NULL}, MJ_NONE, excludes_26, exclude_limit_26, 1, MJ_NONE, 0, 0, 0, 0, 1, 0},
-    {"honitsu", "Half flush", "Refer\303\252ncia Yaku", when_27, NULL, {INT64_C(3), NULL}, 1, {INT64_C(2), NULL}, MJ_NONE, NULL, NULL, 0, MJ_NONE, 0, 0, 0, 0, 1, 0},
-    {"junchan", "Fully outside hand", "Refer\303\252ncia Yaku", when_28, NULL, {INT64_C(3), NULL}, 1, {INT64_C(2), NULL}, MJ_NONE, NULL, NULL, 0, MJ_NONE, 0, 0, 0, 0, 1, 0},
-    {"chinitsu", "Full flush", "Refer\303\252ncia Yaku", when_29, NULL, {INT64_C(6), NULL}, 1, {INT64_C(5), NULL}, MJ_NONE, NULL, NULL, 0, MJ_NONE, 0, 0, 0, 0, 1, 0},
-    {"dora", "Dora", "Chamadas, riichi e dora", NULL, count_30, {INT64_C(1), NULL}, 0, {0, NULL}, MJ_NONE, NULL, NULL, 0, MJ_NONE, 0, 0, 1, 0, 0, 0},
-    {"ura_dora", "Ura-dora", "Chamadas, riichi e dora", NULL, count_31, {INT64_C(1), NULL}, 0, {0, NULL}, MJ_NONE, NULL, NULL, 0, MJ_NONE, 0, 0, 1, 0, 0, 0},
-    {"red_fives", "Red five", "Chamadas, riichi e dora", NULL, count_32, {INT64_C(1), NULL}, 0, {0, NULL}, MJ_NONE, NULL, NULL, 0, MJ_NONE, 0, 0, 1, 0, 1, 0},
-    {"kokushi", "Thirteen orphans", "Yakuman e m\303\243os limitadas", when_33, NULL, {INT64_C(13), NULL}, 0, {0, NULL}, MJ_NONE, NULL, NULL, 0, MJ_NONE, 0, 0, 0, 1, 1, 0},
-    {"kokushi_thirteen_wait", "Thirteen orphans (thirteen-sided wait)", "Yakuman e m\303\243os limitadas", when_34, NULL, {INT64_C(26), NULL}, 0, {0, NULL}, MJ_NONE, excludes_34, exclude_limit_34, 1, MJ_NONE, 0, 0, 0, 1, 1, 0},
-    {"suuankou", "Four concealed triplets", "Yakuman e m\303\243os limitadas", when_35, NULL, {INT64_C(13), NULL}, 0, {0, NULL}, MJ_NONE, NULL, NULL, 0, MJ_NONE, 0, 0, 0, 1, 0, 0},
-    {"suuankou_single_wait", "Four concealed triplets (pair wait)", "Yakuman e m\303\243os limitadas", when_36, NULL, {INT64_C(26), NULL}, 0, {0, NULL}, MJ_NONE, excludes_36, exclude_limit_36, 1, MJ_NONE, 0, 0, 0, 1, 0, 0},
-    {"daisangen", "Big three dragons", "Yakuman e m\303\243os limitadas", when_37, NULL, {INT64_C(13), NULL}, 0, {0, NULL}, MJ_NONE, NULL, NULL, 0, MJ_NONE, 0, 0, 0, 1, 1, 0},
-    {"shousuushii", "Little four winds", "Yakuman e m\303\243os limitadas", when_38, NULL, {INT64_C(13), NULL}, 0, {0, NULL}, MJ_NONE, NULL, NULL, 0, MJ_NONE, 0, 0, 0, 1, 1, 0},
-    {"daisuushii", "Big four winds", "Yakuman e m\303\243os limitadas", when_39, NULL, {INT64_C(26), NULL}, 0, {0, NULL}, MJ_NONE, NULL, NULL, 0, MJ_NONE, 0, 0, 0, 1, 1, 0},
-    {"tsuuiisou", "All honors", "Yakuman e m\303\243os limitadas", when_40, NULL, {INT64_C(13), NULL}, 0, {0, NULL}, MJ_NONE, NULL, NULL, 0, MJ_NONE, 0, 0, 0, 1, 1, 0},
-    {"chinroutou", "All terminals", "Yakuman e m\303\243os limitadas", when_41, NULL, {INT64_C(13), NULL}, 0, {0, NULL}, MJ_NONE, NULL, NULL, 0, MJ_NONE, 0, 0, 0, 1, 1, 0},
-    {"ryuuiisou", "All green", "Yakuman e m\303\243os limitadas", when_42, NULL, {INT64_C(13), NULL}, 0, {0, NULL}, MJ_NONE, NULL, NULL, 0, MJ_NONE, 0, 0, 0, 1, 1, 0},
-    {"chuuren", "Nine gates", "Yakuman e m\303\243os limitadas", when_43, NULL, {INT64_C(13), NULL}, 1, {INT64_C(0), NULL}, MJ_NONE, NULL, NULL, 0, MJ_NONE, 0, 0, 0, 1, 1, 0},
-    {"junsei_chuuren", "Pure nine gates (nine-sided wait)", "Yakuman e m\303\243os limitadas", when_44, NULL, {INT64_C(26), NULL}, 1, {INT64_C(0), NULL}, MJ_NONE, excludes_44, exclude_limit_44, 1, MJ_NONE, 0, 0, 0, 1, 1, 0},
-    {"suukantsu", "Four kans", "Yakuman e m\303\243os limitadas", when_45, NULL, {INT64_C(13), NULL}, 0, {0, NULL}, MJ_NONE, NULL, NULL, 0, MJ_NONE, 0, 0, 0, 1, 1, 0},
-    {"tenhou", "Heavenly hand", "Yakuman e m\303\243os limitadas", when_46, NULL, {INT64_C(13), NULL}, 0, {0, NULL}, MJ_NONE, NULL, NULL, 0, MJ_NONE, 0, 0, 0, 1, 0, 0},
-    {"chiihou", "Earthly hand", "Yakuman e m\303\243os limitadas", when_47, NULL, {INT64_C(13), NULL}, 0, {0, NULL}, MJ_NONE, NULL, NULL, 0, MJ_NONE, 0, 0, 0, 1, 0, 0},
+static MJ_MAYBE_UNUSED const mj_pattern riichi_planet_patterns[] = {
+    {"riichi", "Riichi", "Refer\303\252ncia Yaku", riichi_planet_when_0, NULL, {INT64_C(1), NULL}, 1, {INT64_C(0), NULL}, MJ_NONE, NULL, NULL, 0, MJ_NONE, 0, 0, 0, 0, 0, 0},
+    {"double_riichi", "Double riichi", "Refer\303\252ncia Yaku", riichi_planet_when_1, NULL, {INT64_C(2), NULL}, 1, {INT64_C(0), NULL}, MJ_NONE, riichi_planet_excludes_1, riichi_planet_exclude_limit_1, 1, MJ_NONE, 0, 0, 0, 0, 0, 0},
+    {"ippatsu", "Ippatsu", "Refer\303\252ncia Yaku", riichi_planet_when_2, NULL, {INT64_C(1), NULL}, 1, {INT64_C(0), NULL}, MJ_NONE, NULL, NULL, 0, MJ_NONE, 0, 0, 0, 0, 0, 0},
+    {"menzen_tsumo", "Fully concealed hand (self-draw)", "Refer\303\252ncia Yaku", riichi_planet_when_3, NULL, {INT64_C(1), NULL}, 1, {INT64_C(0), NULL}, MJ_NONE, NULL, NULL, 0, MJ_NONE, 0, 0, 0, 0, 0, 0},
+    {"tanyao", "All simples", "Refer\303\252ncia Yaku", riichi_planet_when_4, NULL, {INT64_C(1), NULL}, 0, {0, NULL}, MJ_NONE, NULL, NULL, 0, MJ_NONE, 0, 0, 0, 0, 1, 0},
+    {"pinfu", "Pinfu", "Refer\303\252ncia Yaku", riichi_planet_when_5, NULL, {INT64_C(1), NULL}, 1, {INT64_C(0), NULL}, MJ_NONE, NULL, NULL, 0, MJ_NONE, 0, 0, 0, 0, 0, 0},
+    {"iipeikou", "Pure double sequence", "Refer\303\252ncia Yaku", riichi_planet_when_6, NULL, {INT64_C(1), NULL}, 1, {INT64_C(0), NULL}, MJ_NONE, NULL, NULL, 0, MJ_NONE, 0, 0, 0, 0, 1, 0},
+    {"white_dragon", "Value honor: white dragon", "Refer\303\252ncia Yaku", riichi_planet_when_7, NULL, {INT64_C(1), NULL}, 0, {0, NULL}, MJ_NONE, NULL, NULL, 0, MJ_NONE, 0, 0, 0, 0, 1, 0},
+    {"green_dragon", "Value honor: green dragon", "Refer\303\252ncia Yaku", riichi_planet_when_8, NULL, {INT64_C(1), NULL}, 0, {0, NULL}, MJ_NONE, NULL, NULL, 0, MJ_NONE, 0, 0, 0, 0, 1, 0},
+    {"red_dragon", "Value honor: red dragon", "Refer\303\252ncia Yaku", riichi_planet_when_9, NULL, {INT64_C(1), NULL}, 0, {0, NULL}, MJ_NONE, NULL, NULL, 0, MJ_NONE, 0, 0, 0, 0, 1, 0},
+    {"seat_wind", "Value honor: seat wind", "Refer\303\252ncia Yaku", riichi_planet_when_10, NULL, {INT64_C(1), NULL}, 0, {0, NULL}, MJ_NONE, NULL, NULL, 0, MJ_NONE, 0, 0, 0, 0, 0, 0},
+    {"round_wind", "Value honor: round wind", "Refer\303\252ncia Yaku", riichi_planet_when_11, NULL, {INT64_C(1), NULL}, 0, {0, NULL}, MJ_NONE, NULL, NULL, 0, MJ_NONE, 0, 0, 0, 0, 0, 0},
+    {"haitei", "Win on the last wall tile", "Refer\303\252ncia Yaku", riichi_planet_when_12, NULL, {INT64_C(1), NULL}, 0, {0, NULL}, MJ_NONE, NULL, NULL, 0, MJ_NONE, 0, 0, 0, 0, 0, 0},
+    {"houtei", "Win on the last discard", "Refer\303\252ncia Yaku", riichi_planet_when_13, NULL, {INT64_C(1), NULL}, 0, {0, NULL}, MJ_NONE, NULL, NULL, 0, MJ_NONE, 0, 0, 0, 0, 0, 0},
+    {"rinshan", "After a kan", "Refer\303\252ncia Yaku", riichi_planet_when_14, NULL, {INT64_C(1), NULL}, 0, {0, NULL}, MJ_NONE, NULL, NULL, 0, MJ_NONE, 0, 0, 0, 0, 0, 0},
+    {"chankan", "Robbing a kan", "Refer\303\252ncia Yaku", riichi_planet_when_15, NULL, {INT64_C(1), NULL}, 0, {0, NULL}, MJ_NONE, NULL, NULL, 0, MJ_NONE, 0, 0, 0, 0, 0, 0},
+    {"chiitoitsu", "Seven pairs", "Refer\303\252ncia Yaku", riichi_planet_when_16, NULL, {INT64_C(2), NULL}, 1, {INT64_C(0), NULL}, MJ_NONE, NULL, NULL, 0, MJ_NONE, 0, 0, 0, 0, 1, 0},
+    {"toitoi", "All triplets", "Refer\303\252ncia Yaku", riichi_planet_when_17, NULL, {INT64_C(2), NULL}, 0, {0, NULL}, MJ_NONE, NULL, NULL, 0, MJ_NONE, 0, 0, 0, 0, 1, 0},
+    {"sanankou", "Three concealed triplets", "Refer\303\252ncia Yaku", riichi_planet_when_18, NULL, {INT64_C(2), NULL}, 0, {0, NULL}, MJ_NONE, NULL, NULL, 0, MJ_NONE, 0, 0, 0, 0, 0, 0},
+    {"sankantsu", "Three kans", "Refer\303\252ncia Yaku", riichi_planet_when_19, NULL, {INT64_C(2), NULL}, 0, {0, NULL}, MJ_NONE, NULL, NULL, 0, MJ_NONE, 0, 0, 0, 0, 1, 0},
+    {"sanshoku_doukou", "Triple triplets", "Refer\303\252ncia Yaku", riichi_planet_when_20, NULL, {INT64_C(2), NULL}, 0, {0, NULL}, MJ_NONE, NULL, NULL, 0, MJ_NONE, 0, 0, 0, 0, 1, 0},
+    {"honroutou", "All terminals and honors", "Refer\303\252ncia Yaku", riichi_planet_when_21, NULL, {INT64_C(2), NULL}, 0, {0, NULL}, MJ_NONE, NULL, NULL, 0, MJ_NONE, 0, 0, 0, 0, 1, 0},
+    {"shousangen", "Little three dragons", "Refer\303\252ncia Yaku", riichi_planet_when_22, NULL, {INT64_C(2), NULL}, 0, {0, NULL}, MJ_NONE, NULL, NULL, 0, MJ_NONE, 0, 0, 0, 0, 1, 0},
+    {"sanshoku", "Mixed triple sequence", "Refer\303\252ncia Yaku", riichi_planet_when_23, NULL, {INT64_C(2), NULL}, 1, {INT64_C(1), NULL}, MJ_NONE, NULL, NULL, 0, MJ_NONE, 0, 0, 0, 0, 1, 0},
+    {"ittsu", "Pure straight", "Refer\303\252ncia Yaku", riichi_planet_when_24, NULL, {INT64_C(2), NULL}, 1, {INT64_C(1), NULL}, MJ_NONE, NULL, NULL, 0, MJ_NONE, 0, 0, 0, 0, 1, 0},
+    {"chanta", "Half outside hand", "Refer\303\252ncia Yaku", riichi_planet_when_25, NULL, {INT64_C(2), NULL}, 1, {INT64_C(1), NULL}, MJ_NONE, NULL, NULL, 0, MJ_NONE, 0, 0, 0, 0, 1, 0},
+    {"ryanpeikou", "Twice pure double sequence", "Refer\303\252ncia Yaku", riichi_planet_when_26, NULL, {INT64_C(3), NULL}, 1, {INT64_C(0), NULL}, MJ_NONE, riichi_planet_excludes_26, riichi_planet_exclude_limit_1, 1, MJ_NONE, 0, 0, 0, 0, 1, 0},
+    {"honitsu", "Half flush", "Refer\303\252ncia Yaku", riichi_planet_when_27, NULL, {INT64_C(3), NULL}, 1, {INT64_C(2), NULL}, MJ_NONE, NULL, NULL, 0, MJ_NONE, 0, 0, 0, 0, 1, 0},
+    {"junchan", "Fully outside hand", "Refer\303\252ncia Yaku", riichi_planet_when_28, NULL, {INT64_C(3), NULL}, 1, {INT64_C(2), NULL}, MJ_NONE, NULL, NULL, 0, MJ_NONE, 0, 0, 0, 0, 1, 0},
+    {"chinitsu", "Full flush", "Refer\303\252ncia Yaku", riichi_planet_when_29, NULL, {INT64_C(6), NULL}, 1, {INT64_C(5), NULL}, MJ_NONE, NULL, NULL, 0, MJ_NONE, 0, 0, 0, 0, 1, 0},
+    {"dora", "Dora", "Chamadas, riichi e dora", NULL, riichi_planet_count_30, {INT64_C(1), NULL}, 0, {0, NULL}, MJ_NONE, NULL, NULL, 0, MJ_NONE, 0, 0, 1, 0, 0, 0},
+    {"ura_dora", "Ura-dora", "Chamadas, riichi e dora", NULL, riichi_planet_count_31, {INT64_C(1), NULL}, 0, {0, NULL}, MJ_NONE, NULL, NULL, 0, MJ_NONE, 0, 0, 1, 0, 0, 0},
+    {"red_fives", "Red five", "Chamadas, riichi e dora", NULL, riichi_planet_count_32, {INT64_C(1), NULL}, 0, {0, NULL}, MJ_NONE, NULL, NULL, 0, MJ_NONE, 0, 0, 1, 0, 1, 0},
+    {"kokushi", "Thirteen orphans", "Yakuman e m\303\243os limitadas", riichi_planet_when_33, NULL, {INT64_C(13), NULL}, 0, {0, NULL}, MJ_NONE, NULL, NULL, 0, MJ_NONE, 0, 0, 0, 1, 1, 0},
+    {"kokushi_thirteen_wait", "Thirteen orphans (thirteen-sided wait)", "Yakuman e m\303\243os limitadas", riichi_planet_when_34, NULL, {INT64_C(26), NULL}, 0, {0, NULL}, MJ_NONE, riichi_planet_excludes_34, riichi_planet_exclude_limit_1, 1, MJ_NONE, 0, 0, 0, 1, 1, 0},
+    {"suuankou", "Four concealed triplets", "Yakuman e m\303\243os limitadas", riichi_planet_when_35, NULL, {INT64_C(13), NULL}, 0, {0, NULL}, MJ_NONE, NULL, NULL, 0, MJ_NONE, 0, 0, 0, 1, 0, 0},
+    {"suuankou_single_wait", "Four concealed triplets (pair wait)", "Yakuman e m\303\243os limitadas", riichi_planet_when_36, NULL, {INT64_C(26), NULL}, 0, {0, NULL}, MJ_NONE, riichi_planet_excludes_36, riichi_planet_exclude_limit_1, 1, MJ_NONE, 0, 0, 0, 1, 0, 0},
+    {"daisangen", "Big three dragons", "Yakuman e m\303\243os limitadas", riichi_planet_when_37, NULL, {INT64_C(13), NULL}, 0, {0, NULL}, MJ_NONE, NULL, NULL, 0, MJ_NONE, 0, 0, 0, 1, 1, 0},
+    {"shousuushii", "Little four winds", "Yakuman e m\303\243os limitadas", riichi_planet_when_38, NULL, {INT64_C(13), NULL}, 0, {0, NULL}, MJ_NONE, NULL, NULL, 0, MJ_NONE, 0, 0, 0, 1, 1, 0},
+    {"daisuushii", "Big four winds", "Yakuman e m\303\243os limitadas", riichi_planet_when_39, NULL, {INT64_C(26), NULL}, 0, {0, NULL}, MJ_NONE, NULL, NULL, 0, MJ_NONE, 0, 0, 0, 1, 1, 0},
+    {"tsuuiisou", "All honors", "Yakuman e m\303\243os limitadas", riichi_planet_when_40, NULL, {INT64_C(13), NULL}, 0, {0, NULL}, MJ_NONE, NULL, NULL, 0, MJ_NONE, 0, 0, 0, 1, 1, 0},
+    {"chinroutou", "All terminals", "Yakuman e m\303\243os limitadas", riichi_planet_when_41, NULL, {INT64_C(13), NULL}, 0, {0, NULL}, MJ_NONE, NULL, NULL, 0, MJ_NONE, 0, 0, 0, 1, 1, 0},
+    {"ryuuiisou", "All green", "Yakuman e m\303\243os limitadas", riichi_planet_when_42, NULL, {INT64_C(13), NULL}, 0, {0, NULL}, MJ_NONE, NULL, NULL, 0, MJ_NONE, 0, 0, 0, 1, 1, 0},
+    {"chuuren", "Nine gates", "Yakuman e m\303\243os limitadas", riichi_planet_when_43, NULL, {INT64_C(13), NULL}, 1, {INT64_C(0), NULL}, MJ_NONE, NULL, NULL, 0, MJ_NONE, 0, 0, 0, 1, 1, 0},
+    {"junsei_chuuren", "Pure nine gates (nine-sided wait)", "Yakuman e m\303\243os limitadas", riichi_planet_when_44, NULL, {INT64_C(26), NULL}, 1, {INT64_C(0), NULL}, MJ_NONE, riichi_planet_excludes_44, riichi_planet_exclude_limit_1, 1, MJ_NONE, 0, 0, 0, 1, 1, 0},
+    {"suukantsu", "Four kans", "Yakuman e m\303\243os limitadas", riichi_planet_when_45, NULL, {INT64_C(13), NULL}, 0, {0, NULL}, MJ_NONE, NULL, NULL, 0, MJ_NONE, 0, 0, 0, 1, 1, 0},
+    {"tenhou", "Heavenly hand", "Yakuman e m\303\243os limitadas", riichi_planet_when_46, NULL, {INT64_C(13), NULL}, 0, {0, NULL}, MJ_NONE, NULL, NULL, 0, MJ_NONE, 0, 0, 0, 1, 0, 0},
+    {"chiihou", "Earthly hand", "Yakuman e m\303\243os limitadas", riichi_planet_when_47, NULL, {INT64_C(13), NULL}, 0, {0, NULL}, MJ_NONE, NULL, NULL, 0, MJ_NONE, 0, 0, 0, 1, 0, 0},
 };
 
-static const mj_point_item point_items[] = {
+static MJ_MAYBE_UNUSED const mj_point_item riichi_planet_point_items[] = {
     {"base", "base", NULL, NULL, {INT64_C(20), NULL}},
-    {"closed_ron", "closed ron", NULL, point_when_1, {INT64_C(10), NULL}},
-    {"tsumo", "self-draw (not pinfu)", NULL, point_when_2, {INT64_C(2), NULL}},
-    {"value_pair", "value pair (double wind 4)", NULL, NULL, {0, point_value_3}},
-    {"wait", "edge, closed or pair wait", NULL, point_when_4, {INT64_C(2), NULL}},
-    {"triplets", "triplets and kans", NULL, NULL, {0, point_value_5}},
+    {"closed_ron", "closed ron", NULL, riichi_planet_point_when_1, {INT64_C(10), NULL}},
+    {"tsumo", "self-draw (not pinfu)", NULL, riichi_planet_point_when_2, {INT64_C(2), NULL}},
+    {"value_pair", "value pair (double wind 4)", NULL, NULL, {0, riichi_planet_point_value_3}},
+    {"wait", "edge, closed or pair wait", NULL, riichi_planet_point_when_4, {INT64_C(2), NULL}},
+    {"triplets", "triplets and kans", NULL, NULL, {0, riichi_planet_point_value_5}},
 };
 
-static const mj_formula values[] = {
-    {"base", values_0},
+static MJ_MAYBE_UNUSED const mj_formula riichi_planet_values[] = {
+    {"base", riichi_planet_values_0},
 };
 
-static const mj_formula ron[] = {
-    {"discarder", ron_0},
+static MJ_MAYBE_UNUSED const mj_formula riichi_planet_ron[] = {
+    {"discarder", riichi_planet_ron_0},
 };
 
-static const mj_formula tsumo[] = {
-    {"dealer", tsumo_0},
-    {"non_dealer", tsumo_1},
+static MJ_MAYBE_UNUSED const mj_formula riichi_planet_tsumo[] = {
+    {"dealer", riichi_planet_tsumo_0},
+    {"non_dealer", riichi_planet_tsumo_1},
 };
 
-static const mj_profile profile = {
+static MJ_MAYBE_UNUSED const mj_profile riichi_planet_profile = {
     .abi = MJ_ABI,
     .id = "riichi_planet",
     .standard = 1,
@@ -528,28 +535,28 @@ static const mj_profile profile = {
     .needs_counts = 1,
     .requirements = NULL,
     .n_requirements = 0,
-    .patterns = patterns,
+    .patterns = riichi_planet_patterns,
     .n_patterns = 48,
     .group_pick = NULL,
     .n_groups = 0,
     .has_cap = 0,
     .cap = INT64_C(0),
-    .prefer = prefer,
+    .prefer = riichi_planet_prefer,
     .n_prefer = 3,
     .has_minimum = 1,
     .minimum_at_least = INT64_C(1),
-    .minimum_without = minimum_without,
+    .minimum_without = riichi_planet_minimum_without,
     .n_minimum_without = 3,
     .minimum_reason_en = "no yaku (dora and red fives alone do not make a win)",
     .has_points = 1,
-    .point_items = point_items,
+    .point_items = riichi_planet_point_items,
     .n_point_items = 6,
-    .points_result = points_result,
-    .values = values,
+    .points_result = riichi_planet_points_result,
+    .values = riichi_planet_values,
     .n_values = 1,
-    .ron = ron,
+    .ron = riichi_planet_ron,
     .n_ron = 1,
-    .tsumo = tsumo,
+    .tsumo = riichi_planet_tsumo,
     .n_tsumo = 2,
     .hand_value = MJ_NONE,
     .n_options = 0,
@@ -557,6 +564,7 @@ static const mj_profile profile = {
     .has_combinations = 0,
 };
 
+#ifdef MJ_NATIVE_MAIN_riichi_planet
 static struct PyModuleDef module = {
     PyModuleDef_HEAD_INIT, "_native_riichi_planet", "Native engine of profile riichi_planet (generated).", -1, NULL, NULL, NULL, NULL, NULL,
 };
@@ -565,13 +573,14 @@ PyMODINIT_FUNC PyInit__native_riichi_planet(void) {
     PyObject *m = PyModule_Create(&module);
     if (m == NULL)
         return NULL;
-    PyObject *capsule = PyCapsule_New((void *)&profile, "mjspec.native_profile", NULL);
+    PyObject *capsule = PyCapsule_New((void *)&riichi_planet_profile, "mjspec.native_profile", NULL);
     if (capsule == NULL || PyModule_AddObject(m, "PROFILE", capsule) < 0 ||
         PyModule_AddIntConstant(m, "ABI", MJ_ABI) < 0 ||
-        PyModule_AddStringConstant(m, "DIGEST", "4737d6b66e6255fbcf21df29a61cee3a") < 0) {
+        PyModule_AddStringConstant(m, "DIGEST", "2a34c9474945702a23969712cd73986e") < 0) {
         Py_XDECREF(capsule);
         Py_DECREF(m);
         return NULL;
     }
     return m;
 }
+#endif

@@ -4,6 +4,9 @@
  * Native engine of profile sichuan_tfmj: the profile's tables and one C
  * function per spec expression, lowered by compiler/native.py; every mechanism
  * lives in the native core (runtime/native/score.c), which reads PROFILE.
+ * Every name starts with the profile id, so that a profile extending this one can
+ * include this file in turn; its module init is compiled only when this file is the
+ * module being built (MJ_NATIVE_PARENT is undefined then).
  */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
@@ -11,138 +14,150 @@
 #include "mjscore.h"
 #include "mjexpr.h"
 
+#ifndef MJ_MAYBE_UNUSED
+#if defined(__GNUC__) || defined(__clang__)
+#define MJ_MAYBE_UNUSED __attribute__((unused)) /* a profile extending this one may not use all */
+#else
+#define MJ_MAYBE_UNUSED
+#endif
+#endif
+
+#ifndef MJ_NATIVE_PARENT
+#define MJ_NATIVE_MAIN_sichuan_tfmj
+#endif
+
 /* specs/sichuan_tfmj.yaml:268 scoring.patterns.ping_hu.when
  * spec: True */
-static int64_t when_0(mj_view *v) {
+static MJ_MAYBE_UNUSED int64_t sichuan_tfmj_when_0(mj_view *v) {
     (void)v;
     return (int64_t)(1);
 }
 
 /* specs/sichuan_tfmj.yaml:285 scoring.patterns.all_triplets.when
  * spec: shape == 'standard' and all(g.is_triplet for g in sets) */
-static int64_t when_1(mj_view *v) {
+static MJ_MAYBE_UNUSED int64_t sichuan_tfmj_when_1(mj_view *v) {
     (void)v;
     return (int64_t)(((((v->shape) == (MJ_SHAPE_STANDARD))) && ({ int _r1 = 1; for (int _i3 = 0; _i3 < v->n_sets; _i3++) { const mj_group *_it4 = v->sets[_i3]; if (!((_it4)->is_triplet)) { _r1 = 0; goto _end2; } } _end2: ; _r1; })));
 }
 
 /* specs/sichuan_tfmj.yaml:301 scoring.patterns.full_flush.when
  * spec: len(suits) == 1 */
-static int64_t when_2(mj_view *v) {
+static MJ_MAYBE_UNUSED int64_t sichuan_tfmj_when_2(mj_view *v) {
     (void)v;
     return (int64_t)((((((int64_t)__builtin_popcountll(v->suits))) == (INT64_C(1)))));
 }
 
 /* specs/sichuan_tfmj.yaml:318 scoring.patterns.seven_pairs.when
  * spec: shape == 'seven_pairs' */
-static int64_t when_3(mj_view *v) {
+static MJ_MAYBE_UNUSED int64_t sichuan_tfmj_when_3(mj_view *v) {
     (void)v;
     return (int64_t)((((v->shape) == (MJ_SHAPE_SEVEN_PAIRS))));
 }
 
 /* specs/sichuan_tfmj.yaml:334 scoring.patterns.root.count
  * spec: four_of_a_kinds */
-static int64_t count_4(mj_view *v) {
+static MJ_MAYBE_UNUSED int64_t sichuan_tfmj_count_4(mj_view *v) {
     (void)v;
     return (int64_t)(v->four_of_a_kinds);
 }
 
 /* specs/sichuan_tfmj.yaml:350 scoring.patterns.golden_hook.when
  * spec: shape == 'standard' and all(g.is_triplet for g in sets) and len(melds) == 4 and wait == 'single' */
-static int64_t when_5(mj_view *v) {
+static MJ_MAYBE_UNUSED int64_t sichuan_tfmj_when_5(mj_view *v) {
     (void)v;
     return (int64_t)(((((v->shape) == (MJ_SHAPE_STANDARD))) && ({ int _r1 = 1; for (int _i3 = 0; _i3 < v->n_sets; _i3++) { const mj_group *_it4 = v->sets[_i3]; if (!((_it4)->is_triplet)) { _r1 = 0; goto _end2; } } _end2: ; _r1; }) && (((((int64_t)v->n_melds)) == (INT64_C(4)))) && (((v->wait) == (MJ_WAIT_SINGLE)))));
 }
 
 /* specs/sichuan_tfmj.yaml:372 scoring.patterns.hai_di.when
  * spec: last_tile */
-static int64_t when_6(mj_view *v) {
+static MJ_MAYBE_UNUSED int64_t sichuan_tfmj_when_6(mj_view *v) {
     (void)v;
     return (int64_t)(v->last_tile);
 }
 
 /* specs/sichuan_tfmj.yaml:388 scoring.patterns.kong_bloom.when
  * spec: tsumo and after_kong */
-static int64_t when_7(mj_view *v) {
+static MJ_MAYBE_UNUSED int64_t sichuan_tfmj_when_7(mj_view *v) {
     (void)v;
     return (int64_t)((v->tsumo && v->after_kong));
 }
 
 /* specs/sichuan_tfmj.yaml:404 scoring.patterns.kong_shot.when
  * spec: ron and kong_shot */
-static int64_t when_8(mj_view *v) {
+static MJ_MAYBE_UNUSED int64_t sichuan_tfmj_when_8(mj_view *v) {
     (void)v;
     return (int64_t)((v->ron && v->kong_shot));
 }
 
 /* specs/sichuan_tfmj.yaml:420 scoring.patterns.robbing_kong.when
  * spec: ron and robbing_kong */
-static int64_t when_9(mj_view *v) {
+static MJ_MAYBE_UNUSED int64_t sichuan_tfmj_when_9(mj_view *v) {
     (void)v;
     return (int64_t)((v->ron && v->robbing_kong));
 }
 
 /* specs/sichuan_tfmj.yaml:197 win.requirements.missing_suit_absent
  * spec: missing_suit not in suits if missing_suit else len(suits) < 3 */
-static int64_t require_0(mj_view *v) {
+static MJ_MAYBE_UNUSED int64_t sichuan_tfmj_require_0(mj_view *v) {
     (void)v;
     return (int64_t)(((((v->missing_suit) != MJ_NONE)) ? (((!({ int64_t _x1 = (int64_t)(v->missing_suit); (_x1 >= 0 && _x1 < 64 && ((((uint64_t)v->suits) >> _x1) & 1u)); })))) : ((((((int64_t)__builtin_popcountll(v->suits))) < (INT64_C(3)))))));
 }
 
 /* specs/sichuan_tfmj.yaml:438 payments.values.unit
  * spec: 2 ** min(fan, 3) */
-static int64_t values_0(mj_pay *v) {
+static MJ_MAYBE_UNUSED int64_t sichuan_tfmj_values_0(mj_pay *v) {
     (void)v;
     return (int64_t)(mj_pow(&v->overflow, ((int64_t)(INT64_C(2))), ((int64_t)(mj_min2(((int64_t)(v->fan)), ((int64_t)(INT64_C(3))))))));
 }
 
 /* specs/sichuan_tfmj.yaml:440 payments.ron.discarder
  * spec: unit */
-static int64_t ron_0(mj_pay *v) {
+static MJ_MAYBE_UNUSED int64_t sichuan_tfmj_ron_0(mj_pay *v) {
     (void)v;
     return (int64_t)(v->named[0]);
 }
 
 /* specs/sichuan_tfmj.yaml:442 payments.tsumo.each
  * spec: unit + 1 */
-static int64_t tsumo_0(mj_pay *v) {
+static MJ_MAYBE_UNUSED int64_t sichuan_tfmj_tsumo_0(mj_pay *v) {
     (void)v;
     return (int64_t)(mj_add(&v->overflow, ((int64_t)(v->named[0])), ((int64_t)(INT64_C(1)))));
 }
 
-static const int group_pick[] = { MJ_PICK_HIGHEST };
+static MJ_MAYBE_UNUSED const int sichuan_tfmj_group_pick[] = { MJ_PICK_HIGHEST };
 
-static const int prefer[] = { MJ_PREFER_TOTAL };
+static MJ_MAYBE_UNUSED const int sichuan_tfmj_prefer[] = { MJ_PREFER_TOTAL };
 
-static const mj_requirement requirements[] = {
-    {"the hand still holds the missing suit (with none declared, it holds all three suits)", require_0},
+static MJ_MAYBE_UNUSED const mj_requirement sichuan_tfmj_requirements[] = {
+    {"the hand still holds the missing suit (with none declared, it holds all three suits)", sichuan_tfmj_require_0},
 };
 
-static const mj_pattern patterns[] = {
-    {"ping_hu", "Basic Hand (Ping Hu)", "\302\2477", when_0, NULL, {INT64_C(0), NULL}, 0, {0, NULL}, 0, NULL, NULL, 0, MJ_NONE, 0, 0, 0, 0, 1, 0},
-    {"all_triplets", "All Triplets (Dui Dui Hu)", "\302\2477", when_1, NULL, {INT64_C(1), NULL}, 0, {0, NULL}, 0, NULL, NULL, 0, MJ_NONE, 0, 0, 0, 0, 1, 0},
-    {"full_flush", "Full Flush (Qing Yi Se)", "\302\2477", when_2, NULL, {INT64_C(2), NULL}, 0, {0, NULL}, MJ_NONE, NULL, NULL, 0, MJ_NONE, 0, 0, 0, 0, 1, 0},
-    {"seven_pairs", "Seven Pairs (Qi Dui)", "\302\2477", when_3, NULL, {INT64_C(2), NULL}, 0, {0, NULL}, 0, NULL, NULL, 0, MJ_NONE, 0, 0, 0, 0, 1, 0},
-    {"root", "Root (Gen)", "\302\2477", NULL, count_4, {INT64_C(1), NULL}, 0, {0, NULL}, MJ_NONE, NULL, NULL, 0, MJ_NONE, 0, 0, 0, 0, 1, 0},
-    {"golden_hook", "Golden Hook (Jin Gou Diao)", "\302\2477", when_5, NULL, {INT64_C(1), NULL}, 0, {0, NULL}, MJ_NONE, NULL, NULL, 0, MJ_NONE, 0, 0, 0, 0, 1, 0},
-    {"hai_di", "Last Tile (Hai Di)", "\302\2476, \302\2477", when_6, NULL, {INT64_C(1), NULL}, 0, {0, NULL}, MJ_NONE, NULL, NULL, 0, MJ_NONE, 0, 0, 0, 0, 0, 0},
-    {"kong_bloom", "Kong Bloom (Gang Shang Hua)", "\302\2477", when_7, NULL, {INT64_C(1), NULL}, 0, {0, NULL}, MJ_NONE, NULL, NULL, 0, MJ_NONE, 0, 0, 0, 0, 0, 0},
-    {"kong_shot", "Shoot After Kong (Gang Shang Pao)", "\302\2477", when_8, NULL, {INT64_C(1), NULL}, 0, {0, NULL}, MJ_NONE, NULL, NULL, 0, MJ_NONE, 0, 0, 0, 0, 0, 0},
-    {"robbing_kong", "Robbing the Kong (Qiang Gang Hu)", "\302\2473, \302\2477", when_9, NULL, {INT64_C(1), NULL}, 0, {0, NULL}, MJ_NONE, NULL, NULL, 0, MJ_NONE, 0, 0, 0, 0, 0, 0},
+static MJ_MAYBE_UNUSED const mj_pattern sichuan_tfmj_patterns[] = {
+    {"ping_hu", "Basic Hand (Ping Hu)", "\302\2477", sichuan_tfmj_when_0, NULL, {INT64_C(0), NULL}, 0, {0, NULL}, 0, NULL, NULL, 0, MJ_NONE, 0, 0, 0, 0, 1, 0},
+    {"all_triplets", "All Triplets (Dui Dui Hu)", "\302\2477", sichuan_tfmj_when_1, NULL, {INT64_C(1), NULL}, 0, {0, NULL}, 0, NULL, NULL, 0, MJ_NONE, 0, 0, 0, 0, 1, 0},
+    {"full_flush", "Full Flush (Qing Yi Se)", "\302\2477", sichuan_tfmj_when_2, NULL, {INT64_C(2), NULL}, 0, {0, NULL}, MJ_NONE, NULL, NULL, 0, MJ_NONE, 0, 0, 0, 0, 1, 0},
+    {"seven_pairs", "Seven Pairs (Qi Dui)", "\302\2477", sichuan_tfmj_when_3, NULL, {INT64_C(2), NULL}, 0, {0, NULL}, 0, NULL, NULL, 0, MJ_NONE, 0, 0, 0, 0, 1, 0},
+    {"root", "Root (Gen)", "\302\2477", NULL, sichuan_tfmj_count_4, {INT64_C(1), NULL}, 0, {0, NULL}, MJ_NONE, NULL, NULL, 0, MJ_NONE, 0, 0, 0, 0, 1, 0},
+    {"golden_hook", "Golden Hook (Jin Gou Diao)", "\302\2477", sichuan_tfmj_when_5, NULL, {INT64_C(1), NULL}, 0, {0, NULL}, MJ_NONE, NULL, NULL, 0, MJ_NONE, 0, 0, 0, 0, 1, 0},
+    {"hai_di", "Last Tile (Hai Di)", "\302\2476, \302\2477", sichuan_tfmj_when_6, NULL, {INT64_C(1), NULL}, 0, {0, NULL}, MJ_NONE, NULL, NULL, 0, MJ_NONE, 0, 0, 0, 0, 0, 0},
+    {"kong_bloom", "Kong Bloom (Gang Shang Hua)", "\302\2477", sichuan_tfmj_when_7, NULL, {INT64_C(1), NULL}, 0, {0, NULL}, MJ_NONE, NULL, NULL, 0, MJ_NONE, 0, 0, 0, 0, 0, 0},
+    {"kong_shot", "Shoot After Kong (Gang Shang Pao)", "\302\2477", sichuan_tfmj_when_8, NULL, {INT64_C(1), NULL}, 0, {0, NULL}, MJ_NONE, NULL, NULL, 0, MJ_NONE, 0, 0, 0, 0, 0, 0},
+    {"robbing_kong", "Robbing the Kong (Qiang Gang Hu)", "\302\2473, \302\2477", sichuan_tfmj_when_9, NULL, {INT64_C(1), NULL}, 0, {0, NULL}, MJ_NONE, NULL, NULL, 0, MJ_NONE, 0, 0, 0, 0, 0, 0},
 };
 
-static const mj_formula values[] = {
-    {"unit", values_0},
+static MJ_MAYBE_UNUSED const mj_formula sichuan_tfmj_values[] = {
+    {"unit", sichuan_tfmj_values_0},
 };
 
-static const mj_formula ron[] = {
-    {"discarder", ron_0},
+static MJ_MAYBE_UNUSED const mj_formula sichuan_tfmj_ron[] = {
+    {"discarder", sichuan_tfmj_ron_0},
 };
 
-static const mj_formula tsumo[] = {
-    {"each", tsumo_0},
+static MJ_MAYBE_UNUSED const mj_formula sichuan_tfmj_tsumo[] = {
+    {"each", sichuan_tfmj_tsumo_0},
 };
 
-static const mj_profile profile = {
+static MJ_MAYBE_UNUSED const mj_profile sichuan_tfmj_profile = {
     .abi = MJ_ABI,
     .id = "sichuan_tfmj",
     .standard = 1,
@@ -154,15 +169,15 @@ static const mj_profile profile = {
     .needs_only_live_wait = 0,
     .needs_concealed_triplets = 0,
     .needs_counts = 0,
-    .requirements = requirements,
+    .requirements = sichuan_tfmj_requirements,
     .n_requirements = 1,
-    .patterns = patterns,
+    .patterns = sichuan_tfmj_patterns,
     .n_patterns = 10,
-    .group_pick = group_pick,
+    .group_pick = sichuan_tfmj_group_pick,
     .n_groups = 1,
     .has_cap = 1,
     .cap = INT64_C(3),
-    .prefer = prefer,
+    .prefer = sichuan_tfmj_prefer,
     .n_prefer = 1,
     .has_minimum = 0,
     .minimum_at_least = INT64_C(0),
@@ -173,11 +188,11 @@ static const mj_profile profile = {
     .point_items = NULL,
     .n_point_items = 0,
     .points_result = NULL,
-    .values = values,
+    .values = sichuan_tfmj_values,
     .n_values = 1,
-    .ron = ron,
+    .ron = sichuan_tfmj_ron,
     .n_ron = 1,
-    .tsumo = tsumo,
+    .tsumo = sichuan_tfmj_tsumo,
     .n_tsumo = 1,
     .hand_value = MJ_NONE,
     .n_options = 0,
@@ -185,6 +200,7 @@ static const mj_profile profile = {
     .has_combinations = 0,
 };
 
+#ifdef MJ_NATIVE_MAIN_sichuan_tfmj
 static struct PyModuleDef module = {
     PyModuleDef_HEAD_INIT, "_native_sichuan_tfmj", "Native engine of profile sichuan_tfmj (generated).", -1, NULL, NULL, NULL, NULL, NULL,
 };
@@ -193,13 +209,14 @@ PyMODINIT_FUNC PyInit__native_sichuan_tfmj(void) {
     PyObject *m = PyModule_Create(&module);
     if (m == NULL)
         return NULL;
-    PyObject *capsule = PyCapsule_New((void *)&profile, "mjspec.native_profile", NULL);
+    PyObject *capsule = PyCapsule_New((void *)&sichuan_tfmj_profile, "mjspec.native_profile", NULL);
     if (capsule == NULL || PyModule_AddObject(m, "PROFILE", capsule) < 0 ||
         PyModule_AddIntConstant(m, "ABI", MJ_ABI) < 0 ||
-        PyModule_AddStringConstant(m, "DIGEST", "f4e6861dfdd85137ae51778fd8bb6615") < 0) {
+        PyModule_AddStringConstant(m, "DIGEST", "eb2a02329bdae7093158024c05f30bbf") < 0) {
         Py_XDECREF(capsule);
         Py_DECREF(m);
         return NULL;
     }
     return m;
 }
+#endif
