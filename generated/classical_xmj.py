@@ -4014,4 +4014,4 @@ PROFILE = Profile(
 #: The digest of this profile's native engine (generated/native/classical_xmj.c) built from the
 #: same spec, or None when the profile runs on the Python backend only. A compiled native module
 #: whose digest differs (built from an older spec) is never used.
-NATIVE_DIGEST: str | None = "d8c3e5335b133dd343e16ab7c05f81cd"
+NATIVE_DIGEST: str | None = "f8aee13d23bf2545caf0476c8a5185b7"

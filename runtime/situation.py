@@ -62,6 +62,22 @@ def contradictory_situation(profile: Profile, hand: WinningHand, ctx: WinContext
         return "first_draw contradicts the melds: a first draw comes before any call or kong"
     if ctx.after_kong and ctx.last_tile and profile.table.dead_wall is not None:
         return "after_kong contradicts last_tile: a kong's replacement comes from the dead wall, never the live wall's last tile"
+    # after_kong is a self-draw on the replacement tile (001 rinshan, 000 §7 Kong Bloom, 002 Out
+    # with Replacement Tile, classical-complement.md "winning with a loose tile"): never a ron.
+    if ctx.after_kong and hand.win is WinKind.RON:
+        return "after_kong contradicts a ron win: a kong's replacement tile is drawn by the winner"
+    # kong_shot is a win on the discard that follows the discarder's kong (000 §7 Shoot After Kong).
+    if ctx.kong_shot and hand.win is WinKind.TSUMO:
+        return "kong_shot contradicts a tsumo win: a shot after a kong is a win on the kong player's discard"
+    if ctx.kong_shot and ctx.robbing_kong:
+        return "kong_shot contradicts robbing_kong: the winning tile is either a discard or the tile added to a kong"
+    # 001: Tenhou/Chiihou come before any kan; classical_xmj: the opening bonus tiles' replacements
+    # belong to the deal (its bonus-tile reading), and a kong is a call: a first draw is never a
+    # kong's replacement, nor a discard made after a kong.
+    if ctx.first_draw and ctx.after_kong:
+        return "first_draw contradicts after_kong: a first draw comes before any kong, so it is no replacement tile"
+    if ctx.first_draw and ctx.kong_shot:
+        return "first_draw contradicts kong_shot: a first draw or first discard comes before any kong"
     return None
 
 

@@ -234,6 +234,64 @@ def test_08_contradictory_situations_are_refused() -> None:
     assert both["legal"] is True
 
 
+def _both_backends(request: dict[str, object]) -> dict[str, object]:
+    """The answer of the contract path (native where built) and of the Python path, which must agree;
+    a refused situation must be declined by the C request reader so the reason stays Python's."""
+    from mjspec.app.cli import score_request
+    from mjspec.runtime.backend import native_module
+    from mjspec.runtime.native_contract import _accepted, _limits
+    from mjspec.runtime.context import MAX_COUNT
+    from mjspec.runtime.request import parse_request
+
+    profile = load_profile(str(request["profile"]))
+    hand, ctx = parse_request(profile, request)
+    python = evaluate(profile, hand, ctx).to_contract()
+    assert score_request(dict(request)) == python, request
+    reader = native_module("runtime._request")
+    if reader is not None and python["legal"] is False:
+        packed = reader.pack(dict(request), _accepted(profile), profile.tiles.copies, MAX_COUNT, *_limits(profile))
+        assert packed is None, request  # declined: the Python path answers with its reason
+    return python
+
+
+def test_08_more_contradictory_situations_are_refused_on_both_backends() -> None:
+    kong = [{"type": "ankan", "tiles": "2222s"}]
+    sichuan = {"concealed": "123456789m1s", "win_tile": "1s", "melds": kong}
+    riichi = {"concealed": "123m456p789s1z", "win_tile": "1z", "melds": [{"type": "ankan", "tiles": "2222z"}]}
+    open_hand = {"concealed": "123m456p789s11z22z", "win_tile": "2z", "melds": []}
+    cases = [
+        # 000 §7 Shoot After Kong: a win on the kong player's discard, never a self-draw
+        ("sichuan_tfmj", sichuan, "tsumo", {"missing_suit": "p", "kong_shot": True}, "kong_shot contradicts a tsumo"),
+        ("sichuan_planet", sichuan, "tsumo", {"missing_suit": "p", "kong_shot": True}, "kong_shot contradicts a tsumo"),
+        # 001 rinshan, 000 §7 Kong Bloom: a self-draw on the replacement tile, never a ron
+        ("riichi_planet", riichi, "ron", {"after_kong": True, "riichi": True}, "after_kong contradicts a ron"),
+        ("sichuan_tfmj", sichuan, "ron", {"missing_suit": "p", "after_kong": True}, "after_kong contradicts a ron"),
+        ("gb_mcr", {**riichi, "concealed": "123m456p789s1z"}, "ron", {"after_kong": True}, "after_kong contradicts a ron"),
+        # the winning tile is a discard or an added kong's tile, not both
+        ("sichuan_tfmj", sichuan, "ron", {"missing_suit": "p", "kong_shot": True, "robbing_kong": True}, "kong_shot contradicts robbing_kong"),
+        # 001: Tenhou/Chiihou before any kan; classical_xmj's reading beside its blessings
+        ("riichi_planet", open_hand, "tsumo", {"first_draw": True, "after_kong": True}, "first_draw contradicts after_kong"),
+        ("classical_xmj", open_hand, "tsumo", {"first_draw": True, "after_kong": True}, "first_draw contradicts after_kong"),
+        ("classical_xmj", open_hand, "ron", {"first_draw": True, "kong_shot": True, "seat_wind": "S"}, "first_draw contradicts kong_shot"),
+    ]
+    for pid, shape, win, ctx, reason in cases:
+        got = _both_backends({"profile": pid, **shape, "win": win, "context": ctx})
+        assert got["legal"] is False and reason in str(got["reason"]), (pid, ctx, got)
+    # Each key on its own, on the win it belongs to, is no contradiction (the refusal is the pair's).
+    fine = [
+        ("sichuan_tfmj", sichuan, "ron", {"missing_suit": "p", "kong_shot": True}),
+        ("sichuan_tfmj", sichuan, "tsumo", {"missing_suit": "p", "after_kong": True}),
+        ("riichi_planet", riichi, "tsumo", {"after_kong": True, "riichi": True}),
+        ("classical_xmj", open_hand, "tsumo", {"first_draw": True}),
+        ("classical_xmj", open_hand, "ron", {"first_draw": True, "seat_wind": "S"}),
+        # kong_shot with the last tile is possible: a kong's replacement, then the last discard (000)
+        ("sichuan_tfmj", sichuan, "ron", {"missing_suit": "p", "kong_shot": True, "last_tile": True}),
+    ]
+    for pid, shape, win, ctx in fine:
+        got = _both_backends({"profile": pid, **shape, "win": win, "context": ctx})
+        assert got["legal"] is True, (pid, ctx, got)
+
+
 def test_09_impossible_tiles_are_refused() -> None:
     # One red 5m exists in riichi_planet.
     reds = _answer("riichi_planet", "000m456p789s11z22z", "1z", "ron", riichi=True)

@@ -382,6 +382,10 @@ static PyObject *pack(PyObject *self, PyObject *args) {
         goto none;
     if (sit[S_AFTER_KONG] && sit[S_LAST_TILE] && dead_wall)
         goto none;
+    if ((sit[S_AFTER_KONG] && !tsumo) || (sit[S_KONG_SHOT] && (tsumo || sit[S_ROBBING_KONG])))
+        goto none;
+    if (sit[S_FIRST_DRAW] && (sit[S_AFTER_KONG] || sit[S_KONG_SHOT]))
+        goto none;
     for (int i = 0; i < n_concealed; i++)
         if (concealed[i] >= 68)
             goto none;
