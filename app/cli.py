@@ -178,7 +178,15 @@ def _parser() -> argparse.ArgumentParser:
     rep.add_argument("--key", type=Path, metavar="FILE", help="require the record's signature to be made with the secret key held in FILE")
     rep.set_defaults(run=_cmd_replay)
 
-    imp = sub.add_parser("import-tenhou", help="turn a Tenhou log (mjlog XML or tenhou.net/6 JSON) into a game record")
+    imp = sub.add_parser(
+        "import-tenhou",
+        help="turn a Tenhou log (mjlog XML or tenhou.net/6 JSON) into a game record",
+        description=(
+            "Play a Tenhou log at the table and write its record. A log without the game's end (tenhou.net/6 JSON, "
+            "a cut mjlog) that starts mid-match or stops before the match ends is written as an excerpt: the match "
+            "starts where its first hand does and may stop unfinished (docs/records.md, \"Excerpts\")."
+        ),
+    )
     imp.add_argument("log", type=Path, help="the Tenhou log file")
     imp.add_argument("--out", type=Path, required=True, metavar="FILE", help="write the mjspec record here")
     imp.add_argument("--profile", help="profile to play it under (default: the log's game type: riichi_tenhou, or riichi_tenhou_east for an East-only game)")
@@ -499,6 +507,7 @@ def _cmd_replay(args: argparse.Namespace) -> int:
     print(
         f"{args.record}: ok: {summary.profile}, {summary.hands} hand(s), {summary.decisions} decisions, "
         f"{summary.events} events reproduced; totals {list(summary.totals)}; {summary.seal}"
+        + ("; an excerpt of a match" if summary.excerpt else "")
     )
     return 0
 
@@ -514,7 +523,13 @@ def _cmd_import_tenhou(args: argparse.Namespace) -> int:
     except (TenhouFormatError, WallError, ValueError) as e:
         raise UserError(str(e)) from None
     _write_json_atomic(args.out, record)
-    print(f"{args.log}: {len(record['hands'])} hand(s) played under {profile.id}; record written to {args.out}")
+    excerpt = record.get("excerpt")
+    held = ""
+    if excerpt is not None:  # docs/records.md, "Excerpts": the log holds some hands of a game
+        start = f"from {excerpt['round_wind']} round, dealer seat {excerpt['dealer']}, honba {excerpt['honba']}"
+        end = "to the match's end" if excerpt["finished"] else "the match not over"
+        held = f" (an excerpt of a match: {start}; {end})"
+    print(f"{args.log}: {len(record['hands'])} hand(s) played under {profile.id}{held}; record written to {args.out}")
     return 0
 
 

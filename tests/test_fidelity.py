@@ -518,6 +518,137 @@ def test_11_an_east_only_log_is_imported_under_riichi_tenhou_east(tmp_path: Path
     assert east_south == "riichi_tenhou"
 
 
+# ---- item 11: a tenhou.net/6 log that starts mid-match is imported as the hands it holds ---------
+
+
+def _excerpt_files() -> list[Path]:
+    from conftest import DATA
+
+    folder = DATA / "tenhou" / "tenhou6json-mjai-reviewer"  # Apache-2.0, LICENSE.upstream.txt beside them
+    # confusing_nakis_2.json holds a fifth 3s (constructed upstream): the reader refuses it (test_tenhou_import).
+    return sorted(p for p in folder.glob("*.json") if p.name not in ("manifest.json", "confusing_nakis_2.json"))
+
+
+def test_11_mid_match_tenhou6_logs_are_imported_as_excerpts_and_replay(tmp_path: Path) -> None:
+    import json
+
+    from mjspec.app.cli import main
+    from mjspec.runtime.tenhou import load_log
+    from mjspec.runtime.table import WINDS
+
+    excerpts = wholes = finished = 0
+    for path in _excerpt_files():
+        out = tmp_path / f"{path.stem}.record.json"
+        assert main(["import-tenhou", str(path), "--out", str(out)]) == 0, path.name
+        record = json.loads(out.read_text("utf-8"))
+        game = load_log(path)
+        summary = replay(record)
+        assert summary.hands == len(game.hands) == len(record["hands"])
+        first = game.hands[0]
+        start = record["hands"][0]
+        assert (start["dealer"], start["round_wind"], start["honba"], start["deposits"], start["points"]) == (
+            first.dealer, WINDS[first.round // 4].value, first.honba, first.deposits, list(first.scores)
+        ), path.name
+        excerpt = record.get("excerpt")
+        if excerpt is None:
+            # The log held a whole game after all: from the match's start to an end by its rules.
+            wholes += 1
+            assert start["points"] == [25000] * 4 and start["dealer"] == 0 and record["result"] is not None
+            continue
+        excerpts += 1
+        assert summary.excerpt
+        assert {k: excerpt[k] for k in ("dealer", "round_wind", "honba", "deposits", "points")} == {
+            k: start[k] for k in ("dealer", "round_wind", "honba", "deposits", "points")
+        }
+        # A result only where the match rules end the match with the excerpt's last hand.
+        assert (record["result"] is not None) == excerpt["finished"], path.name
+        finished += excerpt["finished"]
+    # 19 readable files: 17 start mid-match or stop before the end (4 of them reach the end: a bust
+    # or all-last), two (ranked_game, suukantsu_1) are whole games ended by a bust.
+    assert (excerpts, wholes, finished) == (17, 2, 4)
+
+
+def test_11_an_excerpt_record_is_checked_where_it_starts_and_how_it_ends(tmp_path: Path) -> None:
+    import copy
+    import json
+
+    import pytest
+
+    from mjspec.app.cli import main
+    from mjspec.runtime.record import RecordError, ReplayError
+    from mjspec.runtime.record_check import seal
+
+    path = next(p for p in _excerpt_files() if p.name == "confusing_nakis_5.json")  # South 1, not the end
+    out = tmp_path / "excerpt.json"
+    assert main(["import-tenhou", str(path), "--out", str(out)]) == 0
+    record = json.loads(out.read_text("utf-8"))
+    assert record["excerpt"]["finished"] is False and record["result"] is None
+    assert replay(record).excerpt
+
+    def edited(edit: object) -> dict[str, object]:
+        bad = copy.deepcopy(record)
+        edit(bad)  # type: ignore[operator]
+        return seal(bad)  # a fresh digest: only the replay's own checks can find the edit
+
+    def points(r: dict) -> None:
+        r["excerpt"]["points"][0] += 1000
+
+    def dealer(r: dict) -> None:
+        r["excerpt"]["dealer"] = 1
+
+    def wind(r: dict) -> None:
+        r["excerpt"]["round_wind"] = "E"
+
+    def finish(r: dict) -> None:
+        r["excerpt"]["finished"] = True
+
+    def whole(r: dict) -> None:
+        del r["excerpt"]
+
+    def result(r: dict) -> None:
+        r["result"] = [0.0, 0.0, 0.0, 0.0]
+
+    for edit, message in [
+        (points, r"recorded totals \[39000, 31400, 16000, 13600\] but the replay gives \[40000"),
+        (dealer, r"hand 0: recorded dealer 0 but the dealer rule gives seat 1"),
+        (wind, r"hand 0: recorded round_wind 'S' but the match rules give 'E'"),
+        (finish, r"excerpt\.finished: recorded true but the replay gives false"),
+        (whole, r"hand 0: recorded dealer 0|round_wind"),
+        (result, r"result: recorded"),
+    ]:
+        with pytest.raises(ReplayError, match=message):
+            replay(edited(edit))
+    # Only an imported game (explicit chance) may be an excerpt, and only a match of wind rounds.
+    from test_records import played
+
+    seeded = played("riichi_tenhou_east")
+    seeded["excerpt"] = copy.deepcopy(record["excerpt"])
+    with pytest.raises(RecordError, match="only a record whose chance is 'explicit'"):
+        replay(seal(seeded))
+    sichuan = played("sichuan_tfmj")
+    sichuan.update(chance="explicit", seed=None, excerpt={**record["excerpt"], "honba": 0, "deposits": 0})
+    for h in sichuan["hands"]:
+        h["seed"] = None
+    with pytest.raises(RecordError, match="excerpt: sichuan_tfmj does not play its match in wind rounds"):
+        replay(seal(sichuan))
+
+
+def test_11_an_excerpt_whose_later_hand_does_not_follow_is_refused(tmp_path: Path, capsys: object) -> None:
+    from mjspec.app.cli import main
+
+    files = {p.name: p for p in _excerpt_files()}
+    # One hand per line is a tenhou.net/6 log too: East 1, then a South 1 hand that cannot follow it.
+    joined = tmp_path / "joined.json"
+    joined.write_text(
+        files["complex_nakis_1.json"].read_text("utf-8").strip() + "\n"
+        + files["confusing_nakis_5.json"].read_text("utf-8").strip() + "\n", "utf-8"
+    )
+    assert main(["import-tenhou", str(joined), "--out", str(tmp_path / "x.json")]) == 2
+    err = capsys.readouterr().err  # type: ignore[attr-defined]
+    assert "hand 1: the match gives dealer 1, E round" in err and "the log 0, S" in err
+    assert not (tmp_path / "x.json").exists()
+
+
 # ---- item 10: the clocks at the table, in records and in replay (001, 004) -----------------------
 
 
