@@ -17,6 +17,7 @@ import argparse
 import json
 import os
 import sys
+import time
 from pathlib import Path
 from typing import Any, Callable, Sequence
 
@@ -171,6 +172,17 @@ def _parser() -> argparse.ArgumentParser:
     play.add_argument("--option", action="append", default=[], metavar="NAME=VALUE", help=OPTION_HELP)
     play.add_argument("--quiet", action="store_true", help="print only the result")
     play.add_argument("--key", type=Path, metavar="FILE", help="sign the record (HMAC-SHA256) with the secret key held in FILE")
+    play.add_argument(
+        "--clock", metavar="ID",
+        help="play on one of the profile's clocks (e.g. bullet, blitz, standard, relaxed where the rule book has them): "
+        "each decision is charged the seconds it took, a late one becomes the seat's timeout default, and the record keeps "
+        "the clock and every decision's seconds for replay to re-check",
+    )
+    play.add_argument(
+        "--think", type=float, metavar="SECONDS",
+        help="with --clock: charge every bot decision this many seconds instead of the time it really took, so that the "
+        "same seed gives the same record (bots answer in microseconds; e.g. --think 3 under bullet runs out the reserve)",
+    )
     play.set_defaults(run=_cmd_play)
 
     rep = sub.add_parser("replay", help="re-execute a game record and check every event and score")
@@ -430,7 +442,16 @@ def _cmd_play(args: argparse.Namespace) -> int:
     if args.hands is not None and args.hands < 1:
         raise UserError("--hands must be at least 1")
     players = make_players(_bots(args.bots), args.seed)
-    match = Match(profile, args.seed, args.hands)
+    if args.think is not None and (args.clock is None or not args.think >= 0 or args.think == float("inf")):
+        raise UserError("--think needs --clock and a number of seconds of at least 0")
+    try:
+        match = Match(profile, args.seed, args.hands, clock=args.clock)
+    except ValueError as e:  # a clock the profile does not have, named with the ones it has
+        raise UserError(f"--clock: {e}") from None
+    timer: Callable[[], float] = time.monotonic
+    if args.think is not None:
+        thinking = _Thinking(args.think)
+        players, timer = [thinking.player(p) for p in players], thinking.clock
     n = 0
     while not match.over:
         hand = match.new_hand()
@@ -448,8 +469,21 @@ def _cmd_play(args: argparse.Namespace) -> int:
                     print("  " + line)
             start = len(hand.events)
 
+        timed = 0
+
+        def show_late() -> None:
+            nonlocal timed
+            for action, timing in zip(hand.decisions[timed:], hand.timing[timed:]):
+                if timing is not None and timing[1] and not args.quiet:
+                    print(f"  seat {action.seat} ran out of time after {timing[0]:g} s: the table played {action}")
+            timed = len(hand.decisions)
+
+        def step(_action: object = None) -> None:
+            show_late()
+            show()
+
         show()  # the deal
-        play_hand(hand, players, on_step=show)
+        play_hand(hand, players, on_step=step, clock=timer)
     match.finish()
     print(f"{profile.id}, seed {args.seed}: totals {match.totals}; placement (first to last) seats {match.placements()}")
     result = match.result()
@@ -459,6 +493,32 @@ def _cmd_play(args: argparse.Namespace) -> int:
         _write_json_atomic(args.record, match_record(match, _read_key(args.key)))
         print(f"record written to {args.record}")
     return 0
+
+
+class _Thinking:
+    """``play --think S``: every bot decision takes exactly S seconds on a clock of its own, so a timed
+    bot match is as reproducible as an untimed one. :func:`play_hand` reads the clock before a decision
+    (0) and after it (S)."""
+
+    def __init__(self, seconds: float) -> None:
+        self.seconds = seconds
+        self.decided = False
+
+    def clock(self) -> float:
+        if self.decided:
+            self.decided = False
+            return self.seconds
+        return 0.0
+
+    def player(self, bot: Any) -> Any:
+        thinking = self
+
+        class Timed:
+            def choose(self, hand: Any, seat: int, legal: Any) -> Any:
+                thinking.decided = True
+                return bot.choose(hand, seat, legal)
+
+        return Timed()
 
 
 def _write_json_atomic(path: Path, data: Any) -> None:

@@ -689,3 +689,38 @@ def test_10_a_clock_applies_at_the_table_is_recorded_and_rechecked_by_replay() -
     ] = 1.0  # a tampered time: in time, yet marked late
     with pytest.raises(ReplayError, match=rf"decision {late_at}: 1.0 s is in time"):
         replay(record)
+
+
+def test_10_play_with_a_clock_records_a_bot_match_that_replay_rechecks(
+    tmp_path: Path, capsys: object
+) -> None:
+    import json
+
+    from mjspec.app.cli import main
+
+    out, again = tmp_path / "timed.json", tmp_path / "again.json"
+    # 001 Bullet: 2 s a decision and 5 s of reserve; 3 s each empties the reserve, answers to a call have none.
+    args = ["play", "riichi_planet", "--seed", "3", "--hands", "1", "--clock", "bullet", "--think", "3"]
+    assert main([*args, "--record", str(out)]) == 0
+    printed = capsys.readouterr().out  # type: ignore[attr-defined]
+    assert "ran out of time after 3 s: the table played" in printed
+    record = json.loads(out.read_text("utf-8"))
+    decisions = [d for h in record["hands"] for d in h["decisions"]]
+    assert record["clock"] == "bullet" and all(d["seconds"] == 3.0 for d in decisions)
+    assert any(d.get("late") for d in decisions) and not all(d.get("late") for d in decisions)
+    assert main(["replay", str(out)]) == 0
+    assert main([*args, "--record", str(again)]) == 0  # a stated thinking time: the same seed, the same record
+    assert again.read_text("utf-8") == out.read_text("utf-8")
+    # Measured time: bots answer well within 2 s, so nothing is late, and the record still replays.
+    measured = tmp_path / "measured.json"
+    assert main(["play", "sichuan_planet", "--seed", "1", "--hands", "1", "--clock", "blitz", "--quiet",
+                 "--record", str(measured)]) == 0
+    timed = json.loads(measured.read_text("utf-8"))
+    assert timed["clock"] == "blitz" and all("seconds" in d and not d.get("late") for h in timed["hands"] for d in h["decisions"])
+    assert main(["replay", str(measured)]) == 0
+    capsys.readouterr()  # type: ignore[attr-defined]
+    # A clock the profile lacks, and --think without a clock, are the user's errors.
+    assert main(["play", "gb_mcr", "--clock", "bullet", "--quiet"]) == 2
+    assert "gb_mcr has no clock 'bullet' (its clocks: none)" in capsys.readouterr().err  # type: ignore[attr-defined]
+    assert main(["play", "riichi_planet", "--think", "2", "--quiet"]) == 2
+    assert "--think needs --clock" in capsys.readouterr().err  # type: ignore[attr-defined]
