@@ -78,6 +78,18 @@ def contradictory_situation(profile: Profile, hand: WinningHand, ctx: WinContext
         return "first_draw contradicts after_kong: a first draw comes before any kong, so it is no replacement tile"
     if ctx.first_draw and ctx.kong_shot:
         return "first_draw contradicts kong_shot: a first draw or first discard comes before any kong"
+    if ctx.first_draw and ctx.robbing_kong:
+        return "first_draw contradicts robbing_kong: a first draw or first discard comes before any kong"
+    # 001: riichi is declared with a discard (the sideways tile); Tenhou and Chiihou are won before the
+    # winner's first discard. classical_xmj (M 55): Original Call is declared with the first discard,
+    # and both blessings are won before the winner discards.
+    declared = [k for k in ("riichi", "double_riichi", "ippatsu", "original_call") if getattr(ctx, k)]
+    if ctx.first_draw and declared:
+        return f"first_draw contradicts {declared[0]}: it is declared with a discard, and a first-draw win comes before the winner's first discard"
+    # classical-complement.md Kong upon Kong: "winning on a loose tile drawn after a kong made with a
+    # previous loose tile": a self-draw on a loose tile.
+    if ctx.kong_upon_kong and (hand.win is WinKind.RON or not ctx.after_kong):
+        return "kong_upon_kong contradicts the win: kong upon kong is a self-draw on a loose tile (after_kong, tsumo)"
     return None
 
 

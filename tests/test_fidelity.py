@@ -273,6 +273,15 @@ def test_08_more_contradictory_situations_are_refused_on_both_backends() -> None
         ("riichi_planet", open_hand, "tsumo", {"first_draw": True, "after_kong": True}, "first_draw contradicts after_kong"),
         ("classical_xmj", open_hand, "tsumo", {"first_draw": True, "after_kong": True}, "first_draw contradicts after_kong"),
         ("classical_xmj", open_hand, "ron", {"first_draw": True, "kong_shot": True, "seat_wind": "S"}, "first_draw contradicts kong_shot"),
+        ("classical_xmj", open_hand, "ron", {"first_draw": True, "robbing_kong": True, "seat_wind": "S"}, "first_draw contradicts robbing_kong"),
+        # 001: riichi is declared with a discard, Tenhou/Chiihou come before the winner's first discard
+        ("riichi_planet", open_hand, "tsumo", {"first_draw": True, "riichi": True, "seat_wind": "S"}, "first_draw contradicts riichi"),
+        ("riichi_planet", open_hand, "tsumo", {"first_draw": True, "double_riichi": True}, "first_draw contradicts double_riichi"),
+        # M 55: Original Call is declared with the first discard
+        ("classical_xmj", open_hand, "tsumo", {"first_draw": True, "original_call": True}, "first_draw contradicts original_call"),
+        # Kong upon Kong: a self-draw on a loose tile
+        ("classical_xmj", {**riichi, "concealed": "123m456p789s1z"}, "ron", {"kong_upon_kong": True}, "kong_upon_kong contradicts"),
+        ("classical_xmj", {**riichi, "concealed": "123m456p789s1z"}, "tsumo", {"kong_upon_kong": True}, "kong_upon_kong contradicts"),
     ]
     for pid, shape, win, ctx, reason in cases:
         got = _both_backends({"profile": pid, **shape, "win": win, "context": ctx})
@@ -284,6 +293,8 @@ def test_08_more_contradictory_situations_are_refused_on_both_backends() -> None
         ("riichi_planet", riichi, "tsumo", {"after_kong": True, "riichi": True}),
         ("classical_xmj", open_hand, "tsumo", {"first_draw": True}),
         ("classical_xmj", open_hand, "ron", {"first_draw": True, "seat_wind": "S"}),
+        ("riichi_planet", open_hand, "tsumo", {"first_draw": True, "seat_wind": "S"}),
+        ("classical_xmj", {**riichi, "concealed": "123m456p789s1z"}, "tsumo", {"kong_upon_kong": True, "after_kong": True}),
         # kong_shot with the last tile is possible: a kong's replacement, then the last discard (000)
         ("sichuan_tfmj", sichuan, "ron", {"missing_suit": "p", "kong_shot": True, "last_tile": True}),
     ]
