@@ -579,7 +579,7 @@ def test_11_mid_match_tenhou6_logs_are_imported_as_excerpts_and_replay(tmp_path:
     assert (excerpts, wholes, finished) == (17, 2, 4)
 
 
-def test_11_an_excerpt_record_is_checked_where_it_starts_and_how_it_ends(tmp_path: Path) -> None:
+def test_11_an_excerpt_record_is_checked_where_it_starts_and_how_it_ends(tmp_path: Path, capsys: object) -> None:
     import copy
     import json
 
@@ -595,6 +595,9 @@ def test_11_an_excerpt_record_is_checked_where_it_starts_and_how_it_ends(tmp_pat
     record = json.loads(out.read_text("utf-8"))
     assert record["excerpt"]["finished"] is False and record["result"] is None
     assert replay(record).excerpt
+    assert "(an excerpt of a match: from S round, dealer seat 0, honba 0; the match not over)" in capsys.readouterr().out  # type: ignore[attr-defined]
+    assert main(["replay", str(out)]) == 0
+    assert capsys.readouterr().out.rstrip().endswith("; an excerpt of a match")  # type: ignore[attr-defined]
 
     def edited(edit: object) -> dict[str, object]:
         bad = copy.deepcopy(record)
