@@ -16,6 +16,7 @@ from __future__ import annotations
 import json
 import os
 import sys
+import time
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Callable, Sequence
 
@@ -181,6 +182,17 @@ def _parser() -> argparse.ArgumentParser:
     play.add_argument("--option", action="append", default=[], metavar="NAME=VALUE", help=OPTION_HELP)
     play.add_argument("--quiet", action="store_true", help="print only the result")
     play.add_argument("--key", type=Path, metavar="FILE", help="sign the record (HMAC-SHA256) with the secret key held in FILE")
+    play.add_argument(
+        "--clock", metavar="ID",
+        help="play on one of the profile's clocks (e.g. bullet, blitz, standard, relaxed where the rule book has them): "
+        "each decision is charged the seconds it took, a late one becomes the seat's timeout default, and the record keeps "
+        "the clock and every decision's seconds for replay to re-check",
+    )
+    play.add_argument(
+        "--think", type=float, metavar="SECONDS",
+        help="with --clock: charge every bot decision this many seconds instead of the time it really took, so that the "
+        "same seed gives the same record (bots answer in microseconds; e.g. --think 3 under bullet runs out the reserve)",
+    )
     play.set_defaults(run=_cmd_play)
 
     rep = sub.add_parser("replay", help="re-execute a game record and check every event and score")
@@ -188,7 +200,15 @@ def _parser() -> argparse.ArgumentParser:
     rep.add_argument("--key", type=Path, metavar="FILE", help="require the record's signature to be made with the secret key held in FILE")
     rep.set_defaults(run=_cmd_replay)
 
-    imp = sub.add_parser("import-tenhou", help="turn a Tenhou log (mjlog XML or tenhou.net/6 JSON) into a game record")
+    imp = sub.add_parser(
+        "import-tenhou",
+        help="turn a Tenhou log (mjlog XML or tenhou.net/6 JSON) into a game record",
+        description=(
+            "Play a Tenhou log at the table and write its record. A log without the game's end (tenhou.net/6 JSON, "
+            "a cut mjlog) that starts mid-match or stops before the match ends is written as an excerpt: the match "
+            "starts where its first hand does and may stop unfinished (docs/records.md, \"Excerpts\")."
+        ),
+    )
     imp.add_argument("log", type=Path, help="the Tenhou log file")
     imp.add_argument("--out", type=Path, required=True, metavar="FILE", help="write the mjspec record here")
     imp.add_argument("--profile", help="profile to play it under (default: the log's game type: riichi_tenhou, or riichi_tenhou_east for an East-only game)")
@@ -432,7 +452,16 @@ def _cmd_play(args: argparse.Namespace) -> int:
     if args.hands is not None and args.hands < 1:
         raise UserError("--hands must be at least 1")
     players = make_players(_bots(args.bots), args.seed)
-    match = Match(profile, args.seed, args.hands)
+    if args.think is not None and (args.clock is None or not args.think >= 0 or args.think == float("inf")):
+        raise UserError("--think needs --clock and a number of seconds of at least 0")
+    try:
+        match = Match(profile, args.seed, args.hands, clock=args.clock)
+    except ValueError as e:  # a clock the profile does not have, named with the ones it has
+        raise UserError(f"--clock: {e}") from None
+    timer: Callable[[], float] = time.monotonic
+    if args.think is not None:
+        thinking = _Thinking(args.think)
+        players, timer = [thinking.player(p) for p in players], thinking.clock
     n = 0
     while not match.over:
         hand = match.new_hand()
@@ -450,8 +479,21 @@ def _cmd_play(args: argparse.Namespace) -> int:
                     print("  " + line)
             start = len(hand.events)
 
+        timed = 0
+
+        def show_late() -> None:
+            nonlocal timed
+            for action, timing in zip(hand.decisions[timed:], hand.timing[timed:]):
+                if timing is not None and timing[1] and not args.quiet:
+                    print(f"  seat {action.seat} ran out of time after {timing[0]:g} s: the table played {action}")
+            timed = len(hand.decisions)
+
+        def step(_action: object = None) -> None:
+            show_late()
+            show()
+
         show()  # the deal
-        play_hand(hand, players, on_step=show)
+        play_hand(hand, players, on_step=step, clock=timer)
     match.finish()
     print(f"{profile.id}, seed {args.seed}: totals {match.totals}; placement (first to last) seats {match.placements()}")
     result = match.result()
@@ -461,6 +503,32 @@ def _cmd_play(args: argparse.Namespace) -> int:
         _write_json_atomic(args.record, match_record(match, _read_key(args.key)))
         print(f"record written to {args.record}")
     return 0
+
+
+class _Thinking:
+    """``play --think S``: every bot decision takes exactly S seconds on a clock of its own, so a timed
+    bot match is as reproducible as an untimed one. :func:`play_hand` reads the clock before a decision
+    (0) and after it (S)."""
+
+    def __init__(self, seconds: float) -> None:
+        self.seconds = seconds
+        self.decided = False
+
+    def clock(self) -> float:
+        if self.decided:
+            self.decided = False
+            return self.seconds
+        return 0.0
+
+    def player(self, bot: Any) -> Any:
+        thinking = self
+
+        class Timed:
+            def choose(self, hand: Any, seat: int, legal: Any) -> Any:
+                thinking.decided = True
+                return bot.choose(hand, seat, legal)
+
+        return Timed()
 
 
 def _write_json_atomic(path: Path, data: Any) -> None:
@@ -511,6 +579,7 @@ def _cmd_replay(args: argparse.Namespace) -> int:
     print(
         f"{args.record}: ok: {summary.profile}, {summary.hands} hand(s), {summary.decisions} decisions, "
         f"{summary.events} events reproduced; totals {list(summary.totals)}; {summary.seal}"
+        + ("; an excerpt of a match" if summary.excerpt else "")
     )
     return 0
 
@@ -526,7 +595,13 @@ def _cmd_import_tenhou(args: argparse.Namespace) -> int:
     except (TenhouFormatError, WallError, ValueError) as e:
         raise UserError(str(e)) from None
     _write_json_atomic(args.out, record)
-    print(f"{args.log}: {len(record['hands'])} hand(s) played under {profile.id}; record written to {args.out}")
+    excerpt = record.get("excerpt")
+    held = ""
+    if excerpt is not None:  # docs/records.md, "Excerpts": the log holds some hands of a game
+        start = f"from {excerpt['round_wind']} round, dealer seat {excerpt['dealer']}, honba {excerpt['honba']}"
+        end = "to the match's end" if excerpt["finished"] else "the match not over"
+        held = f" (an excerpt of a match: {start}; {end})"
+    print(f"{args.log}: {len(record['hands'])} hand(s) played under {profile.id}{held}; record written to {args.out}")
     return 0
 
 

@@ -34,7 +34,7 @@ from typing import Any
 
 from mjspec.runtime.actions import Action, ActionKind, Event, IllegalAction
 from mjspec.runtime.deadwall import INDICATORS, REPLACEMENTS, UNDER
-from mjspec.runtime.match import Match
+from mjspec.runtime.match import Match, MatchStart
 from mjspec.runtime.profile import Profile
 from mjspec.runtime.record import match_record
 from mjspec.runtime.record_check import seal
@@ -443,7 +443,9 @@ class GameOutcome:
     """Where the match rules (dealer, repeat counter, deposits, points, the end) part from the log; empty when they agree."""
     match: Match | None = None
     """The game played as one match, when every hand was legal and the match rules followed the log to its end
-    (the same dealers, repeat counters, deposits and points before every hand, the same end and standings)."""
+    (the same dealers, repeat counters, deposits and points before every hand, the same end and standings).
+    A log without the game's end is played as an excerpt (``match.excerpt``) from its first hand's start, and
+    may stop before the match rules end the match."""
 
     @property
     def exact(self) -> bool:
@@ -451,13 +453,24 @@ class GameOutcome:
 
 
 def replay_game(game: TenhouGame, profile: Profile) -> GameOutcome:
-    """Replay every hand of ``game`` (each from the log's start), then, if all are legal, the whole game as one match."""
+    """Replay every hand of ``game`` (each from the log's start), then, if all are legal, the whole game as one match
+    (an excerpt of one when the log does not record the game's end: docs/records.md, "Excerpts")."""
     red = _red(game)
     outcome = GameOutcome(game.source, [replay_hand(h, profile, red_fives=red, source=game.source) for h in game.hands])
     if not all(h.legal for h in outcome.hands):
         outcome.flow.append("not played as one match: a hand has an illegal decision")
         return outcome
-    match = Match(profile, 0)
+    # A log without the game's end (tenhou.net/6 JSON, a cut mjlog) may hold only some hands of a game:
+    # it is played as an excerpt, from the state its first hand starts at (docs/records.md, "Excerpts").
+    first = game.hands[0] if game.hands else None
+    excerpt = None
+    if game.final is None and first is not None:
+        excerpt = MatchStart(WINDS[min(first.round // SEATS, SEATS - 1)], first.dealer, first.honba, first.deposits, tuple(first.scores))
+    try:
+        match = Match(profile, 0, excerpt=excerpt)
+    except ValueError as e:
+        outcome.flow.append(f"not played as one match: {e}")
+        return outcome
     for thand in game.hands:
         match.finish()
         if match.finished:
@@ -479,9 +492,11 @@ def replay_game(game: TenhouGame, profile: Profile) -> GameOutcome:
             outcome.flow.append(f"hand {thand.index}: {played.problems}")
             return outcome
     match.finish()
-    if not match.finished:
+    if not match.finished and excerpt is None:
         outcome.flow.append("the log ends but the match rules would play on")
         return outcome
+    if excerpt is not None and match.finished and excerpt == _match_start(profile):
+        match.excerpt = None  # the log holds a whole game after all: it started where the match starts and reached its end
     if game.final is not None:
         final = [score for score, _ in game.final]
         if list(match.totals) != final:
@@ -493,6 +508,11 @@ def replay_game(game: TenhouGame, profile: Profile) -> GameOutcome:
     if not outcome.flow:
         outcome.match = match
     return outcome
+
+
+def _match_start(profile: Profile) -> MatchStart:
+    """Where a match of ``profile`` starts: East round, seat 0 deals, no counters, the start score each."""
+    return MatchStart(WINDS[0], 0, 0, 0, (profile.table.match.start_score,) * SEATS)
 
 
 def game_record(game: TenhouGame, profile: Profile) -> dict[str, Any]:

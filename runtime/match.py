@@ -5,7 +5,7 @@ from __future__ import annotations
 import random
 import time
 from dataclasses import dataclass, field
-from typing import Callable, Protocol, Sequence
+from typing import Any, Callable, Mapping, Protocol, Sequence
 
 from .actions import Action
 from .context import Wind
@@ -13,6 +13,28 @@ from .profile import Profile
 from .rules import DealerRule, ExchangeDirection
 from .tiles import Tile
 from .table import SEATS, WINDS, Hand, Phase
+
+
+@dataclass(frozen=True, slots=True)
+class MatchStart:
+    """Where an excerpt of a match starts (docs/records.md, "Excerpts"): the state before its first
+    hand, as a logged game gives it. A match started here need not be played to its end."""
+
+    round_wind: Wind
+    dealer: int
+    honba: int
+    deposits: int
+    points: tuple[int, ...]
+
+    def to_json(self) -> dict[str, object]:
+        return {"round_wind": self.round_wind.value, "dealer": self.dealer, "honba": self.honba,
+                "deposits": self.deposits, "points": list(self.points)}
+
+    @classmethod
+    def from_json(cls, raw: Mapping[str, Any]) -> "MatchStart":
+        """From a record's ``excerpt`` (its types already checked by the record schema)."""
+        return cls(Wind(raw["round_wind"]), int(raw["dealer"]), int(raw["honba"]), int(raw["deposits"]),
+                   tuple(int(p) for p in raw["points"]))
 
 
 class Player(Protocol):
@@ -42,6 +64,9 @@ class Match:
     dealer_wins: int = 0  # the dealer's consecutive wins (East's 13th consecutive win)
     clock: str | None = None
     """The id of one of the profile's clocks (``TableRules.clocks``) the match is played on, or None."""
+    excerpt: MatchStart | None = None
+    """An excerpt of a match: it starts here instead of at the profile's start, and may end before the
+    match rules end it (an imported log that holds only some hands of a game)."""
 
     def __post_init__(self) -> None:
         self.rng = random.Random(self.seed)
@@ -49,9 +74,31 @@ class Match:
         if self.hands_total is None and not rules.rounds:
             self.hands_total = rules.hands
         self.totals = [rules.start_score] * SEATS
+        if self.excerpt is not None:
+            self._start_at(self.excerpt)
         if self.clock is not None and self.clock not in {c.id for c in self.profile.table.clocks}:
             known = ", ".join(c.id for c in self.profile.table.clocks) or "none"
             raise ValueError(f"{self.profile.id} has no clock {self.clock!r} (its clocks: {known})")
+
+    def _start_at(self, start: MatchStart) -> None:
+        """Set the match where ``start`` says. Only a match played in wind rounds from seat 0 with the
+        dealer passing to the next seat can be entered so: there the round wind and the dealer say how
+        many dealer turns have passed (four a wind round), which is all the match rules count."""
+        rules = self.profile.table.match
+        if not rules.rounds or rules.dealer not in (DealerRule.REPEAT, DealerRule.ROTATE):
+            raise ValueError(f"{self.profile.id} does not play its match in wind rounds with a passing dealer: "
+                             f"an excerpt cannot say where its match stands")
+        if not 0 <= start.dealer < SEATS or len(start.points) != SEATS or start.honba < 0 or start.deposits < 0:
+            raise ValueError("an excerpt's start needs a dealer 0-3, four points and honba and deposits of at least 0")
+        if start.honba and not rules.honba:
+            raise ValueError(f"{self.profile.id} keeps no repeat counter: an excerpt cannot start at honba {start.honba}")
+        if start.deposits and self.profile.table.riichi is None:
+            raise ValueError(f"{self.profile.id} has no riichi deposits: an excerpt cannot start with {start.deposits}")
+        self.dealer = start.dealer
+        self.dealer_turns = WINDS.index(start.round_wind) * SEATS + start.dealer
+        self.honba = start.honba
+        self.deposits = start.deposits
+        self.totals = list(start.points)
 
     @property
     def over(self) -> bool:

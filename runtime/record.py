@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from typing import Any, Callable, Mapping
 
 from .actions import Action, Event, IllegalAction
-from .match import Match
+from .match import Match, MatchStart
 from .options import OptionError, bind_options
 from .profile import Profile
 from .record_check import FORMAT, RecordError, ReplayError, check_rederived, check_seal, seal, validate_record
@@ -57,7 +57,7 @@ def match_record(match: Match, key: bytes | None = None) -> dict[str, Any]:
     """The JSON record of a finished (or partly played) match, sealed with its digest (and, with
     ``key``, signed: runtime/record_check.py)."""
     profile = match.profile
-    return seal({
+    record: dict[str, Any] = {
         "format": FORMAT,
         "profile": profile.id,
         "profile_version": profile.version,
@@ -75,8 +75,13 @@ def match_record(match: Match, key: bytes | None = None) -> dict[str, Any]:
         "hands": [hand_record(h, i) for i, h in enumerate(match.hands)],
         "totals": list(match.totals),
         "placements": match.placements(),
-        "result": match.result(),
-    }, key)
+        # An excerpt that stops before its match ends has standings, not a match result.
+        "result": match.result() if match.excerpt is None or match.finished else None,
+    }
+    if match.excerpt is not None:
+        # Only an excerpt carries the field, so a whole match's record reads as it always has.
+        record["excerpt"] = {**match.excerpt.to_json(), "finished": match.finished}
+    return seal(record, key)
 
 
 @dataclass(frozen=True)
@@ -88,6 +93,8 @@ class ReplaySummary:
     totals: tuple[int, ...]
     seal: str = "unsigned"
     """``signed`` (the signature checked with the key), ``signed, not checked ...`` or ``unsigned``."""
+    excerpt: bool = False
+    """The record is an excerpt of a match (it starts mid-match or stops before the match ends)."""
 
 
 def replay(
@@ -120,10 +127,16 @@ def replay(
             f"record was made with {profile.id} version {record.get('profile_version')}, this engine is version {profile.version}"
         )
     explicit = record["chance"] == "explicit"
+    excerpt = _excerpt(record)
     try:
         match = Match(profile, 0 if explicit else record["seed"], record.get("hands_total"), clock=record.get("clock"))
     except ValueError as e:
         raise RecordError(f"clock: {e}") from None
+    if excerpt is not None:
+        try:
+            match = Match(profile, match.seed, record.get("hands_total"), clock=record.get("clock"), excerpt=excerpt)
+        except ValueError as e:
+            raise RecordError(f"excerpt: {e}") from None
     n_decisions = n_events = 0
     for i, raw in enumerate(record.get("hands", [])):
         hand = _rebuild_hand(profile, match, raw, i, explicit=explicit)
@@ -149,13 +162,26 @@ def replay(
         n_decisions += len(hand.decisions)
         n_events += len(hand.events)
     match.finish()
-    if not match.finished:
+    if not match.finished and excerpt is None:
         raise ReplayError(f"the record ends after {len(match.hands)} hand(s) but the match is not over by its rules")
     if list(match.totals) != list(record.get("totals", [])):
         raise ReplayError(f"recorded totals {record.get('totals')} but the replay gives {match.totals}")
     check_rederived(record, match_record(match))
     sealed = check_seal(record, key)
-    return ReplaySummary(profile.id, len(match.hands), n_decisions, n_events, tuple(match.totals), sealed)
+    return ReplaySummary(profile.id, len(match.hands), n_decisions, n_events, tuple(match.totals), sealed, excerpt is not None)
+
+
+def _excerpt(record: Mapping[str, Any]) -> MatchStart | None:
+    """The start of an excerpt record (None: a whole match). The schema has checked its fields' types;
+    an excerpt must hold at least one hand, and only an imported game (explicit chance) is one."""
+    raw = record.get("excerpt")
+    if raw is None:
+        return None
+    if record["chance"] != "explicit":
+        raise RecordError("excerpt: only a record whose chance is 'explicit' (an imported game) can be an excerpt of a match")
+    if not record["hands"]:
+        raise RecordError("excerpt: an excerpt holds at least one hand")
+    return MatchStart.from_json(raw)
 
 
 def _rebuild_hand(profile: Profile, match: Match, raw: Mapping[str, Any], i: int, *, explicit: bool = False) -> Hand:

@@ -62,6 +62,34 @@ def contradictory_situation(profile: Profile, hand: WinningHand, ctx: WinContext
         return "first_draw contradicts the melds: a first draw comes before any call or kong"
     if ctx.after_kong and ctx.last_tile and profile.table.dead_wall is not None:
         return "after_kong contradicts last_tile: a kong's replacement comes from the dead wall, never the live wall's last tile"
+    # after_kong is a self-draw on the replacement tile (001 rinshan, 000 §7 Kong Bloom, 002 Out
+    # with Replacement Tile, classical-complement.md "winning with a loose tile"): never a ron.
+    if ctx.after_kong and hand.win is WinKind.RON:
+        return "after_kong contradicts a ron win: a kong's replacement tile is drawn by the winner"
+    # kong_shot is a win on the discard that follows the discarder's kong (000 §7 Shoot After Kong).
+    if ctx.kong_shot and hand.win is WinKind.TSUMO:
+        return "kong_shot contradicts a tsumo win: a shot after a kong is a win on the kong player's discard"
+    if ctx.kong_shot and ctx.robbing_kong:
+        return "kong_shot contradicts robbing_kong: the winning tile is either a discard or the tile added to a kong"
+    # 001: Tenhou/Chiihou come before any kan; classical_xmj: the opening bonus tiles' replacements
+    # belong to the deal (its bonus-tile reading), and a kong is a call: a first draw is never a
+    # kong's replacement, nor a discard made after a kong.
+    if ctx.first_draw and ctx.after_kong:
+        return "first_draw contradicts after_kong: a first draw comes before any kong, so it is no replacement tile"
+    if ctx.first_draw and ctx.kong_shot:
+        return "first_draw contradicts kong_shot: a first draw or first discard comes before any kong"
+    if ctx.first_draw and ctx.robbing_kong:
+        return "first_draw contradicts robbing_kong: a first draw or first discard comes before any kong"
+    # 001: riichi is declared with a discard (the sideways tile); Tenhou and Chiihou are won before the
+    # winner's first discard. classical_xmj (M 55): Original Call is declared with the first discard,
+    # and both blessings are won before the winner discards.
+    declared = [k for k in ("riichi", "double_riichi", "ippatsu", "original_call") if getattr(ctx, k)]
+    if ctx.first_draw and declared:
+        return f"first_draw contradicts {declared[0]}: it is declared with a discard, and a first-draw win comes before the winner's first discard"
+    # classical-complement.md Kong upon Kong: "winning on a loose tile drawn after a kong made with a
+    # previous loose tile": a self-draw on a loose tile.
+    if ctx.kong_upon_kong and (hand.win is WinKind.RON or not ctx.after_kong):
+        return "kong_upon_kong contradicts the win: kong upon kong is a self-draw on a loose tile (after_kong, tsumo)"
     return None
 
 

@@ -152,7 +152,8 @@ def _built_win(rng: "random.Random", profile: Profile, kinds: list[int]) -> Winn
 def random_context(rng: "random.Random", profile: Profile, hand: WinningHand | None = None) -> WinContext:
     """A random situation; with ``hand``, only one a table could produce for it (runtime/situation.py:
     no robbing a kong on a self-draw, no robbing on the last tile, no replacement from a dead wall
-    that is the last tile)."""
+    that is the last tile, no replacement tile won on a discard, no shot after a kong on a
+    self-draw nor on a robbed kong)."""
     raw: dict[str, Any] = {}
     if profile.opening.missing_suit.value == "declare" and rng.random() < 0.85:
         raw["missing_suit"] = rng.choice([s.value for s in profile.tiles.suits])
@@ -162,6 +163,11 @@ def random_context(rng: "random.Random", profile: Profile, hand: WinningHand | N
     if hand is not None:
         if hand.win is WinKind.TSUMO:
             raw.pop("robbing_kong", None)
+            raw.pop("kong_shot", None)
+        else:
+            raw.pop("after_kong", None)
+        if raw.get("robbing_kong"):
+            raw.pop("kong_shot", None)
         if raw.get("robbing_kong") or (raw.get("after_kong") and profile.table.dead_wall is not None):
             raw.pop("last_tile", None)
     return WinContext.from_mapping(raw)

@@ -234,6 +234,75 @@ def test_08_contradictory_situations_are_refused() -> None:
     assert both["legal"] is True
 
 
+def _both_backends(request: dict[str, object]) -> dict[str, object]:
+    """The answer of the contract path (native where built) and of the Python path, which must agree;
+    a refused situation must be declined by the C request reader so the reason stays Python's."""
+    from mjspec.app.cli import score_request
+    from mjspec.runtime.backend import native_module
+    from mjspec.runtime.native_contract import _accepted, _limits
+    from mjspec.runtime.context import MAX_COUNT
+    from mjspec.runtime.request import parse_request
+
+    profile = load_profile(str(request["profile"]))
+    hand, ctx = parse_request(profile, request)
+    python = evaluate(profile, hand, ctx).to_contract()
+    assert score_request(dict(request)) == python, request
+    reader = native_module("runtime._request")
+    if reader is not None and python["legal"] is False:
+        packed = reader.pack(dict(request), _accepted(profile), profile.tiles.copies, MAX_COUNT, *_limits(profile))
+        assert packed is None, request  # declined: the Python path answers with its reason
+    return python
+
+
+def test_08_more_contradictory_situations_are_refused_on_both_backends() -> None:
+    kong = [{"type": "ankan", "tiles": "2222s"}]
+    sichuan = {"concealed": "123456789m1s", "win_tile": "1s", "melds": kong}
+    riichi = {"concealed": "123m456p789s1z", "win_tile": "1z", "melds": [{"type": "ankan", "tiles": "2222z"}]}
+    open_hand = {"concealed": "123m456p789s11z22z", "win_tile": "2z", "melds": []}
+    cases = [
+        # 000 §7 Shoot After Kong: a win on the kong player's discard, never a self-draw
+        ("sichuan_tfmj", sichuan, "tsumo", {"missing_suit": "p", "kong_shot": True}, "kong_shot contradicts a tsumo"),
+        ("sichuan_planet", sichuan, "tsumo", {"missing_suit": "p", "kong_shot": True}, "kong_shot contradicts a tsumo"),
+        # 001 rinshan, 000 §7 Kong Bloom: a self-draw on the replacement tile, never a ron
+        ("riichi_planet", riichi, "ron", {"after_kong": True, "riichi": True}, "after_kong contradicts a ron"),
+        ("sichuan_tfmj", sichuan, "ron", {"missing_suit": "p", "after_kong": True}, "after_kong contradicts a ron"),
+        ("gb_mcr", {**riichi, "concealed": "123m456p789s1z"}, "ron", {"after_kong": True}, "after_kong contradicts a ron"),
+        # the winning tile is a discard or an added kong's tile, not both
+        ("sichuan_tfmj", sichuan, "ron", {"missing_suit": "p", "kong_shot": True, "robbing_kong": True}, "kong_shot contradicts robbing_kong"),
+        # 001: Tenhou/Chiihou before any kan; classical_xmj's reading beside its blessings
+        ("riichi_planet", open_hand, "tsumo", {"first_draw": True, "after_kong": True}, "first_draw contradicts after_kong"),
+        ("classical_xmj", open_hand, "tsumo", {"first_draw": True, "after_kong": True}, "first_draw contradicts after_kong"),
+        ("classical_xmj", open_hand, "ron", {"first_draw": True, "kong_shot": True, "seat_wind": "S"}, "first_draw contradicts kong_shot"),
+        ("classical_xmj", open_hand, "ron", {"first_draw": True, "robbing_kong": True, "seat_wind": "S"}, "first_draw contradicts robbing_kong"),
+        # 001: riichi is declared with a discard, Tenhou/Chiihou come before the winner's first discard
+        ("riichi_planet", open_hand, "tsumo", {"first_draw": True, "riichi": True, "seat_wind": "S"}, "first_draw contradicts riichi"),
+        ("riichi_planet", open_hand, "tsumo", {"first_draw": True, "double_riichi": True}, "first_draw contradicts double_riichi"),
+        # M 55: Original Call is declared with the first discard
+        ("classical_xmj", open_hand, "tsumo", {"first_draw": True, "original_call": True}, "first_draw contradicts original_call"),
+        # Kong upon Kong: a self-draw on a loose tile
+        ("classical_xmj", {**riichi, "concealed": "123m456p789s1z"}, "ron", {"kong_upon_kong": True}, "kong_upon_kong contradicts"),
+        ("classical_xmj", {**riichi, "concealed": "123m456p789s1z"}, "tsumo", {"kong_upon_kong": True}, "kong_upon_kong contradicts"),
+    ]
+    for pid, shape, win, ctx, reason in cases:
+        got = _both_backends({"profile": pid, **shape, "win": win, "context": ctx})
+        assert got["legal"] is False and reason in str(got["reason"]), (pid, ctx, got)
+    # Each key on its own, on the win it belongs to, is no contradiction (the refusal is the pair's).
+    fine = [
+        ("sichuan_tfmj", sichuan, "ron", {"missing_suit": "p", "kong_shot": True}),
+        ("sichuan_tfmj", sichuan, "tsumo", {"missing_suit": "p", "after_kong": True}),
+        ("riichi_planet", riichi, "tsumo", {"after_kong": True, "riichi": True}),
+        ("classical_xmj", open_hand, "tsumo", {"first_draw": True}),
+        ("classical_xmj", open_hand, "ron", {"first_draw": True, "seat_wind": "S"}),
+        ("riichi_planet", open_hand, "tsumo", {"first_draw": True, "seat_wind": "S"}),
+        ("classical_xmj", {**riichi, "concealed": "123m456p789s1z"}, "tsumo", {"kong_upon_kong": True, "after_kong": True}),
+        # kong_shot with the last tile is possible: a kong's replacement, then the last discard (000)
+        ("sichuan_tfmj", sichuan, "ron", {"missing_suit": "p", "kong_shot": True, "last_tile": True}),
+    ]
+    for pid, shape, win, ctx in fine:
+        got = _both_backends({"profile": pid, **shape, "win": win, "context": ctx})
+        assert got["legal"] is True, (pid, ctx, got)
+
+
 def test_09_impossible_tiles_are_refused() -> None:
     # One red 5m exists in riichi_planet.
     reds = _answer("riichi_planet", "000m456p789s11z22z", "1z", "ron", riichi=True)
@@ -460,6 +529,140 @@ def test_11_an_east_only_log_is_imported_under_riichi_tenhou_east(tmp_path: Path
     assert east_south == "riichi_tenhou"
 
 
+# ---- item 11: a tenhou.net/6 log that starts mid-match is imported as the hands it holds ---------
+
+
+def _excerpt_files() -> list[Path]:
+    from conftest import DATA
+
+    folder = DATA / "tenhou" / "tenhou6json-mjai-reviewer"  # Apache-2.0, LICENSE.upstream.txt beside them
+    # confusing_nakis_2.json holds a fifth 3s (constructed upstream): the reader refuses it (test_tenhou_import).
+    return sorted(p for p in folder.glob("*.json") if p.name not in ("manifest.json", "confusing_nakis_2.json"))
+
+
+def test_11_mid_match_tenhou6_logs_are_imported_as_excerpts_and_replay(tmp_path: Path) -> None:
+    import json
+
+    from mjspec.app.cli import main
+    from mjspec.app.tenhou import load_log
+    from mjspec.runtime.table import WINDS
+
+    excerpts = wholes = finished = 0
+    for path in _excerpt_files():
+        out = tmp_path / f"{path.stem}.record.json"
+        assert main(["import-tenhou", str(path), "--out", str(out)]) == 0, path.name
+        record = json.loads(out.read_text("utf-8"))
+        game = load_log(path)
+        summary = replay(record)
+        assert summary.hands == len(game.hands) == len(record["hands"])
+        first = game.hands[0]
+        start = record["hands"][0]
+        assert (start["dealer"], start["round_wind"], start["honba"], start["deposits"], start["points"]) == (
+            first.dealer, WINDS[first.round // 4].value, first.honba, first.deposits, list(first.scores)
+        ), path.name
+        excerpt = record.get("excerpt")
+        if excerpt is None:
+            # The log held a whole game after all: from the match's start to an end by its rules.
+            wholes += 1
+            assert start["points"] == [25000] * 4 and start["dealer"] == 0 and record["result"] is not None
+            continue
+        excerpts += 1
+        assert summary.excerpt
+        assert {k: excerpt[k] for k in ("dealer", "round_wind", "honba", "deposits", "points")} == {
+            k: start[k] for k in ("dealer", "round_wind", "honba", "deposits", "points")
+        }
+        # A result only where the match rules end the match with the excerpt's last hand.
+        assert (record["result"] is not None) == excerpt["finished"], path.name
+        finished += excerpt["finished"]
+    # 19 readable files: 17 start mid-match or stop before the end (4 of them reach the end: a bust
+    # or all-last), two (ranked_game, suukantsu_1) are whole games ended by a bust.
+    assert (excerpts, wholes, finished) == (17, 2, 4)
+
+
+def test_11_an_excerpt_record_is_checked_where_it_starts_and_how_it_ends(tmp_path: Path, capsys: object) -> None:
+    import copy
+    import json
+
+    import pytest
+
+    from mjspec.app.cli import main
+    from mjspec.runtime.record import RecordError, ReplayError
+    from mjspec.runtime.record_check import seal
+
+    path = next(p for p in _excerpt_files() if p.name == "confusing_nakis_5.json")  # South 1, not the end
+    out = tmp_path / "excerpt.json"
+    assert main(["import-tenhou", str(path), "--out", str(out)]) == 0
+    record = json.loads(out.read_text("utf-8"))
+    assert record["excerpt"]["finished"] is False and record["result"] is None
+    assert replay(record).excerpt
+    assert "(an excerpt of a match: from S round, dealer seat 0, honba 0; the match not over)" in capsys.readouterr().out  # type: ignore[attr-defined]
+    assert main(["replay", str(out)]) == 0
+    assert capsys.readouterr().out.rstrip().endswith("; an excerpt of a match")  # type: ignore[attr-defined]
+
+    def edited(edit: object) -> dict[str, object]:
+        bad = copy.deepcopy(record)
+        edit(bad)  # type: ignore[operator]
+        return seal(bad)  # a fresh digest: only the replay's own checks can find the edit
+
+    def points(r: dict) -> None:
+        r["excerpt"]["points"][0] += 1000
+
+    def dealer(r: dict) -> None:
+        r["excerpt"]["dealer"] = 1
+
+    def wind(r: dict) -> None:
+        r["excerpt"]["round_wind"] = "E"
+
+    def finish(r: dict) -> None:
+        r["excerpt"]["finished"] = True
+
+    def whole(r: dict) -> None:
+        del r["excerpt"]
+
+    def result(r: dict) -> None:
+        r["result"] = [0.0, 0.0, 0.0, 0.0]
+
+    for edit, message in [
+        (points, r"recorded totals \[39000, 31400, 16000, 13600\] but the replay gives \[40000"),
+        (dealer, r"hand 0: recorded dealer 0 but the dealer rule gives seat 1"),
+        (wind, r"hand 0: recorded round_wind 'S' but the match rules give 'E'"),
+        (finish, r"excerpt\.finished: recorded true but the replay gives false"),
+        (whole, r"hand 0: recorded dealer 0|round_wind"),
+        (result, r"result: recorded"),
+    ]:
+        with pytest.raises(ReplayError, match=message):
+            replay(edited(edit))
+    # Only an imported game (explicit chance) may be an excerpt, and only a match of wind rounds.
+    from test_records import played
+
+    seeded = played("riichi_tenhou_east")
+    seeded["excerpt"] = copy.deepcopy(record["excerpt"])
+    with pytest.raises(RecordError, match="only a record whose chance is 'explicit'"):
+        replay(seal(seeded))
+    sichuan = played("sichuan_tfmj")
+    sichuan.update(chance="explicit", seed=None, excerpt={**record["excerpt"], "honba": 0, "deposits": 0})
+    for h in sichuan["hands"]:
+        h["seed"] = None
+    with pytest.raises(RecordError, match="excerpt: sichuan_tfmj does not play its match in wind rounds"):
+        replay(seal(sichuan))
+
+
+def test_11_an_excerpt_whose_later_hand_does_not_follow_is_refused(tmp_path: Path, capsys: object) -> None:
+    from mjspec.app.cli import main
+
+    files = {p.name: p for p in _excerpt_files()}
+    # One hand per line is a tenhou.net/6 log too: East 1, then a South 1 hand that cannot follow it.
+    joined = tmp_path / "joined.json"
+    joined.write_text(
+        files["complex_nakis_1.json"].read_text("utf-8").strip() + "\n"
+        + files["confusing_nakis_5.json"].read_text("utf-8").strip() + "\n", "utf-8"
+    )
+    assert main(["import-tenhou", str(joined), "--out", str(tmp_path / "x.json")]) == 2
+    err = capsys.readouterr().err  # type: ignore[attr-defined]
+    assert "hand 1: the match gives dealer 1, E round" in err and "the log 0, S" in err
+    assert not (tmp_path / "x.json").exists()
+
+
 # ---- item 10: the clocks at the table, in records and in replay (001, 004) -----------------------
 
 
@@ -500,3 +703,38 @@ def test_10_a_clock_applies_at_the_table_is_recorded_and_rechecked_by_replay() -
     ] = 1.0  # a tampered time: in time, yet marked late
     with pytest.raises(ReplayError, match=rf"decision {late_at}: 1.0 s is in time"):
         replay(record)
+
+
+def test_10_play_with_a_clock_records_a_bot_match_that_replay_rechecks(
+    tmp_path: Path, capsys: object
+) -> None:
+    import json
+
+    from mjspec.app.cli import main
+
+    out, again = tmp_path / "timed.json", tmp_path / "again.json"
+    # 001 Bullet: 2 s a decision and 5 s of reserve; 3 s each empties the reserve, answers to a call have none.
+    args = ["play", "riichi_planet", "--seed", "3", "--hands", "1", "--clock", "bullet", "--think", "3"]
+    assert main([*args, "--record", str(out)]) == 0
+    printed = capsys.readouterr().out  # type: ignore[attr-defined]
+    assert "ran out of time after 3 s: the table played" in printed
+    record = json.loads(out.read_text("utf-8"))
+    decisions = [d for h in record["hands"] for d in h["decisions"]]
+    assert record["clock"] == "bullet" and all(d["seconds"] == 3.0 for d in decisions)
+    assert any(d.get("late") for d in decisions) and not all(d.get("late") for d in decisions)
+    assert main(["replay", str(out)]) == 0
+    assert main([*args, "--record", str(again)]) == 0  # a stated thinking time: the same seed, the same record
+    assert again.read_text("utf-8") == out.read_text("utf-8")
+    # Measured time: bots answer well within 2 s, so nothing is late, and the record still replays.
+    measured = tmp_path / "measured.json"
+    assert main(["play", "sichuan_planet", "--seed", "1", "--hands", "1", "--clock", "blitz", "--quiet",
+                 "--record", str(measured)]) == 0
+    timed = json.loads(measured.read_text("utf-8"))
+    assert timed["clock"] == "blitz" and all("seconds" in d and not d.get("late") for h in timed["hands"] for d in h["decisions"])
+    assert main(["replay", str(measured)]) == 0
+    capsys.readouterr()  # type: ignore[attr-defined]
+    # A clock the profile lacks, and --think without a clock, are the user's errors.
+    assert main(["play", "gb_mcr", "--clock", "bullet", "--quiet"]) == 2
+    assert "gb_mcr has no clock 'bullet' (its clocks: none)" in capsys.readouterr().err  # type: ignore[attr-defined]
+    assert main(["play", "riichi_planet", "--think", "2", "--quiet"]) == 2
+    assert "--think needs --clock" in capsys.readouterr().err  # type: ignore[attr-defined]

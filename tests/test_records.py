@@ -102,6 +102,14 @@ def test_played_and_imported_records_meet_the_schema(
     assert imported["chance"] == "explicit" and imported["seed"] is None
     assert schema_errors(imported) == [] and not list(validator.iter_errors(imported))
     assert replay(imported).hands == len(imported["hands"])
+    excerpt = imported_excerpt()  # the excerpt field meets the schema by both validators
+    assert schema_errors(excerpt) == [] and not list(validator.iter_errors(excerpt))
+    bad = copy.deepcopy(excerpt)
+    bad["excerpt"]["round_wind"] = "X"
+    assert schema_errors(bad) == ['excerpt.round_wind: "X" is not one of "E", "S", "W", "N"']
+    assert not validator.is_valid(bad)
+    del bad["excerpt"]["round_wind"]
+    assert schema_errors(bad) == ["excerpt: the field 'round_wind' is missing"] and not validator.is_valid(bad)
 
 
 # ---- malformed records: one message naming the path, exit 2 --------------------------------
@@ -430,15 +438,26 @@ def _fuzz_records(examples: int) -> Any:
     return decorate
 
 
+def imported_excerpt() -> dict[str, Any]:
+    """An imported tenhou.net/6 excerpt (South 1 of a game, not its end): a record with ``excerpt``."""
+    from mjspec.app.tenhou import load_log
+    from mjspec.app.tenhou_replay import game_record
+
+    log = ROOT / "tests" / "data" / "tenhou" / "tenhou6json-mjai-reviewer" / "confusing_nakis_5.json"
+    record = json.loads(json.dumps(game_record(load_log(log), load_profile("riichi_tenhou"))))
+    assert record["excerpt"]["finished"] is False
+    return record
+
+
 @pytest.fixture(scope="module")
 def small_records() -> list[dict[str, Any]]:
     return [
-        played(pid, seed=3)
-        for pid in ("sichuan_tfmj", "gb_mcr", "classical_xmj", "riichi_tenhou_east")
+        *(played(pid, seed=3) for pid in ("sichuan_tfmj", "gb_mcr", "classical_xmj", "riichi_tenhou_east")),
+        imported_excerpt(),
     ]
 
 
-@given(data=st.data(), which=st.integers(0, 3))
+@given(data=st.data(), which=st.integers(0, 4))
 @_fuzz_records(120)
 def test_mutated_records_replay_or_are_refused(
     small_records: list[dict[str, Any]], data: Any, which: int
@@ -451,7 +470,7 @@ def test_mutated_records_replay_or_are_refused(
     _replays_or_refuses(bad, record)
 
 
-@given(data=st.data(), which=st.integers(0, 3))
+@given(data=st.data(), which=st.integers(0, 4))
 @_fuzz_records(60)
 def test_truncated_or_garbled_record_files_are_refused(
     small_records: list[dict[str, Any]], data: Any, which: int
@@ -468,7 +487,7 @@ def test_truncated_or_garbled_record_files_are_refused(
 
 
 @pytest.mark.slow
-@given(data=st.data(), which=st.integers(0, 3))
+@given(data=st.data(), which=st.integers(0, 4))
 @_fuzz_records(3000)
 def test_mutated_records_replay_or_are_refused_long(
     small_records: list[dict[str, Any]], data: Any, which: int

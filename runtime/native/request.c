@@ -382,6 +382,14 @@ static PyObject *pack(PyObject *self, PyObject *args) {
         goto none;
     if (sit[S_AFTER_KONG] && sit[S_LAST_TILE] && dead_wall)
         goto none;
+    if ((sit[S_AFTER_KONG] && !tsumo) || (sit[S_KONG_SHOT] && (tsumo || sit[S_ROBBING_KONG])))
+        goto none;
+    if (sit[S_FIRST_DRAW] && (sit[S_AFTER_KONG] || sit[S_KONG_SHOT] || sit[S_ROBBING_KONG]))
+        goto none;
+    if (sit[S_FIRST_DRAW] && (riichi || double_riichi || sit[S_IPPATSU] || sit[S_ORIGINAL_CALL]))
+        goto none;
+    if (sit[S_KONG_UPON_KONG] && (!tsumo || !sit[S_AFTER_KONG]))
+        goto none;
     for (int i = 0; i < n_concealed; i++)
         if (concealed[i] >= 68)
             goto none;
