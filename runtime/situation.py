@@ -49,20 +49,56 @@ def missing_call(profile: Profile, hand: WinningHand) -> str | None:
     return None
 
 
+#: Situations that exclude each other at any table (001: Tenhou and Chiihou come before any call
+#: or kong; robbing a kong is a win on another's tile; issue 13 item 8): the facts that cannot all
+#: hold, and why. A fact is a flag of the context, how the hand was won ("tsumo", "ron"), "melds"
+#: (the hand has melds) or a fact of the profile (PROFILE_FACTS). Data, so that the native reader
+#: (runtime/native_score.py) checks these very rows.
+CONTRADICTIONS: tuple[tuple[tuple[str, ...], str], ...] = (
+    (
+        ("robbing_kong", "tsumo"),
+        "robbing_kong contradicts a tsumo win: a robbed kong's tile is another player's",
+    ),
+    (
+        ("robbing_kong", "last_tile"),
+        "robbing_kong contradicts last_tile: no kong may be declared with no tile left to draw",
+    ),
+    (
+        ("first_draw", "melds"),
+        "first_draw contradicts the melds: a first draw comes before any call or kong",
+    ),
+    (
+        ("after_kong", "last_tile", "dead_wall"),
+        "after_kong contradicts last_tile: a kong's replacement comes from the dead wall, "
+        "never the live wall's last tile",
+    ),
+)
+
+
+def profile_facts(profile: Profile) -> dict[str, bool]:
+    """The facts of the profile a row of CONTRADICTIONS may name: "dead_wall", its table has one."""
+    return {"dead_wall": profile.table.dead_wall is not None}
+
+
 def contradictory_situation(profile: Profile, hand: WinningHand, ctx: WinContext) -> str | None:
-    """Situations that exclude each other at any table (001: Tenhou and Chiihou come before any call
-    or kong; robbing a kong is a win on another's tile; issue 13 item 8)."""
-    if ctx.robbing_kong and hand.win is WinKind.TSUMO:
-        return "robbing_kong contradicts a tsumo win: a robbed kong's tile is another player's"
-    if ctx.robbing_kong and ctx.last_tile:
-        return (
-            "robbing_kong contradicts last_tile: no kong may be declared with no tile left to draw"
-        )
-    if ctx.first_draw and hand.melds:
-        return "first_draw contradicts the melds: a first draw comes before any call or kong"
-    if ctx.after_kong and ctx.last_tile and profile.table.dead_wall is not None:
-        return "after_kong contradicts last_tile: a kong's replacement comes from the dead wall, never the live wall's last tile"
+    """The reason of the first row of CONTRADICTIONS whose facts all hold, or None."""
+    for facts, why in CONTRADICTIONS:
+        if all(_holds(fact, profile, hand, ctx) for fact in facts):
+            return why
     return None
+
+
+def _holds(fact: str, profile: Profile, hand: WinningHand, ctx: WinContext) -> bool:
+    if fact == "tsumo":
+        return hand.win is WinKind.TSUMO
+    if fact == "ron":
+        return hand.win is WinKind.RON
+    if fact == "melds":
+        return bool(hand.melds)
+    known = profile_facts(profile)
+    if fact in known:
+        return known[fact]
+    return bool(getattr(ctx, fact))
 
 
 def indicator_limit(profile: Profile) -> int:
