@@ -24,7 +24,7 @@ from .hand import GroupKind, Meld, MeldType, ShapeKind, WaitKind
 from .options import ScoreValue
 from .profile import Profile
 from .situation import _MELD_CALL, CONTRADICTIONS, impossible_win, indicator_limit, profile_facts
-from .tiles import N_ALL_KINDS, N_KINDS, Tile
+from .tiles import _PLAIN_TILES, _RED_TILES, N_ALL_KINDS, N_KINDS, Tile
 from .scoring import (
     HandError,
     Score,
@@ -194,6 +194,10 @@ def _builder(profile: Profile) -> tuple[Any, ...] | None:
     )
 
 
+#: The Tile objects parsing hands out (runtime/tiles.py shares one per kind and red five): the
+#: core knows them by identity, and reads any other Tile by its slots.
+_SHARED_TILES: tuple[Tile, ...] = (*_PLAIN_TILES, *_RED_TILES.values())
+
 #: By tile code, the bits of score.c's scorer ``tiles``: TILE_HAND, TILE_FLOWER.
 _TILE_HAND, _TILE_FLOWER = 1, 2
 
@@ -246,6 +250,7 @@ def _scorer(core: Any, capsule: Any, profile: Profile, options: bytes) -> Any | 
             red_suits,
             contradictions,
             impossible_win,
+            _SHARED_TILES,
         )
     except (TypeError, ValueError, OverflowError):
         return None

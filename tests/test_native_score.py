@@ -598,10 +598,15 @@ def test_score_hand_is_not_sure_of_odd_objects() -> None:
     assert build is not None
 
     def scorer(
-        *, tiles: bytes = bytes(84), b: Any = build, rows: Any = (), refuse: Any = impossible_win
+        *,
+        tiles: bytes = bytes(84),
+        b: Any = build,
+        rows: Any = (),
+        refuse: Any = impossible_win,
+        known: Any = (Tile(0),),
     ) -> Any:
         assert core is not None
-        return core.scorer(capsule, tiles, 4, options, b, 31, 0, 0, rows, refuse)
+        return core.scorer(capsule, tiles, 4, options, b, 31, 0, 0, rows, refuse, known)
 
     assert scorer(rows=((1, "why"),)) is not None
     with pytest.raises(ValueError):  # a builder that does not name every pattern
@@ -614,6 +619,8 @@ def test_score_hand_is_not_sure_of_odd_objects() -> None:
         scorer(tiles=bytes(83))
     with pytest.raises(ValueError):  # the refusal must be callable
         scorer(refuse="impossible_win")
+    with pytest.raises(ValueError):  # known tiles are tiles
+        scorer(known=("1m",))
 
 
 @settings(max_examples=300, deadline=None)

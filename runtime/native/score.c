@@ -30,7 +30,7 @@
  *    point_items: ((item index, value), ...)
  *
  * scorer(profile, tiles, copies, options, build, meld_types, indicator_limit, red_suits,
- *        contradictions, refuse) -> PyCapsule "mjspec.native_scorer": what score_hand needs to know
+ *        contradictions, refuse, known) -> PyCapsule "mjspec.native_scorer": what score_hand needs to know
  *        of one profile object, learnt once (runtime/native_score.py _scorer builds it)
  *   tiles           84 bytes by tile code: TILE_HAND (1) when the tile may stand in a hand or
  *                   indicate one (scoring.py _accepted), TILE_FLOWER (2) for a flower of the set
@@ -42,6 +42,8 @@
  *                   over FACTS (this module's tuple of the fact names it reads)
  *   refuse          situation.py impossible_win, asked for the words of the refusals this core
  *                   detects but does not word (missing_call, too_many_copies)
+ *   known           the Tile objects runtime/tiles.py parsing hands out, known by identity after
+ *                   (any other Tile is read by its slots)
  * score_hand(scorer, profile, hand, ctx) -> the Score scoring.py evaluate answers (arrangement
  *   None), refusals included; None: the Python engine answers; NotImplemented: this reader is not
  *   certain of the request (a hand check_hand might refuse, a value of an unexpected type, a text
@@ -524,14 +526,19 @@ static int standard_complete(const uint8_t *c) {
 /* shapes.py is_complete for 14 - 3 * n_melds concealed tiles (kinds may hold five: a formal
  * wait on a kind whose every copy is held still counts) is standard_complete (when the profile
  * has the standard shape) or this: seven pairs, thirteen orphans, the knitted shapes. */
-static int other_complete(const uint8_t *c, int n_melds, const mj_profile *P) {
+/* `c` is a hand before its winning tile with kind `k` added (formal_waits): seven pairs need an
+ * even count of k (an odd one before), thirteen orphans a terminal or honor, and the knitted
+ * straights only the permutations in `perms` (those the hand before lacks at most k of). */
+static int other_complete(const uint8_t *c, int n_melds, const mj_profile *P, int k_added, unsigned perms) {
     if (n_melds == 0) {
-        if (P->seven_pairs && seven_pairs_complete(c, P->seven_pairs_allow_four_of_a_kind)) return 1;
-        if (P->thirteen_orphans && thirteen_orphans_complete(c)) return 1;
+        if (P->seven_pairs && c[k_added] % 2 == 0 && seven_pairs_complete(c, P->seven_pairs_allow_four_of_a_kind))
+            return 1;
+        if (P->thirteen_orphans && is_toh(k_added) && thirteen_orphans_complete(c)) return 1;
     }
     if (P->knitted) {
         if (n_melds <= 1)
             for (int p = 0; p < 6; p++) { /* _knitted_straight_complete: the rest is a set and a pair */
+                if (!(perms >> p & 1)) continue;
                 uint8_t rest[N_KINDS];
                 int ok = 1;
                 memcpy(rest, c, N_KINDS);
@@ -571,6 +578,16 @@ static uint64_t formal_waits(const uint8_t *with_win, int n_melds, int win, cons
     if (P->standard)
         for (int s = 0; s < 4; s++) sum += flag[s] = suit_flag(c, SUIT_BASE[s], SUIT_SIZE[s]);
     int others = (n_melds == 0 && (P->seven_pairs || P->thirteen_orphans)) || (P->knitted && n_melds <= 1);
+    /* per knitted straight (PERMS), the one tile of its nine the hand lacks (-1: none; -2: more) */
+    int lacks[6] = {-2, -2, -2, -2, -2, -2};
+    if (P->knitted && n_melds <= 1)
+        for (int p = 0; p < 6; p++) {
+            lacks[p] = -1;
+            for (int j = 0; j < 9 && lacks[p] != -2; j++) {
+                int t = 9 * PERMS[p][j / 3] + j / 3 + 3 * (j % 3);
+                if (!c[t]) lacks[p] = lacks[p] == -1 ? t : -2;
+            }
+        }
     uint64_t waits = 0;
     for (int s = 0; s < 4; s++) {
         int rest = P->standard ? sum - flag[s] : 2;
@@ -578,7 +595,12 @@ static uint64_t formal_waits(const uint8_t *with_win, int n_melds, int win, cons
         for (int k = SUIT_BASE[s]; k < SUIT_BASE[s] + SUIT_SIZE[s]; k++) {
             c[k]++;
             int done = rest <= 1 && rest + suit_flag(c, SUIT_BASE[s], SUIT_SIZE[s]) == 1;
-            if (!done && others) done = other_complete(c, n_melds, P);
+            if (!done && others) {
+                unsigned perms = 0;
+                for (int p = 0; p < 6; p++)
+                    if (lacks[p] == -1 || lacks[p] == k) perms |= 1u << p;
+                done = other_complete(c, n_melds, P, k, perms);
+            }
             c[k]--;
             if (done) waits |= (uint64_t)1 << k;
         }
@@ -2008,7 +2030,18 @@ typedef struct {
     Py_ssize_t offset;  /* 0: the class has no plain slot of that name */
 } slot_cache;
 
-static PyObject *get_attr(PyObject *obj, PyObject *name, slot_cache *c) {
+static PyObject *learn_attr(PyObject *obj, PyObject *name, slot_cache *c);
+
+static inline PyObject *get_attr(PyObject *obj, PyObject *name, slot_cache *c) {
+    if (c->type == Py_TYPE(obj) && c->offset > 0) {
+        PyObject *v = *(PyObject **)((char *)obj + c->offset);
+        if (v) return Py_NewRef(v);
+    }
+    return learn_attr(obj, name, c);
+}
+
+/* get_attr's first read of a class (or any read of another class, or of an unset slot). */
+static PyObject *learn_attr(PyObject *obj, PyObject *name, slot_cache *c) {
     PyTypeObject *tp = Py_TYPE(obj);
     if (c->type != tp) {
         PyObject *d = PyObject_GetAttr((PyObject *)tp, name);
@@ -2055,6 +2088,24 @@ static int tile_code(PyObject *t) {
     return (int)kind * 2 + red;
 }
 
+/* The tile objects parsing hands out (runtime/tiles.py shares one object per kind and red five),
+ * known by identity: the scorer holds them (so no other object takes their address) with their
+ * codes, in an open-addressed table; any other Tile object is read by tile_code. */
+#define KNOWN_TILES 128 /* a power of two, well above the 45 shared tiles */
+typedef struct {
+    PyObject *tile[KNOWN_TILES]; /* strong references */
+    int8_t code[KNOWN_TILES];
+} known_tiles_t;
+
+static size_t known_slot(const PyObject *t) { return ((uintptr_t)t >> 4) * 0x9E3779B97F4A7C15ull >> 57; }
+
+static int known_code(const known_tiles_t *k, PyObject *t) {
+    for (size_t h = known_slot(t);; h = (h + 1) & (KNOWN_TILES - 1)) {
+        if (k->tile[h] == t) return k->code[h];
+        if (!k->tile[h]) return tile_code(t);
+    }
+}
+
 /* A one-letter str (a StrEnum member is one): its letter, or 0. */
 static char letter(PyObject *x) {
     if (!PyUnicode_Check(x) || PyUnicode_GET_LENGTH(x) != 1) return 0;
@@ -2098,6 +2149,7 @@ typedef struct {
     int copies, meld_types, indicator_limit, red_suits, n_contradictions;
     uint32_t contradictions[MAX_CONTRADICTIONS]; /* bits over FACTS */
     PyObject *reasons[MAX_CONTRADICTIONS];       /* strong references: each row's words */
+    known_tiles_t known;
     int64_t options[];                            /* 3 per declared option */
 } scorer_t;
 
@@ -2111,15 +2163,17 @@ static void scorer_free(PyObject *capsule) {
     Py_XDECREF(S->build);
     Py_XDECREF(S->refuse);
     for (int i = 0; i < S->n_contradictions; i++) Py_XDECREF(S->reasons[i]);
+    for (int i = 0; i < KNOWN_TILES; i++) Py_XDECREF(S->known.tile[i]);
     PyMem_Free(S);
 }
 
 static PyObject *py_scorer(PyObject *self, PyObject *args) {
-    PyObject *capsule, *build, *contradictions, *refuse;
+    PyObject *capsule, *build, *contradictions, *refuse, *known;
     Py_buffer tiles, opts;
     int copies, meld_types, indicator_limit, red_suits;
-    if (!PyArg_ParseTuple(args, "Oy*iy*OiiiO!O", &capsule, &tiles, &copies, &opts, &build, &meld_types,
-                          &indicator_limit, &red_suits, &PyTuple_Type, &contradictions, &refuse))
+    if (!PyArg_ParseTuple(args, "Oy*iy*OiiiO!OO!", &capsule, &tiles, &copies, &opts, &build, &meld_types,
+                          &indicator_limit, &red_suits, &PyTuple_Type, &contradictions, &refuse, &PyTuple_Type,
+                          &known))
         return NULL;
     PyObject *ret = NULL;
     scorer_t *S = NULL;
@@ -2155,6 +2209,24 @@ static PyObject *py_scorer(PyObject *self, PyObject *args) {
         S->reasons[i] = Py_NewRef(PyTuple_GET_ITEM(row, 1));
         S->n_contradictions = (int)i + 1;
     }
+    if (PyTuple_GET_SIZE(known) > KNOWN_TILES / 2) {
+        PyErr_SetString(PyExc_ValueError, "scorer: at most 64 known tiles");
+        goto fail;
+    }
+    for (Py_ssize_t i = 0; i < PyTuple_GET_SIZE(known); i++) {
+        PyObject *t = PyTuple_GET_ITEM(known, i);
+        int code = tile_code(t);
+        if (code < 0) {
+            PyErr_SetString(PyExc_ValueError, "scorer: a known tile is a Tile");
+            goto fail;
+        }
+        size_t h = known_slot(t);
+        while (S->known.tile[h] && S->known.tile[h] != t) h = (h + 1) & (KNOWN_TILES - 1);
+        if (!S->known.tile[h]) {
+            S->known.tile[h] = Py_NewRef(t);
+            S->known.code[h] = (int8_t)code;
+        }
+    }
     S->P = P;
     S->plan = plan;
     memcpy(S->tiles, tiles.buf, sizeof S->tiles);
@@ -2174,6 +2246,7 @@ static PyObject *py_scorer(PyObject *self, PyObject *args) {
 fail:
     if (S) {
         for (int i = 0; i < S->n_contradictions; i++) Py_DECREF(S->reasons[i]);
+        for (int i = 0; i < KNOWN_TILES; i++) Py_XDECREF(S->known.tile[i]);
         PyMem_Free(S);
     }
 done:
@@ -2276,12 +2349,12 @@ static PyObject *py_score_hand(PyObject *self, PyObject *const *args, Py_ssize_t
     int n_codes = 0;
     uint8_t totals[N_KINDS] = {0}, reds[4] = {0};
     for (Py_ssize_t i = 0; i < nc; i++) {
-        int c = tile_code(PyTuple_GET_ITEM(concealed, i));
+        int c = known_code(&S->known, PyTuple_GET_ITEM(concealed, i));
         if (c < 0 || !(a[c] & TILE_HAND)) NOT_SURE();
         codes[n_codes++] = (uint8_t)c;
         totals[c >> 1]++;
     }
-    int wc = tile_code(wt);
+    int wc = known_code(&S->known, wt);
     if (wc < 0 || !(a[wc] & TILE_HAND)) NOT_SURE();
     totals[wc >> 1]++;
     q.win = wc;
@@ -2300,7 +2373,7 @@ static PyObject *py_score_hand(PyObject *self, PyObject *const *args, Py_ssize_t
         int want = mc == MJ_MELD_CHI || mc == MJ_MELD_PON ? 3 : 4;
         int kinds[4];
         for (Py_ssize_t k = 0; k < nt && k < 4; k++) {
-            int c = tile_code(PyTuple_GET_ITEM(tiles, k));
+            int c = known_code(&S->known, PyTuple_GET_ITEM(tiles, k));
             if (c < 0 || !(a[c] & TILE_HAND)) {
                 nt = -1;
                 break;
