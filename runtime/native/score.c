@@ -525,15 +525,18 @@ static int standard_complete(const uint8_t *c) {
 
 /* shapes.py is_complete for 14 - 3 * n_melds concealed tiles (kinds may hold five: a formal
  * wait on a kind whose every copy is held still counts) is standard_complete (when the profile
- * has the standard shape) or this: seven pairs, thirteen orphans, the knitted shapes. */
-/* `c` is a hand before its winning tile with kind `k` added (formal_waits): seven pairs need an
- * even count of k (an odd one before), thirteen orphans a terminal or honor, and the knitted
- * straights only the permutations in `perms` (those the hand before lacks at most k of). */
-static int other_complete(const uint8_t *c, int n_melds, const mj_profile *P, int k_added, unsigned perms) {
+ * has the standard shape) or this: seven pairs, thirteen orphans, the knitted shapes.
+ * `c` is a hand before its winning tile with kind `k` added (formal_waits): seven pairs need k to
+ * be `pairs_k` (the one kind of an odd count before), thirteen orphans a terminal or honor
+ * added to a hand of them alone (`orphans`), the knitted
+ * straights only the permutations in `perms` (those the hand before lacks at most k of), and
+ * honors and knitted tiles one of `hk_perms` (the permutations holding every suited tile of the
+ * hand before, when it holds no kind twice), k a kind the hand before lacks. */
+static int other_complete(const uint8_t *c, int n_melds, const mj_profile *P, int k_added, int pairs_k,
+                          int orphans, unsigned perms, unsigned hk_perms) {
     if (n_melds == 0) {
-        if (P->seven_pairs && c[k_added] % 2 == 0 && seven_pairs_complete(c, P->seven_pairs_allow_four_of_a_kind))
-            return 1;
-        if (P->thirteen_orphans && is_toh(k_added) && thirteen_orphans_complete(c)) return 1;
+        if (k_added == pairs_k && seven_pairs_complete(c, P->seven_pairs_allow_four_of_a_kind)) return 1;
+        if (orphans && is_toh(k_added) && thirteen_orphans_complete(c)) return 1;
     }
     if (P->knitted) {
         if (n_melds <= 1)
@@ -549,16 +552,10 @@ static int other_complete(const uint8_t *c, int n_melds, const mj_profile *P, in
                 }
                 if (ok && standard_complete(rest)) return 1;
             }
-        int ok = n_melds == 0; /* _honors_and_knitted_complete */
-        for (int k = 0; ok && k < N_KINDS; k++)
-            if (c[k] > 1) ok = 0;
-        for (int p = 0; ok && p < 6; p++) {
-            uint8_t in[27] = {0};
-            int sub = 1;
-            for (int j = 0; j < 9; j++) in[9 * PERMS[p][j / 3] + j / 3 + 3 * (j % 3)] = 1;
-            for (int k = 0; k < 27; k++)
-                if (c[k] && !in[k]) sub = 0;
-            if (sub) return 1;
+        if (n_melds == 0 && hk_perms && c[k_added] == 1) { /* _honors_and_knitted_complete */
+            if (k_added >= 27) return 1;
+            for (int p = 0; p < 6; p++) /* suit PERMS[p][r] holds the ranks r, r + 3, r + 6 */
+                if (hk_perms >> p & 1 && PERMS[p][k_added % 9 % 3] == k_added / 9) return 1;
         }
     }
     return 0;
@@ -577,7 +574,14 @@ static uint64_t formal_waits(const uint8_t *with_win, int n_melds, int win, cons
     int flag[4], sum = 0;
     if (P->standard)
         for (int s = 0; s < 4; s++) sum += flag[s] = suit_flag(c, SUIT_BASE[s], SUIT_SIZE[s]);
-    int others = (n_melds == 0 && (P->seven_pairs || P->thirteen_orphans)) || (P->knitted && n_melds <= 1);
+    int pairs_k = -1, orphans = 0; /* seven pairs: the one odd kind; thirteen orphans: none other held */
+    if (n_melds == 0 && P->seven_pairs)
+        for (int t = 0, odd = 0; t < N_KINDS; t++)
+            if (c[t] % 2) pairs_k = ++odd == 1 ? t : -2;
+    if (n_melds == 0 && P->thirteen_orphans) {
+        orphans = 1;
+        for (int t = 0; t < N_KINDS; t++) orphans = orphans && (!c[t] || is_toh(t));
+    }
     /* per knitted straight (PERMS), the one tile of its nine the hand lacks (-1: none; -2: more) */
     int lacks[6] = {-2, -2, -2, -2, -2, -2};
     if (P->knitted && n_melds <= 1)
@@ -588,6 +592,18 @@ static uint64_t formal_waits(const uint8_t *with_win, int n_melds, int win, cons
                 if (!c[t]) lacks[p] = lacks[p] == -1 ? t : -2;
             }
         }
+    unsigned hk_perms = 0;
+    if (P->knitted && n_melds == 0) {
+        int single = 1;
+        for (int t = 0; t < N_KINDS; t++) single = single && c[t] <= 1;
+        for (int p = 0; single && p < 6; p++) {
+            int sub = 1;
+            for (int t = 0; t < 27; t++) sub = sub && (!c[t] || PERMS[p][t % 9 % 3] == t / 9);
+            if (sub) hk_perms |= 1u << p;
+        }
+    }
+    int others = pairs_k >= 0 || orphans || hk_perms;
+    for (int p = 0; p < 6; p++) others = others || lacks[p] != -2;
     uint64_t waits = 0;
     for (int s = 0; s < 4; s++) {
         int rest = P->standard ? sum - flag[s] : 2;
@@ -599,7 +615,7 @@ static uint64_t formal_waits(const uint8_t *with_win, int n_melds, int win, cons
                 unsigned perms = 0;
                 for (int p = 0; p < 6; p++)
                     if (lacks[p] == -1 || lacks[p] == k) perms |= 1u << p;
-                done = other_complete(c, n_melds, P, k, perms);
+                done = other_complete(c, n_melds, P, k, pairs_k, orphans, perms, hk_perms);
             }
             c[k]--;
             if (done) waits |= (uint64_t)1 << k;
