@@ -23,7 +23,8 @@ from .engines import compiled_engine
 from .hand import GroupKind, Meld, MeldType, ShapeKind, WaitKind
 from .options import ScoreValue
 from .profile import Profile
-from .situation import impossible_win
+from .situation import _MELD_CALL, CONTRADICTIONS, impossible_win, indicator_limit, profile_facts
+from .tiles import _PLAIN_TILES, _RED_TILES, N_ALL_KINDS, N_KINDS, Tile
 from .scoring import (
     HandError,
     Score,
@@ -112,8 +113,10 @@ def _pack_options(profile: Profile) -> bytes:
 
 class _Native:
     """What the glue learnt once about one profile object: the core, the capsule of its tables,
-    its options packed, which costly view names it reads, and scoring.py's table of the tiles
-    its hands may hold (by code), with the copies of each."""
+    its options packed, which costly view names it reads, scoring.py's table of the tiles its
+    hands may hold (by code) with the copies of each, and the core's scorer (``score_hand``'s
+    first argument: all of this and situation.py's refusals, read by C), or None where the
+    core cannot build one (then every request takes the general path)."""
 
     __slots__ = (
         "core",
@@ -123,8 +126,8 @@ class _Native:
         "wants_live_wait",
         "accepted",
         "copies",
-        "fast",
-        "build",
+        "scorer",
+        "score_hand",
     )
 
     def __init__(self, core: Any, capsule: Any, profile: Profile | None) -> None:
@@ -136,10 +139,8 @@ class _Native:
         self.wants_live_wait = "only_live_wait" in needs
         self.accepted = bytes(_accepted(profile)) if profile is not None else b""
         self.copies = profile.tiles.copies if profile is not None else 0
-        # The core reads hand and context itself (it computes only_wait, and only_live_wait
-        # when no kind is exhausted; evaluate_hand leaves exhausted kinds to the general path).
-        self.fast = True
-        self.build = _builder(profile) if profile is not None else None
+        self.scorer = _scorer(core, capsule, profile, self.options) if profile is not None else None
+        self.score_hand = core.score_hand if self.scorer is not None else None
 
 
 _NO_NATIVE = _Native(None, None, None)
@@ -191,6 +192,68 @@ def _builder(profile: Profile) -> tuple[Any, ...] | None:
         tuple((p.id, p.names.en, p.section) for p in profile.patterns),
         tuple((i.id, i.names.en, i.section) for i in items),
     )
+
+
+#: The Tile objects parsing hands out (runtime/tiles.py shares one per kind and red five): the
+#: core knows them by identity, and reads any other Tile by its slots.
+_SHARED_TILES: tuple[Tile, ...] = (*_PLAIN_TILES, *_RED_TILES.values())
+
+#: By tile code, the bits of score.c's scorer ``tiles``: TILE_HAND, TILE_FLOWER.
+_TILE_HAND, _TILE_FLOWER = 1, 2
+
+
+def _tile_flags(profile: Profile) -> bytes:
+    """Per tile code: whether it may stand in a hand (scoring.py _accepted), or is a flower of the
+    set (the flags of score.c's scorer)."""
+    hand = _accepted(profile)
+    flags = bytearray(_TILE_HAND if ok else 0 for ok in hand)
+    for kind in range(N_KINDS, N_ALL_KINDS):
+        if profile.tiles.refusal(Tile(kind)) is None:
+            flags[kind * 2] |= _TILE_FLOWER
+    return bytes(flags)
+
+
+def _contradictions(core: Any, profile: Profile) -> tuple[tuple[int, str], ...] | None:
+    """situation.py CONTRADICTIONS as the core reads them: per row that can hold for this profile,
+    the bits of its facts in ``core.FACTS`` and its reason; None when a row names a fact the core
+    does not read (then situation.py itself decides, on the general path)."""
+    known = profile_facts(profile)
+    rows = []
+    for facts, why in CONTRADICTIONS:
+        if any(known.get(fact) is False for fact in facts):
+            continue  # a fact of the profile that does not hold: the row never refuses here
+        asked = [fact for fact in facts if fact not in known]
+        if not asked or any(fact not in core.FACTS for fact in asked):
+            return None
+        rows.append((sum(1 << core.FACTS.index(fact) for fact in asked), why))
+    return tuple(rows)
+
+
+def _scorer(core: Any, capsule: Any, profile: Profile, options: bytes) -> Any | None:
+    """The core's scorer for ``profile`` (score.c's header), or None: the general path answers."""
+    build = _builder(profile)
+    contradictions = _contradictions(core, profile)
+    if build is None or contradictions is None or not hasattr(core, "scorer"):
+        return None
+    calls = profile.table.calls
+    meld_types = sum(1 << MELD_CODE[m] for m, name in _MELD_CALL.items() if getattr(calls, name))
+    red_suits = sum(1 << "mps".index(suit.value) for suit in profile.tiles.red_fives)
+    try:
+        return core.scorer(
+            capsule,
+            _tile_flags(profile),
+            profile.tiles.copies,
+            options,
+            build,
+            meld_types,
+            indicator_limit(profile),
+            red_suits,
+            contradictions,
+            impossible_win,
+            _SHARED_TILES,
+        )
+    except (TypeError, ValueError, OverflowError):
+        return None
 
 
 #: The Profile fields the native tables stand for: a profile object differing in any of them
@@ -291,55 +354,27 @@ def evaluate_native(profile: Profile, hand: WinningHand, ctx: WinContext) -> Sco
 
     Raises :class:`HandError` exactly where scoring.py's ``evaluate`` does for a malformed hand, and
     refuses a win no table produces as it does (runtime/situation.py, after the scoring)."""
-    return _refused(profile, hand, ctx, _evaluate_native(profile, hand, ctx))
-
-
-def _evaluate_native(profile: Profile, hand: WinningHand, ctx: WinContext) -> Score | None:
-    if ctx.options or ctx.losing_hand:
-        return None
     native = profile.memo.get("native_score")
     if native is None:
         native = _native(profile)
-    if native.capsule is None:
+    if native.scorer is not None:
+        # The core reads the hand and the context itself, situation.py's refusals included, and
+        # builds the Score; it answers NotImplemented for anything it is not certain of, and the
+        # general path takes over.
+        out = native.score_hand(native.scorer, profile, hand, ctx)
+        if out is not NotImplemented:
+            return out  # type: ignore[no-any-return]
+    elif native.capsule is None:
         return None
-    if native.fast:
-        # The core reads the hand and the context itself (evaluate_hand); it answers
-        # NotImplemented for anything it is not certain of, and the general path takes over.
-        extras: tuple[int, int, int, bytes, bytes] | None = _NO_EXTRAS
-        if ctx.flowers or ctx.dora_indicators or ctx.ura_indicators:
-            extras = _extras(profile, ctx)
-        if extras is not None:
-            out = native.core.evaluate_hand(
-                native.capsule,
-                hand,
-                ctx,
-                native.accepted,
-                native.copies,
-                native.options,
-                extras,
-                native.build,
-            )
-            if out is not NotImplemented:
-                if out is None or type(out) is Score:
-                    return out
-                return _score(profile, out)
+    return _refused(profile, hand, ctx, _general(native, profile, hand, ctx))
+
+
+def _general(native: _Native, profile: Profile, hand: WinningHand, ctx: WinContext) -> Score | None:
+    """The general path, before situation.py's refusals: check_hand's errors, the texts of the
+    context read by scoring.py's own functions, the core on packed arguments."""
+    if ctx.options or ctx.losing_hand:
+        return None
     return _evaluate(native, profile, hand, ctx)
-
-
-_NO_EXTRAS = (0, 0, 0, b"", b"")
-
-
-def _extras(profile: Profile, ctx: WinContext) -> tuple[int, int, int, bytes, bytes] | None:
-    """(flowers, own_bonus, bonus_sets, dora codes, ura codes) as _evaluate reads them, or None
-    when one refuses the context (the general path then decides, after check_hand)."""
-    try:
-        flowers = _flower_count(profile, ctx.flowers) if ctx.flowers else 0
-        own, sets = bonus_tiles(ctx.flowers, ctx.seat_wind.value) if ctx.flowers else _NO_BONUS
-        dora = _indicator_codes(profile, "dora_indicators", ctx.dora_indicators)
-        ura = _indicator_codes(profile, "ura_indicators", ctx.ura_indicators)
-    except (HandError, ValueError):
-        return None
-    return flowers, own, sets, dora, ura
 
 
 def evaluate_with(
@@ -347,12 +382,15 @@ def evaluate_with(
 ) -> Score | None:
     """:func:`evaluate_native` with the tables of ``capsule`` (a module's ``PROFILE``), which must
     stand for ``profile``; for tests that build their own tables."""
-    if ctx.options or ctx.losing_hand:
-        return None
     core = native_core()
     if core is None:
         return None
-    return _refused(profile, hand, ctx, _evaluate(_Native(core, capsule, profile), profile, hand, ctx))
+    native = _Native(core, capsule, profile)
+    if native.scorer is not None:
+        out = native.score_hand(native.scorer, profile, hand, ctx)
+        if out is not NotImplemented:
+            return out  # type: ignore[no-any-return]
+    return _refused(profile, hand, ctx, _general(native, profile, hand, ctx))
 
 
 def _refused(profile: Profile, hand: WinningHand, ctx: WinContext, score: Score | None) -> Score | None:

@@ -154,7 +154,7 @@ def evaluate(profile: Profile, hand: WinningHand, ctx: WinContext, *, reference:
     with the very answer of this Python engine but for ``Score.arrangement``, which it leaves None;
     ``reference=True`` asks this engine alone (its answer names the arrangement)."""
     if not reference:
-        native = _native_scorer()
+        native = _NATIVE_SCORER[0] if _NATIVE_SCORER else _native_scorer()
         if native is not None:
             answer = native(profile, hand, ctx)
             if answer is not None:

@@ -49,48 +49,108 @@ def missing_call(profile: Profile, hand: WinningHand) -> str | None:
     return None
 
 
-def contradictory_situation(profile: Profile, hand: WinningHand, ctx: WinContext) -> str | None:
-    """Situations that exclude each other at any table (001: Tenhou and Chiihou come before any call
-    or kong; robbing a kong is a win on another's tile; issue 13 item 8)."""
-    if ctx.robbing_kong and hand.win is WinKind.TSUMO:
-        return "robbing_kong contradicts a tsumo win: a robbed kong's tile is another player's"
-    if ctx.robbing_kong and ctx.last_tile:
-        return (
-            "robbing_kong contradicts last_tile: no kong may be declared with no tile left to draw"
-        )
-    if ctx.first_draw and hand.melds:
-        return "first_draw contradicts the melds: a first draw comes before any call or kong"
-    if ctx.after_kong and ctx.last_tile and profile.table.dead_wall is not None:
-        return "after_kong contradicts last_tile: a kong's replacement comes from the dead wall, never the live wall's last tile"
+#: Situations that exclude each other at any table (001: Tenhou and Chiihou come before any call
+#: or kong; robbing a kong is a win on another's tile; issue 13 item 8): the facts that cannot all
+#: hold, and why. A fact is a flag of the context, how the hand was won ("tsumo", "ron"), "melds"
+#: (the hand has melds), "not after_kong" (that flag unset) or a fact of the profile (profile_facts). Data, so that the native reader
+#: (runtime/native_score.py) checks these very rows.
+CONTRADICTIONS: tuple[tuple[tuple[str, ...], str], ...] = (
+    (
+        ("robbing_kong", "tsumo"),
+        "robbing_kong contradicts a tsumo win: a robbed kong's tile is another player's",
+    ),
+    (
+        ("robbing_kong", "last_tile"),
+        "robbing_kong contradicts last_tile: no kong may be declared with no tile left to draw",
+    ),
+    (
+        ("first_draw", "melds"),
+        "first_draw contradicts the melds: a first draw comes before any call or kong",
+    ),
+    (
+        ("after_kong", "last_tile", "dead_wall"),
+        "after_kong contradicts last_tile: a kong's replacement comes from the dead wall, "
+        "never the live wall's last tile",
+    ),
     # after_kong is a self-draw on the replacement tile (001 rinshan, 000 §7 Kong Bloom, 002 Out
     # with Replacement Tile, classical-complement.md "winning with a loose tile"): never a ron.
-    if ctx.after_kong and hand.win is WinKind.RON:
-        return "after_kong contradicts a ron win: a kong's replacement tile is drawn by the winner"
+    (
+        ("after_kong", "ron"),
+        "after_kong contradicts a ron win: a kong's replacement tile is drawn by the winner",
+    ),
     # kong_shot is a win on the discard that follows the discarder's kong (000 §7 Shoot After Kong).
-    if ctx.kong_shot and hand.win is WinKind.TSUMO:
-        return "kong_shot contradicts a tsumo win: a shot after a kong is a win on the kong player's discard"
-    if ctx.kong_shot and ctx.robbing_kong:
-        return "kong_shot contradicts robbing_kong: the winning tile is either a discard or the tile added to a kong"
+    (
+        ("kong_shot", "tsumo"),
+        "kong_shot contradicts a tsumo win: a shot after a kong is a win on the kong player's discard",
+    ),
+    (
+        ("kong_shot", "robbing_kong"),
+        "kong_shot contradicts robbing_kong: the winning tile is either a discard or the tile added to a kong",
+    ),
     # 001: Tenhou/Chiihou come before any kan; classical_xmj: the opening bonus tiles' replacements
     # belong to the deal (its bonus-tile reading), and a kong is a call: a first draw is never a
     # kong's replacement, nor a discard made after a kong.
-    if ctx.first_draw and ctx.after_kong:
-        return "first_draw contradicts after_kong: a first draw comes before any kong, so it is no replacement tile"
-    if ctx.first_draw and ctx.kong_shot:
-        return "first_draw contradicts kong_shot: a first draw or first discard comes before any kong"
-    if ctx.first_draw and ctx.robbing_kong:
-        return "first_draw contradicts robbing_kong: a first draw or first discard comes before any kong"
+    (
+        ("first_draw", "after_kong"),
+        "first_draw contradicts after_kong: a first draw comes before any kong, so it is no replacement tile",
+    ),
+    (
+        ("first_draw", "kong_shot"),
+        "first_draw contradicts kong_shot: a first draw or first discard comes before any kong",
+    ),
+    (
+        ("first_draw", "robbing_kong"),
+        "first_draw contradicts robbing_kong: a first draw or first discard comes before any kong",
+    ),
     # 001: riichi is declared with a discard (the sideways tile); Tenhou and Chiihou are won before the
     # winner's first discard. classical_xmj (M 55): Original Call is declared with the first discard,
     # and both blessings are won before the winner discards.
-    declared = [k for k in ("riichi", "double_riichi", "ippatsu", "original_call") if getattr(ctx, k)]
-    if ctx.first_draw and declared:
-        return f"first_draw contradicts {declared[0]}: it is declared with a discard, and a first-draw win comes before the winner's first discard"
+    *(
+        (
+            ("first_draw", declared),
+            f"first_draw contradicts {declared}: it is declared with a discard, and a first-draw win "
+            "comes before the winner's first discard",
+        )
+        for declared in ("riichi", "double_riichi", "ippatsu", "original_call")
+    ),
     # classical-complement.md Kong upon Kong: "winning on a loose tile drawn after a kong made with a
     # previous loose tile": a self-draw on a loose tile.
-    if ctx.kong_upon_kong and (hand.win is WinKind.RON or not ctx.after_kong):
-        return "kong_upon_kong contradicts the win: kong upon kong is a self-draw on a loose tile (after_kong, tsumo)"
+    *(
+        (
+            ("kong_upon_kong", fact),
+            "kong_upon_kong contradicts the win: kong upon kong is a self-draw on a loose tile (after_kong, tsumo)",
+        )
+        for fact in ("ron", "not after_kong")
+    ),
+)
+
+
+def profile_facts(profile: Profile) -> dict[str, bool]:
+    """The facts of the profile a row of CONTRADICTIONS may name: "dead_wall", its table has one."""
+    return {"dead_wall": profile.table.dead_wall is not None}
+
+
+def contradictory_situation(profile: Profile, hand: WinningHand, ctx: WinContext) -> str | None:
+    """The reason of the first row of CONTRADICTIONS whose facts all hold, or None."""
+    for facts, why in CONTRADICTIONS:
+        if all(_holds(fact, profile, hand, ctx) for fact in facts):
+            return why
     return None
+
+
+def _holds(fact: str, profile: Profile, hand: WinningHand, ctx: WinContext) -> bool:
+    if fact.startswith("not "):
+        return not _holds(fact[4:], profile, hand, ctx)
+    if fact == "tsumo":
+        return hand.win is WinKind.TSUMO
+    if fact == "ron":
+        return hand.win is WinKind.RON
+    if fact == "melds":
+        return bool(hand.melds)
+    known = profile_facts(profile)
+    if fact in known:
+        return known[fact]
+    return bool(getattr(ctx, fact))
 
 
 def indicator_limit(profile: Profile) -> int:

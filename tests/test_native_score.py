@@ -22,7 +22,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from mjspec.runtime.backend import native_module
-from mjspec.runtime.context import WinContext, WinKind
+from mjspec.runtime.context import Wind, WinContext, WinKind
 from mjspec.runtime.hand import Arrangement, Meld, MeldType
 from mjspec.runtime.native_score import KIND_CODE, MELD_CODE, SHAPE_CODE, WAIT_CODE, evaluate_native
 from mjspec.runtime.profile import Profile
@@ -555,16 +555,16 @@ def test_core_refuses_malformed_arguments() -> None:
     assert core.evaluate(*good[:6], bytes([0] * 20), *good[7:]) is None
 
 
-def test_evaluate_hand_is_not_sure_of_odd_objects() -> None:
+def test_score_hand_is_not_sure_of_odd_objects() -> None:
     assert core is not None
     pid, capsule = _any_capsule()
     profile = load_profile(pid)
     hand, ctx = example_hand(profile, profile.examples[0])
     from mjspec.runtime.native_score import _native
 
-    native = _native(profile)
-    args = (native.accepted, native.copies, native.options, (0, 0, 0, b"", b""))
-    assert isinstance(core.evaluate_hand(capsule, hand, ctx, *args), tuple)
+    scorer = _native(profile).scorer
+    assert scorer is not None
+    assert isinstance(core.score_hand(scorer, profile, hand, ctx), Score)
     odd_contexts = [
         replace(ctx, honba=-1),
         replace(ctx, dealer_wins=2**80),
@@ -573,9 +573,11 @@ def test_evaluate_hand_is_not_sure_of_odd_objects() -> None:
         replace(ctx, missing_suit="z"),  # type: ignore[arg-type]
         replace(ctx, options=(("x", 1),)),
         replace(ctx, losing_hand=True),
+        replace(ctx, flowers=3),  # type: ignore[arg-type]
+        replace(ctx, dora_indicators=None),  # type: ignore[arg-type]
     ]
     for odd in odd_contexts:
-        assert core.evaluate_hand(capsule, hand, odd, *args) is NotImplemented
+        assert core.score_hand(scorer, profile, hand, odd) is NotImplemented, odd
     odd_hands = [
         WinningHand(hand.concealed[:-1], hand.melds, hand.win_tile, hand.win),  # a tile short
         WinningHand(hand.concealed, hand.melds, Tile(34), hand.win),  # a flower
@@ -583,9 +585,42 @@ def test_evaluate_hand_is_not_sure_of_odd_objects() -> None:
         "not a hand",
     ]
     for odd_hand in odd_hands:
-        assert core.evaluate_hand(capsule, odd_hand, ctx, *args) is NotImplemented
+        assert core.score_hand(scorer, profile, odd_hand, ctx) is NotImplemented
     with pytest.raises(TypeError):
-        core.evaluate_hand(capsule, hand, ctx, native.accepted, native.copies, native.options, None)
+        core.score_hand(capsule, profile, hand, ctx)  # the profile's tables are no scorer
+    with pytest.raises(TypeError):
+        core.score_hand(scorer, profile, hand)
+    from mjspec.runtime.native_score import _builder
+    from mjspec.runtime.situation import impossible_win
+
+    options = _native(profile).options
+    build = _builder(profile)
+    assert build is not None
+
+    def scorer(
+        *,
+        tiles: bytes = bytes(84),
+        b: Any = build,
+        rows: Any = (),
+        refuse: Any = impossible_win,
+        known: Any = (Tile(0),),
+    ) -> Any:
+        assert core is not None
+        return core.scorer(capsule, tiles, 4, options, b, 31, 0, 0, rows, refuse, known)
+
+    assert scorer(rows=((1, "why"),)) is not None
+    with pytest.raises(ValueError):  # a builder that does not name every pattern
+        scorer(b=(*build[:3], (), ()))
+    with pytest.raises(ValueError):  # a contradiction of no facts would refuse every win
+        scorer(rows=((0, "always"),))
+    with pytest.raises(ValueError):  # a contradiction is a mask and its reason
+        scorer(rows=(1,))
+    with pytest.raises(ValueError):
+        scorer(tiles=bytes(83))
+    with pytest.raises(ValueError):  # the refusal must be callable
+        scorer(refuse="impossible_win")
+    with pytest.raises(ValueError):  # known tiles are tiles
+        scorer(known=("1m",))
 
 
 @settings(max_examples=300, deadline=None)
@@ -669,15 +704,17 @@ def test_only_wait_equals_shapes_hypothesis(seed: int, rules: ShapeRules) -> Non
 
 @pytest.mark.parametrize("pid", _native_params())
 def test_general_path_equals_fast_path(pid: str) -> None:
-    """evaluate_native's two ways give one answer: the core reading the hand and context objects and
-    building the Score (evaluate_hand), and the general path (check_hand, _pack, evaluate, _score).
+    """evaluate_native's two ways give one answer: the core reading the hand and context objects,
+    situation.py's refusals and building the Score (score_hand), and the general path (check_hand,
+    _pack, evaluate, _score, then situation.py itself); and the first answers nearly every request.
     """
-    from mjspec.runtime.native_score import _evaluate, _evaluate_native, _native
+    from mjspec.runtime.native_score import _general, _native, _refused
 
     profile = load_profile(pid)
     native = _native(profile)
+    assert native.scorer is not None
     rng = random.Random(f"paths-{pid}")
-    answered = 0
+    answered = declined = 0
     for _ in range(600):
         hand = _red(
             rng,
@@ -685,16 +722,107 @@ def test_general_path_equals_fast_path(pid: str) -> None:
             random_hand(rng, profile) if rng.random() < 0.7 else dense_hand(rng, profile),
         )
         ctx = random_situation(rng, profile, hand)
+        fast = native.score_hand(native.scorer, profile, hand, ctx)
         try:
-            fast = _evaluate_native(profile, hand, ctx)  # both before situation.py's refusals
+            general = _refused(profile, hand, ctx, _general(native, profile, hand, ctx))
         except HandError:
+            assert fast is NotImplemented, (hand, ctx)  # the general path words the error
             continue
-        general = _evaluate(native, profile, hand, ctx)
+        if fast is NotImplemented:
+            declined += 1
+            continue
         assert fast == general, (hand, ctx)
         if fast is not None and general is not None:
             assert list(fast.payments.items()) == list(general.payments.items())
         answered += fast is not None
-    assert answered > 300
+    print(f"\n{pid}: score_hand answered {answered}, declined {declined}")
+    assert answered > 250
+    # random_situation names an exhausted kind in one request of ten, which only_live_wait
+    # leaves to the general path; little else is declined
+    assert declined < 0.15 * (answered + declined), (answered, declined)
+
+
+@pytest.mark.parametrize("pid", _native_params())
+def test_situation_refusals_equal_python(pid: str) -> None:
+    """Every combination of the context's flags the core reads as facts (those situation.py
+    CONTRADICTIONS names among them), on a legal win with and without melds, won both ways: the core's refusals (read from that table) are Python's, reason
+    and all, and so are its counts of indicators, copies and red fives (too_many_copies)."""
+    from mjspec.runtime.situation import CONTRADICTIONS
+
+    profile = load_profile(pid)
+    wins = [
+        example_hand(profile, ex)
+        for ex in profile.examples
+        if ex.legal and not {"options", "losing_hand"} & set(dict(ex.context))
+    ]
+    with_melds = [w for w in wins if w[0].melds][:1]
+    without = [w for w in wins if not w[0].melds][:1]
+    assert with_melds or without
+    # every flag of the context the core reads as a fact, not only those the rows name today:
+    # a refusal situation.py words in code rather than in a row would differ here
+    assert core is not None
+    named = {f for facts, _ in CONTRADICTIONS for f in facts}
+    flags = [f for f in core.FACTS if f in WinContext.__dataclass_fields__]
+    assert named <= {*flags, "tsumo", "ron", "melds", "dead_wall"}
+    refused = 0
+    for hand, ctx in with_melds + without:
+        for win in (WinKind.TSUMO, WinKind.RON):
+            won = WinningHand(hand.concealed, hand.melds, hand.win_tile, win)
+            for bits in range(1 << len(flags)):
+                odd = replace(ctx, **{f: bool(bits >> i & 1) for i, f in enumerate(flags)})
+                score = _same(profile, won, odd)
+                refused += score is not None and not score.legal
+    assert refused > 0
+    hand, ctx = (with_melds + without)[0]
+    if profile.tiles.honors:  # a profile with indicators: too many of them, or of one tile
+        for dora in ("1m", "1m2m3m4m5m6m", "1m1m1m1m", "5z5z5z5z5z", " 1 2m ", "0m0m", "0p"):
+            _same(profile, hand, replace(ctx, dora_indicators=dora))
+            _same(profile, hand, replace(ctx, ura_indicators=dora))
+
+
+@pytest.mark.parametrize("pid", _native_params())
+def test_context_texts_equal_python(pid: str) -> None:
+    """The core reads flowers and indicators from their mpsz text itself: every text, plain or odd
+    (spaces, red fives, flowers twice, letters without digits, tiles the set lacks), gives Python's
+    answer or leaves the request to the general path, which words the error."""
+    profile = load_profile(pid)
+    hand, ctx = next(
+        example_hand(profile, ex)
+        for ex in profile.examples
+        if ex.legal and not {"options", "losing_hand"} & set(dict(ex.context))
+    )
+    texts = [
+        "",
+        " ",
+        "1f",
+        "1f 2f",
+        "12345678f",
+        "1f1f",
+        "9f",
+        "0f",
+        "f",
+        "1",
+        "1m",
+        "0m",
+        "0z",
+        "8z",
+        "7z",
+        "11z",
+        "1f2m",
+        "1x",
+        "１m",
+        "12f 5f",
+        "5678f",
+        "1234f",
+        "2f6f",
+        "1m" * 17,
+    ]
+    for text in texts:
+        _same(profile, hand, replace(ctx, flowers=text))
+        _same(profile, hand, replace(ctx, dora_indicators=text))
+        _same(profile, hand, replace(ctx, ura_indicators=text))
+    for seat in "ESWN":
+        _same(profile, hand, replace(ctx, flowers="1234f8f", seat_wind=Wind(seat)))
 
 
 def test_tenhou_games_score_natively_as_python(monkeypatch: pytest.MonkeyPatch) -> None:

@@ -29,16 +29,34 @@
  *    payments: ((role, amount), ...) in Python's dict order
  *    point_items: ((item index, value), ...)
  *
- * evaluate_hand(profile, hand, ctx, accepted, copies, options, extras[, build])
- *   the same, reading a WinningHand and a WinContext itself (NotImplemented where it is not
- *   certain of them: the glue's general path then answers), and with `build` returning the
- *   Score object itself (see build_score)
+ * scorer(profile, tiles, copies, options, build, meld_types, indicator_limit, red_suits,
+ *        contradictions, refuse, known) -> PyCapsule "mjspec.native_scorer": what score_hand needs to know
+ *        of one profile object, learnt once (runtime/native_score.py _scorer builds it)
+ *   tiles           84 bytes by tile code: TILE_HAND (1) when the tile may stand in a hand or
+ *                   indicate one (scoring.py _accepted), TILE_FLOWER (2) for a flower of the set
+ *   copies          TileSet.copies; options as evaluate's
+ *   build           (Score, ScoredPattern, ScoredPoints, patterns, items): see parse_builder
+ *   meld_types      bits 1 << MJ_MELD_* of the melds the profile's calls allow (situation.py missing_call)
+ *   indicator_limit situation.py indicator_limit; red_suits: bits 1 << MJ_SUIT_* with a red five
+ *   contradictions  ((mask, reason), ...): situation.py CONTRADICTIONS, each row's facts as bits
+ *                   over FACTS (this module's tuple of the fact names it reads)
+ *   refuse          situation.py impossible_win, asked for the words of the refusals this core
+ *                   detects but does not word (missing_call, too_many_copies)
+ *   known           the Tile objects runtime/tiles.py parsing hands out, known by identity after
+ *                   (any other Tile is read by its slots)
+ * score_hand(scorer, profile, hand, ctx) -> the Score scoring.py evaluate answers (arrangement
+ *   None), refusals included; None: the Python engine answers; NotImplemented: this reader is not
+ *   certain of the request (a hand check_hand might refuse, a value of an unexpected type, a text
+ *   it does not read plainly, options, a losing hand) and the glue's general path answers. It
+ *   reads the WinningHand and the WinContext itself (slots), the texts of the flowers,
+ *   indicators and exhausted kinds included, and builds the Score objects.
  * check_tiles(concealed, melds, win, accepted, copies): whether check_hand certainly accepts
  * only_wait(counts, n_melds, win_kind, shape flags...): the formal single-wait test
  * profile_info(profile): the ids and counts the glue checks against the Python profile
  *
  * only_wait is computed here (shapes.py is_only_wait's answer) when the profile reads it and
- * the caller passes -1; only_live_wait likewise when no kind is exhausted (then it is only_wait).
+ * the caller passes -1; only_live_wait likewise, the kinds score_hand read from context.exhausted
+ * left out of the waits (evaluate passes none: its caller computes only_live_wait then).
  *
  * arrangements(counts, melds, win_kind, standard, seven_pairs, allow_four, thirteen_orphans, knitted)
  *   counts: bytes(34), the concealed counts with the winning tile; win_kind -1 for None
@@ -506,16 +524,24 @@ static int standard_complete(const uint8_t *c) {
 }
 
 /* shapes.py is_complete for 14 - 3 * n_melds concealed tiles (kinds may hold five: a formal
- * wait on a kind whose every copy is held still counts). */
-static int is_complete(const uint8_t *c, int n_melds, const mj_profile *P) {
-    if (P->standard && standard_complete(c)) return 1;
+ * wait on a kind whose every copy is held still counts) is standard_complete (when the profile
+ * has the standard shape) or this: seven pairs, thirteen orphans, the knitted shapes.
+ * `c` is a hand before its winning tile with kind `k` added (formal_waits): seven pairs need k to
+ * be `pairs_k` (the one kind of an odd count before), thirteen orphans a terminal or honor
+ * added to a hand of them alone (`orphans`), the knitted
+ * straights only the permutations in `perms` (those the hand before lacks at most k of), and
+ * honors and knitted tiles one of `hk_perms` (the permutations holding every suited tile of the
+ * hand before, when it holds no kind twice), k a kind the hand before lacks. */
+static int other_complete(const uint8_t *c, int n_melds, const mj_profile *P, int k_added, int pairs_k,
+                          int orphans, unsigned perms, unsigned hk_perms) {
     if (n_melds == 0) {
-        if (P->seven_pairs && seven_pairs_complete(c, P->seven_pairs_allow_four_of_a_kind)) return 1;
-        if (P->thirteen_orphans && thirteen_orphans_complete(c)) return 1;
+        if (k_added == pairs_k && seven_pairs_complete(c, P->seven_pairs_allow_four_of_a_kind)) return 1;
+        if (orphans && is_toh(k_added) && thirteen_orphans_complete(c)) return 1;
     }
     if (P->knitted) {
         if (n_melds <= 1)
             for (int p = 0; p < 6; p++) { /* _knitted_straight_complete: the rest is a set and a pair */
+                if (!(perms >> p & 1)) continue;
                 uint8_t rest[N_KINDS];
                 int ok = 1;
                 memcpy(rest, c, N_KINDS);
@@ -526,39 +552,81 @@ static int is_complete(const uint8_t *c, int n_melds, const mj_profile *P) {
                 }
                 if (ok && standard_complete(rest)) return 1;
             }
-        int ok = n_melds == 0; /* _honors_and_knitted_complete */
-        for (int k = 0; ok && k < N_KINDS; k++)
-            if (c[k] > 1) ok = 0;
-        for (int p = 0; ok && p < 6; p++) {
-            uint8_t in[27] = {0};
-            int sub = 1;
-            for (int j = 0; j < 9; j++) in[9 * PERMS[p][j / 3] + j / 3 + 3 * (j % 3)] = 1;
-            for (int k = 0; k < 27; k++)
-                if (c[k] && !in[k]) sub = 0;
-            if (sub) return 1;
+        if (n_melds == 0 && hk_perms && c[k_added] == 1) { /* _honors_and_knitted_complete */
+            if (k_added >= 27) return 1;
+            for (int p = 0; p < 6; p++) /* suit PERMS[p][r] holds the ranks r, r + 3, r + 6 */
+                if (hk_perms >> p & 1 && PERMS[p][k_added % 9 % 3] == k_added / 9) return 1;
         }
     }
     return 0;
 }
 
-/* scoring.py _only_wait: the hand before its winning tile (shapes.py is_only_wait) is completed
- * by the winning kind and by no other kind (a kind whose every copy is held included). The
- * formal waits are exactly the kinds k with is_complete(before + k): shapes.py _formal_waits
- * reaches the same set through its short cuts. */
-static int only_wait(const uint8_t *with_win, int n_melds, int win, const mj_profile *P) {
+/* The formal waits of the hand before its winning tile (shapes.py formal_waits), as bits by
+ * kind: the kinds k with is_complete(before + k), a kind whose every copy is held included
+ * (shapes.py _formal_waits reaches the same set through its short cuts). */
+static uint64_t formal_waits(const uint8_t *with_win, int n_melds, int win, const mj_profile *P) {
     uint8_t c[N_KINDS];
     memcpy(c, with_win, N_KINDS);
     c[win]--;
-    int waits_on_win = 0;
-    for (int k = 0; k < N_KINDS; k++) {
-        c[k]++;
-        int done = is_complete(c, n_melds, P);
-        c[k]--;
-        if (!done) continue;
-        if (k != win) return 0;
-        waits_on_win = 1;
+    /* The standard shape suit by suit (standard_complete): a kind added to one suit leaves the
+     * other suits' flags as they are, so those are worked out once, and a suit is skipped whole
+     * when the others already hold a pair or a suit that is neither sets nor sets and a pair. */
+    int flag[4], sum = 0;
+    if (P->standard)
+        for (int s = 0; s < 4; s++) sum += flag[s] = suit_flag(c, SUIT_BASE[s], SUIT_SIZE[s]);
+    int pairs_k = -1, orphans = 0; /* seven pairs: the one odd kind; thirteen orphans: none other held */
+    if (n_melds == 0 && P->seven_pairs)
+        for (int t = 0, odd = 0; t < N_KINDS; t++)
+            if (c[t] % 2) pairs_k = ++odd == 1 ? t : -2;
+    if (n_melds == 0 && P->thirteen_orphans) {
+        orphans = 1;
+        for (int t = 0; t < N_KINDS; t++) orphans = orphans && (!c[t] || is_toh(t));
     }
-    return waits_on_win;
+    /* per knitted straight (PERMS), the one tile of its nine the hand lacks (-1: none; -2: more) */
+    int lacks[6] = {-2, -2, -2, -2, -2, -2};
+    if (P->knitted && n_melds <= 1)
+        for (int p = 0; p < 6; p++) {
+            lacks[p] = -1;
+            for (int j = 0; j < 9 && lacks[p] != -2; j++) {
+                int t = 9 * PERMS[p][j / 3] + j / 3 + 3 * (j % 3);
+                if (!c[t]) lacks[p] = lacks[p] == -1 ? t : -2;
+            }
+        }
+    unsigned hk_perms = 0;
+    if (P->knitted && n_melds == 0) {
+        int single = 1;
+        for (int t = 0; t < N_KINDS; t++) single = single && c[t] <= 1;
+        for (int p = 0; single && p < 6; p++) {
+            int sub = 1;
+            for (int t = 0; t < 27; t++) sub = sub && (!c[t] || PERMS[p][t % 9 % 3] == t / 9);
+            if (sub) hk_perms |= 1u << p;
+        }
+    }
+    int others = pairs_k >= 0 || orphans || hk_perms;
+    for (int p = 0; p < 6; p++) others = others || lacks[p] != -2;
+    uint64_t waits = 0;
+    for (int s = 0; s < 4; s++) {
+        int rest = P->standard ? sum - flag[s] : 2;
+        if (rest > 1 && !others) continue; /* no kind of this suit completes the hand */
+        for (int k = SUIT_BASE[s]; k < SUIT_BASE[s] + SUIT_SIZE[s]; k++) {
+            c[k]++;
+            int done = rest <= 1 && rest + suit_flag(c, SUIT_BASE[s], SUIT_SIZE[s]) == 1;
+            if (!done && others) {
+                unsigned perms = 0;
+                for (int p = 0; p < 6; p++)
+                    if (lacks[p] == -1 || lacks[p] == k) perms |= 1u << p;
+                done = other_complete(c, n_melds, P, k, pairs_k, orphans, perms, hk_perms);
+            }
+            c[k]--;
+            if (done) waits |= (uint64_t)1 << k;
+        }
+    }
+    return waits;
+}
+
+/* scoring.py _only_wait (shapes.py is_only_wait): the winning kind is the hand's one formal wait. */
+static int only_wait(const uint8_t *with_win, int n_melds, int win, const mj_profile *P) {
+    return formal_waits(with_win, n_melds, win, P) == (uint64_t)1 << win;
 }
 
 /* ------------------------------------------------------------------------------------------ */
@@ -1321,6 +1389,10 @@ typedef struct {
     const uint8_t *dora, *ura;
     Py_ssize_t n_dora, n_ura;
     const int64_t *options;
+    uint64_t dead; /* bits by kind: context.exhausted (only_live_wait) */
+    PyObject *refusal; /* borrowed: why runtime/situation.py refuses the win, should it be legal */
+    /* or: situation.py refuses it, should it be legal, in words of its own (refuse(*refuse_args)) */
+    PyObject *refuse, *refuse_args[3]; /* borrowed; NULL: not refused */
 } request_t;
 
 static PyObject *build_result(const result_t *r) {
@@ -1454,6 +1526,33 @@ static int parse_builder(PyObject *build, const mj_profile *P, builder_t *b) {
     return 0;
 }
 
+/* A payer role's name as a str (a new reference): every answer names the same few roles, so each
+ * is made once (interned) and kept, found by its C string (the pointer, then the text: a
+ * module loaded later may reuse an address). */
+#define N_ROLE_NAMES 64
+static struct {
+    const char *c;
+    PyObject *s;
+} ROLE_NAMES[N_ROLE_NAMES];
+
+static PyObject *role_name(const char *c) {
+    int free_at = -1;
+    for (int i = 0; i < N_ROLE_NAMES; i++) {
+        if (!ROLE_NAMES[i].s) {
+            if (free_at < 0) free_at = i;
+            continue;
+        }
+        if (ROLE_NAMES[i].c == c && strcmp(PyUnicode_AsUTF8(ROLE_NAMES[i].s), c) == 0)
+            return Py_NewRef(ROLE_NAMES[i].s);
+    }
+    PyObject *s = PyUnicode_InternFromString(c);
+    if (s && free_at >= 0) {
+        ROLE_NAMES[free_at].c = c;
+        ROLE_NAMES[free_at].s = Py_NewRef(s);
+    }
+    return s;
+}
+
 /* The Score of a result, as runtime/native_score.py _score builds it (arrangement None). */
 static PyObject *build_score(const result_t *r, const builder_t *b) {
     PyObject *v[11] = {NULL};
@@ -1486,7 +1585,9 @@ static PyObject *build_score(const result_t *r, const builder_t *b) {
     }
     for (int i = 0; i < r->n_pay; i++) {
         PyObject *amount = PyLong_FromLongLong(r->pay[i]);
-        int bad = !amount || PyDict_SetItemString(pays, r->role[i], amount) < 0;
+        PyObject *role = role_name(r->role[i]);
+        int bad = !amount || !role || PyDict_SetItem(pays, role, amount) < 0;
+        Py_XDECREF(role);
         Py_XDECREF(amount);
         if (bad) goto fail;
     }
@@ -1513,6 +1614,19 @@ fail:
     Py_XDECREF(items);
     Py_XDECREF(pays);
     return NULL;
+}
+
+/* scoring.py evaluate's answer to a legal win runtime/situation.py refuses: Score(False, reason). */
+static PyObject *build_refusal(PyObject *reason) {
+    PyObject *v[11] = {Py_NewRef(Py_False), Py_NewRef(reason), PyTuple_New(0), PyLong_FromLong(0), PyLong_FromLong(0),
+                       Py_NewRef(Py_None), PyDict_New(), Py_NewRef(Py_None), Py_NewRef(Py_False), PyTuple_New(0),
+                       Py_NewRef(Py_None)};
+    for (int i = 0; i < 11; i++)
+        if (!v[i]) {
+            for (int k = 0; k < 11; k++) Py_XDECREF(v[k]);
+            return NULL;
+        }
+    return new_slotted(&SCORE_T, v);
 }
 
 static void fill_tile_list(mj_tile *out, int *n, const uint8_t *codes, Py_ssize_t len) {
@@ -1590,10 +1704,13 @@ static int score(const request_t *q, result_t *out, result_t *cur, result_t *und
     v.missing_suit = (int)s[12], v.flowers = s[13], v.own_bonus = s[14], v.bonus_sets = s[15];
     v.original_call = (int)s[16], v.kong_upon_kong = (int)s[17], v.dealer_wins = s[18];
     v.only_wait = (int)s[20], v.only_live_wait = (int)s[21];
-    if (v.only_wait < 0 && (P->needs_only_wait || P->needs_only_live_wait)) /* not passed: the core's own */
-        v.only_wait = only_wait(conc, nm, q->win >> 1, P);
-    if (v.only_live_wait < 0 && P->needs_only_live_wait) /* no exhausted kinds: only_live_wait is only_wait */
-        v.only_live_wait = v.only_wait;
+    if ((v.only_wait < 0 && P->needs_only_wait) || (v.only_live_wait < 0 && P->needs_only_live_wait)) {
+        /* not passed: the core's own; scoring.py _only_live_wait: the kinds every copy of which
+         * lies exposed (context.exhausted, q->dead) do not count as waits, the winning one aside */
+        uint64_t waits = formal_waits(conc, nm, q->win >> 1, P), win_bit = (uint64_t)1 << (q->win >> 1);
+        if (v.only_wait < 0) v.only_wait = waits == win_bit;
+        if (v.only_live_wait < 0) v.only_live_wait = (waits & ~(q->dead & ~win_bit)) == win_bit;
+    }
     v.winner = 1;
     fill_tile_list(v.dora_indicators, &v.n_dora_indicators, q->dora, q->n_dora);
     fill_tile_list(v.ura_indicators, &v.n_ura_indicators, q->ura, q->n_ura);
@@ -1789,8 +1906,17 @@ static PyObject *run(const request_t *q, const builder_t *b) {
     if (!own) SCRATCH_BUSY = 1;
     int status;
     PyObject *ret = NULL;
-    if (score(q, &w->res[0], &w->res[1], &w->res[2], &w->e, &status) == 0)
-        ret = status != OK ? Py_NewRef(Py_None) : b ? build_score(&w->res[0], b) : build_result(&w->res[0]);
+    if (score(q, &w->res[0], &w->res[1], &w->res[2], &w->e, &status) == 0) {
+        if (status != OK) ret = Py_NewRef(Py_None);
+        else if (b && q->refusal && w->res[0].legal) ret = build_refusal(q->refusal);
+        else if (b && q->refuse && w->res[0].legal) {
+            PyObject *why = PyObject_Vectorcall(q->refuse, q->refuse_args, 3, NULL);
+            if (why && PyUnicode_Check(why)) ret = build_refusal(why);
+            else if (why == Py_None) ret = build_score(&w->res[0], b);
+            else if (why) PyErr_SetString(PyExc_TypeError, "scorer: the refusal must be a str or None");
+            Py_XDECREF(why);
+        } else ret = b ? build_score(&w->res[0], b) : build_result(&w->res[0]);
+    }
     if (own) PyMem_Free(w);
     else SCRATCH_BUSY = 0;
     return ret;
@@ -1887,17 +2013,11 @@ done:
 /* evaluate_hand: the request read from the Python objects themselves                          */
 /* ------------------------------------------------------------------------------------------ */
 
-/* evaluate_hand(profile, hand, ctx, accepted, copies, options, extras)
- *   hand     a runtime/scoring.py WinningHand, ctx a runtime/context.py WinContext
- *   accepted scoring.py _accepted as 84 bytes, copies TileSet.copies
- *   extras   (flowers, own_bonus, bonus_sets, dora codes, ura codes), computed by the glue
- * -> what evaluate answers, or NotImplemented: this reader is not certain of the request (a
- *    hand check_hand might refuse, a value of an unexpected type, options, a losing hand),
- *    and the glue's general path (check_hand, then evaluate) answers instead. only_wait and
- *    only_live_wait are passed as not computed: the glue takes this path only for a profile
- *    that reads neither. */
+/* The request read from the Python objects themselves (scorer, score_hand; see the header).
+ * Everything a profile object decides is learnt once into a scorer; what a request holds (its
+ * tiles, its situation, the texts of its indicators and flowers) is read on every call. */
 static PyObject *A_concealed, *A_melds, *A_win_tile, *A_win, *A_kind, *A_red, *A_type, *A_tiles;
-static PyObject *A_ctx[17], *A_options, *A_losing_hand, *A_exhausted;
+static PyObject *A_ctx[17], *A_options, *A_losing_hand, *A_exhausted, *A_flowers, *A_dora, *A_ura;
 /* The WinContext fields read here, in situation order (flowers, own_bonus, bonus_sets and the
  * waits come from elsewhere); "riichi" is `riichi or double_riichi`, "dealer" is_dealer. */
 static const char *CTX_FIELDS[17] = {"last_tile", "after_kong", "kong_shot", "robbing_kong", "first_draw",
@@ -1905,6 +2025,16 @@ static const char *CTX_FIELDS[17] = {"last_tile", "after_kong", "kong_shot", "ro
                                      "seat_wind", "round_wind", "missing_suit", "original_call",
                                      "kong_upon_kong", "dealer_wins", "honba"};
 static const int CTX_SLOT[17] = {0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 16, 17, 18, 19};
+
+/* The facts a row of runtime/situation.py CONTRADICTIONS may name, by bit (the module's FACTS):
+ * the context's flags as given (situation slots 0-8, 16, 17; riichi before `or double_riichi`),
+ * how the hand was won, and whether it has melds. The profile's own facts (a dead wall) are
+ * settled by the glue when it builds the scorer. */
+#define N_FACTS 15
+static const char *FACTS[N_FACTS] = {"last_tile", "after_kong", "kong_shot", "robbing_kong", "first_draw",
+                                     "fourth_tile", "riichi", "double_riichi", "ippatsu", "original_call",
+                                     "kong_upon_kong", "tsumo", "ron", "melds", "not after_kong"};
+enum { FACT_TSUMO = 11, FACT_RON = 12, FACT_MELDS = 13, FACT_NOT_AFTER_KONG = 14 };
 
 /* Reading an attribute of a slots dataclass (Tile, Meld, WinningHand, WinContext are all
  * `@dataclass(slots=True)`): the class's member descriptor gives the slot's offset, learnt once
@@ -1916,7 +2046,18 @@ typedef struct {
     Py_ssize_t offset;  /* 0: the class has no plain slot of that name */
 } slot_cache;
 
-static PyObject *get_attr(PyObject *obj, PyObject *name, slot_cache *c) {
+static PyObject *learn_attr(PyObject *obj, PyObject *name, slot_cache *c);
+
+static inline PyObject *get_attr(PyObject *obj, PyObject *name, slot_cache *c) {
+    if (c->type == Py_TYPE(obj) && c->offset > 0) {
+        PyObject *v = *(PyObject **)((char *)obj + c->offset);
+        if (v) return Py_NewRef(v);
+    }
+    return learn_attr(obj, name, c);
+}
+
+/* get_attr's first read of a class (or any read of another class, or of an unset slot). */
+static PyObject *learn_attr(PyObject *obj, PyObject *name, slot_cache *c) {
     PyTypeObject *tp = Py_TYPE(obj);
     if (c->type != tp) {
         PyObject *d = PyObject_GetAttr((PyObject *)tp, name);
@@ -1937,7 +2078,8 @@ static PyObject *get_attr(PyObject *obj, PyObject *name, slot_cache *c) {
     return PyObject_GetAttr(obj, name);
 }
 
-static slot_cache C_exhausted, C_kind, C_red, C_options, C_losing, C_concealed, C_melds, C_win_tile, C_win, C_type, C_tiles, C_ctx[17];
+static slot_cache C_exhausted, C_kind, C_red, C_options, C_losing, C_concealed, C_melds, C_win_tile, C_win, C_type, C_tiles,
+    C_flowers, C_dora, C_ura, C_ctx[17];
 
 /* The code of a Tile (kind * 2 + red), or -1 when it is not plainly one. */
 static int tile_code(PyObject *t) {
@@ -1960,6 +2102,24 @@ static int tile_code(PyObject *t) {
         return -1;
     }
     return (int)kind * 2 + red;
+}
+
+/* The tile objects parsing hands out (runtime/tiles.py shares one object per kind and red five),
+ * known by identity: the scorer holds them (so no other object takes their address) with their
+ * codes, in an open-addressed table; any other Tile object is read by tile_code. */
+#define KNOWN_TILES 128 /* a power of two, well above the 45 shared tiles */
+typedef struct {
+    PyObject *tile[KNOWN_TILES]; /* strong references */
+    int8_t code[KNOWN_TILES];
+} known_tiles_t;
+
+static size_t known_slot(const PyObject *t) { return ((uintptr_t)t >> 4) * 0x9E3779B97F4A7C15ull >> 57; }
+
+static int known_code(const known_tiles_t *k, PyObject *t) {
+    for (size_t h = known_slot(t);; h = (h + 1) & (KNOWN_TILES - 1)) {
+        if (k->tile[h] == t) return k->code[h];
+        if (!k->tile[h]) return tile_code(t);
+    }
 }
 
 /* A one-letter str (a StrEnum member is one): its letter, or 0. */
@@ -1990,36 +2150,209 @@ static int meld_code(PyObject *type) {
         goto done;                          \
     } while (0)
 
-static PyObject *py_evaluate_hand(PyObject *self, PyObject *args) {
-    PyObject *capsule, *hand, *ctx, *extras, *build = Py_None;
-    Py_buffer acc, opts;
-    int copies;
-    if (!PyArg_ParseTuple(args, "OOOy*iy*O!|O", &capsule, &hand, &ctx, &acc, &copies, &opts, &PyTuple_Type, &extras,
-                          &build))
-        return NULL;
+/* By tile code, what the profile's set makes of a tile (scorer's `tiles`). */
+#define TILE_HAND 1   /* may stand in a hand, or indicate one (scoring.py _accepted) */
+#define TILE_FLOWER 2 /* a flower of the set (scoring.py _count_flowers accepts it) */
+#define MAX_CONTRADICTIONS 64
+
+typedef struct {
+    PyObject *capsule, *build, *refuse; /* strong references: the profile's tables, the builder's
+                                           objects, situation.py impossible_win */
+    const mj_profile *P;
+    const plan_t *plan;
     builder_t builder;
+    uint8_t tiles[2 * 42];
+    int copies, meld_types, indicator_limit, red_suits, n_contradictions;
+    uint32_t contradictions[MAX_CONTRADICTIONS]; /* bits over FACTS */
+    PyObject *reasons[MAX_CONTRADICTIONS];       /* strong references: each row's words */
+    known_tiles_t known;
+    int64_t options[];                            /* 3 per declared option */
+} scorer_t;
+
+static void scorer_free(PyObject *capsule) {
+    scorer_t *S = PyCapsule_GetPointer(capsule, "mjspec.native_scorer");
+    if (!S) {
+        PyErr_Clear();
+        return;
+    }
+    Py_XDECREF(S->capsule);
+    Py_XDECREF(S->build);
+    Py_XDECREF(S->refuse);
+    for (int i = 0; i < S->n_contradictions; i++) Py_XDECREF(S->reasons[i]);
+    for (int i = 0; i < KNOWN_TILES; i++) Py_XDECREF(S->known.tile[i]);
+    PyMem_Free(S);
+}
+
+static PyObject *py_scorer(PyObject *self, PyObject *args) {
+    PyObject *capsule, *build, *contradictions, *refuse, *known;
+    Py_buffer tiles, opts;
+    int copies, meld_types, indicator_limit, red_suits;
+    if (!PyArg_ParseTuple(args, "Oy*iy*OiiiO!OO!", &capsule, &tiles, &copies, &opts, &build, &meld_types,
+                          &indicator_limit, &red_suits, &PyTuple_Type, &contradictions, &refuse, &PyTuple_Type,
+                          &known))
+        return NULL;
+    PyObject *ret = NULL;
+    scorer_t *S = NULL;
+    const plan_t *plan;
+    const mj_profile *P = profile_of(capsule, &plan);
+    if (!P) goto done;
+    Py_ssize_t n_contra = PyTuple_GET_SIZE(contradictions);
+    if (tiles.len != 2 * 42 || opts.len != (Py_ssize_t)(3 * sizeof(int64_t)) * P->n_options ||
+        n_contra > MAX_CONTRADICTIONS || copies < 0 || indicator_limit < 0 || !PyCallable_Check(refuse)) {
+        PyErr_SetString(PyExc_ValueError, "scorer: tiles must be 84 bytes, options 3 int64 per declared option, "
+                                          "at most 64 contradictions, and a callable refusal");
+        goto done;
+    }
+    S = PyMem_Malloc(sizeof *S + opts.len);
+    if (!S) {
+        PyErr_NoMemory();
+        goto done;
+    }
+    memset(S, 0, sizeof *S);
+    if (parse_builder(build, P, &S->builder) < 0) goto fail;
+    for (Py_ssize_t i = 0; i < n_contra; i++) {
+        PyObject *row = PyTuple_GET_ITEM(contradictions, i);
+        long m = -1;
+        if (PyTuple_Check(row) && PyTuple_GET_SIZE(row) == 2 && PyLong_Check(PyTuple_GET_ITEM(row, 0)) &&
+            PyUnicode_Check(PyTuple_GET_ITEM(row, 1)))
+            m = PyLong_AsLong(PyTuple_GET_ITEM(row, 0));
+        if (m == -1 && PyErr_Occurred()) goto fail;
+        if (m <= 0 || m >= 1L << N_FACTS) {
+            PyErr_SetString(PyExc_ValueError, "scorer: a contradiction is (a nonempty mask over FACTS, its reason)");
+            goto fail;
+        }
+        S->contradictions[i] = (uint32_t)m;
+        S->reasons[i] = Py_NewRef(PyTuple_GET_ITEM(row, 1));
+        S->n_contradictions = (int)i + 1;
+    }
+    if (PyTuple_GET_SIZE(known) > KNOWN_TILES / 2) {
+        PyErr_SetString(PyExc_ValueError, "scorer: at most 64 known tiles");
+        goto fail;
+    }
+    for (Py_ssize_t i = 0; i < PyTuple_GET_SIZE(known); i++) {
+        PyObject *t = PyTuple_GET_ITEM(known, i);
+        int code = tile_code(t);
+        if (code < 0) {
+            PyErr_SetString(PyExc_ValueError, "scorer: a known tile is a Tile");
+            goto fail;
+        }
+        size_t h = known_slot(t);
+        while (S->known.tile[h] && S->known.tile[h] != t) h = (h + 1) & (KNOWN_TILES - 1);
+        if (!S->known.tile[h]) {
+            S->known.tile[h] = Py_NewRef(t);
+            S->known.code[h] = (int8_t)code;
+        }
+    }
+    S->P = P;
+    S->plan = plan;
+    memcpy(S->tiles, tiles.buf, sizeof S->tiles);
+    memcpy(S->options, opts.buf, opts.len);
+    S->copies = copies, S->meld_types = meld_types, S->indicator_limit = indicator_limit;
+    S->red_suits = red_suits;
+    S->capsule = Py_NewRef(capsule);
+    S->build = Py_NewRef(build);
+    S->refuse = Py_NewRef(refuse);
+    ret = PyCapsule_New(S, "mjspec.native_scorer", scorer_free);
+    if (!ret) {
+        Py_DECREF(S->capsule);
+        Py_DECREF(S->build);
+        Py_DECREF(S->refuse);
+    }
+    else S = NULL; /* the capsule owns it */
+fail:
+    if (S) {
+        for (int i = 0; i < S->n_contradictions; i++) Py_DECREF(S->reasons[i]);
+        for (int i = 0; i < KNOWN_TILES; i++) Py_XDECREF(S->known.tile[i]);
+        PyMem_Free(S);
+    }
+done:
+    PyBuffer_Release(&tiles);
+    PyBuffer_Release(&opts);
+    return ret;
+}
+
+/* The tile codes of an mpsz text that reads plainly (runtime/tiles.py parse_tiles): runs of
+ * digits, each followed by its suit letter, spaces anywhere; 0 is the red five of m, p, s. The
+ * count, or -1 for anything else (parse_tiles words that error) or more than `max` tiles. */
+static int mpsz_codes(PyObject *text, uint8_t *out, int max) {
+    if (!PyUnicode_Check(text) || !PyUnicode_IS_ASCII(text)) return -1;
+    const Py_UCS1 *s = PyUnicode_1BYTE_DATA(text);
+    Py_ssize_t len = PyUnicode_GET_LENGTH(text);
+    int n = 0, pending = 0; /* out[n .. n + pending) holds the digits waiting for their letter */
+    for (Py_ssize_t i = 0; i < len; i++) {
+        int ch = s[i];
+        if (ch == ' ') continue;
+        if (ch >= '0' && ch <= '9') {
+            if (n + pending >= max) return -1;
+            out[n + pending++] = (uint8_t)(ch - '0');
+            continue;
+        }
+        int base, size, suited;
+        switch (ch) {
+        case 'm': base = 0, size = 9, suited = 1; break;
+        case 'p': base = 9, size = 9, suited = 1; break;
+        case 's': base = 18, size = 9, suited = 1; break;
+        case 'z': base = 27, size = 7, suited = 0; break;
+        case 'f': base = 34, size = 8, suited = 0; break;
+        default: return -1;
+        }
+        if (!pending) return -1;
+        for (int k = n; k < n + pending; k++) {
+            int d = out[k];
+            if (d == 0 && suited) out[k] = (uint8_t)((base + 4) * 2 + 1);
+            else if (d >= 1 && d <= size) out[k] = (uint8_t)((base + d - 1) * 2);
+            else return -1;
+        }
+        n += pending;
+        pending = 0;
+    }
+    return pending ? -1 : n;
+}
+
+/* A str field of the context: a new reference, or NULL (the request is not read here). */
+static PyObject *text_attr(PyObject *ctx, PyObject *name, slot_cache *c) {
+    PyObject *x = get_attr(ctx, name, c);
+    if (x && !PyUnicode_Check(x)) Py_CLEAR(x);
+    return x;
+}
+
+static PyObject *py_score_hand(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
+    if (nargs != 4) {
+        PyErr_SetString(PyExc_TypeError, "score_hand(scorer, profile, hand, ctx)");
+        return NULL;
+    }
+    if (!PyCapsule_IsValid(args[0], "mjspec.native_scorer")) {
+        PyErr_SetString(PyExc_TypeError, "score_hand: the first argument must be a scorer (runtime._score.scorer)");
+        return NULL;
+    }
+    const scorer_t *S = PyCapsule_GetPointer(args[0], "mjspec.native_scorer");
+    PyObject *hand = args[2], *ctx = args[3];
     PyObject *ret = NULL, *concealed = NULL, *melds = NULL, *wt = NULL, *win = NULL, *x = NULL;
     request_t q;
     memset(&q, 0, sizeof q);
-    uint8_t codes[MJ_MAX_TILES];
-    q.P = profile_of(capsule, &q.plan);
-    if (!q.P) goto done;
-    const mj_profile *P = q.P;
-    const uint8_t *a = acc.buf;
-    if (acc.len != 2 * 42 || opts.len != (Py_ssize_t)(3 * sizeof(int64_t)) * P->n_options ||
-        PyTuple_GET_SIZE(extras) != 5)
-        NOT_SURE();
-    q.options = (const int64_t *)opts.buf;
-    /* ctx.options must be empty and the hand a winner's (the glue looked; so does this) */
+    uint8_t codes[MJ_MAX_TILES], dora[MJ_MAX_INDICATORS], ura[MJ_MAX_INDICATORS], flowers[16], dead[64];
+    const mj_profile *P = q.P = S->P;
+    q.plan = S->plan;
+    q.options = S->options;
+    const uint8_t *a = S->tiles;
+    /* ctx.options must be empty and the hand a winner's */
     x = get_attr(ctx, A_options, &C_options);
     if (!x || !PyTuple_Check(x) || PyTuple_GET_SIZE(x) != 0) NOT_SURE();
     Py_CLEAR(x);
     x = get_attr(ctx, A_losing_hand, &C_losing);
     if (x != Py_False) NOT_SURE();
     Py_CLEAR(x);
-    /* exhausted kinds change only_live_wait, which scoring.py reads with its own functions */
-    x = get_attr(ctx, A_exhausted, &C_exhausted);
-    if (!x || !PyUnicode_Check(x) || (PyUnicode_GET_LENGTH(x) && P->needs_only_live_wait)) NOT_SURE();
+    /* the kinds exhausted (scoring.py _only_live_wait, when the profile reads it): hand-forming ones */
+    x = text_attr(ctx, A_exhausted, &C_exhausted);
+    if (!x) NOT_SURE();
+    if (P->needs_only_live_wait && PyUnicode_GET_LENGTH(x)) {
+        int n_dead = mpsz_codes(x, dead, 64);
+        if (n_dead < 0) NOT_SURE();
+        for (int i = 0; i < n_dead; i++) {
+            if (dead[i] >> 1 >= N_KINDS) NOT_SURE();
+            q.dead |= (uint64_t)1 << (dead[i] >> 1);
+        }
+    }
     Py_CLEAR(x);
     /* the tiles */
     concealed = get_attr(hand, A_concealed, &C_concealed);
@@ -2030,15 +2363,15 @@ static PyObject *py_evaluate_hand(PyObject *self, PyObject *args) {
     Py_ssize_t nc = PyTuple_GET_SIZE(concealed), nm = PyTuple_GET_SIZE(melds);
     if (nm > 4 || nc + 1 != 14 - 3 * nm) NOT_SURE(); /* check_hand words the refusal */
     int n_codes = 0;
-    uint8_t totals[N_KINDS] = {0};
+    uint8_t totals[N_KINDS] = {0}, reds[4] = {0};
     for (Py_ssize_t i = 0; i < nc; i++) {
-        int c = tile_code(PyTuple_GET_ITEM(concealed, i));
-        if (c < 0 || c >= 2 * N_KINDS || !a[c]) NOT_SURE();
+        int c = known_code(&S->known, PyTuple_GET_ITEM(concealed, i));
+        if (c < 0 || !(a[c] & TILE_HAND)) NOT_SURE();
         codes[n_codes++] = (uint8_t)c;
         totals[c >> 1]++;
     }
-    int wc = tile_code(wt);
-    if (wc < 0 || wc >= 2 * N_KINDS || !a[wc]) NOT_SURE();
+    int wc = known_code(&S->known, wt);
+    if (wc < 0 || !(a[wc] & TILE_HAND)) NOT_SURE();
     totals[wc >> 1]++;
     q.win = wc;
     q.melds.n_melds = (int)nm;
@@ -2056,8 +2389,8 @@ static PyObject *py_evaluate_hand(PyObject *self, PyObject *args) {
         int want = mc == MJ_MELD_CHI || mc == MJ_MELD_PON ? 3 : 4;
         int kinds[4];
         for (Py_ssize_t k = 0; k < nt && k < 4; k++) {
-            int c = tile_code(PyTuple_GET_ITEM(tiles, k));
-            if (c < 0 || c >= 2 * N_KINDS || !a[c]) {
+            int c = known_code(&S->known, PyTuple_GET_ITEM(tiles, k));
+            if (c < 0 || !(a[c] & TILE_HAND)) {
                 nt = -1;
                 break;
             }
@@ -2067,6 +2400,8 @@ static PyObject *py_evaluate_hand(PyObject *self, PyObject *args) {
         }
         Py_DECREF(tiles);
         if (nt != want) NOT_SURE();
+        /* situation.py missing_call: a meld of a type the profile's calls lack is refused */
+        if (!(S->meld_types >> mc & 1)) q.refuse = S->refuse;
         q.melds.n_codes[m] = want;
         for (int i = 1; i < want; i++) /* sorted kinds (hand.py Meld: the group starts at the lowest) */
             for (int j = i; j > 0 && kinds[j - 1] > kinds[j]; j--) {
@@ -2084,7 +2419,7 @@ static PyObject *py_evaluate_hand(PyObject *self, PyObject *args) {
         fill_group(&q.melds.groups[m], gk, kinds[0], mc == MJ_MELD_ANKAN, mc);
     }
     for (int k = 0; k < N_KINDS; k++)
-        if (totals[k] > copies || totals[k] > 4) NOT_SURE();
+        if (totals[k] > S->copies || totals[k] > 4) NOT_SURE();
     q.concealed = codes;
     q.n_concealed = nc;
     const char *ws = PyUnicode_Check(win) ? PyUnicode_AsUTF8(win) : NULL; /* WinKind: "tsumo", "ron" */
@@ -2093,13 +2428,10 @@ static PyObject *py_evaluate_hand(PyObject *self, PyObject *args) {
     else if (strcmp(ws, "ron") == 0) q.tsumo = 0;
     else NOT_SURE();
     /* the situation */
-    int riichi = 0;
+    uint32_t facts = (q.tsumo ? 1u << FACT_TSUMO : 1u << FACT_RON) | (nm ? 1u << FACT_MELDS : 0);
     for (int i = 0; i < 17; i++) {
         PyObject *f = get_attr(ctx, A_ctx[i], &C_ctx[i]);
-        if (!f) {
-            PyErr_Clear();
-            NOT_SURE();
-        }
+        if (!f) NOT_SURE();
         int slot = CTX_SLOT[i];
         long long val = 0;
         if (slot == 10 || slot == 11) { /* seat_wind, round_wind */
@@ -2114,47 +2446,80 @@ static PyObject *py_evaluate_hand(PyObject *self, PyObject *args) {
             int of = 0;
             val = PyLong_CheckExact(f) ? PyLong_AsLongLongAndOverflow(f, &of) : -2;
             if (of || val < 0) val = -2;
-        } else {
+        } else { /* a flag: slots 0-8 are FACTS 0-8, original_call and kong_upon_kong 9 and 10 */
             val = f == Py_True ? 1 : f == Py_False ? 0 : -2;
+            if (val == 1) facts |= 1u << (slot < 9 ? slot : slot - 7);
         }
         Py_DECREF(f);
         if (val == -2) NOT_SURE();
-        if (slot == 6) riichi = (int)val;
         q.sit[slot] = val;
     }
-    q.sit[6] = riichi || q.sit[7]; /* view.riichi = ctx.riichi or ctx.double_riichi */
+    if (!q.sit[1]) facts |= 1u << FACT_NOT_AFTER_KONG; /* slot 1: after_kong */
+    q.sit[6] = q.sit[6] || q.sit[7]; /* view.riichi = ctx.riichi or ctx.double_riichi */
     if (q.sit[9] == -3) q.sit[9] = q.sit[10] == MJ_WIND_E; /* WinContext.is_dealer */
-    for (int i = 0; i < 3; i++) {
-        PyObject *e = PyTuple_GET_ITEM(extras, i);
-        int of = 0;
-        long long val = PyLong_Check(e) ? PyLong_AsLongLongAndOverflow(e, &of) : -1;
-        if (of || val < 0) {
-            PyErr_Clear();
-            NOT_SURE();
-        }
-        q.sit[13 + i] = val;
+    /* situation.py contradictory_situation: the first row of CONTRADICTIONS that holds refuses a
+     * legal win (missing_call, which comes first, declined above; too_many_copies comes after) */
+    for (int i = 0; i < S->n_contradictions && !q.refusal && !q.refuse; i++)
+        if ((facts & S->contradictions[i]) == S->contradictions[i]) q.refusal = S->reasons[i];
+    /* context.flowers (scoring.py _flower_count, bonus_tiles): flowers of the set, each once */
+    x = text_attr(ctx, A_flowers, &C_flowers);
+    if (!x) NOT_SURE();
+    int n_flowers = mpsz_codes(x, flowers, 16);
+    Py_CLEAR(x);
+    if (n_flowers < 0) NOT_SURE();
+    unsigned numbers = 0; /* bit n: flower number n (1-8) shown */
+    for (int i = 0; i < n_flowers; i++) {
+        if (!(a[flowers[i]] & TILE_FLOWER)) NOT_SURE();
+        unsigned bit = 1u << ((flowers[i] >> 1) - 33); /* kinds 34-41 are flowers 1-8 */
+        if (numbers & bit) NOT_SURE();
+        numbers |= bit;
     }
+    int own = (int)q.sit[10] + 1; /* scoring.py _SEAT_NUMBER: E 1, S 2, W 3, N 4 */
+    q.sit[13] = n_flowers;
+    q.sit[14] = (numbers >> own & 1) + (numbers >> (own + 4) & 1);
+    q.sit[15] = (numbers & 0x1e) == 0x1e ? 1 : 0;
+    q.sit[15] += (numbers & 0x1e0) == 0x1e0 ? 1 : 0;
     q.sit[20] = q.sit[21] = -1;
-    PyObject *dora = PyTuple_GET_ITEM(extras, 3), *ura = PyTuple_GET_ITEM(extras, 4);
-    if (!PyBytes_Check(dora) || !PyBytes_Check(ura) || PyBytes_GET_SIZE(dora) > MJ_MAX_INDICATORS ||
-        PyBytes_GET_SIZE(ura) > MJ_MAX_INDICATORS)
-        NOT_SURE();
-    q.dora = (const uint8_t *)PyBytes_AS_STRING(dora), q.n_dora = PyBytes_GET_SIZE(dora);
-    q.ura = (const uint8_t *)PyBytes_AS_STRING(ura), q.n_ura = PyBytes_GET_SIZE(ura);
-    if (check_codes(q.dora, q.n_dora, "dora") < 0 || check_codes(q.ura, q.n_ura, "ura") < 0) {
-        PyErr_Clear();
-        NOT_SURE();
+    /* the indicators (scoring.py _indicators), and situation.py too_many_copies */
+    x = text_attr(ctx, A_dora, &C_dora);
+    q.n_dora = x ? mpsz_codes(x, dora, MJ_MAX_INDICATORS) : -1;
+    Py_CLEAR(x);
+    x = text_attr(ctx, A_ura, &C_ura);
+    q.n_ura = x ? mpsz_codes(x, ura, MJ_MAX_INDICATORS) : -1;
+    Py_CLEAR(x);
+    if (q.n_dora < 0 || q.n_ura < 0) NOT_SURE();
+    q.dora = dora, q.ura = ura;
+    for (int i = 0; i < q.n_dora + q.n_ura; i++) {
+        int c = i < q.n_dora ? dora[i] : ura[i - q.n_dora];
+        if (!(a[c] & TILE_HAND)) NOT_SURE();
+        totals[c >> 1]++;
     }
-    if (build != Py_None && parse_builder(build, P, &builder) < 0) goto done;
-    ret = run(&q, build != Py_None ? &builder : NULL);
+    if (!q.refusal) { /* too_many_copies: situation.py words it */
+        if (q.n_dora > S->indicator_limit || q.n_ura > S->indicator_limit) q.refuse = S->refuse;
+        for (int k = 0; k < N_KINDS; k++)
+            if (totals[k] > S->copies) q.refuse = S->refuse;
+    }
+    uint8_t win_code = (uint8_t)wc;
+    const uint8_t *lists[6] = {codes, &win_code, q.melds.codes[0], q.melds.codes[1], q.melds.codes[2], q.melds.codes[3]};
+    int lens[6] = {n_codes, 1, 0, 0, 0, 0};
+    for (int m = 0; m < nm; m++) lens[2 + m] = q.melds.n_codes[m];
+    for (int l = 0; l < 6; l++)
+        for (int i = 0; i < lens[l]; i++)
+            if (lists[l][i] & 1) reds[(lists[l][i] >> 1) / 9]++; /* a red tile of the set is a suited five */
+    for (int i = 0; i < q.n_dora; i++)
+        if (dora[i] & 1) reds[(dora[i] >> 1) / 9]++;
+    for (int i = 0; i < q.n_ura; i++)
+        if (ura[i] & 1) reds[(ura[i] >> 1) / 9]++;
+    for (int s = 0; s < 3; s++)
+        if (!q.refusal && reds[s] > (S->red_suits >> s & 1)) q.refuse = S->refuse;
+    if (q.refuse) q.refuse_args[0] = args[1], q.refuse_args[1] = hand, q.refuse_args[2] = ctx;
+    ret = run(&q, &S->builder);
 done:
     Py_XDECREF(x);
     Py_XDECREF(concealed);
     Py_XDECREF(melds);
     Py_XDECREF(wt);
     Py_XDECREF(win);
-    PyBuffer_Release(&acc);
-    PyBuffer_Release(&opts);
     return ret;
 }
 
@@ -2261,7 +2626,9 @@ fail:
 static PyMethodDef METHODS[] = {
     {"evaluate", py_evaluate, METH_VARARGS, "Score a hand with a native profile; None: the Python engine answers."},
     {"arrangements", py_arrangements, METH_VARARGS, "Every arrangement, as runtime/shapes.py:arrangements lists them."},
-    {"evaluate_hand", py_evaluate_hand, METH_VARARGS, "evaluate, reading a WinningHand and a WinContext itself."},
+    {"scorer", py_scorer, METH_VARARGS, "What score_hand learns once about a profile object (see the header)."},
+    {"score_hand", (PyCFunction)(void (*)(void))py_score_hand, METH_FASTCALL,
+     "The Score of a WinningHand in a WinContext; None: Python answers; NotImplemented: the general path."},
     {"only_wait", py_only_wait, METH_VARARGS, "The core's formal single-wait test (shapes.py is_only_wait)."},
     {"check_tiles", py_check_tiles, METH_VARARGS, "Whether scoring.py's check_hand certainly accepts the hand."},
     {"profile_info", py_profile_info, METH_O, "The ids a native profile's tables hold, for the glue's checks."},
@@ -2291,10 +2658,24 @@ PyMODINIT_FUNC PyInit__score(void) {
     INTERN(A_options, "options");
     INTERN(A_losing_hand, "losing_hand");
     INTERN(A_exhausted, "exhausted");
+    INTERN(A_flowers, "flowers");
+    INTERN(A_dora, "dora_indicators");
+    INTERN(A_ura, "ura_indicators");
     for (int i = 0; i < 17; i++) INTERN(A_ctx[i], CTX_FIELDS[i]);
     PyObject *m = PyModule_Create(&MODULE);
     if (!m) return NULL;
     if (PyModule_AddIntConstant(m, "ABI", MJ_ABI) < 0 || PyModule_AddIntConstant(m, "SITUATION_FIELDS", SITUATION_FIELDS) < 0) {
+        Py_DECREF(m);
+        return NULL;
+    }
+    PyObject *facts = PyTuple_New(N_FACTS);
+    for (int i = 0; facts && i < N_FACTS; i++) {
+        PyObject *name = PyUnicode_FromString(FACTS[i]);
+        if (!name) Py_CLEAR(facts);
+        else PyTuple_SET_ITEM(facts, i, name);
+    }
+    if (!facts || PyModule_AddObject(m, "FACTS", facts) < 0) {
+        Py_XDECREF(facts);
         Py_DECREF(m);
         return NULL;
     }
