@@ -297,6 +297,9 @@ def test_ctrl_c_during_simulate_reports_once_and_leaves_nothing(tmp_path: Path) 
         stderr=subprocess.PIPE,
         cwd=ROOT,
         start_new_session=True,
+        # As from a terminal: Ctrl-C at its default. A test run started in the background of a
+        # non-interactive shell inherits SIGINT ignored, and a child would keep ignoring it.
+        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),
     )
     assert proc.stderr is not None
     progress = b""
