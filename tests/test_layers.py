@@ -6,7 +6,7 @@
     runtime/    the mechanisms, standard library only
 
 So ``runtime`` imports the standard library and itself; ``generated`` the runtime (and the
-standard library); ``compiler`` the runtime and its own third-party tools, never the app layer or
+standard library, and a child engine its parent engine's module); ``compiler`` the runtime and its own third-party tools, never the app layer or
 the engines it emits. The rule is read off the source (every ``import`` statement, at any
 depth, and every dynamic ``importlib`` call), so a lazy import inside a function counts too.
 """
@@ -50,7 +50,7 @@ def layer_of(module: str) -> str:
 
 ALLOWED = {
     "runtime": {"stdlib", "runtime"},
-    "generated": {"stdlib", "runtime"},
+    "generated": {"stdlib", "runtime", "generated"},  # a child engine imports its parent's module
     "compiler": {"stdlib", "third-party", "runtime", "compiler"},
 }
 
