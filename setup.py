@@ -46,7 +46,10 @@ def _names(*folder: str) -> list[str]:
 
 
 def _extensions() -> list[Extension]:
-    return [*(_core(n) for n in _names("runtime", "native")), *(_engine(n) for n in _names("generated", "native"))]
+    return [
+        *(_core(n) for n in _names("runtime", "native")),
+        *(_engine(n) for n in _names("generated", "native")),
+    ]
 
 
 setup(ext_modules=_extensions())

@@ -38,10 +38,15 @@ def build_corpus(profile: Profile, n: int, seed: int) -> list[CorpusHand]:
             hand = _random_win(rng, kinds)
         else:
             tiles = rng.sample(wall, 14)
-            hand = WinningHand(tuple(tiles[:13]), (), tiles[13], rng.choice([WinKind.RON, WinKind.TSUMO]))
+            hand = WinningHand(
+                tuple(tiles[:13]), (), tiles[13], rng.choice([WinKind.RON, WinKind.TSUMO])
+            )
         if hand is None:
             continue
-        suits = sorted({t.suit.value for t in (*hand.concealed, hand.win_tile)} | {t.suit.value for m in hand.melds for t in m.tiles})
+        suits = sorted(
+            {t.suit.value for t in (*hand.concealed, hand.win_tile)}
+            | {t.suit.value for m in hand.melds for t in m.tiles}
+        )
         missing = next((s for s in ("m", "p", "s") if s not in suits), rng.choice(["m", "p", "s"]))
         ctx = WinContext.from_mapping({"missing_suit": missing, "last_tile": rng.random() < 0.05})
         counts = counts34([*hand.concealed, hand.win_tile])
@@ -83,7 +88,9 @@ def _random_win(rng: random.Random, kinds: list[int]) -> WinningHand | None:
             concealed += [Tile(k), Tile(k + 1), Tile(k + 2)]
     rng.shuffle(concealed)
     win = concealed.pop()
-    return WinningHand(tuple(concealed), tuple(melds), win, rng.choice([WinKind.RON, WinKind.TSUMO]))
+    return WinningHand(
+        tuple(concealed), tuple(melds), win, rng.choice([WinKind.RON, WinKind.TSUMO])
+    )
 
 
 def _median_rate(fn: object, n: int, repeats: int) -> float:
@@ -95,7 +102,9 @@ def _median_rate(fn: object, n: int, repeats: int) -> float:
     return n / statistics.median(times)
 
 
-def run_benchmark(profile_id: str, *, hands: int = 10_000, repeats: int = 5, seed: int = 20261129) -> str:
+def run_benchmark(
+    profile_id: str, *, hands: int = 10_000, repeats: int = 5, seed: int = 20261129
+) -> str:
     """Measure and describe: winning-shape checks per second and full evaluations per second."""
     profile = load_profile(profile_id)
     corpus = build_corpus(profile, hands, seed)

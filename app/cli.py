@@ -73,7 +73,15 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         result: int = run()
         return result
-    except (UserError, UnknownProfile, RequestError, HandError, ContextError, OptionError, StreamError) as e:
+    except (
+        UserError,
+        UnknownProfile,
+        RequestError,
+        HandError,
+        ContextError,
+        OptionError,
+        StreamError,
+    ) as e:
         print(f"mjspec: {e}", file=sys.stderr)
         return BAD_INPUT
     except CheckFailed as e:
@@ -140,11 +148,21 @@ def _parser() -> argparse.ArgumentParser:
     sub = p.add_subparsers(dest="command", metavar="COMMAND")
 
     b = sub.add_parser("build", help="validate and compile every bundled spec into generated/")
-    b.add_argument("--check", action="store_true", help="write nothing; exit 1 naming every stale generated file")
+    b.add_argument(
+        "--check",
+        action="store_true",
+        help="write nothing; exit 1 naming every stale generated file",
+    )
     b.set_defaults(run=_compiling("build"))
 
     v = sub.add_parser("validate", help="check spec files and report every error with file:line")
-    v.add_argument("files", nargs="+", type=Path, metavar="FILE", help="spec files (extends are looked up beside each file)")
+    v.add_argument(
+        "files",
+        nargs="+",
+        type=Path,
+        metavar="FILE",
+        help="spec files (extends are looked up beside each file)",
+    )
     v.set_defaults(run=_compiling("validate"))
 
     ls = sub.add_parser("list", help="list the compiled profiles")
@@ -160,36 +178,81 @@ def _parser() -> argparse.ArgumentParser:
         ),
     )
     s.add_argument("profile", nargs="?", help="profile id (see `mjspec list`)")
-    s.add_argument("concealed", nargs="?", help="concealed tiles in mpsz, without the winning tile (e.g. 11122233m456p77p)")
+    s.add_argument(
+        "concealed",
+        nargs="?",
+        help="concealed tiles in mpsz, without the winning tile (e.g. 11122233m456p77p)",
+    )
     s.add_argument("--win", dest="win_tile", metavar="TILE", help="the winning tile")
     how = s.add_mutually_exclusive_group()
     how.add_argument("--tsumo", action="store_true", help="won by self-draw")
     how.add_argument("--ron", action="store_true", help="won on a discard (the default)")
-    s.add_argument("--meld", action="append", default=[], metavar="TYPE:TILES", help="a declared meld, e.g. pon:555m or ankan:1111p (repeatable)")
+    s.add_argument(
+        "--meld",
+        action="append",
+        default=[],
+        metavar="TYPE:TILES",
+        help="a declared meld, e.g. pon:555m or ankan:1111p (repeatable)",
+    )
     s.add_argument("--missing", choices=["m", "p", "s"], help="the declared missing suit (Sichuan)")
-    s.add_argument("--context", action="append", default=[], metavar="KEY=VALUE", help="a context flag, e.g. last_tile=true or honba=2 (repeatable)")
+    s.add_argument(
+        "--context",
+        action="append",
+        default=[],
+        metavar="KEY=VALUE",
+        help="a context flag, e.g. last_tile=true or honba=2 (repeatable)",
+    )
     s.add_argument("--option", action="append", default=[], metavar="NAME=VALUE", help=OPTION_HELP)
-    s.add_argument("--json", action="store_true", help="print the contract's JSON answer instead of a table")
-    s.add_argument("--jsonl", action="store_true", help="read JSON requests from stdin, one per line; answer one per line")
+    s.add_argument(
+        "--json", action="store_true", help="print the contract's JSON answer instead of a table"
+    )
+    s.add_argument(
+        "--jsonl",
+        action="store_true",
+        help="read JSON requests from stdin, one per line; answer one per line",
+    )
     s.set_defaults(run=_cmd_score)
 
-    play = sub.add_parser("play", help="play a match with bots, print a readable log, optionally write the record")
+    play = sub.add_parser(
+        "play", help="play a match with bots, print a readable log, optionally write the record"
+    )
     play.add_argument("profile", help="profile id")
-    play.add_argument("--seed", type=int, default=0, help="the match seed: every random choice follows from it (default 0)")
-    play.add_argument("--bots", default="greedy", help="one bot for all seats or four, comma-separated: greedy, random (default greedy)")
-    play.add_argument("--hands", type=int, help="hands to play (default: the profile's match length)")
-    play.add_argument("--record", type=Path, metavar="FILE", help="write the JSON game record here")
-    play.add_argument("--option", action="append", default=[], metavar="NAME=VALUE", help=OPTION_HELP)
-    play.add_argument("--quiet", action="store_true", help="print only the result")
-    play.add_argument("--key", type=Path, metavar="FILE", help="sign the record (HMAC-SHA256) with the secret key held in FILE")
     play.add_argument(
-        "--clock", metavar="ID",
+        "--seed",
+        type=int,
+        default=0,
+        help="the match seed: every random choice follows from it (default 0)",
+    )
+    play.add_argument(
+        "--bots",
+        default="greedy",
+        help="one bot for all seats or four, comma-separated: greedy, random (default greedy)",
+    )
+    play.add_argument(
+        "--hands", type=int, help="hands to play (default: the profile's match length)"
+    )
+    play.add_argument("--record", type=Path, metavar="FILE", help="write the JSON game record here")
+    play.add_argument(
+        "--option", action="append", default=[], metavar="NAME=VALUE", help=OPTION_HELP
+    )
+    play.add_argument("--quiet", action="store_true", help="print only the result")
+    play.add_argument(
+        "--key",
+        type=Path,
+        metavar="FILE",
+        help="sign the record (HMAC-SHA256) with the secret key held in FILE",
+    )
+    play.add_argument(
+        "--clock",
+        metavar="ID",
         help="play on one of the profile's clocks (e.g. bullet, blitz, standard, relaxed where the rule book has them): "
         "each decision is charged the seconds it took, a late one becomes the seat's timeout default, and the record keeps "
         "the clock and every decision's seconds for replay to re-check",
     )
     play.add_argument(
-        "--think", type=float, metavar="SECONDS",
+        "--think",
+        type=float,
+        metavar="SECONDS",
         help="with --clock: charge every bot decision this many seconds instead of the time it really took, so that the "
         "same seed gives the same record (bots answer in microseconds; e.g. --think 3 under bullet runs out the reserve)",
     )
@@ -197,7 +260,12 @@ def _parser() -> argparse.ArgumentParser:
 
     rep = sub.add_parser("replay", help="re-execute a game record and check every event and score")
     rep.add_argument("record", type=Path, help="a record written by `mjspec play --record`")
-    rep.add_argument("--key", type=Path, metavar="FILE", help="require the record's signature to be made with the secret key held in FILE")
+    rep.add_argument(
+        "--key",
+        type=Path,
+        metavar="FILE",
+        help="require the record's signature to be made with the secret key held in FILE",
+    )
     rep.set_defaults(run=_cmd_replay)
 
     imp = sub.add_parser(
@@ -206,30 +274,47 @@ def _parser() -> argparse.ArgumentParser:
         description=(
             "Play a Tenhou log at the table and write its record. A log without the game's end (tenhou.net/6 JSON, "
             "a cut mjlog) that starts mid-match or stops before the match ends is written as an excerpt: the match "
-            "starts where its first hand does and may stop unfinished (docs/records.md, \"Excerpts\")."
+            'starts where its first hand does and may stop unfinished (docs/records.md, "Excerpts").'
         ),
     )
     imp.add_argument("log", type=Path, help="the Tenhou log file")
-    imp.add_argument("--out", type=Path, required=True, metavar="FILE", help="write the mjspec record here")
-    imp.add_argument("--profile", help="profile to play it under (default: the log's game type: riichi_tenhou, or riichi_tenhou_east for an East-only game)")
+    imp.add_argument(
+        "--out", type=Path, required=True, metavar="FILE", help="write the mjspec record here"
+    )
+    imp.add_argument(
+        "--profile",
+        help="profile to play it under (default: the log's game type: riichi_tenhou, or riichi_tenhou_east for an East-only game)",
+    )
     imp.set_defaults(run=_cmd_import_tenhou)
 
-    sim = sub.add_parser("simulate", help="play many seeded bot games in parallel and summarise them")
+    sim = sub.add_parser(
+        "simulate", help="play many seeded bot games in parallel and summarise them"
+    )
     sim.add_argument("profile", help="profile id")
     sim.add_argument("--games", type=int, default=100, help="number of games (default 100)")
     sim.add_argument("--workers", type=int, default=1, help="worker processes (default 1)")
     sim.add_argument("--seed", type=int, default=0, help="game i uses seed SEED+i (default 0)")
     sim.add_argument("--bots", default="greedy", help="as for play (default greedy)")
-    sim.add_argument("--hands", type=int, help="hands per game (default: the profile's match length)")
-    sim.add_argument("--option", action="append", default=[], metavar="NAME=VALUE", help=OPTION_HELP)
-    sim.add_argument("--json", type=Path, metavar="FILE", help="also write the statistics as JSON here")
+    sim.add_argument(
+        "--hands", type=int, help="hands per game (default: the profile's match length)"
+    )
+    sim.add_argument(
+        "--option", action="append", default=[], metavar="NAME=VALUE", help=OPTION_HELP
+    )
+    sim.add_argument(
+        "--json", type=Path, metavar="FILE", help="also write the statistics as JSON here"
+    )
     sim.add_argument("--no-progress", action="store_true", help="no progress bar on stderr")
     sim.set_defaults(run=_cmd_simulate)
 
     bench = sub.add_parser("bench", help="measure hand-evaluation speed on a seeded corpus")
-    bench.add_argument("--profile", default="sichuan_tfmj", help="profile to measure (default sichuan_tfmj)")
+    bench.add_argument(
+        "--profile", default="sichuan_tfmj", help="profile to measure (default sichuan_tfmj)"
+    )
     bench.add_argument("--hands", type=int, default=10_000, help="corpus size (default 10000)")
-    bench.add_argument("--repeats", type=int, default=5, help="timed repeats; the median is reported (default 5)")
+    bench.add_argument(
+        "--repeats", type=int, default=5, help="timed repeats; the median is reported (default 5)"
+    )
     bench.add_argument("--seed", type=int, default=20261129, help="corpus seed")
     bench.set_defaults(run=_cmd_bench)
 
@@ -244,7 +329,12 @@ def _parser() -> argparse.ArgumentParser:
     d.add_argument("a", metavar="A", help="first profile id")
     d.add_argument("b", metavar="B", help="second profile id")
     d.add_argument("--json", action="store_true", help="print the differences as JSON")
-    d.add_argument("--root", type=Path, metavar="DIR", help="a project folder with specs/ (default: this project)")
+    d.add_argument(
+        "--root",
+        type=Path,
+        metavar="DIR",
+        help="a project folder with specs/ (default: this project)",
+    )
     d.set_defaults(run=_compiling("diff"))
 
     n = sub.add_parser(
@@ -255,9 +345,18 @@ def _parser() -> argparse.ArgumentParser:
             "parent's source). It builds as it is; then state what differs."
         ),
     )
-    n.add_argument("id", metavar="ID", help="the new profile's id (snake_case; also its file and module name)")
-    n.add_argument("--from", dest="parent", required=True, metavar="PROFILE", help="the profile to extend")
-    n.add_argument("--root", type=Path, metavar="DIR", help="a project folder with specs/ (default: this project)")
+    n.add_argument(
+        "id", metavar="ID", help="the new profile's id (snake_case; also its file and module name)"
+    )
+    n.add_argument(
+        "--from", dest="parent", required=True, metavar="PROFILE", help="the profile to extend"
+    )
+    n.add_argument(
+        "--root",
+        type=Path,
+        metavar="DIR",
+        help="a project folder with specs/ (default: this project)",
+    )
     n.set_defaults(run=_compiling("new"))
     return p
 
@@ -340,19 +439,27 @@ def _cmd_list(args: argparse.Namespace) -> int:
     for pid in profile_ids():
         prof = load_profile(pid)
         base = f" (extends {prof.extends})" if prof.extends else ""
-        print(f"{pid}\tv{prof.version}\tbook {prof.source.book}\t{backend_of(prof)}\t{prof.names.en}{base}")
+        print(
+            f"{pid}\tv{prof.version}\tbook {prof.source.book}\t{backend_of(prof)}\t{prof.names.en}{base}"
+        )
     return 0
 
 
 def _cmd_score(args: argparse.Namespace) -> int:
     if args.jsonl:
         if args.profile or args.concealed:
-            raise UserError("--jsonl reads requests from stdin; give no profile or hand on the command line")
+            raise UserError(
+                "--jsonl reads requests from stdin; give no profile or hand on the command line"
+            )
         if args.option:
-            raise UserError("--jsonl requests carry their options in context.options; --option is for one hand")
+            raise UserError(
+                "--jsonl requests carry their options in context.options; --option is for one hand"
+            )
         return score_jsonl(sys.stdin, sys.stdout)
     if not args.profile or args.concealed is None or not args.win_tile:
-        raise UserError("usage: mjspec score PROFILE CONCEALED --win TILE [--tsumo] (or --jsonl); see mjspec score --help")
+        raise UserError(
+            "usage: mjspec score PROFILE CONCEALED --win TILE [--tsumo] (or --jsonl); see mjspec score --help"
+        )
     profile = load_profile(args.profile)
     context: dict[str, Any] = {}
     for item in args.context:
@@ -363,7 +470,9 @@ def _cmd_score(args: argparse.Namespace) -> int:
     if args.missing:
         context["missing_suit"] = args.missing
     if args.option:
-        context["options"] = bind_options(profile, parse_assignments(args.option)).option_values.changed(profile.options)
+        context["options"] = bind_options(
+            profile, parse_assignments(args.option)
+        ).option_values.changed(profile.options)
     melds = []
     for item in args.meld:
         kind, sep, tiles = item.partition(":")
@@ -379,7 +488,9 @@ def _cmd_score(args: argparse.Namespace) -> int:
     }
     hand, ctx = parse_request(profile, request)
     hand = _drop_included_win_tile(hand)
-    score = evaluate(profile, hand, ctx, reference=not args.json)  # the human form names the arrangement
+    score = evaluate(
+        profile, hand, ctx, reference=not args.json
+    )  # the human form names the arrangement
     if args.json:
         print(json.dumps(score.to_contract(), ensure_ascii=False))
     else:
@@ -411,12 +522,16 @@ def _context_value(text: str) -> Any:
 def _describe(profile: Profile, hand: WinningHand, score: Score) -> str:
     from mjspec.runtime.tiles import format_tiles
 
-    lines = [f"{profile.names.en}: {format_tiles(hand.concealed)} + {hand.win_tile} ({hand.win.value})"]
+    lines = [
+        f"{profile.names.en}: {format_tiles(hand.concealed)} + {hand.win_tile} ({hand.win.value})"
+    ]
     if not score.legal:
         lines.append(f"not a legal win: {score.reason}")
         return "\n".join(lines)
     if score.arrangement is not None:
-        lines.append(f"shape: {score.arrangement.shape.value}, wait: {score.arrangement.wait.value}")
+        lines.append(
+            f"shape: {score.arrangement.shape.value}, wait: {score.arrangement.wait.value}"
+        )
     width = max((len(p.name) for p in score.patterns), default=10)
     for p in score.patterns:
         times = f" x{p.count}" if p.count != 1 else ""
@@ -452,7 +567,9 @@ def _cmd_play(args: argparse.Namespace) -> int:
     if args.hands is not None and args.hands < 1:
         raise UserError("--hands must be at least 1")
     players = make_players(_bots(args.bots), args.seed)
-    if args.think is not None and (args.clock is None or not args.think >= 0 or args.think == float("inf")):
+    if args.think is not None and (
+        args.clock is None or not args.think >= 0 or args.think == float("inf")
+    ):
         raise UserError("--think needs --clock and a number of seconds of at least 0")
     try:
         match = Match(profile, args.seed, args.hands, clock=args.clock)
@@ -467,7 +584,11 @@ def _cmd_play(args: argparse.Namespace) -> int:
         hand = match.new_hand()
         n += 1
         if not args.quiet:
-            of = f"/{match.hands_total}" if match.hands_total is not None else f" ({hand.round_wind.value} round, honba {hand.honba})"
+            of = (
+                f"/{match.hands_total}"
+                if match.hands_total is not None
+                else f" ({hand.round_wind.value} round, honba {hand.honba})"
+            )
             print(f"== hand {n}{of}, dealer seat {hand.dealer} ==")
         start = 0
 
@@ -485,7 +606,9 @@ def _cmd_play(args: argparse.Namespace) -> int:
             nonlocal timed
             for action, timing in zip(hand.decisions[timed:], hand.timing[timed:]):
                 if timing is not None and timing[1] and not args.quiet:
-                    print(f"  seat {action.seat} ran out of time after {timing[0]:g} s: the table played {action}")
+                    print(
+                        f"  seat {action.seat} ran out of time after {timing[0]:g} s: the table played {action}"
+                    )
             timed = len(hand.decisions)
 
         def step(_action: object = None) -> None:
@@ -495,10 +618,15 @@ def _cmd_play(args: argparse.Namespace) -> int:
         show()  # the deal
         play_hand(hand, players, on_step=step, clock=timer)
     match.finish()
-    print(f"{profile.id}, seed {args.seed}: totals {match.totals}; placement (first to last) seats {match.placements()}")
+    print(
+        f"{profile.id}, seed {args.seed}: totals {match.totals}; placement (first to last) seats {match.placements()}"
+    )
     result = match.result()
     if result is not None:
-        print("result (thousands, after return, winner bonus and placement): " + ", ".join(f"seat {s}: {r:+.1f}" for s, r in enumerate(result)))
+        print(
+            "result (thousands, after return, winner bonus and placement): "
+            + ", ".join(f"seat {s}: {r:+.1f}" for s, r in enumerate(result))
+        )
     if args.record:
         _write_json_atomic(args.record, match_record(match, _read_key(args.key)))
         print(f"record written to {args.record}")
@@ -601,7 +729,9 @@ def _cmd_import_tenhou(args: argparse.Namespace) -> int:
         start = f"from {excerpt['round_wind']} round, dealer seat {excerpt['dealer']}, honba {excerpt['honba']}"
         end = "to the match's end" if excerpt["finished"] else "the match not over"
         held = f" (an excerpt of a match: {start}; {end})"
-    print(f"{args.log}: {len(record['hands'])} hand(s) played under {profile.id}{held}; record written to {args.out}")
+    print(
+        f"{args.log}: {len(record['hands'])} hand(s) played under {profile.id}{held}; record written to {args.out}"
+    )
     return 0
 
 
@@ -609,13 +739,21 @@ def _cmd_simulate(args: argparse.Namespace) -> int:
     from mjspec.app.simulate import SimulationInterrupted, simulate
 
     options = parse_assignments(args.option)
-    bind_options(load_profile(args.profile), options)  # refuse a bad option before any worker starts
+    bind_options(
+        load_profile(args.profile), options
+    )  # refuse a bad option before any worker starts
     if args.games < 1 or args.workers < 1:
         raise UserError("--games and --workers must be at least 1")
     try:
         report = simulate(
-            args.profile, args.games, workers=args.workers, seed=args.seed, bots=_bots(args.bots), hands=args.hands,
-            progress=not args.no_progress, options=options,
+            args.profile,
+            args.games,
+            workers=args.workers,
+            seed=args.seed,
+            bots=_bots(args.bots),
+            hands=args.hands,
+            progress=not args.no_progress,
+            options=options,
         )
     except SimulationInterrupted as e:
         print(f"mjspec: simulate {e}", file=sys.stderr)

@@ -124,7 +124,9 @@ class SimulationReport:
             "win_share_by_seat": [round(w / total_wins, 4) for w in wins],
             "wins_per_hand": round(sum(wins) / hands, 4),
             "exhaustion_rate": round(sum(s.exhausted for s in self.summaries) / hands, 4),
-            "pattern_frequency_per_win": {k: round(v / total_wins, 4) for k, v in sorted(patterns.items())},
+            "pattern_frequency_per_win": {
+                k: round(v / total_wins, 4) for k, v in sorted(patterns.items())
+            },
             "fan_distribution": {str(k): v for k, v in sorted(fans.items())},
             "payments_total_by_kind": dict(sorted(payments.items())),
             "decisions_per_hand": round(sum(s.decisions for s in self.summaries) / hands, 2),
@@ -188,7 +190,9 @@ def simulate(
                 # transport, while the progress line and Ctrl-C (which waits on the chunk in hand)
                 # stay responsive even when the machine is loaded.
                 chunks = max(1, min(16, games // (workers * 20)))
-                _collect(pool.imap_unordered(play_one, jobs, chunksize=chunks), games, progress, results)
+                _collect(
+                    pool.imap_unordered(play_one, jobs, chunksize=chunks), games, progress, results
+                )
     except KeyboardInterrupt:
         if progress:
             sys.stderr.write("\n")

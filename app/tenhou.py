@@ -71,7 +71,9 @@ MAX_LOG_BYTES = 16_000_000
 class TenhouFormatError(ValueError):
     """A log that cannot be read: names the file, the hand (0-based, when inside one) and the tag at fault."""
 
-    def __init__(self, source: str, message: str, *, hand: int | None = None, tag: str | None = None) -> None:
+    def __init__(
+        self, source: str, message: str, *, hand: int | None = None, tag: str | None = None
+    ) -> None:
         where = source
         if hand is not None:
             where += f", hand {hand}"
@@ -158,7 +160,9 @@ def decode_meld(seat: int, m: int) -> TenhouMeld:
         copies = ((m >> 3) & 3, (m >> 5) & 3, (m >> 7) & 3)
         tiles = tuple((base + i) * 4 + copies[i] for i in range(3))
         return TenhouMeld(MeldKind.CHI, seat, _rel_source(seat, rel), tiles, tiles[called_pos])
-    if m & 0x18:  # pon or added kan: kind, which copy is not in the pon, which of the three was called
+    if (
+        m & 0x18
+    ):  # pon or added kan: kind, which copy is not in the pon, which of the three was called
         t = (m & 0xFE00) >> 9
         called_pos = t % 3
         kind = t // 3
@@ -167,7 +171,9 @@ def decode_meld(seat: int, m: int) -> TenhouMeld:
         if m & 0x8:
             return TenhouMeld(MeldKind.PON, seat, _rel_source(seat, rel), pon, pon[called_pos])
         added = kind * 4 + unused
-        return TenhouMeld(MeldKind.KAKAN, seat, seat, tuple(sorted(pon + (added,))), pon[called_pos], added)
+        return TenhouMeld(
+            MeldKind.KAKAN, seat, seat, tuple(sorted(pon + (added,))), pon[called_pos], added
+        )
     if m & 0x20:
         return TenhouMeld(MeldKind.NUKI, seat, seat, ((m >> 8) & 0xFF,), None)
     tile = (m & 0xFF00) >> 8
@@ -394,11 +400,18 @@ def _ints(text: str | None, source: str, hand: int | None, tag: str, attr: str) 
     shown = text if len(text) <= 60 else text[:57] + "..."
     parts = text.split(",")
     if any(len(x.strip().lstrip("-")) > _MAX_DIGITS for x in parts):
-        raise TenhouFormatError(source, f"attribute {attr}={shown!r} has a number of more than {_MAX_DIGITS} digits", hand=hand, tag=tag)
+        raise TenhouFormatError(
+            source,
+            f"attribute {attr}={shown!r} has a number of more than {_MAX_DIGITS} digits",
+            hand=hand,
+            tag=tag,
+        )
     try:
         return [int(x) for x in parts]
     except ValueError:
-        raise TenhouFormatError(source, f"attribute {attr}={shown!r} is not a list of integers", hand=hand, tag=tag) from None
+        raise TenhouFormatError(
+            source, f"attribute {attr}={shown!r} is not a list of integers", hand=hand, tag=tag
+        ) from None
 
 
 #: No number in a Tenhou log has more digits than this (scores in hundreds, seeds' six fields).
@@ -492,10 +505,14 @@ def parse_mjlog(text: str, source: str = "<mjlog>") -> TenhouGame:
         m = _TILE_TAG.match(tag)
         if m:
             if cur is None or cur.results:
-                raise TenhouFormatError(source, "a draw or discard outside a hand in play", hand=hand_no, tag=where)
+                raise TenhouFormatError(
+                    source, "a draw or discard outside a hand in play", hand=hand_no, tag=where
+                )
             letter, tile = m.group(1), int(m.group(2))
             if tile > 135 or len(m.group(2)) > _MAX_DIGITS:
-                raise TenhouFormatError(source, f"tile id {m.group(2)[:20]} is not 0-135", hand=hand_no, tag=where)
+                raise TenhouFormatError(
+                    source, f"tile id {m.group(2)[:20]} is not 0-135", hand=hand_no, tag=where
+                )
             if letter in _DRAW_TAGS:
                 cur.steps.append(Draw(_DRAW_TAGS.index(letter), tile))
             else:
@@ -514,20 +531,34 @@ def parse_mjlog(text: str, source: str = "<mjlog>") -> TenhouGame:
         elif tag == "INIT":
             if cur is not None:
                 hands.append(_finish_hand(cur, source))
-            cur = _read_init(el, len(hands), source, where, rules is not None and rules.three_player)
+            cur = _read_init(
+                el, len(hands), source, where, rules is not None and rules.three_player
+            )
         elif tag == "N":
             if cur is None:
                 raise TenhouFormatError(source, "a call outside a hand", tag=where)
             who = _ints(el.get("who"), source, hand_no, where, "who")
             code = _ints(el.get("m"), source, hand_no, where, "m")
             if len(who) != 1 or not 0 <= who[0] < SEATS or len(code) != 1:
-                raise TenhouFormatError(source, "who must be a seat 0-3 and m one integer", hand=hand_no, tag=where)
+                raise TenhouFormatError(
+                    source, "who must be a seat 0-3 and m one integer", hand=hand_no, tag=where
+                )
             try:
                 meld = decode_meld(who[0], code[0])
             except (ValueError, IndexError) as e:
-                raise TenhouFormatError(source, f"m={code[0]} is not a meld: {e}", hand=hand_no, tag=where) from None
-            if not all(0 <= t < 136 for t in (*meld.tiles, *((meld.added,) if meld.added is not None else ()))):
-                raise TenhouFormatError(source, f"m={code[0]} decodes to tile ids outside 0-135", hand=hand_no, tag=where)
+                raise TenhouFormatError(
+                    source, f"m={code[0]} is not a meld: {e}", hand=hand_no, tag=where
+                ) from None
+            if not all(
+                0 <= t < 136
+                for t in (*meld.tiles, *((meld.added,) if meld.added is not None else ()))
+            ):
+                raise TenhouFormatError(
+                    source,
+                    f"m={code[0]} decodes to tile ids outside 0-135",
+                    hand=hand_no,
+                    tag=where,
+                )
             cur.steps.append(Call(meld))
         elif tag == "REACH":
             if cur is None:
@@ -535,7 +566,9 @@ def parse_mjlog(text: str, source: str = "<mjlog>") -> TenhouGame:
             who = _ints(el.get("who"), source, hand_no, where, "who")
             step = _ints(el.get("step"), source, hand_no, where, "step")
             if len(who) != 1 or not 0 <= who[0] < SEATS or step not in ([1], [2]):
-                raise TenhouFormatError(source, "who must be a seat 0-3 and step 1 or 2", hand=hand_no, tag=where)
+                raise TenhouFormatError(
+                    source, "who must be a seat 0-3 and step 1 or 2", hand=hand_no, tag=where
+                )
             cur.steps.append(RiichiStep(who[0], step[0]))
         elif tag == "DORA":
             if cur is None:
@@ -561,26 +594,46 @@ def parse_mjlog(text: str, source: str = "<mjlog>") -> TenhouGame:
         raise TenhouFormatError(source, "no <GO type> tag: the rule flags are unknown")
     if cur is not None:
         hands.append(_finish_hand(cur, source))
-    return TenhouGame(source=source, format="mjlog", rules=rules, players=tuple(players), hands=tuple(hands), final=final)
+    return TenhouGame(
+        source=source,
+        format="mjlog",
+        rules=rules,
+        players=tuple(players),
+        hands=tuple(hands),
+        final=final,
+    )
 
 
-def _read_init(el: ET.Element, index: int, source: str, where: str, three_player: bool) -> _HandBuilder:
+def _read_init(
+    el: ET.Element, index: int, source: str, where: str, three_player: bool
+) -> _HandBuilder:
     seed = _ints(el.get("seed"), source, index, where, "seed")
     ten = _ints(el.get("ten"), source, index, where, "ten")
     oya = _ints(el.get("oya"), source, index, where, "oya")
     if len(seed) != 6 or len(ten) != SEATS or len(oya) != 1 or not 0 <= oya[0] < SEATS:
-        raise TenhouFormatError(source, "seed needs 6 numbers, ten 4, oya one seat", hand=index, tag=where)
+        raise TenhouFormatError(
+            source, "seed needs 6 numbers, ten 4, oya one seat", hand=index, tag=where
+        )
     dealt = []
     for s in range(SEATS):
         tiles = _tile_ids(el.get(f"hai{s}"), source, index, where, f"hai{s}")
         if len(tiles) != 13 and not (three_player and s == 3 and not tiles):
-            raise TenhouFormatError(source, f"hai{s} has {len(tiles)} tiles, expected 13", hand=index, tag=where)
+            raise TenhouFormatError(
+                source, f"hai{s} has {len(tiles)} tiles, expected 13", hand=index, tag=where
+            )
         dealt.append(tuple(tiles))
     if not 0 <= seed[5] < 136:
-        raise TenhouFormatError(source, f"seed: the dora indicator's tile id {seed[5]} is not 0-135", hand=index, tag=where)
+        raise TenhouFormatError(
+            source,
+            f"seed: the dora indicator's tile id {seed[5]} is not 0-135",
+            hand=index,
+            tag=where,
+        )
     d1, d2 = seed[3] + 1, seed[4] + 1  # Tenhou writes the dice 0-5
     if not (1 <= d1 <= 6 and 1 <= d2 <= 6):
-        raise TenhouFormatError(source, f"dice {seed[3]},{seed[4]} are not 0-5", hand=index, tag=where)
+        raise TenhouFormatError(
+            source, f"dice {seed[3]},{seed[4]} are not 0-5", hand=index, tag=where
+        )
     return _HandBuilder(
         index=index,
         round=seed[0],
@@ -598,7 +651,9 @@ def _sc_deltas(el: ET.Element, source: str, hand: int, where: str) -> tuple[int,
     sc = _ints(el.get("sc"), source, hand, where, "sc")
     # Chip games append a second block of (chips before, chip change) pairs; only the points are read.
     if len(sc) not in (2 * SEATS, 4 * SEATS):
-        raise TenhouFormatError(source, f"sc has {len(sc)} numbers, expected 8 (or 16 with chips)", hand=hand, tag=where)
+        raise TenhouFormatError(
+            source, f"sc has {len(sc)} numbers, expected 8 (or 16 with chips)", hand=hand, tag=where
+        )
     return tuple(sc[2 * s + 1] * 100 for s in range(SEATS))
 
 
@@ -609,7 +664,9 @@ def _read_agari(el: ET.Element, cur: _HandBuilder, source: str, where: str) -> W
     ten = _ints(el.get("ten"), source, h, where, "ten")
     machi = _tile_ids(el.get("machi"), source, h, where, "machi")
     if len(who) != 1 or len(from_who) != 1 or len(ten) != 3 or len(machi) != 1:
-        raise TenhouFormatError(source, "who, fromWho, machi need one number and ten three", hand=h, tag=where)
+        raise TenhouFormatError(
+            source, "who, fromWho, machi need one number and ten three", hand=h, tag=where
+        )
     raw_yaku = _ints(el.get("yaku", ""), source, h, where, "yaku")
     if len(raw_yaku) % 2:
         raise TenhouFormatError(source, "yaku must be id,han pairs", hand=h, tag=where)
@@ -644,36 +701,68 @@ def _read_agari(el: ET.Element, cur: _HandBuilder, source: str, where: str) -> W
 
 def _read_ryuukyoku(el: ET.Element, hand: int, source: str, where: str) -> Drawn:
     tenpai = tuple(s for s in range(SEATS) if el.get(f"hai{s}") is not None)
-    return Drawn(kind=el.get("type", "exhaustive"), deltas=_sc_deltas(el, source, hand, where), tenpai=tenpai)
+    return Drawn(
+        kind=el.get("type", "exhaustive"), deltas=_sc_deltas(el, source, hand, where), tenpai=tenpai
+    )
 
 
 def _read_owari(text: str, source: str, hand: int, where: str) -> tuple[tuple[int, float], ...]:
     parts = text.split(",")
     if len(parts) not in (2 * SEATS, 4 * SEATS):  # chip games add (chips, chip change) pairs
-        raise TenhouFormatError(source, f"owari has {len(parts)} fields, expected 8 (or 16 with chips)", hand=hand, tag=where)
+        raise TenhouFormatError(
+            source,
+            f"owari has {len(parts)} fields, expected 8 (or 16 with chips)",
+            hand=hand,
+            tag=where,
+        )
     try:
         return tuple((int(parts[2 * s]) * 100, float(parts[2 * s + 1])) for s in range(SEATS))
     except ValueError:
-        raise TenhouFormatError(source, f"owari={text!r} is not score,uma pairs", hand=hand, tag=where) from None
+        raise TenhouFormatError(
+            source, f"owari={text!r} is not score,uma pairs", hand=hand, tag=where
+        ) from None
 
 
 def _finish_hand(cur: _HandBuilder, source: str) -> TenhouHand:
     if not cur.results:
-        raise TenhouFormatError(source, "the hand has no result (AGARI or RYUUKYOKU)", hand=cur.index)
+        raise TenhouFormatError(
+            source, "the hand has no result (AGARI or RYUUKYOKU)", hand=cur.index
+        )
     return cur.build()
 
 
 # ------------------------------------------------------------ tenhou.net/6 JSON
 
-_JSON_DRAWS = {"流局": "exhaustive", "全員聴牌": "exhaustive", "全員不聴": "exhaustive", "九種九牌": "yao9",
-               "四家立直": "reach4", "四風連打": "kaze4", "四槓散了": "kan4", "三家和了": "ron3", "流し満貫": "nm"}
+_JSON_DRAWS = {
+    "流局": "exhaustive",
+    "全員聴牌": "exhaustive",
+    "全員不聴": "exhaustive",
+    "九種九牌": "yao9",
+    "四家立直": "reach4",
+    "四風連打": "kaze4",
+    "四槓散了": "kan4",
+    "三家和了": "ron3",
+    "流し満貫": "nm",
+}
 _LIMITS = {"満貫": 1, "跳満": 2, "倍満": 3, "三倍満": 4, "役満": 5, "数え役満": 5}
-_VALUE = re.compile(r"^(?:(\d+)符(\d+)飜|(満貫|跳満|倍満|三倍満|数え役満|役満))(\d+)(?:-(\d+))?点(∀)?$")
+_VALUE = re.compile(
+    r"^(?:(\d+)符(\d+)飜|(満貫|跳満|倍満|三倍満|数え役満|役満))(\d+)(?:-(\d+))?点(∀)?$"
+)
 _YAKU_TEXT = re.compile(r"^(.+)\((\d+)飜\)$|^(.+)\(役満\)$")
 _CALL_LETTERS = "cpmka"
 # Which seat a called tile came from, by the character position of the call letter (tenhou.net/6).
-_CALL_SOURCE = {("p", 0): 3, ("p", 2): 2, ("p", 4): 1, ("m", 0): 3, ("m", 2): 2, ("m", 6): 1, ("c", 0): 3,
-                ("k", 0): 3, ("k", 2): 2, ("k", 4): 1}
+_CALL_SOURCE = {
+    ("p", 0): 3,
+    ("p", 2): 2,
+    ("p", 4): 1,
+    ("m", 0): 3,
+    ("m", 2): 2,
+    ("m", 6): 1,
+    ("c", 0): 3,
+    ("k", 0): 3,
+    ("k", 2): 2,
+    ("k", 4): 1,
+}
 
 
 def _json_kind(code: int) -> tuple[int, bool]:
@@ -720,7 +809,9 @@ def _json_call(text: str) -> _JsonCall:
 _JEvent = tuple[Any, ...]
 
 
-def _interleave(takes: list[list[Any]], discards: list[list[Any]], dealer: int) -> list[_JEvent] | None:
+def _interleave(
+    takes: list[list[Any]], discards: list[list[Any]], dealer: int
+) -> list[_JEvent] | None:
     """Put the per-seat take and discard columns into play order; None if no order uses every entry.
 
     After a discard, a seat whose next take is a pon or open kan of that tile
@@ -758,7 +849,9 @@ def _interleave(takes: list[list[Any]], discards: list[list[Any]], dealer: int) 
         code = int(entry[1:]) if isinstance(entry, str) else int(entry)
         tsumogiri = code == 60
         if code == 0:
-            raise ValueError(f"seat {seat}: a 0 (open-kan placeholder) where a discard was expected")
+            raise ValueError(
+                f"seat {seat}: a 0 (open-kan placeholder) where a discard was expected"
+            )
         if tsumogiri:
             if after_call:
                 raise ValueError(f"seat {seat}: a tsumogiri right after a call")
@@ -796,7 +889,9 @@ def _interleave(takes: list[list[Any]], discards: list[list[Any]], dealer: int) 
             if ti[seat] == len(takes[seat]) or not isinstance(takes[seat][ti[seat]], str):
                 continue
             call = _json_call(takes[seat][ti[seat]])
-            if (seat + call.source_rel) % SEATS != discarder or _json_kind(call.tiles[0])[0] != kind:
+            if (seat + call.source_rel) % SEATS != discarder or _json_kind(call.tiles[0])[
+                0
+            ] != kind:
                 continue
             if call.letter in "pm" or (call.letter == "c" and off == 1):
                 options.append((seat, call))
@@ -836,7 +931,12 @@ def _json_rules(doc: dict[str, Any]) -> GameRules:
     return GameRules(
         type_bits=None,
         red_fives=red,
-        open_tanyao="喰" in disp or "Gold" in disp or "Jade" in disp or "Throne" in disp or "Silver" in disp or "Bronze" in disp,
+        open_tanyao="喰" in disp
+        or "Gold" in disp
+        or "Jade" in disp
+        or "Throne" in disp
+        or "Silver" in disp
+        or "Bronze" in disp,
         south_round="南" in disp or "South" in disp,
         three_player=disp.startswith("三") or "3-Player" in disp,
         custom=False,
@@ -881,16 +981,28 @@ def _pick(held: list[int], code: int, red_fives: bool) -> int:
 
 def _json_hand(raw: list[Any], index: int, rules: GameRules, source: str) -> TenhouHand:
     if not isinstance(raw, list) or len(raw) != 17:
-        raise TenhouFormatError(source, "a hand must be a list of 17 entries", hand=index, tag="log")
+        raise TenhouFormatError(
+            source, "a hand must be a list of 17 entries", hand=index, tag="log"
+        )
     try:
         kyoku, honba, kyotaku = (int(x) for x in raw[0])
         scores = tuple(int(x) for x in raw[1])
         dora_codes = [int(x) for x in raw[2]]
         ura_codes = [int(x) for x in raw[3]]
     except (TypeError, ValueError):
-        raise TenhouFormatError(source, "entries 0-3 must be [kyoku, honba, sticks], scores, dora and ura tile lists", hand=index, tag="log[0:4]") from None
+        raise TenhouFormatError(
+            source,
+            "entries 0-3 must be [kyoku, honba, sticks], scores, dora and ura tile lists",
+            hand=index,
+            tag="log[0:4]",
+        ) from None
     if len(scores) != SEATS or not dora_codes:
-        raise TenhouFormatError(source, "four scores and at least one dora indicator are needed", hand=index, tag="log[1:3]")
+        raise TenhouFormatError(
+            source,
+            "four scores and at least one dora indicator are needed",
+            hand=index,
+            tag="log[1:3]",
+        )
     dealer = kyoku % SEATS
     haipai = [raw[4 + 3 * s] for s in range(SEATS)]
     takes = [list(raw[5 + 3 * s]) for s in range(SEATS)]
@@ -899,9 +1011,16 @@ def _json_hand(raw: list[Any], index: int, rules: GameRules, source: str) -> Ten
     try:
         events = _interleave(takes, discards, dealer)
     except ValueError as e:
-        raise TenhouFormatError(source, f"the take and discard columns do not read as play: {e}", hand=index, tag="log[4:16]") from None
+        raise TenhouFormatError(
+            source,
+            f"the take and discard columns do not read as play: {e}",
+            hand=index,
+            tag="log[4:16]",
+        ) from None
     if events is None:
-        raise TenhouFormatError(source, "no play order uses every take and discard entry", hand=index, tag="log[4:16]")
+        raise TenhouFormatError(
+            source, "no play order uses every take and discard entry", hand=index, tag="log[4:16]"
+        )
     ids = _Ids(rules.red_fives)
     red = rules.red_fives
     try:
@@ -952,7 +1071,9 @@ def _json_hand(raw: list[Any], index: int, rules: GameRules, source: str) -> Ten
                     kans += 1
         if pending_riichi is not None and not _ron_on_last(result, pending_riichi):
             steps.append(RiichiStep(pending_riichi, 2))
-        results, ura = _json_results(result, steps, ids, ura_codes, dora_ids + kan_indicators, index, source)
+        results, ura = _json_results(
+            result, steps, ids, ura_codes, dora_ids + kan_indicators, index, source
+        )
         # Indicators the JSON lists beyond those a replacement draw turned (a kan robbed or won on at once).
         for code in dora_codes[1 + len(kan_indicators) :]:
             kan_indicators.append(ids.new(code))
@@ -981,13 +1102,17 @@ def _ron_on_last(result: Any, seat: int) -> bool:
     return any(info[1] == seat and info[0] != seat for info in result[2::2])
 
 
-def _json_meld(call: _JsonCall, seat: int, discarder: int, held: list[int], last_discard: int | None, red: bool) -> TenhouMeld:
+def _json_meld(
+    call: _JsonCall, seat: int, discarder: int, held: list[int], last_discard: int | None, red: bool
+) -> TenhouMeld:
     if call.letter in "cpm":
         if last_discard is None:
             raise ValueError(f"seat {seat} calls with no discard before")
         rest = tuple(_pick(held, c, red) for c in call.tiles[1:])
         kind = {"c": MeldKind.CHI, "p": MeldKind.PON, "m": MeldKind.MINKAN}[call.letter]
-        return TenhouMeld(kind, seat, discarder, tuple(sorted(rest + (last_discard,))), last_discard)
+        return TenhouMeld(
+            kind, seat, discarder, tuple(sorted(rest + (last_discard,))), last_discard
+        )
     if call.letter == "a":
         four = tuple(sorted(_pick(held, c, red) for c in call.tiles))
         return TenhouMeld(MeldKind.ANKAN, seat, seat, four, None)
@@ -999,7 +1124,13 @@ def _json_meld(call: _JsonCall, seat: int, discarder: int, held: list[int], last
 
 
 def _json_results(
-    result: Any, steps: list[Step], ids: _Ids, ura_codes: list[int], indicators: list[int], index: int, source: str
+    result: Any,
+    steps: list[Step],
+    ids: _Ids,
+    ura_codes: list[int],
+    indicators: list[int],
+    index: int,
+    source: str,
 ) -> tuple[list[Result], tuple[int, ...]]:
     if not isinstance(result, list) or not result or not isinstance(result[0], str):
         raise ValueError("the result entry must be a list starting with its name")
@@ -1043,9 +1174,21 @@ def _json_results(
             limit = 5
         win_tile = _win_tile(steps, who, from_who)
         out.append(
-            Win(seat=who, source=from_who, win_tile=win_tile, fu=fu, han=han, points=points, limit=limit, yaku=tuple(yaku),
-                yakuman=tuple(yakuman), dora=tuple(indicators), ura=ura if any(y in (1, 21) for y, _ in yaku) else (),
-                deltas=deltas, pao=pao if pao != who else None)
+            Win(
+                seat=who,
+                source=from_who,
+                win_tile=win_tile,
+                fu=fu,
+                han=han,
+                points=points,
+                limit=limit,
+                yaku=tuple(yaku),
+                yakuman=tuple(yakuman),
+                dora=tuple(indicators),
+                ura=ura if any(y in (1, 21) for y, _ in yaku) else (),
+                deltas=deltas,
+                pao=pao if pao != who else None,
+            )
         )
     return out, ura
 
@@ -1075,7 +1218,10 @@ def parse_tenhou6(text: str, source: str = "<tenhou6>") -> TenhouGame:
     # huge integers and non-finite numbers by the same reader as records'.
     depth = nesting_depth(text)
     if depth > MAX_JSON_DEPTH:
-        raise TenhouFormatError(source, f"nested {depth} levels deep, more than the {MAX_JSON_DEPTH} a tenhou.net/6 log has")
+        raise TenhouFormatError(
+            source,
+            f"nested {depth} levels deep, more than the {MAX_JSON_DEPTH} a tenhou.net/6 log has",
+        )
     try:
         whole = safe_json(text, source)
         docs = [whole]
@@ -1095,14 +1241,23 @@ def parse_tenhou6(text: str, source: str = "<tenhou6>") -> TenhouGame:
     for doc in docs:
         for raw in doc["log"]:
             hands.append(_json_hand(raw, len(hands), rules, source))
-    return TenhouGame(source=source, format="tenhou6", rules=rules, players=tuple(str(n) for n in names), hands=tuple(hands), final=None)
+    return TenhouGame(
+        source=source,
+        format="tenhou6",
+        rules=rules,
+        players=tuple(str(n) for n in names),
+        hands=tuple(hands),
+        final=None,
+    )
 
 
 def load_log(path: Path) -> TenhouGame:
     """Read a Tenhou log file, mjlog XML or tenhou.net/6 JSON, chosen by its content."""
     try:
         if path.stat().st_size > MAX_LOG_BYTES:
-            raise TenhouFormatError(str(path), f"larger than {MAX_LOG_BYTES} bytes: not a Tenhou log")
+            raise TenhouFormatError(
+                str(path), f"larger than {MAX_LOG_BYTES} bytes: not a Tenhou log"
+            )
         text = path.read_bytes().decode("utf-8")
     except OSError as e:
         raise TenhouFormatError(str(path), f"cannot read: {e.strerror}") from None

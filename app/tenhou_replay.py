@@ -110,7 +110,11 @@ def deal_order(profile: Profile, dealer: int) -> list[int]:
 
 
 def _is_kan(step: object, seat: int) -> bool:
-    return isinstance(step, Call) and step.meld.seat == seat and step.meld.kind in (MeldKind.ANKAN, MeldKind.MINKAN, MeldKind.KAKAN)
+    return (
+        isinstance(step, Call)
+        and step.meld.seat == seat
+        and step.meld.kind in (MeldKind.ANKAN, MeldKind.MINKAN, MeldKind.KAKAN)
+    )
 
 
 def hand_wall(hand: TenhouHand, profile: Profile, source: str = "") -> HandWall:
@@ -127,7 +131,9 @@ def hand_wall(hand: TenhouHand, profile: Profile, source: str = "") -> HandWall:
 
     def put(pos: int, tile: int, what: str) -> None:
         if slots[pos] is not None and slots[pos] != tile:
-            raise WallError(f"{where}: {what} {tile} and {slots[pos]} both fall on wall position {pos}")
+            raise WallError(
+                f"{where}: {what} {tile} and {slots[pos]} both fall on wall position {pos}"
+            )
         slots[pos] = tile
 
     # The deal: per seat, the log's 13 tiles in order; the dealer's 14th is the first draw.
@@ -167,7 +173,9 @@ def hand_wall(hand: TenhouHand, profile: Profile, source: str = "") -> HandWall:
     # Indicators and the tiles under them.
     indicators = [hand.dora_indicator, *hand.kan_indicators]
     if len(indicators) > len(INDICATORS):
-        raise WallError(f"{where}: {len(indicators)} indicators, the dead wall has {len(INDICATORS)}")
+        raise WallError(
+            f"{where}: {len(indicators)} indicators, the dead wall has {len(INDICATORS)}"
+        )
     for i, t in enumerate(indicators):
         put(dead_start + INDICATORS[i], t, "indicator")
     for i, t in enumerate(hand.ura_indicators[: len(UNDER)]):
@@ -188,7 +196,13 @@ def hand_wall(hand: TenhouHand, profile: Profile, source: str = "") -> HandWall:
 # ----------------------------------------------------------------- decisions
 
 _RESPONSES = (ActionKind.RON, ActionKind.PON, ActionKind.CHI, ActionKind.MINKAN)
-_ABORTIVE = {"yao9": "nine_terminals", "reach4": "four_riichi", "kaze4": "four_winds", "kan4": "four_kongs", "ron3": "triple_ron"}
+_ABORTIVE = {
+    "yao9": "nine_terminals",
+    "reach4": "four_riichi",
+    "kaze4": "four_winds",
+    "kan4": "four_kongs",
+    "ron3": "triple_ron",
+}
 
 
 def log_decisions(hand: TenhouHand, red_fives: bool = True) -> list[Action]:
@@ -209,8 +223,16 @@ def log_decisions(hand: TenhouHand, red_fives: bool = True) -> list[Action]:
         elif isinstance(st, Call):
             m = st.meld
             if m.kind in (MeldKind.CHI, MeldKind.PON):
-                own = sorted((tile_of(t, red_fives) for t in m.tiles if t != m.called), key=_tile_key)
-                out.append(Action(ActionKind.CHI if m.kind is MeldKind.CHI else ActionKind.PON, m.seat, tiles=tuple(own)))
+                own = sorted(
+                    (tile_of(t, red_fives) for t in m.tiles if t != m.called), key=_tile_key
+                )
+                out.append(
+                    Action(
+                        ActionKind.CHI if m.kind is MeldKind.CHI else ActionKind.PON,
+                        m.seat,
+                        tiles=tuple(own),
+                    )
+                )
             elif m.kind is MeldKind.MINKAN:
                 out.append(Action(ActionKind.MINKAN, m.seat))
             elif m.kind is MeldKind.ANKAN:
@@ -218,7 +240,9 @@ def log_decisions(hand: TenhouHand, red_fives: bool = True) -> list[Action]:
             elif m.kind is MeldKind.KAKAN:
                 out.append(Action(ActionKind.KAKAN, m.seat, tile=Tile(m.tiles[0] // 4)))
             else:
-                raise ValueError(f"hand {hand.index}: a three-player north call in a four-player replay")
+                raise ValueError(
+                    f"hand {hand.index}: a three-player north call in a four-player replay"
+                )
     for r in hand.results:
         if isinstance(r, Win):
             out.append(Action(ActionKind.TSUMO if r.tsumo else ActionKind.RON, r.seat))
@@ -254,7 +278,9 @@ def _legal_match(table: Hand, want: Action) -> Action:
         table.verify(want)
     except IllegalAction as e:
         raise ReplayStop(f"{want}: illegal: {e.message} [rule: {e.rule}]") from None
-    raise ReplayStop(f"{want}: the table offers no such action (legal: {', '.join(map(str, legal))})")
+    raise ReplayStop(
+        f"{want}: the table offers no such action (legal: {', '.join(map(str, legal))})"
+    )
 
 
 # ------------------------------------------------------------------ outcomes
@@ -307,10 +333,14 @@ def _compare(thand: TenhouHand, table: Hand, outcome: HandOutcome) -> None:
         log_patterns = _pattern_han(w)
         if w.yakuman:
             if sorted(table_patterns) != sorted(log_patterns):
-                outcome.problems.append(f"seat {w.seat} yakuman: log {sorted(log_patterns)}, table {sorted(table_patterns)}")
+                outcome.problems.append(
+                    f"seat {w.seat} yakuman: log {sorted(log_patterns)}, table {sorted(table_patterns)}"
+                )
             continue
         if table_patterns != log_patterns:
-            outcome.problems.append(f"seat {w.seat} yaku: log {log_patterns}, table {table_patterns}")
+            outcome.problems.append(
+                f"seat {w.seat} yaku: log {log_patterns}, table {table_patterns}"
+            )
         if score.total != w.han:
             outcome.problems.append(f"seat {w.seat} han: log {w.han}, table {score.total}")
         if w.fu is not None and score.fu != w.fu:
@@ -318,15 +348,21 @@ def _compare(thand: TenhouHand, table: Hand, outcome: HandOutcome) -> None:
     if drawn:
         kind = drawn[0].kind
         if kind in _ABORTIVE and table.aborted != _ABORTIVE[kind]:
-            outcome.problems.append(f"draw: log {kind}, table aborted={table.aborted} exhausted={table.exhausted}")
+            outcome.problems.append(
+                f"draw: log {kind}, table aborted={table.aborted} exhausted={table.exhausted}"
+            )
         if kind in ("exhaustive", "nm") and not table.exhausted:
-            outcome.problems.append(f"draw: log {kind}, table aborted={table.aborted} exhausted={table.exhausted}")
+            outcome.problems.append(
+                f"draw: log {kind}, table aborted={table.aborted} exhausted={table.exhausted}"
+            )
     # Every seat that did not win holds, at the end, the tiles the log's draws, discards and calls leave it.
     held = _held_at_end(thand, table.profile.tiles.red_fives != ())
     for s in range(SEATS):
         if s not in got and sorted(table.hands[s], key=_tile_key) != held[s]:
-            outcome.problems.append(f"seat {s} holds {''.join(t.mpsz for t in sorted(table.hands[s], key=_tile_key))}, "
-                                    f"the log {''.join(t.mpsz for t in held[s])}")
+            outcome.problems.append(
+                f"seat {s} holds {''.join(t.mpsz for t in sorted(table.hands[s], key=_tile_key))}, "
+                f"the log {''.join(t.mpsz for t in held[s])}"
+            )
     # Tenhou's score changes leave out this hand's riichi deposits; the table's include them as events.
     deposits = [0] * SEATS
     for ev in table.events:
@@ -359,10 +395,17 @@ def _check_automatic(new: list[Event], queue: list[Action], red_fives: bool) -> 
     """The table discarded for a riichi player: the log's next decision must be that very discard."""
     for ev in new:
         if ev.kind == "discard" and ev.data.get("automatic"):
-            if not queue or queue[0].kind is not ActionKind.DISCARD or queue[0].seat != ev.seat or queue[0].tile is None \
-                    or queue[0].tile.mpsz != ev.data["tile"]:
+            if (
+                not queue
+                or queue[0].kind is not ActionKind.DISCARD
+                or queue[0].seat != ev.seat
+                or queue[0].tile is None
+                or queue[0].tile.mpsz != ev.data["tile"]
+            ):
                 head = queue[0] if queue else "the end of the hand"
-                raise ReplayStop(f"the table discarded {ev.data['tile']} for riichi seat {ev.seat} but the log goes on with {head}")
+                raise ReplayStop(
+                    f"the table discarded {ev.data['tile']} for riichi seat {ev.seat} but the log goes on with {head}"
+                )
             queue.pop(0)
 
 
@@ -386,12 +429,16 @@ def play_logged(thand: TenhouHand, table: Hand, red_fives: bool) -> HandOutcome:
                     responders.add(a.seat)
                 passers = [s for s in pending if s not in responders]
                 if not passers:
-                    raise ReplayStop(f"{want}: illegal: the table offers seat {want.seat} no claim here")
+                    raise ReplayStop(
+                        f"{want}: illegal: the table offers seat {want.seat} no claim here"
+                    )
                 new = table.apply(Action(ActionKind.PASS, passers[0]))
                 _check_automatic(new, queue, red_fives)
                 continue
             if want.seat not in pending:
-                raise ReplayStop(f"the log has {want} but the table waits for seat(s) {pending} ({table.phase.value})")
+                raise ReplayStop(
+                    f"the log has {want} but the table waits for seat(s) {pending} ({table.phase.value})"
+                )
             action = _legal_match(table, want)
             queue.pop(0)
             new = table.apply(action)
@@ -400,7 +447,9 @@ def play_logged(thand: TenhouHand, table: Hand, red_fives: bool) -> HandOutcome:
         while not table.over:
             pending = table.pending_seats()
             if table.phase.value not in ("claim", "rob") or not pending:
-                raise ReplayStop(f"the log ends but the table waits for seat(s) {pending} ({table.phase.value})")
+                raise ReplayStop(
+                    f"the log ends but the table waits for seat(s) {pending} ({table.phase.value})"
+                )
             table.apply(Action(ActionKind.PASS, pending[0]))
     except ReplayStop as e:
         outcome.problems.append(f"decision {outcome.decisions}: {e}")
@@ -414,7 +463,9 @@ def _red(game: TenhouGame) -> bool:
     return game.rules.red_fives
 
 
-def replay_hand(thand: TenhouHand, profile: Profile, *, red_fives: bool = True, source: str = "") -> HandOutcome:
+def replay_hand(
+    thand: TenhouHand, profile: Profile, *, red_fives: bool = True, source: str = ""
+) -> HandOutcome:
     """Play one logged hand on its own, from the log's start (dealer, round, honba, deposits, points).
 
     A log whose tiles do not add up (a discard of a tile never held, a fifth copy) is refused naming
@@ -423,14 +474,23 @@ def replay_hand(thand: TenhouHand, profile: Profile, *, red_fives: bool = True, 
     try:
         wall = hand_wall(thand, profile, source)
         table = Hand(
-            profile, dealer=thand.dealer, seed=0, wall=wall.tiles(red_fives), dice=wall.dice,
-            round_wind=WINDS[min(thand.round // SEATS, SEATS - 1)], honba=thand.honba, deposits=thand.deposits, points=thand.scores,
+            profile,
+            dealer=thand.dealer,
+            seed=0,
+            wall=wall.tiles(red_fives),
+            dice=wall.dice,
+            round_wind=WINDS[min(thand.round // SEATS, SEATS - 1)],
+            honba=thand.honba,
+            deposits=thand.deposits,
+            points=thand.scores,
         )
         return play_logged(thand, table, red_fives)
     except (WallError, TenhouFormatError):
         raise
     except (ValueError, IndexError, KeyError) as e:
-        raise TenhouFormatError(source, f"the log's tiles and steps do not add up: {e}", hand=thand.index) from None
+        raise TenhouFormatError(
+            source, f"the log's tiles and steps do not add up: {e}", hand=thand.index
+        ) from None
 
 
 @dataclass
@@ -456,7 +516,10 @@ def replay_game(game: TenhouGame, profile: Profile) -> GameOutcome:
     """Replay every hand of ``game`` (each from the log's start), then, if all are legal, the whole game as one match
     (an excerpt of one when the log does not record the game's end: docs/records.md, "Excerpts")."""
     red = _red(game)
-    outcome = GameOutcome(game.source, [replay_hand(h, profile, red_fives=red, source=game.source) for h in game.hands])
+    outcome = GameOutcome(
+        game.source,
+        [replay_hand(h, profile, red_fives=red, source=game.source) for h in game.hands],
+    )
     if not all(h.legal for h in outcome.hands):
         outcome.flow.append("not played as one match: a hand has an illegal decision")
         return outcome
@@ -465,7 +528,13 @@ def replay_game(game: TenhouGame, profile: Profile) -> GameOutcome:
     first = game.hands[0] if game.hands else None
     excerpt = None
     if game.final is None and first is not None:
-        excerpt = MatchStart(WINDS[min(first.round // SEATS, SEATS - 1)], first.dealer, first.honba, first.deposits, tuple(first.scores))
+        excerpt = MatchStart(
+            WINDS[min(first.round // SEATS, SEATS - 1)],
+            first.dealer,
+            first.honba,
+            first.deposits,
+            tuple(first.scores),
+        )
     try:
         match = Match(profile, 0, excerpt=excerpt)
     except ValueError as e:
@@ -474,10 +543,18 @@ def replay_game(game: TenhouGame, profile: Profile) -> GameOutcome:
     for thand in game.hands:
         match.finish()
         if match.finished:
-            outcome.flow.append(f"hand {thand.index}: the match rules ended the game before this hand")
+            outcome.flow.append(
+                f"hand {thand.index}: the match rules ended the game before this hand"
+            )
             return outcome
         state = (match.dealer, match.round_wind, match.honba, match.deposits, list(match.totals))
-        logged = (thand.dealer, WINDS[min(thand.round // SEATS, SEATS - 1)], thand.honba, thand.deposits, list(thand.scores))
+        logged = (
+            thand.dealer,
+            WINDS[min(thand.round // SEATS, SEATS - 1)],
+            thand.honba,
+            thand.deposits,
+            list(thand.scores),
+        )
         if state != logged:
             outcome.flow.append(
                 f"hand {thand.index}: the match gives dealer {state[0]}, {state[1].value} round, honba {state[2]}, "
@@ -521,11 +598,17 @@ def game_record(game: TenhouGame, profile: Profile) -> dict[str, Any]:
     game cannot be played at the table as the log has it (an illegal decision, or match rules or scores that
     part from the log, so that a later logged hand would start elsewhere)."""
     if not game.rules.standard_four_player:
-        raise ValueError(f"{game.source}: not Tenhou's standard four-player rules (GO type {game.rules.type_bits}); not imported")
+        raise ValueError(
+            f"{game.source}: not Tenhou's standard four-player rules (GO type {game.rules.type_bits}); not imported"
+        )
     outcome = replay_game(game, profile)
     if outcome.match is None:
         bad = next((h for h in outcome.hands if not h.legal), None)
-        why = f"hand {bad.index}: {'; '.join(bad.problems)}" if bad is not None else "; ".join(outcome.flow)
+        why = (
+            f"hand {bad.index}: {'; '.join(bad.problems)}"
+            if bad is not None
+            else "; ".join(outcome.flow)
+        )
         raise ValueError(f"{game.source}: cannot be played under {profile.id}: {why}")
     record = match_record(outcome.match)
     record["seed"] = None
@@ -535,8 +618,15 @@ def game_record(game: TenhouGame, profile: Profile) -> dict[str, Any]:
     record["source"] = {
         "format": game.format,
         "file": game.source.rsplit("/", 1)[-1],
-        "rules": {"red_fives": game.rules.red_fives, "open_tanyao": game.rules.open_tanyao, "south_round": game.rules.south_round},
+        "rules": {
+            "red_fives": game.rules.red_fives,
+            "open_tanyao": game.rules.open_tanyao,
+            "south_round": game.rules.south_round,
+        },
         "agrees_with_log": outcome.exact,
-        "differences": [p for h in outcome.hands for p in (f"hand {h.index}: {x}" for x in h.problems)] + outcome.flow,
+        "differences": [
+            p for h in outcome.hands for p in (f"hand {h.index}: {x}" for x in h.problems)
+        ]
+        + outcome.flow,
     }
     return seal(record)  # the digest covers the explicit chance and the source set above

@@ -48,7 +48,9 @@ from mjspec.runtime import scoring  # noqa: E402
 from mjspec.runtime.scoring import evaluate  # noqa: E402
 
 
-def rate(fn: Callable[[], None], n: int, repeats: int, before: Callable[[], None] = lambda: None) -> float:
+def rate(
+    fn: Callable[[], None], n: int, repeats: int, before: Callable[[], None] = lambda: None
+) -> float:
     """Hands per second: the median of ``repeats`` timed passes after one warm-up pass; ``before`` runs untimed before each pass."""
     before()
     fn()  # warm-up: bounded tables filled, as in a long-running engine
@@ -66,7 +68,9 @@ def main() -> None:
     parser.add_argument("--hands", type=int, default=5000)
     parser.add_argument("--repeats", type=int, default=5)
     parser.add_argument("--seed", type=int, default=20261130)
-    parser.add_argument("--profile", action="store_true", help="print a cProfile of mjspec's evaluation pass")
+    parser.add_argument(
+        "--profile", action="store_true", help="print a cProfile of mjspec's evaluation pass"
+    )
     args = parser.parse_args()
     try:
         import mahjong  # noqa: F401
@@ -114,10 +118,18 @@ def main() -> None:
     ref = rate(theirs, n, args.repeats)
     cold = rate(ours, n, args.repeats, clear_memo)
     warm = rate(ours, n, args.repeats)
-    print(f"evaluation, cold   mjspec {PROFILE}: {cold:9,.0f} hands/s   mahjong package: {ref:9,.0f} hands/s   ratio {cold / ref:.2f}")
-    print(f"evaluation, warm   mjspec {PROFILE}: {warm:9,.0f} hands/s   mahjong package: {ref:9,.0f} hands/s   ratio {warm / ref:.2f}")
-    mine, ref = rate(ours_contract, n, args.repeats, clear_memo), rate(theirs_from_hand, n, args.repeats)
-    print(f"request to answer  mjspec {PROFILE}: {mine:9,.0f} hands/s   mahjong package: {ref:9,.0f} hands/s   ratio {mine / ref:.2f}")
+    print(
+        f"evaluation, cold   mjspec {PROFILE}: {cold:9,.0f} hands/s   mahjong package: {ref:9,.0f} hands/s   ratio {cold / ref:.2f}"
+    )
+    print(
+        f"evaluation, warm   mjspec {PROFILE}: {warm:9,.0f} hands/s   mahjong package: {ref:9,.0f} hands/s   ratio {warm / ref:.2f}"
+    )
+    mine, ref = rate(ours_contract, n, args.repeats, clear_memo), rate(
+        theirs_from_hand, n, args.repeats
+    )
+    print(
+        f"request to answer  mjspec {PROFILE}: {mine:9,.0f} hands/s   mahjong package: {ref:9,.0f} hands/s   ratio {mine / ref:.2f}"
+    )
 
 
 if __name__ == "__main__":

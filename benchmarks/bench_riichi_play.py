@@ -57,9 +57,15 @@ def timed(fns: dict[str, Callable[[], int]], repeats: int) -> dict[str, tuple[fl
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
-    parser.add_argument("--hands", type=int, default=200, help="hands per timed run on each side (default 200)")
-    parser.add_argument("--repeats", type=int, default=5, help="timed runs; the median is reported (default 5)")
-    parser.add_argument("--profile", default=None, help="mjspec profile (default riichi_tenhou, else riichi_planet)")
+    parser.add_argument(
+        "--hands", type=int, default=200, help="hands per timed run on each side (default 200)"
+    )
+    parser.add_argument(
+        "--repeats", type=int, default=5, help="timed runs; the median is reported (default 5)"
+    )
+    parser.add_argument(
+        "--profile", default=None, help="mjspec profile (default riichi_tenhou, else riichi_planet)"
+    )
     args = parser.parse_args()
     if args.profile is None:
         try:
@@ -84,7 +90,9 @@ def main() -> None:
     except ImportError:
         RiichiEnv = None
     if RiichiEnv is not None:
-        env: Any = RiichiEnv(game_mode=0, skip_mjai_logging=True)  # 0: a four-player game of one hand
+        env: Any = RiichiEnv(
+            game_mode=0, skip_mjai_logging=True
+        )  # 0: a four-player game of one hand
 
         def riichienv_hands() -> int:
             decisions = 0
@@ -99,15 +107,23 @@ def main() -> None:
     got = timed(sides, args.repeats)
     ours_s, ours_decisions = got["mjspec"]
     ours = args.hands / ours_s
-    backend = "native shape core" if getattr(shapes, "_NATIVE", None) is not None else "Python backend"
-    print(f"hands per run: {args.hands}; median of {args.repeats} alternating timed runs (CPU time) after a warm-up")
-    print(f"mjspec {profile.id} ({backend}): {ours:10.1f} hands/s  ({ours_decisions / args.hands:.1f} decisions per hand)")
+    backend = (
+        "native shape core" if getattr(shapes, "_NATIVE", None) is not None else "Python backend"
+    )
+    print(
+        f"hands per run: {args.hands}; median of {args.repeats} alternating timed runs (CPU time) after a warm-up"
+    )
+    print(
+        f"mjspec {profile.id} ({backend}): {ours:10.1f} hands/s  ({ours_decisions / args.hands:.1f} decisions per hand)"
+    )
     if "riichienv" not in got:
         print("riichienv is not installed (pip install riichienv==0.4.11): comparison skipped")
         return
     theirs_s, theirs_decisions = got["riichienv"]
     theirs = args.hands / theirs_s
-    print(f"riichienv (Rust core):           {theirs:10.1f} hands/s  ({theirs_decisions / args.hands:.1f} decisions per hand)")
+    print(
+        f"riichienv (Rust core):           {theirs:10.1f} hands/s  ({theirs_decisions / args.hands:.1f} decisions per hand)"
+    )
     print(f"ratio mjspec / riichienv: {ours / theirs:.2f}x")
 
 

@@ -120,7 +120,9 @@ def _kit_requests(profile_id: str, rng: random.Random) -> Iterator[dict[str, Any
     profile = load_profile(profile_id)
     while True:
         hand = random_hand(rng, profile)
-        ctx = random_context(rng, profile, hand)  # only situations a table could produce (situation.py)
+        ctx = random_context(
+            rng, profile, hand
+        )  # only situations a table could produce (situation.py)
         counts = counts34([*hand.concealed, hand.win_tile])
         if not is_complete(counts, len(hand.melds), profile.shapes):
             continue  # one of the kit's random wall draws

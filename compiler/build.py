@@ -205,7 +205,9 @@ def compile_library(layout: Layout, memo: "cache.Memo | None" = None) -> BuildOu
         if c.native is not None:
             files[layout.generated / "native" / f"{pid}.c"] = c.native
     if not out.errors:
-        files[layout.generated / "__init__.py"] = render_registry([p.id for p in out.profiles], memo)
+        files[layout.generated / "__init__.py"] = render_registry(
+            [p.id for p in out.profiles], memo
+        )
         docs, errors = document_errors(compiled, layout.rules, layout.locale)
         files.update(docs)
         out.errors.extend(errors)

@@ -67,7 +67,17 @@ class Catalog:
         return m.msgstr if m is not None else None
 
 
-_ESCAPES = {"\\": "\\", '"': '"', "n": "\n", "t": "\t", "r": "\r", "a": "\a", "b": "\b", "f": "\f", "v": "\v"}
+_ESCAPES = {
+    "\\": "\\",
+    '"': '"',
+    "n": "\n",
+    "t": "\t",
+    "r": "\r",
+    "a": "\a",
+    "b": "\b",
+    "f": "\f",
+    "v": "\v",
+}
 _KEYWORD = re.compile(r'^(msgctxt|msgid|msgid_plural|msgstr(?:\[\d+\])?)\s+(".*)$')
 
 
@@ -142,7 +152,10 @@ def _read_entries(text: str, file: str) -> list[_Entry]:
             raise CatalogError(f"cannot read this line: {line[:60]!r}", Location(file, n))
         key, rest = m.group(1), m.group(2)
         if key == "msgid_plural" or key.startswith("msgstr["):
-            raise CatalogError("plural forms are not used by the rule documents; phrase the message without one", Location(file, n))
+            raise CatalogError(
+                "plural forms are not used by the rule documents; phrase the message without one",
+                Location(file, n),
+            )
         if key in ("msgctxt", "msgid") and (cur is None or "msgstr" in cur.parts):
             cur = _Entry(first_comment or n, flags)
             entries.append(cur)
@@ -191,10 +204,14 @@ def parse_po(text: str, file: str, language: str) -> Catalog:
 
     charset = re.search(r"charset=([\w-]+)", catalog.headers.get("Content-Type", ""))
     if charset is None or charset.group(1).lower() != "utf-8":
-        raise CatalogError('the header must declare "Content-Type: text/plain; charset=UTF-8"', Location(file, 1))
+        raise CatalogError(
+            'the header must declare "Content-Type: text/plain; charset=UTF-8"', Location(file, 1)
+        )
     declared = catalog.headers.get("Language", "")
     if declared.replace("-", "_").split("_")[0] != language:
-        raise CatalogError(f"the header declares Language {declared!r}, expected {language!r}", Location(file, 1))
+        raise CatalogError(
+            f"the header declares Language {declared!r}, expected {language!r}", Location(file, 1)
+        )
     return catalog
 
 
@@ -228,7 +245,9 @@ def load_catalogs(folder: Path | None = None) -> dict[str, Catalog]:
         try:
             text = path.read_text("utf-8")
         except FileNotFoundError:
-            raise CatalogError(f"no message catalog for language {lang!r}", Location(shown, 1)) from None
+            raise CatalogError(
+                f"no message catalog for language {lang!r}", Location(shown, 1)
+            ) from None
         except UnicodeDecodeError as e:
             raise CatalogError(f"not UTF-8 text (byte {e.start})", Location(shown, 1)) from None
         out[lang] = parse_po(text, shown, lang)

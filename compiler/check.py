@@ -41,7 +41,13 @@ from .ir import (
     TilesIR,
 )
 from .resolve import Resolved
-from .vocabulary import PAYMENT_NAMES, combination_vocabulary, hand_vocabulary, payment_vocabulary, points_vocabulary
+from .vocabulary import (
+    PAYMENT_NAMES,
+    combination_vocabulary,
+    hand_vocabulary,
+    payment_vocabulary,
+    points_vocabulary,
+)
 
 from mjspec.runtime.rules import (
     AbortiveDraws,
@@ -74,8 +80,21 @@ _NO_TEXT = Text(en="", zh="", ja="", pt="", fr="")
 
 #: Spec blocks that hold table rules, in document order; each may carry `section` and `reading`.
 TABLE_BLOCKS = (
-    "wall", "opening", "turn", "calls", "passing", "flow", "kongs", "riichi", "furiten", "abortive", "pao", "exhaustion", "settlement",
-    "match", "timeout",
+    "wall",
+    "opening",
+    "turn",
+    "calls",
+    "passing",
+    "flow",
+    "kongs",
+    "riichi",
+    "furiten",
+    "abortive",
+    "pao",
+    "exhaustion",
+    "settlement",
+    "match",
+    "timeout",
 )
 
 
@@ -92,7 +111,9 @@ def schema_errors(resolved: Resolved) -> list[SpecError]:
     schema = profile_schema()
     validator = jsonschema.Draft202012Validator(schema)
     out: list[SpecError] = []
-    for err in sorted(validator.iter_errors(resolved.data), key=lambda e: list(map(str, e.absolute_path))):
+    for err in sorted(
+        validator.iter_errors(resolved.data), key=lambda e: list(map(str, e.absolute_path))
+    ):
         out.extend(_explain(err, resolved))
     return out
 
@@ -105,7 +126,9 @@ def _explain(err: jsonschema.ValidationError, resolved: Resolved) -> list[SpecEr
         path = path + (err.instance,)
         message = err.message
         if err.validator == "pattern":
-            message = f"{err.instance!r} is not a valid name here (it must match {err.validator_value!r})"
+            message = (
+                f"{err.instance!r} is not a valid name here (it must match {err.validator_value!r})"
+            )
         return [SpecError(message, resolved.where(path), path)]
     schema: dict[str, Any] = err.schema if isinstance(err.schema, dict) else {}
     if err.validator == "additionalProperties" and isinstance(err.instance, dict):
@@ -115,23 +138,53 @@ def _explain(err: jsonschema.ValidationError, resolved: Resolved) -> list[SpecEr
             if key in allowed:
                 continue
             near = difflib.get_close_matches(key, allowed, n=1)
-            hint = f"; did you mean {near[0]!r}?" if near else (f" (allowed: {', '.join(allowed)})" if allowed else "")
-            out.append(SpecError(f"unknown key {key!r}{hint}", resolved.where(path + (key,)), path + (key,)))
+            hint = (
+                f"; did you mean {near[0]!r}?"
+                if near
+                else (f" (allowed: {', '.join(allowed)})" if allowed else "")
+            )
+            out.append(
+                SpecError(
+                    f"unknown key {key!r}{hint}", resolved.where(path + (key,)), path + (key,)
+                )
+            )
         if out:
             return out
     if err.validator == "anyOf" and err.context:
         best = jsonschema.exceptions.best_match(err.context)
         if best is not None and best.validator != "type":
             return _explain(best, resolved)
-        kinds = sorted({str(sub.schema.get("type")) for sub in err.context if isinstance(sub.schema, dict) and "type" in sub.schema})
-        return [SpecError(f"{err.instance!r} is not valid here (expected {' or '.join(kinds)})", resolved.where(path), path)]
-    if err.validator == "type" and isinstance(err.instance, str) and set(schema.get("properties", ())) == set(LANGUAGES):
+        kinds = sorted(
+            {
+                str(sub.schema.get("type"))
+                for sub in err.context
+                if isinstance(sub.schema, dict) and "type" in sub.schema
+            }
+        )
+        return [
+            SpecError(
+                f"{err.instance!r} is not valid here (expected {' or '.join(kinds)})",
+                resolved.where(path),
+                path,
+            )
+        ]
+    if (
+        err.validator == "type"
+        and isinstance(err.instance, str)
+        and set(schema.get("properties", ())) == set(LANGUAGES)
+    ):
         # a plain string where a text in every language belongs (a pattern's names, an example's name...)
         langs = ", ".join(LANGUAGES)
         message = f"a player-visible text needs every language ({langs}) as a mapping, not the plain string {err.instance!r}"
         return [SpecError(message, resolved.where(path), path)]
     if err.validator == "required":
-        return [SpecError(err.message.replace("is a required property", "is required here"), resolved.where(path), path)]
+        return [
+            SpecError(
+                err.message.replace("is a required property", "is required here"),
+                resolved.where(path),
+                path,
+            )
+        ]
     if err.validator == "enum":
         options = ", ".join(repr(x) for x in list(err.validator_value))  # type: ignore[arg-type]
         return [SpecError(f"{err.instance!r} is not one of {options}", resolved.where(path), path)]
@@ -175,7 +228,9 @@ class _Builder:
         hoisted = hoist(compiled.python, vocab, compiled.helpers)
         names = compiled.names | compiled.functions | hoisted.names
         helpers = compiled.helpers | hoisted.helpers
-        return ExprIR(str(source), hoisted.python, self.r.where(path), helpers, names, compiled.python)
+        return ExprIR(
+            str(source), hoisted.python, self.r.where(path), helpers, names, compiled.python
+        )
 
     def build(self) -> ProfileIR | None:
         d = self.d
@@ -195,7 +250,10 @@ class _Builder:
         )
         for i, s in enumerate(tiles.red_fives):
             if s not in tiles.suits:
-                self.err(("tiles", "red_fives", i), f"a red five in suit {s!r}, which the tile set does not have")
+                self.err(
+                    ("tiles", "red_fives", i),
+                    f"a red five in suit {s!r}, which the tile set does not have",
+                )
         tileset = TileSet(
             suits=tuple(Suit(s) for s in tiles.suits),
             honors=tiles.honors,
@@ -209,7 +267,11 @@ class _Builder:
         shapes = ShapesIR(
             standard=bool(sh.get("standard", True)),
             seven_pairs=bool(sp),
-            four_of_a_kind_as_two_pairs=bool(sp.get("four_of_a_kind_as_two_pairs", False)) if isinstance(sp, dict) else False,
+            four_of_a_kind_as_two_pairs=(
+                bool(sp.get("four_of_a_kind_as_two_pairs", False))
+                if isinstance(sp, dict)
+                else False
+            ),
             thirteen_orphans=bool(sh.get("thirteen_orphans", False)),
             knitted=bool(sh.get("knitted", False)),
         )
@@ -218,7 +280,10 @@ class _Builder:
 
         missing_suit = d.get("opening", {}).get("missing_suit", "none")
         if missing_suit == "declare" and len(tiles.suits) < 2:
-            self.err(("opening", "missing_suit"), "a missing suit needs at least two suits in the tile set")
+            self.err(
+                ("opening", "missing_suit"),
+                "a missing suit needs at least two suits in the tile set",
+            )
 
         options = self.options()
         otypes = {o.name: o.type.value for o in options}
@@ -235,12 +300,22 @@ class _Builder:
             reason = self.text(raw.get("reason"), p + ("reason",))
             reading = self.text(raw.get("reading"), p + ("reading",), required=False)
             if when and reason:
-                requirements.append(RequirementIR(raw["id"], when, reason, raw.get("section"), reading))
+                requirements.append(
+                    RequirementIR(raw["id"], when, reason, raw.get("section"), reading)
+                )
 
         sc = d["scoring"]
         groups = []
         for gid, g in sc.get("groups", {}).items():
-            groups.append(GroupIR(gid, g["pick"], self.text(g.get("reading"), ("scoring", "groups", gid, "reading"), required=False)))
+            groups.append(
+                GroupIR(
+                    gid,
+                    g["pick"],
+                    self.text(
+                        g.get("reading"), ("scoring", "groups", gid, "reading"), required=False
+                    ),
+                )
+            )
         group_ids = {g.id for g in groups}
         patterns = []
         pattern_ids = list(sc["patterns"])
@@ -252,11 +327,19 @@ class _Builder:
             group = raw.get("group")
             if group is not None and group not in group_ids:
                 near = difflib.get_close_matches(group, group_ids, n=1)
-                hint = f"; did you mean {near[0]!r}?" if near else f" (declare it under scoring.groups)"
+                hint = (
+                    f"; did you mean {near[0]!r}?"
+                    if near
+                    else f" (declare it under scoring.groups)"
+                )
                 self.err(p + ("group",), f"unknown pattern group {group!r}{hint}")
             raw_excludes = raw.get("excludes", [])
             excludes = tuple(x if isinstance(x, str) else x["pattern"] for x in raw_excludes)
-            exclude_limits = tuple((x["pattern"], int(x["occurrences"])) for x in raw_excludes if not isinstance(x, str))
+            exclude_limits = tuple(
+                (x["pattern"], int(x["occurrences"]))
+                for x in raw_excludes
+                if not isinstance(x, str)
+            )
             for j, x in enumerate(excludes):
                 if x == pid_:
                     self.err(p + ("excludes", j), "a pattern cannot exclude itself")
@@ -265,7 +348,9 @@ class _Builder:
                     hint = f"; did you mean {near[0]!r}?" if near else ""
                     self.err(p + ("excludes", j), f"excludes unknown pattern {x!r}{hint}")
             if "when" not in raw and "count" not in raw:
-                self.err(p, "a pattern needs `when` (a condition) or `count` (how many times it scores)")
+                self.err(
+                    p, "a pattern needs `when` (a condition) or `count` (how many times it scores)"
+                )
             combine: tuple[str, int] | None = None
             pv = hv
             if "combine" in raw:
@@ -273,11 +358,20 @@ class _Builder:
                 combine = (ckind, int(csize))
                 pv = combination_vocabulary(combine[1], otypes)
                 if "count" in raw:
-                    self.err(p + ("count",), "a combination pattern scores once per combination that meets `when`; drop `count`")
+                    self.err(
+                        p + ("count",),
+                        "a combination pattern scores once per combination that meets `when`; drop `count`",
+                    )
                 if "when" not in raw:
-                    self.err(p, "a combination pattern needs `when`: the condition on the combined sets a, b, ...")
+                    self.err(
+                        p,
+                        "a combination pattern needs `when`: the condition on the combined sets a, b, ...",
+                    )
             if raw.get("bonus") and (raw.get("excludes") or raw.get("fallback") or combine):
-                self.err(p + ("bonus",), "a bonus pattern stands outside every relation: no excludes, fallback or combine")
+                self.err(
+                    p + ("bonus",),
+                    "a bonus pattern stands outside every relation: no excludes, fallback or combine",
+                )
             when = self.expr(raw["when"], p + ("when",), pv, X.BOOL) if "when" in raw else None
             count = self.expr(raw["count"], p + ("count",), hv, X.INT) if "count" in raw else None
             rawv = raw["value"]
@@ -294,20 +388,43 @@ class _Builder:
                 if isinstance(rawo, int) and not isinstance(rawo, bool):
                     open_value = rawo
                     if rawo < 0:
-                        self.err(p + ("open",), f"a pattern's open value cannot be negative (got {rawo})")
+                        self.err(
+                            p + ("open",), f"a pattern's open value cannot be negative (got {rawo})"
+                        )
                 else:
                     open_value = self.expr(rawo, p + ("open",), pv, X.INT)
                     if open_value is None:
                         continue
             if raw.get("limit") and raw.get("bonus"):
-                self.err(p + ("limit",), "a pattern cannot be both a limit pattern and a bonus pattern")
-            if pnames is None or value is None or ("when" in raw and when is None) or ("count" in raw and count is None):
+                self.err(
+                    p + ("limit",), "a pattern cannot be both a limit pattern and a bonus pattern"
+                )
+            if (
+                pnames is None
+                or value is None
+                or ("when" in raw and when is None)
+                or ("count" in raw and count is None)
+            ):
                 continue
             patterns.append(
                 PatternIR(
-                    pid_, pnames, definition, reading, raw.get("section"), group, value, when, count, excludes,
-                    self.r.where(p), combine, exclude_limits, bool(raw.get("fallback", False)), bool(raw.get("bonus", False)),
-                    open_value, bool(raw.get("limit", False)),
+                    pid_,
+                    pnames,
+                    definition,
+                    reading,
+                    raw.get("section"),
+                    group,
+                    value,
+                    when,
+                    count,
+                    excludes,
+                    self.r.where(p),
+                    combine,
+                    exclude_limits,
+                    bool(raw.get("fallback", False)),
+                    bool(raw.get("bonus", False)),
+                    open_value,
+                    bool(raw.get("limit", False)),
                 )
             )
         if not sc["patterns"]:
@@ -328,9 +445,17 @@ class _Builder:
             named: list[str] = []
             for name, src in pay.get("values", {}).items():
                 if name in PAYMENT_NAMES:
-                    self.err(("payments", "values", name), f"{name!r} is a built-in name of payment formulas; choose another")
+                    self.err(
+                        ("payments", "values", name),
+                        f"{name!r} is a built-in name of payment formulas; choose another",
+                    )
                     continue
-                e = self.expr(src, ("payments", "values", name), payment_vocabulary(tuple(named), otypes), X.INT)
+                e = self.expr(
+                    src,
+                    ("payments", "values", name),
+                    payment_vocabulary(tuple(named), otypes),
+                    X.INT,
+                )
                 named.append(name)
                 if e:
                     values.append(AmountIR(name, e, "value"))
@@ -340,18 +465,30 @@ class _Builder:
                 if e:
                     ron.append(AmountIR(role, e, "ron"))
             if not pay["tsumo"]:
-                self.err(("payments", "tsumo"), "say what a self-draw is paid: `each`, `dealer` and `non_dealer`, or `east` and `non_east`")
+                self.err(
+                    ("payments", "tsumo"),
+                    "say what a self-draw is paid: `each`, `dealer` and `non_dealer`, or `east` and `non_east`",
+                )
             if "each" in pay["tsumo"] and len(pay["tsumo"]) > 1:
-                self.err(("payments", "tsumo"), "`each` cannot be combined with dealer/non_dealer amounts")
+                self.err(
+                    ("payments", "tsumo"),
+                    "`each` cannot be combined with dealer/non_dealer amounts",
+                )
             if ("dealer" in pay["tsumo"]) != ("non_dealer" in pay["tsumo"]):
                 self.err(("payments", "tsumo"), "`dealer` and `non_dealer` go together")
             for block in ("ron", "tsumo"):
                 east = {"east", "non_east"} & set(pay[block])
                 if east and (east != {"east", "non_east"} or len(pay[block]) != 2):
-                    self.err(("payments", block), "`east` and `non_east` go together and alone (every loser pays the winner)")
+                    self.err(
+                        ("payments", block),
+                        "`east` and `non_east` go together and alone (every loser pays the winner)",
+                    )
             hand_value = pay.get("hand_value")
             if hand_value is not None and hand_value not in named:
-                self.err(("payments", "hand_value"), f"{hand_value!r} is not a value under payments.values")
+                self.err(
+                    ("payments", "hand_value"),
+                    f"{hand_value!r} is not a value under payments.values",
+                )
             for role, src in pay["tsumo"].items():
                 e = self.expr(src, ("payments", "tsumo", role), pv, X.INT)
                 if e:
@@ -361,7 +498,9 @@ class _Builder:
         for i, name in enumerate(invariants):
             if name not in INVARIANTS:
                 near = difflib.get_close_matches(name, list(INVARIANTS), n=1)
-                hint = f"; did you mean {near[0]!r}?" if near else f" (known: {', '.join(INVARIANTS)})"
+                hint = (
+                    f"; did you mean {near[0]!r}?" if near else f" (known: {', '.join(INVARIANTS)})"
+                )
                 self.err(("invariants", i), f"unknown invariant {name!r}{hint}")
 
         pattern_set = set(sc["patterns"])
@@ -396,7 +535,10 @@ class _Builder:
         cap = sc.get("cap")
         limit_hands_counted = sc.get("limit_hands_counted")
         if limit_hands_counted is not None and self.option_types.get(limit_hands_counted) != "bool":
-            self.err(("scoring", "limit_hands_counted"), f"{limit_hands_counted!r} is not a bool option declared under options")
+            self.err(
+                ("scoring", "limit_hands_counted"),
+                f"{limit_hands_counted!r} is not a bool option declared under options",
+            )
         return ProfileIR(
             id=pid,
             version=int(d.get("version", 1)),
@@ -444,14 +586,22 @@ class _Builder:
             otype = OptionType(raw["type"])
             default = raw["default"]
             low, high = raw.get("minimum"), raw.get("maximum")
-            if (low is not None or high is not None) and otype in (OptionType.BOOL, OptionType.SCORE):
-                self.err(p, f"a {otype.value} option has no minimum or maximum (only count, seconds and points do)")
+            if (low is not None or high is not None) and otype in (
+                OptionType.BOOL,
+                OptionType.SCORE,
+            ):
+                self.err(
+                    p,
+                    f"a {otype.value} option has no minimum or maximum (only count, seconds and points do)",
+                )
                 continue
             if low is not None and high is not None and low > high:
                 self.err(p + ("maximum",), f"maximum {high} is below minimum {low}")
                 continue
             section = str(raw.get("section", ""))
-            shape = OptionSpec(name, otype, False, _NO_TEXT, minimum=low, maximum=high, section=section)
+            shape = OptionSpec(
+                name, otype, False, _NO_TEXT, minimum=low, maximum=high, section=section
+            )
             try:
                 value = parse_value(shape, default)
             except OptionError as e:
@@ -460,7 +610,18 @@ class _Builder:
             description = self.text(raw.get("description"), p + ("description",))
             if description is None:
                 continue
-            out.append(OptionSpec(name, otype, value, description, tuple(raw.get("sets", [])), minimum=low, maximum=high, section=section))
+            out.append(
+                OptionSpec(
+                    name,
+                    otype,
+                    value,
+                    description,
+                    tuple(raw.get("sets", [])),
+                    minimum=low,
+                    maximum=high,
+                    section=section,
+                )
+            )
         return tuple(out)
 
     def option_rules(
@@ -481,17 +642,28 @@ class _Builder:
                     current = getattr(current, key)
                 if not found:
                     continue
-                fits = isinstance(current, bool) if o.type is OptionType.BOOL else (
-                    isinstance(current, int) and not isinstance(current, bool) and o.type is not OptionType.SCORE
+                fits = (
+                    isinstance(current, bool)
+                    if o.type is OptionType.BOOL
+                    else (
+                        isinstance(current, int)
+                        and not isinstance(current, bool)
+                        and o.type is not OptionType.SCORE
+                    )
                 )
                 if not fits:
-                    self.err(where, f"{path} holds {type(current).__name__}, which a {o.type.value} option cannot set")
+                    self.err(
+                        where,
+                        f"{path} holds {type(current).__name__}, which a {o.type.value} option cannot set",
+                    )
                     continue
                 root, *keys = path.split(".")
                 roots[root] = set_table_field(roots[root], keys, o.default, path)
         return roots["table"], roots["tiles"], roots["shapes"]
 
-    def points(self, raw: Mapping[str, Any] | None, pattern_ids: tuple[str, ...]) -> PointsIR | None:
+    def points(
+        self, raw: Mapping[str, Any] | None, pattern_ids: tuple[str, ...]
+    ) -> PointsIR | None:
         """``scoring.points``: the point items and the formula that turns their sum into the hand's points."""
         if raw is None:
             return None
@@ -514,16 +686,30 @@ class _Builder:
                 value = self.expr(rawv, ip + ("value",), iv, X.INT)
             if names is None or value is None or ("when" in it and when is None):
                 continue
-            items.append(PointItemIR(iid, names, definition, reading, it.get("section"), value, when))
+            items.append(
+                PointItemIR(iid, names, definition, reading, it.get("section"), value, when)
+            )
         if not raw.get("items"):
             self.err(p + ("items",), "scoring.points needs at least one item")
         result = None
         if "result" in raw:
-            result = self.expr(raw["result"], p + ("result",), points_vocabulary(ids, result=True, options=self.option_types), X.INT)
+            result = self.expr(
+                raw["result"],
+                p + ("result",),
+                points_vocabulary(ids, result=True, options=self.option_types),
+                X.INT,
+            )
         reading = self.text(raw.get("reading"), p + ("reading",), required=False)
         if unit is None:
             return None
-        return PointsIR(unit, tuple(items), result, raw.get("section"), reading, tuple(int(v) for v in raw.get("shown", [])))
+        return PointsIR(
+            unit,
+            tuple(items),
+            result,
+            raw.get("section"),
+            reading,
+            tuple(int(v) for v in raw.get("shown", [])),
+        )
 
     def minimum(self, raw: Mapping[str, Any] | None, patterns: set[str]) -> MinimumIR | None:
         """``win.minimum``: the floor a scored win must reach."""
@@ -544,6 +730,7 @@ class _Builder:
 
     def table(self) -> TableRules:
         d = self.d
+
         def pick(block: str, *keys: str) -> dict[str, Any]:
             raw = d.get(block, {})
             return {k: raw[k] for k in keys if k in raw}
@@ -554,11 +741,29 @@ class _Builder:
             exchange = Exchange(
                 tiles=int(ex_raw.get("tiles", 3)),
                 same_suit=bool(ex_raw.get("same_suit", True)),
-                directions=tuple(ExchangeDirection(x) for x in ex_raw.get("directions", ["left", "across", "right"])),
+                directions=tuple(
+                    ExchangeDirection(x)
+                    for x in ex_raw.get("directions", ["left", "across", "right"])
+                ),
             )
-        calls = CallRules(**pick("calls", "chi", "pon", "minkan", "ankan", "kakan", "kakan_drawn_tile_only",
-                                 "robbable_kakan", "multiple_ron", "missing_suit_blocks_calls", "ron_limit", "kuikae",
-                                 "max_kongs", "last_discard_callable"))
+        calls = CallRules(
+            **pick(
+                "calls",
+                "chi",
+                "pon",
+                "minkan",
+                "ankan",
+                "kakan",
+                "kakan_drawn_tile_only",
+                "robbable_kakan",
+                "multiple_ron",
+                "missing_suit_blocks_calls",
+                "ron_limit",
+                "kuikae",
+                "max_kongs",
+                "last_discard_callable",
+            )
+        )
         robbers = d.get("calls", {}).get("rob_concealed_kong")
         if robbers:
             known_patterns = set(d.get("scoring", {}).get("patterns", {}) or {})
@@ -568,13 +773,28 @@ class _Builder:
                     hint = f"; did you mean {near[0]!r}?" if near else ""
                     self.err(("calls", "rob_concealed_kong", j), f"unknown pattern {pid!r}{hint}")
             calls = replace(calls, rob_concealed_kong=tuple(robbers))
-        if calls.missing_suit_blocks_calls and d.get("opening", {}).get("missing_suit", "none") != "declare":
+        if (
+            calls.missing_suit_blocks_calls
+            and d.get("opening", {}).get("missing_suit", "none") != "declare"
+        ):
             self.err(("calls", "missing_suit_blocks_calls"), "needs opening.missing_suit: declare")
         passing_raw = pick("passing", "win", "call_counts_as_pass", "pon_blocks_same_tile")
         if "win" in passing_raw:
             passing_raw["win"] = PassWinRule(passing_raw["win"])
-        match_raw = pick("match", "hands", "dealer", "start_score", "rounds", "honba", "bust_ends", "dealer_win_limit", "last_dealer_stops_at",
-                         "extension_until", "extension_rounds", "leftover_deposits_to_first")
+        match_raw = pick(
+            "match",
+            "hands",
+            "dealer",
+            "start_score",
+            "rounds",
+            "honba",
+            "bust_ends",
+            "dealer_win_limit",
+            "last_dealer_stops_at",
+            "extension_until",
+            "extension_rounds",
+            "leftover_deposits_to_first",
+        )
         if "dealer" in match_raw:
             match_raw["dealer"] = DealerRule(match_raw["dealer"])
         result_raw = d.get("match", {}).get("result")
@@ -592,51 +812,117 @@ class _Builder:
                     dead[key] = IndicatorTiming(dead[key])
             dead_wall = DeadWallRules(**dead)
         riichi_raw = d.get("riichi")
-        riichi = RiichiRules(**{k: v for k, v in riichi_raw.items() if k not in ("section", "reading")}) if riichi_raw else None
+        riichi = (
+            RiichiRules(**{k: v for k, v in riichi_raw.items() if k not in ("section", "reading")})
+            if riichi_raw
+            else None
+        )
         if riichi is not None and dead_wall is None:
-            self.err(("riichi",), "riichi needs wall.dead_wall (its under-indicators and the declaration's wall count)")
+            self.err(
+                ("riichi",),
+                "riichi needs wall.dead_wall (its under-indicators and the declaration's wall count)",
+            )
         pao_raw = d.get("pao")
-        pao = Pao(**{k: v for k, v in pao_raw.items() if k not in ("section", "reading")}) if pao_raw else None
+        pao = (
+            Pao(**{k: v for k, v in pao_raw.items() if k not in ("section", "reading")})
+            if pao_raw
+            else None
+        )
         if pao is not None:
             known = set(d.get("scoring", {}).get("patterns", {}) or {})
             for key in ("dragons", "winds"):
                 name = getattr(pao, key)
                 if name is not None and name not in known:
                     self.err(("pao", key), f"unknown pattern {name!r}")
-        exhaustion_raw = pick("exhaustion", "missing_suit_penalty", "not_ready_pays_ready", "ready_value_cap", "refund_kong_income", "ready_pool",
-                              "ready_with_held_waits")
+        exhaustion_raw = pick(
+            "exhaustion",
+            "missing_suit_penalty",
+            "not_ready_pays_ready",
+            "ready_value_cap",
+            "refund_kong_income",
+            "ready_pool",
+            "ready_with_held_waits",
+        )
         nagashi_raw = d.get("exhaustion", {}).get("nagashi")
         if nagashi_raw is not None:
             exhaustion_raw["nagashi"] = NagashiMangan(**nagashi_raw)
         calls_raw = d.get("calls", {})
-        if calls_raw.get("ron_limit") is not None and d.get("abortive", {}).get("triple_ron") and not calls.multiple_ron:
-            self.err(("abortive", "triple_ron"), "needs calls.multiple_ron: true (a limit of several winners)")
-        clocks = tuple(Clock(id=c["id"], per_action=c["per_action"], reserve=c["reserve"]) for c in d.get("clocks", []))
+        if (
+            calls_raw.get("ron_limit") is not None
+            and d.get("abortive", {}).get("triple_ron")
+            and not calls.multiple_ron
+        ):
+            self.err(
+                ("abortive", "triple_ron"),
+                "needs calls.multiple_ron: true (a limit of several winners)",
+            )
+        clocks = tuple(
+            Clock(id=c["id"], per_action=c["per_action"], reserve=c["reserve"])
+            for c in d.get("clocks", [])
+        )
         if len({c.id for c in clocks}) != len(clocks):
             self.err(("clocks",), "clock ids must be unique")
         return TableRules(
             dice=int(d.get("wall", {}).get("dice_rolls", 1)),
             deal_in_blocks=bool(d.get("wall", {}).get("deal_in_blocks", False)),
             exchange=exchange,
-            discard_missing_suit_first=bool(d.get("turn", {}).get("discard_missing_suit_first", False)),
+            discard_missing_suit_first=bool(
+                d.get("turn", {}).get("discard_missing_suit_first", False)
+            ),
             calls=calls,
             passing=PassRules(**passing_raw),
             flow=WinFlow(d.get("flow", {}).get("mode", "single")),
-            kongs=KongPayments(**pick("kongs", "ankan_each", "minkan_discarder", "kakan_each", "transfer_on_kong_shot")),
+            kongs=KongPayments(
+                **pick(
+                    "kongs", "ankan_each", "minkan_discarder", "kakan_each", "transfer_on_kong_shot"
+                )
+            ),
             dead_wall=dead_wall,
             riichi=riichi,
-            furiten=FuritenRules(**pick("furiten", "own_discards", "passed_completion", "riichi_passed", "passed_ends_at_discard")),
-            abortive=AbortiveDraws(**pick("abortive", "nine_terminals", "four_winds", "four_riichi", "four_kongs", "triple_ron")),
+            furiten=FuritenRules(
+                **pick(
+                    "furiten",
+                    "own_discards",
+                    "passed_completion",
+                    "riichi_passed",
+                    "passed_ends_at_discard",
+                )
+            ),
+            abortive=AbortiveDraws(
+                **pick(
+                    "abortive",
+                    "nine_terminals",
+                    "four_winds",
+                    "four_riichi",
+                    "four_kongs",
+                    "triple_ron",
+                )
+            ),
             pao=pao,
             exhaustion=ExhaustionRules(**exhaustion_raw),
             match=MatchRules(**match_raw),
             clocks=clocks,
-            timeout=TimeoutRules(**pick("timeout", "claim_win", "claim_seconds", "opening_seconds")),
+            timeout=TimeoutRules(
+                **pick("timeout", "claim_win", "claim_seconds", "opening_seconds")
+            ),
             loose=self.loose_tiles(dead_wall),
-            settlement=ScoredSettlement(**pick("settlement", "losers_settle", "east_doubles", "discarder_doubles", "cannon"))
-            if "settlement" in d else None,
+            settlement=(
+                ScoredSettlement(
+                    **pick(
+                        "settlement", "losers_settle", "east_doubles", "discarder_doubles", "cannon"
+                    )
+                )
+                if "settlement" in d
+                else None
+            ),
             original_call=bool(d.get("calls", {}).get("original_call", False)),
-            bonus=BonusTiles(**{k: v for k, v in d.get("opening", {}).get("bonus_tiles", {}).items() if k in ("discard", "declare_at_deal")}),
+            bonus=BonusTiles(
+                **{
+                    k: v
+                    for k, v in d.get("opening", {}).get("bonus_tiles", {}).items()
+                    if k in ("discard", "declare_at_deal")
+                }
+            ),
         )
 
     def loose_tiles(self, dead_wall: DeadWallRules | None) -> LooseTiles | None:
@@ -645,10 +931,17 @@ class _Builder:
         if raw is None:
             return None
         if dead_wall is not None:
-            self.err(("wall", "loose_tiles"), "wall.loose_tiles and wall.dead_wall are two ways of keeping replacement tiles: choose one")
-        return LooseTiles(**{k: raw[k] for k in ("dead_wall", "sixteen", "flowers_loose") if k in raw})
+            self.err(
+                ("wall", "loose_tiles"),
+                "wall.loose_tiles and wall.dead_wall are two ways of keeping replacement tiles: choose one",
+            )
+        return LooseTiles(
+            **{k: raw[k] for k in ("dead_wall", "sixteen", "flowers_loose") if k in raw}
+        )
 
-    def example(self, raw: Mapping[str, Any], p: Path, tileset: TileSet, patterns: set[str]) -> ExampleIR | None:
+    def example(
+        self, raw: Mapping[str, Any], p: Path, tileset: TileSet, patterns: set[str]
+    ) -> ExampleIR | None:
         ok = True
         for key in ("concealed", "win_tile"):
             try:

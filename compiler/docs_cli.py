@@ -45,7 +45,9 @@ def _user_error(message: str) -> Exception:
     return DocsCommandError(message)
 
 
-def _one_line_errors(command: Callable[[argparse.Namespace], int]) -> Callable[[argparse.Namespace], int]:
+def _one_line_errors(
+    command: Callable[[argparse.Namespace], int]
+) -> Callable[[argparse.Namespace], int]:
     """Report a :class:`DocsCommandError` as ``mjspec: message`` with status 2, as the other commands do."""
 
     def run(args: argparse.Namespace) -> int:
@@ -63,7 +65,9 @@ def _known(lib: SpecLibrary, profile_id: str) -> None:
     if profile_id not in ids:
         near = difflib.get_close_matches(profile_id, ids, n=1)
         hint = f"; did you mean {near[0]!r}?" if near else ""
-        raise _user_error(f"no spec for profile {profile_id!r} in {lib.folder}{hint} (known: {', '.join(ids) or 'none'})")
+        raise _user_error(
+            f"no spec for profile {profile_id!r} in {lib.folder}{hint} (known: {', '.join(ids) or 'none'})"
+        )
 
 
 def _cmd_diff(args: argparse.Namespace) -> int:
@@ -99,7 +103,9 @@ def new_spec_text(profile_id: str, parent_id: str, lib: SpecLibrary) -> str:
         "# Every key is documented in specs/schema/profile.schema.json. Then run\n"
         f"# `mjspec validate specs/{profile_id}.yaml` and `mjspec build`.\n"
     )
-    body = yaml.safe_dump(data, allow_unicode=True, sort_keys=False, width=1000, default_flow_style=False)
+    body = yaml.safe_dump(
+        data, allow_unicode=True, sort_keys=False, width=1000, default_flow_style=False
+    )
     return header + body
 
 
@@ -114,13 +120,17 @@ def _cmd_new(args: argparse.Namespace) -> int:
     _known(lib, args.parent)
     path = lib.path_of(pid)
     if pid in lib.profile_ids() or path.exists():
-        raise _user_error(f"{lib.display(path)} already exists; choose another id (nothing was written)")
+        raise _user_error(
+            f"{lib.display(path)} already exists; choose another id (nothing was written)"
+        )
     text = new_spec_text(pid, args.parent, lib)
     try:
         with open(path, "x", encoding="utf-8", newline="\n") as f:
             f.write(text)
     except FileExistsError:
-        raise _user_error(f"{lib.display(path)} already exists; choose another id (nothing was written)") from None
+        raise _user_error(
+            f"{lib.display(path)} already exists; choose another id (nothing was written)"
+        ) from None
     try:
         check(SpecLibrary(layout.specs, layout.root).resolve_file(path), expected_id=pid)
     except SpecErrors:

@@ -90,7 +90,9 @@ def _option(value: OptionSpec) -> str:
     """Python source that rebuilds a declared option."""
     default = value.default
     if isinstance(default, ScoreValue):
-        shown = f"ScoreValue(points={default.points}, doubles={default.doubles}, limit={default.limit})"
+        shown = (
+            f"ScoreValue(points={default.points}, doubles={default.doubles}, limit={default.limit})"
+        )
     else:
         shown = _pyrepr(default)
     return (
@@ -124,19 +126,33 @@ def render_engine(ir: ProfileIR, memo: Memo | None = None, native_digest: str | 
     return format_python(render_engine_raw(ir, native_digest), memo)
 
 
-def render_engine_raw(ir: ProfileIR, native_digest: str | None = None, shares: str | None = None) -> str:
+def render_engine_raw(
+    ir: ProfileIR, native_digest: str | None = None, shares: str | None = None
+) -> str:
     """The source of ``generated/<id>.py`` before black: the whole profile, as if it extended nothing
-    (``shares``: the parent whose module compiler/share.py will make this one share, for the docstring)."""
+    (``shares``: the parent whose module compiler/share.py will make this one share, for the docstring).
+    """
     masks = MaskNames()
-    for e in ir.expressions:  # every mask named once, in a fixed order, before the module is written
+    for (
+        e
+    ) in ir.expressions:  # every mask named once, in a fixed order, before the module is written
         masks.named(e.python)
     listed: dict[str, tuple[str, int]] = {}
     for func, _, patterns in ir.whole_hand_lists:
         for i, p in enumerate(patterns):
             if p.when is not None:
                 listed[p.id] = (func, 1 << i)
-    return environment().get_template("engine.py.j2").render(
-        ir=ir, native_digest=native_digest, masks=masks, listed_ids=listed, spec=_spec_comment, shares=shares
+    return (
+        environment()
+        .get_template("engine.py.j2")
+        .render(
+            ir=ir,
+            native_digest=native_digest,
+            masks=masks,
+            listed_ids=listed,
+            spec=_spec_comment,
+            shares=shares,
+        )
     )
 
 
@@ -151,7 +167,8 @@ def _spec_comment(where: str, expr: ExprIR, indent: str = "    ") -> str:
 
 def _comment(text: str, indent: str = "", lead: str = "#") -> str:
     """``text`` as comment lines: it passes :func:`~mjspec.compiler.native.c_comment` first (one
-    line of printable ASCII), so nothing of it can end the comment, and is then wrapped at spaces."""
+    line of printable ASCII), so nothing of it can end the comment, and is then wrapped at spaces.
+    """
     lines = textwrap.wrap(
         c_comment(text),
         width=_COMMENT_WIDTH - len(indent) - len(lead) - 1,
@@ -170,7 +187,8 @@ def render_registry(ids: list[str], memo: Memo | None = None) -> str:
 
 def format_python(raw: str, memo: Memo | None = None) -> str:
     """``raw`` formatted by black; with a ``memo``, black runs only on text it has not formatted before
-    (it is most of a build's time, and formatting is a pure function of the text, black's version and mode)."""
+    (it is most of a build's time, and formatting is a pure function of the text, black's version and mode).
+    """
     if memo is not None:
         done = memo.get(raw)
         if done is not None:

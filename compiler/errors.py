@@ -36,7 +36,9 @@ def format_path(path: Sequence[PathPart]) -> str:
     return out or "(top)"
 
 
-def nearest_location(locations: dict[Path, Location], path: Sequence[PathPart], file: str) -> Location:
+def nearest_location(
+    locations: dict[Path, Location], path: Sequence[PathPart], file: str
+) -> Location:
     """The location of ``path``, or of its nearest located ancestor, or the top of ``file``."""
     p = tuple(path)
     while p:

@@ -64,6 +64,7 @@ GROUP_KIND_ATTRS: frozenset[str] = frozenset(GROUP.attrs) - {"concealed", "is_cl
 #: The runtime helper counting a mask's set bits.
 COUNT_HELPER = "count_bits"
 
+
 @functools.cache
 def _every_group() -> tuple[Group, ...]:
     """One group of every kind and lowest tile there is, in GroupKind order then tile order."""
@@ -97,7 +98,9 @@ def hoist(python: str, vocab: X.Vocabulary, helpers: frozenset[str]) -> Hoisted:
     if MASK_NAME not in vocab.names or TILES_NAME not in vocab.names:
         return unchanged
     tree = ast.parse(python, mode="eval")
-    groups = {lst: bits for lst, bits in GROUP_LISTS.items() if lst in vocab.names and bits in vocab.names}
+    groups = {
+        lst: bits for lst, bits in GROUP_LISTS.items() if lst in vocab.names and bits in vocab.names
+    }
     hoister = _Hoister(vocab.receiver, groups)
     out = hoister.visit(tree)
     if not hoister.names:
@@ -156,13 +159,18 @@ class _Hoister(ast.NodeTransformer):
             self.names.add(MASK_NAME)
             total: ast.expr = ast.Constant(0)
             for kinds in groups.values():  # in kind order of each value's first kind: deterministic
-                total = ast.BinOp(left=total, op=ast.Add(), right=self._mask_test(kinds, ast.NotEq()))
+                total = ast.BinOp(
+                    left=total, op=ast.Add(), right=self._mask_test(kinds, ast.NotEq())
+                )
             return total
         return node
 
     def _group_loop(self, name: str, arg: ast.expr) -> ast.expr | None:
         """The mask test standing for ``name(arg)`` when ``arg`` loops over a group list on kind-only terms."""
-        if not isinstance(arg, (ast.GeneratorExp, ast.SetComp, ast.ListComp)) or len(arg.generators) != 1:
+        if (
+            not isinstance(arg, (ast.GeneratorExp, ast.SetComp, ast.ListComp))
+            or len(arg.generators) != 1
+        ):
             return None
         gen = arg.generators[0]
         it = gen.iter
@@ -186,7 +194,9 @@ class _Hoister(ast.NodeTransformer):
             if name == "any":
                 return self._bits_test(bits, meets, ast.NotEq())
             return self._bits_test(bits, [g for g in kept if not bool(value(g))], ast.Eq())
-        if (isinstance(arg, ast.GeneratorExp) and name == "sum") or (isinstance(arg, ast.ListComp) and name == "len"):
+        if (isinstance(arg, ast.GeneratorExp) and name == "sum") or (
+            isinstance(arg, ast.ListComp) and name == "len"
+        ):
             by_value: dict[int, list[Group]] = {}
             for g in kept:
                 x = 1 if name == "len" else value(g)
@@ -199,11 +209,15 @@ class _Hoister(ast.NodeTransformer):
             total: ast.expr | None = None
             for x in sorted(by_value):
                 counted: ast.expr = ast.Call(
-                    func=ast.Name(id=COUNT_HELPER, ctx=ast.Load()), args=[self._masked(bits, by_value[x])], keywords=[]
+                    func=ast.Name(id=COUNT_HELPER, ctx=ast.Load()),
+                    args=[self._masked(bits, by_value[x])],
+                    keywords=[],
                 )
                 if x != 1:
                     counted = ast.BinOp(left=ast.Constant(x), op=ast.Mult(), right=counted)
-                total = counted if total is None else ast.BinOp(left=total, op=ast.Add(), right=counted)
+                total = (
+                    counted if total is None else ast.BinOp(left=total, op=ast.Add(), right=counted)
+                )
             return ast.Constant(0) if total is None else total
         if isinstance(arg, ast.SetComp) and name == "len":
             values: dict[object, list[Group]] = {}
@@ -215,13 +229,18 @@ class _Hoister(ast.NodeTransformer):
             self.names.add(bits)
             distinct: ast.expr = ast.Constant(0)
             for members in values.values():  # in the order of GroupKind, then tile: deterministic
-                distinct = ast.BinOp(left=distinct, op=ast.Add(), right=self._bits_test(bits, members, ast.NotEq()))
+                distinct = ast.BinOp(
+                    left=distinct, op=ast.Add(), right=self._bits_test(bits, members, ast.NotEq())
+                )
             return distinct
         return None
 
     def _group_list(self, arg: ast.expr) -> tuple[str, str, list[ast.expr]] | None:
         """For a comprehension looping once over a group list: its variable, the list's bits and its filters."""
-        if not isinstance(arg, (ast.GeneratorExp, ast.SetComp, ast.ListComp)) or len(arg.generators) != 1:
+        if (
+            not isinstance(arg, (ast.GeneratorExp, ast.SetComp, ast.ListComp))
+            or len(arg.generators) != 1
+        ):
             return None
         gen = arg.generators[0]
         it = gen.iter
@@ -269,7 +288,9 @@ class _Hoister(ast.NodeTransformer):
         if own is not None:
             kept = _every_group()
             if name == "all":
-                guards.append(self._bits_test(bits, [g for g in kept if not bool(own(g))], ast.Eq()))
+                guards.append(
+                    self._bits_test(bits, [g for g in kept if not bool(own(g))], ast.Eq())
+                )
             else:
                 meets = [g for g in kept if bool(own(g))]
                 mask = _fields(meets)
@@ -285,7 +306,12 @@ class _Hoister(ast.NodeTransformer):
     def _inner_guard(self, part: ast.expr) -> tuple[ast.expr, str, int] | None:
         """A necessary condition of ``part`` on one group list's bits alone (with the bits' name and
         the fields it asks at least one group of), or None."""
-        if isinstance(part, ast.Call) and isinstance(part.func, ast.Name) and part.func.id == "any" and len(part.args) == 1:
+        if (
+            isinstance(part, ast.Call)
+            and isinstance(part.func, ast.Name)
+            and part.func.id == "any"
+            and len(part.args) == 1
+        ):
             loop = self._group_list(part.args[0])
             if loop is None or not isinstance(part.args[0], ast.GeneratorExp) or loop[2]:
                 return None
@@ -295,7 +321,9 @@ class _Hoister(ast.NodeTransformer):
                 return None
             meets = [g for g in _every_group() if bool(own(g))]
             return self._bits_test(bits, meets, ast.NotEq()), bits, _fields(meets)
-        if not (isinstance(part, ast.Compare) and len(part.ops) == 1 and isinstance(part.left, ast.Call)):
+        if not (
+            isinstance(part, ast.Compare) and len(part.ops) == 1 and isinstance(part.left, ast.Call)
+        ):
             return None
         call, op, right = part.left, part.ops[0], part.comparators[0]
         if not isinstance(call.func, ast.Name) or len(call.args) != 1:
@@ -327,8 +355,16 @@ class _Hoister(ast.NodeTransformer):
         if least == 1:
             return self._bits_test(bits, meets, ast.NotEq()), bits, _fields(meets)
         self.helpers.add(COUNT_HELPER)
-        count = ast.Call(func=ast.Name(id=COUNT_HELPER, ctx=ast.Load()), args=[self._masked(bits, meets)], keywords=[])
-        return ast.Compare(left=count, ops=[ast.GtE()], comparators=[ast.Constant(least)]), bits, _fields(meets)
+        count = ast.Call(
+            func=ast.Name(id=COUNT_HELPER, ctx=ast.Load()),
+            args=[self._masked(bits, meets)],
+            keywords=[],
+        )
+        return (
+            ast.Compare(left=count, ops=[ast.GtE()], comparators=[ast.Constant(least)]),
+            bits,
+            _fields(meets),
+        )
 
     def _bits_names(self, nodes: list[ast.expr]) -> set[str]:
         return {
@@ -340,7 +376,9 @@ class _Hoister(ast.NodeTransformer):
 
     def _masked(self, bits: str, groups: list[Group]) -> ast.BinOp:
         mask = _fields(groups)
-        held = ast.Attribute(value=ast.Name(id=self.receiver, ctx=ast.Load()), attr=bits, ctx=ast.Load())
+        held = ast.Attribute(
+            value=ast.Name(id=self.receiver, ctx=ast.Load()), attr=bits, ctx=ast.Load()
+        )
         return ast.BinOp(left=held, op=ast.BitAnd(), right=ast.Constant(mask))
 
     def _bits_test(self, bits: str, groups: list[Group], op: ast.cmpop) -> ast.Compare:
@@ -366,7 +404,9 @@ class _Hoister(ast.NodeTransformer):
         mask = 0
         for k in kinds:
             mask |= 1 << k
-        held = ast.Attribute(value=ast.Name(id=self.receiver, ctx=ast.Load()), attr=MASK_NAME, ctx=ast.Load())
+        held = ast.Attribute(
+            value=ast.Name(id=self.receiver, ctx=ast.Load()), attr=MASK_NAME, ctx=ast.Load()
+        )
         return ast.Compare(
             left=ast.BinOp(left=held, op=ast.BitAnd(), right=ast.Constant(mask)),
             ops=[op],
@@ -395,13 +435,17 @@ def _kind_conjunction(var: str, parts: list[ast.expr]) -> Callable[[Any], object
     own = [p for p in parts if _kind_function(var, p, GROUP_KIND_ATTRS) is not None]
     if not own:
         return None
-    return _kind_function(var, own[0] if len(own) == 1 else ast.BoolOp(op=ast.And(), values=own), GROUP_KIND_ATTRS)
+    return _kind_function(
+        var, own[0] if len(own) == 1 else ast.BoolOp(op=ast.And(), values=own), GROUP_KIND_ATTRS
+    )
 
 
 def _least(op: ast.cmpop, right: ast.expr) -> int | None:
     """The least count that ``count <op> right`` allows, for a constant right side; None if unknown."""
     if isinstance(op, ast.In) and isinstance(right, ast.Tuple) and right.elts:
-        values = [e.value for e in right.elts if isinstance(e, ast.Constant) and type(e.value) is int]
+        values = [
+            e.value for e in right.elts if isinstance(e, ast.Constant) and type(e.value) is int
+        ]
         return min(values) if len(values) == len(right.elts) else None
     if not (isinstance(right, ast.Constant) and type(right.value) is int):
         return None
@@ -412,10 +456,14 @@ def _least(op: ast.cmpop, right: ast.expr) -> int | None:
     return None
 
 
-def _kind_function(var: str, node: ast.expr, attrs: frozenset[str] = KIND_ATTRS) -> Callable[[Any], object] | None:
+def _kind_function(
+    var: str, node: ast.expr, attrs: frozenset[str] = KIND_ATTRS
+) -> Callable[[Any], object] | None:
     """``node`` as a function of the tile or group ``var`` if it reads only the fixed ``attrs`` of it, else None."""
     for sub in ast.walk(node):
-        if isinstance(sub, (ast.Call, ast.GeneratorExp, ast.ListComp, ast.SetComp, ast.DictComp, ast.Lambda)):
+        if isinstance(
+            sub, (ast.Call, ast.GeneratorExp, ast.ListComp, ast.SetComp, ast.DictComp, ast.Lambda)
+        ):
             return None
         if isinstance(sub, ast.Name) and sub.id != var:
             return None
@@ -433,7 +481,9 @@ def _kind_function(var: str, node: ast.expr, attrs: frozenset[str] = KIND_ATTRS)
     )
     ast.fix_missing_locations(lam)
     # Safe to evaluate: verified code with no call, no name but the tile, no builtins.
-    fn: Callable[[Any], object] = eval(compile(lam, "<tile condition>", "eval"), {"__builtins__": {}})
+    fn: Callable[[Any], object] = eval(
+        compile(lam, "<tile condition>", "eval"), {"__builtins__": {}}
+    )
     return fn
 
 
@@ -441,7 +491,11 @@ def _kind_function(var: str, node: ast.expr, attrs: frozenset[str] = KIND_ATTRS)
 
 #: The prefix of a named mask constant of each kind: tile kinds (``tile_mask``) or group fields
 #: (``set_bits`` and ``group_bits``, which share one layout).
-MASK_PREFIX: dict[str, str] = {MASK_NAME: "_TILE_KINDS_", "set_bits": "_GROUP_FIELDS_", "group_bits": "_GROUP_FIELDS_"}
+MASK_PREFIX: dict[str, str] = {
+    MASK_NAME: "_TILE_KINDS_",
+    "set_bits": "_GROUP_FIELDS_",
+    "group_bits": "_GROUP_FIELDS_",
+}
 
 
 @dataclass(frozen=True)
@@ -476,7 +530,8 @@ class MaskNames:
 
     def named(self, python: str, receiver: str = "v") -> str:
         """``python`` with every mask of a hoisted test (``v.tile_mask & <mask>``, ``v.set_bits & <mask>``...)
-        written as the name of its module constant (0 stays 0: no mask selects nothing worth a name)."""
+        written as the name of its module constant (0 stays 0: no mask selects nothing worth a name).
+        """
         if not any(f"{bits} &" in python for bits in MASK_PREFIX):
             return python
         tree = ast.parse(python, mode="eval")
@@ -504,7 +559,11 @@ class MaskNames:
         known = self._by_value.get(key)
         if known is None:
             n = 1 + sum(1 for p, _ in self._by_value if p == prefix)
-            selects = describe_kinds(value) if prefix == MASK_PREFIX[MASK_NAME] else describe_fields(value)
+            selects = (
+                describe_kinds(value)
+                if prefix == MASK_PREFIX[MASK_NAME]
+                else describe_fields(value)
+            )
             known = self._by_value[key] = MaskConstant(f"{prefix}{n}", value, selects)
         return known.name
 
@@ -538,5 +597,8 @@ def _tile_runs(kinds: list[int]) -> str:
                 runs[-1].append(n)
             else:
                 runs.append([n])
-        out.append(",".join(f"{r[0]}-{r[-1]}" if len(r) > 2 else ",".join(map(str, r)) for r in runs) + suit)
+        out.append(
+            ",".join(f"{r[0]}-{r[-1]}" if len(r) > 2 else ",".join(map(str, r)) for r in runs)
+            + suit
+        )
     return " ".join(out)

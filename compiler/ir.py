@@ -122,7 +122,9 @@ class PatternIR:
     def members_only(self) -> bool:
         """Whether this combination pattern's expressions read only the combined sets (``MEMBERS_NAMES``):
         its answer then depends on those sets alone."""
-        return self.combine is not None and self.open_value is None and self._reads_only(MEMBERS_NAMES)
+        return (
+            self.combine is not None and self.open_value is None and self._reads_only(MEMBERS_NAMES)
+        )
 
     @property
     def tiles_only(self) -> bool:
@@ -292,8 +294,16 @@ class ProfileIR:
         function that tests every ``when`` of the list at once, and what it is for."""
         plain = [p for p in self.patterns if p.combine is None]
         return (
-            ("_when_whole_hand_tiles", "reading the tiles only", tuple(p for p in plain if p.tiles_only)),
-            ("_when_whole_hand_situation", "reading the situation", tuple(p for p in plain if not p.tiles_only)),
+            (
+                "_when_whole_hand_tiles",
+                "reading the tiles only",
+                tuple(p for p in plain if p.tiles_only),
+            ),
+            (
+                "_when_whole_hand_situation",
+                "reading the situation",
+                tuple(p for p in plain if not p.tiles_only),
+            ),
         )
 
     @property

@@ -57,7 +57,9 @@ _EventLoader: type = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 def load_spec_text(text: str, file: str) -> Loaded:
     """Parse one spec's YAML text; raise :class:`SpecErrors` on any problem."""
     if len(text.encode("utf-8")) > MAX_SPEC_BYTES:
-        raise SpecErrors([SpecError(f"file is larger than {MAX_SPEC_BYTES} bytes", Location(file, 1))])
+        raise SpecErrors(
+            [SpecError(f"file is larger than {MAX_SPEC_BYTES} bytes", Location(file, 1))]
+        )
     try:
         events = _EventLoader(text)
         try:
@@ -79,7 +81,14 @@ def load_spec_text(text: str, file: str) -> Loaded:
     except yaml.YAMLError as e:
         raise SpecErrors([SpecError(f"malformed YAML: {e}", Location(file, 1))]) from None
     if node is None:
-        raise SpecErrors([SpecError("the file is empty; a spec needs at least id, names and source", Location(file, 1))])
+        raise SpecErrors(
+            [
+                SpecError(
+                    "the file is empty; a spec needs at least id, names and source",
+                    Location(file, 1),
+                )
+            ]
+        )
     locations: dict[Path, Location] = {}
     errors: list[SpecError] = []
     data = _convert(node, (), file, locations, errors, 0)
@@ -94,13 +103,19 @@ def load_spec_file(path: FilePath, display: str | None = None) -> Loaded:
     try:
         raw = path.read_bytes()
     except OSError as e:
-        raise SpecErrors([SpecError(f"cannot read the file: {e.strerror}", Location(name, 1))]) from None
+        raise SpecErrors(
+            [SpecError(f"cannot read the file: {e.strerror}", Location(name, 1))]
+        ) from None
     if len(raw) > MAX_SPEC_BYTES:
-        raise SpecErrors([SpecError(f"file is larger than {MAX_SPEC_BYTES} bytes", Location(name, 1))])
+        raise SpecErrors(
+            [SpecError(f"file is larger than {MAX_SPEC_BYTES} bytes", Location(name, 1))]
+        )
     try:
         text = raw.decode("utf-8")
     except UnicodeDecodeError as e:
-        raise SpecErrors([SpecError(f"not UTF-8 text (byte {e.start})", Location(name, 1))]) from None
+        raise SpecErrors(
+            [SpecError(f"not UTF-8 text (byte {e.start})", Location(name, 1))]
+        ) from None
     return load_spec_text(text, name)
 
 
@@ -118,23 +133,34 @@ def _refuse_aliases_and_depth(loader: Any, file: str) -> None:
             depth += 1
             if depth > MAX_DEPTH + 1:  # the top mapping is level 1 here, level 0 in _convert
                 mark = event.start_mark
-                where = Location(file, mark.line + 1, mark.column + 1) if mark else Location(file, 1)
+                where = (
+                    Location(file, mark.line + 1, mark.column + 1) if mark else Location(file, 1)
+                )
                 raise SpecErrors([SpecError(f"nested deeper than {MAX_DEPTH} levels", where)])
         elif isinstance(event, (yaml.MappingEndEvent, yaml.SequenceEndEvent)):
             depth -= 1
         anchor = getattr(event, "anchor", None)
         if isinstance(event, yaml.AliasEvent) or anchor is not None:
             mark = event.start_mark
-            raise SpecErrors([
-                SpecError(
-                    "YAML anchors and aliases (&name, *name) are not allowed in specs; "
-                    "use `extends` to share rules between profiles",
-                    Location(file, mark.line + 1, mark.column + 1),
-                )
-            ])
+            raise SpecErrors(
+                [
+                    SpecError(
+                        "YAML anchors and aliases (&name, *name) are not allowed in specs; "
+                        "use `extends` to share rules between profiles",
+                        Location(file, mark.line + 1, mark.column + 1),
+                    )
+                ]
+            )
 
 
-def _convert(node: Node, path: Path, file: str, locs: dict[Path, Location], errors: list[SpecError], depth: int) -> Any:
+def _convert(
+    node: Node,
+    path: Path,
+    file: str,
+    locs: dict[Path, Location],
+    errors: list[SpecError],
+    depth: int,
+) -> Any:
     loc = Location(file, node.start_mark.line + 1, node.start_mark.column + 1)
     locs[path] = loc
     if depth > MAX_DEPTH:
@@ -148,26 +174,43 @@ def _convert(node: Node, path: Path, file: str, locs: dict[Path, Location], erro
                 continue
             key = _Loader.construct_scalar(_Loader(""), key_node)  # plain text, never a typed value
             if key_node.tag == "tag:yaml.org,2002:merge" or key == "<<":
-                errors.append(SpecError("YAML merge keys (<<) are not allowed; use `extends`", loc, path))
+                errors.append(
+                    SpecError("YAML merge keys (<<) are not allowed; use `extends`", loc, path)
+                )
                 continue
             key = str(key)
             kloc = Location(file, key_node.start_mark.line + 1, key_node.start_mark.column + 1)
             if key in out:
                 first = locs.get(path + (key,))
-                errors.append(SpecError(f"duplicate key {key!r} (first defined at line {first.line if first else '?'})", kloc, path + (key,)))
+                errors.append(
+                    SpecError(
+                        f"duplicate key {key!r} (first defined at line {first.line if first else '?'})",
+                        kloc,
+                        path + (key,),
+                    )
+                )
                 continue
             out[key] = _convert(value_node, path + (key,), file, locs, errors, depth + 1)
             locs[path + (key,)] = kloc
         return out
     if isinstance(node, SequenceNode):
-        return [_convert(item, path + (i,), file, locs, errors, depth + 1) for i, item in enumerate(node.value)]
+        return [
+            _convert(item, path + (i,), file, locs, errors, depth + 1)
+            for i, item in enumerate(node.value)
+        ]
     assert isinstance(node, ScalarNode)
     loader = _Loader("")
     try:
         if node.tag == "tag:yaml.org,2002:int":
             digits = sum(ch.isdigit() for ch in node.value)
             if digits > MAX_INT_DIGITS:
-                errors.append(SpecError(f"an integer of {digits} digits is beyond any rule's range (at most {MAX_INT_DIGITS})", loc, path))
+                errors.append(
+                    SpecError(
+                        f"an integer of {digits} digits is beyond any rule's range (at most {MAX_INT_DIGITS})",
+                        loc,
+                        path,
+                    )
+                )
                 return None
         return loader.construct_object(node, deep=True)
     except (yaml.YAMLError, ValueError) as e:

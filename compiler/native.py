@@ -79,8 +79,22 @@ _ENUM_C: dict[str, dict[str, str]] = {
 #: The numeric value of each C constant above (the order mjscore.h gives them).
 _ENUM_VALUE: dict[str, dict[str, int]] = {
     SUIT.name: {"m": 0, "p": 1, "s": 2, "z": 3},
-    SHAPE.name: {"standard": 0, "seven_pairs": 1, "thirteen_orphans": 2, "knitted_straight": 3, "honors_and_knitted": 4},
-    WAIT.name: {"two_sided": 0, "edge": 1, "closed": 2, "single": 3, "dual_pon": 4, "thirteen_sided": 5, "other": 6},
+    SHAPE.name: {
+        "standard": 0,
+        "seven_pairs": 1,
+        "thirteen_orphans": 2,
+        "knitted_straight": 3,
+        "honors_and_knitted": 4,
+    },
+    WAIT.name: {
+        "two_sided": 0,
+        "edge": 1,
+        "closed": 2,
+        "single": 3,
+        "dual_pon": 4,
+        "thirteen_sided": 5,
+        "other": 6,
+    },
     GROUP_KIND.name: {"sequence": 0, "triplet": 1, "kong": 2, "pair": 3, "knitted": 4, "single": 5},
     WIND.name: {"E": 0, "S": 1, "W": 2, "N": 3},
 }
@@ -242,9 +256,13 @@ class _Lowering:
         raise self.fail(node, "no native form for this unary operator")
 
     def lower_BinOp(self, node: ast.BinOp) -> tuple[str, X.Type]:
-        fn = {ast.Add: "mj_add", ast.Sub: "mj_sub", ast.Mult: "mj_mul", ast.FloorDiv: "mj_floordiv", ast.Mod: "mj_mod"}.get(
-            type(node.op)
-        )
+        fn = {
+            ast.Add: "mj_add",
+            ast.Sub: "mj_sub",
+            ast.Mult: "mj_mul",
+            ast.FloorDiv: "mj_floordiv",
+            ast.Mod: "mj_mod",
+        }.get(type(node.op))
         if fn is None:
             raise self.fail(node, "no native form for this operator")
         return f"{fn}(&v->overflow, {self.int_of(node.left)}, {self.int_of(node.right)})", X.INT
@@ -255,7 +273,11 @@ class _Lowering:
         orelse, ot = self.value(node.orelse)
         typ = bt if bt != X.NONE else ot
         for t, n in ((bt, node.body), (ot, node.orelse)):
-            if t not in (X.INT, X.BOOL, X.NONE) and not isinstance(t, (X.Enum, X.Optional)) and t != X.STR:
+            if (
+                t not in (X.INT, X.BOOL, X.NONE)
+                and not isinstance(t, (X.Enum, X.Optional))
+                and t != X.STR
+            ):
                 raise self.fail(n, f"no native `if` branch of {t.describe()}")
         if bt == X.STR or ot == X.STR:
             raise self.fail(node, "an `if` choosing between texts")
@@ -283,13 +305,20 @@ class _Lowering:
         left, lt = self.value(left_node)
         for op, right_node in zip(node.ops, node.comparators):
             if isinstance(op, (ast.Is, ast.IsNot)):
-                none = "NULL" if isinstance(lt, X.Optional) and isinstance(lt.inner, X.Record) else "MJ_NONE"
+                none = (
+                    "NULL"
+                    if isinstance(lt, X.Optional) and isinstance(lt.inner, X.Record)
+                    else "MJ_NONE"
+                )
                 parts.append(f"(({left}) {'==' if isinstance(op, ast.Is) else '!='} {none})")
                 right, rt = "MJ_NONE", X.NONE
             elif isinstance(op, (ast.In, ast.NotIn)):
                 test = self.membership(left, lt, left_node, right_node)
                 parts.append(test if isinstance(op, ast.In) else f"(!{test})")
-                right, rt = "", X.NONE  # `in` ends a comparison chain in every spec; refuse a longer one
+                right, rt = (
+                    "",
+                    X.NONE,
+                )  # `in` ends a comparison chain in every spec; refuse a longer one
                 if op is not node.ops[-1]:
                     raise self.fail(node, "a comparison chain continuing after `in`")
             elif isinstance(right_node, ast.Set) and isinstance(lt, X.SetOf):
@@ -299,7 +328,9 @@ class _Lowering:
                 right, rt = self.value(right_node)
                 if not isinstance(rt, X.SetOf):
                     raise self.fail(node, "a set compared with something that is not a set")
-                parts.append(f"(({self.set_literal(left_node, rt.elem)}) {_CMP_C[type(op)]} ({right}))")
+                parts.append(
+                    f"(({self.set_literal(left_node, rt.elem)}) {_CMP_C[type(op)]} ({right}))"
+                )
             else:
                 right, rt = self.value(right_node)
                 if isinstance(lt, X.Record) or isinstance(rt, X.Record):
@@ -321,7 +352,11 @@ class _Lowering:
                     raise self.fail(node, "a set of texts that are not enum members")
                 member = ast.literal_eval(text)
                 value = _ENUM_VALUE[target.name][member]
-            elif isinstance(elt, ast.Constant) and isinstance(elt.value, int) and not isinstance(elt.value, bool):
+            elif (
+                isinstance(elt, ast.Constant)
+                and isinstance(elt.value, int)
+                and not isinstance(elt.value, bool)
+            ):
                 value = elt.value
             else:
                 raise self.fail(node, "a set literal of no constant members")
@@ -340,7 +375,9 @@ class _Lowering:
             return f"{{ int64_t {x} = (int64_t)({e}); if ({x} < 0 || {x} > 63) v->overflow = 1; else {mask} |= UINT64_C(1) << {x}; }}"
 
         loop = self.loop(node, body, mask, elem_types=elem)
-        return "({ uint64_t %s = 0; %s %s; })" % (mask, loop, mask), X.SetOf(elem[0] if elem else X.INT)
+        return "({ uint64_t %s = 0; %s %s; })" % (mask, loop, mask), X.SetOf(
+            elem[0] if elem else X.INT
+        )
 
     def membership(self, left: str, lt: X.Type, left_node: ast.AST, right_node: ast.expr) -> str:
         if isinstance(right_node, (ast.Tuple, ast.List, ast.Set)):
@@ -351,13 +388,20 @@ class _Lowering:
             if not items:
                 return "0"
             x = self.fresh("x")
-            return "({ int64_t %s = (int64_t)(%s); (%s); })" % (x, left, " || ".join(f"{x} == ({i})" for i in items))
+            return "({ int64_t %s = (int64_t)(%s); (%s); })" % (
+                x,
+                left,
+                " || ".join(f"{x} == ({i})" for i in items),
+            )
         if isinstance(right_node, (ast.Attribute, ast.SetComp)):
             mask, mt = self.value(right_node)
             if isinstance(mt, X.SetOf):
                 x = self.fresh("x")
                 item = self.enum_text(left, lt, mt.elem, left_node)
-                return "({ int64_t %s = (int64_t)(%s); (%s >= 0 && %s < 64 && ((%s >> %s) & 1u)); })" % (x, item, x, x, mask, x)
+                return (
+                    "({ int64_t %s = (int64_t)(%s); (%s >= 0 && %s < 64 && ((%s >> %s) & 1u)); })"
+                    % (x, item, x, x, mask, x)
+                )
         if isinstance(right_node, ast.ListComp):
             x = self.fresh("x")
             found = self.fresh("found")
@@ -367,13 +411,24 @@ class _Lowering:
                 return f"if ({x} == (int64_t)({elt_text})) {{ {found} = 1; goto {found}_end; }}"
 
             loop = self.loop(right_node, body, elt_var)
-            return "({ int64_t %s = (int64_t)(%s); int %s = 0; %s %s_end: ; %s; })" % (x, left, found, loop, found, found)
+            return "({ int64_t %s = (int64_t)(%s); int %s = 0; %s %s_end: ; %s; })" % (
+                x,
+                left,
+                found,
+                loop,
+                found,
+                found,
+            )
         raise self.fail(right_node, "no native `in` over this collection")
 
     # -- calls
     def lower_Call(self, node: ast.Call) -> tuple[str, X.Type]:
         func = node.func
-        if isinstance(func, ast.Attribute) and isinstance(func.value, ast.Name) and func.value.id == "v":
+        if (
+            isinstance(func, ast.Attribute)
+            and isinstance(func.value, ast.Name)
+            and func.value.id == "v"
+        ):
             return self.declared(func.attr, node)
         if not isinstance(func, ast.Name):
             raise self.fail(node, "a call of no declared function")
@@ -409,7 +464,13 @@ class _Lowering:
             if pid not in self.scope.pattern_ids:
                 raise self.fail(node, f"counted() of an unknown pattern {pid!r}")
             return f"mj_counted(v, {self.scope.pattern_ids.index(pid)})", X.BOOL
-        slot = {"option_on": 0, "option_value": 0, "option_points": 0, "option_doubles": 1, "option_limit": 2}.get(name)
+        slot = {
+            "option_on": 0,
+            "option_value": 0,
+            "option_points": 0,
+            "option_doubles": 1,
+            "option_limit": 2,
+        }.get(name)
         if slot is not None:
             option = self.constant_text(args[0])
             if option not in self.scope.option_names:
@@ -430,14 +491,22 @@ class _Lowering:
         """A C loop header over ``iter_node`` binding a fresh variable: (header, variable, element type)."""
         i = self.fresh("i")
         var = self.fresh("it")
-        if isinstance(iter_node, ast.Attribute) and isinstance(iter_node.value, ast.Name) and iter_node.value.id == "v":
+        if (
+            isinstance(iter_node, ast.Attribute)
+            and isinstance(iter_node.value, ast.Name)
+            and iter_node.value.id == "v"
+        ):
             if iter_node.attr in _LISTS:
                 _, typ = self.value(iter_node)
                 assert isinstance(typ, X.ListOf)
                 items, count, pointers = _LISTS[iter_node.attr]
                 ctype = "const mj_group *" if typ.elem == GROUP else "const mj_tile *"
                 item = f"{items}[{i}]" if pointers else f"&{items}[{i}]"
-                return f"for (int {i} = 0; {i} < {count}; {i}++) {{ {ctype}{var} = {item};", var, typ.elem
+                return (
+                    f"for (int {i} = 0; {i} < {count}; {i}++) {{ {ctype}{var} = {item};",
+                    var,
+                    typ.elem,
+                )
             if iter_node.attr == "suits":
                 return (
                     f"for (int64_t {var} = 0; {var} < 4; {var}++) {{ if (!((v->suits >> {var}) & 1u)) continue;",
@@ -505,7 +574,11 @@ class _Lowering:
     def reduce(self, name: str, arg: ast.expr) -> str:
         """any / all / sum / min / max / len over a comprehension or a list (Python's order of visits)."""
         if name == "len" and not isinstance(arg, (ast.ListComp, ast.SetComp)):
-            if isinstance(arg, ast.Attribute) and isinstance(arg.value, ast.Name) and arg.value.id == "v":
+            if (
+                isinstance(arg, ast.Attribute)
+                and isinstance(arg.value, ast.Name)
+                and arg.value.id == "v"
+            ):
                 if arg.attr in _LISTS:
                     self.value(arg)
                     return f"((int64_t){_LISTS[arg.attr][1]})"
@@ -543,7 +616,13 @@ class _Lowering:
                 r,
             )
             # Python raises on an empty sequence: no native answer then.
-            return "({ int64_t %s = 0; int %s = 0; %s if (!%s) v->overflow = 1; %s; })" % (r, have, loop, have, r)
+            return "({ int64_t %s = 0; int %s = 0; %s if (!%s) v->overflow = 1; %s; })" % (
+                r,
+                have,
+                loop,
+                have,
+                r,
+            )
         # len of a list or set comprehension
         if isinstance(comp, ast.ListComp):
             loop = self.loop(comp, lambda e: f"{r}++;", r, counts_only=True)
@@ -631,8 +710,16 @@ class NativeModule:
     it is (its C text), with its C name: what a child module looks its own up in."""
 
 
-_PREFER_C = {"total": "MJ_PREFER_TOTAL", "payment": "MJ_PREFER_PAYMENT", "points": "MJ_PREFER_POINTS"}
-_COMBINE_C = {"sequences": "MJ_COMBINE_SEQUENCES", "triplets": "MJ_COMBINE_TRIPLETS", "sets": "MJ_COMBINE_SETS"}
+_PREFER_C = {
+    "total": "MJ_PREFER_TOTAL",
+    "payment": "MJ_PREFER_PAYMENT",
+    "points": "MJ_PREFER_POINTS",
+}
+_COMBINE_C = {
+    "sequences": "MJ_COMBINE_SEQUENCES",
+    "triplets": "MJ_COMBINE_TRIPLETS",
+    "sets": "MJ_COMBINE_SETS",
+}
 _PICK_C = {"highest": "MJ_PICK_HIGHEST", "all": "MJ_PICK_ALL"}
 
 
@@ -704,7 +791,9 @@ def native_module(
         if excludes:
             ex_name = array("int", f"excludes_{i}", ", ".join(str(x) for x in excludes))
             lim_name = array(
-                "int", f"exclude_limit_{i}", ", ".join(str(limits.get(pattern_ids[x], -1)) for x in excludes)
+                "int",
+                f"exclude_limit_{i}",
+                ", ".join(str(limits.get(pattern_ids[x], -1)) for x in excludes),
             )
         combine = _COMBINE_C[p.combine[0]] if p.combine is not None else "MJ_NONE"
         size = p.combine[1] if p.combine is not None else 0
@@ -726,13 +815,18 @@ def native_module(
                     str(len(excludes)),
                     combine,
                     str(size),
-                    *("1" if flag else "0" for flag in (p.fallback, p.bonus, p.limit, p.tiles_only, p.members_only)),
+                    *(
+                        "1" if flag else "0"
+                        for flag in (p.fallback, p.bonus, p.limit, p.tiles_only, p.members_only)
+                    ),
                 ]
             )
             + "}"
         )
     requirements = [
-        "{" + f"{c_string(r.reason.en)}, {fn(r.when, f'require_{i}', f'win.requirements.{r.id}')}" + "}"
+        "{"
+        + f"{c_string(r.reason.en)}, {fn(r.when, f'require_{i}', f'win.requirements.{r.id}')}"
+        + "}"
         for i, r in enumerate(ir.requirements)
     ]
     point_items: list[str] = []
@@ -761,7 +855,11 @@ def native_module(
     def formulas(amounts: tuple[object, ...], kind: str) -> list[str]:
         out = []
         for i, a in enumerate(amounts):
-            scope = Scope(payment=True, option_names=option_names, named_values=named[: i] if kind == "values" else named)
+            scope = Scope(
+                payment=True,
+                option_names=option_names,
+                named_values=named[:i] if kind == "values" else named,
+            )
             out.append("{" + f"{c_string(a.name)}, {fn(a.expr, f'{kind}_{i}', f'payments.{kind}.{a.name}', scope)}" + "}")  # type: ignore[attr-defined]
         return out
 
@@ -770,8 +868,14 @@ def native_module(
     tsumo = formulas(ir.payment_tsumo, "tsumo")
     if len(ir.patterns) > 192:
         raise NativeUnsupported(f"{ir.spec_file}: more than 192 patterns")
-    group_pick = array("int", "group_pick", ", ".join(_PICK_C[g.pick] for g in ir.groups)) if ir.groups else "NULL"
-    prefer = array("int", "prefer", ", ".join(_PREFER_C[k] for k in ir.prefer)) if ir.prefer else "NULL"
+    group_pick = (
+        array("int", "group_pick", ", ".join(_PICK_C[g.pick] for g in ir.groups))
+        if ir.groups
+        else "NULL"
+    )
+    prefer = (
+        array("int", "prefer", ", ".join(_PREFER_C[k] for k in ir.prefer)) if ir.prefer else "NULL"
+    )
     minimum = ir.minimum
     minimum_without = "NULL"
     if minimum is not None and minimum.without:
@@ -821,11 +925,18 @@ def native_module(
         ("n_ron", str(len(ron))),
         ("tsumo", tsumo_table),
         ("n_tsumo", str(len(tsumo))),
-        ("hand_value", str(named.index(ir.payment_hand_value)) if ir.payment_hand_value else "MJ_NONE"),
+        (
+            "hand_value",
+            str(named.index(ir.payment_hand_value)) if ir.payment_hand_value else "MJ_NONE",
+        ),
         ("n_options", str(len(option_names))),
         (
             "limit_hands_counted",
-            str(option_names.index(ir.limit_hands_counted)) if ir.limit_hands_counted else "MJ_NONE",
+            (
+                str(option_names.index(ir.limit_hands_counted))
+                if ir.limit_hands_counted
+                else "MJ_NONE"
+            ),
         ),
         ("has_combinations", str(int(ir.has_combinations))),
     )

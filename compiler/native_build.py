@@ -42,7 +42,9 @@ def compile_engines(generated: Path, profile_ids: list[str]) -> list[str]:
         try:
             _compile(source, target, pid)
         except Exception as e:  # a compiler's failure of any kind leaves the Python backend
-            notes.append(f"{pid}: native engine not compiled ({_first_line(e)}); it runs on the Python backend")
+            notes.append(
+                f"{pid}: native engine not compiled ({_first_line(e)}); it runs on the Python backend"
+            )
         else:
             notes.append(f"{pid}: native engine compiled -> {target.name}")
     return notes

@@ -105,14 +105,23 @@ class ProfileDiff:
         def side(ir: ProfileIR) -> dict[str, Any]:
             return {"id": ir.id, "name": ir.names.en, "book": ir.source_book, "extends": ir.extends}
 
-        return {"a": side(self.a), "b": side(self.b), "differences": [d.to_json() for d in self.differences]}
+        return {
+            "a": side(self.a),
+            "b": side(self.b),
+            "differences": [d.to_json() for d in self.differences],
+        }
 
 
 # ---- flattening ---------------------------------------------------------------
 
 
 def _is_text(value: Any) -> bool:
-    return isinstance(value, dict) and bool(value) and set(value) <= set(LANGUAGES) and all(isinstance(v, str) for v in value.values())
+    return (
+        isinstance(value, dict)
+        and bool(value)
+        and set(value) <= set(LANGUAGES)
+        and all(isinstance(v, str) for v in value.values())
+    )
 
 
 def flatten(data: Mapping[str, Any]) -> dict[str, Any]:
@@ -139,10 +148,16 @@ def _flatten(value: Any, path: str, leaves: dict[str, Any], items: list[str]) ->
         for key, sub in value.items():
             if key not in NOT_RULE_KEYS:
                 _flatten(sub, f"{path}.{key}", leaves, items)
-    elif isinstance(value, list) and value and all(isinstance(v, dict) and isinstance(v.get("id"), str) for v in value):
+    elif (
+        isinstance(value, list)
+        and value
+        and all(isinstance(v, dict) and isinstance(v.get("id"), str) for v in value)
+    ):
         for item in value:
             items.append(f"{path}.{item['id']}")
-            _flatten({k: v for k, v in item.items() if k != "id"}, f"{path}.{item['id']}", leaves, items)
+            _flatten(
+                {k: v for k, v in item.items() if k != "id"}, f"{path}.{item['id']}", leaves, items
+            )
     elif isinstance(value, list):
         leaves[path] = list(value)
     else:
@@ -150,6 +165,7 @@ def _flatten(value: Any, path: str, leaves: dict[str, Any], items: list[str]) ->
 
 
 # ---- schema defaults ----------------------------------------------------------------
+
 
 def _resolve_ref(schema: Any, root: Mapping[str, Any]) -> Any:
     while isinstance(schema, dict) and "$ref" in schema:
@@ -210,7 +226,9 @@ def _object_branch(schema: Any, root: Mapping[str, Any]) -> Any:
 # ---- comparing --------------------------------------------------------------------------
 
 
-def resolved_rules(lib: SpecLibrary, profile_id: str) -> tuple[ProfileIR, dict[str, Any], list[str]]:
+def resolved_rules(
+    lib: SpecLibrary, profile_id: str
+) -> tuple[ProfileIR, dict[str, Any], list[str]]:
     """A profile's IR (so the spec is known to be valid), its flattened rules with defaults filled
     in, and the paths of its id-keyed list items."""
     resolved = lib.resolve_file(lib.path_of(profile_id))
@@ -248,7 +266,9 @@ def diff_profiles(lib: SpecLibrary, a_id: str, b_id: str) -> ProfileDiff:
     out: list[Difference] = []
     # Something in one profile only (a pattern, a clock, a reading...) is one
     # difference, summarised, not one per key.
-    wholes = [f"scoring.patterns.{p.id}" for p in (*a_ir.patterns, *b_ir.patterns)] + a_items + b_items
+    wholes = (
+        [f"scoring.patterns.{p.id}" for p in (*a_ir.patterns, *b_ir.patterns)] + a_items + b_items
+    )
     for prefix in dict.fromkeys(wholes):
         in_a = any(_under(k, prefix) for k in a)
         in_b = any(_under(k, prefix) for k in b)
@@ -256,7 +276,15 @@ def diff_profiles(lib: SpecLibrary, a_id: str, b_id: str) -> ProfileDiff:
             continue
         side = a if in_a else b
         summary = {k[len(prefix) + 1 :] or "value": v for k, v in side.items() if _under(k, prefix)}
-        out.append(Difference(_area(prefix), prefix, _label(prefix, names), summary if in_a else MISSING, MISSING if in_a else summary))
+        out.append(
+            Difference(
+                _area(prefix),
+                prefix,
+                _label(prefix, names),
+                summary if in_a else MISSING,
+                MISSING if in_a else summary,
+            )
+        )
         a = {k: v for k, v in a.items() if not _under(k, prefix)}
         b = {k: v for k, v in b.items() if not _under(k, prefix)}
     for path in list(a) + [p for p in b if p not in a]:
@@ -277,7 +305,11 @@ def show(value: Any, width: int = 48) -> str:
     if _is_text(value):
         text = str(value.get("en", next(iter(value.values()))))
     elif isinstance(value, dict) and all(isinstance(k, str) for k in value):
-        text = "; ".join(f"{k}: {show(v, width)}" for k, v in value.items() if k not in ("names", "definition", "reading"))
+        text = "; ".join(
+            f"{k}: {show(v, width)}"
+            for k, v in value.items()
+            if k not in ("names", "definition", "reading")
+        )
     elif isinstance(value, bool):
         text = "yes" if value else "no"
     elif isinstance(value, list):

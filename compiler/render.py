@@ -56,7 +56,13 @@ from .errors import Location, SpecError
 from .ir import ExampleIR, ExprIR, MinimumIR, PatternIR, ProfileIR
 
 #: Each language's name in that language, for the language links.
-LANGUAGE_NAMES: dict[str, str] = {"en": "English", "zh": "简体中文", "ja": "日本語", "pt": "Português", "fr": "Français"}
+LANGUAGE_NAMES: dict[str, str] = {
+    "en": "English",
+    "zh": "简体中文",
+    "ja": "日本語",
+    "pt": "Português",
+    "fr": "Français",
+}
 
 #: The language of the index page.
 INDEX_LANGUAGE = "en"
@@ -103,7 +109,9 @@ def _finalize(value: Any) -> str:
     try:
         return _piece(value)
     except TypeError:
-        raise TypeError(f"a template interpolated a {type(value).__name__}; the document model must give text") from None
+        raise TypeError(
+            f"a template interpolated a {type(value).__name__}; the document model must give text"
+        ) from None
 
 
 # ---- messages ---------------------------------------------------------------
@@ -167,10 +175,27 @@ def _piece(value: object) -> str:
 
 _SUIT_GLYPH_BASE = {Suit.MAN: 0x1F007, Suit.PIN: 0x1F019, Suit.SOU: 0x1F010}
 # Honors 1z..7z: East, South, West, North, White, Green, Red.
-_HONOR_GLYPHS = ("\U0001f000", "\U0001f001", "\U0001f002", "\U0001f003", "\U0001f006", "\U0001f005", "\U0001f004")
+_HONOR_GLYPHS = (
+    "\U0001f000",
+    "\U0001f001",
+    "\U0001f002",
+    "\U0001f003",
+    "\U0001f006",
+    "\U0001f005",
+    "\U0001f004",
+)
 # Flowers 1f..8f: plum, orchid, chrysanthemum, bamboo, spring, summer, autumn, winter
 # (Unicode orders bamboo before chrysanthemum).
-_FLOWER_GLYPHS = ("\U0001f022", "\U0001f023", "\U0001f025", "\U0001f024", "\U0001f026", "\U0001f027", "\U0001f028", "\U0001f029")
+_FLOWER_GLYPHS = (
+    "\U0001f022",
+    "\U0001f023",
+    "\U0001f025",
+    "\U0001f024",
+    "\U0001f026",
+    "\U0001f027",
+    "\U0001f028",
+    "\U0001f029",
+)
 
 
 def glyph(tile: Tile) -> str:
@@ -339,10 +364,22 @@ _BLOCK = {
     "timeout": N_("Running out of time"),
 }
 _DIRECTION = {"left": N_("to the left"), "across": N_("across"), "right": N_("to the right")}
-_PREFER = {"total": N_("the highest total"), "payment": N_("the highest payment"), "points": N_("the most points")}
+_PREFER = {
+    "total": N_("the highest total"),
+    "payment": N_("the highest payment"),
+    "points": N_("the most points"),
+}
 # What a combination pattern (``combine: {kind: n}``) is formed by: one set, or n sets.
-_COMBINE_ONE = {"sequences": N_("one sequence"), "triplets": N_("one triplet or kong"), "sets": N_("one group")}
-_COMBINE_MANY = {"sequences": N_("{count} sequences"), "triplets": N_("{count} triplets or kongs"), "sets": N_("{count} groups")}
+_COMBINE_ONE = {
+    "sequences": N_("one sequence"),
+    "triplets": N_("one triplet or kong"),
+    "sets": N_("one group"),
+}
+_COMBINE_MANY = {
+    "sequences": N_("{count} sequences"),
+    "triplets": N_("{count} triplets or kongs"),
+    "sets": N_("{count} groups"),
+}
 
 
 # ---- building a document --------------------------------------------------------
@@ -351,7 +388,9 @@ _COMBINE_MANY = {"sequences": N_("{count} sequences"), "triplets": N_("{count} t
 class _Builder:
     """Builds one :class:`RuleDocument` from a profile's IR and engine in one language."""
 
-    def __init__(self, ir: ProfileIR, engine: Profile, lang: str, tr: Translator, names: Mapping[str, Text]) -> None:
+    def __init__(
+        self, ir: ProfileIR, engine: Profile, lang: str, tr: Translator, names: Mapping[str, Text]
+    ) -> None:
         self.ir = ir
         self.engine = engine
         self.lang = lang
@@ -361,7 +400,9 @@ class _Builder:
         # marked `playable: false` states no table rules the engine could be held to.
         self.playable = bool(getattr(ir, "playable", True))
         self.table_rules = getattr(ir, "table", None) if self.playable else None
-        self.table_notes: tuple[Any, ...] = tuple(getattr(ir, "table_notes", ())) if self.playable else ()
+        self.table_notes: tuple[Any, ...] = (
+            tuple(getattr(ir, "table_notes", ())) if self.playable else ()
+        )
         self.clock_names: dict[str, Text] = dict(getattr(ir, "clock_names", ()))
 
     # -- small helpers --
@@ -377,7 +418,14 @@ class _Builder:
         separated by the language's clause separator (a title may hold commas)."""
         if all(p.startswith("§") for p in parts):
             return self._.join(parts)
-        shown = [Md(escape_md(p)) if p.startswith("§") else self._("“{title}”", context="section title", title=p) for p in parts]
+        shown = [
+            (
+                Md(escape_md(p))
+                if p.startswith("§")
+                else self._("“{title}”", context="section title", title=p)
+            )
+            for p in parts
+        ]
         return self._.join(shown, clauses=True)
 
     def section_cell(self, section: str | None) -> Md:
@@ -386,7 +434,7 @@ class _Builder:
         return self._.join(parts, clauses=not all(p.startswith("§") for p in parts))
 
     def section_ref(self, section: str | None) -> Md:
-        """"rule book §7", "rule book “Modèles de notation”"."""
+        """ "rule book §7", "rule book “Modèles de notation”"."""
         parts = _section_parts(section or "")
         if not parts:
             return Md("")
@@ -439,7 +487,9 @@ class _Builder:
         parts = []
         for lang in LANGUAGES:
             name = LANGUAGE_NAMES[lang]
-            parts.append(f"**{name}**" if lang == self.lang else f"[{name}]({self.ir.id}.{lang}.md)")
+            parts.append(
+                f"**{name}**" if lang == self.lang else f"[{name}]({self.ir.id}.{lang}.md)"
+            )
         return Md(" · ".join(parts))
 
     def intro(self) -> tuple[Md, ...]:
@@ -454,7 +504,12 @@ class _Builder:
             )
         ]
         if ir.extends:
-            out.append(_("It extends {parent} and states only what differs from it.", parent=self.doc_link(ir.extends)))
+            out.append(
+                _(
+                    "It extends {parent} and states only what differs from it.",
+                    parent=self.doc_link(ir.extends),
+                )
+            )
         example = self.first_section()
         if example is None:
             out.append(
@@ -499,7 +554,14 @@ class _Builder:
         rows: list[tuple[Md, Md]] = [
             (_("Players"), Md(str(ir.players))),
             (_("Tiles"), self.tile_summary()),
-            (_("Starting hand"), _("dealer {dealer} tiles, the others {others}", dealer=ir.deal_dealer, others=ir.deal_others)),
+            (
+                _("Starting hand"),
+                _(
+                    "dealer {dealer} tiles, the others {others}",
+                    dealer=ir.deal_dealer,
+                    others=ir.deal_others,
+                ),
+            ),
         ]
         opening = []
         exchange = self.table_field("exchange")
@@ -510,7 +572,9 @@ class _Builder:
         if opening and self.playable:
             rows.append((_("Opening"), _.join(opening, clauses=True)))
         rows.append((_("Winning shapes"), _.join(self.shape_names(), clauses=True)))
-        scoring = [_("{count} patterns, counted in {unit}", count=len(ir.patterns), unit=self.unit())]
+        scoring = [
+            _("{count} patterns, counted in {unit}", count=len(ir.patterns), unit=self.unit())
+        ]
         if ir.cap is not None:
             scoring.append(_("capped at {cap} {unit}", cap=ir.cap, unit=self.unit()))
         rows.append((_("Scoring"), _.join(scoring, clauses=True)))
@@ -531,7 +595,12 @@ class _Builder:
             _("8 flowers") if t.flowers else _("no flowers"),
         ]
         if t.red_fives:
-            parts.append(_("red fives in {suits}", suits=_.join(_.marked(_SUIT_WORD[s]) for s in t.red_fives)))
+            parts.append(
+                _(
+                    "red fives in {suits}",
+                    suits=_.join(_.marked(_SUIT_WORD[s]) for s in t.red_fives),
+                )
+            )
         else:
             parts.append(_("no red fives"))
         return _.join(parts, clauses=True)
@@ -546,13 +615,29 @@ class _Builder:
         if t.honors:
             winds = _.join(_.marked(_WIND[w]) for w in "ESWN")
             dragons = _.join(_.marked(d) for d in _DRAGONS)
-            rows.append((_("Winds ({names})", names=winds), code("1z–4z"), Md(glyphs(parse_tiles("1234z")))))
-            rows.append((_("Dragons ({names})", names=dragons), code("5z–7z"), Md(glyphs(parse_tiles("567z")))))
+            rows.append(
+                (_("Winds ({names})", names=winds), code("1z–4z"), Md(glyphs(parse_tiles("1234z"))))
+            )
+            rows.append(
+                (
+                    _("Dragons ({names})", names=dragons),
+                    code("5z–7z"),
+                    Md(glyphs(parse_tiles("567z"))),
+                )
+            )
         if t.flowers:
-            rows.append((_("Flowers and seasons"), code("1f–8f"), Md(glyphs(parse_tiles("12345678f")))))
+            rows.append(
+                (_("Flowers and seasons"), code("1f–8f"), Md(glyphs(parse_tiles("12345678f"))))
+            )
         if t.red_fives:
             reds = "".join(f"0{s}" for s in t.red_fives)
-            rows.append((_("Red fives"), code(" ".join(f"0{s}" for s in t.red_fives)), Md(glyphs(parse_tiles(reds)))))
+            rows.append(
+                (
+                    _("Red fives"),
+                    code(" ".join(f"0{s}" for s in t.red_fives)),
+                    Md(glyphs(parse_tiles(reds))),
+                )
+            )
         none, dash = _("none in this set"), Md("—")
         if not t.honors:
             rows.append((_("Honors (winds and dragons)"), dash, none))
@@ -560,7 +645,9 @@ class _Builder:
             rows.append((_("Flowers and seasons"), dash, none))
         if not t.red_fives:
             rows.append((_("Red fives"), dash, none))
-        table = Table((_("Kind"), _("Notation"), _("Tiles")), (Md("---"), Md("---"), Md("---")), tuple(rows))
+        table = Table(
+            (_("Kind"), _("Notation"), _("Tiles")), (Md("---"), Md("---"), Md("---")), tuple(rows)
+        )
         paragraphs = self.refs("wall") + [
             _(
                 "The wall holds {count} tiles: {copies} copies of each kind.",
@@ -619,19 +706,40 @@ class _Builder:
 
     def opening(self) -> tuple[Section, ...]:
         _ = self._
-        if not self.playable:  # the opening is a table rule; the missing suit's effect on a win stays under Winning
+        if (
+            not self.playable
+        ):  # the opening is a table rule; the missing suit's effect on a win stays under Winning
             return ()
         bullets = []
         exchange = self.table_field("exchange")
         if exchange is not None:
             count = getattr(exchange, "tiles", 3)
             if getattr(exchange, "same_suit", False):
-                bullets.append(_("After the deal every player chooses {count} tiles of one suit, face down, and passes them on.", count=count))
+                bullets.append(
+                    _(
+                        "After the deal every player chooses {count} tiles of one suit, face down, and passes them on.",
+                        count=count,
+                    )
+                )
             else:
-                bullets.append(_("After the deal every player chooses {count} tiles, face down, and passes them on.", count=count))
-            directions = [_.marked(_DIRECTION[str(d)]) for d in getattr(exchange, "directions", ()) if str(d) in _DIRECTION]
+                bullets.append(
+                    _(
+                        "After the deal every player chooses {count} tiles, face down, and passes them on.",
+                        count=count,
+                    )
+                )
+            directions = [
+                _.marked(_DIRECTION[str(d)])
+                for d in getattr(exchange, "directions", ())
+                if str(d) in _DIRECTION
+            ]
             if len(directions) > 1:
-                bullets.append(_("One direction, the same for everyone, is drawn at random: {directions}.", directions=_.join(directions)))
+                bullets.append(
+                    _(
+                        "One direction, the same for everyone, is drawn at random: {directions}.",
+                        directions=_.join(directions),
+                    )
+                )
             elif directions:
                 bullets.append(_("The tiles are passed {direction}.", direction=directions[0]))
         if self.ir.missing_suit == "declare":
@@ -648,7 +756,11 @@ class _Builder:
                 )
             )
         if self.table_field("discard_missing_suit_first"):
-            bullets.append(_("While a player still holds tiles of the declared suit, they must discard those first."))
+            bullets.append(
+                _(
+                    "While a player still holds tiles of the declared suit, they must discard those first."
+                )
+            )
         if not bullets:
             return ()
         return (Section(paragraphs=tuple(self.refs("opening", "turn")), bullets=tuple(bullets)),)
@@ -678,35 +790,76 @@ class _Builder:
         multiple = getattr(calls, "multiple_ron", None)
         limit = getattr(calls, "ron_limit", None)
         if multiple is True and isinstance(limit, int):
-            bullets.append(_("A win on a discard comes before any pung or kong of it, and a pung or kong before a chow; up to {count} players may win on the same discard.", count=limit))
+            bullets.append(
+                _(
+                    "A win on a discard comes before any pung or kong of it, and a pung or kong before a chow; up to {count} players may win on the same discard.",
+                    count=limit,
+                )
+            )
         elif multiple is True:
-            bullets.append(_("A win on a discard comes before any pung or kong of it; when several players can win on the same discard, all of them win."))
+            bullets.append(
+                _(
+                    "A win on a discard comes before any pung or kong of it; when several players can win on the same discard, all of them win."
+                )
+            )
         elif multiple is False:
-            bullets.append(_("A win on a discard comes before any pung or kong of it; when several players can win on the same discard, only the nearest in turn order wins."))
+            bullets.append(
+                _(
+                    "A win on a discard comes before any pung or kong of it; when several players can win on the same discard, only the nearest in turn order wins."
+                )
+            )
         if getattr(calls, "kakan_drawn_tile_only", False):
             bullets.append(_("An added kong may only be made with the tile just drawn."))
         robbable = getattr(calls, "robbable_kakan", None)
         if robbable is True:
-            bullets.append(_("The tile added to make an added kong can be robbed: another player may win on it."))
+            bullets.append(
+                _(
+                    "The tile added to make an added kong can be robbed: another player may win on it."
+                )
+            )
         elif robbable is False:
             bullets.append(_("An added kong cannot be robbed."))
         robbers = tuple(getattr(calls, "rob_concealed_kong", ()) or ())
         if robbers:
             names = _.join(escape_md(self.pattern_name(pid)) for pid in robbers)
-            bullets.append(_("A win with {patterns} may also rob a concealed kong: its tile is claimed like a discard.", patterns=names))
+            bullets.append(
+                _(
+                    "A win with {patterns} may also rob a concealed kong: its tile is claimed like a discard.",
+                    patterns=names,
+                )
+            )
         elif robbable is True and getattr(calls, "ankan", False):
             bullets.append(_("A concealed kong can never be robbed."))
         if robbable is True and multiple is True and isinstance(limit, int):
-            bullets.append(_("A robbed kong's tile counts as a discard for the number of winners: up to {count} players may win on it.", count=limit))
+            bullets.append(
+                _(
+                    "A robbed kong's tile counts as a discard for the number of winners: up to {count} players may win on it.",
+                    count=limit,
+                )
+            )
         if getattr(calls, "kuikae", False):
-            bullets.append(_("After a chow or pung the caller may not discard the called kind, nor the tile beyond the other end of the sequence the called tile completed (kuikae); a call that would leave no other discard is not offered."))
+            bullets.append(
+                _(
+                    "After a chow or pung the caller may not discard the called kind, nor the tile beyond the other end of the sequence the called tile completed (kuikae); a call that would leave no other discard is not offered."
+                )
+            )
         kongs = getattr(calls, "max_kongs", None)
         if isinstance(kongs, int):
-            bullets.append(_("No kong may be declared once {count} kongs are on the table.", count=kongs))
+            bullets.append(
+                _("No kong may be declared once {count} kongs are on the table.", count=kongs)
+            )
         if getattr(calls, "last_discard_callable", True) is False:
-            bullets.append(_("The discard after the last draw from the live wall cannot be claimed by a pung or chow."))
+            bullets.append(
+                _(
+                    "The discard after the last draw from the live wall cannot be claimed by a pung or chow."
+                )
+            )
         if getattr(calls, "missing_suit_blocks_calls", False):
-            bullets.append(_("While a player still holds tiles of their missing suit they may not pung, kong or win; nor may a player call a tile of their own missing suit."))
+            bullets.append(
+                _(
+                    "While a player still holds tiles of their missing suit they may not pung, kong or win; nor may a player call a tile of their own missing suit."
+                )
+            )
         return (Section(paragraphs=tuple(self.refs("calls")), bullets=tuple(bullets)),)
 
     def flow_and_passing(self) -> list[Md]:
@@ -714,21 +867,37 @@ class _Builder:
         out = []
         flow = self.table_field("flow")
         if flow == "bloody_battle":
-            out.append(_("Bloody Battle: a winner is paid and leaves the hand; the others play on with the same wall until only one player is left or the wall runs out. A player who has left pays nothing afterwards and is no longer an opponent in later payments (only refunds of kong payments they made still reach them)."))
+            out.append(
+                _(
+                    "Bloody Battle: a winner is paid and leaves the hand; the others play on with the same wall until only one player is left or the wall runs out. A player who has left pays nothing afterwards and is no longer an opponent in later payments (only refunds of kong payments they made still reach them)."
+                )
+            )
         elif flow == "single":
             out.append(_("The first win ends the hand."))
         passing = self.table_field("passing")
         rule = getattr(passing, "win", None)
         if rule == "same_or_lower_fan":
-            out.append(_("A player who declines a win may not win with the same or a lower value until their next draw; a strictly higher one stays allowed."))
+            out.append(
+                _(
+                    "A player who declines a win may not win with the same or a lower value until their next draw; a strictly higher one stays allowed."
+                )
+            )
         elif rule == "discard_wins":
-            out.append(_("A player who declines a win on a discard may not win on a discard (robbing a kong included) until their next draw; a self-draw stays allowed."))
+            out.append(
+                _(
+                    "A player who declines a win on a discard may not win on a discard (robbing a kong included) until their next draw; a self-draw stays allowed."
+                )
+            )
         elif rule == "none" and not self.furiten_rules():
             out.append(_("Declining a win costs nothing."))
         if getattr(passing, "call_counts_as_pass", False):
-            out.append(_("Calling pung or kong when a win was available counts as declining that win."))
+            out.append(
+                _("Calling pung or kong when a win was available counts as declining that win.")
+            )
         if getattr(passing, "pon_blocks_same_tile", False):
-            out.append(_("A player who declines a pung may not pung the same tile until their next draw."))
+            out.append(
+                _("A player who declines a pung may not pung the same tile until their next draw.")
+            )
         return out
 
     def furiten_rules(self) -> list[Md]:
@@ -736,13 +905,29 @@ class _Builder:
         furiten = self.table_field("furiten")
         out = []
         if getattr(furiten, "own_discards", False):
-            out.append(_("Furiten: a player may not win on a discard while any tile that would complete their hand is among their own discards, called ones included; a self-draw stays allowed."))
+            out.append(
+                _(
+                    "Furiten: a player may not win on a discard while any tile that would complete their hand is among their own discards, called ones included; a self-draw stays allowed."
+                )
+            )
         if getattr(furiten, "passed_completion", False):
-            out.append(_("A player who lets pass a discard that would complete their hand, with or without a yaku, may not win on a discard until their next draw."))
+            out.append(
+                _(
+                    "A player who lets pass a discard that would complete their hand, with or without a yaku, may not win on a discard until their next draw."
+                )
+            )
             if getattr(furiten, "passed_ends_at_discard", False):
-                out.append(_("That furiten also ends with the player's own next discard, after a call too."))
+                out.append(
+                    _(
+                        "That furiten also ends with the player's own next discard, after a call too."
+                    )
+                )
         if getattr(furiten, "riichi_passed", False):
-            out.append(_("After riichi, letting a winning discard pass forbids discard wins for the rest of the hand."))
+            out.append(
+                _(
+                    "After riichi, letting a winning discard pass forbids discard wins for the rest of the hand."
+                )
+            )
         return out
 
     def riichi(self) -> tuple[Section, ...]:
@@ -751,60 +936,124 @@ class _Builder:
         bullets: list[Md] = []
         dead = self.table_field("dead_wall")
         if dead is not None:
-            bullets.append(_("A dead wall of {count} tiles at the end of the wall holds the kong replacement tiles and the bonus indicators; each replacement shortens the live wall by one tile.", count=getattr(dead, "tiles", 14)))
+            bullets.append(
+                _(
+                    "A dead wall of {count} tiles at the end of the wall holds the kong replacement tiles and the bonus indicators; each replacement shortens the live wall by one tile.",
+                    count=getattr(dead, "tiles", 14),
+                )
+            )
             if getattr(dead, "indicators", False):
-                bullets.append(_("One indicator is turned over at the start; the kind after it is a bonus tile (dora): 9 is followed by 1, the winds run East, South, West, North, the dragons White, Green, Red."))
+                bullets.append(
+                    _(
+                        "One indicator is turned over at the start; the kind after it is a bonus tile (dora): 9 is followed by 1, the winds run East, South, West, North, the dragons White, Green, Red."
+                    )
+                )
             if getattr(dead, "kong_indicators", False):
                 bullets.append(
                     _("A concealed kong turns over one more indicator at once.")
                     if getattr(dead, "concealed_kong_indicator", None) == "at_once"
-                    else _("A concealed kong turns over one more indicator when its player discards after the replacement.")
+                    else _(
+                        "A concealed kong turns over one more indicator when its player discards after the replacement."
+                    )
                 )
                 bullets.append(
                     _("An exposed or added kong turns over one more indicator at once.")
                     if getattr(dead, "open_kong_indicator", None) == "at_once"
-                    else _("An exposed or added kong turns over one more indicator when its player discards after the replacement, or at the next kong if one comes first.")
+                    else _(
+                        "An exposed or added kong turns over one more indicator when its player discards after the replacement, or at the next kong if one comes first."
+                    )
                 )
             if getattr(dead, "under_indicators", False):
-                bullets.append(_("A riichi winner also counts the tiles under the turned indicators (ura-dora)."))
+                bullets.append(
+                    _(
+                        "A riichi winner also counts the tiles under the turned indicators (ura-dora)."
+                    )
+                )
         riichi = self.table_field("riichi")
         if riichi is not None:
-            bullets.append(_(
-                "Riichi: a player with a closed ready hand, at least {points} points and at least {tiles} tiles left in the live wall may declare riichi with a discard; the deposit of {deposit} is paid once no one wins on that discard, and the next winner takes every deposit on the table.",
-                points=getattr(riichi, "min_points", 0), tiles=getattr(riichi, "min_wall", 0), deposit=getattr(riichi, "deposit", 0)))
+            bullets.append(
+                _(
+                    "Riichi: a player with a closed ready hand, at least {points} points and at least {tiles} tiles left in the live wall may declare riichi with a discard; the deposit of {deposit} is paid once no one wins on that discard, and the next winner takes every deposit on the table.",
+                    points=getattr(riichi, "min_points", 0),
+                    tiles=getattr(riichi, "min_wall", 0),
+                    deposit=getattr(riichi, "deposit", 0),
+                )
+            )
             if getattr(riichi, "automatic_discard", False):
-                bullets.append(_("After riichi each drawn tile is discarded automatically unless the player can win or declare an allowed concealed kong."))
+                bullets.append(
+                    _(
+                        "After riichi each drawn tile is discarded automatically unless the player can win or declare an allowed concealed kong."
+                    )
+                )
             if getattr(riichi, "kong_keeps_waits", False):
-                bullets.append(_("After riichi a concealed kong must use the drawn tile and keep the same waits."))
+                bullets.append(
+                    _(
+                        "After riichi a concealed kong must use the drawn tile and keep the same waits."
+                    )
+                )
             if getattr(riichi, "double_riichi", False):
-                bullets.append(_("A riichi declared with one's first discard, before any call, is a double riichi."))
+                bullets.append(
+                    _(
+                        "A riichi declared with one's first discard, before any call, is a double riichi."
+                    )
+                )
             if getattr(riichi, "ippatsu", False):
-                bullets.append(_("A win before the declarer's next discard, with no call or kong in between, is made within one turn (ippatsu)."))
+                bullets.append(
+                    _(
+                        "A win before the declarer's next discard, with no call or kong in between, is made within one turn (ippatsu)."
+                    )
+                )
         bullets += self.furiten_rules()
         pao = self.table_field("pao")
         if pao is not None and (getattr(pao, "dragons", None) or getattr(pao, "winds", None)):
-            bullets.append(_("Liability (pao): a player whose discard, called, completes another player's third dragon set or fourth wind set pays that yakuman's value in full on a self-draw, and half of it on a discard win (the discarder pays the rest)."))
+            bullets.append(
+                _(
+                    "Liability (pao): a player whose discard, called, completes another player's third dragon set or fourth wind set pays that yakuman's value in full on a self-draw, and half of it on a discard win (the discarder pays the rest)."
+                )
+            )
             if getattr(pao, "liable_pays_honba", False):
                 bullets.append(_("The liable player also pays the honba of that win."))
             if getattr(pao, "covers_whole_hand", False):
-                bullets.append(_("The liability covers the whole hand, other yakuman stacked with that one included."))
+                bullets.append(
+                    _(
+                        "The liability covers the whole hand, other yakuman stacked with that one included."
+                    )
+                )
         abortive = self.table_field("abortive")
         aborts = []
         if getattr(abortive, "nine_terminals", False):
-            aborts.append(_("a player holding nine different terminal and honor kinds on an uninterrupted first turn declares it"))
+            aborts.append(
+                _(
+                    "a player holding nine different terminal and honor kinds on an uninterrupted first turn declares it"
+                )
+            )
         if getattr(abortive, "four_winds", False):
             aborts.append(_("the four first discards are the same wind, with no call before"))
         if getattr(abortive, "four_riichi", False):
             aborts.append(_("all four players have declared riichi"))
         if getattr(abortive, "four_kongs", False):
-            aborts.append(_("four kongs by more than one player, once the discard after the fourth is not won on"))
+            aborts.append(
+                _(
+                    "four kongs by more than one player, once the discard after the fourth is not won on"
+                )
+            )
         if getattr(abortive, "triple_ron", False):
             aborts.append(_("more players claim a win on one discard than may win on it"))
         if aborts:
-            bullets.append(_("The hand ends with no winner and no payment when {cases}.", cases=_.join(aborts, clauses=True)))
+            bullets.append(
+                _(
+                    "The hand ends with no winner and no payment when {cases}.",
+                    cases=_.join(aborts, clauses=True),
+                )
+            )
         if not bullets:
             return ()
-        return (Section(paragraphs=tuple(self.refs("wall", "riichi", "furiten", "pao", "abortive")), bullets=tuple(bullets)),)
+        return (
+            Section(
+                paragraphs=tuple(self.refs("wall", "riichi", "furiten", "pao", "abortive")),
+                bullets=tuple(bullets),
+            ),
+        )
 
     def flow(self) -> tuple[Section, ...]:
         bullets = self.flow_and_passing()
@@ -823,15 +1072,28 @@ class _Builder:
         kongs = self.table_field("kongs")
         out = []
         for key, message in (
-            ("ankan_each", N_("Concealed kong: each other player still in the hand pays {amount}, at once.")),
-            ("minkan_discarder", N_("Open kong: the player whose discard completed it pays {amount}, at once.")),
-            ("kakan_each", N_("Added kong: each other player still in the hand pays {amount}, at once.")),
+            (
+                "ankan_each",
+                N_("Concealed kong: each other player still in the hand pays {amount}, at once."),
+            ),
+            (
+                "minkan_discarder",
+                N_("Open kong: the player whose discard completed it pays {amount}, at once."),
+            ),
+            (
+                "kakan_each",
+                N_("Added kong: each other player still in the hand pays {amount}, at once."),
+            ),
         ):
             amount = getattr(kongs, key, 0)
             if isinstance(amount, int) and amount > 0:
                 out.append(_.marked(message, amount=amount))
         if getattr(kongs, "transfer_on_kong_shot", False):
-            out.append(_("A player who declares a kong and then deals into a win hands the income of that kong (and of every kong in the same chain) to the winner."))
+            out.append(
+                _(
+                    "A player who declares a kong and then deals into a win hands the income of that kong (and of every kong in the same chain) to the winner."
+                )
+            )
         return out
 
     def exhaustion(self) -> tuple[Section, ...]:
@@ -842,27 +1104,59 @@ class _Builder:
         bullets = []
         penalty = getattr(ex, "missing_suit_penalty", 0)
         if isinstance(penalty, int) and penalty > 0:
-            bullets.append(_("A player still holding tiles of their missing suit pays {amount} to each remaining player who cleared theirs.", amount=penalty))
+            bullets.append(
+                _(
+                    "A player still holding tiles of their missing suit pays {amount} to each remaining player who cleared theirs.",
+                    amount=penalty,
+                )
+            )
         if getattr(ex, "refund_kong_income", False):
-            bullets.append(_("Players who are not ready return the kong income of the hand to those who paid it."))
+            bullets.append(
+                _(
+                    "Players who are not ready return the kong income of the hand to those who paid it."
+                )
+            )
         if getattr(ex, "not_ready_pays_ready", False):
             cap = getattr(ex, "ready_value_cap", None)
             if isinstance(cap, int):
-                bullets.append(_("Each player who is not ready pays each ready player the most that player's hand could win on a discard, at most {cap}.", cap=cap))
+                bullets.append(
+                    _(
+                        "Each player who is not ready pays each ready player the most that player's hand could win on a discard, at most {cap}.",
+                        cap=cap,
+                    )
+                )
             else:
-                bullets.append(_("Each player who is not ready pays each ready player the most that player's hand could win on a discard."))
+                bullets.append(
+                    _(
+                        "Each player who is not ready pays each ready player the most that player's hand could win on a discard."
+                    )
+                )
         nagashi = getattr(ex, "nagashi", None)
         if nagashi is not None:
-            bullets.append(_(
-                "Checked first: a player whose discards are all terminals and honors, none of them called, is paid {dealer} by the dealer and {other} by each other player ({each} by each player if that player is the dealer); the ready payments are then not made.",
-                dealer=getattr(nagashi, "from_dealer", 0), other=getattr(nagashi, "from_non_dealer", 0), each=getattr(nagashi, "dealer_from_each", 0)))
+            bullets.append(
+                _(
+                    "Checked first: a player whose discards are all terminals and honors, none of them called, is paid {dealer} by the dealer and {other} by each other player ({each} by each player if that player is the dealer); the ready payments are then not made.",
+                    dealer=getattr(nagashi, "from_dealer", 0),
+                    other=getattr(nagashi, "from_non_dealer", 0),
+                    each=getattr(nagashi, "dealer_from_each", 0),
+                )
+            )
         pool = getattr(ex, "ready_pool", 0)
         if isinstance(pool, int) and pool > 0:
-            bullets.append(_("The players who are not ready pay {amount} in all to the ready players, shared equally on both sides; nothing is paid when all or none are ready.", amount=pool))
             bullets.append(
-                _("A hand is ready when one tile would complete its shape, with or without a yaku, even when the player holds every copy of that tile.")
+                _(
+                    "The players who are not ready pay {amount} in all to the ready players, shared equally on both sides; nothing is paid when all or none are ready.",
+                    amount=pool,
+                )
+            )
+            bullets.append(
+                _(
+                    "A hand is ready when one tile would complete its shape, with or without a yaku, even when the player holds every copy of that tile."
+                )
                 if getattr(ex, "ready_with_held_waits", False)
-                else _("A hand is ready when one tile would complete its shape, with or without a yaku, but not when the player holds every copy of each such tile.")
+                else _(
+                    "A hand is ready when one tile would complete its shape, with or without a yaku, but not when the player holds every copy of each such tile."
+                )
             )
         if not bullets:
             bullets.append(_("When the wall runs out the hand ends with no payment."))
@@ -884,7 +1178,12 @@ class _Builder:
         rounds = getattr(match, "rounds", 0)
         if isinstance(rounds, int) and rounds > 0:
             hands = None
-            bullets.append(_("A game lasts {count} wind round(s) of four dealer turns each, East first.", count=rounds))
+            bullets.append(
+                _(
+                    "A game lasts {count} wind round(s) of four dealer turns each, East first.",
+                    count=rounds,
+                )
+            )
         elif hands == 1:
             bullets.append(_("A game is a single hand."))
         elif isinstance(hands, int):
@@ -894,32 +1193,68 @@ class _Builder:
             bullets.append(_("Every player starts with a score of {score}.", score=start))
         dealer = getattr(match, "dealer", None)
         if dealer == "first_winner" and hands != 1:
-            bullets.append(_("The first winner of a hand deals the next one; if several players won on the first winning discard, its discarder deals; with no win the dealer stays."))
+            bullets.append(
+                _(
+                    "The first winner of a hand deals the next one; if several players won on the first winning discard, its discarder deals; with no win the dealer stays."
+                )
+            )
         elif dealer == "rotate" and hands != 1:
             bullets.append(_("The deal passes to the next player after every hand."))
         elif dealer == "repeat":
-            bullets.append(_("The dealer deals again after winning (alone or with another winner), after an exhaustive draw at which they are ready, and after an abortive draw; otherwise the next player deals."))
+            bullets.append(
+                _(
+                    "The dealer deals again after winning (alone or with another winner), after an exhaustive draw at which they are ready, and after an abortive draw; otherwise the next player deals."
+                )
+            )
         if getattr(match, "honba", False):
-            bullets.append(_("A hand with no winner or won by the dealer adds one honba, another player's win resets them; the winner's payment includes them."))
+            bullets.append(
+                _(
+                    "A hand with no winner or won by the dealer adds one honba, another player's win resets them; the winner's payment includes them."
+                )
+            )
         if getattr(match, "bust_ends", False):
             bullets.append(_("A score below zero ends the game at once."))
         stop = getattr(match, "last_dealer_stops_at", None)
         if isinstance(stop, int):
-            bullets.append(_("In the last hand a dealer who would deal again ends the game instead when first with at least {points} points.", points=stop))
+            bullets.append(
+                _(
+                    "In the last hand a dealer who would deal again ends the game instead when first with at least {points} points.",
+                    points=stop,
+                )
+            )
         target = getattr(match, "extension_until", None)
         if isinstance(target, int):
-            bullets.append(_("If nobody has {points} points when the rounds end, the next wind round is played, ending after the first hand that leaves someone with that many (at most {count} more round(s)).", points=target, count=getattr(match, "extension_rounds", 0)))
-        if getattr(match, "leftover_deposits_to_first", False) and self.table_field("riichi") is not None:
+            bullets.append(
+                _(
+                    "If nobody has {points} points when the rounds end, the next wind round is played, ending after the first hand that leaves someone with that many (at most {count} more round(s)).",
+                    points=target,
+                    count=getattr(match, "extension_rounds", 0),
+                )
+            )
+        if (
+            getattr(match, "leftover_deposits_to_first", False)
+            and self.table_field("riichi") is not None
+        ):
             bullets.append(_("Riichi deposits left on the table at the end go to first place."))
         result = getattr(match, "result", None)
         if result is not None:
             uma = getattr(result, "uma", ())
-            bullets.append(_(
-                "Placement is by points, ties going to the earlier seat; the result is the points minus the return of {points}, plus {bonus} to first place, plus placement adjustments of {uma} thousand.",
-                points=getattr(result, "return_points", 0), bonus=getattr(result, "winner_bonus", 0), uma=Md("/".join(f"{u:+d}" for u in uma))))
+            bullets.append(
+                _(
+                    "Placement is by points, ties going to the earlier seat; the result is the points minus the return of {points}, plus {bonus} to first place, plus placement adjustments of {uma} thousand.",
+                    points=getattr(result, "return_points", 0),
+                    bonus=getattr(result, "winner_bonus", 0),
+                    uma=Md("/".join(f"{u:+d}" for u in uma)),
+                )
+            )
             step = getattr(result, "round_to", None)
             if isinstance(step, int):
-                bullets.append(_("For the result, points are rounded to the nearest {amount} (a half away from zero) and first place takes the balance.", amount=step))
+                bullets.append(
+                    _(
+                        "For the result, points are rounded to the nearest {amount} (a half away from zero) and first place takes the balance.",
+                        amount=step,
+                    )
+                )
         timeout = self.table_field("timeout", "claim_win")
         if timeout is True:
             bullets.append(_("A player who runs out of time takes an available win."))
@@ -927,16 +1262,37 @@ class _Builder:
             bullets.append(_("Running out of time never makes a player win."))
         window = self.table_field("timeout", "claim_seconds")
         if isinstance(window, int) and window > 0:
-            bullets.append(_("Every player has {seconds} seconds to claim a discard (or rob a kong) or pass; one who has not answered by then passes.", seconds=window))
+            bullets.append(
+                _(
+                    "Every player has {seconds} seconds to claim a discard (or rob a kong) or pass; one who has not answered by then passes.",
+                    seconds=window,
+                )
+            )
         tables = []
         clocks = self.table_field("clocks") or ()
         if clocks:
             rows = tuple(
-                (self.clock_name(c), _("{seconds} s", seconds=getattr(c, "per_action", 0)), _("{seconds} s", seconds=getattr(c, "reserve", 0)))
+                (
+                    self.clock_name(c),
+                    _("{seconds} s", seconds=getattr(c, "per_action", 0)),
+                    _("{seconds} s", seconds=getattr(c, "reserve", 0)),
+                )
                 for c in clocks
             )
-            tables.append(Table((_("Time control"), _("Per action"), _("Reserve per hand")), (Md("---"), Md("--:"), Md("--:")), rows))
-        return (Section(paragraphs=tuple(self.refs("match", "timeout")), bullets=tuple(bullets), tables=tuple(tables)),)
+            tables.append(
+                Table(
+                    (_("Time control"), _("Per action"), _("Reserve per hand")),
+                    (Md("---"), Md("--:"), Md("--:")),
+                    rows,
+                )
+            )
+        return (
+            Section(
+                paragraphs=tuple(self.refs("match", "timeout")),
+                bullets=tuple(bullets),
+                tables=tuple(tables),
+            ),
+        )
 
     def clock_name(self, clock: Any) -> Md:
         """The clock's name in the document's language (its id when the spec names it in no language)."""
@@ -988,7 +1344,9 @@ class _Builder:
         sh = ir.shapes
         bullets = []
         if sh.standard:
-            bullets.append(_("Four groups and a pair: each group a sequence of three, a triplet or a kong."))
+            bullets.append(
+                _("Four groups and a pair: each group a sequence of three, a triplet or a kong.")
+            )
         if sh.seven_pairs:
             bullets.append(
                 _("Seven pairs; four identical tiles count as two pairs.")
@@ -996,9 +1354,13 @@ class _Builder:
                 else _("Seven pairs, all different.")
             )
         if sh.thirteen_orphans:
-            bullets.append(_("Thirteen orphans: one of each terminal and honor, plus a pair of one of them."))
+            bullets.append(
+                _("Thirteen orphans: one of each terminal and honor, plus a pair of one of them.")
+            )
         if sh.knitted:
-            bullets.append(_("Knitted shapes: knitted sequences of 1-4-7, 2-5-8 and 3-6-9 in different suits."))
+            bullets.append(
+                _("Knitted shapes: knitted sequences of 1-4-7, 2-5-8 and 3-6-9 in different suits.")
+            )
         paragraphs = [_("A winning hand has one of these shapes:")]
         notes: list[Md] = []
         for r in ir.requirements:
@@ -1040,7 +1402,11 @@ class _Builder:
         if p.open_value == 0:
             shown = self._("{value}, closed hand only", value=shown)
         elif p.open_value is not None:
-            opened = code(p.open_value.source) if isinstance(p.open_value, ExprIR) else Md(str(p.open_value))
+            opened = (
+                code(p.open_value.source)
+                if isinstance(p.open_value, ExprIR)
+                else Md(str(p.open_value))
+            )
             shown = self._("{value} closed, {open} open", value=shown, open=opened)
         if p.limit:
             shown = self._("{value} (limit)", value=shown)
@@ -1051,7 +1417,14 @@ class _Builder:
         rows = []
         for p in ir.patterns:
             definition = Md(escape_md(self.text(p.definition))) if p.definition else Md("")
-            rows.append((Md(f"**{escape_md(self.text(p.names))}**"), self.pattern_value(p), definition, self.section_cell(p.section)))
+            rows.append(
+                (
+                    Md(f"**{escape_md(self.text(p.names))}**"),
+                    self.pattern_value(p),
+                    definition,
+                    self.section_cell(p.section),
+                )
+            )
         table = Table(
             (_("Pattern"), _("Value ({unit})", unit=self.unit()), _("Definition"), _("Rule book")),
             (Md("---"), Md("--:"), Md("---"), Md("---")),
@@ -1061,15 +1434,27 @@ class _Builder:
         for g in ir.groups:
             members = [self.text(p.names) for p in ir.patterns if p.group == g.id]
             if g.pick == "highest" and len(members) > 1:
-                notes.append(_("Only the highest of these counts: {patterns}.", patterns=_.join(members)))
+                notes.append(
+                    _("Only the highest of these counts: {patterns}.", patterns=_.join(members))
+                )
         notes.extend(self.relation_notes())
         paragraphs = [
-            _("A winning hand scores the patterns it meets, except as the notes below the table say; their values add up to its total in {unit}.", unit=self.unit())
-            if notes  # some patterns do not count together
-            else _("A winning hand scores every pattern it meets, and their values add up to its total in {unit}.", unit=self.unit())
+            (
+                _(
+                    "A winning hand scores the patterns it meets, except as the notes below the table say; their values add up to its total in {unit}.",
+                    unit=self.unit(),
+                )
+                if notes  # some patterns do not count together
+                else _(
+                    "A winning hand scores every pattern it meets, and their values add up to its total in {unit}.",
+                    unit=self.unit(),
+                )
+            )
         ]
         if ir.cap is not None:
-            notes.append(_("For payment the total is capped at {cap} {unit}.", cap=ir.cap, unit=self.unit()))
+            notes.append(
+                _("For payment the total is capped at {cap} {unit}.", cap=ir.cap, unit=self.unit())
+            )
         return Section(paragraphs=tuple(paragraphs), tables=(table,), notes=tuple(notes))
 
     def relation_notes(self) -> list[Md]:
@@ -1090,7 +1475,11 @@ class _Builder:
                 assert p.combine is not None
                 kinds.setdefault(p.combine, []).append(self.text(p.names))
             for (kind, size), names in sorted(kinds.items(), key=lambda k: (k[0][0], k[0][1])):
-                sets = _.marked(_COMBINE_ONE[kind]) if size == 1 else _.marked(_COMBINE_MANY[kind], count=size)
+                sets = (
+                    _.marked(_COMBINE_ONE[kind])
+                    if size == 1
+                    else _.marked(_COMBINE_MANY[kind], count=size)
+                )
                 notes.append(_("Formed by {sets}: {patterns}.", sets=sets, patterns=_.join(names)))
         if any(p.excludes for p in ir.patterns):
             notes.append(
@@ -1110,21 +1499,54 @@ class _Builder:
             limits = dict(p.exclude_limits)
             excluded = [self.excluded_name(x, limits.get(x)) for x in p.excludes]
             if len(excluded) == 1:
-                notes.append(_("When {pattern} counts, {excluded} does not.", pattern=self.text(p.names), excluded=excluded[0]))
+                notes.append(
+                    _(
+                        "When {pattern} counts, {excluded} does not.",
+                        pattern=self.text(p.names),
+                        excluded=excluded[0],
+                    )
+                )
             else:
-                notes.append(_("When {pattern} counts, these do not: {excluded}.", pattern=self.text(p.names), excluded=_.join(excluded)))
+                notes.append(
+                    _(
+                        "When {pattern} counts, these do not: {excluded}.",
+                        pattern=self.text(p.names),
+                        excluded=_.join(excluded),
+                    )
+                )
         bonus = [self.text(p.names) for p in ir.patterns if p.bonus]
         for p in ir.patterns:
             if p.fallback:
                 if bonus:
-                    notes.append(_("{pattern} counts only when no other pattern counts, {bonus} aside.", pattern=self.text(p.names), bonus=_.join(bonus)))
+                    notes.append(
+                        _(
+                            "{pattern} counts only when no other pattern counts, {bonus} aside.",
+                            pattern=self.text(p.names),
+                            bonus=_.join(bonus),
+                        )
+                    )
                 else:
-                    notes.append(_("{pattern} counts only when no other pattern counts.", pattern=self.text(p.names)))
+                    notes.append(
+                        _(
+                            "{pattern} counts only when no other pattern counts.",
+                            pattern=self.text(p.names),
+                        )
+                    )
         if bonus:
-            notes.append(_("Always counted when met, never removed by another pattern and removing none: {patterns}.", patterns=_.join(bonus)))
+            notes.append(
+                _(
+                    "Always counted when met, never removed by another pattern and removing none: {patterns}.",
+                    patterns=_.join(bonus),
+                )
+            )
         limit_names = [self.text(p.names) for p in ir.patterns if p.limit]
         if limit_names:
-            notes.append(_("Limit patterns: {patterns}. When one counts, only limit patterns count (they add up); no other pattern is added.", patterns=_.join(limit_names)))
+            notes.append(
+                _(
+                    "Limit patterns: {patterns}. When one counts, only limit patterns count (they add up); no other pattern is added.",
+                    patterns=_.join(limit_names),
+                )
+            )
         return notes
 
     def excluded_name(self, pid: str, limit: int | None) -> Md:
@@ -1142,17 +1564,34 @@ class _Builder:
         """Each payer's formula, e.g. "discard win: the discarder pays `unit`"."""
         _ = self._
         out = []
-        for kind, amounts, label in (("ron", self.ir.payment_ron, _("Discard win")), ("tsumo", self.ir.payment_tsumo, _("Self-draw"))):
+        for kind, amounts, label in (
+            ("ron", self.ir.payment_ron, _("Discard win")),
+            ("tsumo", self.ir.payment_tsumo, _("Self-draw")),
+        ):
             phrases = [self.pays(kind, a.name, self.formula(a.expr.source)) for a in amounts]
             out.append(_("{situation}: {payers}", situation=label, payers=_.join(phrases)))
         for a in self.ir.payment_values:
-            out.append(_("{name} = {formula}", name=code(a.name), formula=self.formula(a.expr.source)))
+            out.append(
+                _("{name} = {formula}", name=code(a.name), formula=self.formula(a.expr.source))
+            )
         return out
 
     # A payment formula read aloud: operators as arithmetic signs, conditions and option reads in
     # words, names as code. Anything else (a comprehension, an unknown call) shows the formula itself.
-    _ARITHMETIC: dict[type, tuple[str, int]] = {ast.Add: ("+", 5), ast.Sub: ("\u2212", 5), ast.Mult: ("\u00d7", 6), ast.Mod: ("mod", 6)}
-    _COMPARISON: dict[type, str] = {ast.Eq: "=", ast.NotEq: "\u2260", ast.Lt: "<", ast.LtE: "\u2264", ast.Gt: ">", ast.GtE: "\u2265"}
+    _ARITHMETIC: dict[type, tuple[str, int]] = {
+        ast.Add: ("+", 5),
+        ast.Sub: ("\u2212", 5),
+        ast.Mult: ("\u00d7", 6),
+        ast.Mod: ("mod", 6),
+    }
+    _COMPARISON: dict[type, str] = {
+        ast.Eq: "=",
+        ast.NotEq: "\u2260",
+        ast.Lt: "<",
+        ast.LtE: "\u2264",
+        ast.Gt: ">",
+        ast.GtE: "\u2265",
+    }
 
     def formula(self, source: str) -> Md:
         """``source`` (a checked payment expression) as readable text in the document's language."""
@@ -1167,7 +1606,11 @@ class _Builder:
         """A number-valued node; parenthesised when it binds looser than ``outer`` (0 loosest, 9 an atom)."""
         _ = self._
         text: Md | None
-        if isinstance(node, ast.Constant) and isinstance(node.value, int) and not isinstance(node.value, bool):
+        if (
+            isinstance(node, ast.Constant)
+            and isinstance(node.value, int)
+            and not isinstance(node.value, bool)
+        ):
             return Md(str(node.value))
         if isinstance(node, ast.Name):
             return code(node.id)
@@ -1182,7 +1625,12 @@ class _Builder:
             if other is None or any(v is None or c is None for v, c in cases):
                 return None
             if len(cases) == 1:
-                text = _("{value} if {condition}, otherwise {other}", value=cases[0][0], condition=cases[0][1], other=other)
+                text = _(
+                    "{value} if {condition}, otherwise {other}",
+                    value=cases[0][0],
+                    condition=cases[0][1],
+                    other=other,
+                )
             else:
                 listed = [_("{value} if {condition}", value=v, condition=c) for v, c in cases]
                 text = _.join([*listed, _("otherwise {other}", other=other)], clauses=True)
@@ -1195,14 +1643,19 @@ class _Builder:
                 base, power = self._value(node.left, 9), self._value(node.right, 9)
                 if base is None or power is None:
                     return None
-                if not isinstance(node.right, (ast.Name, ast.Constant)) and not power.startswith("("):
+                if not isinstance(node.right, (ast.Name, ast.Constant)) and not power.startswith(
+                    "("
+                ):
                     power = Md(f"({power})")  # 2^(the lower of fan and 3), never 2^the lower...
                 text, own = Md(f"{base}^{power}"), 8
             elif isinstance(node.op, ast.FloorDiv):
                 left, right = self._value(node.left, 6), self._value(node.right, 7)
                 if left is None or right is None:
                     return None
-                text, own = _("{amount} \u00f7 {divisor}, rounded down", amount=left, divisor=right), 0
+                text, own = (
+                    _("{amount} \u00f7 {divisor}, rounded down", amount=left, divisor=right),
+                    0,
+                )
             elif type(node.op) in self._ARITHMETIC:
                 sign, own = self._ARITHMETIC[type(node.op)]
                 left, right = self._value(node.left, own), self._value(node.right, own + 1)
@@ -1227,18 +1680,33 @@ class _Builder:
     def _rounded_up(self, node: ast.BinOp) -> Md | None:
         """``(x + k - 1) // k * k``: x rounded up to a multiple of k (riichi's payments)."""
         inner = node.left
-        if not (isinstance(node.op, ast.Mult) and isinstance(node.right, ast.Constant) and isinstance(inner, ast.BinOp)
-                and isinstance(inner.op, ast.FloorDiv) and isinstance(inner.right, ast.Constant) and isinstance(inner.left, ast.BinOp)
-                and isinstance(inner.left.op, ast.Add) and isinstance(inner.left.right, ast.Constant)):
+        if not (
+            isinstance(node.op, ast.Mult)
+            and isinstance(node.right, ast.Constant)
+            and isinstance(inner, ast.BinOp)
+            and isinstance(inner.op, ast.FloorDiv)
+            and isinstance(inner.right, ast.Constant)
+            and isinstance(inner.left, ast.BinOp)
+            and isinstance(inner.left.op, ast.Add)
+            and isinstance(inner.left.right, ast.Constant)
+        ):
             return None
         step, divisor, less = node.right.value, inner.right.value, inner.left.right.value
         if not (isinstance(step, int) and step == divisor and less == step - 1):
             return None
         amount = self._value(inner.left.left, 1)
-        return None if amount is None else self._("{amount}, rounded up to a multiple of {step}", amount=amount, step=step)
+        return (
+            None
+            if amount is None
+            else self._("{amount}, rounded up to a multiple of {step}", amount=amount, step=step)
+        )
 
     def _option(self, node: ast.Call) -> str | None:
-        if len(node.args) == 1 and isinstance(node.args[0], ast.Constant) and isinstance(node.args[0].value, str):
+        if (
+            len(node.args) == 1
+            and isinstance(node.args[0], ast.Constant)
+            and isinstance(node.args[0].value, str)
+        ):
             return node.args[0].value
         return None
 
@@ -1268,10 +1736,18 @@ class _Builder:
         """A true-or-false node in words."""
         _ = self._
         if isinstance(node, ast.Name):
-            words = {"dealer": _("the winner is the dealer"), "limit": _("a limit pattern counts"),
-                     "tsumo": _("the win is a self-draw"), "ron": _("the win is on a discard")}
+            words = {
+                "dealer": _("the winner is the dealer"),
+                "limit": _("a limit pattern counts"),
+                "tsumo": _("the win is a self-draw"),
+                "ron": _("the win is on a discard"),
+            }
             return words.get(node.id, code(node.id))
-        if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id in ("option_on", "option_limit"):
+        if (
+            isinstance(node, ast.Call)
+            and isinstance(node.func, ast.Name)
+            and node.func.id in ("option_on", "option_limit")
+        ):
             option = self._option(node)
             if option is None:
                 return None
@@ -1280,7 +1756,11 @@ class _Builder:
             return _("{option} is the limit", option=code(option))
         if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.Not):
             inner = node.operand
-            if isinstance(inner, ast.Call) and isinstance(inner.func, ast.Name) and inner.func.id == "option_on":
+            if (
+                isinstance(inner, ast.Call)
+                and isinstance(inner.func, ast.Name)
+                and inner.func.id == "option_on"
+            ):
                 option = self._option(inner)
                 return None if option is None else _("{option} is off", option=code(option))
             condition = self._condition(inner)
@@ -1290,7 +1770,9 @@ class _Builder:
             if any(p is None for p in parts):
                 return None
             # a nested and/or of the other kind keeps its brackets
-            parts = [Md(f"({p})") if isinstance(v, ast.BoolOp) else p for p, v in zip(parts, node.values)]
+            parts = [
+                Md(f"({p})") if isinstance(v, ast.BoolOp) else p for p, v in zip(parts, node.values)
+            ]
             out = parts[0]
             for part in parts[1:]:
                 if isinstance(node.op, ast.And):
@@ -1298,7 +1780,11 @@ class _Builder:
                 else:
                     out = _("{left} or {right}", left=out, right=part)
             return out
-        if isinstance(node, ast.Compare) and len(node.ops) == 1 and type(node.ops[0]) in self._COMPARISON:
+        if (
+            isinstance(node, ast.Compare)
+            and len(node.ops) == 1
+            and type(node.ops[0]) in self._COMPARISON
+        ):
             left, right = self._value(node.left, 5), self._value(node.comparators[0], 5)
             if left is None or right is None:
                 return None
@@ -1334,7 +1820,9 @@ class _Builder:
             tables, notes = self.points_payment_tables()
         else:
             tables, notes = self.payment_tables()
-        return Section(paragraphs=tuple(paragraphs), bullets=tuple(bullets), tables=tables, notes=notes)
+        return Section(
+            paragraphs=tuple(paragraphs), bullets=tuple(bullets), tables=tables, notes=notes
+        )
 
     def options(self) -> tuple[Section, ...]:
         """The game options: name, type, default and description (none: no section)."""
@@ -1358,8 +1846,14 @@ class _Builder:
                 kind = _("{kind}, at least {low}", kind=kind, low=o.minimum)
             elif o.maximum is not None:
                 kind = _("{kind}, at most {high}", kind=kind, high=o.maximum)
-            rows.append((code(o.name), kind, code(default), Md(escape_md(o.description.get(self.lang)))))
-        table = Table((_("Option"), _("Type"), _("Default"), _("Description")), (Md("---"), Md("---"), Md("---"), Md("---")), tuple(rows))
+            rows.append(
+                (code(o.name), kind, code(default), Md(escape_md(o.description.get(self.lang))))
+            )
+        table = Table(
+            (_("Option"), _("Type"), _("Default"), _("Description")),
+            (Md("---"), Md("---"), Md("---"), Md("---")),
+            tuple(rows),
+        )
         paragraph = _(
             "Options change the rules of a game: {play} and {score} take {option}; a scoring request gives them in {request_key}. A score option is given as points, doubles or the limit ({example}).",
             play=code("mjspec play"),
@@ -1383,19 +1877,44 @@ class _Builder:
         unit = self.points_unit()
         rows = []
         for it in pts.items:
-            value = self.formula(it.value.source) if isinstance(it.value, ExprIR) else Md(str(it.value))
+            value = (
+                self.formula(it.value.source) if isinstance(it.value, ExprIR) else Md(str(it.value))
+            )
             when = code(it.when.source) if it.when is not None else _("always")
             definition = Md(escape_md(self.text(it.definition))) if it.definition else Md("")
-            rows.append((Md(f"**{escape_md(self.text(it.names))}**"), value, when, definition, self.section_cell(it.section)))
+            rows.append(
+                (
+                    Md(f"**{escape_md(self.text(it.names))}**"),
+                    value,
+                    when,
+                    definition,
+                    self.section_cell(it.section),
+                )
+            )
         table = Table(
             (_("Item"), _("Value ({unit})", unit=unit), _("When"), _("Definition"), _("Rule book")),
             (Md("---"), Md("--:"), Md("---"), Md("---"), Md("---")),
             tuple(rows),
         )
-        paragraphs = [self.with_ref(_("Besides its total, a hand counts {unit}: every item below that applies adds its value. A hand with a limit pattern has no {unit}.", unit=unit), pts.section)]
+        paragraphs = [
+            self.with_ref(
+                _(
+                    "Besides its total, a hand counts {unit}: every item below that applies adds its value. A hand with a limit pattern has no {unit}.",
+                    unit=unit,
+                ),
+                pts.section,
+            )
+        ]
         notes = []
         if pts.result is not None:
-            notes.append(_("The hand's {unit} are then {formula}, where {points} is the sum of the items.", unit=unit, formula=code(pts.result.source), points=code("points")))
+            notes.append(
+                _(
+                    "The hand's {unit} are then {formula}, where {points} is the sum of the items.",
+                    unit=unit,
+                    formula=code(pts.result.source),
+                    points=code("points"),
+                )
+            )
         return (Section(paragraphs=tuple(paragraphs), tables=(table,), notes=tuple(notes)),)
 
     def points_payment_tables(self) -> tuple[tuple[Table, ...], tuple[Md, ...]]:
@@ -1414,18 +1933,46 @@ class _Builder:
                 for n in range(1, 14):
                     cells = []
                     for pts in shown:
-                        paid = compute_payments(engine, n, n if ir.cap is None else min(n, ir.cap), is_tsumo, dealer, points=pts)
+                        paid = compute_payments(
+                            engine,
+                            n,
+                            n if ir.cap is None else min(n, ir.cap),
+                            is_tsumo,
+                            dealer,
+                            points=pts,
+                        )
                         roles.extend(r for r in paid if r not in roles)
                         cells.append(Md(" / ".join(str(v) for v in paid.values())))
                     body.append((Md(str(n)),) + tuple(cells))
                 paid = compute_payments(engine, 13, 13, is_tsumo, dealer, limit=True)
-                body.append((_("limit pattern"),) + tuple(Md(" / ".join(str(v) for v in paid.values())) for _p in shown))
-                who = [_.marked(_PAY_HEADER[(kind, r)]) if (kind, r) in _PAY_HEADER else code(r) for r in roles]
-                corner = _("{unit} (dealer wins): {payers}", unit=self.unit(), payers=Md(" / ".join(who))) if dealer else _("{unit} (non-dealer wins): {payers}", unit=self.unit(), payers=Md(" / ".join(who)))
+                body.append(
+                    (_("limit pattern"),)
+                    + tuple(Md(" / ".join(str(v) for v in paid.values())) for _p in shown)
+                )
+                who = [
+                    _.marked(_PAY_HEADER[(kind, r)]) if (kind, r) in _PAY_HEADER else code(r)
+                    for r in roles
+                ]
+                corner = (
+                    _(
+                        "{unit} (dealer wins): {payers}",
+                        unit=self.unit(),
+                        payers=Md(" / ".join(who)),
+                    )
+                    if dealer
+                    else _(
+                        "{unit} (non-dealer wins): {payers}",
+                        unit=self.unit(),
+                        payers=Md(" / ".join(who)),
+                    )
+                )
                 header = (corner,) + tuple(Md(f"{v} {self.points_unit()}") for v in shown)
                 tables.append(Table(header, tuple(Md("--:") for _x in header), tuple(body)))
         return tuple(tables), (
-            _("Every figure is computed by the profile's engine: a row per total, a column per {unit}; a cell lists each payer's amount in the order of the first column's heading. The limit row is one limit pattern.", unit=self.points_unit()),
+            _(
+                "Every figure is computed by the profile's engine: a row per total, a column per {unit}; a cell lists each payer's amount in the order of the first column's heading. The limit row is one limit pattern.",
+                unit=self.points_unit(),
+            ),
         )
 
     def payment_rows(self) -> list[tuple[Md, int, int]]:
@@ -1441,9 +1988,13 @@ class _Builder:
         _ = self._
         by_dealer = [self.payment_table(dealer) for dealer in (False, True)]
         if by_dealer[0] == by_dealer[1]:
-            return (by_dealer[0],), (_("The table is computed by the profile's engine from these formulas."),)
+            return (by_dealer[0],), (
+                _("The table is computed by the profile's engine from these formulas."),
+            )
         return tuple(by_dealer), (
-            _("The first table is for a win by a non-dealer, the second for a win by the dealer; both are computed by the profile's engine."),
+            _(
+                "The first table is for a win by a non-dealer, the second for a win by the dealer; both are computed by the profile's engine."
+            ),
         )
 
     def payment_table(self, dealer: bool) -> Table:
@@ -1453,7 +2004,10 @@ class _Builder:
         rows = self.payment_rows()
         columns: list[tuple[Md, list[int]]] = []
         for name, _fn in engine.payments.values:
-            ron, tsumo = ([_named_value(engine, name, n, c, t, dealer) for _l, n, c in rows] for t in (False, True))
+            ron, tsumo = (
+                [_named_value(engine, name, n, c, t, dealer) for _l, n, c in rows]
+                for t in (False, True)
+            )
             if ron == tsumo:  # a named amount that does not depend on how the hand was won
                 columns.append((code(name), ron))
         for is_tsumo, kind in ((False, "ron"), (True, "tsumo")):
@@ -1463,9 +2017,16 @@ class _Builder:
                 roles.extend(r for r in payments if r not in roles)
             for role in roles:
                 header = _PAY_HEADER.get((kind, role))
-                columns.append((_.marked(header) if header else code(role), [p.get(role, 0) for p in paid]))
-        header_row = (_.marked(_UNIT_HEADER.get(self.ir.total_unit, N_("Fan"))),) + tuple(h for h, _v in columns)
-        body = tuple((label,) + tuple(Md(str(values[i])) for _h, values in columns) for i, (label, _n, _c) in enumerate(rows))
+                columns.append(
+                    (_.marked(header) if header else code(role), [p.get(role, 0) for p in paid])
+                )
+        header_row = (_.marked(_UNIT_HEADER.get(self.ir.total_unit, N_("Fan"))),) + tuple(
+            h for h, _v in columns
+        )
+        body = tuple(
+            (label,) + tuple(Md(str(values[i])) for _h, values in columns)
+            for i, (label, _n, _c) in enumerate(rows)
+        )
         return Table(header_row, tuple(Md("--:") for _x in header_row), body)
 
     # -- worked examples --
@@ -1476,11 +2037,17 @@ class _Builder:
         intro = self._(
             "Each example is a hand stated in the spec, scored by the profile's engine; the results shown are the engine's."
         )
-        return (ExampleSection(intro, tuple(self.example(i, ex) for i, ex in enumerate(self.ir.examples, 1))),)
+        return (
+            ExampleSection(
+                intro, tuple(self.example(i, ex) for i, ex in enumerate(self.ir.examples, 1))
+            ),
+        )
 
     def example(self, number: int, ex: ExampleIR) -> WorkedExample:
         _ = self._
-        heading = self.with_ref(_("Example {number}: {name}", number=number, name=self.text(ex.name)), ex.section)
+        heading = self.with_ref(
+            _("Example {number}: {name}", number=number, name=self.text(ex.name)), ex.section
+        )
         hand, ctx = example_hand(self.engine, ex)
         score = evaluate(self.engine, hand, ctx)
         lines = [_("**Hand:** {tiles}", tiles=tiles_md(ex.concealed))]
@@ -1492,7 +2059,12 @@ class _Builder:
         situation = self.situation(ex.context)
         if self.ir.missing_suit == "declare" and "missing_suit" not in dict(ex.context):
             situation.append(_("no missing suit declared"))
-        lines.append(_("**Situation:** {facts}", facts=_.join(situation, clauses=True) if situation else _("nothing stated")))
+        lines.append(
+            _(
+                "**Situation:** {facts}",
+                facts=_.join(situation, clauses=True) if situation else _("nothing stated"),
+            )
+        )
         lines.extend(self.result(score, ex.win))
         return WorkedExample(heading, tuple(lines))
 
@@ -1514,10 +2086,16 @@ class _Builder:
             elif key == "missing_suit" and value is None:
                 out.append(_("no missing suit declared"))
             elif key == "dealer" and isinstance(value, bool):
-                out.append(_("the winner is the dealer") if value else _("the winner is not the dealer"))
+                out.append(
+                    _("the winner is the dealer") if value else _("the winner is not the dealer")
+                )
             elif key in ("seat_wind", "round_wind") and isinstance(value, str) and value in _WIND:
                 wind = _.marked(_WIND[value])
-                out.append(_("seat wind: {wind}", wind=wind) if key == "seat_wind" else _("round wind: {wind}", wind=wind))
+                out.append(
+                    _("seat wind: {wind}", wind=wind)
+                    if key == "seat_wind"
+                    else _("round wind: {wind}", wind=wind)
+                )
             elif key in ("dora_indicators", "ura_indicators", "flowers") and isinstance(value, str):
                 tiles = tiles_md(value) if value else Md("—")
                 label = {
@@ -1537,18 +2115,24 @@ class _Builder:
     def result(self, score: Score, win: str) -> list[Md]:
         _ = self._
         if not score.legal:
-            return [_("**Result:** not a win, because {reason}.", reason=self.refusal(score.reason))]
+            return [
+                _("**Result:** not a win, because {reason}.", reason=self.refusal(score.reason))
+            ]
         parts = []
         for p in score.patterns:
             value = Md(f"{p.value} × {p.count}") if p.count != 1 else Md(str(p.value))
             parts.append(Md(f"{escape_md(self.pattern_name(p.id))} {value}"))
         total = _("{total} {unit}", total=score.total, unit=self.unit())
         if score.fu is not None and self.ir.points is not None:
-            total = _("{total}, {points} {unit}", total=total, points=score.fu, unit=self.points_unit())
+            total = _(
+                "{total}, {points} {unit}", total=total, points=score.fu, unit=self.points_unit()
+            )
         elif score.limit:
             total = _("{total} (limit)", total=total)
         if score.capped != score.total:
-            total = _("{total}, counted as {capped} after the cap", total=total, capped=score.capped)
+            total = _(
+                "{total}, counted as {capped} after the cap", total=total, capped=score.capped
+            )
         pays = [self.pays(win, role, amount) for role, amount in score.payments.items()]
         return [
             _("**Patterns:** {patterns}", patterns=Md(" + ".join(parts))),
@@ -1596,12 +2180,22 @@ class _Builder:
             add(_("General"), rd.section, rd.text)
         if not items:
             return ()
-        return (Section(paragraphs=(_("Where the rule book can be read more than one way, this profile reads it so:"),), bullets=tuple(items)),)
+        return (
+            Section(
+                paragraphs=(
+                    _(
+                        "Where the rule book can be read more than one way, this profile reads it so:"
+                    ),
+                ),
+                bullets=tuple(items),
+            ),
+        )
 
 
 def _section_parts(section: str) -> list[str]:
     """The sections a spec's ``section`` names: "§9, §10" -> ["§9", "§10"]; titles are separated by
-    semicolons, "Modèles de notation; Kongs, vol et passage" -> two titles (a title may hold commas)."""
+    semicolons, "Modèles de notation; Kongs, vol et passage" -> two titles (a title may hold commas).
+    """
     out: list[str] = []
     for item in (s.strip() for s in section.split(";")):
         marks = [m.strip() for m in item.split(",") if m.strip()]
@@ -1618,7 +2212,9 @@ def _section_key(section: str) -> tuple[int, str]:
     return (int(digits.group()) if digits else 1 << 30, section)
 
 
-def _named_value(engine: Profile, name: str, fan: int, capped: int, tsumo: bool, dealer: bool) -> int:
+def _named_value(
+    engine: Profile, name: str, fan: int, capped: int, tsumo: bool, dealer: bool
+) -> int:
     """A named payment amount (such as Sichuan's ``unit``), evaluated as the engine does."""
     pv = PaymentView(fan, capped, tsumo, dealer, options=engine.option_values.as_dict())
     for n, fn in engine.payments.values:
@@ -1641,7 +2237,9 @@ def example_hand(profile: Profile, ex: ExampleIR) -> tuple[WinningHand, WinConte
     melds = []
     for m in ex.melds:
         claimed = parse_tiles(m.claimed, profile.tiles)[0] if m.claimed else None
-        melds.append(Meld(MeldType(m.type), tuple(parse_tiles(m.tiles, profile.tiles)), claimed, m.source))
+        melds.append(
+            Meld(MeldType(m.type), tuple(parse_tiles(m.tiles, profile.tiles)), claimed, m.source)
+        )
     hand = WinningHand(
         tuple(parse_tiles(ex.concealed, profile.tiles)),
         tuple(melds),
@@ -1675,7 +2273,9 @@ def _tidy(text: str) -> str:
     return _BLANK_RUNS.sub("\n\n", "\n".join(lines)).strip("\n") + "\n"
 
 
-def load_engine(source: str, profile_id: str, built: Mapping[str, ModuleType] | None = None) -> Profile:
+def load_engine(
+    source: str, profile_id: str, built: Mapping[str, ModuleType] | None = None
+) -> Profile:
     """The :class:`Profile` a generated module's source builds (the module the build is about to write).
 
     The source is the emitter's output, which imports only the runtime, and the modules of the
@@ -1700,7 +2300,9 @@ def load_engine_module(source: str, profile_id: str, built: Mapping[str, ModuleT
         if level == 0:
             return builtins.__import__(name, globals, locals, fromlist, level)
         if level != 1 or name not in built:
-            raise ImportError(f"generated/{profile_id}.py imports .{name}, which this build did not make")
+            raise ImportError(
+                f"generated/{profile_id}.py imports .{name}, which this build did not make"
+            )
         return built[name]
 
     module = ModuleType(f"mjspec.generated.{profile_id}")
@@ -1712,7 +2314,9 @@ def load_engine_module(source: str, profile_id: str, built: Mapping[str, ModuleT
     return module
 
 
-def render_document(ir: ProfileIR, engine: Profile, lang: str, tr: Translator, names: Mapping[str, Text]) -> str:
+def render_document(
+    ir: ProfileIR, engine: Profile, lang: str, tr: Translator, names: Mapping[str, Text]
+) -> str:
     """The Markdown of ``docs/rules/<id>.<lang>.md``."""
     doc = _Builder(ir, engine, lang, tr, names).build()
     return _tidy(environment().get_template("rules.md.j2").render(doc=doc, _=tr))
@@ -1725,8 +2329,14 @@ def render_index(irs: Sequence[ProfileIR], tr: Translator) -> str:
     names = {ir.id: ir.names for ir in irs}
     for ir in sorted(irs, key=lambda p: p.id):
         links = " · ".join(f"[{LANGUAGE_NAMES[lang]}]({ir.id}.{lang}.md)" for lang in LANGUAGES)
-        book = _("{book}: {title}", book=ir.source_book, title=Md(f"*{escape_md(ir.source_title)}*"))
-        base = Md(f"[{escape_md(names[ir.extends].en)}]({ir.extends}.en.md)") if ir.extends in names else Md("—")
+        book = _(
+            "{book}: {title}", book=ir.source_book, title=Md(f"*{escape_md(ir.source_title)}*")
+        )
+        base = (
+            Md(f"[{escape_md(names[ir.extends].en)}]({ir.extends}.en.md)")
+            if ir.extends in names
+            else Md("—")
+        )
         rows.append((Md(f"**{escape_md(ir.names.en)}**<br>{code(ir.id)}"), book, base, Md(links)))
     table = Table(
         (_("Profile"), _("Rule book"), _("Extends"), _("Documents")),
@@ -1734,14 +2344,21 @@ def render_index(irs: Sequence[ProfileIR], tr: Translator) -> str:
         tuple(rows),
     )
     intro = (
-        _("One page per profile and language, generated from the specs in {folder} by {command}.", folder=code("specs/"), command=code("mjspec build")),
+        _(
+            "One page per profile and language, generated from the specs in {folder} by {command}.",
+            folder=code("specs/"),
+            command=code("mjspec build"),
+        ),
     )
     doc = IndexDocument(header=_header(("specs/*.yaml",)), intro=intro, profiles=table)
     return _tidy(environment().get_template("index.md.j2").render(doc=doc, _=tr))
 
 
 def render_rule_documents(
-    irs: Sequence[ProfileIR], engines: Mapping[str, Profile], rules_dir: Path, locale: Path | None = None
+    irs: Sequence[ProfileIR],
+    engines: Mapping[str, Profile],
+    rules_dir: Path,
+    locale: Path | None = None,
 ) -> tuple[dict[Path, str], list[SpecError]]:
     """Every profile's document in every language, plus the index; or the errors that stop the build.
 
@@ -1758,13 +2375,17 @@ def render_rule_documents(
     for ir in irs:
         engine = engines[ir.id]
         for lang in LANGUAGES:
-            files[rules_dir / f"{ir.id}.{lang}.md"] = render_document(ir, engine, lang, translators[lang], names)
+            files[rules_dir / f"{ir.id}.{lang}.md"] = render_document(
+                ir, engine, lang, translators[lang], names
+            )
     files[rules_dir / "index.md"] = render_index(irs, translators[INDEX_LANGUAGE])
     errors = _missing_message_errors(translators.values(), catalogs)
     return ({}, errors) if errors else (files, [])
 
 
-def _missing_message_errors(translators: Iterable[Translator], catalogs: Mapping[str, Catalog]) -> list[SpecError]:
+def _missing_message_errors(
+    translators: Iterable[Translator], catalogs: Mapping[str, Catalog]
+) -> list[SpecError]:
     seen: set[MissingMessage] = set()
     errors: list[SpecError] = []
     for tr in translators:
@@ -1773,7 +2394,11 @@ def _missing_message_errors(translators: Iterable[Translator], catalogs: Mapping
                 continue
             seen.add(m)
             cat = catalogs[m.language]
-            state = "is untranslated (empty or fuzzy)" if (m.context, m.msgid) in cat.untranslated else "is missing"
+            state = (
+                "is untranslated (empty or fuzzy)"
+                if (m.context, m.msgid) in cat.untranslated
+                else "is missing"
+            )
             ctx = f", msgctxt {m.context!r}" if m.context else ""
             errors.append(
                 CatalogError(
@@ -1819,9 +2444,17 @@ def code_messages() -> set[tuple[str, str]]:
             continue
         context = NO_CONTEXT
         for kw in node.keywords:
-            if kw.arg == "context" and isinstance(kw.value, ast.Constant) and isinstance(kw.value.value, str):
+            if (
+                kw.arg == "context"
+                and isinstance(kw.value, ast.Constant)
+                and isinstance(kw.value.value, str)
+            ):
                 context = kw.value.value
-        if len(node.args) > 1 and isinstance(node.args[1], ast.Constant) and isinstance(node.args[1].value, str):
+        if (
+            len(node.args) > 1
+            and isinstance(node.args[1], ast.Constant)
+            and isinstance(node.args[1].value, str)
+        ):
             context = node.args[1].value
         out.add((context, first.value))
     return out
@@ -1846,6 +2479,8 @@ def house_rule_names(parent: Text, profile_id: str, locale: Path | None = None) 
         text = catalogs[lang].lookup(msgid, context)
         if text is None:
             cat = catalogs[lang]
-            raise CatalogError(f"the entry for msgid {msgid!r} (language {lang}) is missing", Location(cat.file, 0))
+            raise CatalogError(
+                f"the entry for msgid {msgid!r} (language {lang}) is missing", Location(cat.file, 0)
+            )
         out[lang] = text.format(name=parent.get(lang), id=profile_id)
     return out

@@ -67,7 +67,9 @@ class SpecLibrary:
     def _resolve(self, path: FilePath, seen: tuple[str, ...]) -> Resolved:
         loaded = self.load(path)
         if not isinstance(loaded.data, dict):
-            raise SpecErrors([SpecError("a spec must be a mapping of keys to values", loaded.where(()))])
+            raise SpecErrors(
+                [SpecError("a spec must be a mapping of keys to values", loaded.where(()))]
+            )
         parent_id = loaded.data.get("extends")
         data = _drop_nulls(loaded.data)
         if parent_id is None:
@@ -77,14 +79,22 @@ class SpecLibrary:
             raise SpecErrors([SpecError("`extends` names a profile id", loc, ("extends",))])
         chain = seen + (loaded.file,)
         if len(chain) > MAX_EXTENDS_DEPTH:
-            raise SpecErrors([SpecError(f"`extends` chain longer than {MAX_EXTENDS_DEPTH}", loc, ("extends",))])
+            raise SpecErrors(
+                [SpecError(f"`extends` chain longer than {MAX_EXTENDS_DEPTH}", loc, ("extends",))]
+            )
         parent_path = self.path_of(parent_id)
         if self.display(parent_path) in chain:
             cycle = " -> ".join(chain + (self.display(parent_path),))
             raise SpecErrors([SpecError(f"cyclic `extends`: {cycle}", loc, ("extends",))])
         if not parent_path.exists():
             known = ", ".join(self.profile_ids()) or "none"
-            raise SpecErrors([SpecError(f"extends unknown profile {parent_id!r} (known: {known})", loc, ("extends",))])
+            raise SpecErrors(
+                [
+                    SpecError(
+                        f"extends unknown profile {parent_id!r} (known: {known})", loc, ("extends",)
+                    )
+                ]
+            )
         parent = self._resolve(parent_path, chain)
         merged_locs = dict(parent.locations)
         merged = _merge(parent.data, loaded.data, (), loaded.locations, merged_locs)
@@ -101,7 +111,13 @@ def _drop_nulls(value: Any) -> Any:
     return value
 
 
-def _merge(base: Any, child: Any, path: Path, child_locs: dict[Path, Location], out_locs: dict[Path, Location]) -> Any:
+def _merge(
+    base: Any,
+    child: Any,
+    path: Path,
+    child_locs: dict[Path, Location],
+    out_locs: dict[Path, Location],
+) -> Any:
     if isinstance(base, dict) and isinstance(child, dict):
         out = dict(base)
         for key, value in child.items():

@@ -61,10 +61,19 @@ def _record(func: str) -> type | None:
 
 def _optional(owner: type, name: str) -> bool:
     """Whether the field ``name`` of ``owner`` may be None (or is not known to be a record)."""
-    hint = next((c.__annotations__[name] for c in owner.__mro__ if name in getattr(c, "__annotations__", {})), None)
+    hint = next(
+        (
+            c.__annotations__[name]
+            for c in owner.__mro__
+            if name in getattr(c, "__annotations__", {})
+        ),
+        None,
+    )
     if not isinstance(hint, str):  # every module of the runtime has postponed annotations
         return True
     return "None" in (part.strip() for part in hint.split("|")) or "Optional[" in hint
+
+
 #: Tuples of items with an ``id``, which ``with_changes`` updates in place.
 _KEYED = frozenset({"patterns", "requirements", "groups", "items"})
 _IDENT = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
@@ -141,7 +150,11 @@ class _Module:
 
 
 def share(
-    child_raw: str, parent_raw: str, parent_id: str, parent_defined_in: Mapping[str, str], child_id: str
+    child_raw: str,
+    parent_raw: str,
+    parent_id: str,
+    parent_defined_in: Mapping[str, str],
+    child_id: str,
 ) -> Shared | None:
     """The module of ``child_id`` (whole in ``child_raw``) as its differences from ``parent_id``;
     None when the differences cannot be written so (the module is then written whole)."""
@@ -151,7 +164,9 @@ def share(
         before = parent.fields.get(name)
         if before is not None and child.value_key(value) == parent.value_key(before):
             continue  # the parent's own
-        written.append(f"{name}={_changed(child, parent, value, before, f'{PARENT}.{name}', name, Profile)}")
+        written.append(
+            f"{name}={_changed(child, parent, value, before, f'{PARENT}.{name}', name, Profile)}"
+        )
     if any(name not in child.fields for name in parent.fields):
         return None  # the child leaves a field of the parent's at its default: written whole
     body = f"PROFILE = replace(\n    {PARENT},\n" + "".join(f"    {w},\n" for w in written) + ")\n"
@@ -174,13 +189,21 @@ def share(
     for name in child.defs:
         if name in local:
             defined_in[name] = child_id
-        elif name in parent.defs and child.key(name) == parent.key(name) and name in parent_defined_in:
+        elif (
+            name in parent.defs
+            and child.key(name) == parent.key(name)
+            and name in parent_defined_in
+        ):
             defined_in[name] = parent_defined_in[name]
         else:  # a definition no written field reads, unlike the parent's: cannot be shared safely
             return None
 
-    definitions = "".join("\n\n" + child.definition_text(n) for n in sorted(local, key=lambda n: child.defs[n].lineno))
-    tail = _tail(child)  # the native digest and the engine's registration, which read imported names too
+    definitions = "".join(
+        "\n\n" + child.definition_text(n) for n in sorted(local, key=lambda n: child.defs[n].lineno)
+    )
+    tail = _tail(
+        child
+    )  # the native digest and the engine's registration, which read imported names too
     used = set(_names_in(body + definitions + tail, None))
     out = [_head(child)]
     out.append("from dataclasses import replace\n\n")
@@ -209,7 +232,13 @@ def definitions(raw: str) -> list[str]:
 
 
 def _changed(
-    child: _Module, parent: _Module, value: ast.expr, before: ast.expr | None, path: str, name: str, owner: type
+    child: _Module,
+    parent: _Module,
+    value: ast.expr,
+    before: ast.expr | None,
+    path: str,
+    name: str,
+    owner: type,
 ) -> str:
     """The text of a changed field ``name`` of an ``owner``: a nested ``replace`` or ``with_changes``
     where that is shorter, else whole. A field that may be None is written whole (the parent's
@@ -258,7 +287,11 @@ def _ids(module: _Module, items: ast.Tuple) -> tuple[str, ...] | None:
         if not isinstance(item, ast.Call):
             return None
         ids = [k.value for k in item.keywords if k.arg == "id"]
-        if len(ids) != 1 or not isinstance(ids[0], ast.Constant) or not isinstance(ids[0].value, str):
+        if (
+            len(ids) != 1
+            or not isinstance(ids[0], ast.Constant)
+            or not isinstance(ids[0].value, str)
+        ):
             return None
         out.append(ids[0].value)
     return tuple(out)
@@ -268,7 +301,11 @@ def _names_in(text: str, among: Mapping[str, object] | None) -> list[str]:
     """Names read in ``text`` (those of ``among`` only, when given), in order of first use."""
     out: list[str] = []
     for node in ast.walk(ast.parse(text)):
-        if isinstance(node, ast.Name) and (among is None or node.id in among) and node.id not in out:
+        if (
+            isinstance(node, ast.Name)
+            and (among is None or node.id in among)
+            and node.id not in out
+        ):
             out.append(node.id)
     return out
 
@@ -284,7 +321,9 @@ def _tail(module: _Module) -> str:
     profile_end = max(
         n.end_lineno or 0
         for n in module.tree.body
-        if isinstance(n, ast.Assign) and isinstance(n.targets[0], ast.Name) and n.targets[0].id == "PROFILE"
+        if isinstance(n, ast.Assign)
+        and isinstance(n.targets[0], ast.Name)
+        and n.targets[0].id == "PROFILE"
     )
     return "".join(module.lines[profile_end:])
 

@@ -82,7 +82,10 @@ class Compiled:
 
 
 def compile_profile(
-    resolved: Resolved, expected_id: str | None = None, memo: Memo | None = None, parent: "Compiled | None" = None
+    resolved: Resolved,
+    expected_id: str | None = None,
+    memo: Memo | None = None,
+    parent: "Compiled | None" = None,
 ) -> Compiled:
     """Check ``resolved``, render its engines and check its formulas; raise :class:`SpecErrors`.
 
@@ -102,7 +105,11 @@ def compile_profile(
     modules: dict[str, ModuleType] = {}
     if parent is not None:
         shared = share(
-            render_engine_raw(ir, digest, shares=parent.ir.id), parent.whole, parent.ir.id, parent.defined_in, ir.id
+            render_engine_raw(ir, digest, shares=parent.ir.id),
+            parent.whole,
+            parent.ir.id,
+            parent.defined_in,
+            ir.id,
         )
         if shared is not None:
             raw, defined_in = shared.raw, dict(shared.defined_in)
@@ -117,7 +124,9 @@ def compile_profile(
     if errors:
         raise SpecErrors.of(errors)
     why = None if native is not None else digest_or_why
-    return Compiled(ir, source, engine, native, why, whole, defined_in, modules, native_module, digest)
+    return Compiled(
+        ir, source, engine, native, why, whole, defined_in, modules, native_module, digest
+    )
 
 
 def document_errors(

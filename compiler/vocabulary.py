@@ -71,7 +71,10 @@ def option_functions(options: OptionTypes) -> dict[str, FuncSig]:
 def hand_vocabulary(options: OptionTypes | None = None) -> Vocabulary:
     return Vocabulary(
         names={k: t for k, (t, _) in HAND_NAMES.items()},
-        functions={**{k: sig for k, (sig, _) in HAND_FUNCTIONS.items()}, **option_functions(options or {})},
+        functions={
+            **{k: sig for k, (sig, _) in HAND_FUNCTIONS.items()},
+            **option_functions(options or {}),
+        },
     )
 
 
@@ -81,16 +84,24 @@ def combination_vocabulary(size: int, options: OptionTypes | None = None) -> Voc
     for k in ("a", "b", "c", "d")[:size]:
         names[k] = COMBINATION_NAMES[k][0]
     names["members"] = COMBINATION_NAMES["members"][0]
-    functions = {**{k: sig for k, (sig, _) in HAND_FUNCTIONS.items()}, **option_functions(options or {})}
+    functions = {
+        **{k: sig for k, (sig, _) in HAND_FUNCTIONS.items()},
+        **option_functions(options or {}),
+    }
     return Vocabulary(names=names, functions=functions)
 
 
-def points_vocabulary(pattern_ids: tuple[str, ...], *, result: bool, options: OptionTypes | None = None) -> Vocabulary:
+def points_vocabulary(
+    pattern_ids: tuple[str, ...], *, result: bool, options: OptionTypes | None = None
+) -> Vocabulary:
     """The hand vocabulary plus ``counted(pattern)`` (and ``points`` in the result formula)."""
     names: dict[str, Type] = {k: t for k, (t, _) in HAND_NAMES.items()}
     if result:
         names["points"] = POINT_NAMES["points"][0]
-    functions = {**{k: sig for k, (sig, _) in HAND_FUNCTIONS.items()}, **option_functions(options or {})}
+    functions = {
+        **{k: sig for k, (sig, _) in HAND_FUNCTIONS.items()},
+        **option_functions(options or {}),
+    }
     functions["counted"] = FuncSig((Enum("pattern id", frozenset(pattern_ids)),), BOOL)
     return Vocabulary(names=names, functions=functions)
 

@@ -93,7 +93,11 @@ class Action:
         return cls(kind, seat, tile, tiles, suit)
 
     def __str__(self) -> str:
-        extra = self.tile.mpsz if self.tile else format_tiles(self.tiles) if self.tiles else (self.suit.value if self.suit else "")
+        extra = (
+            self.tile.mpsz
+            if self.tile
+            else format_tiles(self.tiles) if self.tiles else (self.suit.value if self.suit else "")
+        )
         return f"seat {self.seat} {self.kind.value}{' ' + extra if extra else ''}"
 
 
@@ -118,4 +122,9 @@ class Event:
 
     @classmethod
     def from_json(cls, raw: Mapping[str, Any]) -> "Event":
-        return cls(raw["kind"], raw.get("seat"), dict(raw.get("data", {})), tuple(raw.get("deltas", (0, 0, 0, 0))))
+        return cls(
+            raw["kind"],
+            raw.get("seat"),
+            dict(raw.get("data", {})),
+            tuple(raw.get("deltas", (0, 0, 0, 0))),
+        )

@@ -45,12 +45,16 @@ class GreedyBot:
                 return next(a for a in legal if a.kind is win)
         if ActionKind.FLOWER in kinds:  # an exposed flower scores and frees a slot
             return next(a for a in legal if a.kind is ActionKind.FLOWER)
-        if ActionKind.NINE_TERMINALS in kinds:  # a hand this far from any ordinary win is better redealt
+        if (
+            ActionKind.NINE_TERMINALS in kinds
+        ):  # a hand this far from any ordinary win is better redealt
             return next(a for a in legal if a.kind is ActionKind.NINE_TERMINALS)
         if ActionKind.EXCHANGE in kinds:
             return self._exchange(hand, seat, legal)
         if ActionKind.DECLARE in kinds:
-            held = {s: sum(1 for t in hand.hands[seat] if t.suit == s) for s in hand.profile.tiles.suits}
+            held = {
+                s: sum(1 for t in hand.hands[seat] if t.suit == s) for s in hand.profile.tiles.suits
+            }
             least = min(hand.profile.tiles.suits, key=lambda s: held[s])
             return next(a for a in legal if a.suit == least)
         if ActionKind.DISCARD in kinds:
@@ -66,7 +70,13 @@ class GreedyBot:
                 # Ready and closed: declare riichi (its yaku and its bonus make the hand worth winning).
                 riichi = [a for a in legal if a.kind is ActionKind.RIICHI]
                 same = [a for a in riichi if a.tile == choice.tile]
-                return same[0] if same else min(riichi, key=lambda a: (_connectivity(hand.counts[seat], a.tile), a.tile))
+                return (
+                    same[0]
+                    if same
+                    else min(
+                        riichi, key=lambda a: (_connectivity(hand.counts[seat], a.tile), a.tile)
+                    )
+                )
             return choice
         if hand.rules.riichi is not None:
             # Where riichi exists, a closed hand is the bot's way to a yaku: it does not call (wins were taken above).
@@ -96,7 +106,9 @@ class GreedyBot:
         discards = [a for a in legal if a.kind is ActionKind.DISCARD]
         if self._holds_missing(hand, seat):
             # The missing suit must go first: throw its least connected tile.
-            counts = hand.counts[seat]  # ties by tile order: a tile's (kind, red) key orders as the tile
+            counts = hand.counts[
+                seat
+            ]  # ties by tile order: a tile's (kind, red) key orders as the tile
             return min(discards, key=lambda a: (_connectivity(counts, a.tile), 2 * a.tile.kind + a.tile.red))  # type: ignore[union-attr]
         n_melds = len(hand.melds[seat])
         # The table keeps the seat's tiles counted by kind, flowers after the 34 hand-forming kinds.
@@ -168,7 +180,9 @@ class GreedyBot:
             act = next((a for a in legal if a.kind is kind), None)
             if act is None:
                 continue
-            rest = [t for t in tiles if t.kind != tile.kind] + [t for t in tiles if t.kind == tile.kind][3 if kind is ActionKind.MINKAN else 2 :]
+            rest = [t for t in tiles if t.kind != tile.kind] + [
+                t for t in tiles if t.kind == tile.kind
+            ][3 if kind is ActionKind.MINKAN else 2 :]
             if kind is ActionKind.MINKAN:
                 after = self._shanten(hand, rest, n_melds + 1)
                 if after <= now:
@@ -191,7 +205,9 @@ class GreedyBot:
         options = [s for s in by_suit if len(by_suit[s]) >= 3]
         suit = min(options, key=lambda s: len(by_suit[s]))
         chosen = sorted(by_suit[suit], key=lambda t: (_connectivity(hand.counts[seat], t), t))[:3]
-        target = sorted(2 * t.kind + t.red for t in chosen)  # tiles compare as their (kind, red) keys
+        target = sorted(
+            2 * t.kind + t.red for t in chosen
+        )  # tiles compare as their (kind, red) keys
         for a in legal:
             if sorted(2 * t.kind + t.red for t in a.tiles) == target:
                 return a
@@ -216,8 +232,12 @@ def _best_scoring_waits(hand: Hand, seat: int, candidates: list[Action]) -> list
         for t in rest:
             counts[t.kind] += 1
         best = -1
-        for kind in waits(counts, melds, profile.shapes, profile.tiles.kinds(), copies=profile.tiles.copies):
-            score = evaluate(profile, WinningHand(tuple(rest), melds, Tile(kind), WinKind.RON), context)
+        for kind in waits(
+            counts, melds, profile.shapes, profile.tiles.kinds(), copies=profile.tiles.copies
+        ):
+            score = evaluate(
+                profile, WinningHand(tuple(rest), melds, Tile(kind), WinKind.RON), context
+            )
             if score.legal:
                 best = max(best, score.total)
         values[a] = best
@@ -238,5 +258,8 @@ def _connectivity(counts: Sequence[int], tile: Tile | None) -> int:
     return score
 
 
-_NEIGHBOURS = [tuple(n for n in (k - 2, k - 1, k + 1, k + 2) if k - k % 9 <= n < k - k % 9 + 9) for k in range(27)]
+_NEIGHBOURS = [
+    tuple(n for n in (k - 2, k - 1, k + 1, k + 2) if k - k % 9 <= n < k - k % 9 + 9)
+    for k in range(27)
+]
 """The kinds within two of each suited kind, in its own suit."""

@@ -40,7 +40,9 @@ class HandClock:
 
     def thinking_time(self, *, opening: bool = False) -> float:
         """The per-action time of a decision; an opening choice gets at least ``opening_seconds`` (004)."""
-        return float(max(self.clock.per_action, self.opening_seconds) if opening else self.clock.per_action)
+        return float(
+            max(self.clock.per_action, self.opening_seconds) if opening else self.clock.per_action
+        )
 
     def allowance(self, seat: int, *, call: bool, opening: bool = False) -> float:
         """Seconds ``seat`` may take for its next decision: the per-action time, plus the reserve on its turn."""
@@ -70,13 +72,17 @@ def hand_clock(hand: Hand, clock: Clock) -> HandClock:
 def charge(hand: Hand, clock: HandClock, seat: int, seconds: float) -> bool:
     """Charge ``seat``'s decision now pending at ``hand`` with ``seconds``; True when its time ran out."""
     call = hand.phase in (Phase.CLAIM, Phase.ROB)
-    opening = hand.phase in (Phase.EXCHANGE, Phase.DECLARE)  # 004: opening choices get at least 15 s
+    opening = hand.phase in (
+        Phase.EXCHANGE,
+        Phase.DECLARE,
+    )  # 004: opening choices get at least 15 s
     return clock.spend(seat, seconds, call=call, opening=opening)
 
 
 def timed_decision(hand: Hand, clock: HandClock | None, action: Action, seconds: float) -> Action:
     """The decision the table applies when ``action`` took ``seconds``: the action itself in time, else the
-    documented timeout default for its seat (001: "Após o tempo limite [...]"). Without a clock, the action."""
+    documented timeout default for its seat (001: "Após o tempo limite [...]"). Without a clock, the action.
+    """
     if clock is None:
         return action
     if not charge(hand, clock, action.seat, seconds):

@@ -109,7 +109,20 @@ def _field_names(cls: type) -> frozenset[str]:
 
 _WIND_OF_LETTER: dict[str, Wind] = {w.value: w for w in Wind}
 
-_BOOL_KEYS = {"original_call", "kong_upon_kong", "losing_hand", "riichi", "double_riichi", "ippatsu", "last_tile", "after_kong", "kong_shot", "robbing_kong", "first_draw", "fourth_tile"}
+_BOOL_KEYS = {
+    "original_call",
+    "kong_upon_kong",
+    "losing_hand",
+    "riichi",
+    "double_riichi",
+    "ippatsu",
+    "last_tile",
+    "after_kong",
+    "kong_shot",
+    "robbing_kong",
+    "first_draw",
+    "fourth_tile",
+}
 _INT_KEYS = {"honba", "riichi_sticks", "dealer_wins"}
 #: The greatest count a context may give (honba, riichi sticks, consecutive dealer wins). No table comes
 #: near it; beyond it a number is a mistake (or an attack: 10**4000 honba make an answer too long to write).
@@ -124,15 +137,25 @@ def _coerce(key: str, value: Any) -> Any:
         return value
     if key in _INT_KEYS:
         if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value <= MAX_COUNT:
-            shown = repr(value) if not isinstance(value, int) or abs(value) < 10**12 else f"a number of {len(str(abs(value)))} digits"
-            raise ContextError(f"context.{key} must be a whole number from 0 to {MAX_COUNT}, got {shown}")
+            shown = (
+                repr(value)
+                if not isinstance(value, int) or abs(value) < 10**12
+                else f"a number of {len(str(abs(value)))} digits"
+            )
+            raise ContextError(
+                f"context.{key} must be a whole number from 0 to {MAX_COUNT}, got {shown}"
+            )
         return value
     if key in _TILE_KEYS:
         if not isinstance(value, str):
             raise ContextError(f"context.{key} must be mpsz text, got {value!r}")
         return value
     if key in ("seat_wind", "round_wind"):
-        wind = value if isinstance(value, Wind) else _WIND_OF_LETTER.get(value) if isinstance(value, str) else None
+        wind = (
+            value
+            if isinstance(value, Wind)
+            else _WIND_OF_LETTER.get(value) if isinstance(value, str) else None
+        )
         if wind is None:
             raise ContextError(f"context.{key} must be one of E, S, W, N, got {value!r}")
         return wind
@@ -146,4 +169,6 @@ def _coerce(key: str, value: Any) -> Any:
         if not isinstance(value, dict):
             raise ContextError("context.options must be an object of option names to values")
         return tuple(sorted(value.items()))
-    raise ContextError(f"context.{key} is not supported")  # pragma: no cover - guarded by the caller
+    raise ContextError(
+        f"context.{key} is not supported"
+    )  # pragma: no cover - guarded by the caller

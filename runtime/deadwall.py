@@ -56,7 +56,9 @@ class DeadWall:
 
     def __post_init__(self) -> None:
         if len(self.tiles) != self.rules.tiles or self.rules.tiles < 14:
-            raise ValueError(f"the dead wall needs {max(14, self.rules.tiles)} tiles, got {len(self.tiles)}")
+            raise ValueError(
+                f"the dead wall needs {max(14, self.rules.tiles)} tiles, got {len(self.tiles)}"
+            )
         if self.rules.indicators:
             self.revealed = 1
 

@@ -44,7 +44,9 @@ def register_engine(
     """
     if getattr(sys.modules.get(module), "PROFILE", None) is not profile:
         return profile
-    _ENGINES[profile.id] = CompiledEngine(profile, native_module if native_digest else None, native_digest)
+    _ENGINES[profile.id] = CompiledEngine(
+        profile, native_module if native_digest else None, native_digest
+    )
     return profile
 
 

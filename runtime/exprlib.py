@@ -32,17 +32,10 @@ def bounded_pow(base: int, exponent: int) -> int:
             f"bounded_pow needs ints, got {type(base).__name__} ** {type(exponent).__name__}"
         )
     if exponent < 0:
-        raise ValueError(
-            f"exponent {exponent} is negative; rule expressions use ints only"
-        )
+        raise ValueError(f"exponent {exponent} is negative; rule expressions use ints only")
     if exponent > MAX_EXPONENT:
-        raise ValueError(
-            f"exponent {exponent} is larger than the maximum {MAX_EXPONENT}"
-        )
-    if (
-        base not in (-1, 0, 1)
-        and (abs(base).bit_length() - 1) * exponent >= MAX_POW_BITS
-    ):
+        raise ValueError(f"exponent {exponent} is larger than the maximum {MAX_EXPONENT}")
+    if base not in (-1, 0, 1) and (abs(base).bit_length() - 1) * exponent >= MAX_POW_BITS:
         raise ValueError(
             f"{base} ** {exponent} would have more than {MAX_POW_BITS} bits; "
             "rule values must stay small"

@@ -234,19 +234,29 @@ class Meld:
         if kinds[-1] >= N_KINDS:
             raise MeldError(f"flowers cannot be melded: {shown()}")
         if mt is MeldType.CHI:
-            if kinds[0] >= 27 or kinds != [kinds[0], kinds[0] + 1, kinds[0] + 2] or kinds[2] // 9 != kinds[0] // 9:
+            if (
+                kinds[0] >= 27
+                or kinds != [kinds[0], kinds[0] + 1, kinds[0] + 2]
+                or kinds[2] // 9 != kinds[0] // 9
+            ):
                 raise MeldError(f"a chi needs three consecutive tiles of one suit, got {shown()}")
         elif kinds.count(kinds[0]) != want:
             raise MeldError(f"a {mt} needs {want} tiles of one kind, got {shown()}")
         if self.claimed is not None and self.claimed not in tiles:
-            raise MeldError(f"the claimed tile {self.claimed} is not among the meld's tiles {shown()}")
+            raise MeldError(
+                f"the claimed tile {self.claimed} is not among the meld's tiles {shown()}"
+            )
         if mt is MeldType.ANKAN and (self.claimed is not None or self.source is not None):
             raise MeldError("a concealed kong has no claimed tile and no source")
         if self.source is not None and self.source not in _SOURCES:
-            raise MeldError(f"meld source must be one of {', '.join(_SOURCES)}; got {self.source!r}")
+            raise MeldError(
+                f"meld source must be one of {', '.join(_SOURCES)}; got {self.source!r}"
+            )
         group = _MELD_GROUPS.get((mt, kinds[0]))
         if group is None:  # a group is an immutable value: made once per meld type and kind
-            group = _MELD_GROUPS[(mt, kinds[0])] = Group(_MELD_GROUP[mt], kinds[0], mt.is_concealed, mt)
+            group = _MELD_GROUPS[(mt, kinds[0])] = Group(
+                _MELD_GROUP[mt], kinds[0], mt.is_concealed, mt
+            )
         object.__setattr__(self, "group", group)
 
     @property
@@ -339,7 +349,9 @@ def group_bits(groups: tuple[Group, ...] | list[Group]) -> int:
             top = u << (GROUP_FIELD - 1)
             while bits & u:
                 if u == top:
-                    raise ValueError(f"more than {GROUP_FIELD} equal groups ({g}) in one arrangement")
+                    raise ValueError(
+                        f"more than {GROUP_FIELD} equal groups ({g}) in one arrangement"
+                    )
                 u <<= 1
         bits |= u
     return bits

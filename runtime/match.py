@@ -27,14 +27,24 @@ class MatchStart:
     points: tuple[int, ...]
 
     def to_json(self) -> dict[str, object]:
-        return {"round_wind": self.round_wind.value, "dealer": self.dealer, "honba": self.honba,
-                "deposits": self.deposits, "points": list(self.points)}
+        return {
+            "round_wind": self.round_wind.value,
+            "dealer": self.dealer,
+            "honba": self.honba,
+            "deposits": self.deposits,
+            "points": list(self.points),
+        }
 
     @classmethod
     def from_json(cls, raw: Mapping[str, Any]) -> "MatchStart":
         """From a record's ``excerpt`` (its types already checked by the record schema)."""
-        return cls(Wind(raw["round_wind"]), int(raw["dealer"]), int(raw["honba"]), int(raw["deposits"]),
-                   tuple(int(p) for p in raw["points"]))
+        return cls(
+            Wind(raw["round_wind"]),
+            int(raw["dealer"]),
+            int(raw["honba"]),
+            int(raw["deposits"]),
+            tuple(int(p) for p in raw["points"]),
+        )
 
 
 class Player(Protocol):
@@ -86,14 +96,27 @@ class Match:
         many dealer turns have passed (four a wind round), which is all the match rules count."""
         rules = self.profile.table.match
         if not rules.rounds or rules.dealer not in (DealerRule.REPEAT, DealerRule.ROTATE):
-            raise ValueError(f"{self.profile.id} does not play its match in wind rounds with a passing dealer: "
-                             f"an excerpt cannot say where its match stands")
-        if not 0 <= start.dealer < SEATS or len(start.points) != SEATS or start.honba < 0 or start.deposits < 0:
-            raise ValueError("an excerpt's start needs a dealer 0-3, four points and honba and deposits of at least 0")
+            raise ValueError(
+                f"{self.profile.id} does not play its match in wind rounds with a passing dealer: "
+                f"an excerpt cannot say where its match stands"
+            )
+        if (
+            not 0 <= start.dealer < SEATS
+            or len(start.points) != SEATS
+            or start.honba < 0
+            or start.deposits < 0
+        ):
+            raise ValueError(
+                "an excerpt's start needs a dealer 0-3, four points and honba and deposits of at least 0"
+            )
         if start.honba and not rules.honba:
-            raise ValueError(f"{self.profile.id} keeps no repeat counter: an excerpt cannot start at honba {start.honba}")
+            raise ValueError(
+                f"{self.profile.id} keeps no repeat counter: an excerpt cannot start at honba {start.honba}"
+            )
         if start.deposits and self.profile.table.riichi is None:
-            raise ValueError(f"{self.profile.id} has no riichi deposits: an excerpt cannot start with {start.deposits}")
+            raise ValueError(
+                f"{self.profile.id} has no riichi deposits: an excerpt cannot start with {start.deposits}"
+            )
         self.dealer = start.dealer
         self.dealer_turns = WINDS.index(start.round_wind) * SEATS + start.dealer
         self.honba = start.honba
@@ -120,14 +143,24 @@ class Match:
     ) -> Hand:
         """A hand that starts where the match stands (dealer, round wind, honba, deposits, points), with this chance."""
         hand = Hand(
-            self.profile, dealer=self.dealer, seed=seed, wall=wall, dice=dice, exchange_direction=exchange_direction,
-            round_wind=self.round_wind, honba=self.honba, deposits=self.deposits, points=tuple(self.totals),
+            self.profile,
+            dealer=self.dealer,
+            seed=seed,
+            wall=wall,
+            dice=dice,
+            exchange_direction=exchange_direction,
+            round_wind=self.round_wind,
+            honba=self.honba,
+            deposits=self.deposits,
+            points=tuple(self.totals),
             dealer_wins=self.dealer_wins,
         )
         if self.clock is not None:
             from .clock import hand_clock  # 001, 004: the reserve starts full again every hand
 
-            hand.clock = hand_clock(hand, next(c for c in self.profile.table.clocks if c.id == self.clock))
+            hand.clock = hand_clock(
+                hand, next(c for c in self.profile.table.clocks if c.id == self.clock)
+            )
         return hand
 
     def new_hand(self) -> Hand:
@@ -145,7 +178,12 @@ class Match:
         """Add the scores of every finished hand to the totals (and, at the end, leftover deposits to first place)."""
         self._settle()
         rules = self.profile.table.match
-        if self.finished and self.deposits and rules.leftover_deposits_to_first and not self.leftover_paid:
+        if (
+            self.finished
+            and self.deposits
+            and rules.leftover_deposits_to_first
+            and not self.leftover_paid
+        ):
             riichi = self.profile.table.riichi
             if riichi is not None:
                 self.totals[self.placements()[0]] += self.deposits * riichi.deposit
@@ -176,7 +214,8 @@ class Match:
 
     def _advance_round(self, hand: Hand) -> None:
         """001: the dealer repeats after winning or ready at an exhaustive draw (and after an abortive draw);
-        honba count drawn hands and dealer wins; the all-last dealer's stop; the extension rounds."""
+        honba count drawn hands and dealer wins; the all-last dealer's stop; the extension rounds.
+        """
         rules = self.profile.table.match
         winners = {w.seat for w in hand.wins}
         if rules.dealer is DealerRule.KEEP_ON_WIN_OR_WASHOUT:
@@ -189,7 +228,11 @@ class Match:
             if not repeat:
                 self.dealer_wins = 0
         else:
-            repeat = hand.dealer in winners or hand.aborted is not None or (hand.exhausted and hand.dealer in hand.ready_at_end)
+            repeat = (
+                hand.dealer in winners
+                or hand.aborted is not None
+                or (hand.exhausted and hand.dealer in hand.ready_at_end)
+            )
         if rules.honba:
             self.honba = self.honba + 1 if not winners or hand.dealer in winners else 0
         self.deposits = hand.deposits
@@ -205,12 +248,21 @@ class Match:
         if repeat:
             stop = rules.last_dealer_stops_at
             first = self.placements()[0] == hand.dealer
-            if at_end and reached and hand.aborted is None and stop is not None and first and self.totals[hand.dealer] >= stop:
+            if (
+                at_end
+                and reached
+                and hand.aborted is None
+                and stop is not None
+                and first
+                and self.totals[hand.dealer] >= stop
+            ):
                 self.finished = True  # the all-last dealer in first place stops (001)
             return
         self.dealer = (hand.dealer + 1) % SEATS
         self.dealer_turns += 1
-        if at_end and (reached or self.dealer_turns >= (rules.rounds + rules.extension_rounds) * SEATS):
+        if at_end and (
+            reached or self.dealer_turns >= (rules.rounds + rules.extension_rounds) * SEATS
+        ):
             self.finished = True
 
     def result(self) -> list[float] | None:
@@ -226,7 +278,9 @@ class Match:
                 # "4 down, 5 up" on the amount: a negative total's half goes away from zero too
                 # (Tenhou: -7,500 counts -8,000; tests/test_tenhou_replay.py).
                 sign = -1 if total < 0 else 1
-                total = sign * ((abs(total) + rules.round_to // 2) // rules.round_to * rules.round_to)
+                total = sign * (
+                    (abs(total) + rules.round_to // 2) // rules.round_to * rules.round_to
+                )
             points = total - rules.return_points + (rules.winner_bonus if place == 0 else 0)
             out[seat] = points / 1000 + rules.uma[place]
         if rules.round_to:
@@ -257,7 +311,9 @@ def play_hand(
     from the window's opening, so each answer is timed on its own. Bots answer at once.
     """
     steps = 0
-    limited = hand.rules.timeout.claim_seconds > 0  # Hand.time_limit is None for every decision otherwise
+    limited = (
+        hand.rules.timeout.claim_seconds > 0
+    )  # Hand.time_limit is None for every decision otherwise
     while hand.phase is not Phase.OVER:
         pending = hand.pending_seats()
         if not pending:
@@ -265,7 +321,9 @@ def play_hand(
         seat = pending[0]
         legal = hand.legal_actions(seat)
         if not legal:
-            raise Stalled(f"seat {seat} is pending with no legal action in phase {hand.phase.value}")
+            raise Stalled(
+                f"seat {seat} is pending with no legal action in phase {hand.phase.value}"
+            )
         limit = hand.time_limit(seat) if limited else None
         started = clock() if limit is not None else 0.0
         timed = hand.clock is not None
@@ -287,7 +345,9 @@ def play_hand(
             raise Stalled(f"hand did not end within {max_steps} decisions")
 
 
-def play_match(profile: Profile, players: Sequence[Player], seed: int, hands: int | None = None) -> Match:
+def play_match(
+    profile: Profile, players: Sequence[Player], seed: int, hands: int | None = None
+) -> Match:
     """Play a whole match with ``players`` and return it."""
     match = Match(profile, seed, hands)
     while not match.over:

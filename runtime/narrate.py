@@ -39,12 +39,19 @@ def describe_event(e: Event) -> str | None:
     if k == "kakan_declared":
         return f"{s} adds {d['tile']} to a pon"
     if k == "win":
-        how = ("robs the kong of" if d.get("robbing") else "wins on the discard of") + f" seat {d['from']}" if d.get("ron") else "wins by self-draw"
+        how = (
+            ("robs the kong of" if d.get("robbing") else "wins on the discard of")
+            + f" seat {d['from']}"
+            if d.get("ron")
+            else "wins by self-draw"
+        )
         return f"{s} {how} with {d['tile']}: {', '.join(d['patterns'])} = {d['total']} fan"
     if k == "exhaustion" and "ready" not in d:
         return "wall exhausted: no settlement"
     if k == "exhaustion" and "nagashi" in d:
-        return f"wall exhausted: ready {d['ready']}, not ready {d['not_ready']}" + (f", nagashi mangan {d['nagashi']}" if d["nagashi"] else "")
+        return f"wall exhausted: ready {d['ready']}, not ready {d['not_ready']}" + (
+            f", nagashi mangan {d['nagashi']}" if d["nagashi"] else ""
+        )
     if k == "exhaustion":
         return f"wall exhausted: ready {d['ready']}, not ready {d['not_ready']}, missing suit still held {d['missing_suit_held']}"
     if k == "riichi":

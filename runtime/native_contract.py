@@ -65,7 +65,9 @@ def _scored(profile: Profile, raw: Any) -> tuple[Any, ...] | None:
     native = _native(profile)
     if native.capsule is None:
         return None
-    packed = reader.pack(raw, _accepted(profile), profile.tiles.copies, MAX_COUNT, *_limits(profile))
+    packed = reader.pack(
+        raw, _accepted(profile), profile.tiles.copies, MAX_COUNT, *_limits(profile)
+    )
     if packed is None:
         return None
     out: tuple[Any, ...] | None = core.evaluate(native.capsule, *packed, native.options)
@@ -82,7 +84,9 @@ def score_contract(profile: Profile, raw: Any) -> dict[str, Any] | None:
     answer: dict[str, Any] = {"legal": legal}
     if not legal:
         answer["reason"] = reason or "not a legal win"
-    answer["patterns"] = [{"id": names[i][0], "name": names[i][1], "value": v, "count": n} for i, v, n in patterns]
+    answer["patterns"] = [
+        {"id": names[i][0], "name": names[i][1], "value": v, "count": n} for i, v, n in patterns
+    ]
     # As Score.to_contract: a profile with a hand value states a limit hand by its value alone.
     answer["total"] = None if value is not None and limit else total
     answer["fu"] = fu
@@ -97,7 +101,8 @@ def _fragments(profile: Profile) -> tuple[str, ...]:
     frags: tuple[str, ...] | None = profile.memo.get("native_fragments")
     if frags is None:
         frags = tuple(
-            '{"id": ' + _text(p.id) + ', "name": ' + _text(p.names.en) + ', "value": ' for p in profile.patterns
+            '{"id": ' + _text(p.id) + ', "name": ' + _text(p.names.en) + ', "value": '
+            for p in profile.patterns
         )
         profile.memo["native_fragments"] = frags
     return frags
@@ -126,7 +131,13 @@ def contract_line(profile: Profile, raw: Any) -> bytes | None:
         return None
     legal, reason, patterns, total, _capped, fu, payments, limit, _items, value = out
     frags = _fragments(profile)
-    parts = ['{"legal": true' if legal else '{"legal": false, "reason": ' + _text(reason or "not a legal win")]
+    parts = [
+        (
+            '{"legal": true'
+            if legal
+            else '{"legal": false, "reason": ' + _text(reason or "not a legal win")
+        )
+    ]
     parts.append(', "patterns": [')
     parts.append(", ".join([f'{frags[i]}{v}, "count": {n}}}' for i, v, n in patterns]))
     shown = "null" if (value is not None and limit) or total is None else str(total)

@@ -393,7 +393,9 @@ def evaluate_with(
     return _refused(profile, hand, ctx, _general(native, profile, hand, ctx))
 
 
-def _refused(profile: Profile, hand: WinningHand, ctx: WinContext, score: Score | None) -> Score | None:
+def _refused(
+    profile: Profile, hand: WinningHand, ctx: WinContext, score: Score | None
+) -> Score | None:
     """``score``, or the refusal of a win no table produces, as scoring.py's evaluate answers it."""
     if score is not None and score.legal:
         impossible = impossible_win(profile, hand, ctx)

@@ -95,7 +95,10 @@ class OptionSpec:
 
     def bounds(self) -> tuple[int, int]:
         """The range a number option's value must lie in (both ends included)."""
-        return (0 if self.minimum is None else self.minimum, MAX_NUMBER if self.maximum is None else self.maximum)
+        return (
+            0 if self.minimum is None else self.minimum,
+            MAX_NUMBER if self.maximum is None else self.maximum,
+        )
 
 
 def parse_value(spec: OptionSpec, raw: object) -> OptionValue:
@@ -105,7 +108,16 @@ def parse_value(spec: OptionSpec, raw: object) -> OptionValue:
     if spec.type is OptionType.BOOL:
         if isinstance(raw, bool):
             return raw
-        if text is not None and text.lower() in ("true", "false", "yes", "no", "on", "off", "1", "0"):
+        if text is not None and text.lower() in (
+            "true",
+            "false",
+            "yes",
+            "no",
+            "on",
+            "off",
+            "1",
+            "0",
+        ):
             return text.lower() in ("true", "yes", "on", "1")
         raise OptionError(f"{where}: expected true or false, got {raw!r}")
     if spec.type is OptionType.SCORE:
@@ -193,7 +205,9 @@ class Options:
         return {k: value_to_json(v) for k, v in self.values if defaults.get(k) != v}
 
 
-def resolve_options(declared: tuple[OptionSpec, ...], given: Mapping[str, object] | None) -> Options:
+def resolve_options(
+    declared: tuple[OptionSpec, ...], given: Mapping[str, object] | None
+) -> Options:
     """Every declared option with its value: ``given`` (checked) over the defaults."""
     by_name = {o.name: o for o in declared}
     chosen: dict[str, OptionValue] = {}
@@ -231,14 +245,26 @@ def bind_options(profile: Profile, given: Mapping[str, object] | Options | None)
     options = given if isinstance(given, Options) else resolve_options(profile.options, given)
     if options == profile.option_values:
         return profile
-    roots: dict[str, Any] = {"table": profile.table, "tiles": profile.tiles, "shapes": profile.shapes}
+    roots: dict[str, Any] = {
+        "table": profile.table,
+        "tiles": profile.tiles,
+        "shapes": profile.shapes,
+    }
     for spec in profile.options:
         for path in spec.sets:
             root, *keys = path.split(".")
             if root not in roots:
-                raise OptionError(f"{path}: an option sets fields under table, tiles or shapes only")
+                raise OptionError(
+                    f"{path}: an option sets fields under table, tiles or shapes only"
+                )
             roots[root] = set_table_field(roots[root], keys, options.get(spec.name), path)
-    return replace(profile, table=roots["table"], tiles=roots["tiles"], shapes=roots["shapes"], option_values=options)
+    return replace(
+        profile,
+        table=roots["table"],
+        tiles=roots["tiles"],
+        shapes=roots["shapes"],
+        option_values=options,
+    )
 
 
 def set_table_field(obj: Any, keys: list[str], value: OptionValue, path: str) -> Any:
@@ -253,7 +279,9 @@ def set_table_field(obj: Any, keys: list[str], value: OptionValue, path: str) ->
     return replace(obj, **{keys[0]: set_table_field(getattr(obj, keys[0]), keys[1:], value, path)})
 
 
-def options_in_force(profile: Profile, given: tuple[tuple[str, object], ...]) -> dict[str, OptionValue]:
+def options_in_force(
+    profile: Profile, given: tuple[tuple[str, object], ...]
+) -> dict[str, OptionValue]:
     """The option values a scoring sees: the profile's bound values, with a context's ``options`` over them (checked)."""
     if not given:
         return profile.option_values.as_dict()

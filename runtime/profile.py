@@ -41,7 +41,9 @@ def with_changes(inherited: tuple[_K, ...], changed: tuple[_K, ...]) -> tuple[_K
     another states the items it changes (compiler/share.py)."""
     by_id = {item.id: item for item in changed}
     if not by_id.keys() <= {item.id for item in inherited}:
-        raise ValueError(f"no inherited item to change for {sorted(by_id.keys() - {i.id for i in inherited})}")
+        raise ValueError(
+            f"no inherited item to change for {sorted(by_id.keys() - {i.id for i in inherited})}"
+        )
     return tuple(by_id.get(item.id, item) for item in inherited)
 
 
@@ -57,6 +59,8 @@ class ListedWhen:
 
     def __call__(self, view: "HandView") -> bool:
         return bool(self.conditions(view, self.bit))
+
+
 PaymentAmount = Callable[["PaymentView"], int]
 
 
@@ -302,9 +306,9 @@ class Profile:
     """Whether any pattern excludes, combines, falls back, is a bonus or a limit (else scoring takes a short cut)."""
     has_limits: bool = field(init=False, repr=False, compare=False)
     """Whether any pattern is a limit pattern."""
-    combination_patterns: tuple[tuple[tuple[Combine, int], tuple[tuple[int, Pattern], ...]], ...] = field(
-        init=False, repr=False, compare=False
-    )
+    combination_patterns: tuple[
+        tuple[tuple[Combine, int], tuple[tuple[int, Pattern], ...]], ...
+    ] = field(init=False, repr=False, compare=False)
     """The combination patterns with their declaration index, by (kind of set, size): each
     combination of sets is built once and tested against every pattern of its kind."""
     memo: dict[Any, Any] = field(init=False, repr=False, compare=False)
@@ -317,12 +321,16 @@ class Profile:
         object.__setattr__(self, "pattern_index", {p.id: p for p in self.patterns})
         object.__setattr__(self, "pattern_order", {p.id: i for i, p in enumerate(self.patterns)})
         has_limits = any(p.limit for p in self.patterns)
-        relational = has_limits or any(p.excludes or p.combine or p.fallback or p.bonus for p in self.patterns)
+        relational = has_limits or any(
+            p.excludes or p.combine or p.fallback or p.bonus for p in self.patterns
+        )
         object.__setattr__(self, "relational", relational)
         object.__setattr__(self, "has_limits", has_limits)
         by: dict[tuple[Combine, int], list[tuple[int, Pattern]]] = {}
         for i, p in enumerate(self.patterns):
             if p.combine is not None:
                 by.setdefault(p.combine, []).append((i, p))
-        object.__setattr__(self, "combination_patterns", tuple((k, tuple(v)) for k, v in by.items()))
+        object.__setattr__(
+            self, "combination_patterns", tuple((k, tuple(v)) for k, v in by.items())
+        )
         object.__setattr__(self, "memo", {})

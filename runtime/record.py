@@ -16,7 +16,15 @@ from .actions import Action, Event, IllegalAction
 from .match import Match, MatchStart
 from .options import OptionError, bind_options
 from .profile import Profile
-from .record_check import FORMAT, RecordError, ReplayError, check_rederived, check_seal, seal, validate_record
+from .record_check import (
+    FORMAT,
+    RecordError,
+    ReplayError,
+    check_rederived,
+    check_seal,
+    seal,
+    validate_record,
+)
 from .rules import ExchangeDirection
 from .table import Hand
 from .tiles import NotationError, format_tiles, parse_tiles
@@ -44,7 +52,8 @@ def hand_record(hand: Hand, index: int) -> dict[str, Any]:
 
 def _decision(action: Action, timing: tuple[float, bool] | None) -> dict[str, Any]:
     """A decision as JSON; a timed one carries its ``seconds`` and, when it came too late and the seat's
-    timeout default was played instead, ``"late": true`` (the action recorded is the one applied)."""
+    timeout default was played instead, ``"late": true`` (the action recorded is the one applied).
+    """
     out = action.to_json()
     if timing is not None:
         out["seconds"] = timing[0]
@@ -70,7 +79,11 @@ def match_record(match: Match, key: bytes | None = None) -> dict[str, Any]:
         "clock": match.clock,
         # A match whose length differs from the profile's, or that changes any game option from its
         # default, is a custom-room game, not the strict preset (002 §6: the 16-hand match).
-        "strict_preset": (match.hands_total is None if profile.table.match.rounds else match.hands_total == profile.table.match.hands)
+        "strict_preset": (
+            match.hands_total is None
+            if profile.table.match.rounds
+            else match.hands_total == profile.table.match.hands
+        )
         and not profile.option_values.changed(profile.options),
         "hands": [hand_record(h, i) for i, h in enumerate(match.hands)],
         "totals": list(match.totals),
@@ -129,12 +142,23 @@ def replay(
     explicit = record["chance"] == "explicit"
     excerpt = _excerpt(record)
     try:
-        match = Match(profile, 0 if explicit else record["seed"], record.get("hands_total"), clock=record.get("clock"))
+        match = Match(
+            profile,
+            0 if explicit else record["seed"],
+            record.get("hands_total"),
+            clock=record.get("clock"),
+        )
     except ValueError as e:
         raise RecordError(f"clock: {e}") from None
     if excerpt is not None:
         try:
-            match = Match(profile, match.seed, record.get("hands_total"), clock=record.get("clock"), excerpt=excerpt)
+            match = Match(
+                profile,
+                match.seed,
+                record.get("hands_total"),
+                clock=record.get("clock"),
+                excerpt=excerpt,
+            )
         except ValueError as e:
             raise RecordError(f"excerpt: {e}") from None
     n_decisions = n_events = 0
@@ -153,22 +177,40 @@ def replay(
                 new = hand.apply(action)
                 hand.timing[-1] = timing
             except IllegalAction as e:
-                raise ReplayError(f"hand {i}, decision {step} ({action}): illegal: {e.message} [rule: {e.rule}]") from None
+                raise ReplayError(
+                    f"hand {i}, decision {step} ({action}): illegal: {e.message} [rule: {e.rule}]"
+                ) from None
             pos = _check_events(events, new, pos, i, f"decision {step} ({action})")
         if pos != len(events):
-            raise ReplayError(f"hand {i}: the record has {len(events) - pos} event(s) the replay never produced, from {events[pos].kind!r}")
+            raise ReplayError(
+                f"hand {i}: the record has {len(events) - pos} event(s) the replay never produced, from {events[pos].kind!r}"
+            )
         if list(hand.scores) != list(raw.get("scores", [])):
-            raise ReplayError(f"hand {i}: recorded scores {raw.get('scores')} but the replay gives {hand.scores}")
+            raise ReplayError(
+                f"hand {i}: recorded scores {raw.get('scores')} but the replay gives {hand.scores}"
+            )
         n_decisions += len(hand.decisions)
         n_events += len(hand.events)
     match.finish()
     if not match.finished and excerpt is None:
-        raise ReplayError(f"the record ends after {len(match.hands)} hand(s) but the match is not over by its rules")
+        raise ReplayError(
+            f"the record ends after {len(match.hands)} hand(s) but the match is not over by its rules"
+        )
     if list(match.totals) != list(record.get("totals", [])):
-        raise ReplayError(f"recorded totals {record.get('totals')} but the replay gives {match.totals}")
+        raise ReplayError(
+            f"recorded totals {record.get('totals')} but the replay gives {match.totals}"
+        )
     check_rederived(record, match_record(match))
     sealed = check_seal(record, key)
-    return ReplaySummary(profile.id, len(match.hands), n_decisions, n_events, tuple(match.totals), sealed, excerpt is not None)
+    return ReplaySummary(
+        profile.id,
+        len(match.hands),
+        n_decisions,
+        n_events,
+        tuple(match.totals),
+        sealed,
+        excerpt is not None,
+    )
 
 
 def _excerpt(record: Mapping[str, Any]) -> MatchStart | None:
@@ -178,29 +220,45 @@ def _excerpt(record: Mapping[str, Any]) -> MatchStart | None:
     if raw is None:
         return None
     if record["chance"] != "explicit":
-        raise RecordError("excerpt: only a record whose chance is 'explicit' (an imported game) can be an excerpt of a match")
+        raise RecordError(
+            "excerpt: only a record whose chance is 'explicit' (an imported game) can be an excerpt of a match"
+        )
     if not record["hands"]:
         raise RecordError("excerpt: an excerpt holds at least one hand")
     return MatchStart.from_json(raw)
 
 
-def _rebuild_hand(profile: Profile, match: Match, raw: Mapping[str, Any], i: int, *, explicit: bool = False) -> Hand:
+def _rebuild_hand(
+    profile: Profile, match: Match, raw: Mapping[str, Any], i: int, *, explicit: bool = False
+) -> Hand:
     """The recorded hand's table. ``explicit``: the walls and dice are the record's own (an imported game),
     not drawn from the match seed, so they are taken as given."""
     match.finish()  # the previous hand's scores and the dealer rule
     if match.finished:
         raise ReplayError(f"hand {i}: the match was already over by its rules")
     if raw.get("dealer") != match.dealer:
-        raise ReplayError(f"hand {i}: recorded dealer {raw.get('dealer')} but the dealer rule gives seat {match.dealer}")
-    for key, expected in (("round_wind", match.round_wind.value), ("honba", match.honba), ("deposits", match.deposits)):
+        raise ReplayError(
+            f"hand {i}: recorded dealer {raw.get('dealer')} but the dealer rule gives seat {match.dealer}"
+        )
+    for key, expected in (
+        ("round_wind", match.round_wind.value),
+        ("honba", match.honba),
+        ("deposits", match.deposits),
+    ):
         if key in raw and raw[key] != expected:
-            raise ReplayError(f"hand {i}: recorded {key} {raw[key]!r} but the match rules give {expected!r}")
+            raise ReplayError(
+                f"hand {i}: recorded {key} {raw[key]!r} but the match rules give {expected!r}"
+            )
     seed = 0 if explicit else match.rng.getrandbits(63)
     if not explicit and raw.get("seed") != seed:
-        raise ReplayError(f"hand {i}: recorded hand seed {raw.get('seed')} does not follow from the match seed")
+        raise ReplayError(
+            f"hand {i}: recorded hand seed {raw.get('seed')} does not follow from the match seed"
+        )
     try:
         wall = parse_tiles(raw["wall"], profile.tiles)
-        direction = ExchangeDirection(raw["exchange_direction"]) if raw.get("exchange_direction") else None
+        direction = (
+            ExchangeDirection(raw["exchange_direction"]) if raw.get("exchange_direction") else None
+        )
         dice = tuple(raw["dice"])
         if len(dice) not in (2, 4) or not all(isinstance(d, int) and 1 <= d <= 6 for d in dice):
             raise ValueError(f"dice must be two or four numbers 1-6, got {raw['dice']!r}")
@@ -210,12 +268,20 @@ def _rebuild_hand(profile: Profile, match: Match, raw: Mapping[str, Any], i: int
     if explicit:
         return hand
     fresh = match.make_hand(seed)
-    if fresh.initial_wall != hand.initial_wall or fresh.dice != hand.dice or fresh.exchange_direction != hand.exchange_direction:
-        raise ReplayError(f"hand {i}: the recorded wall, dice or exchange direction do not follow from the seed")
+    if (
+        fresh.initial_wall != hand.initial_wall
+        or fresh.dice != hand.dice
+        or fresh.exchange_direction != hand.exchange_direction
+    ):
+        raise ReplayError(
+            f"hand {i}: the recorded wall, dice or exchange direction do not follow from the seed"
+        )
     return hand
 
 
-def _check_clock(hand: Hand, raw: Mapping[str, Any], action: Action, i: int, step: int) -> tuple[float, bool] | None:
+def _check_clock(
+    hand: Hand, raw: Mapping[str, Any], action: Action, i: int, step: int
+) -> tuple[float, bool] | None:
     """Re-check a timed decision against the hand's clock: the recorded seconds must leave it in time, or,
     when it is marked late, make it late and the action be the seat's timeout default (001, 004)."""
     from .clock import charge
@@ -226,20 +292,30 @@ def _check_clock(hand: Hand, raw: Mapping[str, Any], action: Action, i: int, ste
         return None
     seconds = raw.get("seconds")
     if isinstance(seconds, bool) or not isinstance(seconds, (int, float)) or seconds < 0:
-        raise ReplayError(f"hand {i}, decision {step}: a decision on a clock needs its seconds (a number >= 0), got {seconds!r}")
+        raise ReplayError(
+            f"hand {i}, decision {step}: a decision on a clock needs its seconds (a number >= 0), got {seconds!r}"
+        )
     late = charge(hand, hand.clock, action.seat, float(seconds))
     if late != bool(raw.get("late", False)):
         state = "late" if late else "in time"
-        raise ReplayError(f"hand {i}, decision {step}: {seconds} s is {state} by the clock, but the record says otherwise")
+        raise ReplayError(
+            f"hand {i}, decision {step}: {seconds} s is {state} by the clock, but the record says otherwise"
+        )
     if late and action != hand.timeout_action(action.seat):
-        raise ReplayError(f"hand {i}, decision {step}: a late decision must be the seat's timeout default")
+        raise ReplayError(
+            f"hand {i}, decision {step}: a late decision must be the seat's timeout default"
+        )
     return (float(seconds), late)
 
 
-def _check_events(recorded: list[Event], produced: list[Event], pos: int, hand: int, where: str) -> int:
+def _check_events(
+    recorded: list[Event], produced: list[Event], pos: int, hand: int, where: str
+) -> int:
     for ev in produced:
         if pos >= len(recorded):
-            raise ReplayError(f"hand {hand}, {where}: the replay produced {ev.kind!r} but the record has no more events")
+            raise ReplayError(
+                f"hand {hand}, {where}: the replay produced {ev.kind!r} but the record has no more events"
+            )
         if recorded[pos].to_json() != ev.to_json():
             raise ReplayError(
                 f"hand {hand}, {where}: event {pos} differs: recorded {recorded[pos].to_json()}, replayed {ev.to_json()}"

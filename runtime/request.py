@@ -71,11 +71,15 @@ def _meld(profile: Profile, raw: Any, i: int) -> Meld:
         raise RequestError(f"melds[{i}] must be an object with type and tiles")
     for key in raw:
         if key not in ("type", "tiles", "from", "claimed"):
-            raise RequestError(f"melds[{i}]: unknown field {key!r} (fields: type, tiles, from, claimed)")
+            raise RequestError(
+                f"melds[{i}]: unknown field {key!r} (fields: type, tiles, from, claimed)"
+            )
     try:
         mtype = MeldType(str(raw.get("type")))
     except ValueError:
-        raise RequestError(f"melds[{i}].type must be one of {', '.join(m.value for m in MeldType)}, got {raw.get('type')!r}") from None
+        raise RequestError(
+            f"melds[{i}].type must be one of {', '.join(m.value for m in MeldType)}, got {raw.get('type')!r}"
+        ) from None
     try:
         tiles = tuple(parse_tiles(_str(raw, "tiles"), profile.tiles))
         claimed: Tile | None = None

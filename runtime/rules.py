@@ -63,7 +63,11 @@ class Exchange:
 
     tiles: int = 3
     same_suit: bool = True
-    directions: tuple[ExchangeDirection, ...] = (ExchangeDirection.LEFT, ExchangeDirection.ACROSS, ExchangeDirection.RIGHT)
+    directions: tuple[ExchangeDirection, ...] = (
+        ExchangeDirection.LEFT,
+        ExchangeDirection.ACROSS,
+        ExchangeDirection.RIGHT,
+    )
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)

@@ -20,7 +20,16 @@ from .hand import Arrangement, Group, GroupKind, Meld, MeldType, group_bits
 from .profile import Combine, Pattern, Pick, PointItem, Points, Profile
 from .situation import impossible_win
 from .shapes import arrangements, forget_waits, formal_waits, is_only_wait
-from .tiles import N_ALL_KINDS, N_KINDS, SUIT_LAYOUT, NotationError, Suit, Tile, counts34, parse_tiles
+from .tiles import (
+    N_ALL_KINDS,
+    N_KINDS,
+    SUIT_LAYOUT,
+    NotationError,
+    Suit,
+    Tile,
+    counts34,
+    parse_tiles,
+)
 from .view import HandView, Lazy, PaymentView
 
 
@@ -87,7 +96,9 @@ class Score:
         out: dict[str, Any] = {"legal": self.legal}
         if not self.legal:
             out["reason"] = self.reason or "not a legal win"
-        out["patterns"] = [{"id": p.id, "name": p.name, "value": p.value, "count": p.count} for p in self.patterns]
+        out["patterns"] = [
+            {"id": p.id, "name": p.name, "value": p.value, "count": p.count} for p in self.patterns
+        ]
         # A profile with a hand value states a limit hand by its value alone (contract, classical).
         out["total"] = None if self.value is not None and self.limit else self.total
         out["fu"] = self.fu
@@ -111,7 +122,9 @@ def check_hand(profile: Profile, hand: WinningHand) -> list[int]:
         if why is not None:
             raise HandError(why)
         if tile.is_flower:
-            raise HandError(f"a flower ({tile}) is never part of a hand; give exposed flowers in context.flowers")
+            raise HandError(
+                f"a flower ({tile}) is never part of a hand; give exposed flowers in context.flowers"
+            )
     expected = 14 - 3 * len(hand.melds)
     got = len(hand.concealed) + 1
     if got != expected:
@@ -129,7 +142,9 @@ def check_hand(profile: Profile, hand: WinningHand) -> list[int]:
     if max(total) > tiles.copies:
         for kind in range(N_KINDS):
             if total[kind] > tiles.copies:
-                raise HandError(f"{total[kind]} copies of {Tile(kind)}: the set has only {tiles.copies}")
+                raise HandError(
+                    f"{total[kind]} copies of {Tile(kind)}: the set has only {tiles.copies}"
+                )
     return concealed
 
 
@@ -146,7 +161,9 @@ def _accepted(profile: Profile) -> list[bool]:
     return accepted
 
 
-def evaluate(profile: Profile, hand: WinningHand, ctx: WinContext, *, reference: bool = False) -> Score:
+def evaluate(
+    profile: Profile, hand: WinningHand, ctx: WinContext, *, reference: bool = False
+) -> Score:
     """Score ``hand`` won in situation ``ctx``; raise :class:`HandError` if the hand is malformed.
 
     With ``ctx.losing_hand`` the tiles are a loser's hand scored for settlement (no win claimed).
@@ -163,13 +180,17 @@ def evaluate(profile: Profile, hand: WinningHand, ctx: WinContext, *, reference:
         # Options that set rule fields (shapes, tiles) take effect for this request too.
         profile = bind_options(profile, {**profile.option_values.as_dict(), **dict(ctx.options)})
     if ctx.losing_hand:
-        if profile.table.settlement is None:  # issue 13 item 17: only a scored settlement scores losers
+        if (
+            profile.table.settlement is None
+        ):  # issue 13 item 17: only a scored settlement scores losers
             why = f"{profile.id} scores no losing hand: context.losing_hand needs a settlement that scores every hand"
             return Score(False, why)
         return score_losing_hand(profile, (*hand.concealed, hand.win_tile), hand.melds, ctx)
     score = _evaluate(profile, hand, ctx, None)
     if score.legal:
-        impossible = impossible_win(profile, hand, ctx)  # issue 13 items 4, 8, 9: no table produces this win
+        impossible = impossible_win(
+            profile, hand, ctx
+        )  # issue 13 items 4, 8, 9: no table produces this win
         if impossible is not None:
             return Score(False, impossible)
     return score
@@ -181,7 +202,10 @@ _NATIVE_SCORER: list[Callable[[Profile, WinningHand, WinContext], Score | None] 
 def _native_scorer() -> Callable[[Profile, WinningHand, WinContext], Score | None] | None:
     """runtime/native_score.py's scorer when the native core is built and allowed, else None (looked up once)."""
     if not _NATIVE_SCORER:
-        from .native_score import evaluate_native, native_core  # imports this module: looked up late
+        from .native_score import (
+            evaluate_native,
+            native_core,
+        )  # imports this module: looked up late
 
         _NATIVE_SCORER.append(evaluate_native if native_core() is not None else None)
     return _NATIVE_SCORER[0]
@@ -199,7 +223,9 @@ def score_every_arrangement(profile: Profile, hand: WinningHand, ctx: WinContext
     return every
 
 
-def _evaluate(profile: Profile, hand: WinningHand, ctx: WinContext, every: list[Score] | None) -> Score:
+def _evaluate(
+    profile: Profile, hand: WinningHand, ctx: WinContext, every: list[Score] | None
+) -> Score:
     known = _known_tiles(profile, hand)
     if not known.readings:
         return Score(False, "not a winning shape")
@@ -241,12 +267,20 @@ def _evaluate(profile: Profile, hand: WinningHand, ctx: WinContext, every: list[
     view.original_call = ctx.original_call
     view.kong_upon_kong = ctx.kong_upon_kong
     view.dealer_wins = ctx.dealer_wins
-    view.dora_indicators = _indicators(profile, "dora_indicators", ctx.dora_indicators) if ctx.dora_indicators else ()
-    view.ura_indicators = _indicators(profile, "ura_indicators", ctx.ura_indicators) if ctx.ura_indicators else ()
+    view.dora_indicators = (
+        _indicators(profile, "dora_indicators", ctx.dora_indicators) if ctx.dora_indicators else ()
+    )
+    view.ura_indicators = (
+        _indicators(profile, "ura_indicators", ctx.ura_indicators) if ctx.ura_indicators else ()
+    )
     view._only_wait = known.only_wait
     if "only_live_wait" in needs:
         # 003 "Filling the only place": kinds whose four copies are exposed count as no wait.
-        view._only_live_wait = Lazy(lambda: _only_live_wait(profile, hand, ctx.exhausted)) if ctx.exhausted else known.only_wait
+        view._only_live_wait = (
+            Lazy(lambda: _only_live_wait(profile, hand, ctx.exhausted))
+            if ctx.exhausted
+            else known.only_wait
+        )
     options = options_in_force(profile, ctx.options)
     view._options = options
     if known.counts is not None:
@@ -256,7 +290,9 @@ def _evaluate(profile: Profile, hand: WinningHand, ctx: WinContext, every: list[
     best: Score | None = None
     best_key: tuple[int, ...] = ()
     failed: str | None = None
-    under: Score | None = None  # the best arrangement short of the minimum, reported when nothing reaches it
+    under: Score | None = (
+        None  # the best arrangement short of the minimum, reported when nothing reaches it
+    )
     for reading in known.readings:
         arr = reading.arr
         view.shape = reading.shape
@@ -269,7 +305,9 @@ def _evaluate(profile: Profile, hand: WinningHand, ctx: WinContext, every: list[
         view._discard_group = None if tsumo or arr.win_group is None else arr.groups[arr.win_group]
         if want_triplets:
             # A triplet the discard completed is exposed (computed per reading, corrected for ron here).
-            view.concealed_triplets = reading.concealed_triplets - (not tsumo and reading.discard_triplet)
+            view.concealed_triplets = reading.concealed_triplets - (
+                not tsumo and reading.discard_triplet
+            )
 
         reason = _unmet_requirement(profile, view)
         if reason is not None:
@@ -293,7 +331,16 @@ def _evaluate(profile: Profile, hand: WinningHand, ctx: WinContext, every: list[
             fu, items = count_points(points_rule, view)
         named: dict[str, int] = {}
         payments = compute_payments(
-            profile, total, capped, tsumo, dealer, points=fu or 0, limit=limit, honba=ctx.honba, options=options, named=named
+            profile,
+            total,
+            capped,
+            tsumo,
+            dealer,
+            points=fu or 0,
+            limit=limit,
+            honba=ctx.honba,
+            options=options,
+            named=named,
         )
         value = named.get(profile.payments.hand_value) if profile.payments.hand_value else None
         result = Score(True, None, scored, total, capped, fu, payments, arr, limit, items, value)
@@ -311,14 +358,25 @@ def _evaluate(profile: Profile, hand: WinningHand, ctx: WinContext, every: list[
     return best
 
 
-def _counted_beside_limit(profile: Profile, hand: WinningHand, ctx: WinContext, limit: Score) -> Score:
+def _counted_beside_limit(
+    profile: Profile, hand: WinningHand, ctx: WinContext, limit: Score
+) -> Score:
     """A limit hand in a game whose option ``scoring.limit_hands_counted`` is set (classical NoLimit):
     the hand is also counted without its limit patterns; when that counted value beats the limit
     hand's value, the counted figures are the answer (its patterns the counted ones, so that they add up
     to its total)."""
-    ordinary = replace(profile, patterns=tuple(p for p in profile.patterns if not p.limit), limit_hands_counted=None)
+    ordinary = replace(
+        profile,
+        patterns=tuple(p for p in profile.patterns if not p.limit),
+        limit_hands_counted=None,
+    )
     counted = _evaluate(ordinary, hand, ctx, None)
-    if not counted.legal or counted.value is None or limit.value is None or counted.value <= limit.value:
+    if (
+        not counted.legal
+        or counted.value is None
+        or limit.value is None
+        or counted.value <= limit.value
+    ):
         return limit
     return counted
 
@@ -369,7 +427,9 @@ class _Reading:
     """Concealed triplets and kongs when self-drawn."""
     discard_triplet: bool
     """The winning tile completes a concealed triplet: won on a discard, that triplet is exposed."""
-    scored: dict[tuple[tuple[tuple[int, int], int, int], ...], _Counted] = field(default_factory=dict)
+    scored: dict[tuple[tuple[tuple[int, int], int, int], ...], _Counted] = field(
+        default_factory=dict
+    )
     """Scored patterns after the relations, their total and whether a limit pattern counted,
     by the situational hits that joined ``fixed``."""
 
@@ -406,7 +466,9 @@ class _Plan:
     fixed_combinations: tuple[tuple[tuple[Combine, int], tuple[tuple[int, Pattern], ...]], ...]
     situational_plain: tuple[_Plain, ...]
     situational_conditions: Callable[[HandView], int] | None
-    situational_combinations: tuple[tuple[tuple[Combine, int], tuple[tuple[int, Pattern], ...]], ...]
+    situational_combinations: tuple[
+        tuple[tuple[Combine, int], tuple[tuple[int, Pattern], ...]], ...
+    ]
 
 
 def _plan(profile: Profile) -> _Plan:
@@ -425,12 +487,16 @@ def _plan(profile: Profile) -> _Plan:
             return tuple(out)
 
         def unpacked(take: Callable[[Pattern], bool]) -> tuple[_Plain, ...]:
-            return tuple((i, p, p.when, p.count, p.value, p.open_value) for i, p in plain if take(p))
+            return tuple(
+                (i, p, p.when, p.count, p.value, p.open_value) for i, p in plain if take(p)
+            )
 
         def conditions(listed: tuple[_Plain, ...]) -> Callable[[HandView], int] | None:
             ids = tuple(entry[1].id for entry in listed)
             for fn, covered in profile.whole_hand_conditions:
-                if covered == ids and all(p is profile.pattern_index.get(p.id) for _, p, *_ in listed):
+                if covered == ids and all(
+                    p is profile.pattern_index.get(p.id) for _, p, *_ in listed
+                ):
                     return fn
             return None  # the patterns were changed (a profile made from another): test them one by one
 
@@ -486,7 +552,9 @@ def _known_tiles(profile: Profile, hand: WinningHand) -> _Tiles:
 
 #: Each suit's letter and the mask of its kinds (as in ``tile_mask``).
 _SUIT_MASKS: tuple[tuple[str, int], ...] = tuple(
-    (suit.value, ((1 << size) - 1) << base) for suit, (base, size) in SUIT_LAYOUT.items() if suit is not Suit.FLOWER
+    (suit.value, ((1 << size) - 1) << base)
+    for suit, (base, size) in SUIT_LAYOUT.items()
+    if suit is not Suit.FLOWER
 )
 
 _MELD_MARK: dict[MeldType, int] = {m: 250 + i for i, m in enumerate(MeldType)}
@@ -514,7 +582,9 @@ _NOT_WINNING = _Tiles((), (), frozenset(), 0, 0, True, Lazy(lambda: False), None
 
 
 def _learn_tiles(profile: Profile, hand: WinningHand) -> _Tiles:
-    concealed = check_hand(profile, hand)  # a hand is checked once: a malformed one is never remembered
+    concealed = check_hand(
+        profile, hand
+    )  # a hand is checked once: a malformed one is never remembered
     arrs = arrangements(concealed, hand.melds, hand.win_tile.kind, profile.shapes)
     if not arrs:
         return _NOT_WINNING
@@ -578,8 +648,17 @@ def _learn_tiles(profile: Profile, hand: WinningHand) -> _Tiles:
         triplets, discard_triplet = _concealed_triplets(arr) if want_triplets else (0, False)
         known.readings.append(
             _Reading(
-                arr, view.shape, sets, view.pair, view.wait, pools, fixed, view.set_bits, view.group_bits,
-                triplets, discard_triplet,
+                arr,
+                view.shape,
+                sets,
+                view.pair,
+                view.wait,
+                pools,
+                fixed,
+                view.set_bits,
+                view.group_bits,
+                triplets,
+                discard_triplet,
             )
         )
     return known
@@ -697,13 +776,16 @@ def _only_wait(profile: Profile, concealed: list[int], hand: WinningHand) -> boo
 
 def _only_live_wait(profile: Profile, hand: WinningHand, exhausted: str) -> bool:
     """Whether the winning kind is the only one that completes the hand, a kind all four of whose copies
-    were exposed on the table (``context.exhausted``) not counting as one; the winning kind itself always counts."""
+    were exposed on the table (``context.exhausted``) not counting as one; the winning kind itself always counts.
+    """
     try:
         dead = {t.kind for t in parse_tiles(exhausted)}
     except NotationError as e:
         raise HandError(f"context.exhausted: {e}") from None
     if any(k >= N_KINDS for k in dead):
-        raise HandError("context.exhausted names a bonus tile: only hand-forming kinds can be exhausted")
+        raise HandError(
+            "context.exhausted names a bonus tile: only hand-forming kinds can be exhausted"
+        )
     dead.discard(hand.win_tile.kind)
     before = counts34(list(hand.concealed))
     live = formal_waits(before, hand.melds, profile.shapes) - dead
@@ -769,7 +851,9 @@ def _met_hits(patterns: tuple[_Plain, ...], met: int, view: HandView) -> list[_K
     return out
 
 
-def _valued(p: Pattern, view: HandView, is_open: bool, n: int, members: frozenset[int] | None) -> Hit | None:
+def _valued(
+    p: Pattern, view: HandView, is_open: bool, n: int, members: frozenset[int] | None
+) -> Hit | None:
     """The hit with its value per occurrence: ``open_value`` in an open hand when given (0: no hit)."""
     if is_open:
         ov = p.open_value
@@ -790,7 +874,9 @@ def _score_reading(profile: Profile, plan: _Plan, reading: _Reading, view: HandV
     if scored is None:
         keyed = reading.fixed + situational
         if situational and reading.fixed:
-            keyed.sort(key=_by_key)  # back into declaration order, a pattern's occurrences in combination order
+            keyed.sort(
+                key=_by_key
+            )  # back into declaration order, a pattern's occurrences in combination order
         patterns = _relate(profile, [h for _, h in keyed])
         total = 0
         for p in patterns:
@@ -802,7 +888,9 @@ def _score_reading(profile: Profile, plan: _Plan, reading: _Reading, view: HandV
 
 def _relate(profile: Profile, hits: list[Hit]) -> tuple[ScoredPattern, ...]:
     if len(hits) > 1:
-        hits = apply_relations(profile, hits) if profile.relational else _pick_highest(profile, hits)
+        hits = (
+            apply_relations(profile, hits) if profile.relational else _pick_highest(profile, hits)
+        )
     if profile.relational:
         return _aggregate(hits)
     return tuple([_scored_pattern(p, v, n) for p, v, n, _ in hits])
@@ -847,7 +935,9 @@ def _member_combination_hits(
     garbage collector soon stops tracking. The tables are bounded by the sets
     that exist, and emptied at ``MEMO_LIMIT`` entries all the same.
     """
-    tables: list[dict[tuple[int, ...], tuple[tuple[int, int], ...]]] | None = profile.memo.get("combinations")
+    tables: list[dict[tuple[int, ...], tuple[tuple[int, int], ...]]] | None = profile.memo.get(
+        "combinations"
+    )
     if tables is None:
         tables = profile.memo["combinations"] = [{} for _ in patterns_by_kind]
     sets = view.sets
@@ -883,7 +973,9 @@ def _member_combination_hits(
 
 def _group_code(g: Group) -> int:
     """One int for every field of a group: equal codes, equal groups."""
-    return ((g.tile * 8 + _KIND_ORDER.index(g.kind)) * 2 + g.concealed) * 8 + _MELD_ORDER.index(g.meld)
+    return ((g.tile * 8 + _KIND_ORDER.index(g.kind)) * 2 + g.concealed) * 8 + _MELD_ORDER.index(
+        g.meld
+    )
 
 
 def _pools(sets: tuple[Group, ...]) -> dict[Combine, list[int]]:
@@ -1107,7 +1199,13 @@ def compute_payments(
     limit pattern counted, ``honba`` the repeat counters on the table.
     """
     pv = PaymentView(
-        fan, capped, tsumo, dealer, points, limit, honba,
+        fan,
+        capped,
+        tsumo,
+        dealer,
+        points,
+        limit,
+        honba,
         options=profile.option_values.as_dict() if options is None else options,
     )
     for name, fn in profile.payments.values:
@@ -1147,7 +1245,9 @@ def _preference_key(prefer: Sequence[str], s: Score) -> tuple[int, ...]:
 # ---------------------------------------------------------------------------
 
 
-def score_losing_hand(profile: Profile, concealed: Sequence[Tile], melds: Sequence[Meld], ctx: WinContext) -> Score:
+def score_losing_hand(
+    profile: Profile, concealed: Sequence[Tile], melds: Sequence[Meld], ctx: WinContext
+) -> Score:
     """Score a loser's hand for settlement: the declared melds, and the concealed tiles read as
     pungs where three or more of a kind are held and pairs where two are (the reading that scores
     most: chows score nothing, and 003 lets losers declare several scoring pairs). The profile's
@@ -1163,7 +1263,9 @@ def score_losing_hand(profile: Profile, concealed: Sequence[Tile], melds: Sequen
             groups.append(Group(GroupKind.TRIPLET, kind, True))
         elif counts[kind] == 2:
             groups.append(Group(GroupKind.PAIR, kind, True))
-    all_tiles = tuple(t for t in (*concealed, *(t for m in melds for t in m.tiles)) if not t.is_flower)
+    all_tiles = tuple(
+        t for t in (*concealed, *(t for m in melds for t in m.tiles)) if not t.is_flower
+    )
     totals = list(counts)
     for m in melds:
         for t in m.tiles:
@@ -1185,7 +1287,9 @@ def score_losing_hand(profile: Profile, concealed: Sequence[Tile], melds: Sequen
     view.four_of_a_kinds = sum(1 for c in totals if c == 4)
     view.is_closed = all(m.type.is_concealed for m in melds)
     view.tsumo = view.ron = False
-    view.last_tile = view.after_kong = view.kong_shot = view.robbing_kong = view.first_draw = view.fourth_tile = False
+    view.last_tile = view.after_kong = view.kong_shot = view.robbing_kong = view.first_draw = (
+        view.fourth_tile
+    ) = False
     view.riichi = view.double_riichi = view.ippatsu = False
     view.dealer = ctx.is_dealer
     view.seat_wind = ctx.seat_wind.value
@@ -1204,7 +1308,9 @@ def score_losing_hand(profile: Profile, concealed: Sequence[Tile], melds: Sequen
     hits: list[Hit] = []
     for p in profile.patterns:
         if p.combine is not None:
-            raise NotImplementedError(f"scoring a losing hand with the combination pattern {p.id!r}")
+            raise NotImplementedError(
+                f"scoring a losing hand with the combination pattern {p.id!r}"
+            )
         if p.when is not None and not p.when(view):
             continue
         n = p.count(view) if p.count is not None else 1
@@ -1221,6 +1327,16 @@ def score_losing_hand(profile: Profile, concealed: Sequence[Tile], melds: Sequen
         view._counted = frozenset(p.id for p in scored)
         fu, items = count_points(profile.points, view)
     named: dict[str, int] = {}
-    compute_payments(profile, total, capped, False, view.dealer, points=fu or 0, limit=limit, options=options, named=named)
+    compute_payments(
+        profile,
+        total,
+        capped,
+        False,
+        view.dealer,
+        points=fu or 0,
+        limit=limit,
+        options=options,
+        named=named,
+    )
     value = named.get(profile.payments.hand_value) if profile.payments.hand_value else None
     return Score(True, None, scored, total, capped, fu, {}, None, limit, items, value)

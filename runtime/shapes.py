@@ -92,7 +92,8 @@ _KNITTED: tuple[tuple[int, ...], ...] = tuple(
     for order in itertools.permutations(range(3))
 )
 _KNITTED_STARTS: tuple[tuple[int, ...], ...] = tuple(
-    tuple(9 * suit + start for suit, start in zip(order, (0, 1, 2))) for order in itertools.permutations(range(3))
+    tuple(9 * suit + start for suit, start in zip(order, (0, 1, 2)))
+    for order in itertools.permutations(range(3))
 )
 _HONORS: tuple[int, ...] = tuple(range(27, 34))
 _ORPHAN_GET = operator.itemgetter(*_ORPHANS)
@@ -102,14 +103,25 @@ _KNITTED_GET = tuple(operator.itemgetter(*straight) for straight in _KNITTED)
 class _NativeShapes(Protocol):
     """The functions of ``mjspec.runtime._shapes`` (runtime/native/shapes.c)."""
 
-    def is_complete(self, counts: Sequence[int], n_melds: int, rules: ShapeRules) -> bool | NotImplementedType: ...
-    def wait_mask(self, counts: Sequence[int], n_melds: int, rules: ShapeRules) -> int | NotImplementedType: ...
-    def shanten(self, counts: Sequence[int], n_melds: int, rules: ShapeRules) -> int | NotImplementedType: ...
+    def is_complete(
+        self, counts: Sequence[int], n_melds: int, rules: ShapeRules
+    ) -> bool | NotImplementedType: ...
+    def wait_mask(
+        self, counts: Sequence[int], n_melds: int, rules: ShapeRules
+    ) -> int | NotImplementedType: ...
+    def shanten(
+        self, counts: Sequence[int], n_melds: int, rules: ShapeRules
+    ) -> int | NotImplementedType: ...
     def discard_shanten(
         self, counts: Sequence[int], n_melds: int, rules: ShapeRules
     ) -> dict[int, int] | NotImplementedType: ...
     def waits(
-        self, counts: Sequence[int], melds: Sequence[Meld], rules: ShapeRules, kinds: Iterable[int], copies: int
+        self,
+        counts: Sequence[int],
+        melds: Sequence[Meld],
+        rules: ShapeRules,
+        kinds: Iterable[int],
+        copies: int,
     ) -> frozenset[int] | NotImplementedType: ...
 
 
@@ -119,7 +131,9 @@ _NATIVE = cast("_NativeShapes | None", native_module("runtime._shapes"))
 
 def _check_counts(counts: Sequence[int], expected: Iterable[int], what: str) -> int:
     if len(counts) != N_KINDS:
-        raise ValueError(f"{what} must be a counts34 vector of length {N_KINDS}, got length {len(counts)}")
+        raise ValueError(
+            f"{what} must be a counts34 vector of length {N_KINDS}, got length {len(counts)}"
+        )
     total = sum(counts)
     allowed = tuple(expected)
     if total not in allowed:
@@ -263,12 +277,16 @@ def _py_is_complete(counts: Sequence[int], n_melds: int, rules: ShapeRules) -> b
     if rules.standard and _standard_complete(counts):
         return True
     if n_melds == 0:
-        if rules.seven_pairs and _seven_pairs_complete(counts, rules.seven_pairs_allow_four_of_a_kind):
+        if rules.seven_pairs and _seven_pairs_complete(
+            counts, rules.seven_pairs_allow_four_of_a_kind
+        ):
             return True
         if rules.thirteen_orphans and _thirteen_orphans_complete(counts):
             return True
     if rules.knitted:
-        return _knitted_straight_complete(counts, n_melds) or _honors_and_knitted_complete(counts, n_melds)
+        return _knitted_straight_complete(counts, n_melds) or _honors_and_knitted_complete(
+            counts, n_melds
+        )
     return False
 
 
@@ -277,7 +295,9 @@ def _py_is_complete(counts: Sequence[int], n_melds: int, rules: ShapeRules) -> b
 # ---------------------------------------------------------------------------
 
 _Decomposition = tuple[Group, ...]
-_DECOMPOSITIONS: dict[tuple[int, tuple[int, ...]], tuple[tuple[_Decomposition, ...], tuple[_Decomposition, ...]]] = {}
+_DECOMPOSITIONS: dict[
+    tuple[int, tuple[int, ...]], tuple[tuple[_Decomposition, ...], tuple[_Decomposition, ...]]
+] = {}
 """(first kind, suit tuple) -> (ways into sets alone, ways into sets plus one pair)."""
 
 # Concealed groups sort by lowest kind, then in GroupKind declaration order.
@@ -298,7 +318,10 @@ def _suit_decompositions(
     honors = base == _HONOR_BASE
     n = len(key)
     c = list(key)
-    found: tuple[set[tuple[tuple[int, int], ...]], set[tuple[tuple[int, int], ...]]] = (set(), set())
+    found: tuple[set[tuple[tuple[int, int], ...]], set[tuple[tuple[int, int], ...]]] = (
+        set(),
+        set(),
+    )
     acc: list[tuple[int, int]] = []
     seq, trip, pair = _RANK[GroupKind.SEQUENCE], _RANK[GroupKind.TRIPLET], _RANK[GroupKind.PAIR]
 
@@ -338,7 +361,8 @@ def _suit_decompositions(
         walk(0, False)
     kinds = list(GroupKind)
     result = tuple(
-        tuple(tuple(_concealed_group(kinds[r], base + off) for off, r in d) for d in sorted(ways)) for ways in found
+        tuple(tuple(_concealed_group(kinds[r], base + off) for off, r in d) for d in sorted(ways))
+        for ways in found
     )
     out = (result[0], result[1])
     _DECOMPOSITIONS[memo_key] = out
@@ -383,13 +407,22 @@ def _standard_readings(counts: Sequence[int]) -> list[_Decomposition]:
 def _seven_pairs_reading(counts: Sequence[int], allow_four: bool) -> list[_Decomposition]:
     if not _seven_pairs_complete(counts, allow_four):
         return []
-    return [tuple(_concealed_group(GroupKind.PAIR, k) for k, n in enumerate(counts) for _ in range(n // 2))]
+    return [
+        tuple(
+            _concealed_group(GroupKind.PAIR, k) for k, n in enumerate(counts) for _ in range(n // 2)
+        )
+    ]
 
 
 def _thirteen_orphans_reading(counts: Sequence[int]) -> list[_Decomposition]:
     if not _thirteen_orphans_complete(counts):
         return []
-    return [tuple(_concealed_group(GroupKind.PAIR if counts[k] == 2 else GroupKind.SINGLE, k) for k in _ORPHANS)]
+    return [
+        tuple(
+            _concealed_group(GroupKind.PAIR if counts[k] == 2 else GroupKind.SINGLE, k)
+            for k in _ORPHANS
+        )
+    ]
 
 
 def _knitted_straight_readings(counts: Sequence[int], n_melds: int) -> list[_Decomposition]:
@@ -464,12 +497,21 @@ def arrangements(
     if n_melds == 0:
         if rules.seven_pairs:
             allow_four = rules.seven_pairs_allow_four_of_a_kind
-            readings.extend((ShapeKind.SEVEN_PAIRS, d) for d in _seven_pairs_reading(concealed, allow_four))
+            readings.extend(
+                (ShapeKind.SEVEN_PAIRS, d) for d in _seven_pairs_reading(concealed, allow_four)
+            )
         if rules.thirteen_orphans:
-            readings.extend((ShapeKind.THIRTEEN_ORPHANS, d) for d in _thirteen_orphans_reading(concealed))
+            readings.extend(
+                (ShapeKind.THIRTEEN_ORPHANS, d) for d in _thirteen_orphans_reading(concealed)
+            )
     if rules.knitted:
-        readings.extend((ShapeKind.KNITTED_STRAIGHT, d) for d in _knitted_straight_readings(concealed, n_melds))
-        readings.extend((ShapeKind.HONORS_AND_KNITTED, d) for d in _honors_and_knitted_readings(concealed, n_melds))
+        readings.extend(
+            (ShapeKind.KNITTED_STRAIGHT, d) for d in _knitted_straight_readings(concealed, n_melds)
+        )
+        readings.extend(
+            (ShapeKind.HONORS_AND_KNITTED, d)
+            for d in _honors_and_knitted_readings(concealed, n_melds)
+        )
 
     declared = tuple(m.group for m in melds)
     # The readings are distinct (each shape's are built as distinct multisets,
@@ -519,7 +561,12 @@ def waits(
 
 
 def _py_waits(
-    concealed: Sequence[int], melds: Sequence[Meld], rules: ShapeRules, kinds: Iterable[int], *, copies: int = 4
+    concealed: Sequence[int],
+    melds: Sequence[Meld],
+    rules: ShapeRules,
+    kinds: Iterable[int],
+    *,
+    copies: int = 4,
 ) -> frozenset[int]:
     """The Python reference of :func:`waits`."""
     n_melds = _melds_count(melds)
@@ -542,7 +589,9 @@ def _py_waits(
     return frozenset(out)
 
 
-def is_only_wait(concealed: Sequence[int], melds: Sequence[Meld], rules: ShapeRules, kind: int) -> bool:
+def is_only_wait(
+    concealed: Sequence[int], melds: Sequence[Meld], rules: ShapeRules, kind: int
+) -> bool:
     """Whether ``kind`` is the one kind that completes the waiting hand, by shape alone.
 
     ``concealed`` is the counts34 vector of the hand before its winning tile
@@ -560,7 +609,9 @@ def is_only_wait(concealed: Sequence[int], melds: Sequence[Meld], rules: ShapeRu
     return _formal_waits(concealed, n_melds, rules) == frozenset((kind,))
 
 
-def formal_waits(concealed: Sequence[int], melds: Sequence[Meld], rules: ShapeRules) -> frozenset[int]:
+def formal_waits(
+    concealed: Sequence[int], melds: Sequence[Meld], rules: ShapeRules
+) -> frozenset[int]:
     """Every kind that completes the waiting hand by shape, a kind whose every copy is held included
     (``concealed``: the counts34 vector before the winning tile)."""
     n_melds = _melds_count(melds)
@@ -856,7 +907,9 @@ def discard_shanten(concealed: Sequence[int], n_melds: int, rules: ShapeRules) -
     return _py_discard_shanten(concealed, n_melds, rules)
 
 
-def _py_discard_shanten(concealed: Sequence[int], n_melds: int, rules: ShapeRules) -> dict[int, int]:
+def _py_discard_shanten(
+    concealed: Sequence[int], n_melds: int, rules: ShapeRules
+) -> dict[int, int]:
     """The Python reference of :func:`discard_shanten`."""
     if not 0 <= n_melds <= 4:
         raise ValueError(f"a hand has 0..4 melds, got {n_melds}")
@@ -977,7 +1030,9 @@ def _py_shanten(concealed: Sequence[int], n_melds: int, rules: ShapeRules) -> in
         best = _standard_shanten(concealed, n_melds)
     if n_melds == 0:
         if rules.seven_pairs:
-            best = min(best, _seven_pairs_shanten(concealed, rules.seven_pairs_allow_four_of_a_kind))
+            best = min(
+                best, _seven_pairs_shanten(concealed, rules.seven_pairs_allow_four_of_a_kind)
+            )
         if rules.thirteen_orphans:
             best = min(best, _thirteen_orphans_shanten(concealed))
     if rules.knitted:

@@ -80,7 +80,9 @@ class Hand:
         dealer_wins: int = 0,
     ) -> None:
         if not profile.playable:
-            raise NotImplementedError(f"profile {profile.id}: table play is not implemented yet (it scores hands only)")
+            raise NotImplementedError(
+                f"profile {profile.id}: table play is not implemented yet (it scores hands only)"
+            )
         self.profile = profile
         self.rules = profile.table
         self.rng = random.Random(seed)
@@ -96,10 +98,14 @@ class Hand:
         elif sorted(wall) != sorted(_all_tiles(profile)):
             raise ValueError("an explicit wall must hold exactly the profile's tile set")
         rolls = 2 * max(1, self.rules.dice)
-        self.dice: tuple[int, ...] = dice if dice is not None else tuple(self.rng.randint(1, 6) for _ in range(rolls))
+        self.dice: tuple[int, ...] = (
+            dice if dice is not None else tuple(self.rng.randint(1, 6) for _ in range(rolls))
+        )
         self.exchange_direction: ExchangeDirection | None
         if self.rules.exchange is not None:
-            self.exchange_direction = exchange_direction or self.rng.choice(self.rules.exchange.directions)
+            self.exchange_direction = exchange_direction or self.rng.choice(
+                self.rules.exchange.directions
+            )
         else:
             self.exchange_direction = None
         self.initial_wall: tuple[Tile, ...] = tuple(wall)
@@ -123,11 +129,15 @@ class Hand:
         self.deposits = deposits
         self.deposits_at_start = deposits
         """Riichi deposits on the table (carried ones included), counted in sticks."""
-        self.points: list[int] = list(points) if points is not None else [profile.table.match.start_score] * SEATS
+        self.points: list[int] = (
+            list(points) if points is not None else [profile.table.match.start_score] * SEATS
+        )
         """Each seat's points when the hand began (riichi needs enough of them)."""
 
         self.hands: list[list[Tile]] = [[] for _ in range(SEATS)]
-        self.counts: list[list[int]] = [[0] * N_ALL_KINDS for _ in range(SEATS)]  # kept in step with hands by _give/_take
+        self.counts: list[list[int]] = [
+            [0] * N_ALL_KINDS for _ in range(SEATS)
+        ]  # kept in step with hands by _give/_take
         # Each seat's wait mask (bit k: one more k completes its concealed tiles) with the melds count it
         # was made for; _give/_take drop it, so a claim check on a discard is a bit test.
         self._wait_masks: list[tuple[int, int] | None] = [None] * SEATS
@@ -169,31 +179,53 @@ class Hand:
         # Kong income (receiver, payer, amount) and the current chain of the player on turn.
         self.kong_income: list[tuple[int, int, int]] = []
         self.kong_chain: list[tuple[int, int, int]] = []
-        self.pending_kakan: tuple[int, Tile] | None = None  # a kong's tile that may be robbed (added, or concealed)
-        self.pending_ankan = False  # the pending kong is a concealed one (``CallRules.rob_concealed_kong``)
-        self.kong_this_turn = False  # the player on turn declared a kong since their last ordinary draw
+        self.pending_kakan: tuple[int, Tile] | None = (
+            None  # a kong's tile that may be robbed (added, or concealed)
+        )
+        self.pending_ankan = (
+            False  # the pending kong is a concealed one (``CallRules.rob_concealed_kong``)
+        )
+        self.kong_this_turn = (
+            False  # the player on turn declared a kong since their last ordinary draw
+        )
         # Riichi, furiten and abortive draws (001); inert unless the rules switch them on.
         self.riichi = [False] * SEATS
         self.double_riichi = [False] * SEATS
         self.ippatsu = [False] * SEATS
         self.riichi_waits: list[frozenset[int]] = [frozenset()] * SEATS
-        self.riichi_pending: int | None = None  # the declarer whose sideways discard awaits the claims
+        self.riichi_pending: int | None = (
+            None  # the declarer whose sideways discard awaits the claims
+        )
         self.furiten_passed = [False] * SEATS  # passed a completing discard: until the next draw
-        self.furiten_riichi = [False] * SEATS  # passed a legal win after riichi: for the rest of the hand
-        self.discarded_kinds: list[set[int]] = [set() for _ in range(SEATS)]  # called discards included
-        self.river: list[list[Tile]] = [[] for _ in range(SEATS)]  # every discard, called ones included
+        self.furiten_riichi = [
+            False
+        ] * SEATS  # passed a legal win after riichi: for the rest of the hand
+        self.discarded_kinds: list[set[int]] = [
+            set() for _ in range(SEATS)
+        ]  # called discards included
+        self.river: list[list[Tile]] = [
+            [] for _ in range(SEATS)
+        ]  # every discard, called ones included
         self.discard_called = [False] * SEATS
         self.turns_taken = [0] * SEATS  # discards made
         self.interrupted = False  # a call or kong has been made this hand (ends every "first turn")
-        self.original_called = [False] * SEATS  # 003 / M 55: declared Original Call; the hand may not change
-        self.discards_made = 0  # discards so far this hand (Earth's Blessing: a win on East's first discard)
-        self.loose_kong_chain = False  # the player on turn made a kong with a loose tile (Kong upon Kong)
+        self.original_called = [
+            False
+        ] * SEATS  # 003 / M 55: declared Original Call; the hand may not change
+        self.discards_made = (
+            0  # discards so far this hand (Earth's Blessing: a win on East's first discard)
+        )
+        self.loose_kong_chain = (
+            False  # the player on turn made a kong with a loose tile (Kong upon Kong)
+        )
         self.kuikae: set[int] = set()  # kinds the caller may not discard now
         self.four_kongs_due = False
         self.aborted: str | None = None
         self.ready_at_end: list[int] = []
         self.liable: list[tuple[str, int] | None] = [None] * SEATS  # (pattern id, responsible seat)
-        self.cannon_liable: list[int | None] = [None] * SEATS  # M 90-96: who let off a cannon by a claimed discard
+        self.cannon_liable: list[int | None] = [
+            None
+        ] * SEATS  # M 90-96: who let off a cannon by a claimed discard
         self._completes: set[int] = set()  # seats the claimed tile would complete
         self._flowers = profile.tiles.flowers  # whether a seat can hold a flower at all
         self._red_fives = bool(profile.tiles.red_fives)  # whether two tiles of one kind can differ
@@ -225,7 +257,11 @@ class Hand:
                 n = deal.dealer if seat == self.dealer else deal.others
                 for _ in range(n):
                     self._give(seat, self._pop_front())
-        dealt: dict[str, Any] = {"dealer": self.dealer, "dice": list(self.dice), "wall": len(self.wall)}
+        dealt: dict[str, Any] = {
+            "dealer": self.dealer,
+            "dice": list(self.dice),
+            "wall": len(self.wall),
+        }
         if self.dead is not None:
             dealt["indicators"] = format_tiles(self.dead.indicators())
         self._emit(Event("deal", None, dealt))
@@ -285,11 +321,15 @@ class Hand:
 
     def _completed_by(self, seat: int, kind: int) -> bool:
         """Whether one more tile of ``kind`` completes the seat's concealed tiles (held flowers aside;
-        callers refuse those), by shape: a bit of the seat's wait mask, made once per change of its tiles."""
+        callers refuse those), by shape: a bit of the seat's wait mask, made once per change of its tiles.
+        """
         n_melds = len(self.melds[seat])
         cached = self._wait_masks[seat]
         if cached is None or cached[0] != n_melds:
-            cached = self._wait_masks[seat] = (n_melds, wait_mask(self.counts[seat][:N_KINDS], n_melds, self.profile.shapes))
+            cached = self._wait_masks[seat] = (
+                n_melds,
+                wait_mask(self.counts[seat][:N_KINDS], n_melds, self.profile.shapes),
+            )
         return bool(cached[1] >> kind & 1)
 
     def _pop_front(self) -> Tile:
@@ -358,7 +398,9 @@ class Hand:
 
     def verify(self, action: Action) -> None:
         """Raise :class:`IllegalAction` naming the rule if ``action`` is not legal now."""
-        if self._cache_at == len(self.events):  # options listed in this very state: one of them is legal
+        if self._cache_at == len(
+            self.events
+        ):  # options listed in this very state: one of them is legal
             for offered in self._cache.get(action.seat, ()):
                 if offered is action:
                     return
@@ -368,9 +410,14 @@ class Hand:
             raise IllegalAction("seats", f"there is no seat {action.seat}")
         if action.seat not in self.pending_seats():
             who = ", ".join(map(str, self.pending_seats()))
-            raise IllegalAction("turn-order", f"seat {action.seat} is not to act now (waiting for seat {who} in phase {self.phase.value})")
+            raise IllegalAction(
+                "turn-order",
+                f"seat {action.seat} is not to act now (waiting for seat {who} in phase {self.phase.value})",
+            )
         legal = self.legal_actions(action.seat)
-        for offered in legal:  # a bot hands back one of the offered actions: identity spares the == calls
+        for (
+            offered
+        ) in legal:  # a bot hands back one of the offered actions: identity spares the == calls
             if offered is action:
                 return
         if action in legal:
@@ -379,7 +426,11 @@ class Hand:
 
     def _why_illegal(self, action: Action, legal: list[Action]) -> tuple[str, str]:
         kinds = sorted({a.kind.value for a in legal})
-        if action.kind is ActionKind.RIICHI and self.phase is Phase.TURN and ActionKind.DISCARD.value in kinds:
+        if (
+            action.kind is ActionKind.RIICHI
+            and self.phase is Phase.TURN
+            and ActionKind.DISCARD.value in kinds
+        ):
             return ("riichi", self._why_no_riichi(action.seat))
         if self.phase is Phase.TURN and (why := self._why_no_turn_action(action)) is not None:
             return why
@@ -390,19 +441,34 @@ class Hand:
             if action.tile not in self.hands[seat]:
                 return ("own-tiles", f"seat {seat} does not hold {action.tile}")
             if self.riichi[seat]:
-                return ("riichi-fixed-hand", f"after riichi seat {seat} may only discard the drawn tile")
+                return (
+                    "riichi-fixed-hand",
+                    f"after riichi seat {seat} may only discard the drawn tile",
+                )
             if action.tile.kind in self.kuikae:
-                return ("kuikae", f"after the call seat {seat} may not discard {action.tile} (kuikae)")
+                return (
+                    "kuikae",
+                    f"after the call seat {seat} may not discard {action.tile} (kuikae)",
+                )
             if action.kind is ActionKind.RIICHI:
                 return ("riichi", self._why_no_riichi(seat))
-            return ("missing-suit-first", f"seat {seat} must discard the declared missing suit ({self.missing[seat]}) first")
+            return (
+                "missing-suit-first",
+                f"seat {seat} must discard the declared missing suit ({self.missing[seat]}) first",
+            )
         if action.kind is ActionKind.EXCHANGE:
             ex = self.rules.exchange
             n = ex.tiles if ex else 0
-            return ("exchange", f"exchange exactly {n} tiles held{' of one suit' if ex and ex.same_suit else ''}")
+            return (
+                "exchange",
+                f"exchange exactly {n} tiles held{' of one suit' if ex and ex.same_suit else ''}",
+            )
         if action.kind is ActionKind.KAKAN and self.rules.calls.kakan_drawn_tile_only:
             return ("kakan-drawn-tile", "the tile added to a pon must be the tile just drawn")
-        return ("tiles", f"{action} does not match any legal {action.kind.value}: the tiles are not there")
+        return (
+            "tiles",
+            f"{action} does not match any legal {action.kind.value}: the tiles are not there",
+        )
 
     def _why_no_turn_action(self, action: Action) -> tuple[str, str] | None:
         """The rule that refuses a kong or a nine-terminals declaration on one's turn, when one does (001)."""
@@ -410,15 +476,29 @@ class Hand:
         if action.kind in (ActionKind.ANKAN, ActionKind.KAKAN, ActionKind.MINKAN):
             limit = self.rules.calls.max_kongs
             if limit is not None and self.kong_count() >= limit:
-                return ("kong-limit", f"no kong may be declared once {limit} kongs are on the table")
+                return (
+                    "kong-limit",
+                    f"no kong may be declared once {limit} kongs are on the table",
+                )
             if self.wall_remaining <= 0:
                 return ("kong-wall", "no kong with no tile left to draw in the live wall")
             riichi = self.rules.riichi
-            if action.kind is ActionKind.ANKAN and self.riichi[seat] and riichi is not None and riichi.kong_keeps_waits:
-                return ("riichi-kong", "after riichi a concealed kong must be made with the drawn tile and keep exactly the same waits")
+            if (
+                action.kind is ActionKind.ANKAN
+                and self.riichi[seat]
+                and riichi is not None
+                and riichi.kong_keeps_waits
+            ):
+                return (
+                    "riichi-kong",
+                    "after riichi a concealed kong must be made with the drawn tile and keep exactly the same waits",
+                )
         if action.kind is ActionKind.NINE_TERMINALS and self.rules.abortive.nine_terminals:
-            return ("nine-terminals", "nine terminals may be declared only on an uninterrupted first turn (no call or kong "
-                    "before it) with nine different terminal and honor kinds in hand")
+            return (
+                "nine-terminals",
+                "nine terminals may be declared only on an uninterrupted first turn (no call or kong "
+                "before it) with nine different terminal and honor kinds in hand",
+            )
         return None
 
     # --------------------------------------------------------------- options
@@ -427,7 +507,9 @@ class Hand:
         ex = self.rules.exchange
         assert ex is not None
         out: list[Action] = []
-        seen: set[tuple[int, ...]] = set()  # the choices made so far, as tile keys (ints hash at C speed)
+        seen: set[tuple[int, ...]] = (
+            set()
+        )  # the choices made so far, as tile keys (ints hash at C speed)
         groups: list[list[Tile]]
         held = sorted(self.hands[seat], key=_tile_key)  # tile order
         if ex.same_suit:
@@ -437,7 +519,9 @@ class Hand:
         for tiles in groups:
             keys = [_tile_key(t) for t in tiles]
             # Both enumerate the same index choices in the same order.
-            for combo_keys, combo in zip(combinations(keys, ex.tiles), combinations(tiles, ex.tiles)):
+            for combo_keys, combo in zip(
+                combinations(keys, ex.tiles), combinations(tiles, ex.tiles)
+            ):
                 if combo_keys not in seen:
                     seen.add(combo_keys)
                     out.append(_action(ActionKind.EXCHANGE, seat, tiles=combo))
@@ -468,12 +552,20 @@ class Hand:
                 if calls.kakan:
                     for meld in self.melds[seat]:
                         if meld.type is MeldType.PON and counts[meld.kind] >= 1:
-                            if calls.kakan_drawn_tile_only and (self.last_draw is None or self.last_draw.kind != meld.kind):
+                            if calls.kakan_drawn_tile_only and (
+                                self.last_draw is None or self.last_draw.kind != meld.kind
+                            ):
                                 continue
                             out.append(_action(ActionKind.KAKAN, seat, Tile(meld.kind)))
         # One per distinct tile, in tile order.
-        discards = _discard_actions(seat, hand) if self._red_fives else _kind_discards(seat, self.counts[seat])
-        if self._flowers and any(self.counts[seat][N_KINDS:]):  # a held flower may be exposed on one's turn, after a call too
+        discards = (
+            _discard_actions(seat, hand)
+            if self._red_fives
+            else _kind_discards(seat, self.counts[seat])
+        )
+        if self._flowers and any(
+            self.counts[seat][N_KINDS:]
+        ):  # a held flower may be exposed on one's turn, after a call too
             exposable = self.wall_remaining > 0  # its replacement needs a tile left
             if exposable:
                 for flower in sorted({t for t in hand if t.is_flower}, key=_tile_key):
@@ -481,7 +573,11 @@ class Hand:
             if exposable and not self.rules.bonus.discard:
                 discards = [a for a in discards if not a.tile.is_flower]  # type: ignore[union-attr]  # M 31: declared, never discarded
         missing = self.missing[seat]
-        if self.rules.discard_missing_suit_first and missing is not None and self._holds_missing(seat):
+        if (
+            self.rules.discard_missing_suit_first
+            and missing is not None
+            and self._holds_missing(seat)
+        ):
             lo = SUIT_FIRST_KIND[missing]
             discards = [a for a in discards if lo <= a.tile.kind < lo + 9]  # type: ignore[union-attr]
         if self.must_discard and self.kuikae:
@@ -494,13 +590,17 @@ class Hand:
             out.append(_SEAT_ACTIONS[ActionKind.NINE_TERMINALS][seat])
         return out
 
-    def _original_call_options(self, seat: int, out: list[Action], discards: Sequence[Action]) -> list[Action]:
+    def _original_call_options(
+        self, seat: int, out: list[Action], discards: Sequence[Action]
+    ) -> list[Action]:
         """003 / M 55: Original Call comes with one's first discard, nothing claimed before; after it
         the declarer may only go out, expose a bonus tile, or discard the tile just drawn."""
         if self.original_called[seat]:
             return [
-                a for a in out
-                if a.kind in (ActionKind.TSUMO, ActionKind.FLOWER) or (a.kind is ActionKind.DISCARD and a.tile == self.last_draw)
+                a
+                for a in out
+                if a.kind in (ActionKind.TSUMO, ActionKind.FLOWER)
+                or (a.kind is ActionKind.DISCARD and a.tile == self.last_draw)
             ]
         if self.turns_taken[seat] == 0 and not self.melds[seat] and not self.must_discard:
             out.extend(_action(ActionKind.ORIGINAL_CALL, seat, a.tile) for a in discards if a.tile.kind < N_KINDS)  # type: ignore[union-attr]
@@ -519,7 +619,9 @@ class Hand:
     def kong_count(self) -> int:
         """Kongs on the table, every seat's together."""
         n = 0
-        for melds in self.melds:  # loops, not a generator: asked before every kong and claim of a kong
+        for (
+            melds
+        ) in self.melds:  # loops, not a generator: asked before every kong and claim of a kong
             for m in melds:
                 if m.type in _KONG_TYPES:
                     n += 1
@@ -534,7 +636,12 @@ class Hand:
         return True
 
     def _shape_waits(
-        self, seat: int, tiles: Sequence[Tile] | None = None, melds: Sequence[Meld] | None = None, *, held_waits: bool = False
+        self,
+        seat: int,
+        tiles: Sequence[Tile] | None = None,
+        melds: Sequence[Meld] | None = None,
+        *,
+        held_waits: bool = False,
     ) -> frozenset[int]:
         """The kinds that would complete ``tiles`` (the seat's hand by default), by shape alone
         (a kind whose every copy the player holds only with ``held_waits``)."""
@@ -555,7 +662,10 @@ class Hand:
         rules = self.rules.riichi
         if rules is None or self.must_discard or not self._closed(seat):
             return []
-        if self.points[seat] + self.scores[seat] < rules.min_points or self.wall_remaining < rules.min_wall:
+        if (
+            self.points[seat] + self.scores[seat] < rules.min_points
+            or self.wall_remaining < rules.min_wall
+        ):
             return []
         counts = list(self.counts[seat][:N_KINDS])
         if shanten(counts, len(self.melds[seat]), self.profile.shapes) > 0:
@@ -593,10 +703,17 @@ class Hand:
         if self._tsumo_score(seat) is not None:
             out.append(_TSUMO[seat])
         rules = self.rules.riichi
-        if drawn is not None and self.rules.calls.ankan and self._kong_allowed() and self.counts[seat][drawn.kind] == 4:
+        if (
+            drawn is not None
+            and self.rules.calls.ankan
+            and self._kong_allowed()
+            and self.counts[seat][drawn.kind] == 4
+        ):
             rest = [t for t in self.hands[seat] if t.kind != drawn.kind]
             kong = Meld(MeldType.ANKAN, tuple(t for t in self.hands[seat] if t.kind == drawn.kind))
-            keeps = self._shape_waits(seat, rest, [*self.melds[seat], kong]) == self.riichi_waits[seat]
+            keeps = (
+                self._shape_waits(seat, rest, [*self.melds[seat], kong]) == self.riichi_waits[seat]
+            )
             if keeps or (rules is not None and not rules.kong_keeps_waits):
                 out.append(_action(ActionKind.ANKAN, seat, Tile(drawn.kind)))
         if drawn is not None:
@@ -616,7 +733,12 @@ class Hand:
         return None
 
     def _may_declare_nine_terminals(self, seat: int) -> bool:
-        if not self.rules.abortive.nine_terminals or self.must_discard or self.interrupted or self.turns_taken[seat]:
+        if (
+            not self.rules.abortive.nine_terminals
+            or self.must_discard
+            or self.interrupted
+            or self.turns_taken[seat]
+        ):
             return False
         counts = self.counts[seat]
         return sum(1 for k in _TERMINAL_OR_HONOR_KINDS if counts[k]) >= 9
@@ -677,11 +799,14 @@ class Hand:
     def _is_last_copy(self, tile: Tile, *, on_discard: bool) -> bool:
         """The winning tile is the last copy not yet in view: the other copies are all among the discards
         and exposed sets (002 §4 Last Tile). A discard won on is itself still among the discards."""
-        return self.shown_copies(tile.kind) - (1 if on_discard else 0) == self.profile.tiles.copies - 1
+        return (
+            self.shown_copies(tile.kind) - (1 if on_discard else 0) == self.profile.tiles.copies - 1
+        )
 
     def exhausted_kinds(self) -> str:
         """Kinds (mpsz) whose four copies are all exposed on the table: in the discards or in declared
-        sets, concealed kongs included (003 "Filling the only place": such a kind is not available)."""
+        sets, concealed kongs included (003 "Filling the only place": such a kind is not available).
+        """
         shown = [0] * N_KINDS
         for s in range(SEATS):
             for t in self.discards[s]:
@@ -699,7 +824,9 @@ class Hand:
     def furiten(self, seat: int) -> bool:
         """Whether ``seat`` may not win on a discard now (001 "Furiten"); self-draw stays allowed."""
         rules = self.rules.furiten
-        if (rules.passed_completion and self.furiten_passed[seat]) or (rules.riichi_passed and self.furiten_riichi[seat]):
+        if (rules.passed_completion and self.furiten_passed[seat]) or (
+            rules.riichi_passed and self.furiten_riichi[seat]
+        ):
             return True
         if rules.own_discards and self.discarded_kinds[seat]:
             return not self.discarded_kinds[seat].isdisjoint(self._shape_waits(seat))
@@ -716,27 +843,46 @@ class Hand:
         if self.last_draw is None:
             return None
         counts = self.counts[seat]
-        if any(counts[N_KINDS:]) or not is_complete(counts[:N_KINDS], len(self.melds[seat]), self.profile.shapes):
+        if any(counts[N_KINDS:]) or not is_complete(
+            counts[:N_KINDS], len(self.melds[seat]), self.profile.shapes
+        ):
             return None  # an unexposed flower is never part of a winning shape
         rest = list(hand)
         rest.remove(self.last_draw)
         # Heavenly and earthly hands: the seat's first draw, before any call or kong (001).
         first = not self.interrupted and self.turns_taken[seat] == 0 and not self.drew_replacement
-        ctx = self.win_context(seat, after_kong=self.drew_replacement, last_tile=self.drew_last_tile, first_draw=first,
-                               fourth_tile=self._is_last_copy(self.last_draw, on_discard=False))
+        ctx = self.win_context(
+            seat,
+            after_kong=self.drew_replacement,
+            last_tile=self.drew_last_tile,
+            first_draw=first,
+            fourth_tile=self._is_last_copy(self.last_draw, on_discard=False),
+        )
         if self.loose_kong_chain and self.drew_replacement:
             ctx = replace(ctx, kong_upon_kong=True)
-        score = evaluate(self.profile, WinningHand(tuple(rest), tuple(self.melds[seat]), self.last_draw, WinKind.TSUMO), ctx)
+        score = evaluate(
+            self.profile,
+            WinningHand(tuple(rest), tuple(self.melds[seat]), self.last_draw, WinKind.TSUMO),
+            ctx,
+        )
         if not score.legal or not self._fan_allowed(seat, score):
             return None
         return score
 
-    def _ron_score(self, seat: int, tile: Tile, *, robbing: bool, honba: int | None = None) -> Score | None:
+    def _ron_score(
+        self, seat: int, tile: Tile, *, robbing: bool, honba: int | None = None
+    ) -> Score | None:
         if self.rules.passing.win is PassWinRule.DISCARD_WINS and self.discard_win_block[seat]:
             return None
-        if tile.is_flower or any(self.counts[seat][N_KINDS:]) or not self._completed_by(seat, tile.kind):
+        if (
+            tile.is_flower
+            or any(self.counts[seat][N_KINDS:])
+            or not self._completed_by(seat, tile.kind)
+        ):
             return None  # the bit test first: most discards complete nobody's hand
-        if self.rules.calls.missing_suit_blocks_calls and (self._holds_missing(seat) or tile.suit == self.missing[seat]):
+        if self.rules.calls.missing_suit_blocks_calls and (
+            self._holds_missing(seat) or tile.suit == self.missing[seat]
+        ):
             return None
         if self.furiten(seat):  # after the shape: furiten needs every wait, a costlier test
             return None
@@ -747,10 +893,17 @@ class Hand:
             last_tile=not robbing and self.claim_is_last_tile,
             honba=honba,
             # Earth's Blessing: on East's first discard, nobody else having discarded or called.
-            first_draw=not robbing and not self.interrupted and self.discards_made == 1 and self.claim_from == self.dealer,
+            first_draw=not robbing
+            and not self.interrupted
+            and self.discards_made == 1
+            and self.claim_from == self.dealer,
             fourth_tile=self._is_last_copy(tile, on_discard=not robbing),
         )
-        score = evaluate(self.profile, WinningHand(tuple(self.hands[seat]), tuple(self.melds[seat]), tile, WinKind.RON), ctx)
+        score = evaluate(
+            self.profile,
+            WinningHand(tuple(self.hands[seat]), tuple(self.melds[seat]), tile, WinKind.RON),
+            ctx,
+        )
         if not score.legal or not self._fan_allowed(seat, score):
             return None
         return score
@@ -773,7 +926,8 @@ class Hand:
         """Perform the decision ``action`` that took ``seconds`` under the hand's clock (001 and 004's
         presets: thinking time, the reserve of the hand, no reserve for answers to a call, at least
         ``TimeoutRules.opening_seconds`` for an opening choice): a late decision becomes the seat's
-        :meth:`timeout_action`. The seconds are kept with the decision, so a replay checks the clock."""
+        :meth:`timeout_action`. The seconds are kept with the decision, so a replay checks the clock.
+        """
         from .clock import charge
 
         if self.clock is None:
@@ -807,13 +961,17 @@ class Hand:
                 self.scores[seat] += d
         self.events.append(event)
 
-    def _pay(self, kind: str, receiver: int, payer: int, amount: int, data: dict[str, Any] | None = None) -> None:
+    def _pay(
+        self, kind: str, receiver: int, payer: int, amount: int, data: dict[str, Any] | None = None
+    ) -> None:
         if amount == 0 or receiver == payer:
             return
         deltas = [0] * SEATS
         deltas[receiver] += amount
         deltas[payer] -= amount
-        self._emit(Event(kind, receiver, {"from": payer, "amount": amount, **(data or {})}, tuple(deltas)))
+        self._emit(
+            Event(kind, receiver, {"from": payer, "amount": amount, **(data or {})}, tuple(deltas))
+        )
 
     def _do_exchange(self, action: Action) -> None:
         self.exchange_choice[action.seat] = action.tiles
@@ -822,7 +980,11 @@ class Hand:
             return
         direction = self.exchange_direction
         assert direction is not None
-        shift = {ExchangeDirection.RIGHT: 1, ExchangeDirection.ACROSS: 2, ExchangeDirection.LEFT: 3}[direction]
+        shift = {
+            ExchangeDirection.RIGHT: 1,
+            ExchangeDirection.ACROSS: 2,
+            ExchangeDirection.LEFT: 3,
+        }[direction]
         for seat in range(SEATS):
             for t in self.exchange_choice[seat] or ():
                 self._take(seat, t)
@@ -840,7 +1002,9 @@ class Hand:
         if any(m is None for m in self.missing):
             self._emit(Event("declare_chosen", action.seat))
             return
-        self._emit(Event("declare", None, {"missing": [m.value if m else None for m in self.missing]}))
+        self._emit(
+            Event("declare", None, {"missing": [m.value if m else None for m in self.missing]})
+        )
         self._start_play()
 
     def _note_passed_tsumo(self, seat: int) -> None:
@@ -871,7 +1035,9 @@ class Hand:
         self.turns_taken[seat] += 1
         self.discards_made += 1
         if self.rules.furiten.passed_ends_at_discard:
-            self.furiten_passed[seat] = False  # Tenhou: a passed win's furiten ends with one's own discard
+            self.furiten_passed[seat] = (
+                False  # Tenhou: a passed win's furiten ends with one's own discard
+            )
         self.must_discard = False
         self.kuikae = set()
         self.last_draw = None
@@ -882,7 +1048,9 @@ class Hand:
     def _do_original_call(self, action: Action) -> None:
         """003 / M 55: the declaration is made with the first discard (not checked for a calling hand)."""
         self.original_called[action.seat] = True
-        self._emit(Event("original_call", action.seat, {"tile": action.tile.mpsz if action.tile else None}))
+        self._emit(
+            Event("original_call", action.seat, {"tile": action.tile.mpsz if action.tile else None})
+        )
         self._do_discard(Action(ActionKind.DISCARD, action.seat, tile=action.tile))
 
     def _do_riichi(self, action: Action) -> None:
@@ -928,7 +1096,9 @@ class Hand:
         if dead is None or not dead.rules.kong_indicators:
             return
         self._reveal_pending()  # another kong intervened: the earlier one's indicator is turned first
-        timing = dead.rules.concealed_kong_indicator if concealed else dead.rules.open_kong_indicator
+        timing = (
+            dead.rules.concealed_kong_indicator if concealed else dead.rules.open_kong_indicator
+        )
         if timing is IndicatorTiming.AT_ONCE:
             self._reveal()
         else:
@@ -947,10 +1117,19 @@ class Hand:
         amount = self.deposits * rules.deposit
         deltas = [0] * SEATS
         deltas[seat] = amount
-        self._emit(Event("deposits", seat, {"sticks": self.deposits, "amount": amount, "table": -amount}, tuple(deltas)))
+        self._emit(
+            Event(
+                "deposits",
+                seat,
+                {"sticks": self.deposits, "amount": amount, "table": -amount},
+                tuple(deltas),
+            )
+        )
         self.deposits = 0
 
-    def _open_claims(self, discarder: int, tile: Tile, *, after_kong: bool, last_tile: bool) -> None:
+    def _open_claims(
+        self, discarder: int, tile: Tile, *, after_kong: bool, last_tile: bool
+    ) -> None:
         self.claim_tile = tile
         self.claim_from = discarder
         self.claim_after_kong = after_kong
@@ -977,8 +1156,12 @@ class Hand:
                 if self._ron_score(seat, tile, robbing=False) is not None:
                     acts.append(_RON[seat])
             n = counts[kind]
-            if calls_open and (n >= 2 or seat == chi_seat) and not self.riichi[seat]:  # after riichi only a win (001)
-                blocked = calls.missing_suit_blocks_calls and (self._holds_missing(seat) or tile.suit == self.missing[seat])
+            if (
+                calls_open and (n >= 2 or seat == chi_seat) and not self.riichi[seat]
+            ):  # after riichi only a win (001)
+                blocked = calls.missing_suit_blocks_calls and (
+                    self._holds_missing(seat) or tile.suit == self.missing[seat]
+                )
                 if not blocked:
                     if calls.pon and n >= 2 and kind not in self.pon_block[seat]:
                         acts.extend(self._pon_options(seat, tile))
@@ -988,14 +1171,18 @@ class Hand:
                         acts.extend(self._chi_options(seat, tile))
             if acts:
                 if self.original_called[seat]:
-                    acts = [a for a in acts if a.kind is ActionKind.RON]  # M 55: only a claim to go out
+                    acts = [
+                        a for a in acts if a.kind is ActionKind.RON
+                    ]  # M 55: only a claim to go out
                 acts.append(_PASS[seat])
                 options[seat] = acts
         self.claim_options = options
         if options:
             self.phase = Phase.CLAIM
         else:
-            self._passes_on_claims(robbing=False)  # a completing tile nobody could take still makes furiten
+            self._passes_on_claims(
+                robbing=False
+            )  # a completing tile nobody could take still makes furiten
             self._end_chain()
             if self._after_discard_passed(discarder):
                 return
@@ -1036,7 +1223,11 @@ class Hand:
                         self._record_pass(seat, score, discard_win=True)
                     if score is not None and self.riichi[seat] and self.rules.furiten.riichi_passed:
                         self.furiten_riichi[seat] = True  # 001: for the rest of the hand
-            if ActionKind.PON in opts and resp.kind is ActionKind.PASS and self.rules.passing.pon_blocks_same_tile:
+            if (
+                ActionKind.PON in opts
+                and resp.kind is ActionKind.PASS
+                and self.rules.passing.pon_blocks_same_tile
+            ):
                 self.pon_block[seat].add(tile.kind)
         for seat in self._completes:
             if self.responses.get(seat) is None or self.responses[seat].kind is not ActionKind.RON:
@@ -1045,7 +1236,9 @@ class Hand:
     def _ron_winners(self) -> list[int]:
         assert self.claim_from is not None
         order = [(self.claim_from + i) % SEATS for i in range(1, SEATS)]
-        winners = [s for s in order if s in self.responses and self.responses[s].kind is ActionKind.RON]
+        winners = [
+            s for s in order if s in self.responses and self.responses[s].kind is ActionKind.RON
+        ]
         if winners and not self.rules.calls.multiple_ron:
             winners = winners[:1]
         return winners
@@ -1066,9 +1259,14 @@ class Hand:
             winners = winners[:limit]
         return winners
 
-    def _ron_scores(self, winners: list[int], tile: Tile, *, robbing: bool) -> dict[int, Score | None]:
+    def _ron_scores(
+        self, winners: list[int], tile: Tile, *, robbing: bool
+    ) -> dict[int, Score | None]:
         """Each winner's score; with several winners only the nearest in turn order takes the honba (001)."""
-        return {s: self._ron_score(s, tile, robbing=robbing, honba=None if i == 0 else 0) for i, s in enumerate(winners)}
+        return {
+            s: self._ron_score(s, tile, robbing=robbing, honba=None if i == 0 else 0)
+            for i, s in enumerate(winners)
+        }
 
     def _resolve_claims(self) -> None:
         tile, discarder = self.claim_tile, self.claim_from
@@ -1081,7 +1279,9 @@ class Hand:
         if winners:
             self.discards[discarder].pop()
             self.discard_called[discarder] = True
-            self.riichi_pending = None  # a declaration discard won on: the riichi stands void, no deposit
+            self.riichi_pending = (
+                None  # a declaration discard won on: the riichi stands void, no deposit
+            )
             self._settle_rons(winners, scores, discarder, tile, robbing=False)
             return
         self._end_chain()
@@ -1111,7 +1311,14 @@ class Hand:
             deltas = [0] * SEATS
             deltas[seat] = -rules.deposit
             self.deposits += 1
-            self._emit(Event("deposit", seat, {"amount": rules.deposit, "table": rules.deposit}, tuple(deltas)))
+            self._emit(
+                Event(
+                    "deposit",
+                    seat,
+                    {"amount": rules.deposit, "table": rules.deposit},
+                    tuple(deltas),
+                )
+            )
             if self.rules.abortive.four_riichi and all(self.riichi):
                 self._abort("four_riichi")
                 return True
@@ -1126,7 +1333,9 @@ class Hand:
             return True
         return False
 
-    def _call(self, seat: int, kind: ActionKind, tile: Tile, discarder: int, tiles: Sequence[Tile] = ()) -> None:
+    def _call(
+        self, seat: int, kind: ActionKind, tile: Tile, discarder: int, tiles: Sequence[Tile] = ()
+    ) -> None:
         n = 2 if kind is ActionKind.PON else 3
         taken = list(tiles) if tiles else [t for t in self.hands[seat] if t.kind == tile.kind][:n]
         for t in taken:
@@ -1157,7 +1366,12 @@ class Hand:
         """Four kongs by more than one player: the hand ends once the next discard is not won on (001)."""
         if not self.rules.abortive.four_kongs:
             return
-        owners = {s for s in range(SEATS) for m in self.melds[s] if m.type in (MeldType.ANKAN, MeldType.MINKAN, MeldType.KAKAN)}
+        owners = {
+            s
+            for s in range(SEATS)
+            for m in self.melds[s]
+            if m.type in (MeldType.ANKAN, MeldType.MINKAN, MeldType.KAKAN)
+        }
         self.four_kongs_due = self.kong_count() >= 4 and len(owners) > 1
 
     def _note_liability(self, seat: int, tile: Tile, discarder: int) -> None:
@@ -1218,14 +1432,23 @@ class Hand:
         for start in (n - 2, n - 1, n):
             if start < 1 or start + 2 > 9:
                 continue
-            low, high = (k - 2, k - 1) if start == n - 2 else (k - 1, k + 1) if start == n - 1 else (k + 1, k + 2)
+            low, high = (
+                (k - 2, k - 1)
+                if start == n - 2
+                else (k - 1, k + 1) if start == n - 1 else (k + 1, k + 2)
+            )
             if counts[low] and counts[high]:
                 # One option per distinct choice of tiles (a red five or a plain one).
-                choices = [_distinct_copies(self.hands[seat], low), _distinct_copies(self.hands[seat], high)]
+                choices = [
+                    _distinct_copies(self.hands[seat], low),
+                    _distinct_copies(self.hands[seat], high),
+                ]
                 for a in choices[0]:
                     for b in choices[1]:
                         pair = (a, b)
-                        if self.rules.calls.kuikae and not self._discard_left_after(seat, pair, self._kuikae_kinds(tile, pair)):
+                        if self.rules.calls.kuikae and not self._discard_left_after(
+                            seat, pair, self._kuikae_kinds(tile, pair)
+                        ):
                             continue
                         out.append(_action(ActionKind.CHI, seat, tiles=pair))
         return out
@@ -1239,7 +1462,9 @@ class Hand:
             self.kuikae = self._kuikae_kinds(tile, action.tiles)
         tiles = tuple(sorted((*action.tiles, tile), key=_tile_key))
         self.melds[seat].append(Meld(MeldType.CHI, tiles, tile, "left"))
-        self._emit(Event("chi", seat, {"tile": tile.mpsz, "tiles": format_tiles(tiles), "from": discarder}))
+        self._emit(
+            Event("chi", seat, {"tile": tile.mpsz, "tiles": format_tiles(tiles), "from": discarder})
+        )
         self.turn = seat
         self.phase = Phase.TURN
         self.last_draw = None
@@ -1255,21 +1480,54 @@ class Hand:
         self._emit(Event("flower", seat, {"tile": tile.mpsz}))
         self._replacement_draw(seat, kong=False)
 
-    def _settle_rons(self, winners: list[int], scores: dict[int, Score | None], discarder: int, tile: Tile, *, robbing: bool) -> None:
+    def _settle_rons(
+        self,
+        winners: list[int],
+        scores: dict[int, Score | None],
+        discarder: int,
+        tile: Tile,
+        *,
+        robbing: bool,
+    ) -> None:
         order = self.win_events
         self.win_events += 1
         for seat in winners:
             score = scores[seat]
             assert score is not None
             self.wins.append(WinRecord(seat, discarder, tile, score, order))
-            self._emit(Event("win", seat, {"tile": tile.mpsz, "from": discarder, "ron": True, "robbing": robbing,
-                                           "patterns": [p.id for p in score.patterns], "total": score.total}))
+            self._emit(
+                Event(
+                    "win",
+                    seat,
+                    {
+                        "tile": tile.mpsz,
+                        "from": discarder,
+                        "ron": True,
+                        "robbing": robbing,
+                        "patterns": [p.id for p in score.patterns],
+                        "total": score.total,
+                    },
+                )
+            )
             if self.rules.settlement is not None:
                 self._scored_settlement(seat, score, discarder, tile=None if robbing else tile)
                 continue
             liable = self.liable[seat]
-            if liable is not None and liable[1] != discarder and self.rules.pao is not None and self.rules.pao.split_on_ron:
-                self._pay_liable_ron(seat, discarder, liable, score, first=seat == winners[0], tile=tile, robbing=robbing)
+            if (
+                liable is not None
+                and liable[1] != discarder
+                and self.rules.pao is not None
+                and self.rules.pao.split_on_ron
+            ):
+                self._pay_liable_ron(
+                    seat,
+                    discarder,
+                    liable,
+                    score,
+                    first=seat == winners[0],
+                    tile=tile,
+                    robbing=robbing,
+                )
                 continue
             for role, amount in score.payments.items():
                 if role == "discarder":
@@ -1283,9 +1541,15 @@ class Hand:
             share = -(-total // len(winners))
             for seat in winners:
                 self._pay("kong_transfer", seat, discarder, share)
-            for entry in self.kong_chain:  # one ledger entry per transferred payment: an earlier kong's equal entries stay
+            for (
+                entry
+            ) in (
+                self.kong_chain
+            ):  # one ledger entry per transferred payment: an earlier kong's equal entries stay
                 self.kong_income.remove(entry)
-        self._collect_deposits(winners[0])  # the nearest winner in turn order takes the deposits (001)
+        self._collect_deposits(
+            winners[0]
+        )  # the nearest winner in turn order takes the deposits (001)
         self._end_chain()
         for seat in winners:
             self.active[seat] = False
@@ -1306,7 +1570,18 @@ class Hand:
         order = self.win_events
         self.win_events += 1
         self.wins.append(WinRecord(seat, None, tile, score, order))
-        self._emit(Event("win", seat, {"tile": tile.mpsz, "ron": False, "patterns": [p.id for p in score.patterns], "total": score.total}))
+        self._emit(
+            Event(
+                "win",
+                seat,
+                {
+                    "tile": tile.mpsz,
+                    "ron": False,
+                    "patterns": [p.id for p in score.patterns],
+                    "total": score.total,
+                },
+            )
+        )
         if self.rules.settlement is not None:
             self._scored_settlement(seat, score, None, tile=None)
         else:
@@ -1323,7 +1598,9 @@ class Hand:
 
     # ------------------------------------------------------- scored settlement
 
-    def _scored_settlement(self, winner: int, score: Score, discarder: int | None, *, tile: Tile | None) -> None:
+    def _scored_settlement(
+        self, winner: int, score: Score, discarder: int | None, *, tile: Tile | None
+    ) -> None:
         """003 "Procedure in Settlement" / M 107-111: every loser pays the winner the hand's value by
         the payment roles (East's double is in the formulas); the discarder pays double under
         ``discarder_doubles``; a player who let off a cannon (M 90-96) pays for everybody, and then
@@ -1332,18 +1609,35 @@ class Hand:
         rules = self.rules.settlement
         assert rules is not None
         losers = [s for s in range(SEATS) if s != winner]
-        cannon = discarder if rules.cannon and discarder is not None and tile is not None and self.let_off_cannon(winner, discarder, tile) else None
+        cannon = (
+            discarder
+            if rules.cannon
+            and discarder is not None
+            and tile is not None
+            and self.let_off_cannon(winner, discarder, tile)
+            else None
+        )
         if cannon is None and rules.cannon:
-            cannon = self.cannon_liable[winner]  # a dangerous discard claimed earlier for a set (M 90-96)
+            cannon = self.cannon_liable[
+                winner
+            ]  # a dangerous discard claimed earlier for a set (M 90-96)
         if cannon is not None:
-            self._emit(Event("cannon", cannon, {"winner": winner, "tile": tile.mpsz if tile else None}))
+            self._emit(
+                Event("cannon", cannon, {"winner": winner, "tile": tile.mpsz if tile else None})
+            )
         for other in losers:
             pays = score.payments
-            amount = pays["each"] if "each" in pays else pays["east"] if other == self.dealer else pays["non_east"]
+            amount = (
+                pays["each"]
+                if "each" in pays
+                else pays["east"] if other == self.dealer else pays["non_east"]
+            )
             if rules.discarder_doubles and other == discarder:
                 amount *= 2
             payer = other if cannon is None else cannon
-            self._pay("win_payment", winner, payer, amount, {} if payer == other else {"for": other})
+            self._pay(
+                "win_payment", winner, payer, amount, {} if payer == other else {"for": other}
+            )
         if not rules.losers_settle or cannon is not None:
             return
         values = {s: self.losing_value(s) for s in losers}
@@ -1359,9 +1653,17 @@ class Hand:
 
     def losing_value(self, seat: int) -> int:
         """The value of a loser's hand at settlement (its best reading; announced as a ``hand_score`` event)."""
-        score = score_losing_hand(self.profile, tuple(self.hands[seat]), tuple(self.melds[seat]), self.win_context(seat))
+        score = score_losing_hand(
+            self.profile, tuple(self.hands[seat]), tuple(self.melds[seat]), self.win_context(seat)
+        )
         value = score.value or 0
-        self._emit(Event("hand_score", seat, {"score": value, "patterns": [p.id for p in score.patterns], "points": score.fu}))
+        self._emit(
+            Event(
+                "hand_score",
+                seat,
+                {"score": value, "patterns": [p.id for p in score.patterns], "points": score.fu},
+            )
+        )
         return value
 
     def let_off_cannon(self, winner: int, discarder: int, tile: Tile) -> bool:
@@ -1385,7 +1687,12 @@ class Hand:
         for the claimer's next win, not only a dangerous discard won on. The discard's tile is still in the
         discarder's river, the claimer's sets are those exposed before this claim."""
         rules = self.rules.settlement
-        if rules is not None and rules.cannon and self.cannon_liable[seat] is None and self.let_off_cannon(seat, discarder, tile):
+        if (
+            rules is not None
+            and rules.cannon
+            and self.cannon_liable[seat] is None
+            and self.let_off_cannon(seat, discarder, tile)
+        ):
             self.cannon_liable[seat] = discarder
 
     def _tsumo_payers(self, seat: int, payments: dict[str, int]) -> dict[int, int]:
@@ -1406,19 +1713,39 @@ class Hand:
             return score.total, score.total  # the liability covers every yakuman of the hand
         return covered, score.total
 
-    def _without_honba(self, seat: int, score: Score, tile: Tile | None, ron_from: int | None, robbing: bool = False) -> dict[str, int]:
+    def _without_honba(
+        self,
+        seat: int,
+        score: Score,
+        tile: Tile | None,
+        ron_from: int | None,
+        robbing: bool = False,
+    ) -> dict[str, int]:
         """The win's payments with no honba (the liability covers the hand's value; honba are paid as usual)."""
         if not self.honba:
             return dict(score.payments)
         win_tile = tile if tile is not None else self.last_draw
         assert win_tile is not None
-        rest = list(self.hands[seat])  # a self-drawn winning tile has already left the hand (_do_tsumo)
+        rest = list(
+            self.hands[seat]
+        )  # a self-drawn winning tile has already left the hand (_do_tsumo)
         kind = WinKind.TSUMO if ron_from is None else WinKind.RON
-        ctx = self.win_context(seat, after_kong=self.drew_replacement and ron_from is None, honba=0, robbing_kong=robbing,
-                               last_tile=self.drew_last_tile if ron_from is None else self.claim_is_last_tile)
-        return dict(evaluate(self.profile, WinningHand(tuple(rest), tuple(self.melds[seat]), win_tile, kind), ctx).payments)
+        ctx = self.win_context(
+            seat,
+            after_kong=self.drew_replacement and ron_from is None,
+            honba=0,
+            robbing_kong=robbing,
+            last_tile=self.drew_last_tile if ron_from is None else self.claim_is_last_tile,
+        )
+        return dict(
+            evaluate(
+                self.profile, WinningHand(tuple(rest), tuple(self.melds[seat]), win_tile, kind), ctx
+            ).payments
+        )
 
-    def _liable_tsumo(self, seat: int, liable: tuple[str, int], score: Score, owed: dict[int, int]) -> dict[int, int]:
+    def _liable_tsumo(
+        self, seat: int, liable: tuple[str, int], score: Score, owed: dict[int, int]
+    ) -> dict[int, int]:
         """Pao on a self-draw: the liable player pays the covered yakuman value in full; the rest is paid as usual (001)."""
         covered, total = self._covered_share(liable, score)
         if not covered or not total:
@@ -1430,19 +1757,39 @@ class Hand:
         for other, amount in owed.items():
             honba_part = amount - base.get(other, 0)
             honba_total += honba_part
-            out[other] = base[other] * (total - covered) // total + (0 if pays_honba else honba_part)
-        out[liable[1]] = out.get(liable[1], 0) + sum(base.values()) * covered // total + (honba_total if pays_honba else 0)
+            out[other] = base[other] * (total - covered) // total + (
+                0 if pays_honba else honba_part
+            )
+        out[liable[1]] = (
+            out.get(liable[1], 0)
+            + sum(base.values()) * covered // total
+            + (honba_total if pays_honba else 0)
+        )
         return out
 
     def _pay_liable_ron(
-        self, seat: int, discarder: int, liable: tuple[str, int], score: Score, *, first: bool, tile: Tile, robbing: bool
+        self,
+        seat: int,
+        discarder: int,
+        liable: tuple[str, int],
+        score: Score,
+        *,
+        first: bool,
+        tile: Tile,
+        robbing: bool,
     ) -> None:
         """Pao on a discard win: the covered value is shared half and half by the liable player and the discarder (001)."""
         covered, total = self._covered_share(liable, score)
         amount = score.payments.get("discarder", 0)
-        base = self._without_honba(seat, score, tile, discarder, robbing).get("discarder", 0) if first else amount
+        base = (
+            self._without_honba(seat, score, tile, discarder, robbing).get("discarder", 0)
+            if first
+            else amount
+        )
         half = (base * covered // total) // 2 if total else 0
-        honba_part = amount - base if self.rules.pao is not None and self.rules.pao.liable_pays_honba else 0
+        honba_part = (
+            amount - base if self.rules.pao is not None and self.rules.pao.liable_pays_honba else 0
+        )
         if half or honba_part:
             self._pay("win_payment", seat, liable[1], half + honba_part, {"liability": liable[0]})
         self._pay("win_payment", seat, discarder, amount - half - honba_part)
@@ -1450,7 +1797,9 @@ class Hand:
     def _do_ankan(self, action: Action) -> None:
         seat, tile = action.seat, action.tile
         assert tile is not None
-        self.loose_kong_chain = self.drew_replacement  # a kong made with a loose tile (Kong upon Kong)
+        self.loose_kong_chain = (
+            self.drew_replacement
+        )  # a kong made with a loose tile (Kong upon Kong)
         self._note_passed_tsumo(seat)
         if self.rules.calls.rob_concealed_kong and self._offer_concealed_kong_robbery(seat, tile):
             return
@@ -1504,7 +1853,9 @@ class Hand:
     def _do_kakan(self, action: Action) -> None:
         seat, tile = action.seat, action.tile
         assert tile is not None
-        self.loose_kong_chain = self.drew_replacement  # a kong made with a loose tile (Kong upon Kong)
+        self.loose_kong_chain = (
+            self.drew_replacement
+        )  # a kong made with a loose tile (Kong upon Kong)
         self._note_passed_tsumo(seat)
         added = next(t for t in self.hands[seat] if t.kind == tile.kind)
         self._take(seat, added)
@@ -1531,7 +1882,11 @@ class Hand:
         self._complete_kakan(seat, added)
 
     def _complete_kakan(self, seat: int, added: Tile) -> None:
-        index = next(i for i, m in enumerate(self.melds[seat]) if m.type is MeldType.PON and m.kind == added.kind)
+        index = next(
+            i
+            for i, m in enumerate(self.melds[seat])
+            if m.type is MeldType.PON and m.kind == added.kind
+        )
         pon = self.melds[seat][index]
         self.melds[seat][index] = Meld(MeldType.KAKAN, (*pon.tiles, added), pon.claimed, pon.source)
         self._emit(Event("kakan", seat, {"tile": added.mpsz}))
@@ -1589,7 +1944,9 @@ class Hand:
         seat = start
         while not self.active[seat]:
             seat = (seat + 1) % SEATS
-        if self.back == self.front:  # no tile left to draw (wall_remaining, without the property call)
+        if (
+            self.back == self.front
+        ):  # no tile left to draw (wall_remaining, without the property call)
             self._exhaust()
             return
         tile = self.wall[self.front]
@@ -1638,18 +1995,25 @@ class Hand:
         self.phase = Phase.TURN
         self.last_draw = tile
         # A flower's replacement is no kong bloom, unless it is a loose tile (003: winning with a loose tile).
-        self.drew_replacement = replacement and (kong or (self.rules.loose is not None and not self.loose_from_live))
+        self.drew_replacement = replacement and (
+            kong or (self.rules.loose is not None and not self.loose_from_live)
+        )
         # With a dead wall a replacement is never the last tile (it comes from the dead wall).
         left = self.back - self.front
         self.drew_last_tile = left == 0 and not (
-            replacement and (self.dead is not None or (self.rules.loose is not None and not self.loose_from_live))
+            replacement
+            and (
+                self.dead is not None or (self.rules.loose is not None and not self.loose_from_live)
+            )
         )
         self.must_discard = False
         if not replacement:
             self.kong_chain = []
             self.kong_this_turn = False
             self.loose_kong_chain = False
-        self.events.append(Event("draw", seat, {"replacement": replacement, "left": left}))  # a draw moves no points
+        self.events.append(
+            Event("draw", seat, {"replacement": replacement, "left": left})
+        )  # a draw moves no points
 
     # ------------------------------------------------------------ exhaustion
 
@@ -1658,10 +2022,20 @@ class Hand:
         if self._holds_missing(seat) or any(self.counts[seat][N_KINDS:]):
             return None  # an unexposed flower is never part of a ready shape
         melds = self.melds[seat]
-        found = waits(list(self.counts[seat][:N_KINDS]), melds, self.profile.shapes, self.profile.tiles.kinds(), copies=self.profile.tiles.copies)
+        found = waits(
+            list(self.counts[seat][:N_KINDS]),
+            melds,
+            self.profile.shapes,
+            self.profile.tiles.kinds(),
+            copies=self.profile.tiles.copies,
+        )
         best: int | None = None
         for kind in sorted(found):
-            score = evaluate(self.profile, WinningHand(tuple(self.hands[seat]), tuple(melds), Tile(kind), WinKind.RON), self.win_context(seat))
+            score = evaluate(
+                self.profile,
+                WinningHand(tuple(self.hands[seat]), tuple(melds), Tile(kind), WinKind.RON),
+                self.win_context(seat),
+            )
             if score.legal:
                 value = score.payments.get("discarder", 0)
                 best = value if best is None else max(best, value)
@@ -1674,13 +2048,26 @@ class Hand:
             self._exhaust_ready_pool()
             return
         players = self.active_seats()
-        holders = [s for s in players if self._holds_missing(s) or any(t.suit == self.missing[s] for m in self.melds[s] for t in m.tiles)]
+        holders = [
+            s
+            for s in players
+            if self._holds_missing(s)
+            or any(t.suit == self.missing[s] for m in self.melds[s] for t in m.tiles)
+        ]
         needs_ready = rules.not_ready_pays_ready or rules.refund_kong_income
-        values = {s: (None if s in holders or not needs_ready else self.ready_value(s)) for s in players}
+        values = {
+            s: (None if s in holders or not needs_ready else self.ready_value(s)) for s in players
+        }
         ready = [s for s in players if values[s] is not None]
         not_ready = [s for s in players if values[s] is None]
         if needs_ready:
-            self._emit(Event("exhaustion", None, {"ready": ready, "not_ready": not_ready, "missing_suit_held": holders}))
+            self._emit(
+                Event(
+                    "exhaustion",
+                    None,
+                    {"ready": ready, "not_ready": not_ready, "missing_suit_held": holders},
+                )
+            )
         else:
             self._emit(Event("exhaustion", None, {"settlement": "none"}))
         if rules.refund_kong_income:
@@ -1708,11 +2095,15 @@ class Hand:
     def _exhaust_ready_pool(self) -> None:
         """001: nagashi mangan first; otherwise the ready pool passes from not-ready to ready players."""
         rules = self.rules.exhaustion
-        ready = [s for s in range(SEATS) if self._shape_waits(s, held_waits=rules.ready_with_held_waits)]
+        ready = [
+            s for s in range(SEATS) if self._shape_waits(s, held_waits=rules.ready_with_held_waits)
+        ]
         not_ready = [s for s in range(SEATS) if s not in ready]
         self.ready_at_end = ready
         nagashi = [s for s in range(SEATS) if rules.nagashi is not None and self._nagashi(s)]
-        self._emit(Event("exhaustion", None, {"ready": ready, "not_ready": not_ready, "nagashi": nagashi}))
+        self._emit(
+            Event("exhaustion", None, {"ready": ready, "not_ready": not_ready, "nagashi": nagashi})
+        )
         if nagashi and rules.nagashi is not None:
             for seat in nagashi:
                 for other in range(SEATS):
@@ -1721,7 +2112,11 @@ class Hand:
                     if seat == self.dealer:
                         amount = rules.nagashi.dealer_from_each
                     else:
-                        amount = rules.nagashi.from_dealer if other == self.dealer else rules.nagashi.from_non_dealer
+                        amount = (
+                            rules.nagashi.from_dealer
+                            if other == self.dealer
+                            else rules.nagashi.from_non_dealer
+                        )
                     self._pay("nagashi_mangan", seat, other, amount)
         elif ready and not_ready and rules.ready_pool:
             share = rules.ready_pool // (len(ready) * len(not_ready))
@@ -1733,12 +2128,26 @@ class Hand:
     def _nagashi(self, seat: int) -> bool:
         """Every discard a terminal or honor, and none of them called (001)."""
         river = self.river[seat]
-        return bool(river) and not self.discard_called[seat] and all(t.is_terminal_or_honor for t in river)
+        return (
+            bool(river)
+            and not self.discard_called[seat]
+            and all(t.is_terminal_or_honor for t in river)
+        )
 
     def _finish(self) -> None:
         self.phase = Phase.OVER
         self.claim_options = {}
-        self._emit(Event("hand_end", None, {"scores": list(self.scores), "winners": [w.seat for w in self.wins], "exhausted": self.exhausted}))
+        self._emit(
+            Event(
+                "hand_end",
+                None,
+                {
+                    "scores": list(self.scores),
+                    "winners": [w.seat for w in self.wins],
+                    "exhausted": self.exhausted,
+                },
+            )
+        )
 
     # -------------------------------------------------------------- results
 
@@ -1759,7 +2168,11 @@ class Hand:
         (:meth:`timeout_action`). The player on turn has no limit.
         """
         limit = self.rules.timeout.claim_seconds
-        if limit <= 0 or self.phase not in (Phase.CLAIM, Phase.ROB) or seat not in self.pending_seats():
+        if (
+            limit <= 0
+            or self.phase not in (Phase.CLAIM, Phase.ROB)
+            or seat not in self.pending_seats()
+        ):
             return None
         return limit
 
@@ -1770,9 +2183,13 @@ class Hand:
             return None
         kinds = {a.kind for a in legal}
         if self.phase is Phase.EXCHANGE:
-            return legal[0]  # the first legal same-suit triple, suits in m-p-s order, tiles in order
+            return legal[
+                0
+            ]  # the first legal same-suit triple, suits in m-p-s order, tiles in order
         if self.phase is Phase.DECLARE:
-            held = {s: sum(1 for t in self.hands[seat] if t.suit == s) for s in self.profile.tiles.suits}
+            held = {
+                s: sum(1 for t in self.hands[seat] if t.suit == s) for s in self.profile.tiles.suits
+            }
             least = min(self.profile.tiles.suits, key=lambda s: held[s])
             return Action(ActionKind.DECLARE, seat, suit=least)
         win_kind = ActionKind.TSUMO if self.phase is Phase.TURN else ActionKind.RON
@@ -1795,10 +2212,21 @@ class Hand:
                     "seat": s,
                     "concealed": format_tiles(sorted(self.hands[s])) if own else None,
                     "concealed_count": len(self.hands[s]),
-                    "melds": [{"type": m.type.value, "tiles": format_tiles(m.tiles)} for m in self.melds[s]],
+                    "melds": [
+                        {"type": m.type.value, "tiles": format_tiles(m.tiles)}
+                        for m in self.melds[s]
+                    ],
                     "discards": format_tiles(self.discards[s]),
-                    "missing_suit": (missing.value if missing is not None and (own or self.phase is not Phase.DECLARE) else None),
-                    "exchange": format_tiles(self.exchange_choice[s] or ()) if own and self.exchange_choice[s] else None,
+                    "missing_suit": (
+                        missing.value
+                        if missing is not None and (own or self.phase is not Phase.DECLARE)
+                        else None
+                    ),
+                    "exchange": (
+                        format_tiles(self.exchange_choice[s] or ())
+                        if own and self.exchange_choice[s]
+                        else None
+                    ),
                     "active": self.active[s],
                     "score": self.scores[s],
                     "riichi": self.riichi[s],
@@ -1810,9 +2238,15 @@ class Hand:
             "dealer": self.dealer,
             "turn": self.turn,
             "wall_remaining": self.wall_remaining,
-            "claim_tile": self.claim_tile.mpsz if self.phase in (Phase.CLAIM, Phase.ROB) and self.claim_tile else None,
+            "claim_tile": (
+                self.claim_tile.mpsz
+                if self.phase in (Phase.CLAIM, Phase.ROB) and self.claim_tile
+                else None
+            ),
             "pending": self.pending_seats(),
-            "dora_indicators": format_tiles(self.dead.indicators()) if self.dead is not None else "",
+            "dora_indicators": (
+                format_tiles(self.dead.indicators()) if self.dead is not None else ""
+            ),
             "honba": self.honba,
             "deposits": self.deposits,
             "players": players,
@@ -1821,7 +2255,10 @@ class Hand:
     def tile_census(self) -> list[Tile]:
         """Every tile at the table now: wall, hands, melds, discards, won tiles and a pending added kong."""
         if self.dead is not None:
-            out = list(self.wall[self.front : len(self.wall) - len(self.dead.tiles)]) + self.dead.remaining()
+            out = (
+                list(self.wall[self.front : len(self.wall) - len(self.dead.tiles)])
+                + self.dead.remaining()
+            )
         elif self.rules.loose is not None:
             out = list(self.wall[self.front : self.loose_end])
         else:
@@ -1895,7 +2332,9 @@ def _discard_action(seat: int, tile: Tile) -> Action:
     return action
 
 
-for _seat in range(SEATS):  # the plain tiles' discards exist from the start: _kind_discards reads them
+for _seat in range(
+    SEATS
+):  # the plain tiles' discards exist from the start: _kind_discards reads them
     for _kind in range(N_ALL_KINDS):
         _DISCARD_ACTIONS[_seat][2 * _kind] = Action(ActionKind.DISCARD, _seat, tile=Tile(_kind))
 del _seat, _kind
@@ -1925,9 +2364,16 @@ _ACTIONS: dict[tuple[Any, ...], Action] = {}
 offers the same few values again and again (a pon, a chi with these two tiles, a riichi)."""
 
 
-def _action(kind: ActionKind, seat: int, tile: Tile | None = None, tiles: tuple[Tile, ...] = ()) -> Action:
+def _action(
+    kind: ActionKind, seat: int, tile: Tile | None = None, tiles: tuple[Tile, ...] = ()
+) -> Action:
     """``Action(kind, seat, tile=tile, tiles=tiles)``, made once per distinct value."""
-    key = (kind, seat, -1 if tile is None else 2 * tile.kind + tile.red, *[2 * t.kind + t.red for t in tiles])
+    key = (
+        kind,
+        seat,
+        -1 if tile is None else 2 * tile.kind + tile.red,
+        *[2 * t.kind + t.red for t in tiles],
+    )
     action = _ACTIONS.get(key)
     if action is None:
         action = _ACTIONS[key] = Action(kind, seat, tile=tile, tiles=tiles)
@@ -1936,7 +2382,14 @@ def _action(kind: ActionKind, seat: int, tile: Tile | None = None, tiles: tuple[
 
 _SEAT_ACTIONS: dict[ActionKind, tuple[Action, ...]] = {
     kind: tuple(Action(kind, seat) for seat in range(SEATS))
-    for kind in (ActionKind.PASS, ActionKind.RON, ActionKind.TSUMO, ActionKind.PON, ActionKind.MINKAN, ActionKind.NINE_TERMINALS)
+    for kind in (
+        ActionKind.PASS,
+        ActionKind.RON,
+        ActionKind.TSUMO,
+        ActionKind.PON,
+        ActionKind.MINKAN,
+        ActionKind.NINE_TERMINALS,
+    )
 }
 """The actions that name only a kind and a seat, by kind and seat."""
 _PASS = _SEAT_ACTIONS[ActionKind.PASS]

@@ -139,7 +139,9 @@ class Tile:
         """Parse exactly one tile in mpsz notation, such as ``"5m"`` or ``"0p"``."""
         tiles = parse_tiles(text)
         if len(tiles) != 1:
-            raise NotationError(f"expected exactly one tile, got {len(tiles)}", text=text, position=0)
+            raise NotationError(
+                f"expected exactly one tile, got {len(tiles)}", text=text, position=0
+            )
         return tiles[0]
 
     @property
@@ -284,7 +286,8 @@ class TileSet:
             k * 2 + red
             for k in range(N_ALL_KINDS)
             for red in (0, 1)
-            if (not red or (_KIND_SUIT[k] in _SUITED and _KIND_NUMBER[k] == 5)) and self.refusal(Tile(k, bool(red))) is None
+            if (not red or (_KIND_SUIT[k] in _SUITED and _KIND_NUMBER[k] == 5))
+            and self.refusal(Tile(k, bool(red))) is None
         )
 
 
@@ -301,10 +304,14 @@ class NotationError(ValueError):
 
 _SUIT_LETTERS = frozenset(s.value for s in Suit)
 # By suit letter: the first kind, how many numbers, whether it has a red five (suited).
-_LETTER_LAYOUT: dict[str, tuple[int, int, bool]] = {s.value: (b, n, s in _SUITED) for s, b, n in _SUIT_LAYOUT}
+_LETTER_LAYOUT: dict[str, tuple[int, int, bool]] = {
+    s.value: (b, n, s in _SUITED) for s, b, n in _SUIT_LAYOUT
+}
 # Tiles are immutable values: parsing hands out one shared object per kind (and red five).
 _PLAIN_TILES: tuple[Tile, ...] = tuple(Tile(k) for k in range(N_ALL_KINDS))
-_RED_TILES: dict[int, Tile] = {b + 4: Tile(b + 4, red=True) for s, b, _ in _SUIT_LAYOUT if s in _SUITED}
+_RED_TILES: dict[int, Tile] = {
+    b + 4: Tile(b + 4, red=True) for s, b, _ in _SUIT_LAYOUT if s in _SUITED
+}
 
 
 def parse_tiles(text: str, tileset: TileSet | None = None) -> list[Tile]:
@@ -333,9 +340,15 @@ def parse_tiles(text: str, tileset: TileSet | None = None) -> list[Tile]:
                     text=text,
                     position=pos,
                 )
-            raise NotationError(f"unexpected character {ch!r} at position {pos}", text=text, position=pos)
+            raise NotationError(
+                f"unexpected character {ch!r} at position {pos}", text=text, position=pos
+            )
         if not pending:
-            raise NotationError(f"suit letter {ch!r} at position {pos} has no digits before it", text=text, position=pos)
+            raise NotationError(
+                f"suit letter {ch!r} at position {pos} has no digits before it",
+                text=text,
+                position=pos,
+            )
         base, size, suited = _LETTER_LAYOUT[ch]
         for digit, dpos in pending:
             if digit == 0 and suited:
@@ -349,7 +362,11 @@ def parse_tiles(text: str, tileset: TileSet | None = None) -> list[Tile]:
                     text=text,
                     position=dpos,
                 )
-            if tileset is not None and accepted is not None and tile.kind * 2 + tile.red not in accepted:
+            if (
+                tileset is not None
+                and accepted is not None
+                and tile.kind * 2 + tile.red not in accepted
+            ):
                 reason = tileset.refusal(tile)
                 if reason is not None:
                     raise NotationError(f"{reason} at position {dpos}", text=text, position=dpos)
@@ -358,7 +375,9 @@ def parse_tiles(text: str, tileset: TileSet | None = None) -> list[Tile]:
     if pending:
         start = pending[0][1]
         digits = "".join(str(d) for d, _ in pending)
-        raise NotationError(f"'{digits}' at position {start} has no suit letter", text=text, position=start)
+        raise NotationError(
+            f"'{digits}' at position {start} has no suit letter", text=text, position=start
+        )
     return tiles
 
 
@@ -390,4 +409,3 @@ def counts34(tiles: Iterable[Tile]) -> list[int]:
             raise ValueError(f"flowers have no place in a counts34 vector (got {t})")
         counts[t.kind] += 1
     return counts
-

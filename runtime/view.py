@@ -62,11 +62,13 @@ class OptionReader:
         return _score(self._options[name]).limit
 
 
-
 class HandView(OptionReader):
     """One arrangement of a winning hand plus the situation of the win."""
 
-    __slots__ = tuple(n for n in (*HAND_NAMES, *COMBINATION_NAMES, *POINT_NAMES) if n not in _COMPUTED) + _PRIVATE
+    __slots__ = (
+        tuple(n for n in (*HAND_NAMES, *COMBINATION_NAMES, *POINT_NAMES) if n not in _COMPUTED)
+        + _PRIVATE
+    )
 
     shape: str
     groups: tuple[Group, ...]
@@ -182,8 +184,16 @@ class PaymentView(OptionReader):
     """What a payment formula can see: the hand's count and every earlier named amount."""
 
     def __init__(
-        self, fan: int, capped: int, tsumo: bool, dealer: bool, points: int = 0, limit: bool = False, honba: int = 0,
-        *, options: Mapping[str, OptionValue] | None = None,
+        self,
+        fan: int,
+        capped: int,
+        tsumo: bool,
+        dealer: bool,
+        points: int = 0,
+        limit: bool = False,
+        honba: int = 0,
+        *,
+        options: Mapping[str, OptionValue] | None = None,
     ) -> None:
         self._options = options or {}
         self.fan = fan

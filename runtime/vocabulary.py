@@ -17,7 +17,6 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 
 
-
 # --------------------------------------------------------------------------- types
 
 
@@ -153,9 +152,19 @@ def check_identifier(name: str, what: str) -> None:
 
 
 SUIT = Enum("suit", frozenset({"m", "p", "s", "z"}))
-SHAPE = Enum("shape", frozenset({"standard", "seven_pairs", "thirteen_orphans", "knitted_straight", "honors_and_knitted"}))
-WAIT = Enum("wait", frozenset({"two_sided", "edge", "closed", "single", "dual_pon", "thirteen_sided", "other"}))
-GROUP_KIND = Enum("group kind", frozenset({"sequence", "triplet", "kong", "pair", "knitted", "single"}))
+SHAPE = Enum(
+    "shape",
+    frozenset(
+        {"standard", "seven_pairs", "thirteen_orphans", "knitted_straight", "honors_and_knitted"}
+    ),
+)
+WAIT = Enum(
+    "wait",
+    frozenset({"two_sided", "edge", "closed", "single", "dual_pon", "thirteen_sided", "other"}),
+)
+GROUP_KIND = Enum(
+    "group kind", frozenset({"sequence", "triplet", "kong", "pair", "knitted", "single"})
+)
 WIND = Enum("wind", frozenset({"E", "S", "W", "N"}))
 
 TILE = Record(
@@ -252,24 +261,48 @@ HAND_NAMES: Mapping[str, tuple[Type, str]] = {
         "like only_wait, but a kind whose four copies were all exposed on the table (discards and declared "
         "sets; context.exhausted) is no wait; the winning kind always counts (003 'Filling the only place')",
     ),
-    "winner": (BOOL, "the hand is the winner's; false when a loser's hand is scored for settlement"),
-    "own_bonus": (INT, "how many of the player's own flower and own season are exposed (0 to 2; seat East owns 1f and 5f, South 2f and 6f...)"),
-    "bonus_sets": (INT, "complete sets of bonus tiles exposed: all four flowers, all four seasons (0 to 2)"),
+    "winner": (
+        BOOL,
+        "the hand is the winner's; false when a loser's hand is scored for settlement",
+    ),
+    "own_bonus": (
+        INT,
+        "how many of the player's own flower and own season are exposed (0 to 2; seat East owns 1f and 5f, South 2f and 6f...)",
+    ),
+    "bonus_sets": (
+        INT,
+        "complete sets of bonus tiles exposed: all four flowers, all four seasons (0 to 2)",
+    ),
     "original_call": (BOOL, "the winner declared Original Call with their first discard"),
-    "kong_upon_kong": (BOOL, "self-drawn on a loose tile after a kong made with a previous loose tile"),
-    "dealer_wins": (INT, "the winner's consecutive wins as dealer before this hand (0 for a non-dealer)"),
+    "kong_upon_kong": (
+        BOOL,
+        "self-drawn on a loose tile after a kong made with a previous loose tile",
+    ),
+    "dealer_wins": (
+        INT,
+        "the winner's consecutive wins as dealer before this hand (0 for a non-dealer)",
+    ),
     "concealed_triplets": (
         INT,
         "triplets and kongs of the arrangement that are concealed; a triplet completed by a "
         "discard counts as exposed",
     ),
-    "dora_indicators": (ListOf(TILE), "the dora indicators shown when the hand was won (context.dora_indicators)"),
-    "ura_indicators": (ListOf(TILE), "the indicators under the dora indicators (context.ura_indicators)"),
+    "dora_indicators": (
+        ListOf(TILE),
+        "the dora indicators shown when the hand was won (context.dora_indicators)",
+    ),
+    "ura_indicators": (
+        ListOf(TILE),
+        "the indicators under the dora indicators (context.ura_indicators)",
+    ),
 }
 
 #: Functions a hand expression may call, each with its signature and meaning.
 HAND_FUNCTIONS: Mapping[str, tuple[FuncSig, str]] = {
-    "count_of": (FuncSig((SUIT, INT), INT), "copies of the tile (suit, number) in the full hand, melds included"),
+    "count_of": (
+        FuncSig((SUIT, INT), INT),
+        "copies of the tile (suit, number) in the full hand, melds included",
+    ),
     "concealed_count_of": (
         FuncSig((SUIT, INT), INT),
         "copies of the tile (suit, number) among the concealed tiles, the winning tile included",
@@ -299,7 +332,15 @@ COMBINATION_NAMES: Mapping[str, tuple[Type, str]] = {
 #: Hand names and functions that cost time to compute; a profile's engine
 #: records which of them its expressions use, and only those are computed.
 COSTLY_NAMES: frozenset[str] = frozenset(
-    {"only_wait", "only_live_wait", "concealed_triplets", "count_of", "concealed_count_of", "set_bits", "group_bits"}
+    {
+        "only_wait",
+        "only_live_wait",
+        "concealed_triplets",
+        "count_of",
+        "concealed_count_of",
+        "set_bits",
+        "group_bits",
+    }
 )
 
 #: Hand names and functions whose value depends only on the hand's tiles (its
@@ -346,7 +387,10 @@ PAYMENT_NAMES: Mapping[str, tuple[Type, str]] = {
     "tsumo": (BOOL, "won by self-draw"),
     "ron": (BOOL, "won on a discard"),
     "dealer": (BOOL, "the winner is the dealer"),
-    "points": (INT, "the hand's points (scoring.points: riichi fu, classical basic points); 0 for a limit hand"),
+    "points": (
+        INT,
+        "the hand's points (scoring.points: riichi fu, classical basic points); 0 for a limit hand",
+    ),
     "limit": (BOOL, "a limit pattern counted (a yakuman, a limit hand)"),
     "honba": (INT, "the repeat counters on the table (context.honba)"),
 }
@@ -357,9 +401,21 @@ PAYMENT_NAMES: Mapping[str, tuple[Type, str]] = {
 #: name as a string; the compiler accepts only names the profile declares with a fitting type.
 OPTION_FUNCTIONS: Mapping[str, tuple[frozenset[str], Type, str]] = {
     "option_on": (frozenset({"bool"}), BOOL, "whether the bool option is set"),
-    "option_value": (frozenset({"count", "seconds", "points"}), INT, "the value of a count, seconds or points option"),
-    "option_points": (frozenset({"score"}), INT, "the points of a score option (0 when it is doubles or the limit)"),
-    "option_doubles": (frozenset({"score"}), INT, "the doubles of a score option (0 when it is points or the limit)"),
+    "option_value": (
+        frozenset({"count", "seconds", "points"}),
+        INT,
+        "the value of a count, seconds or points option",
+    ),
+    "option_points": (
+        frozenset({"score"}),
+        INT,
+        "the points of a score option (0 when it is doubles or the limit)",
+    ),
+    "option_doubles": (
+        frozenset({"score"}),
+        INT,
+        "the doubles of a score option (0 when it is points or the limit)",
+    ),
     "option_limit": (frozenset({"score"}), BOOL, "whether a score option is the limit"),
 }
 

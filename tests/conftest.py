@@ -27,8 +27,12 @@ DATA = Path(__file__).resolve().parent / "data"
 
 # `pytest --hypothesis-profile=slow` picks the long profile; tests whose own @settings name
 # max_examples keep theirs (their long runs are separate tests marked `slow`).
-settings.register_profile("ci", max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-settings.register_profile("slow", max_examples=5000, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+settings.register_profile(
+    "ci", max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow]
+)
+settings.register_profile(
+    "slow", max_examples=5000, deadline=None, suppress_health_check=[HealthCheck.too_slow]
+)
 settings.load_profile("ci")
 
 

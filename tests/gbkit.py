@@ -25,29 +25,87 @@ WINDS = ("E", "S", "W", "N")
 
 #: PyMahjongGB's fan names (Chinese, as the calculator returns them) -> gb_mcr pattern ids.
 FAN_IDS: dict[str, str] = {
-    "大四喜": "big_four_winds", "大三元": "big_three_dragons", "绿一色": "all_green", "九莲宝灯": "nine_gates",
-    "四杠": "four_kongs", "连七对": "seven_shifted_pairs", "十三幺": "thirteen_orphans", "清幺九": "all_terminals",
-    "小四喜": "little_four_winds", "小三元": "little_three_dragons", "字一色": "all_honors",
-    "四暗刻": "four_concealed_pungs", "一色双龙会": "pure_terminal_chows", "一色四同顺": "quadruple_chow",
-    "一色四节高": "four_pure_shifted_pungs", "一色四步高": "four_pure_shifted_chows", "三杠": "three_kongs",
-    "混幺九": "all_terminals_and_honors", "七对": "seven_pairs", "七星不靠": "greater_honors_and_knitted_tiles",
-    "全双刻": "all_even_pungs", "清一色": "full_flush", "一色三同顺": "pure_triple_chow",
-    "一色三节高": "pure_shifted_pungs", "全大": "upper_tiles", "全中": "middle_tiles", "全小": "lower_tiles",
-    "清龙": "pure_straight", "三色双龙会": "three_suited_terminal_chows", "一色三步高": "pure_shifted_chows",
-    "全带五": "all_fives", "三同刻": "triple_pung", "三暗刻": "three_concealed_pungs",
-    "全不靠": "lesser_honors_and_knitted_tiles", "组合龙": "knitted_straight", "大于五": "upper_four",
-    "小于五": "lower_four", "三风刻": "big_three_winds", "花龙": "mixed_straight", "推不倒": "reversible_tiles",
-    "三色三同顺": "mixed_triple_chow", "三色三节高": "mixed_shifted_pungs", "无番和": "chicken_hand",
-    "妙手回春": "last_tile_draw", "海底捞月": "last_tile_claim", "杠上开花": "out_with_replacement_tile",
-    "抢杠和": "robbing_the_kong", "碰碰和": "all_pungs", "混一色": "half_flush", "三色三步高": "mixed_shifted_chows",
-    "五门齐": "all_types", "全求人": "melded_hand", "双暗杠": "two_concealed_kongs", "双箭刻": "two_dragon_pungs",
-    "全带幺": "outside_hand", "不求人": "fully_concealed_hand", "双明杠": "two_melded_kongs", "和绝张": "last_tile",
-    "箭刻": "dragon_pung", "圈风刻": "prevalent_wind", "门风刻": "seat_wind", "门前清": "concealed_hand",
-    "平和": "all_chows", "四归一": "tile_hog", "双同刻": "double_pung", "双暗刻": "two_concealed_pungs",
-    "暗杠": "concealed_kong", "断幺": "all_simples", "一般高": "pure_double_chow", "喜相逢": "mixed_double_chow",
-    "连六": "short_straight", "老少副": "two_terminal_chows", "幺九刻": "pung_of_terminals_or_honors",
-    "明杠": "melded_kong", "缺一门": "one_voided_suit", "无字": "no_honors", "独听・边张": "edge_wait",
-    "独听・嵌张": "closed_wait", "独听・单钓": "single_wait", "自摸": "self_drawn", "花牌": "flower_tiles",
+    "大四喜": "big_four_winds",
+    "大三元": "big_three_dragons",
+    "绿一色": "all_green",
+    "九莲宝灯": "nine_gates",
+    "四杠": "four_kongs",
+    "连七对": "seven_shifted_pairs",
+    "十三幺": "thirteen_orphans",
+    "清幺九": "all_terminals",
+    "小四喜": "little_four_winds",
+    "小三元": "little_three_dragons",
+    "字一色": "all_honors",
+    "四暗刻": "four_concealed_pungs",
+    "一色双龙会": "pure_terminal_chows",
+    "一色四同顺": "quadruple_chow",
+    "一色四节高": "four_pure_shifted_pungs",
+    "一色四步高": "four_pure_shifted_chows",
+    "三杠": "three_kongs",
+    "混幺九": "all_terminals_and_honors",
+    "七对": "seven_pairs",
+    "七星不靠": "greater_honors_and_knitted_tiles",
+    "全双刻": "all_even_pungs",
+    "清一色": "full_flush",
+    "一色三同顺": "pure_triple_chow",
+    "一色三节高": "pure_shifted_pungs",
+    "全大": "upper_tiles",
+    "全中": "middle_tiles",
+    "全小": "lower_tiles",
+    "清龙": "pure_straight",
+    "三色双龙会": "three_suited_terminal_chows",
+    "一色三步高": "pure_shifted_chows",
+    "全带五": "all_fives",
+    "三同刻": "triple_pung",
+    "三暗刻": "three_concealed_pungs",
+    "全不靠": "lesser_honors_and_knitted_tiles",
+    "组合龙": "knitted_straight",
+    "大于五": "upper_four",
+    "小于五": "lower_four",
+    "三风刻": "big_three_winds",
+    "花龙": "mixed_straight",
+    "推不倒": "reversible_tiles",
+    "三色三同顺": "mixed_triple_chow",
+    "三色三节高": "mixed_shifted_pungs",
+    "无番和": "chicken_hand",
+    "妙手回春": "last_tile_draw",
+    "海底捞月": "last_tile_claim",
+    "杠上开花": "out_with_replacement_tile",
+    "抢杠和": "robbing_the_kong",
+    "碰碰和": "all_pungs",
+    "混一色": "half_flush",
+    "三色三步高": "mixed_shifted_chows",
+    "五门齐": "all_types",
+    "全求人": "melded_hand",
+    "双暗杠": "two_concealed_kongs",
+    "双箭刻": "two_dragon_pungs",
+    "全带幺": "outside_hand",
+    "不求人": "fully_concealed_hand",
+    "双明杠": "two_melded_kongs",
+    "和绝张": "last_tile",
+    "箭刻": "dragon_pung",
+    "圈风刻": "prevalent_wind",
+    "门风刻": "seat_wind",
+    "门前清": "concealed_hand",
+    "平和": "all_chows",
+    "四归一": "tile_hog",
+    "双同刻": "double_pung",
+    "双暗刻": "two_concealed_pungs",
+    "暗杠": "concealed_kong",
+    "断幺": "all_simples",
+    "一般高": "pure_double_chow",
+    "喜相逢": "mixed_double_chow",
+    "连六": "short_straight",
+    "老少副": "two_terminal_chows",
+    "幺九刻": "pung_of_terminals_or_honors",
+    "明杠": "melded_kong",
+    "缺一门": "one_voided_suit",
+    "无字": "no_honors",
+    "独听・边张": "edge_wait",
+    "独听・嵌张": "closed_wait",
+    "独听・单钓": "single_wait",
+    "自摸": "self_drawn",
+    "花牌": "flower_tiles",
 }
 
 
@@ -81,7 +139,9 @@ def calculator_request(hand: WinningHand, ctx: WinContext) -> dict[str, Any]:
     }
 
 
-def calculator_fans(calculate: Any, hand: WinningHand, ctx: WinContext) -> dict[tuple[str, int], int] | None:
+def calculator_fans(
+    calculate: Any, hand: WinningHand, ctx: WinContext
+) -> dict[tuple[str, int], int] | None:
     """PyMahjongGB's answer as {(pattern id, value): count}; None when it says the hand is no win.
 
     Its "concealed kong and melded kong" (5) is kept under the key ``("concealed_kong_and_melded_kong", 5)``.
@@ -104,7 +164,9 @@ def calculator_fans(calculate: Any, hand: WinningHand, ctx: WinContext) -> dict[
 
 def _knitted_straights() -> list[tuple[int, ...]]:
     return [
-        tuple(9 * suit + start + step for suit, start in zip(order, (0, 1, 2)) for step in (0, 3, 6))
+        tuple(
+            9 * suit + start + step for suit, start in zip(order, (0, 1, 2)) for step in (0, 3, 6)
+        )
         for order in itertools.permutations(range(3))
     ]
 
@@ -127,8 +189,12 @@ def _pool(rng: random.Random) -> list[int]:
     if r < 0.45:
         return list(range(27, 34)) + [k for k in range(27) if k % 9 in (1, 4, 7)]
     if r < 0.55:  # reversible tiles and greens
-        return rng.choice(([9, 10, 11, 12, 13, 16, 17, 19, 21, 22, 23, 25, 26, 31], [19, 20, 21, 23, 25, 32]))
-    return [k for s in suits for k in range(9 * s, 9 * s + 9)] + (list(range(27, 34)) if rng.random() < 0.4 else [])
+        return rng.choice(
+            ([9, 10, 11, 12, 13, 16, 17, 19, 21, 22, 23, 25, 26, 31], [19, 20, 21, 23, 25, 32])
+        )
+    return [k for s in suits for k in range(9 * s, 9 * s + 9)] + (
+        list(range(27, 34)) if rng.random() < 0.4 else []
+    )
 
 
 def _template(rng: random.Random) -> tuple[list[tuple[str, int]], int | None]:
@@ -152,12 +218,17 @@ def _template(rng: random.Random) -> tuple[list[tuple[str, int]], int | None]:
     if choice == 5:  # pure shifted / straight / triple in one suit
         step = rng.choice((0, 1, 2, 3))
         n = rng.randrange(7 - 2 * step) if step < 3 else 0
-        return [("seq", 9 * a + n + i * step) for i in range(rng.choice((3, 4)) if step < 3 else 3)], None
+        return [
+            ("seq", 9 * a + n + i * step) for i in range(rng.choice((3, 4)) if step < 3 else 3)
+        ], None
     if choice == 6:  # shifted pungs in one suit
         n = rng.randrange(6)
         return [("tri", 9 * a + n + i) for i in range(rng.choice((3, 4)))], None
     if choice == 7:  # two pairs of chows
-        return [("seq", 9 * a + n), ("seq", 9 * rng.choice((a, b)) + rng.choice((n, min(n + 3, 6), 6 - n)))], None
+        return [
+            ("seq", 9 * a + n),
+            ("seq", 9 * rng.choice((a, b)) + rng.choice((n, min(n + 3, 6), 6 - n))),
+        ], None
     return [("tri", 27 + w) for w in rng.sample(range(7), rng.choice((2, 3)))], None
 
 
@@ -195,7 +266,12 @@ def _sets_hand(rng: random.Random) -> tuple[list[int], list[Meld]] | None:
             return None
         for _attempt in range(30):
             k = rng.choice(pool)
-            if rng.random() < chow_bias and k < 27 and k % 9 <= 6 and all(k + i in pool and used[k + i] < 4 for i in range(3)):
+            if (
+                rng.random() < chow_bias
+                and k < 27
+                and k % 9 <= 6
+                and all(k + i in pool and used[k + i] < 4 for i in range(3))
+            ):
                 for i in range(3):
                     used[k + i] += 1
                 if rng.random() < open_bias * 0.6:
@@ -295,7 +371,9 @@ def random_gb_win(rng: random.Random) -> tuple[WinningHand, WinContext] | None:
         tiles, melds = got
     elif r < 0.21:  # nine gates
         s = rng.randrange(3)
-        tiles = [9 * s + n for n in (0, 0, 0, 1, 2, 3, 4, 5, 6, 7, 8, 8, 8)] + [9 * s + rng.randrange(9)]
+        tiles = [9 * s + n for n in (0, 0, 0, 1, 2, 3, 4, 5, 6, 7, 8, 8, 8)] + [
+            9 * s + rng.randrange(9)
+        ]
     else:
         got = _sets_hand(rng)
         if got is None:
@@ -316,15 +394,24 @@ def random_gb_win(rng: random.Random) -> tuple[WinningHand, WinContext] | None:
     tsumo = rng.random() < 0.45
     raw: dict[str, Any] = {"seat_wind": rng.choice(WINDS), "round_wind": rng.choice(WINDS)}
     if rng.random() < 0.3:
-        raw["flowers"] = "".join(f"{n}f" for n in sorted(rng.sample(range(1, 9), rng.randint(1, 8))))
+        raw["flowers"] = "".join(
+            f"{n}f" for n in sorted(rng.sample(range(1, 9), rng.randint(1, 8)))
+        )
     if rng.random() < 0.08:
         raw["last_tile"] = True
     if tsumo and any(m.type.is_kong for m in melds) and rng.random() < 0.2:
         raw["after_kong"] = True
     if not tsumo and counts[win] == 1 and rng.random() < 0.15:
         raw["robbing_kong"] = True
-        raw.pop("last_tile", None)  # no kong with no tile left to draw (runtime/situation.py, issue 13 item 8)
+        raw.pop(
+            "last_tile", None
+        )  # no kong with no tile left to draw (runtime/situation.py, issue 13 item 8)
     if rng.random() < 0.1:
         raw["fourth_tile"] = True
-    hand = WinningHand(tuple(Tile(k) for k in tiles), tuple(melds), Tile(win), WinKind.TSUMO if tsumo else WinKind.RON)
+    hand = WinningHand(
+        tuple(Tile(k) for k in tiles),
+        tuple(melds),
+        Tile(win),
+        WinKind.TSUMO if tsumo else WinKind.RON,
+    )
     return hand, WinContext.from_mapping(raw)

@@ -18,7 +18,8 @@ from mjspec.runtime.tiles import Tile, parse_tiles
 
 def example_hand(profile: Profile, ex: Example) -> tuple[WinningHand, WinContext]:
     melds = tuple(
-        Meld(MeldType(m.type), tuple(parse_tiles(m.tiles, profile.tiles)), None, m.source) for m in ex.melds
+        Meld(MeldType(m.type), tuple(parse_tiles(m.tiles, profile.tiles)), None, m.source)
+        for m in ex.melds
     )
     hand = WinningHand(
         tuple(parse_tiles(ex.concealed, profile.tiles)),
@@ -29,7 +30,9 @@ def example_hand(profile: Profile, ex: Example) -> tuple[WinningHand, WinContext
     return hand, WinContext.from_mapping(dict(ex.context))
 
 
-def brute_force_complete(kinds: list[int], sets_needed: int, seven_pairs: bool, quads_as_pairs: bool) -> bool:
+def brute_force_complete(
+    kinds: list[int], sets_needed: int, seven_pairs: bool, quads_as_pairs: bool
+) -> bool:
     """Is the sorted list of tile kinds ``kinds`` a complete hand: ``sets_needed`` sets and a pair, or seven pairs?"""
     kinds = sorted(kinds)
     if len(kinds) != 3 * sets_needed + 2:
@@ -78,14 +81,26 @@ def hand_kinds(hand: WinningHand) -> list[int]:
     return [t.kind for t in (*hand.concealed, hand.win_tile)]
 
 
-def spec_payment(formulas: dict[str, Any], fan: int, capped: int, tsumo: bool, dealer: bool) -> dict[str, int]:
+def spec_payment(
+    formulas: dict[str, Any], fan: int, capped: int, tsumo: bool, dealer: bool
+) -> dict[str, int]:
     """Evaluate a spec's raw payment formulas with Python itself, independently of the generated engine."""
-    env: dict[str, Any] = {"fan": fan, "capped": capped, "tsumo": tsumo, "ron": not tsumo, "dealer": dealer}
+    env: dict[str, Any] = {
+        "fan": fan,
+        "capped": capped,
+        "tsumo": tsumo,
+        "ron": not tsumo,
+        "dealer": dealer,
+    }
     safe = {"min": min, "max": max, "abs": abs}
     for name, src in formulas.get("values", {}).items():
-        env[name] = eval(str(src), {"__builtins__": safe}, dict(env))  # noqa: S307 - trusted test input
+        env[name] = eval(
+            str(src), {"__builtins__": safe}, dict(env)
+        )  # noqa: S307 - trusted test input
     roles = formulas["tsumo" if tsumo else "ron"]
-    return {role: eval(str(src), {"__builtins__": safe}, dict(env)) for role, src in roles.items()}  # noqa: S307
+    return {
+        role: eval(str(src), {"__builtins__": safe}, dict(env)) for role, src in roles.items()
+    }  # noqa: S307
 
 
 def tile_list(text: str) -> list[Tile]:
@@ -130,7 +145,12 @@ def _built_win(rng: "random.Random", profile: Profile, kinds: list[int]) -> Winn
                 concealed += [k, k + 1, k + 2]
             elif count[k] == 0 and r > 0.85:
                 count[k] += 4
-                melds.append(Meld(rng.choice([MeldType.MINKAN, MeldType.ANKAN, MeldType.KAKAN]), (Tile(k),) * 4))
+                melds.append(
+                    Meld(
+                        rng.choice([MeldType.MINKAN, MeldType.ANKAN, MeldType.KAKAN]),
+                        (Tile(k),) * 4,
+                    )
+                )
             elif count[k] <= 1:
                 count[k] += 3
                 if r > 0.65:
@@ -146,10 +166,14 @@ def _built_win(rng: "random.Random", profile: Profile, kinds: list[int]) -> Winn
         concealed += [k, k]
     rng.shuffle(concealed)
     win = concealed.pop()
-    return WinningHand(tuple(Tile(k) for k in concealed), tuple(melds), Tile(win), rng.choice(list(WinKind)))
+    return WinningHand(
+        tuple(Tile(k) for k in concealed), tuple(melds), Tile(win), rng.choice(list(WinKind))
+    )
 
 
-def random_context(rng: "random.Random", profile: Profile, hand: WinningHand | None = None) -> WinContext:
+def random_context(
+    rng: "random.Random", profile: Profile, hand: WinningHand | None = None
+) -> WinContext:
     """A random situation; with ``hand``, only one a table could produce for it (runtime/situation.py:
     no robbing a kong on a self-draw, no robbing on the last tile, no replacement from a dead wall
     that is the last tile, no replacement tile won on a discard, no shot after a kong on a
@@ -168,7 +192,9 @@ def random_context(rng: "random.Random", profile: Profile, hand: WinningHand | N
             raw.pop("after_kong", None)
         if raw.get("robbing_kong"):
             raw.pop("kong_shot", None)
-        if raw.get("robbing_kong") or (raw.get("after_kong") and profile.table.dead_wall is not None):
+        if raw.get("robbing_kong") or (
+            raw.get("after_kong") and profile.table.dead_wall is not None
+        ):
             raw.pop("last_tile", None)
     return WinContext.from_mapping(raw)
 
@@ -187,11 +213,25 @@ def _knitted_kinds() -> list[list[int]]:
         for b in range(3):
             for c in range(3):
                 if len({a, b, c}) == 3:
-                    out.append([9 * a + 0, 9 * a + 3, 9 * a + 6, 9 * b + 1, 9 * b + 4, 9 * b + 7, 9 * c + 2, 9 * c + 5, 9 * c + 8])
+                    out.append(
+                        [
+                            9 * a + 0,
+                            9 * a + 3,
+                            9 * a + 6,
+                            9 * b + 1,
+                            9 * b + 4,
+                            9 * b + 7,
+                            9 * c + 2,
+                            9 * c + 5,
+                            9 * c + 8,
+                        ]
+                    )
     return out
 
 
-def brute_force_special(kinds: list[int], n_melds: int, thirteen_orphans: bool, knitted: bool) -> bool:
+def brute_force_special(
+    kinds: list[int], n_melds: int, thirteen_orphans: bool, knitted: bool
+) -> bool:
     """Is the list of concealed kinds a thirteen-orphans, knitted-straight or honors-and-knitted hand?
 
     Written apart from ``mjspec.runtime.shapes``: thirteen orphans is every
@@ -241,7 +281,12 @@ def special_shape_hand(rng: "random.Random") -> WinningHand:
         p = rng.randrange(34)
         kinds = straight + [p, p]
         if rng.random() < 0.3:
-            melds.append(Meld(MeldType.PON if group[0] == group[1] else MeldType.CHI, tuple(Tile(x) for x in group)))
+            melds.append(
+                Meld(
+                    MeldType.PON if group[0] == group[1] else MeldType.CHI,
+                    tuple(Tile(x) for x in group),
+                )
+            )
         else:
             kinds += group
     if rng.random() < 0.3:  # one tile off: usually no win any more
@@ -253,4 +298,6 @@ def special_shape_hand(rng: "random.Random") -> WinningHand:
         return special_shape_hand(rng)
     rng.shuffle(kinds)
     win = kinds.pop()
-    return WinningHand(tuple(Tile(k) for k in kinds), tuple(melds), Tile(win), rng.choice(list(WinKind)))
+    return WinningHand(
+        tuple(Tile(k) for k in kinds), tuple(melds), Tile(win), rng.choice(list(WinKind))
+    )

@@ -23,25 +23,70 @@ MAX_GROUPS, MAX_TILES, MAX_INDICATORS, MAX_PATTERNS = 14, 18, 16, 192
 ABI = 1
 
 SUITS = {"m": 0, "p": 1, "s": 2, "z": 3}
-SHAPES = {"standard": 0, "seven_pairs": 1, "thirteen_orphans": 2, "knitted_straight": 3, "honors_and_knitted": 4}
-WAITS = {"two_sided": 0, "edge": 1, "closed": 2, "single": 3, "dual_pon": 4, "thirteen_sided": 5, "other": 6}
-GROUP_KINDS = {GroupKind.SEQUENCE: 0, GroupKind.TRIPLET: 1, GroupKind.KONG: 2, GroupKind.PAIR: 3, GroupKind.KNITTED: 4, GroupKind.SINGLE: 5}
+SHAPES = {
+    "standard": 0,
+    "seven_pairs": 1,
+    "thirteen_orphans": 2,
+    "knitted_straight": 3,
+    "honors_and_knitted": 4,
+}
+WAITS = {
+    "two_sided": 0,
+    "edge": 1,
+    "closed": 2,
+    "single": 3,
+    "dual_pon": 4,
+    "thirteen_sided": 5,
+    "other": 6,
+}
+GROUP_KINDS = {
+    GroupKind.SEQUENCE: 0,
+    GroupKind.TRIPLET: 1,
+    GroupKind.KONG: 2,
+    GroupKind.PAIR: 3,
+    GroupKind.KNITTED: 4,
+    GroupKind.SINGLE: 5,
+}
 WINDS = {"E": 0, "S": 1, "W": 2, "N": 3}
 MELDS = {MeldType.CHI: 0, MeldType.PON: 1, MeldType.MINKAN: 2, MeldType.KAKAN: 3, MeldType.ANKAN: 4}
 
 
 class MjTile(ctypes.Structure):
     _fields_ = [("kind", U8), ("red", U8), ("suit", I8), ("number", I8)] + [
-        (n, U8) for n in ("is_suited", "is_honor", "is_wind", "is_dragon", "is_terminal", "is_terminal_or_honor")
+        (n, U8)
+        for n in (
+            "is_suited",
+            "is_honor",
+            "is_wind",
+            "is_dragon",
+            "is_terminal",
+            "is_terminal_or_honor",
+        )
     ]
 
 
 class MjGroup(ctypes.Structure):
-    _fields_ = [("kind", I8), ("tile", U8), ("suit", I8), ("number", I8), ("meld", I8), ("wind", I8)] + [
+    _fields_ = [
+        ("kind", I8),
+        ("tile", U8),
+        ("suit", I8),
+        ("number", I8),
+        ("meld", I8),
+        ("wind", I8),
+    ] + [
         (n, U8)
         for n in (
-            "concealed", "is_triplet", "is_kong", "is_claimed_kong", "is_sequence", "is_pair",
-            "is_honor", "is_wind", "is_dragon", "has_terminal_or_honor", "is_terminal_or_honor_group",
+            "concealed",
+            "is_triplet",
+            "is_kong",
+            "is_claimed_kong",
+            "is_sequence",
+            "is_pair",
+            "is_honor",
+            "is_wind",
+            "is_dragon",
+            "has_terminal_or_honor",
+            "is_terminal_or_honor_group",
         )
     ]
 
@@ -50,39 +95,78 @@ G = ctypes.POINTER(MjGroup)
 
 
 class MjView(ctypes.Structure):
-    _fields_ = [
-        ("shape", INT), ("wait", INT),
-        ("groups", G * MAX_GROUPS), ("n_groups", INT),
-        ("sets", G * MAX_GROUPS), ("n_sets", INT),
-        ("pair", G),
-        ("melds", G * 4), ("n_melds", INT),
-        ("win_tile", MjTile),
-        ("tiles", MjTile * MAX_TILES), ("n_tiles", INT),
-        ("suits", ctypes.c_uint),
-        ("tile_mask", U64),
-        ("four_of_a_kinds", I64),
-    ] + [(n, INT) for n in (
-        "is_closed", "tsumo", "ron", "last_tile", "after_kong", "kong_shot", "robbing_kong", "first_draw", "fourth_tile",
-        "riichi", "double_riichi", "ippatsu", "dealer", "seat_wind", "round_wind", "missing_suit",
-        "winner", "original_call", "kong_upon_kong",
-    )] + [(n, I64) for n in ("flowers", "own_bonus", "bonus_sets", "dealer_wins", "concealed_triplets")] + [
-        ("only_wait", INT), ("only_live_wait", INT),
-        ("dora_indicators", MjTile * MAX_INDICATORS), ("n_dora_indicators", INT),
-        ("ura_indicators", MjTile * MAX_INDICATORS), ("n_ura_indicators", INT),
-        ("counts", U8 * 34), ("concealed_counts", U8 * 34),
-        ("discard_group", G),
-        ("members", G * 4), ("n_members", INT),
-        ("points", I64),
-        ("counted", U64 * ((MAX_PATTERNS + 63) // 64)),
-        ("options", ctypes.POINTER(I64)),
-        ("overflow", INT),
-    ]
+    _fields_ = (
+        [
+            ("shape", INT),
+            ("wait", INT),
+            ("groups", G * MAX_GROUPS),
+            ("n_groups", INT),
+            ("sets", G * MAX_GROUPS),
+            ("n_sets", INT),
+            ("pair", G),
+            ("melds", G * 4),
+            ("n_melds", INT),
+            ("win_tile", MjTile),
+            ("tiles", MjTile * MAX_TILES),
+            ("n_tiles", INT),
+            ("suits", ctypes.c_uint),
+            ("tile_mask", U64),
+            ("four_of_a_kinds", I64),
+        ]
+        + [
+            (n, INT)
+            for n in (
+                "is_closed",
+                "tsumo",
+                "ron",
+                "last_tile",
+                "after_kong",
+                "kong_shot",
+                "robbing_kong",
+                "first_draw",
+                "fourth_tile",
+                "riichi",
+                "double_riichi",
+                "ippatsu",
+                "dealer",
+                "seat_wind",
+                "round_wind",
+                "missing_suit",
+                "winner",
+                "original_call",
+                "kong_upon_kong",
+            )
+        ]
+        + [
+            (n, I64)
+            for n in ("flowers", "own_bonus", "bonus_sets", "dealer_wins", "concealed_triplets")
+        ]
+        + [
+            ("only_wait", INT),
+            ("only_live_wait", INT),
+            ("dora_indicators", MjTile * MAX_INDICATORS),
+            ("n_dora_indicators", INT),
+            ("ura_indicators", MjTile * MAX_INDICATORS),
+            ("n_ura_indicators", INT),
+            ("counts", U8 * 34),
+            ("concealed_counts", U8 * 34),
+            ("discard_group", G),
+            ("members", G * 4),
+            ("n_members", INT),
+            ("points", I64),
+            ("counted", U64 * ((MAX_PATTERNS + 63) // 64)),
+            ("options", ctypes.POINTER(I64)),
+            ("overflow", INT),
+        ]
+    )
 
 
 class MjPay(ctypes.Structure):
-    _fields_ = [(n, I64) for n in ("fan", "capped", "points", "honba")] + [
-        (n, INT) for n in ("tsumo", "ron", "dealer", "limit")
-    ] + [("named", I64 * 16), ("options", ctypes.POINTER(I64)), ("overflow", INT)]
+    _fields_ = (
+        [(n, I64) for n in ("fan", "capped", "points", "honba")]
+        + [(n, INT) for n in ("tsumo", "ron", "dealer", "limit")]
+        + [("named", I64 * 16), ("options", ctypes.POINTER(I64)), ("overflow", INT)]
+    )
 
 
 HAND_FN = ctypes.CFUNCTYPE(I64, ctypes.POINTER(MjView))
@@ -95,17 +179,31 @@ class MjAmount(ctypes.Structure):
 
 class MjPattern(ctypes.Structure):
     _fields_ = [
-        ("id", ctypes.c_char_p), ("name_en", ctypes.c_char_p), ("section", ctypes.c_char_p),
-        ("when", ctypes.c_void_p), ("count", ctypes.c_void_p),
-        ("value", MjAmount), ("has_open_value", INT), ("open_value", MjAmount),
-        ("group", INT), ("excludes", ctypes.POINTER(INT)), ("exclude_limit", ctypes.POINTER(INT)), ("n_excludes", INT),
-        ("combine_kind", INT), ("combine_size", INT),
+        ("id", ctypes.c_char_p),
+        ("name_en", ctypes.c_char_p),
+        ("section", ctypes.c_char_p),
+        ("when", ctypes.c_void_p),
+        ("count", ctypes.c_void_p),
+        ("value", MjAmount),
+        ("has_open_value", INT),
+        ("open_value", MjAmount),
+        ("group", INT),
+        ("excludes", ctypes.POINTER(INT)),
+        ("exclude_limit", ctypes.POINTER(INT)),
+        ("n_excludes", INT),
+        ("combine_kind", INT),
+        ("combine_size", INT),
     ] + [(n, U8) for n in ("fallback", "bonus", "limit", "tiles_only", "members_only")]
 
 
 class MjPointItem(ctypes.Structure):
-    _fields_ = [("id", ctypes.c_char_p), ("name_en", ctypes.c_char_p), ("section", ctypes.c_char_p),
-                ("when", ctypes.c_void_p), ("value", MjAmount)]
+    _fields_ = [
+        ("id", ctypes.c_char_p),
+        ("name_en", ctypes.c_char_p),
+        ("section", ctypes.c_char_p),
+        ("when", ctypes.c_void_p),
+        ("value", MjAmount),
+    ]
 
 
 class MjFormula(ctypes.Structure):
@@ -119,23 +217,55 @@ class MjRequirement(ctypes.Structure):
 class MjProfile(ctypes.Structure):
     _fields_ = (
         [("abi", INT), ("id", ctypes.c_char_p)]
-        + [(n, U8) for n in ("standard", "seven_pairs", "seven_pairs_allow_four_of_a_kind", "thirteen_orphans", "knitted")]
-        + [(n, U8) for n in ("needs_only_wait", "needs_only_live_wait", "needs_concealed_triplets", "needs_counts")]
         + [
-            ("requirements", ctypes.POINTER(MjRequirement)), ("n_requirements", INT),
-            ("patterns", ctypes.POINTER(MjPattern)), ("n_patterns", INT),
-            ("group_pick", ctypes.POINTER(INT)), ("n_groups", INT),
-            ("has_cap", INT), ("cap", I64),
-            ("prefer", ctypes.POINTER(INT)), ("n_prefer", INT),
-            ("has_minimum", INT), ("minimum_at_least", I64),
-            ("minimum_without", ctypes.POINTER(INT)), ("n_minimum_without", INT),
+            (n, U8)
+            for n in (
+                "standard",
+                "seven_pairs",
+                "seven_pairs_allow_four_of_a_kind",
+                "thirteen_orphans",
+                "knitted",
+            )
+        ]
+        + [
+            (n, U8)
+            for n in (
+                "needs_only_wait",
+                "needs_only_live_wait",
+                "needs_concealed_triplets",
+                "needs_counts",
+            )
+        ]
+        + [
+            ("requirements", ctypes.POINTER(MjRequirement)),
+            ("n_requirements", INT),
+            ("patterns", ctypes.POINTER(MjPattern)),
+            ("n_patterns", INT),
+            ("group_pick", ctypes.POINTER(INT)),
+            ("n_groups", INT),
+            ("has_cap", INT),
+            ("cap", I64),
+            ("prefer", ctypes.POINTER(INT)),
+            ("n_prefer", INT),
+            ("has_minimum", INT),
+            ("minimum_at_least", I64),
+            ("minimum_without", ctypes.POINTER(INT)),
+            ("n_minimum_without", INT),
             ("minimum_reason_en", ctypes.c_char_p),
-            ("has_points", INT), ("point_items", ctypes.POINTER(MjPointItem)), ("n_point_items", INT),
+            ("has_points", INT),
+            ("point_items", ctypes.POINTER(MjPointItem)),
+            ("n_point_items", INT),
             ("points_result", ctypes.c_void_p),
-            ("values", ctypes.POINTER(MjFormula)), ("n_values", INT),
-            ("ron", ctypes.POINTER(MjFormula)), ("n_ron", INT),
-            ("tsumo", ctypes.POINTER(MjFormula)), ("n_tsumo", INT),
-            ("hand_value", INT), ("n_options", INT), ("limit_hands_counted", INT), ("has_combinations", INT),
+            ("values", ctypes.POINTER(MjFormula)),
+            ("n_values", INT),
+            ("ron", ctypes.POINTER(MjFormula)),
+            ("n_ron", INT),
+            ("tsumo", ctypes.POINTER(MjFormula)),
+            ("n_tsumo", INT),
+            ("hand_value", INT),
+            ("n_options", INT),
+            ("limit_hands_counted", INT),
+            ("has_combinations", INT),
         ]
     )
 
@@ -158,8 +288,16 @@ def profile_struct(module: ModuleType) -> MjProfile:
 
 def tile_struct(t: Tile) -> MjTile:
     return MjTile(
-        t.kind, int(t.red), SUITS[t.suit.value], t.number,
-        int(t.is_suited), int(t.is_honor), int(t.is_wind), int(t.is_dragon), int(t.is_terminal), int(t.is_terminal_or_honor),
+        t.kind,
+        int(t.red),
+        SUITS[t.suit.value],
+        t.number,
+        int(t.is_suited),
+        int(t.is_honor),
+        int(t.is_wind),
+        int(t.is_dragon),
+        int(t.is_terminal),
+        int(t.is_terminal_or_honor),
     )
 
 
@@ -181,20 +319,40 @@ class ViewBuilder:
 
     def group(self, g: Group) -> Any:
         s = MjGroup(
-            GROUP_KINDS[g.kind], g.tile, SUITS[g.suit.value], g.number,
-            -1 if g.meld is None else MELDS[g.meld], -1 if g.wind is None else WINDS[g.wind],
-            int(g.concealed), int(g.is_triplet), int(g.is_kong), int(g.is_claimed_kong), int(g.is_sequence), int(g.is_pair),
-            int(g.is_honor), int(g.is_wind), int(g.is_dragon), int(g.has_terminal_or_honor), int(g.is_terminal_or_honor_group),
+            GROUP_KINDS[g.kind],
+            g.tile,
+            SUITS[g.suit.value],
+            g.number,
+            -1 if g.meld is None else MELDS[g.meld],
+            -1 if g.wind is None else WINDS[g.wind],
+            int(g.concealed),
+            int(g.is_triplet),
+            int(g.is_kong),
+            int(g.is_claimed_kong),
+            int(g.is_sequence),
+            int(g.is_pair),
+            int(g.is_honor),
+            int(g.is_wind),
+            int(g.is_dragon),
+            int(g.has_terminal_or_honor),
+            int(g.is_terminal_or_honor_group),
         )
         self.keep.append(s)
         return ctypes.pointer(s)
 
     def view(self, v: Any) -> MjView:
         out = MjView()
-        get = lambda name, default=None: getattr(v, name, default)  # noqa: E731 (slots may be unset)
+        get = lambda name, default=None: getattr(
+            v, name, default
+        )  # noqa: E731 (slots may be unset)
         out.shape = SHAPES.get(get("shape", "standard"), 0)
         out.wait = WAITS.get(get("wait", "other"), 6)
-        for field, count in (("groups", "n_groups"), ("sets", "n_sets"), ("melds", "n_melds"), ("members", "n_members")):
+        for field, count in (
+            ("groups", "n_groups"),
+            ("sets", "n_sets"),
+            ("melds", "n_melds"),
+            ("members", "n_members"),
+        ):
             items = get(field, ()) or ()
             arr = getattr(out, field)
             for i, g in enumerate(items):
@@ -205,7 +363,11 @@ class ViewBuilder:
         win = get("win_tile")
         if win is not None:
             out.win_tile = tile_struct(win)
-        for field, count in (("tiles", "n_tiles"), ("dora_indicators", "n_dora_indicators"), ("ura_indicators", "n_ura_indicators")):
+        for field, count in (
+            ("tiles", "n_tiles"),
+            ("dora_indicators", "n_dora_indicators"),
+            ("ura_indicators", "n_ura_indicators"),
+        ):
             items = get(field, ()) or ()
             arr = getattr(out, field)
             for i, t in enumerate(items):
@@ -213,11 +375,33 @@ class ViewBuilder:
             setattr(out, count, len(items))
         out.suits = sum(1 << SUITS[s] for s in get("suits", frozenset()) or ())
         out.tile_mask = get("tile_mask", 0) or 0
-        for name in ("four_of_a_kinds", "flowers", "own_bonus", "bonus_sets", "dealer_wins", "concealed_triplets", "points"):
+        for name in (
+            "four_of_a_kinds",
+            "flowers",
+            "own_bonus",
+            "bonus_sets",
+            "dealer_wins",
+            "concealed_triplets",
+            "points",
+        ):
             setattr(out, name, int(get(name, 0) or 0))
         for name in (
-            "is_closed", "tsumo", "ron", "last_tile", "after_kong", "kong_shot", "robbing_kong", "first_draw",
-            "fourth_tile", "riichi", "double_riichi", "ippatsu", "dealer", "winner", "original_call", "kong_upon_kong",
+            "is_closed",
+            "tsumo",
+            "ron",
+            "last_tile",
+            "after_kong",
+            "kong_shot",
+            "robbing_kong",
+            "first_draw",
+            "fourth_tile",
+            "riichi",
+            "double_riichi",
+            "ippatsu",
+            "dealer",
+            "winner",
+            "original_call",
+            "kong_upon_kong",
         ):
             setattr(out, name, int(bool(get(name, False))))
         out.seat_wind = WINDS.get(get("seat_wind", "E"), 0)

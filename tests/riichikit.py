@@ -120,7 +120,10 @@ class RiichiWin:
         return {
             "profile": profile,
             "concealed": "".join(t.mpsz for t in self.concealed),
-            "melds": [{"type": m.type.value, "tiles": "".join(t.mpsz for t in m.tiles)} for m in self.melds],
+            "melds": [
+                {"type": m.type.value, "tiles": "".join(t.mpsz for t in m.tiles)}
+                for m in self.melds
+            ],
             "win_tile": self.win_tile.mpsz,
             "win": "tsumo" if self.tsumo else "ron",
             "context": dict(self.context),
@@ -221,13 +224,24 @@ def _template(ch: Chooser, seat: int, round_: int) -> tuple[list[SetSpec], int |
         return [("seq", 9 * a + n), ("seq", 9 * a + n)], None
     if which == "two_identical_pairs":
         m = ch.below(7)
-        return [("seq", 9 * a + n), ("seq", 9 * a + n), ("seq", 9 * b + m), ("seq", 9 * b + m)], None
+        return [
+            ("seq", 9 * a + n),
+            ("seq", 9 * a + n),
+            ("seq", 9 * b + m),
+            ("seq", 9 * b + m),
+        ], None
     if which in ("outside", "pure_outside"):
         honors = which == "outside"
         sets: list[SetSpec] = []
         for _ in range(4):
             s = ch.below(3)
-            options: list[SetSpec] = [("seq", 9 * s), ("seq", 9 * s + 6), ("seq", 9 * s), ("tri", 9 * s), ("tri", 9 * s + 8)]
+            options: list[SetSpec] = [
+                ("seq", 9 * s),
+                ("seq", 9 * s + 6),
+                ("seq", 9 * s),
+                ("tri", 9 * s),
+                ("tri", 9 * s + 8),
+            ]
             if honors:
                 options.append(("tri", 27 + ch.below(7)))
             sets.append(_pick(ch, options))
@@ -270,11 +284,20 @@ def _template(ch: Chooser, seat: int, round_: int) -> tuple[list[SetSpec], int |
 class _Build:
     """A hand under construction, as tile kinds (red fives are chosen at the end)."""
 
-    concealed: list[int] = field(default_factory=list)  # the 14-tile concealed part, win tile included
+    concealed: list[int] = field(
+        default_factory=list
+    )  # the 14-tile concealed part, win tile included
     melds: list[tuple[MeldType, list[int]]] = field(default_factory=list)
 
 
-def _add_set(ch: Chooser, budget: _Budget, build: _Build, spec: SetSpec, open_p: float, kan_types: Sequence[MeldType]) -> bool:
+def _add_set(
+    ch: Chooser,
+    budget: _Budget,
+    build: _Build,
+    spec: SetSpec,
+    open_p: float,
+    kan_types: Sequence[MeldType],
+) -> bool:
     shape, k = spec
     if shape == "seq":
         if k >= 27 or k % 9 > 6 or not all(budget.room(k + i) for i in range(3)):
@@ -386,7 +409,9 @@ def _dora_of(indicator: int) -> int:
 _INDICATOR_OF = {_dora_of(i): i for i in range(34)}
 
 
-def _indicators(ch: Chooser, budget: _Budget, count: int, hand_kinds: Sequence[int]) -> list[int] | None:
+def _indicators(
+    ch: Chooser, budget: _Budget, count: int, hand_kinds: Sequence[int]
+) -> list[int] | None:
     out: list[int] = []
     for _ in range(count):
         for _attempt in range(40):
@@ -441,7 +466,12 @@ def _win_once(ch: Chooser) -> RiichiWin | None:
     if rinshan:
         ctx["after_kong"] = True
     # Robbing an added kan: the other three copies sit in the robbed pon.
-    chankan = not tsumo and build.concealed.count(win_kind) == 1 and budget.room(win_kind, 3) and ch.chance(0.12)
+    chankan = (
+        not tsumo
+        and build.concealed.count(win_kind) == 1
+        and budget.room(win_kind, 3)
+        and ch.chance(0.12)
+    )
     if chankan:
         budget.take(win_kind, 3)
         ctx["robbing_kong"] = True
@@ -492,7 +522,10 @@ def _win_once(ch: Chooser) -> RiichiWin | None:
 
     concealed = [tile(("c", i, 0)) for i in range(len(build.concealed))]
     win_tile = concealed.pop(win_index)
-    melds = tuple(Meld(mt, tuple(tile(("m", i, j)) for j in range(len(tiles)))) for i, (mt, tiles) in enumerate(build.melds))
+    melds = tuple(
+        Meld(mt, tuple(tile(("m", i, j)) for j in range(len(tiles))))
+        for i, (mt, tiles) in enumerate(build.melds)
+    )
     ctx["dora_indicators"] = "".join(tile(("d", i, 0)).mpsz for i in range(len(dora)))
     if riichi:
         ctx["ura_indicators"] = "".join(tile(("u", i, 0)).mpsz for i in range(len(ura)))
@@ -579,22 +612,54 @@ def rules_of_001() -> Any:
 #: The package's yaku (``Yaku.name``) -> riichi_planet pattern ids. A double wind
 #: is a seat-wind and a round-wind yaku in both.
 YAKU_IDS: dict[str, str] = {
-    "Menzen Tsumo": "menzen_tsumo", "Riichi": "riichi", "Double Riichi": "double_riichi", "Ippatsu": "ippatsu",
-    "Chankan": "chankan", "Rinshan Kaihou": "rinshan", "Haitei Raoyue": "haitei", "Houtei Raoyui": "houtei",
-    "Pinfu": "pinfu", "Tanyao": "tanyao", "Iipeiko": "iipeikou",
-    "Yakuhai (haku)": "white_dragon", "Yakuhai (hatsu)": "green_dragon", "Yakuhai (chun)": "red_dragon",
+    "Menzen Tsumo": "menzen_tsumo",
+    "Riichi": "riichi",
+    "Double Riichi": "double_riichi",
+    "Ippatsu": "ippatsu",
+    "Chankan": "chankan",
+    "Rinshan Kaihou": "rinshan",
+    "Haitei Raoyue": "haitei",
+    "Houtei Raoyui": "houtei",
+    "Pinfu": "pinfu",
+    "Tanyao": "tanyao",
+    "Iipeiko": "iipeikou",
+    "Yakuhai (haku)": "white_dragon",
+    "Yakuhai (hatsu)": "green_dragon",
+    "Yakuhai (chun)": "red_dragon",
     **{f"Yakuhai (seat wind {w})": "seat_wind" for w in ("east", "south", "west", "north")},
     **{f"Yakuhai (round wind {w})": "round_wind" for w in ("east", "south", "west", "north")},
-    "Sanshoku Doujun": "sanshoku", "Ittsu": "ittsu", "Chantai": "chanta", "Honroutou": "honroutou",
-    "Toitoi": "toitoi", "San Ankou": "sanankou", "San Kantsu": "sankantsu", "Sanshoku Doukou": "sanshoku_doukou",
-    "Chiitoitsu": "chiitoitsu", "Shou Sangen": "shousangen", "Honitsu": "honitsu", "Junchan": "junchan",
-    "Ryanpeikou": "ryanpeikou", "Chinitsu": "chinitsu",
-    "Kokushi Musou": "kokushi", "Kokushi Musou Juusanmen Matchi": "kokushi_thirteen_wait",
-    "Chuuren Poutou": "chuuren", "Daburu Chuuren Poutou": "junsei_chuuren",
-    "Suu Ankou": "suuankou", "Suu Ankou Tanki": "suuankou_single_wait", "Daisangen": "daisangen",
-    "Shousuushii": "shousuushii", "Dai Suushii": "daisuushii", "Ryuuiisou": "ryuuiisou", "Suu Kantsu": "suukantsu",
-    "Tsuu Iisou": "tsuuiisou", "Chinroutou": "chinroutou", "Tenhou": "tenhou", "Chiihou": "chiihou",
-    "Dora": "dora", "Aka Dora": "red_fives", "Ura Dora": "ura_dora",
+    "Sanshoku Doujun": "sanshoku",
+    "Ittsu": "ittsu",
+    "Chantai": "chanta",
+    "Honroutou": "honroutou",
+    "Toitoi": "toitoi",
+    "San Ankou": "sanankou",
+    "San Kantsu": "sankantsu",
+    "Sanshoku Doukou": "sanshoku_doukou",
+    "Chiitoitsu": "chiitoitsu",
+    "Shou Sangen": "shousangen",
+    "Honitsu": "honitsu",
+    "Junchan": "junchan",
+    "Ryanpeikou": "ryanpeikou",
+    "Chinitsu": "chinitsu",
+    "Kokushi Musou": "kokushi",
+    "Kokushi Musou Juusanmen Matchi": "kokushi_thirteen_wait",
+    "Chuuren Poutou": "chuuren",
+    "Daburu Chuuren Poutou": "junsei_chuuren",
+    "Suu Ankou": "suuankou",
+    "Suu Ankou Tanki": "suuankou_single_wait",
+    "Daisangen": "daisangen",
+    "Shousuushii": "shousuushii",
+    "Dai Suushii": "daisuushii",
+    "Ryuuiisou": "ryuuiisou",
+    "Suu Kantsu": "suukantsu",
+    "Tsuu Iisou": "tsuuiisou",
+    "Chinroutou": "chinroutou",
+    "Tenhou": "tenhou",
+    "Chiihou": "chiihou",
+    "Dora": "dora",
+    "Aka Dora": "red_fives",
+    "Ura Dora": "ura_dora",
 }
 
 _RED_ID = {4: 16, 13: 52, 22: 88}  # the package's red fives: 136-ids 16 (0m), 52 (0p), 88 (0s)
@@ -626,7 +691,13 @@ def calculator_call(win: RiichiWin) -> CalculatorCall:
     from mjspec.runtime.tiles import parse_tiles
 
     ids = _Ids()
-    kinds = {MeldType.CHI: PMeld.CHI, MeldType.PON: PMeld.PON, MeldType.MINKAN: PMeld.KAN, MeldType.ANKAN: PMeld.KAN, MeldType.KAKAN: PMeld.SHOUMINKAN}
+    kinds = {
+        MeldType.CHI: PMeld.CHI,
+        MeldType.PON: PMeld.PON,
+        MeldType.MINKAN: PMeld.KAN,
+        MeldType.ANKAN: PMeld.KAN,
+        MeldType.KAKAN: PMeld.SHOUMINKAN,
+    }
     melds = []
     tiles: list[int] = []
     for m in win.melds:
@@ -686,7 +757,10 @@ def calculator_answer(win: RiichiWin) -> dict[str, Any]:
     elif win.dealer:
         payments = {"non_dealer": cost["main"] + cost["main_bonus"]}
     else:
-        payments = {"dealer": cost["main"] + cost["main_bonus"], "non_dealer": cost["additional"] + cost["additional_bonus"]}
+        payments = {
+            "dealer": cost["main"] + cost["main_bonus"],
+            "non_dealer": cost["additional"] + cost["additional_bonus"],
+        }
     han_by_id: dict[str, int] = {}
     for y in result.yaku:
         han = y.han_open if result.is_open_hand and y.han_open else y.han_closed
@@ -698,6 +772,9 @@ def calculator_answer(win: RiichiWin) -> dict[str, Any]:
         "total": result.han,
         "fu": None if yakuman else result.fu,
         "payments": payments,
-        "yaku": [f"{y.name}({y.han_open if result.is_open_hand and y.han_open else y.han_closed})" for y in result.yaku],
+        "yaku": [
+            f"{y.name}({y.han_open if result.is_open_hand and y.han_open else y.han_closed})"
+            for y in result.yaku
+        ],
         "kazoe": not yakuman and result.han >= 13,
     }

@@ -31,9 +31,23 @@ PID = "classical_xmj"
 OPTION_SETS: list[dict[str, object]] = [
     {},
     {"DeadWall16": False, "FlowersLoose": True, "EastDoubles": False, "NumRounds": 1},
-    {"DeadWall": False, "Flowers": False, "LosersSettle": False, "DiscDoubles": True, "NumRounds": 1},
-    {"NoLimit": True, "SevenPairs": True, "KongHas3Types": True, "LosersPurity": True, "NumRounds": 1,
-     "FlowersOwnBoth": {"points": 8}, "ConcealedFully": {"doubles": 3}, "ScoreLimit": 500},
+    {
+        "DeadWall": False,
+        "Flowers": False,
+        "LosersSettle": False,
+        "DiscDoubles": True,
+        "NumRounds": 1,
+    },
+    {
+        "NoLimit": True,
+        "SevenPairs": True,
+        "KongHas3Types": True,
+        "LosersPurity": True,
+        "NumRounds": 1,
+        "FlowersOwnBoth": {"points": 8},
+        "ConcealedFully": {"doubles": 3},
+        "ScoreLimit": 500,
+    },
 ]
 
 
@@ -75,8 +89,12 @@ def test_settlement_is_zero_sum_in_every_hand(seed: int, options: dict[str, obje
 def test_the_dead_wall_options_set_the_live_wall() -> None:
     base = load_profile(PID)
     dealt = 13 * 4 + 1
-    cases = [({}, 144 - dealt - 16), ({"DeadWall16": False}, 144 - dealt - 14), ({"DeadWall": False}, 144 - dealt),
-             ({"Flowers": False}, 136 - dealt - 16)]
+    cases = [
+        ({}, 144 - dealt - 16),
+        ({"DeadWall16": False}, 144 - dealt - 14),
+        ({"DeadWall": False}, 144 - dealt),
+        ({"Flowers": False}, 136 - dealt - 16),
+    ]
     for options, live in cases:
         hand = Hand(bind_options(base, options), seed=5)
         # The bonus tiles dealt were declared and replaced from the live wall's front (M 31-33).
@@ -90,7 +108,10 @@ def test_fourteen_loose_tiles_are_kept_at_thirteen_or_fourteen() -> None:
     hand._loose_tile(kong=True)
     assert (hand.loose_end - hand.back, hand.wall_remaining) == (13, live)
     hand._loose_tile(kong=True)
-    assert (hand.loose_end - hand.back, hand.wall_remaining) == (14, live - 2)  # 12 -> 14 from the live wall
+    assert (hand.loose_end - hand.back, hand.wall_remaining) == (
+        14,
+        live - 2,
+    )  # 12 -> 14 from the live wall
 
 
 def test_sixteen_loose_tiles_are_used_up_then_the_live_wall_end() -> None:
@@ -127,12 +148,19 @@ def test_original_call_is_made_with_the_first_discard_and_fixes_the_hand() -> No
         who = hand.pending_seats()[0]
         legal = hand.legal_actions(who)
         if who == seat and hand.phase.value == "turn":
-            assert {a.kind for a in legal} <= {ActionKind.TSUMO, ActionKind.FLOWER, ActionKind.DISCARD}
+            assert {a.kind for a in legal} <= {
+                ActionKind.TSUMO,
+                ActionKind.FLOWER,
+                ActionKind.DISCARD,
+            }
             assert all(a.tile == hand.last_draw for a in legal if a.kind is ActionKind.DISCARD)
         if who == seat and hand.phase.value == "claim":
             assert {a.kind for a in legal} <= {ActionKind.RON, ActionKind.PASS}
         if who != seat:
-            assert not any(a.kind is ActionKind.ORIGINAL_CALL for a in legal) or hand.turns_taken[who] == 0
+            assert (
+                not any(a.kind is ActionKind.ORIGINAL_CALL for a in legal)
+                or hand.turns_taken[who] == 0
+            )
         hand.apply(GreedyBot(1).choose(hand, who, legal))
 
 
@@ -146,20 +174,36 @@ def _table_with_melds(winner_melds: list[str], discarder_hand: str) -> Hand:
 def test_a_dangerous_discard_lets_off_a_cannon_unless_there_was_no_choice() -> None:
     three_bamboo = ["111s", "555s", "999s"]
     (tile,) = parse_tiles("2s")
-    assert _table_with_melds(three_bamboo, "123m4p").let_off_cannon(1, 2, tile)  # a safe tile was held
+    assert _table_with_melds(three_bamboo, "123m4p").let_off_cannon(
+        1, 2, tile
+    )  # a safe tile was held
     assert not _table_with_melds(three_bamboo, "3s4s6s").let_off_cannon(1, 2, tile)  # no choice
     # an honour is not the danger bamboo is (issue 13 item 15): holding 7z was a choice
     assert _table_with_melds(three_bamboo, "3s4s7z").let_off_cannon(1, 2, tile)
-    assert not _table_with_melds(["111s", "555s", "999p"], "123m").let_off_cannon(1, 2, tile)  # two suits: not dangerous
-    assert not _table_with_melds(three_bamboo, "123m").let_off_cannon(1, 2, parse_tiles("2m")[0])  # other suit
-    assert _table_with_melds(["111z", "555z", "666z"], "123m").let_off_cannon(1, 2, parse_tiles("7z")[0])  # honours
+    assert not _table_with_melds(["111s", "555s", "999p"], "123m").let_off_cannon(
+        1, 2, tile
+    )  # two suits: not dangerous
+    assert not _table_with_melds(three_bamboo, "123m").let_off_cannon(
+        1, 2, parse_tiles("2m")[0]
+    )  # other suit
+    assert _table_with_melds(["111z", "555z", "666z"], "123m").let_off_cannon(
+        1, 2, parse_tiles("7z")[0]
+    )  # honours
 
 
 def test_a_cannon_pays_for_everybody_and_losers_do_not_settle() -> None:
     hand = _table_with_melds(["111s", "555s", "999s"], "123m4p5p")
     hand.hands[1] = list(parse_tiles("34s77z"))
-    win, ctx = parse_request(hand.profile, {"concealed": "34s77z", "melds": [{"type": "pon", "tiles": t} for t in ("111s", "555s", "999s")],
-                                            "win_tile": "2s", "win": "ron", "context": {"seat_wind": "S"}})
+    win, ctx = parse_request(
+        hand.profile,
+        {
+            "concealed": "34s77z",
+            "melds": [{"type": "pon", "tiles": t} for t in ("111s", "555s", "999s")],
+            "win_tile": "2s",
+            "win": "ron",
+            "context": {"seat_wind": "S"},
+        },
+    )
     score = evaluate(hand.profile, win, ctx)
     before = list(hand.scores)
     hand._scored_settlement(1, score, 2, tile=parse_tiles("2s")[0])
@@ -172,12 +216,23 @@ def test_a_cannon_pays_for_everybody_and_losers_do_not_settle() -> None:
 
 def test_losers_pay_one_another_the_differences_with_easts_double() -> None:
     hand = Hand(load_profile(PID), seed=4)
-    hand.hands[2] = list(parse_tiles("555z666z"))  # two concealed dragon pungs: (8 + 8) x 2 x 2 = 64
-    hand.hands[3] = list(parse_tiles("11z"))  # seat 3 is North: East pair of the prevailing wind, 2 points
+    hand.hands[2] = list(
+        parse_tiles("555z666z")
+    )  # two concealed dragon pungs: (8 + 8) x 2 x 2 = 64
+    hand.hands[3] = list(
+        parse_tiles("11z")
+    )  # seat 3 is North: East pair of the prevailing wind, 2 points
     hand.hands[0] = list(parse_tiles("123m"))  # East (the dealer): nothing
     hand.flowers = [[], [], [], []]  # no bonus tiles declared at the deal (M 32-33) in this setting
-    win, ctx = parse_request(hand.profile, {"concealed": "234m456p789s78s55m", "win_tile": "9s", "win": "tsumo",
-                                            "context": {"seat_wind": "S"}})
+    win, ctx = parse_request(
+        hand.profile,
+        {
+            "concealed": "234m456p789s78s55m",
+            "win_tile": "9s",
+            "win": "tsumo",
+            "context": {"seat_wind": "S"},
+        },
+    )
     score = evaluate(hand.profile, win, ctx)
     before = list(hand.scores)
     hand._scored_settlement(1, score, None, tile=None)
@@ -210,8 +265,13 @@ def test_every_point_item_double_and_limit_hand_has_an_example() -> None:
     seen_items: set[str] = set()
     seen_patterns: set[str] = set()
     for ex in profile.examples:
-        req = {"concealed": ex.concealed, "win_tile": ex.win_tile, "win": ex.win, "context": dict(ex.context),
-               "melds": [{"type": m.type, "tiles": m.tiles} for m in ex.melds]}
+        req = {
+            "concealed": ex.concealed,
+            "win_tile": ex.win_tile,
+            "win": ex.win,
+            "context": dict(ex.context),
+            "melds": [{"type": m.type, "tiles": m.tiles} for m in ex.melds],
+        }
         hand, ctx = parse_request(profile, req)
         score = evaluate(profile, hand, ctx)
         seen_items |= {i.id for i in score.point_items}
@@ -222,8 +282,14 @@ def test_every_point_item_double_and_limit_hand_has_an_example() -> None:
 
 
 def test_score_answers_the_contract_with_options() -> None:
-    req = {"profile": PID, "concealed": "234m9p", "win_tile": "9p", "win": "ron",
-           "melds": [{"type": "pon", "tiles": t} for t in ("555z", "666z", "777z")], "context": {"seat_wind": "S"}}
+    req = {
+        "profile": PID,
+        "concealed": "234m9p",
+        "win_tile": "9p",
+        "win": "ron",
+        "melds": [{"type": "pon", "tiles": t} for t in ("555z", "666z", "777z")],
+        "context": {"seat_wind": "S"},
+    }
     assert score_request(req)["score"] == 1000
     limited = score_request({**req, "context": {"seat_wind": "S", "options": {"ScoreLimit": 800}}})
     assert limited["score"] == 800 and limited["payments"] == {"east": 1600, "non_east": 800}
@@ -238,8 +304,29 @@ def test_score_answers_the_contract_with_options() -> None:
 def test_cli_options_for_classical(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["play", PID, "--option", "NumRounds=x", "--quiet"]) == 2
     assert "NumRounds" in capsys.readouterr().err
-    assert main(["score", PID, "234m9p", "--win", "9p", "--meld", "pon:555z", "--meld", "pon:666z", "--meld", "pon:777z",
-                 "--context", "seat_wind=S", "--option", "NoLimit=true", "--json"]) == 0
+    assert (
+        main(
+            [
+                "score",
+                PID,
+                "234m9p",
+                "--win",
+                "9p",
+                "--meld",
+                "pon:555z",
+                "--meld",
+                "pon:666z",
+                "--meld",
+                "pon:777z",
+                "--context",
+                "seat_wind=S",
+                "--option",
+                "NoLimit=true",
+                "--json",
+            ]
+        )
+        == 0
+    )
     assert json.loads(capsys.readouterr().out)["score"] == 38 * 32
     with pytest.raises(OptionError):
         bind_options(load_profile(PID), {"ConcealedFully": "3"})
@@ -249,8 +336,17 @@ def test_easts_deal_passes_after_the_thirteenth_consecutive_win() -> None:
     from types import SimpleNamespace
 
     match = Match(load_profile(PID), seed=0)
-    won = SimpleNamespace(dealer=0, wins=[SimpleNamespace(seat=0)], aborted=None, exhausted=False, ready_at_end=(), deposits=0)
-    washout = SimpleNamespace(dealer=0, wins=[], aborted=None, exhausted=True, ready_at_end=(), deposits=0)
+    won = SimpleNamespace(
+        dealer=0,
+        wins=[SimpleNamespace(seat=0)],
+        aborted=None,
+        exhausted=False,
+        ready_at_end=(),
+        deposits=0,
+    )
+    washout = SimpleNamespace(
+        dealer=0, wins=[], aborted=None, exhausted=True, ready_at_end=(), deposits=0
+    )
     for n in range(12):
         match._advance_round(won)  # type: ignore[arg-type]
         match._advance_round(washout)  # type: ignore[arg-type]  # a wash-out neither counts nor breaks the run
@@ -262,7 +358,8 @@ def test_easts_deal_passes_after_the_thirteenth_consecutive_win() -> None:
 
 def test_no_spec_text_loses_words_to_a_flow_mapping_comma() -> None:
     """``{en: a, b, zh: ...}`` in YAML makes ``b`` a key with no value, which the resolver drops as a
-    null: the text silently loses its end. No spec may hold a language mapping with such a stray key."""
+    null: the text silently loses its end. No spec may hold a language mapping with such a stray key.
+    """
     import yaml
 
     languages = {"en", "zh", "ja", "pt", "fr"}
@@ -293,7 +390,10 @@ class _SlowAt:
 
     def __call__(self) -> float:
         # play_hand reads the clock before and after each timed answer: the second read of the slow seat's answer is late.
-        if self.hand.pending_seats()[:1] == [self.seat] and self.hand.time_limit(self.seat) is not None:
+        if (
+            self.hand.pending_seats()[:1] == [self.seat]
+            and self.hand.time_limit(self.seat) is not None
+        ):
             self.thinking = not self.thinking
             if not self.thinking:
                 self.now += self.seconds
@@ -314,7 +414,9 @@ class _Recorder:
         return action
 
 
-def _play_with_a_slow_seat(options: dict[str, object], seed: int, seconds: float) -> tuple[Hand, _Recorder, list[Action]]:
+def _play_with_a_slow_seat(
+    options: dict[str, object], seed: int, seconds: float
+) -> tuple[Hand, _Recorder, list[Action]]:
     hand = Hand(bind_options(load_profile(PID), options), seed=seed)
     players: list[object] = [GreedyBot(seed * 4 + i) for i in range(4)]
     slow = _Recorder(seed)
@@ -329,14 +431,19 @@ def test_a_seat_that_does_not_answer_a_claim_in_time_passes() -> None:
     answers = (ActionKind.PASS, ActionKind.PON, ActionKind.CHI, ActionKind.MINKAN, ActionKind.RON)
     late_claims = 0
     for seed in range(30):
-        hand, slow, applied = _play_with_a_slow_seat({}, seed, 16.0)  # Timeout 15 by default: every answer of seat 2 is late
+        hand, slow, applied = _play_with_a_slow_seat(
+            {}, seed, 16.0
+        )  # Timeout 15 by default: every answer of seat 2 is late
         taken = [a.kind for a in applied if a.seat == 2 and a.kind in answers]
         assert taken == [ActionKind.PASS] * len(slow.claims), seed
         late_claims += sum(1 for k in slow.claims if k is not ActionKind.PASS)
         # In time (14 s), or with no limit (Timeout 0), the same seat's answers are all taken as given.
         for options, seconds in (({}, 14.0), ({"Timeout": 0}, 1000.0)):
             hand, slow, applied = _play_with_a_slow_seat(options, seed, seconds)
-            assert [a.kind for a in applied if a.seat == 2 and a.kind in answers] == slow.claims, (seed, options)
+            assert [a.kind for a in applied if a.seat == 2 and a.kind in answers] == slow.claims, (
+                seed,
+                options,
+            )
     assert late_claims > 0  # the slow seat did want to claim (or go out), and was made to pass
 
 
@@ -351,7 +458,10 @@ def test_the_timeout_binds_the_claim_window_and_not_the_turn() -> None:
     waiting = hand.pending_seats()
     assert waiting and all(hand.time_limit(s) == 5 for s in waiting)
     assert all(hand.timeout_action(s) == Action(ActionKind.PASS, s) for s in waiting)
-    assert Hand(bind_options(load_profile(PID), {"Timeout": 0}), seed=3).rules.timeout.claim_seconds == 0
+    assert (
+        Hand(bind_options(load_profile(PID), {"Timeout": 0}), seed=3).rules.timeout.claim_seconds
+        == 0
+    )
 
 
 def test_filling_the_only_place_does_not_count_an_exhausted_wait() -> None:
@@ -361,11 +471,15 @@ def test_filling_the_only_place_does_not_count_an_exhausted_wait() -> None:
         hand.discards[s], hand.melds[s] = [], []
     hand.discards[0] = list(parse_tiles("6s"))
     hand.melds[3] = [Meld(MeldType.PON, tuple(parse_tiles("666s")))]
-    hand.melds[2] = [Meld(MeldType.ANKAN, tuple(parse_tiles("1111z")))]  # a concealed kong's kind is declared too
+    hand.melds[2] = [
+        Meld(MeldType.ANKAN, tuple(parse_tiles("1111z")))
+    ]  # a concealed kong's kind is declared too
     assert hand.exhausted_kinds() == "6s1z"
     ctx = hand.win_context(1)
     assert ctx.exhausted == "6s1z"
-    win, _ = parse_request(hand.profile, {"concealed": "234m456p789s78s55m", "win_tile": "9s", "win": "ron"})
+    win, _ = parse_request(
+        hand.profile, {"concealed": "234m456p789s78s55m", "win_tile": "9s", "win": "ron"}
+    )
     with_exhausted = evaluate(hand.profile, win, ctx)
     assert [i.id for i in with_exhausted.point_items] == ["mah_jong", "only_place"]
     hand.discards[0] = []  # three 6s exposed: 6s could still come, the wait is double
@@ -377,7 +491,13 @@ def test_filling_the_only_place_does_not_count_an_exhausted_wait() -> None:
 
 
 def test_the_exhausted_context_key_is_checked() -> None:
-    req = {"profile": PID, "concealed": "234m456p789s78s55m", "win_tile": "9s", "win": "ron", "context": {"exhausted": "6x"}}
+    req = {
+        "profile": PID,
+        "concealed": "234m456p789s78s55m",
+        "win_tile": "9s",
+        "win": "ron",
+        "context": {"exhausted": "6x"},
+    }
     assert "context.exhausted" in score_request(req)["error"]
     assert "bonus tile" in score_request({**req, "context": {"exhausted": "1f"}})["error"]
     assert score_request({**req, "context": {"exhausted": "6s"}})["fu"] == 22
@@ -394,18 +514,24 @@ def _declarations(counts: dict[int, int]) -> list[dict[int, int]]:
 
 @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(
-    kinds=st.lists(st.sampled_from([0, 8, 9, 13, 18, 26, 27, 28, 29, 30, 31, 32, 33]), min_size=4, max_size=13),
+    kinds=st.lists(
+        st.sampled_from([0, 8, 9, 13, 18, 26, 27, 28, 29, 30, 31, 32, 33]), min_size=4, max_size=13
+    ),
     seat=st.sampled_from(["E", "S", "W", "N"]),
     purity=st.booleans(),
 )
-def test_no_declaration_of_a_loser_scores_more_than_the_tables(kinds: list[int], seat: str, purity: bool) -> None:
+def test_no_declaration_of_a_loser_scores_more_than_the_tables(
+    kinds: list[int], seat: str, purity: bool
+) -> None:
     """The ``losers_declare`` reading: the table's declaration (pungs of threes, pairs of twos) is a loser's best."""
     from collections import Counter
 
     from mjspec.runtime.tiles import Tile
 
     counts = {k: min(c, 4) for k, c in Counter(kinds).items()}
-    ctx = WinContext.from_mapping({"seat_wind": seat, "losing_hand": True, "options": {"LosersPurity": purity}})
+    ctx = WinContext.from_mapping(
+        {"seat_wind": seat, "losing_hand": True, "options": {"LosersPurity": purity}}
+    )
     profile = load_profile(PID)
 
     def value(held: dict[int, int]) -> int:

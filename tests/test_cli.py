@@ -19,12 +19,18 @@ from conftest import ROOT
 
 def run(*args: str, stdin: str = "") -> subprocess.CompletedProcess[str]:
     return subprocess.run(
-        [sys.executable, "-m", "mjspec.app.cli", *args], input=stdin, capture_output=True, text=True, cwd=ROOT
+        [sys.executable, "-m", "mjspec.app.cli", *args],
+        input=stdin,
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
     )
 
 
 def test_score_human_form() -> None:
-    res = run("score", "sichuan_tfmj", "11122233m456p77p", "--win", "7p", "--tsumo", "--missing", "s")
+    res = run(
+        "score", "sichuan_tfmj", "11122233m456p77p", "--win", "7p", "--tsumo", "--missing", "s"
+    )
     assert res.returncode == 0, res.stderr
     assert "Basic Hand (Ping Hu)" in res.stdout and "each pays 2" in res.stdout
 
@@ -56,7 +62,9 @@ def test_user_mistakes_are_one_line_with_status_2(args: tuple[str, ...], needle:
 
 def test_validate_reports_file_line_path(tmp_path: Path) -> None:
     bad = tmp_path / "broken.yaml"
-    bad.write_text("id: broken\nnames: {en: x, zh: x, ja: x, pt: x, fr: x}\nsource: {book: '9', title: t}\nscorin: {}\n")
+    bad.write_text(
+        "id: broken\nnames: {en: x, zh: x, ja: x, pt: x, fr: x}\nsource: {book: '9', title: t}\nscorin: {}\n"
+    )
     res = run("validate", str(bad))
     assert res.returncode == 2
     assert f"{bad}:4: scorin: unknown key 'scorin'; did you mean 'scoring'?" in res.stderr
@@ -82,10 +90,14 @@ def test_list_says_the_python_backend_and_why_when_native_is_off() -> None:
 
     res = subprocess.run(
         [sys.executable, "-m", "mjspec.app.cli", "list"],
-        capture_output=True, text=True, env={**os.environ, "MJSPEC_BACKEND": "python"},
+        capture_output=True,
+        text=True,
+        env={**os.environ, "MJSPEC_BACKEND": "python"},
     )
     assert res.returncode == 0, res.stderr
-    assert all(line.split("\t")[3] == "python (MJSPEC_BACKEND=python)" for line in res.stdout.splitlines())
+    assert all(
+        line.split("\t")[3] == "python (MJSPEC_BACKEND=python)" for line in res.stdout.splitlines()
+    )
 
 
 def test_a_stale_native_engine_is_never_used(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -99,7 +111,9 @@ def test_a_stale_native_engine_is_never_used(monkeypatch: pytest.MonkeyPatch) ->
     profile = load_profile("sichuan_tfmj")
     registered = engines.compiled_engine("sichuan_tfmj")
     assert registered is not None and registered.native_digest is not None
-    monkeypatch.setitem(engines._ENGINES, "sichuan_tfmj", dataclasses.replace(registered, native_digest="0" * 32))
+    monkeypatch.setitem(
+        engines._ENGINES, "sichuan_tfmj", dataclasses.replace(registered, native_digest="0" * 32)
+    )
     monkeypatch.setitem(profile.memo, "native_score", native_score._learn(profile))
     assert native_score.native_profile(profile) is None
     assert "older than its spec" in native_score.backend_of(profile)
@@ -112,13 +126,41 @@ def test_build_check_passes_on_the_repository() -> None:
 
 def test_jsonl_contract() -> None:
     requests = [
-        {"profile": "sichuan_tfmj", "concealed": "111m234567m234p9p", "win_tile": "9p", "win": "ron", "context": {"missing_suit": "s"}},
-        {"profile": "sichuan_tfmj", "concealed": "1112345677899m", "win_tile": "9m", "win": "tsumo"},
+        {
+            "profile": "sichuan_tfmj",
+            "concealed": "111m234567m234p9p",
+            "win_tile": "9p",
+            "win": "ron",
+            "context": {"missing_suit": "s"},
+        },
+        {
+            "profile": "sichuan_tfmj",
+            "concealed": "1112345677899m",
+            "win_tile": "9m",
+            "win": "tsumo",
+        },
         "not an object",
-        {"profile": "sichuan_tfmj", "concealed": "111m234567m234p9s", "win_tile": "9s", "win": "ron", "context": {"missing_suit": "s"}},
+        {
+            "profile": "sichuan_tfmj",
+            "concealed": "111m234567m234p9s",
+            "win_tile": "9s",
+            "win": "ron",
+            "context": {"missing_suit": "s"},
+        },
         {"profile": "nope"},
-        {"profile": "sichuan_tfmj", "concealed": "2p", "win_tile": "2p", "win": "ron", "context": {"missing_suit": "s"},
-         "melds": [{"type": "pon", "tiles": "222m"}, {"type": "pon", "tiles": "555m"}, {"type": "pon", "tiles": "333p"}, {"type": "kakan", "tiles": "8888p"}]},
+        {
+            "profile": "sichuan_tfmj",
+            "concealed": "2p",
+            "win_tile": "2p",
+            "win": "ron",
+            "context": {"missing_suit": "s"},
+            "melds": [
+                {"type": "pon", "tiles": "222m"},
+                {"type": "pon", "tiles": "555m"},
+                {"type": "pon", "tiles": "333p"},
+                {"type": "kakan", "tiles": "8888p"},
+            ],
+        },
     ]
     text = "\n".join(json.dumps(r) for r in requests) + "\n{broken json\n"
     out = io.StringIO()
@@ -126,21 +168,39 @@ def test_jsonl_contract() -> None:
     answers = [json.loads(line) for line in out.getvalue().splitlines()]
     assert len(answers) == 7
     a = answers[0]
-    assert a == {"legal": True, "patterns": [{"id": "ping_hu", "name": "Basic Hand (Ping Hu)", "value": 0, "count": 1}], "total": 0, "fu": None, "payments": {"discarder": 1}}
+    assert a == {
+        "legal": True,
+        "patterns": [{"id": "ping_hu", "name": "Basic Hand (Ping Hu)", "value": 0, "count": 1}],
+        "total": 0,
+        "fu": None,
+        "payments": {"discarder": 1},
+    }
     assert answers[1]["total"] == 2 and answers[1]["payments"] == {"each": 5}
     assert "error" in answers[2]
     assert answers[3]["legal"] is False and "missing suit" in answers[3]["reason"]
     assert "unknown profile" in answers[4]["error"]
-    assert answers[5]["total"] == 3 and {p["id"] for p in answers[5]["patterns"]} == {"all_triplets", "golden_hook", "root"}
+    assert answers[5]["total"] == 3 and {p["id"] for p in answers[5]["patterns"]} == {
+        "all_triplets",
+        "golden_hook",
+        "root",
+    }
     assert "not JSON" in answers[6]["error"]
 
 
 def test_jsonl_through_the_console_script() -> None:
-    req = {"profile": "sichuan_tfmj", "concealed": "1111223344556p", "win_tile": "6p", "win": "ron", "context": {"missing_suit": "m"}}
+    req = {
+        "profile": "sichuan_tfmj",
+        "concealed": "1111223344556p",
+        "win_tile": "6p",
+        "win": "ron",
+        "context": {"missing_suit": "m"},
+    }
     res = run("score", "--jsonl", stdin=json.dumps(req) + "\n")
     assert res.returncode == 0
     answer = json.loads(res.stdout)
-    assert answer["total"] == 5 and answer["payments"] == {"discarder": 8}  # 2 + 2 + 1 root, paid at the cap
+    assert answer["total"] == 5 and answer["payments"] == {
+        "discarder": 8
+    }  # 2 + 2 + 1 root, paid at the cap
 
 
 def test_main_without_command_prints_help(capsys: pytest.CaptureFixture[str]) -> None:

@@ -73,7 +73,9 @@ def test_unknown_key_gets_did_you_mean(tmp_path: Path) -> None:
 
 def test_unknown_key_in_child_points_at_child_file(tmp_path: Path) -> None:
     errs = errors_of(tmp_path, {"sichuan_tfmj": BASE, "house": child("scoring:\n  cpa: 4\n")})
-    assert any(e.startswith("specs/house.yaml:4:") and "did you mean 'cap'" in e for e in errs), errs
+    assert any(
+        e.startswith("specs/house.yaml:4:") and "did you mean 'cap'" in e for e in errs
+    ), errs
 
 
 def test_cyclic_extends(tmp_path: Path) -> None:
@@ -129,7 +131,10 @@ def test_id_must_match_file(tmp_path: Path) -> None:
 
 
 def test_impossible_values(tmp_path: Path) -> None:
-    text = BASE.replace("  cap: 3\n", "  cap: -1\n").replace("      value: 2\n      when: \"len(suits) == 1\"", "      value: -2\n      when: \"len(suits) == 1\"")
+    text = BASE.replace("  cap: 3\n", "  cap: -1\n").replace(
+        '      value: 2\n      when: "len(suits) == 1"',
+        '      value: -2\n      when: "len(suits) == 1"',
+    )
     errs = errors_of(tmp_path, {"sichuan_tfmj": text})
     joined = "\n".join(errs)
     assert "scoring.cap" in joined
@@ -167,13 +172,23 @@ def test_failing_build_leaves_previous_files_intact(tmp_path: Path) -> None:
     out = compile_library(layout)
     assert not out.errors
     write_outputs(layout, out)
-    before = {p.relative_to(layout.generated): p.read_bytes() for p in layout.generated.rglob("*") if p.is_file()}
+    before = {
+        p.relative_to(layout.generated): p.read_bytes()
+        for p in layout.generated.rglob("*")
+        if p.is_file()
+    }
     assert any(p.parts[0] == "native" for p in before)  # the native source is among what must stay
-    (layout.specs / "sichuan_tfmj.yaml").write_text(BASE.replace("  cap: 3\n", "  cap: 2\n"), "utf-8")
+    (layout.specs / "sichuan_tfmj.yaml").write_text(
+        BASE.replace("  cap: 3\n", "  cap: 2\n"), "utf-8"
+    )
     (layout.specs / "broken.yaml").write_text("id: broken\nnames: {en: x}\n", "utf-8")
     out2 = compile_library(layout)
     assert out2.errors
-    after = {p.relative_to(layout.generated): p.read_bytes() for p in layout.generated.rglob("*") if p.is_file()}
+    after = {
+        p.relative_to(layout.generated): p.read_bytes()
+        for p in layout.generated.rglob("*")
+        if p.is_file()
+    }
     assert after == before
     assert not [p for p in layout.generated.rglob("*") if p.name.endswith(".tmp")]
 
@@ -206,7 +221,10 @@ def test_generation_is_deterministic_across_hash_seeds(tmp_path: Path) -> None:
     for seed in ("1", "2", "12345"):
         env = dict(os.environ, PYTHONHASHSEED=seed)
         res = subprocess.run(
-            [sys.executable, "-c", script, str(tmp_path / "black")], capture_output=True, env=env, check=True
+            [sys.executable, "-c", script, str(tmp_path / "black")],
+            capture_output=True,
+            env=env,
+            check=True,
         )
         outputs.append(res.stdout)
     assert outputs[0] == outputs[1] == outputs[2]
@@ -232,16 +250,50 @@ NASTY = [
 ]
 
 ALLOWED_CALLS = {
-    "Profile", "Text", "Source", "TileSet", "Suit", "Deal", "Opening", "MissingSuitRule", "ShapeRules",
-    "Requirement", "Pattern", "PatternGroup", "Pick", "Payments", "Example", "ExampleMeld",
-    "Combine", "Minimum", "Points", "PointItem", "OptionSpec", "OptionType", "ScoreValue", "ListedWhen",
-    "replace", "with_changes",
-    "bool", "int", "len", "all", "any", "min", "max", "sum", "abs", "bounded_pow", "count_bits",
+    "Profile",
+    "Text",
+    "Source",
+    "TileSet",
+    "Suit",
+    "Deal",
+    "Opening",
+    "MissingSuitRule",
+    "ShapeRules",
+    "Requirement",
+    "Pattern",
+    "PatternGroup",
+    "Pick",
+    "Payments",
+    "Example",
+    "ExampleMeld",
+    "Combine",
+    "Minimum",
+    "Points",
+    "PointItem",
+    "OptionSpec",
+    "OptionType",
+    "ScoreValue",
+    "ListedWhen",
+    "replace",
+    "with_changes",
+    "bool",
+    "int",
+    "len",
+    "all",
+    "any",
+    "min",
+    "max",
+    "sum",
+    "abs",
+    "bounded_pow",
+    "count_bits",
 }
 
 
 RULE_TYPES = {
-    name for name in dir(rules) if isinstance(getattr(rules, name), type) and getattr(rules, name).__module__ == rules.__name__
+    name
+    for name in dir(rules)
+    if isinstance(getattr(rules, name), type) and getattr(rules, name).__module__ == rules.__name__
 }
 
 
@@ -249,27 +301,45 @@ def _audit_module(source: str) -> list[str]:
     """Every string constant of the module, after checking its structure admits no stray code."""
     tree = ast.parse(source)
     for node in tree.body:
-        if isinstance(node, ast.ImportFrom) and node.level == 1:  # a profile it extends: its PROFILE, or
-            assert re.fullmatch(r"[a-z][a-z0-9_]*", node.module or "")  # a predicate or mask it shares
+        if (
+            isinstance(node, ast.ImportFrom) and node.level == 1
+        ):  # a profile it extends: its PROFILE, or
+            assert re.fullmatch(
+                r"[a-z][a-z0-9_]*", node.module or ""
+            )  # a predicate or mask it shares
             for a in node.names:
                 assert (a.name, a.asname) == ("PROFILE", "PARENT") or (
                     a.name == a.asname and re.fullmatch(r"_[A-Za-z][A-Za-z0-9_]*", a.name)
                 )
         elif isinstance(node, ast.ImportFrom):
             assert node.level == 0
-            assert node.module == "__future__" or (node.module or "").startswith("mjspec.runtime") or (
-                node.module == "dataclasses" and [a.name for a in node.names] == ["replace"]
+            assert (
+                node.module == "__future__"
+                or (node.module or "").startswith("mjspec.runtime")
+                or (node.module == "dataclasses" and [a.name for a in node.names] == ["replace"])
             )
             if node.module == "mjspec.runtime":
                 assert [a.name for a in node.names] == ["rules"]
         elif isinstance(node, ast.FunctionDef):
             assert node.name.startswith(
-                ("_when_", "_count_", "_value_", "_open_", "_require_", "_ron_", "_tsumo_", "_point_", "_points_result")
+                (
+                    "_when_",
+                    "_count_",
+                    "_value_",
+                    "_open_",
+                    "_require_",
+                    "_ron_",
+                    "_tsumo_",
+                    "_point_",
+                    "_points_result",
+                )
             )
             assert len(node.body) == 1 and isinstance(node.body[0], ast.Return)
         elif isinstance(node, ast.Assign) and isinstance(node.value, ast.Constant):  # a named mask
             [target] = node.targets
-            assert isinstance(target, ast.Name) and re.fullmatch(r"_(TILE_KINDS|GROUP_FIELDS)_[0-9]+", target.id)
+            assert isinstance(target, ast.Name) and re.fullmatch(
+                r"_(TILE_KINDS|GROUP_FIELDS)_[0-9]+", target.id
+            )
             assert type(node.value.value) is int
         elif isinstance(node, ast.Assign):
             assert [t.id for t in node.targets if isinstance(t, ast.Name)] == ["PROFILE"]
@@ -281,31 +351,49 @@ def _audit_module(source: str) -> list[str]:
             # the last statement, and the only one of its kind: the engine announces itself to the runtime
             assert node is tree.body[-1]
             name = node.value.keywords[1].value.right if len(node.value.keywords) == 3 else None
-            assert isinstance(name, ast.Constant) and re.fullmatch(r"\._native_[a-z][a-z0-9_]*", name.value)
+            assert isinstance(name, ast.Constant) and re.fullmatch(
+                r"\._native_[a-z][a-z0-9_]*", name.value
+            )
             expected = (
                 f"register_engine(PROFILE, module=__name__, native_module=__name__.rpartition('.')[0] + {name.value!r}, "
                 "native_digest=NATIVE_DIGEST)"
             )
-            assert ast.dump(node.value) == ast.dump(ast.parse(expected, mode="eval").body), ast.unparse(node)
+            assert ast.dump(node.value) == ast.dump(
+                ast.parse(expected, mode="eval").body
+            ), ast.unparse(node)
         elif isinstance(node, ast.Expr):
             assert isinstance(node.value, ast.Constant)  # the docstring
         else:
             raise AssertionError(f"unexpected top-level statement {ast.dump(node)[:80]}")
-    tree.body = [n for n in tree.body if not (isinstance(n, ast.Expr) and isinstance(n.value, ast.Call))]
+    tree.body = [
+        n for n in tree.body if not (isinstance(n, ast.Expr) and isinstance(n.value, ast.Call))
+    ]
     for node in ast.walk(tree):
         if isinstance(node, ast.Call):
-            if isinstance(node.func, ast.Attribute) and isinstance(node.func.value, ast.Name) and node.func.value.id == "v":
+            if (
+                isinstance(node.func, ast.Attribute)
+                and isinstance(node.func.value, ast.Name)
+                and node.func.value.id == "v"
+            ):
                 # a declared function of the vocabulary
-                assert node.func.attr in HAND_FUNCTIONS or node.func.attr in POINT_FUNCTIONS or node.func.attr in OPTION_FUNCTIONS, node.func.attr
+                assert (
+                    node.func.attr in HAND_FUNCTIONS
+                    or node.func.attr in POINT_FUNCTIONS
+                    or node.func.attr in OPTION_FUNCTIONS
+                ), node.func.attr
             elif isinstance(node.func, ast.Attribute):  # rules.TableRules(...) and its parts
                 assert isinstance(node.func.value, ast.Name) and node.func.value.id == "rules"
                 assert node.func.attr in RULE_TYPES, node.func.attr
             else:
-                assert isinstance(node.func, ast.Name) and node.func.id in ALLOWED_CALLS, ast.dump(node)[:120]
+                assert isinstance(node.func, ast.Name) and node.func.id in ALLOWED_CALLS, ast.dump(
+                    node
+                )[:120]
         assert not isinstance(node, (ast.Import, ast.Lambda, ast.NamedExpr, ast.Subscript))
         if isinstance(node, ast.Attribute):
             assert not node.attr.startswith("_")
-    return [n.value for n in ast.walk(tree) if isinstance(n, ast.Constant) and isinstance(n.value, str)]
+    return [
+        n.value for n in ast.walk(tree) if isinstance(n, ast.Constant) and isinstance(n.value, str)
+    ]
 
 
 @pytest.mark.parametrize("nasty", NASTY)
@@ -332,8 +420,14 @@ def test_spec_strings_reach_code_only_as_literals(tmp_path: Path, nasty: str) ->
     # literals and comments it is the same code as with a plain name.
     native = out.files[layout.generated / "native" / "house.c"]
     assert c_string(nasty) in native
-    plain = compile_library(make_layout(tmp_path / "plain", {"sichuan_tfmj": BASE, "house": child(body.replace(q, '"plain"'))}))
-    assert _c_code(native) == _c_code(plain.files[tmp_path / "plain" / "generated" / "native" / "house.c"])
+    plain = compile_library(
+        make_layout(
+            tmp_path / "plain", {"sichuan_tfmj": BASE, "house": child(body.replace(q, '"plain"'))}
+        )
+    )
+    assert _c_code(native) == _c_code(
+        plain.files[tmp_path / "plain" / "generated" / "native" / "house.c"]
+    )
 
 
 def _c_code(source: str) -> str:
@@ -395,7 +489,10 @@ def _same(a: object, b: object, where: str = "PROFILE") -> None:
     if isinstance(a, types.FunctionType):
         assert isinstance(b, types.FunctionType), where
         assert a.__name__ == b.__name__ and a.__defaults__ == b.__defaults__, where
-        assert a.__code__.co_code == b.__code__.co_code and a.__code__.co_consts == b.__code__.co_consts, where
+        assert (
+            a.__code__.co_code == b.__code__.co_code
+            and a.__code__.co_consts == b.__code__.co_consts
+        ), where
         assert a.__code__.co_names == b.__code__.co_names, where
         for name in a.__code__.co_names:  # the masks and helpers it reads, by value
             if name in a.__globals__ and not isinstance(a.__globals__[name], types.ModuleType):
@@ -444,8 +541,12 @@ def test_a_child_module_states_only_what_it_changes(tmp_path: Path) -> None:
     assert not out.errors, out.errors
     source = out.files[layout.generated / "house.py"]
     tree = ast.parse(source)
-    assert not [n for n in tree.body if isinstance(n, ast.FunctionDef)]  # every predicate is the parent's
-    profile = next(n.value for n in tree.body if isinstance(n, ast.Assign) and isinstance(n.value, ast.Call))
+    assert not [
+        n for n in tree.body if isinstance(n, ast.FunctionDef)
+    ]  # every predicate is the parent's
+    profile = next(
+        n.value for n in tree.body if isinstance(n, ast.Assign) and isinstance(n.value, ast.Call)
+    )
     assert [k.arg for k in profile.keywords] == ["id", "extends", "spec_file", "cap"]
     assert "from .sichuan_tfmj import PROFILE as PARENT" in source
     # The parent's own module is written whole and the child's engine is the parent's with cap 4.
@@ -459,4 +560,6 @@ def test_a_child_whose_parent_fails_shares_nothing(tmp_path: Path) -> None:
     out = compile_library(layout)
     assert out.errors and all("sichuan_tfmj.yaml" in str(e) for e in out.errors), out.errors
     house = out.files.get(layout.generated / "house.py")
-    assert house is None or "PARENT" not in house  # never a module importing one the build did not make
+    assert (
+        house is None or "PARENT" not in house
+    )  # never a module importing one the build did not make

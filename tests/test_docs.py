@@ -55,7 +55,9 @@ def child(body: str, pid: str = "house") -> str:
     return f"id: {pid}\nextends: sichuan_tfmj\nnames: {names}\n{body}"
 
 
-def docs_of(tmp_path: Path, specs: dict[str, str], locale: Path | None = None) -> tuple[Layout, dict[str, str]]:
+def docs_of(
+    tmp_path: Path, specs: dict[str, str], locale: Path | None = None
+) -> tuple[Layout, dict[str, str]]:
     layout = make_layout(tmp_path, specs, locale)
     out = compile_library(layout)
     assert not out.errors, "\n".join(map(str, out.errors))
@@ -85,14 +87,27 @@ def test_every_profile_renders_in_every_language_with_an_index(bundled: dict[str
 def test_bundled_documents_are_fresh_on_disk(bundled: dict[str, str]) -> None:
     rules = Layout.bundled().rules
     for name, text in bundled.items():
-        assert (rules / name).read_text("utf-8") == text, f"docs/rules/{name} is stale: run `mjspec build`"
+        assert (rules / name).read_text(
+            "utf-8"
+        ) == text, f"docs/rules/{name} is stale: run `mjspec build`"
 
 
 def test_sections_players_expect(bundled: dict[str, str]) -> None:
     doc = bundled["sichuan_tfmj.en.md"]
     headings = re.findall(r"^## (.+)$", doc, flags=re.M)
-    for needed in ("Quick reference", "Tiles and deal", "Opening", "Calls and priority", "Winning", "Scoring patterns",
-                   "Payments", "Worked examples", "Exhaustive draw", "Match length and dealer", "Rule readings"):
+    for needed in (
+        "Quick reference",
+        "Tiles and deal",
+        "Opening",
+        "Calls and priority",
+        "Winning",
+        "Scoring patterns",
+        "Payments",
+        "Worked examples",
+        "Exhaustive draw",
+        "Match length and dealer",
+        "Rule readings",
+    ):
         assert needed in headings, needed
     assert headings.index("Quick reference") == 0
 
@@ -112,7 +127,9 @@ def test_template_wording_is_translated(bundled: dict[str, str]) -> None:
         doc = bundled[f"sichuan_tfmj.{lang}.md"]
         left = english & set(re.findall(r"^##+ .+$", doc, flags=re.M))
         assert not left, (lang, left)
-    assert "## 速览" in bundled["sichuan_tfmj.zh.md"] and "## 早見表" in bundled["sichuan_tfmj.ja.md"]
+    assert (
+        "## 速览" in bundled["sichuan_tfmj.zh.md"] and "## 早見表" in bundled["sichuan_tfmj.ja.md"]
+    )
 
 
 def test_payment_table_is_the_engines(bundled: dict[str, str]) -> None:
@@ -128,7 +145,7 @@ def test_payment_table_is_the_engines(bundled: dict[str, str]) -> None:
 
 
 def test_payment_table_follows_a_changed_formula(tmp_path: Path) -> None:
-    body = "scoring: {cap: 4}\npayments:\n  values:\n    unit: \"3 ** min(fan, 4)\"\nexamples: []\n"
+    body = 'scoring: {cap: 4}\npayments:\n  values:\n    unit: "3 ** min(fan, 4)"\nexamples: []\n'
     _, docs = docs_of(tmp_path, {"sichuan_tfmj": BASE, "house": child(body)})
     doc = docs["house.en.md"]
     assert "| 4 | 81 | 81 | 82 |" in doc and "| 5 or more | 81 | 81 | 82 |" in doc
@@ -145,15 +162,23 @@ def test_payment_formulas_read_as_arithmetic_and_words(bundled: dict[str, str]) 
         for raw in ("option_on(", "option_value(", " ** ", "min(", " else ", "//"):
             assert raw not in row, (name, raw, row)
     english = bundled["classical_xmj.en.md"]
-    assert "`non_east` pays `score` × (2 if the winner is the dealer and `EastDoubles` is on, otherwise 1)" in english
-    assert "`counted` = the lower of `points` × 2^(the lower of `fan` and 27) and 100000000" in english
+    assert (
+        "`non_east` pays `score` × (2 if the winner is the dealer and `EastDoubles` is on, otherwise 1)"
+        in english
+    )
+    assert (
+        "`counted` = the lower of `points` × 2^(the lower of `fan` and 27) and 100000000" in english
+    )
     riichi = bundled["riichi_planet.en.md"]
-    assert "((6 if the winner is the dealer, otherwise 4) × `base`, rounded up to a multiple of 100) + 300 × `honba`" in riichi
+    assert (
+        "((6 if the winner is the dealer, otherwise 4) × `base`, rounded up to a multiple of 100) + 300 × `honba`"
+        in riichi
+    )
     assert "8000 if `fan` ≥ 13; 6000 if `fan` ≥ 11;" in riichi
 
 
 def test_a_formula_the_reader_cannot_word_is_shown_as_written(tmp_path: Path) -> None:
-    body = "payments:\n  values:\n    unit: \"2 ** min(fan, 3) + (fan if fan in (1, 2) else 3)\"\nexamples: []\n"
+    body = 'payments:\n  values:\n    unit: "2 ** min(fan, 3) + (fan if fan in (1, 2) else 3)"\nexamples: []\n'
     _, docs = docs_of(tmp_path, {"sichuan_tfmj": BASE, "house": child(body)})
     assert "`unit` = `2 ** min(fan, 3) + (fan if fan in (1, 2) else 3)`" in docs["house.en.md"]
 
@@ -183,9 +208,26 @@ def test_worked_examples_show_the_engines_result(bundled: dict[str, str]) -> Non
 
 def test_glyphs_cover_the_unicode_block() -> None:
     expected = {
-        "1m": "🀇", "9m": "🀏", "1p": "🀙", "9p": "🀡", "1s": "🀐", "9s": "🀘", "0p": "🀝",
-        "1z": "🀀", "2z": "🀁", "3z": "🀂", "4z": "🀃", "5z": "🀆", "6z": "🀅", "7z": "🀄",
-        "1f": "🀢", "2f": "🀣", "3f": "🀥", "4f": "🀤", "5f": "🀦", "8f": "🀩",
+        "1m": "🀇",
+        "9m": "🀏",
+        "1p": "🀙",
+        "9p": "🀡",
+        "1s": "🀐",
+        "9s": "🀘",
+        "0p": "🀝",
+        "1z": "🀀",
+        "2z": "🀁",
+        "3z": "🀂",
+        "4z": "🀃",
+        "5z": "🀆",
+        "6z": "🀅",
+        "7z": "🀄",
+        "1f": "🀢",
+        "2f": "🀣",
+        "3f": "🀥",
+        "4f": "🀤",
+        "5f": "🀦",
+        "8f": "🀩",
     }
     for mpsz, char in expected.items():
         assert glyph(parse_tiles(mpsz)[0]) == char, mpsz
@@ -207,7 +249,12 @@ def test_sections_without_ir_data_do_not_appear(tmp_path: Path) -> None:
     tr = Translator("en", load_catalogs()["en"])
     doc = render_document(WithoutTable(), engine, "en", tr, {ir.id: ir.names})  # type: ignore[arg-type]
     assert not tr.missing
-    for heading in ("Calls and priority", "Exhaustive draw", "Match length and dealer", "Kong payments"):
+    for heading in (
+        "Calls and priority",
+        "Exhaustive draw",
+        "Match length and dealer",
+        "Kong payments",
+    ):
         assert f"## {heading}" not in doc
     for heading in ("Quick reference", "Opening", "Scoring patterns", "Payments"):
         assert f"## {heading}" in doc
@@ -287,7 +334,10 @@ def test_missing_catalog_entry_is_a_build_error_naming_msgid_and_language(tmp_pa
     layout = make_layout(tmp_path / "p", {"sichuan_tfmj": BASE}, locale)
     out = compile_library(layout)
     errors = [str(e) for e in out.errors]
-    assert f"{locale / 'ja.po'}: the entry for msgid 'Quick reference' (language ja) is missing" in "\n".join(errors)
+    assert (
+        f"{locale / 'ja.po'}: the entry for msgid 'Quick reference' (language ja) is missing"
+        in "\n".join(errors)
+    )
     assert any("(language fr)" in e and "'Rule readings'" in e for e in errors), errors
     assert not [p for p in out.files if p.suffix == ".md"]
 
@@ -295,19 +345,36 @@ def test_missing_catalog_entry_is_a_build_error_naming_msgid_and_language(tmp_pa
 def test_fuzzy_or_empty_entry_counts_as_missing(tmp_path: Path) -> None:
     locale = _copy_locale(tmp_path)
     po = locale / "pt.po"
-    po.write_text(po.read_text("utf-8").replace('msgid "Quick reference"\n', '#, fuzzy\nmsgid "Quick reference"\n'), "utf-8")
+    po.write_text(
+        po.read_text("utf-8").replace(
+            'msgid "Quick reference"\n', '#, fuzzy\nmsgid "Quick reference"\n'
+        ),
+        "utf-8",
+    )
     po = locale / "zh.po"
-    po.write_text(po.read_text("utf-8").replace('msgid "Worked examples"\nmsgstr "计分示例"', 'msgid "Worked examples"\nmsgstr ""'), "utf-8")
+    po.write_text(
+        po.read_text("utf-8").replace(
+            'msgid "Worked examples"\nmsgstr "计分示例"', 'msgid "Worked examples"\nmsgstr ""'
+        ),
+        "utf-8",
+    )
     out = compile_library(make_layout(tmp_path / "p", {"sichuan_tfmj": BASE}, locale))
     errors = [str(e) for e in out.errors]
-    assert any("(language pt)" in e and "'Quick reference'" in e and "untranslated" in e for e in errors), errors
+    assert any(
+        "(language pt)" in e and "'Quick reference'" in e and "untranslated" in e for e in errors
+    ), errors
     assert any("(language zh)" in e and "'Worked examples'" in e for e in errors), errors
 
 
 def test_catalog_problems_are_located() -> None:
-    header = 'msgid ""\nmsgstr ""\n"Content-Type: text/plain; charset=UTF-8\\n"\n"Language: fr\\n"\n\n'
+    header = (
+        'msgid ""\nmsgstr ""\n"Content-Type: text/plain; charset=UTF-8\\n"\n"Language: fr\\n"\n\n'
+    )
     cases = {
-        '#, python-brace-format\nmsgid "{count} tiles"\nmsgstr "{nombre} tuiles"\n': ("x.po:6", "placeholders {count}"),
+        '#, python-brace-format\nmsgid "{count} tiles"\nmsgstr "{nombre} tuiles"\n': (
+            "x.po:6",
+            "placeholders {count}",
+        ),
         'msgid "a"\nmsgstr "b"\n\nmsgid "a"\nmsgstr "c"\n': ("x.po:9", "duplicate entry"),
         'msgid "a"\nmsgstr "b\\q"\n': ("x.po:7", "unknown escape"),
         'msgid "a"\nmsgid_plural "as"\nmsgstr[0] "b"\n': ("x.po:7", "plural forms"),
@@ -363,11 +430,19 @@ EXAMPLE = "concealed: 111m234567m234p9p, win_tile: 9p, win: ron, context: {missi
     [
         ("{en: x, zh: x, ja: x, fr: x}", ("examples[0].name.pt", "missing pt translation")),
         ("{en: x}", ("examples[0].name.zh", "examples[0].name.fr")),
-        ("just english", ("examples[0].name", "every language (en, zh, ja, pt, fr)", "'just english'")),
+        (
+            "just english",
+            ("examples[0].name", "every language (en, zh, ja, pt, fr)", "'just english'"),
+        ),
     ],
 )
-def test_example_name_needs_every_language(tmp_path: Path, name: str, needles: tuple[str, ...]) -> None:
-    layout = make_layout(tmp_path, {"sichuan_tfmj": BASE, "house": child(f"examples:\n  - {{name: {name}, {EXAMPLE}}}\n")})
+def test_example_name_needs_every_language(
+    tmp_path: Path, name: str, needles: tuple[str, ...]
+) -> None:
+    layout = make_layout(
+        tmp_path,
+        {"sichuan_tfmj": BASE, "house": child(f"examples:\n  - {{name: {name}, {EXAMPLE}}}\n")},
+    )
     errors = "\n".join(map(str, compile_library(layout).errors))
     assert "house.yaml:" in errors, errors
     for needle in needles:
@@ -384,8 +459,14 @@ def test_clock_names_come_from_the_spec(bundled: dict[str, str]) -> None:
         tr = Translator(lang, catalogs[lang])
         for clock, (cid, names) in zip(ir.table.clocks, ir.clock_names):
             seconds = [tr("{seconds} s", seconds=n) for n in (clock.per_action, clock.reserve)]
-            assert f"| {escape_md(names.get(lang))} | {seconds[0]} | {seconds[1]} |" in doc, (lang, cid)
-    assert "| Relax |" in bundled["sichuan_planet.fr.md"] and "| 子弹 |" in bundled["sichuan_planet.zh.md"]
+            assert f"| {escape_md(names.get(lang))} | {seconds[0]} | {seconds[1]} |" in doc, (
+                lang,
+                cid,
+            )
+    assert (
+        "| Relax |" in bundled["sichuan_planet.fr.md"]
+        and "| 子弹 |" in bundled["sichuan_planet.zh.md"]
+    )
 
 
 def test_a_profile_that_is_not_playable_says_so_and_states_no_table_rules(tmp_path: Path) -> None:
@@ -394,16 +475,39 @@ def test_a_profile_that_is_not_playable_says_so_and_states_no_table_rules(tmp_pa
     for lang in LANGUAGES:
         doc = docs[f"house.{lang}.md"]
         tr = Translator(lang, catalogs[lang])
-        notice = str(tr("**Not playable yet.** The engine scores this profile's hands, but it does not implement the profile's table rules (the opening, calls, win flow, kong payments, exhaustive draw and match) yet. This page leaves them out, and {play} and {simulate} refuse the profile.", play="`mjspec play`", simulate="`mjspec simulate`"))
+        notice = str(
+            tr(
+                "**Not playable yet.** The engine scores this profile's hands, but it does not implement the profile's table rules (the opening, calls, win flow, kong payments, exhaustive draw and match) yet. This page leaves them out, and {play} and {simulate} refuse the profile.",
+                play="`mjspec play`",
+                simulate="`mjspec simulate`",
+            )
+        )
         assert not tr.missing and notice.split("**")[1] in doc, lang
         headings = set(re.findall(r"^## (.+)$", doc, flags=re.M))
-        for title in ("Opening", "Calls and priority", "Win flow and passing", "Kong payments", "Exhaustive draw", "Match length and dealer"):
+        for title in (
+            "Opening",
+            "Calls and priority",
+            "Win flow and passing",
+            "Kong payments",
+            "Exhaustive draw",
+            "Match length and dealer",
+        ):
             assert f"{tr(title)}" not in headings, (lang, title)
-        for title in ("Quick reference", "Winning", "Scoring patterns", "Payments", "Worked examples"):
+        for title in (
+            "Quick reference",
+            "Winning",
+            "Scoring patterns",
+            "Payments",
+            "Worked examples",
+        ):
             assert f"{tr(title)}" in headings, (lang, title)
         assert f"| {tr('Table play')} | {tr('not implemented by the engine yet')} |" in doc
     english = docs["house.en.md"]
-    assert "Not playable yet." in english and "Bloody Battle: " not in english and "kong income" not in english
+    assert (
+        "Not playable yet." in english
+        and "Bloody Battle: " not in english
+        and "kong income" not in english
+    )
     assert "**Calls**" not in english  # no reading of an unplayed table rule either
     parent = docs["sichuan_tfmj.en.md"]
     assert "Not playable" not in parent and "## Calls and priority" in parent
@@ -415,9 +519,14 @@ def test_sichuan_planet_cites_only_its_own_book(bundled: dict[str, str]) -> None
         doc = bundled[f"sichuan_planet.{lang}.md"]
         assert "§" not in doc, (lang, [line for line in doc.splitlines() if "§" in line][:3])
     english = bundled["sichuan_planet.en.md"]
-    assert "*Rule book: “Tours, annonces et départ après une victoire”; “Kongs, vol et passage”*" in english
+    assert (
+        "*Rule book: “Tours, annonces et départ après une victoire”; “Kongs, vol et passage”*"
+        in english
+    )
     assert "| Modèles de notation; Kongs, vol et passage |" in english
-    assert "*Livre de règles : «\u00a0Tuiles et l'ouverture\u00a0»*" in bundled["sichuan_planet.fr.md"]
+    assert (
+        "*Livre de règles : «\u00a0Tuiles et l'ouverture\u00a0»*" in bundled["sichuan_planet.fr.md"]
+    )
     assert "§7" in bundled["sichuan_tfmj.en.md"]
 
 
@@ -425,8 +534,13 @@ def test_section_references_split_marks_and_titles() -> None:
     from mjspec.compiler.render import _section_parts
 
     assert _section_parts("§9, §10") == ["§9", "§10"]
-    assert _section_parts("Tours, annonces et départ après une victoire") == ["Tours, annonces et départ après une victoire"]
-    assert _section_parts("Modèles de notation; Kongs, vol et passage") == ["Modèles de notation", "Kongs, vol et passage"]
+    assert _section_parts("Tours, annonces et départ après une victoire") == [
+        "Tours, annonces et départ après une victoire"
+    ]
+    assert _section_parts("Modèles de notation; Kongs, vol et passage") == [
+        "Modèles de notation",
+        "Kongs, vol et passage",
+    ]
     assert _section_parts("§3; Modèles de notation") == ["§3", "Modèles de notation"]
     assert _section_parts(" ") == []
 
@@ -450,13 +564,19 @@ def undefined_patterns(profiles: list[Any], docs: dict[str, str]) -> list[tuple[
             for lang in LANGUAGES:
                 text = p.definition.get(lang).strip() if p.definition is not None else ""
                 head = f"| **{escape_md(p.names.get(lang))}** |"
-                rows = [line for line in docs[f"{ir.id}.{lang}.md"].splitlines() if line.startswith(head)]
+                rows = [
+                    line
+                    for line in docs[f"{ir.id}.{lang}.md"].splitlines()
+                    if line.startswith(head)
+                ]
                 if not text or len(rows) != 1 or f"| {escape_md(text)} |" not in rows[0]:
                     missing.append((ir.id, p.id, lang))
     return missing
 
 
-def test_every_pattern_of_a_playable_profile_is_defined_in_every_document(bundled: dict[str, str]) -> None:
+def test_every_pattern_of_a_playable_profile_is_defined_in_every_document(
+    bundled: dict[str, str]
+) -> None:
     profiles = _profiles_ir()
     assert any(ir.id == "gb_mcr" and len(ir.patterns) == 81 for ir in profiles)
     assert undefined_patterns(profiles, bundled) == []
@@ -464,12 +584,18 @@ def test_every_pattern_of_a_playable_profile_is_defined_in_every_document(bundle
 
 def test_a_removed_definition_is_caught(tmp_path: Path) -> None:
     spec = (ROOT / "specs" / "gb_mcr.yaml").read_text("utf-8")
-    block = re.search(r"^(    flower_tiles:\n(?:      .*\n)*?)(      definition:\n(?:        .*\n)+)", spec, flags=re.M)
+    block = re.search(
+        r"^(    flower_tiles:\n(?:      .*\n)*?)(      definition:\n(?:        .*\n)+)",
+        spec,
+        flags=re.M,
+    )
     assert block is not None, "flower_tiles has no definition block to remove"
-    layout, docs = docs_of(tmp_path, {"gb_mcr": spec[: block.start(2)] + spec[block.end(2):]})
+    layout, docs = docs_of(tmp_path, {"gb_mcr": spec[: block.start(2)] + spec[block.end(2) :]})
     lib = SpecLibrary(layout.specs, layout.root)
     ir = check(lib.resolve_file(lib.path_of("gb_mcr")), expected_id="gb_mcr")
-    assert undefined_patterns([ir], docs) == [("gb_mcr", "flower_tiles", lang) for lang in LANGUAGES]
+    assert undefined_patterns([ir], docs) == [
+        ("gb_mcr", "flower_tiles", lang) for lang in LANGUAGES
+    ]
 
 
 def test_gb_relations_are_explained_in_every_language(bundled: dict[str, str]) -> None:
@@ -481,15 +607,33 @@ def test_gb_relations_are_explained_in_every_language(bundled: dict[str, str]) -
         doc = bundled[f"gb_mcr.{lang}.md"]
         names = {p.id: escape_md(p.names.get(lang)) for p in load_profile("gb_mcr").patterns}
         unit = tr("fan")
-        floor = tr("{text} ({reference})", text=tr("{total} {unit}", total=8, unit=unit), reference=tr("rule book {section}", section="§4"))
+        floor = tr(
+            "{text} ({reference})",
+            text=tr("{total} {unit}", total=8, unit=unit),
+            reference=tr("rule book {section}", section="§4"),
+        )
         expected = [
-            tr("A hand is a win only if it scores at least {floor} without counting {patterns}, which still add to the total once it wins.",
-               floor=floor, patterns=Md(names["flower_tiles"])),
-            tr("Formed by {sets}: {patterns}.", sets=tr("{count} triplets or kongs", count=4),
-               patterns=tr.join([Md(names["big_four_winds"]), Md(names["four_pure_shifted_pungs"])])),
-            tr("{pattern} counts only when no other pattern counts, {bonus} aside.",
-               pattern=Md(names["chicken_hand"]), bonus=Md(names["flower_tiles"])),
-            tr("Always counted when met, never removed by another pattern and removing none: {patterns}.", patterns=Md(names["flower_tiles"])),
+            tr(
+                "A hand is a win only if it scores at least {floor} without counting {patterns}, which still add to the total once it wins.",
+                floor=floor,
+                patterns=Md(names["flower_tiles"]),
+            ),
+            tr(
+                "Formed by {sets}: {patterns}.",
+                sets=tr("{count} triplets or kongs", count=4),
+                patterns=tr.join(
+                    [Md(names["big_four_winds"]), Md(names["four_pure_shifted_pungs"])]
+                ),
+            ),
+            tr(
+                "{pattern} counts only when no other pattern counts, {bonus} aside.",
+                pattern=Md(names["chicken_hand"]),
+                bonus=Md(names["flower_tiles"]),
+            ),
+            tr(
+                "Always counted when met, never removed by another pattern and removing none: {patterns}.",
+                patterns=Md(names["flower_tiles"]),
+            ),
         ]
         for text in expected:
             assert str(text) in doc, (lang, text)

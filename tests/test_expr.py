@@ -70,9 +70,7 @@ VOCAB = Vocabulary(
 )
 
 
-def group(
-    suit: str, number: int, triplet: bool, bonus: int | None = None
-) -> SimpleNamespace:
+def group(suit: str, number: int, triplet: bool, bonus: int | None = None) -> SimpleNamespace:
     return SimpleNamespace(
         is_triplet=triplet,
         is_sequence=not triplet,
@@ -156,8 +154,7 @@ def assert_safe(python: str, vocab: Vocabulary = VOCAB) -> None:
             assert isinstance(node.func, (ast.Name, ast.Attribute)), python
             if isinstance(node.func, ast.Attribute):
                 assert (
-                    isinstance(node.func.value, ast.Name)
-                    and node.func.value.id == vocab.receiver
+                    isinstance(node.func.value, ast.Name) and node.func.value.id == vocab.receiver
                 )
                 assert node.func.attr in vocab.functions
             else:
@@ -179,13 +176,9 @@ def conforms(value: Any, typ: Type) -> bool:
     if isinstance(typ, Optional):
         return value is None or conforms(value, typ.inner)
     if isinstance(typ, ListOf):
-        return isinstance(value, (list, tuple)) and all(
-            conforms(x, typ.elem) for x in value
-        )
+        return isinstance(value, (list, tuple)) and all(conforms(x, typ.elem) for x in value)
     if isinstance(typ, SetOf):
-        return isinstance(value, (set, frozenset)) and all(
-            conforms(x, typ.elem) for x in value
-        )
+        return isinstance(value, (set, frozenset)) and all(conforms(x, typ.elem) for x in value)
     if isinstance(typ, Record):
         return all(conforms(getattr(value, a), t) for a, t in typ.attrs.items())
     return False
@@ -237,9 +230,7 @@ VALID = [
 
 
 @pytest.mark.parametrize(("source", "expect", "value"), VALID)
-def test_valid_expressions_compile_and_evaluate(
-    source: str, expect: Type, value: Any
-) -> None:
+def test_valid_expressions_compile_and_evaluate(source: str, expect: Type, value: Any) -> None:
     compiled = compile_expr(source, VOCAB, expect)
     assert compiled.type == expect
     assert_safe(compiled.python)
@@ -252,13 +243,9 @@ def test_emission_details() -> None:
     c = compile_expr("2 ** min(fan, 3) + 1", VOCAB, INT)
     assert c.python == "bounded_pow(2, min(v.fan, 3)) + 1"
     assert c.helpers == {"bounded_pow"} and c.names == {"fan"}
-    c = compile_expr(
-        "all(g.is_triplet for g in groups) and count_kind(fan) > 2", VOCAB, BOOL
-    )
+    c = compile_expr("all(g.is_triplet for g in groups) and count_kind(fan) > 2", VOCAB, BOOL)
     assert "v.groups" in c.python and "v.count_kind(v.fan)" in c.python
-    assert (
-        c.names == {"groups", "fan"} and c.functions == {"count_kind"} and not c.helpers
-    )
+    assert c.names == {"groups", "fan"} and c.functions == {"count_kind"} and not c.helpers
     # optionals and collections used in and/or become real bools
     c = compile_expr("missing_suit and tsumo", VOCAB, BOOL)
     assert c.python == "bool(v.missing_suit) and v.tsumo"
@@ -275,18 +262,10 @@ def test_receiver_is_configurable() -> None:
 
 
 def test_values_follow_the_object() -> None:
-    obj = make_obj(
-        fan=1, groups=[group("z", 1, True)] * 4, missing_suit=None, suits={"m"}
-    )
+    obj = make_obj(fan=1, groups=[group("z", 1, True)] * 4, missing_suit=None, suits={"m"})
+    assert evaluate("all(g.is_triplet for g in groups) and len(groups) == 4", BOOL, obj) is True
     assert (
-        evaluate("all(g.is_triplet for g in groups) and len(groups) == 4", BOOL, obj)
-        is True
-    )
-    assert (
-        evaluate(
-            "missing_suit not in suits if missing_suit else len(suits) < 3", BOOL, obj
-        )
-        is True
+        evaluate("missing_suit not in suits if missing_suit else len(suits) < 3", BOOL, obj) is True
     )
     assert evaluate("2 ** min(fan, 3) + 1", INT, obj) == 3
 
@@ -318,7 +297,9 @@ def test_bounded_pow_directly() -> None:
     with pytest.raises(TypeError):
         bounded_pow(2.0, 2)  # type: ignore[arg-type]
     assert RUNTIME_HELPERS == ("bounded_pow", "count_bits")
-    assert all(name in exprlib.__all__ and callable(getattr(exprlib, name)) for name in RUNTIME_HELPERS)
+    assert all(
+        name in exprlib.__all__ and callable(getattr(exprlib, name)) for name in RUNTIME_HELPERS
+    )
     assert exprlib.count_bits(0) == 0 and exprlib.count_bits(0b1011 << 200) == 3
 
 
@@ -451,10 +432,7 @@ def test_unknown_attribute_suggests() -> None:
     source = "any(g.is_tripet for g in groups)"
     with pytest.raises(ExprError) as info:
         compile_expr(source, VOCAB, BOOL)
-    assert (
-        "is_tripet" in info.value.message
-        and "did you mean 'is_triplet'" in info.value.message
-    )
+    assert "is_tripet" in info.value.message and "did you mean 'is_triplet'" in info.value.message
     assert info.value.col == source.index("is_tripet")
 
 
@@ -581,34 +559,16 @@ def test_type_errors(source: str, expect: Type | None, fragment: str) -> None:
 def test_narrowing_is_scoped() -> None:
     # narrowing holds only where the test guarantees it
     with pytest.raises(ExprError, match="may be None"):
-        compile_expr(
-            "missing_suit in suits if not missing_suit else False", VOCAB, BOOL
-        )
+        compile_expr("missing_suit in suits if not missing_suit else False", VOCAB, BOOL)
     with pytest.raises(ExprError, match="may be None"):
         compile_expr("missing_suit is not None or missing_suit in suits", VOCAB, BOOL)
     with pytest.raises(ExprError, match="may be None"):
-        compile_expr(
-            "(missing_suit is not None) == tsumo and missing_suit in suits", VOCAB, BOOL
-        )
-    assert (
-        evaluate("False if not missing_suit else missing_suit in suits", BOOL) is False
-    )
-    assert (
-        evaluate("False if missing_suit is None else missing_suit in suits", BOOL)
-        is False
-    )
-    assert (
-        evaluate("tsumo and missing_suit is not None and missing_suit in suits", BOOL)
-        is False
-    )
-    assert (
-        evaluate("not (missing_suit is None or missing_suit not in suits)", BOOL)
-        is False
-    )
-    assert (
-        evaluate("any(g.bonus > 3 for g in groups if g.bonus is not None)", BOOL)
-        is True
-    )
+        compile_expr("(missing_suit is not None) == tsumo and missing_suit in suits", VOCAB, BOOL)
+    assert evaluate("False if not missing_suit else missing_suit in suits", BOOL) is False
+    assert evaluate("False if missing_suit is None else missing_suit in suits", BOOL) is False
+    assert evaluate("tsumo and missing_suit is not None and missing_suit in suits", BOOL) is False
+    assert evaluate("not (missing_suit is None or missing_suit not in suits)", BOOL) is False
+    assert evaluate("any(g.bonus > 3 for g in groups if g.bonus is not None)", BOOL) is True
 
 
 def test_vocabulary_is_validated() -> None:
@@ -697,9 +657,7 @@ def _well_typed() -> st.SearchStrategy[tuple[str, str]]:
     base = st.one_of(ints.map(lambda s: ("I", s)), bools.map(lambda s: ("B", s)))
     var = st.sampled_from(["a", "b", "c", "d", "e"])
 
-    def extend(
-        children: st.SearchStrategy[tuple[str, str]]
-    ) -> st.SearchStrategy[tuple[str, str]]:
+    def extend(children: st.SearchStrategy[tuple[str, str]]) -> st.SearchStrategy[tuple[str, str]]:
         sub_i = children.filter(lambda t: t[0] == "I").map(lambda t: t[1])
         sub_b = children.filter(lambda t: t[0] == "B").map(lambda t: t[1])
         ops = st.sampled_from(["+", "-", "*", "//", "%", "**"])
@@ -707,9 +665,7 @@ def _well_typed() -> st.SearchStrategy[tuple[str, str]]:
         return st.one_of(
             st.builds(lambda a, op, b: ("I", f"({a} {op} {b})"), sub_i, ops, sub_i),
             st.builds(lambda a, b: ("I", f"max({a}, {b})"), sub_i, sub_i),
-            st.builds(
-                lambda a, b, c: ("I", f"({a} if {b} else {c})"), sub_i, sub_b, sub_i
-            ),
+            st.builds(lambda a, b, c: ("I", f"({a} if {b} else {c})"), sub_i, sub_b, sub_i),
             st.builds(
                 lambda x, a: (
                     "I",
@@ -791,8 +747,4 @@ def test_parser_warnings_do_not_leak(recwarn: pytest.WarningsRecorder) -> None:
     with pytest.raises(ExprError):
         compile_expr("fan is 1", VOCAB, BOOL)
     assert evaluate("name == '\\d'", BOOL) is False
-    assert not [
-        w
-        for w in recwarn
-        if issubclass(w.category, (SyntaxWarning, DeprecationWarning))
-    ]
+    assert not [w for w in recwarn if issubclass(w.category, (SyntaxWarning, DeprecationWarning))]

@@ -249,7 +249,9 @@ def _both_backends(request: dict[str, object]) -> dict[str, object]:
     assert score_request(dict(request)) == python, request
     reader = native_module("runtime._request")
     if reader is not None and python["legal"] is False:
-        packed = reader.pack(dict(request), _accepted(profile), profile.tiles.copies, MAX_COUNT, *_limits(profile))
+        packed = reader.pack(
+            dict(request), _accepted(profile), profile.tiles.copies, MAX_COUNT, *_limits(profile)
+        )
         assert packed is None, request  # declined: the Python path answers with its reason
     return python
 
@@ -257,31 +259,125 @@ def _both_backends(request: dict[str, object]) -> dict[str, object]:
 def test_08_more_contradictory_situations_are_refused_on_both_backends() -> None:
     kong = [{"type": "ankan", "tiles": "2222s"}]
     sichuan = {"concealed": "123456789m1s", "win_tile": "1s", "melds": kong}
-    riichi = {"concealed": "123m456p789s1z", "win_tile": "1z", "melds": [{"type": "ankan", "tiles": "2222z"}]}
+    riichi = {
+        "concealed": "123m456p789s1z",
+        "win_tile": "1z",
+        "melds": [{"type": "ankan", "tiles": "2222z"}],
+    }
     open_hand = {"concealed": "123m456p789s11z22z", "win_tile": "2z", "melds": []}
     cases = [
         # 000 §7 Shoot After Kong: a win on the kong player's discard, never a self-draw
-        ("sichuan_tfmj", sichuan, "tsumo", {"missing_suit": "p", "kong_shot": True}, "kong_shot contradicts a tsumo"),
-        ("sichuan_planet", sichuan, "tsumo", {"missing_suit": "p", "kong_shot": True}, "kong_shot contradicts a tsumo"),
+        (
+            "sichuan_tfmj",
+            sichuan,
+            "tsumo",
+            {"missing_suit": "p", "kong_shot": True},
+            "kong_shot contradicts a tsumo",
+        ),
+        (
+            "sichuan_planet",
+            sichuan,
+            "tsumo",
+            {"missing_suit": "p", "kong_shot": True},
+            "kong_shot contradicts a tsumo",
+        ),
         # 001 rinshan, 000 §7 Kong Bloom: a self-draw on the replacement tile, never a ron
-        ("riichi_planet", riichi, "ron", {"after_kong": True, "riichi": True}, "after_kong contradicts a ron"),
-        ("sichuan_tfmj", sichuan, "ron", {"missing_suit": "p", "after_kong": True}, "after_kong contradicts a ron"),
-        ("gb_mcr", {**riichi, "concealed": "123m456p789s1z"}, "ron", {"after_kong": True}, "after_kong contradicts a ron"),
+        (
+            "riichi_planet",
+            riichi,
+            "ron",
+            {"after_kong": True, "riichi": True},
+            "after_kong contradicts a ron",
+        ),
+        (
+            "sichuan_tfmj",
+            sichuan,
+            "ron",
+            {"missing_suit": "p", "after_kong": True},
+            "after_kong contradicts a ron",
+        ),
+        (
+            "gb_mcr",
+            {**riichi, "concealed": "123m456p789s1z"},
+            "ron",
+            {"after_kong": True},
+            "after_kong contradicts a ron",
+        ),
         # the winning tile is a discard or an added kong's tile, not both
-        ("sichuan_tfmj", sichuan, "ron", {"missing_suit": "p", "kong_shot": True, "robbing_kong": True}, "kong_shot contradicts robbing_kong"),
+        (
+            "sichuan_tfmj",
+            sichuan,
+            "ron",
+            {"missing_suit": "p", "kong_shot": True, "robbing_kong": True},
+            "kong_shot contradicts robbing_kong",
+        ),
         # 001: Tenhou/Chiihou before any kan; classical_xmj's reading beside its blessings
-        ("riichi_planet", open_hand, "tsumo", {"first_draw": True, "after_kong": True}, "first_draw contradicts after_kong"),
-        ("classical_xmj", open_hand, "tsumo", {"first_draw": True, "after_kong": True}, "first_draw contradicts after_kong"),
-        ("classical_xmj", open_hand, "ron", {"first_draw": True, "kong_shot": True, "seat_wind": "S"}, "first_draw contradicts kong_shot"),
-        ("classical_xmj", open_hand, "ron", {"first_draw": True, "robbing_kong": True, "seat_wind": "S"}, "first_draw contradicts robbing_kong"),
+        (
+            "riichi_planet",
+            open_hand,
+            "tsumo",
+            {"first_draw": True, "after_kong": True},
+            "first_draw contradicts after_kong",
+        ),
+        (
+            "classical_xmj",
+            open_hand,
+            "tsumo",
+            {"first_draw": True, "after_kong": True},
+            "first_draw contradicts after_kong",
+        ),
+        (
+            "classical_xmj",
+            open_hand,
+            "ron",
+            {"first_draw": True, "kong_shot": True, "seat_wind": "S"},
+            "first_draw contradicts kong_shot",
+        ),
+        (
+            "classical_xmj",
+            open_hand,
+            "ron",
+            {"first_draw": True, "robbing_kong": True, "seat_wind": "S"},
+            "first_draw contradicts robbing_kong",
+        ),
         # 001: riichi is declared with a discard, Tenhou/Chiihou come before the winner's first discard
-        ("riichi_planet", open_hand, "tsumo", {"first_draw": True, "riichi": True, "seat_wind": "S"}, "first_draw contradicts riichi"),
-        ("riichi_planet", open_hand, "tsumo", {"first_draw": True, "double_riichi": True}, "first_draw contradicts double_riichi"),
+        (
+            "riichi_planet",
+            open_hand,
+            "tsumo",
+            {"first_draw": True, "riichi": True, "seat_wind": "S"},
+            "first_draw contradicts riichi",
+        ),
+        (
+            "riichi_planet",
+            open_hand,
+            "tsumo",
+            {"first_draw": True, "double_riichi": True},
+            "first_draw contradicts double_riichi",
+        ),
         # M 55: Original Call is declared with the first discard
-        ("classical_xmj", open_hand, "tsumo", {"first_draw": True, "original_call": True}, "first_draw contradicts original_call"),
+        (
+            "classical_xmj",
+            open_hand,
+            "tsumo",
+            {"first_draw": True, "original_call": True},
+            "first_draw contradicts original_call",
+        ),
         # Kong upon Kong: a self-draw on a loose tile
-        ("classical_xmj", {**riichi, "concealed": "123m456p789s1z"}, "ron", {"kong_upon_kong": True}, "kong_upon_kong contradicts"),
-        ("classical_xmj", {**riichi, "concealed": "123m456p789s1z"}, "tsumo", {"kong_upon_kong": True}, "kong_upon_kong contradicts"),
+        (
+            "classical_xmj",
+            {**riichi, "concealed": "123m456p789s1z"},
+            "ron",
+            {"kong_upon_kong": True},
+            "kong_upon_kong contradicts",
+        ),
+        (
+            "classical_xmj",
+            {**riichi, "concealed": "123m456p789s1z"},
+            "tsumo",
+            {"kong_upon_kong": True},
+            "kong_upon_kong contradicts",
+        ),
     ]
     for pid, shape, win, ctx, reason in cases:
         got = _both_backends({"profile": pid, **shape, "win": win, "context": ctx})
@@ -294,9 +390,19 @@ def test_08_more_contradictory_situations_are_refused_on_both_backends() -> None
         ("classical_xmj", open_hand, "tsumo", {"first_draw": True}),
         ("classical_xmj", open_hand, "ron", {"first_draw": True, "seat_wind": "S"}),
         ("riichi_planet", open_hand, "tsumo", {"first_draw": True, "seat_wind": "S"}),
-        ("classical_xmj", {**riichi, "concealed": "123m456p789s1z"}, "tsumo", {"kong_upon_kong": True, "after_kong": True}),
+        (
+            "classical_xmj",
+            {**riichi, "concealed": "123m456p789s1z"},
+            "tsumo",
+            {"kong_upon_kong": True, "after_kong": True},
+        ),
         # kong_shot with the last tile is possible: a kong's replacement, then the last discard (000)
-        ("sichuan_tfmj", sichuan, "ron", {"missing_suit": "p", "kong_shot": True, "last_tile": True}),
+        (
+            "sichuan_tfmj",
+            sichuan,
+            "ron",
+            {"missing_suit": "p", "kong_shot": True, "last_tile": True},
+        ),
     ]
     for pid, shape, win, ctx in fine:
         got = _both_backends({"profile": pid, **shape, "win": win, "context": ctx})
@@ -535,9 +641,15 @@ def test_11_an_east_only_log_is_imported_under_riichi_tenhou_east(tmp_path: Path
 def _excerpt_files() -> list[Path]:
     from conftest import DATA
 
-    folder = DATA / "tenhou" / "tenhou6json-mjai-reviewer"  # Apache-2.0, LICENSE.upstream.txt beside them
+    folder = (
+        DATA / "tenhou" / "tenhou6json-mjai-reviewer"
+    )  # Apache-2.0, LICENSE.upstream.txt beside them
     # confusing_nakis_2.json holds a fifth 3s (constructed upstream): the reader refuses it (test_tenhou_import).
-    return sorted(p for p in folder.glob("*.json") if p.name not in ("manifest.json", "confusing_nakis_2.json"))
+    return sorted(
+        p
+        for p in folder.glob("*.json")
+        if p.name not in ("manifest.json", "confusing_nakis_2.json")
+    )
 
 
 def test_11_mid_match_tenhou6_logs_are_imported_as_excerpts_and_replay(tmp_path: Path) -> None:
@@ -557,14 +669,28 @@ def test_11_mid_match_tenhou6_logs_are_imported_as_excerpts_and_replay(tmp_path:
         assert summary.hands == len(game.hands) == len(record["hands"])
         first = game.hands[0]
         start = record["hands"][0]
-        assert (start["dealer"], start["round_wind"], start["honba"], start["deposits"], start["points"]) == (
-            first.dealer, WINDS[first.round // 4].value, first.honba, first.deposits, list(first.scores)
+        assert (
+            start["dealer"],
+            start["round_wind"],
+            start["honba"],
+            start["deposits"],
+            start["points"],
+        ) == (
+            first.dealer,
+            WINDS[first.round // 4].value,
+            first.honba,
+            first.deposits,
+            list(first.scores),
         ), path.name
         excerpt = record.get("excerpt")
         if excerpt is None:
             # The log held a whole game after all: from the match's start to an end by its rules.
             wholes += 1
-            assert start["points"] == [25000] * 4 and start["dealer"] == 0 and record["result"] is not None
+            assert (
+                start["points"] == [25000] * 4
+                and start["dealer"] == 0
+                and record["result"] is not None
+            )
             continue
         excerpts += 1
         assert summary.excerpt
@@ -579,7 +705,9 @@ def test_11_mid_match_tenhou6_logs_are_imported_as_excerpts_and_replay(tmp_path:
     assert (excerpts, wholes, finished) == (17, 2, 4)
 
 
-def test_11_an_excerpt_record_is_checked_where_it_starts_and_how_it_ends(tmp_path: Path, capsys: object) -> None:
+def test_11_an_excerpt_record_is_checked_where_it_starts_and_how_it_ends(
+    tmp_path: Path, capsys: object
+) -> None:
     import copy
     import json
 
@@ -589,7 +717,9 @@ def test_11_an_excerpt_record_is_checked_where_it_starts_and_how_it_ends(tmp_pat
     from mjspec.runtime.record import RecordError, ReplayError
     from mjspec.runtime.record_check import seal
 
-    path = next(p for p in _excerpt_files() if p.name == "confusing_nakis_5.json")  # South 1, not the end
+    path = next(
+        p for p in _excerpt_files() if p.name == "confusing_nakis_5.json"
+    )  # South 1, not the end
     out = tmp_path / "excerpt.json"
     assert main(["import-tenhou", str(path), "--out", str(out)]) == 0
     record = json.loads(out.read_text("utf-8"))
@@ -640,22 +770,31 @@ def test_11_an_excerpt_record_is_checked_where_it_starts_and_how_it_ends(tmp_pat
     with pytest.raises(RecordError, match="only a record whose chance is 'explicit'"):
         replay(seal(seeded))
     sichuan = played("sichuan_tfmj")
-    sichuan.update(chance="explicit", seed=None, excerpt={**record["excerpt"], "honba": 0, "deposits": 0})
+    sichuan.update(
+        chance="explicit", seed=None, excerpt={**record["excerpt"], "honba": 0, "deposits": 0}
+    )
     for h in sichuan["hands"]:
         h["seed"] = None
-    with pytest.raises(RecordError, match="excerpt: sichuan_tfmj does not play its match in wind rounds"):
+    with pytest.raises(
+        RecordError, match="excerpt: sichuan_tfmj does not play its match in wind rounds"
+    ):
         replay(seal(sichuan))
 
 
-def test_11_an_excerpt_whose_later_hand_does_not_follow_is_refused(tmp_path: Path, capsys: object) -> None:
+def test_11_an_excerpt_whose_later_hand_does_not_follow_is_refused(
+    tmp_path: Path, capsys: object
+) -> None:
     from mjspec.app.cli import main
 
     files = {p.name: p for p in _excerpt_files()}
     # One hand per line is a tenhou.net/6 log too: East 1, then a South 1 hand that cannot follow it.
     joined = tmp_path / "joined.json"
     joined.write_text(
-        files["complex_nakis_1.json"].read_text("utf-8").strip() + "\n"
-        + files["confusing_nakis_5.json"].read_text("utf-8").strip() + "\n", "utf-8"
+        files["complex_nakis_1.json"].read_text("utf-8").strip()
+        + "\n"
+        + files["confusing_nakis_5.json"].read_text("utf-8").strip()
+        + "\n",
+        "utf-8",
     )
     assert main(["import-tenhou", str(joined), "--out", str(tmp_path / "x.json")]) == 2
     err = capsys.readouterr().err  # type: ignore[attr-defined]
@@ -714,7 +853,18 @@ def test_10_play_with_a_clock_records_a_bot_match_that_replay_rechecks(
 
     out, again = tmp_path / "timed.json", tmp_path / "again.json"
     # 001 Bullet: 2 s a decision and 5 s of reserve; 3 s each empties the reserve, answers to a call have none.
-    args = ["play", "riichi_planet", "--seed", "3", "--hands", "1", "--clock", "bullet", "--think", "3"]
+    args = [
+        "play",
+        "riichi_planet",
+        "--seed",
+        "3",
+        "--hands",
+        "1",
+        "--clock",
+        "bullet",
+        "--think",
+        "3",
+    ]
     assert main([*args, "--record", str(out)]) == 0
     printed = capsys.readouterr().out  # type: ignore[attr-defined]
     assert "ran out of time after 3 s: the table played" in printed
@@ -723,14 +873,34 @@ def test_10_play_with_a_clock_records_a_bot_match_that_replay_rechecks(
     assert record["clock"] == "bullet" and all(d["seconds"] == 3.0 for d in decisions)
     assert any(d.get("late") for d in decisions) and not all(d.get("late") for d in decisions)
     assert main(["replay", str(out)]) == 0
-    assert main([*args, "--record", str(again)]) == 0  # a stated thinking time: the same seed, the same record
+    assert (
+        main([*args, "--record", str(again)]) == 0
+    )  # a stated thinking time: the same seed, the same record
     assert again.read_text("utf-8") == out.read_text("utf-8")
     # Measured time: bots answer well within 2 s, so nothing is late, and the record still replays.
     measured = tmp_path / "measured.json"
-    assert main(["play", "sichuan_planet", "--seed", "1", "--hands", "1", "--clock", "blitz", "--quiet",
-                 "--record", str(measured)]) == 0
+    assert (
+        main(
+            [
+                "play",
+                "sichuan_planet",
+                "--seed",
+                "1",
+                "--hands",
+                "1",
+                "--clock",
+                "blitz",
+                "--quiet",
+                "--record",
+                str(measured),
+            ]
+        )
+        == 0
+    )
     timed = json.loads(measured.read_text("utf-8"))
-    assert timed["clock"] == "blitz" and all("seconds" in d and not d.get("late") for h in timed["hands"] for d in h["decisions"])
+    assert timed["clock"] == "blitz" and all(
+        "seconds" in d and not d.get("late") for h in timed["hands"] for d in h["decisions"]
+    )
     assert main(["replay", str(measured)]) == 0
     capsys.readouterr()  # type: ignore[attr-defined]
     # A clock the profile lacks, and --think without a clock, are the user's errors.

@@ -38,7 +38,12 @@ PAPER_IDS = {
     "HUAPAI": "flower_tiles",
 }
 _HONORS = {"E": "1z", "S": "2z", "W": "3z", "N": "4z", "P": "5z", "F": "6z", "C": "7z"}
-_MELDS = {"CHOW": MeldType.CHI, "PUNG": MeldType.PON, "OPEN_KONG": MeldType.MINKAN, "CONCEALED_KONG": MeldType.ANKAN}
+_MELDS = {
+    "CHOW": MeldType.CHI,
+    "PUNG": MeldType.PON,
+    "OPEN_KONG": MeldType.MINKAN,
+    "CONCEALED_KONG": MeldType.ANKAN,
+}
 _WINDS = {"EAST": "E", "SOUTH": "S", "WEST": "W", "NORTH": "N"}
 
 
@@ -59,12 +64,19 @@ def _oracle() -> dict[str, dict[str, Any]]:
 def request(case: dict[str, Any], win: str | None = None) -> tuple[WinningHand, WinContext]:
     profile = load_profile("gb_mcr")
     concealed = tuple(parse_tiles(mpsz(case["concealed_mjai"]), profile.tiles))
-    melds = tuple(Meld(_MELDS[m["type"]], tuple(parse_tiles(mpsz(m["tiles_mjai"]), profile.tiles))) for m in case["melds"])
+    melds = tuple(
+        Meld(_MELDS[m["type"]], tuple(parse_tiles(mpsz(m["tiles_mjai"]), profile.tiles)))
+        for m in case["melds"]
+    )
     win_tile = parse_tiles(mpsz([case["win_tile_mjai"]]), profile.tiles)[0]
     kind = WinKind.TSUMO if (win or case["win_type"]) in ("SELF_DRAW", "tsumo") else WinKind.RON
     flowers = "".join(f"{i + 1}f" for i in range(len(case["flowers"])))
     ctx = WinContext.from_mapping(
-        {"seat_wind": _WINDS[case["seat_wind"]], "round_wind": _WINDS[case["round_wind"]], "flowers": flowers}
+        {
+            "seat_wind": _WINDS[case["seat_wind"]],
+            "round_wind": _WINDS[case["round_wind"]],
+            "flowers": flowers,
+        }
     )
     return WinningHand(concealed, melds, win_tile, kind), ctx
 
@@ -98,14 +110,19 @@ def test_mahjongpaper_gb_case(case: dict[str, Any]) -> None:
     if entry is not None:
         # MINGANGANG 6 = Two Melded Kongs 4 + Concealed Kong 2 (Green Book; 002 §4)
         assert entry["name"] == "MINGANGANG" and entry["fan"] == 6
-        kongs = {p.id: p.points for p in s.patterns if p.id in ("two_melded_kongs", "concealed_kong")}
+        kongs = {
+            p.id: p.points for p in s.patterns if p.id in ("two_melded_kongs", "concealed_kong")
+        }
         assert kongs == {"two_melded_kongs": 4, "concealed_kong": 2}
     if "score_deltas_formula" in expected:
         f = s.total
         deltas = expected["score_deltas_formula"]
         if case["win_type"] == "DISCARD":
             assert s.payments == {"discarder": f + 8, "others": 8}
-            assert deltas["EAST"] == "F+24" and f + 24 == s.payments["discarder"] + 2 * s.payments["others"]
+            assert (
+                deltas["EAST"] == "F+24"
+                and f + 24 == s.payments["discarder"] + 2 * s.payments["others"]
+            )
         else:
             assert s.payments == {"each": f + 8}
             assert deltas["EAST"] == "3*(F+8)"

@@ -45,7 +45,9 @@ from mjspec.runtime.scoring import Score, WinningHand, evaluate, score_every_arr
 
 from gbkit import calculator_fans, random_gb_win
 
-MahjongGB = pytest.importorskip("MahjongGB", reason="PyMahjongGB (pip install PyMahjongGB) is not installed")
+MahjongGB = pytest.importorskip(
+    "MahjongGB", reason="PyMahjongGB (pip install PyMahjongGB) is not installed"
+)
 
 #: Seeded hands in the default run; the slow run (pytest -m slow) checks 20,000.
 HANDS = int(os.environ.get("MJSPEC_GB_HANDS", "2000"))
@@ -78,7 +80,10 @@ def agrees(hand: WinningHand, ctx: WinContext) -> tuple[bool, str]:
     ref = reference(hand, ctx)
     score = evaluate(profile, hand, ctx)
     if ref is None:
-        return (not score.patterns, f"the calculator finds no win; the engine scores {fans_of(score)}")
+        return (
+            not score.patterns,
+            f"the calculator finds no win; the engine scores {fans_of(score)}",
+        )
     ref_total = sum(v * n for (_, v), n in ref.items())
     flowers = ref.get(("flower_tiles", 1), 0)
     why = f"engine {fans_of(score)} ({score.total}), calculator {ref} ({ref_total})"
@@ -117,7 +122,9 @@ def run(seed: int, hands: int) -> tuple[int, list[str]]:
 def test_seeded_hands_agree_with_the_calculator() -> None:
     checked, failures = run(20261129, HANDS)
     rate = 1 - len(failures) / checked
-    assert not failures, f"agreement {rate:.2%} over {checked} hands; first differences:\n" + "\n".join(failures[:10])
+    assert (
+        not failures
+    ), f"agreement {rate:.2%} over {checked} hands; first differences:\n" + "\n".join(failures[:10])
 
 
 @settings(max_examples=300, deadline=None)
@@ -164,7 +171,10 @@ def test_two_concealed_kongs_and_nine_gates_differ_as_the_green_book_says() -> N
     from mjspec.runtime.hand import Meld, MeldType
     from mjspec.runtime.tiles import parse_tiles
 
-    melds = (Meld(MeldType.ANKAN, tuple(parse_tiles("1111m"))), Meld(MeldType.ANKAN, tuple(parse_tiles("9999p"))))
+    melds = (
+        Meld(MeldType.ANKAN, tuple(parse_tiles("1111m"))),
+        Meld(MeldType.ANKAN, tuple(parse_tiles("9999p"))),
+    )
     kongs = WinningHand(tuple(parse_tiles("234m234p5s")), melds, parse_tiles("5s")[0], WinKind.RON)
     gates = WinningHand(tuple(parse_tiles("1112345678999m")), (), parse_tiles("5m")[0], WinKind.RON)
     for hand, raw_key, ours in (

@@ -23,7 +23,14 @@ from mjspec.runtime.tiles import parse_tiles
 from conftest import ROOT
 
 
-def score(concealed: str, win: str, *, melds: tuple[tuple[str, str], ...] = (), tsumo: bool = False, **ctx: object) -> Score:
+def score(
+    concealed: str,
+    win: str,
+    *,
+    melds: tuple[tuple[str, str], ...] = (),
+    tsumo: bool = False,
+    **ctx: object,
+) -> Score:
     hand = WinningHand(
         tuple(parse_tiles(concealed)),
         tuple(Meld(MeldType(t), tuple(parse_tiles(x))) for t, x in melds),
@@ -42,7 +49,11 @@ def test_non_identical_and_account_once() -> None:
     # and 234s forms Mixed Double Chow once, not with both 234p.
     s = score("234s223344567p9m", "9m")
     got = counts(s)
-    assert got["pure_double_chow"] == 1 and got["mixed_double_chow"] == 1 and got["short_straight"] == 1
+    assert (
+        got["pure_double_chow"] == 1
+        and got["mixed_double_chow"] == 1
+        and got["short_straight"] == 1
+    )
 
 
 def test_a_cycle_of_chow_fans_counts_three() -> None:
@@ -73,7 +84,11 @@ def test_an_excludes_limit_leaves_the_other_occurrences() -> None:
     limited = dataclasses.replace(
         gb,
         patterns=tuple(
-            dataclasses.replace(p, exclude_limits=(("pung_of_terminals_or_honors", 1),)) if p.id == "nine_gates" else p
+            (
+                dataclasses.replace(p, exclude_limits=(("pung_of_terminals_or_honors", 1),))
+                if p.id == "nine_gates"
+                else p
+            )
             for p in gb.patterns
         ),
     )
@@ -107,7 +122,9 @@ def errors_of(tmp_path: Path, body: str) -> list[str]:
     spec_dir = tmp_path / "specs"
     spec_dir.mkdir()
     (spec_dir / "sichuan_tfmj.yaml").write_text(BASE, "utf-8")
-    (spec_dir / "house.yaml").write_text(f"id: house\nextends: sichuan_tfmj\nnames: {NAMES}\n{body}", "utf-8")
+    (spec_dir / "house.yaml").write_text(
+        f"id: house\nextends: sichuan_tfmj\nnames: {NAMES}\n{body}", "utf-8"
+    )
     (tmp_path / "generated").mkdir()
     layout = dataclasses.replace(Layout.at(tmp_path), locale=None)
     return [str(e) for e in compile_library(layout).errors]

@@ -14,13 +14,22 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from mjspec.runtime.hand import GroupKind, Meld, MeldType, ShapeKind
-from mjspec.runtime.shapes import ShapeRules, arrangements, is_complete, is_only_wait, shanten, waits
+from mjspec.runtime.shapes import (
+    ShapeRules,
+    arrangements,
+    is_complete,
+    is_only_wait,
+    shanten,
+    waits,
+)
 from mjspec.runtime.tiles import counts34, parse_tiles
 
 from gbkit import KNITTED, code
 from handkit import brute_force_complete, brute_force_special
 
-GB = ShapeRules(seven_pairs=True, seven_pairs_allow_four_of_a_kind=True, thirteen_orphans=True, knitted=True)
+GB = ShapeRules(
+    seven_pairs=True, seven_pairs_allow_four_of_a_kind=True, thirteen_orphans=True, knitted=True
+)
 ALL = range(34)
 
 
@@ -83,7 +92,9 @@ def test_special_shapes_agree_with_brute_force(seed: int) -> None:
     counts = [0] * 34
     for k in kinds:
         counts[k] += 1
-    expected = brute_force_complete(kinds, 4, True, True) or brute_force_special(kinds, 0, True, True)
+    expected = brute_force_complete(kinds, 4, True, True) or brute_force_special(
+        kinds, 0, True, True
+    )
     assert is_complete(counts, 0, GB) == expected
     assert bool(arrangements(counts, [], None, GB)) == expected
 
@@ -95,7 +106,11 @@ def test_knitted_shanten_matches_pymahjonggb() -> None:
     checked = 0
     while checked < 3000:
         if rng.random() < 0.7:
-            pool = [k for k in rng.choice(KNITTED) for _ in range(2)] + list(range(27, 34)) + rng.sample(wall, 10)
+            pool = (
+                [k for k in rng.choice(KNITTED) for _ in range(2)]
+                + list(range(27, 34))
+                + rng.sample(wall, 10)
+            )
             hand = rng.sample(pool, 13)
             if max(Counter(hand).values()) > 4:
                 continue
@@ -105,7 +120,10 @@ def test_knitted_shanten_matches_pymahjonggb() -> None:
         for k in hand:
             counts[k] += 1
         tiles = tuple(code(k) for k in hand)
-        ref = min(MahjongGB.KnittedStraightShanten(tiles)[0], MahjongGB.HonorsAndKnittedTilesShanten(tiles)[0])
+        ref = min(
+            MahjongGB.KnittedStraightShanten(tiles)[0],
+            MahjongGB.HonorsAndKnittedTilesShanten(tiles)[0],
+        )
         only_knitted = ShapeRules(standard=False, knitted=True)
         assert shanten(counts, 0, only_knitted) == ref, sorted(hand)
         checked += 1
@@ -115,4 +133,18 @@ def test_shanten_minimises_over_every_gb_shape() -> None:
     assert shanten(c("147m258p369s1234z"), 0, GB) == 0
     assert shanten(c("147m258p369s11z12p"), 0, GB) == 0
     assert shanten(c("19m19p19s1234567z"), 0, GB) == 0
-    assert waits(c("19m19p19s1234567z"), [], GB, ALL) == {0, 8, 9, 17, 18, 26, 27, 28, 29, 30, 31, 32, 33}
+    assert waits(c("19m19p19s1234567z"), [], GB, ALL) == {
+        0,
+        8,
+        9,
+        17,
+        18,
+        26,
+        27,
+        28,
+        29,
+        30,
+        31,
+        32,
+        33,
+    }

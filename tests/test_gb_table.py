@@ -19,13 +19,19 @@ from test_table import GB, act, arranged, options, pass_claims, tsumogiri
 
 def _wins(hand: Hand) -> list[tuple[int, int | None, int]]:
     """(winner, payer, amount) of every win payment."""
-    return [(e.seat, e.data["from"], e.data["amount"]) for e in hand.events if e.kind == "win_payment"]
+    return [
+        (e.seat, e.data["from"], e.data["amount"]) for e in hand.events if e.kind == "win_payment"
+    ]
 
 
 def test_single_ron_goes_to_the_nearest_claimant_and_the_discarder_pays_fan_plus_8() -> None:
     # 002 §3: a single winner; several ron claims resolve to the nearest seat in turn order.
     # §5: the discarder pays F + 8, each other opponent 8.
-    hand = arranged(GB, ["9s147p258m369p1z2z3z4z6z", None, "123456789m234p9s", "123456789p567s9s"], missing="ssss")
+    hand = arranged(
+        GB,
+        ["9s147p258m369p1z2z3z4z6z", None, "123456789m234p9s", "123456789p567s9s"],
+        missing="ssss",
+    )
     act(hand, ActionKind.DISCARD, 0, "9s")
     assert ActionKind.RON in options(hand, 2) and ActionKind.RON in options(hand, 3)
     act(hand, ActionKind.RON, 3)  # the farther seat claims first: the nearer one still decides
@@ -68,7 +74,12 @@ def test_a_hand_short_of_8_without_flowers_cannot_ron_but_the_self_drawn_fan_lif
     assert ActionKind.TSUMO in options(hand, 1)
     act(hand, ActionKind.TSUMO, 1)
     win = next(e for e in hand.events if e.kind == "win")
-    assert set(win.data["patterns"]) == {"mixed_shifted_chows", "single_wait", "self_drawn", "flower_tiles"}
+    assert set(win.data["patterns"]) == {
+        "mixed_shifted_chows",
+        "single_wait",
+        "self_drawn",
+        "flower_tiles",
+    }
     assert win.data["total"] == 9  # 6 + 1 + 1, and the flower
     assert sorted(_wins(hand)) == [(1, 0, 17), (1, 2, 17), (1, 3, 17)]  # §5: each pays F + 8
 

@@ -51,7 +51,9 @@ def _run(python: str, view: SimpleNamespace) -> bool:
 def _view(rng: random.Random) -> SimpleNamespace:
     pool = rng.sample(range(N_KINDS), rng.choice([3, 5, 9, 14]))
     tiles = tuple(Tile(rng.choice(pool), False) for _ in range(14))
-    tiles = tuple(Tile(t.kind, red=rng.random() < 0.5) if t.kind in (4, 13, 22) else t for t in tiles)
+    tiles = tuple(
+        Tile(t.kind, red=rng.random() < 0.5) if t.kind in (4, 13, 22) else t for t in tiles
+    )
     mask = 0
     for t in tiles:
         mask |= 1 << t.kind
@@ -71,7 +73,9 @@ def _view(rng: random.Random) -> SimpleNamespace:
     "views", [pytest.param(600, id="600"), pytest.param(3000, id="3000", marks=pytest.mark.slow)]
 )
 @pytest.mark.parametrize("source", HOISTED)
-def test_kind_only_tile_loops_become_mask_tests_with_the_same_answers(source: str, views: int) -> None:
+def test_kind_only_tile_loops_become_mask_tests_with_the_same_answers(
+    source: str, views: int
+) -> None:
     plain, hoisted = _compile(source)
     assert "tile_mask" in hoisted and "for t in v.tiles" not in hoisted
     rng = random.Random(source)
@@ -140,8 +144,12 @@ def _group_view(rng: random.Random) -> SimpleNamespace:
     seen: dict[int, int] = {}
     for g in groups:
         seen[g.unit] = seen.get(g.unit, 0) + 1
-    groups = [g for g in groups if seen[g.unit] <= 4]  # a kind has four copies: never five equal groups
-    sets = tuple(g for g in groups if g.kind in (GroupKind.SEQUENCE, GroupKind.TRIPLET, GroupKind.KONG))
+    groups = [
+        g for g in groups if seen[g.unit] <= 4
+    ]  # a kind has four copies: never five equal groups
+    sets = tuple(
+        g for g in groups if g.kind in (GroupKind.SEQUENCE, GroupKind.TRIPLET, GroupKind.KONG)
+    )
     return SimpleNamespace(
         groups=tuple(groups),
         sets=sets,
@@ -155,7 +163,9 @@ def _group_view(rng: random.Random) -> SimpleNamespace:
     "views", [pytest.param(800, id="800"), pytest.param(4000, id="4000", marks=pytest.mark.slow)]
 )
 @pytest.mark.parametrize("source", GROUPS_HOISTED)
-def test_kind_only_group_loops_become_bit_tests_with_the_same_answers(source: str, views: int) -> None:
+def test_kind_only_group_loops_become_bit_tests_with_the_same_answers(
+    source: str, views: int
+) -> None:
     plain, hoisted = _compile(source)
     assert "_bits" in hoisted and hoisted != plain
     rng = random.Random(source)

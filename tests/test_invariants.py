@@ -60,7 +60,12 @@ def _full_kinds(hand: WinningHand) -> list[int]:
 def _shape_ok(profile: Profile, kinds: list[int], n_melds: int) -> bool:
     """The profile's shapes by brute force: sets and a pair, seven pairs, and (GB) the special shapes."""
     shapes = profile.shapes
-    if brute_force_complete(kinds, 4 - n_melds, shapes.seven_pairs and not n_melds, shapes.seven_pairs_allow_four_of_a_kind):
+    if brute_force_complete(
+        kinds,
+        4 - n_melds,
+        shapes.seven_pairs and not n_melds,
+        shapes.seven_pairs_allow_four_of_a_kind,
+    ):
         return True
     if shapes.thirteen_orphans or shapes.knitted:
         return brute_force_special(kinds, n_melds, shapes.thirteen_orphans, shapes.knitted)
@@ -100,7 +105,10 @@ def wins_satisfy_requirements(profile: Profile, hand: WinningHand, ctx: WinConte
         if holds_missing:
             assert not score.legal
             shape_ok = brute_force_complete(
-                hand_kinds(hand), 4 - len(hand.melds), profile.shapes.seven_pairs and not hand.melds, True
+                hand_kinds(hand),
+                4 - len(hand.melds),
+                profile.shapes.seven_pairs and not hand.melds,
+                True,
             )
             if shape_ok:
                 assert score.reason and "missing suit" in score.reason
@@ -134,7 +142,9 @@ def payments_follow_formulas(profile: Profile, hand: WinningHand, ctx: WinContex
     if not score.legal:
         return
     tsumo = hand.win.value == "tsumo"
-    expected = spec_payment(_raw_payments(profile.id), score.total, score.capped, tsumo, ctx.is_dealer)
+    expected = spec_payment(
+        _raw_payments(profile.id), score.total, score.capped, tsumo, ctx.is_dealer
+    )
     assert score.payments == expected
 
 
@@ -164,7 +174,9 @@ def waits_exclude_fifth_copy(profile: Profile, hand: WinningHand, ctx: WinContex
 def _players(seed: int) -> list[Any]:
     """Greedy bots play sensibly; random bots reach odd corners (passed wins, calls on the missing suit)."""
     rng = random.Random(seed)
-    return [GreedyBot(seed * 4 + i) if rng.random() < 0.6 else RandomBot(seed * 4 + i) for i in range(4)]
+    return [
+        GreedyBot(seed * 4 + i) if rng.random() < 0.6 else RandomBot(seed * 4 + i) for i in range(4)
+    ]
 
 
 @dataclass
@@ -182,9 +194,13 @@ def play_traced(profile: Profile, seed: int, hands: int | None, steps: set[str])
 
     def check(hand: Hand) -> None:
         if "tile_conservation" in steps:
-            assert Counter(hand.tile_census()) == full, f"tiles not conserved after {len(hand.events)} events"
+            assert (
+                Counter(hand.tile_census()) == full
+            ), f"tiles not conserved after {len(hand.events)} events"
             for s in range(4):  # the engine's per-seat counts mirror the hands
-                assert hand.counts[s] == [sum(1 for t in hand.hands[s] if t.kind == k) for k in range(len(hand.counts[s]))]
+                assert hand.counts[s] == [
+                    sum(1 for t in hand.hands[s] if t.kind == k) for k in range(len(hand.counts[s]))
+                ]
         if "never_stalls" in steps and not hand.over:
             pending = hand.pending_seats()
             assert pending, f"nobody to act in phase {hand.phase.value}"
@@ -219,7 +235,9 @@ def zero_sum(t: Trace) -> None:
 
 def tile_conservation(t: Trace) -> None:
     full = Counter(t.profile.tiles.all_tiles())
-    for hand in t.match.hands:  # checked after every step while playing; here at the end of each hand
+    for (
+        hand
+    ) in t.match.hands:  # checked after every step while playing; here at the end of each hand
         assert Counter(hand.tile_census()) == full
 
 
@@ -249,7 +267,15 @@ def departed_players_not_charged(t: Trace) -> None:
                 settling = set()
             for s in departed:
                 assert ev.deltas[s] >= 0, f"departed seat {s} charged by {ev}"
-            if ev.kind in ("discard", "draw", "pon", "minkan", "ankan", "kakan_declared", "respond"):
+            if ev.kind in (
+                "discard",
+                "draw",
+                "pon",
+                "minkan",
+                "ankan",
+                "kakan_declared",
+                "respond",
+            ):
                 assert ev.seat not in departed, f"departed seat {ev.seat} acted: {ev}"
 
 
@@ -309,8 +335,18 @@ def test_every_catalog_invariant_has_a_property() -> None:
     assert not set(PROPERTIES) & set(GAME_PROPERTIES)
 
 
-CASES = [(pid, name) for pid in profile_ids() for name in load_profile(pid).invariants if name in PROPERTIES]
-GAME_CASES = [(pid, name) for pid in profile_ids() for name in load_profile(pid).invariants if name in GAME_PROPERTIES]
+CASES = [
+    (pid, name)
+    for pid in profile_ids()
+    for name in load_profile(pid).invariants
+    if name in PROPERTIES
+]
+GAME_CASES = [
+    (pid, name)
+    for pid in profile_ids()
+    for name in load_profile(pid).invariants
+    if name in GAME_PROPERTIES
+]
 
 
 @pytest.mark.parametrize("pid,name", GAME_CASES, ids=[f"{p}:{n}" for p, n in GAME_CASES])
@@ -332,7 +368,9 @@ def test_every_game_invariant_over_ten_thousand_games(pid: str) -> None:
         pytest.skip(f"{pid} is not playable yet")
     names = [n for n in profile.invariants if n in GAME_PROPERTIES]
     games = int(os.environ.get("MJSPEC_SLOW_GAMES", "10000"))
-    first = int(os.environ.get("MJSPEC_SLOW_FROM", "0"))  # lets a long run be split across processes
+    first = int(
+        os.environ.get("MJSPEC_SLOW_FROM", "0")
+    )  # lets a long run be split across processes
     for seed in range(first, games):
         trace = play_traced(profile, 1_000_000 + seed, None, set(names))
         for name in names:

@@ -80,7 +80,11 @@ def test_the_runtime_names_no_engine_and_imports_dynamically_in_one_place() -> N
         tree = ast.parse(path.read_text("utf-8"))
         for node in ast.walk(tree):
             if isinstance(node, ast.Constant) and isinstance(node.value, str):
-                if "mjspec.generated" in node.value or "mjspec.app" in node.value or "mjspec.compiler" in node.value:
+                if (
+                    "mjspec.generated" in node.value
+                    or "mjspec.app" in node.value
+                    or "mjspec.compiler" in node.value
+                ):
                     if not _is_docstring(tree, node):
                         wrong.append(f"{path.name}:{node.lineno}: names {node.value!r}")
             if isinstance(node, ast.Attribute) and node.attr in {"import_module", "__import__"}:

@@ -55,15 +55,32 @@ def _mutations(rng: random.Random, request: dict[str, Any]) -> list[dict[str, An
         elif what == 1:
             r["win_tile"] = rng.choice(["5m", "0m", "1z", "9s", "1f", "0p", "5z", "x"])
         elif what == 2:
-            ctx[rng.choice(["honba", "dealer_wins", "riichi_sticks"])] = rng.choice([-1, 3, 100, 101, 10**30, True, "2"])
+            ctx[rng.choice(["honba", "dealer_wins", "riichi_sticks"])] = rng.choice(
+                [-1, 3, 100, 101, 10**30, True, "2"]
+            )
         elif what == 3:
-            ctx[rng.choice(["riichi", "last_tile", "dealer", "first_draw"])] = rng.choice([True, 1, None])
+            ctx[rng.choice(["riichi", "last_tile", "dealer", "first_draw"])] = rng.choice(
+                [True, 1, None]
+            )
         elif what == 4:
-            ctx["dora_indicators"] = rng.choice(["", "1z", "0m0m", "5m5m5m5m5m", "1f", "1z2z3z4z5z6z"])
+            ctx["dora_indicators"] = rng.choice(
+                ["", "1z", "0m0m", "5m5m5m5m5m", "1f", "1z2z3z4z5z6z"]
+            )
         elif what == 5:
-            r["melds"] = [*r.get("melds", []), rng.choice([{"type": "pon", "tiles": "111z"}, {"type": "chi", "tiles": "135m"}, {"type": "pon", "tiles": "111z", "from": "left"}])]
+            r["melds"] = [
+                *r.get("melds", []),
+                rng.choice(
+                    [
+                        {"type": "pon", "tiles": "111z"},
+                        {"type": "chi", "tiles": "135m"},
+                        {"type": "pon", "tiles": "111z", "from": "left"},
+                    ]
+                ),
+            ]
         elif what == 6:
-            ctx[rng.choice(["seat_wind", "round_wind", "missing_suit"])] = rng.choice(["E", "N", "m", "z", 3, None])
+            ctx[rng.choice(["seat_wind", "round_wind", "missing_suit"])] = rng.choice(
+                ["E", "N", "m", "z", 3, None]
+            )
         elif what == 7:  # situations no table produces (runtime/situation.py refuses them)
             for flag in rng.sample(["robbing_kong", "last_tile", "first_draw", "after_kong"], 2):
                 ctx[flag] = True
@@ -74,7 +91,9 @@ def _mutations(rng: random.Random, request: dict[str, Any]) -> list[dict[str, An
             r["concealed"] = r["concealed"][:-6] if len(r["concealed"]) > 6 else r["concealed"]
             ctx["dora_indicators"] = rng.choice(["1m", "1m2m", "1m2m3m4m5m6m"])
         else:
-            ctx[rng.choice(["flowers", "exhausted", "options", "unknown_key"])] = rng.choice(["1f", "1f1f", "", {}, {"x": 1}])
+            ctx[rng.choice(["flowers", "exhausted", "options", "unknown_key"])] = rng.choice(
+                ["1f", "1f1f", "", {}, {"x": 1}]
+            )
         out.append(r)
     return out
 
@@ -100,7 +119,9 @@ def test_the_native_contract_path_answers_as_python(profile_id: str) -> None:
         taken_plain += i < plain
         expected = _python_answer(request)
         assert expected is not None, f"native answered a request Python refuses: {request}"
-        assert json.dumps(native, ensure_ascii=False) == json.dumps(expected, ensure_ascii=False), request
+        assert json.dumps(native, ensure_ascii=False) == json.dumps(
+            expected, ensure_ascii=False
+        ), request
         assert score_request(copy.deepcopy(request)) == expected
     # Plain requests go the native way (options, exhausted kinds and unusual fields do not).
     assert taken_plain >= 0.8 * plain, (taken_plain, plain)

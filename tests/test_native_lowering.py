@@ -36,7 +36,9 @@ class Recorder:
         self.left = 0
         self.differences: list[str] = []
 
-    def hand(self, what: str, py: Callable[[Any], Any], address: int | None) -> Callable[[Any], Any]:
+    def hand(
+        self, what: str, py: Callable[[Any], Any], address: int | None
+    ) -> Callable[[Any], Any]:
         if not address:
             return py
 
@@ -48,7 +50,9 @@ class Recorder:
 
         return wrapped
 
-    def payment(self, what: str, py: Callable[[Any], Any], address: int, names: tuple[str, ...]) -> Callable[[Any], Any]:
+    def payment(
+        self, what: str, py: Callable[[Any], Any], address: int, names: tuple[str, ...]
+    ) -> Callable[[Any], Any]:
         def wrapped(pv: Any) -> Any:
             answer = py(pv)
             pay = nk.MjPay()
@@ -109,17 +113,31 @@ def wrapped_profile(profile: Profile, module: Any, rec: Recorder) -> Profile:
             if callable(it.value):
                 fields["value"] = rec.hand(f"point {it.id}.value", it.value, c.value.fn)
             items.append(dataclasses.replace(it, **fields))
-        result = rec.hand("points.result", points.result, s.points_result) if points.result else None
+        result = (
+            rec.hand("points.result", points.result, s.points_result) if points.result else None
+        )
         points = dataclasses.replace(points, items=tuple(items), result=result)
     names = tuple(n for n, _ in profile.payments.values)
     values = tuple(
-        (n, rec.payment(f"value {n}", fn, s.values[i].fn, names[:i])) for i, (n, fn) in enumerate(profile.payments.values)
+        (n, rec.payment(f"value {n}", fn, s.values[i].fn, names[:i]))
+        for i, (n, fn) in enumerate(profile.payments.values)
     )
-    ron = tuple((n, rec.payment(f"ron {n}", fn, s.ron[i].fn, names)) for i, (n, fn) in enumerate(profile.payments.ron))
-    tsumo = tuple((n, rec.payment(f"tsumo {n}", fn, s.tsumo[i].fn, names)) for i, (n, fn) in enumerate(profile.payments.tsumo))
+    ron = tuple(
+        (n, rec.payment(f"ron {n}", fn, s.ron[i].fn, names))
+        for i, (n, fn) in enumerate(profile.payments.ron)
+    )
+    tsumo = tuple(
+        (n, rec.payment(f"tsumo {n}", fn, s.tsumo[i].fn, names))
+        for i, (n, fn) in enumerate(profile.payments.tsumo)
+    )
     payments = dataclasses.replace(profile.payments, values=values, ron=ron, tsumo=tsumo)
     return dataclasses.replace(
-        profile, patterns=tuple(patterns), requirements=requirements, points=points, payments=payments, whole_hand_conditions=()
+        profile,
+        patterns=tuple(patterns),
+        requirements=requirements,
+        points=points,
+        payments=payments,
+        whole_hand_conditions=(),
     )
 
 
@@ -131,7 +149,9 @@ def _situations(rng: random.Random, profile: Profile, ctx: WinContext) -> WinCon
             fields[flag] = True
     if profile.points is not None or any(p.bonus for p in profile.patterns):
         kinds = [t for t in profile.tiles.all_tiles() if not t.is_flower]
-        fields["dora_indicators"] = "".join(str(rng.choice(kinds)) for _ in range(rng.randint(0, 3)))
+        fields["dora_indicators"] = "".join(
+            str(rng.choice(kinds)) for _ in range(rng.randint(0, 3))
+        )
     fields["honba"] = rng.randint(0, 3)
     try:
         return dataclasses.replace(ctx, **fields)
@@ -144,9 +164,13 @@ def test_every_lowered_expression_answers_as_python(profile_id: str) -> None:
     profile = load_profile(profile_id)
     module = nk.engine_module(profile_id)
     if module is None:
-        pytest.skip(f"the native engine of {profile_id} was not built (no C compiler at install time)")
+        pytest.skip(
+            f"the native engine of {profile_id} was not built (no C compiler at install time)"
+        )
     engine = importlib.import_module(f"mjspec.generated.{profile_id}")
-    assert module.DIGEST == engine.NATIVE_DIGEST, "the compiled native engine is older than its source: rebuild"
+    assert (
+        module.DIGEST == engine.NATIVE_DIGEST
+    ), "the compiled native engine is older than its source: rebuild"
     rec = Recorder(profile)
     wrapped = wrapped_profile(profile, module, rec)
     cases: list[tuple[Any, WinContext]] = [example_hand(profile, ex) for ex in profile.examples]
@@ -158,7 +182,9 @@ def test_every_lowered_expression_answers_as_python(profile_id: str) -> None:
                 continue
             cases.append(got)
         else:
-            cases.append((random_hand(rng, profile), _situations(rng, profile, random_context(rng, profile))))
+            cases.append(
+                (random_hand(rng, profile), _situations(rng, profile, random_context(rng, profile)))
+            )
     scored = 0
     for hand, ctx in cases:
         try:
@@ -173,7 +199,13 @@ def test_every_lowered_expression_answers_as_python(profile_id: str) -> None:
 # ---- what lowers, and what the build says when something does not ------------------------
 
 from mjspec.compiler import expr as X  # noqa: E402
-from mjspec.compiler.native import NativeUnsupported, Scope, c_comment, c_string, lower  # noqa: E402
+from mjspec.compiler.native import (
+    NativeUnsupported,
+    Scope,
+    c_comment,
+    c_string,
+    lower,
+)  # noqa: E402
 from mjspec.compiler.vocabulary import (  # noqa: E402
     COMBINATION_NAMES,
     HAND_FUNCTIONS,
@@ -248,13 +280,17 @@ def test_every_form_of_the_language_lowers(source: str) -> None:
 
 def test_counted_options_and_payment_names_lower() -> None:
     scope = Scope(payment=False, pattern_ids=("pinfu",), option_names=("Cap",))
-    checked = X.compile_expr("counted('pinfu')", points_vocabulary(("pinfu",), result=False), X.BOOL)
+    checked = X.compile_expr(
+        "counted('pinfu')", points_vocabulary(("pinfu",), result=False), X.BOOL
+    )
     assert lower(checked.python, scope) == "mj_counted(v, 0)"
     vocab = payment_vocabulary(("base",), {"Cap": "count"})
     for name, (typ, _) in PAYMENT_NAMES.items():
         use = name if typ == X.INT else f"(1 if {name} else 0)"
         checked = X.compile_expr(f"{use} + base + option_value('Cap')", vocab, X.INT)
-        text = lower(checked.python, Scope(payment=True, option_names=("Cap",), named_values=("base",)))
+        text = lower(
+            checked.python, Scope(payment=True, option_names=("Cap",), named_values=("base",))
+        )
         assert "v->named[0]" in text and "v->options[0]" in text
 
 
@@ -265,15 +301,23 @@ def test_wide_masks_are_refused_with_the_reason(name: str) -> None:
         lower(checked.python, Scope(payment=False))
 
 
-def test_a_profile_the_lowering_cannot_take_is_built_for_python_with_file_and_line(tmp_path: Any) -> None:
+def test_a_profile_the_lowering_cannot_take_is_built_for_python_with_file_and_line(
+    tmp_path: Any,
+) -> None:
     from test_compiler import child, make_layout
 
     from mjspec.compiler.build import compile_library
 
-    body = (
-        "scoring:\n  patterns:\n    all_triplets:\n      when: \"set_bits > 0\"\n"
+    body = 'scoring:\n  patterns:\n    all_triplets:\n      when: "set_bits > 0"\n'
+    out = compile_library(
+        make_layout(
+            tmp_path,
+            {
+                "house": child(body),
+                "sichuan_tfmj": open(_root() / "specs" / "sichuan_tfmj.yaml").read(),
+            },
+        )
     )
-    out = compile_library(make_layout(tmp_path, {"house": child(body), "sichuan_tfmj": open(_root() / "specs" / "sichuan_tfmj.yaml").read()}))
     assert not out.errors, out.errors
     why = next(p.python_only for p in out.summaries if p.id == "house")
     assert why is not None and "house.yaml:" in why and "scoring.patterns.all_triplets.when" in why
@@ -313,15 +357,19 @@ def test_a_new_house_rule_gets_its_native_engine_from_the_build(tmp_path: Any) -
 
     if shutil.which("cc") is None and shutil.which("gcc") is None:
         pytest.skip("no C compiler on this machine")
-    body = "scoring:\n  cap: 4\npayments:\n  values:\n    unit: \"2 ** min(fan, 4)\"\nexamples: []\n"
+    body = 'scoring:\n  cap: 4\npayments:\n  values:\n    unit: "2 ** min(fan, 4)"\nexamples: []\n'
     parent = (_root() / "specs" / "sichuan_tfmj.yaml").read_text("utf-8")
     layout = make_layout(tmp_path, {"house": child(body), "sichuan_tfmj": parent})
     out = compile_library(layout)
     assert not out.errors, out.errors
     write_outputs(layout, out)
     notes = compile_engines(layout.generated, ["house"])
-    assert notes == [f"house: native engine compiled -> {module_path(layout.generated, 'house').name}"]
-    spec = importlib.util.spec_from_file_location("_native_house", module_path(layout.generated, "house"))
+    assert notes == [
+        f"house: native engine compiled -> {module_path(layout.generated, 'house').name}"
+    ]
+    spec = importlib.util.spec_from_file_location(
+        "_native_house", module_path(layout.generated, "house")
+    )
     assert spec is not None and spec.loader is not None
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)

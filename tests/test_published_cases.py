@@ -50,16 +50,22 @@ def _request(case: dict[str, Any]) -> tuple[WinningHand, WinContext]:
     if tsumo and len(concealed) % 3 == 2:
         concealed.remove(win)  # upstream keeps the drawn tile in the hand for self-draws
     types = {"pung": MeldType.PON, "kong": MeldType.MINKAN, "concealed_kong": MeldType.ANKAN}
-    melds = tuple(Meld(types[m["type"]], tuple(parse_tiles("".join(m["tiles_mjai"]), profile.tiles))) for m in case["melds"])
+    melds = tuple(
+        Meld(types[m["type"]], tuple(parse_tiles("".join(m["tiles_mjai"]), profile.tiles)))
+        for m in case["melds"]
+    )
     flags = set(case["flags"])
     ctx = {
         "missing_suit": "s",  # every case declares bamboo missing
         "last_tile": "LAST_TILE" in flags,
         "after_kong": "AFTER_KONG" in flags and tsumo,
-        "kong_shot": "AFTER_KONG" in flags and not tsumo,  # upstream's AFTER_KONG on a discard is the kong shot
+        "kong_shot": "AFTER_KONG" in flags
+        and not tsumo,  # upstream's AFTER_KONG on a discard is the kong shot
         "robbing_kong": "ROBBING_KONG" in flags,
     }
-    return WinningHand(tuple(concealed), melds, win, WinKind.TSUMO if tsumo else WinKind.RON), WinContext.from_mapping(ctx)
+    return WinningHand(
+        tuple(concealed), melds, win, WinKind.TSUMO if tsumo else WinKind.RON
+    ), WinContext.from_mapping(ctx)
 
 
 @pytest.mark.parametrize("case", _cases(), ids=lambda c: c["id"])
@@ -151,8 +157,16 @@ def _riichi_request(case: dict[str, Any]) -> tuple[WinningHand, WinContext]:
     tsumo = case["win_type"] == "TSUMO"
     if len(concealed) % 3 == 2:
         concealed.remove(win)  # upstream may keep the drawn tile in the hand
-    types = {"PON": MeldType.PON, "ANKAN": MeldType.ANKAN, "MINKAN": MeldType.MINKAN, "CHI": MeldType.CHI}
-    melds = tuple(Meld(types[m["type"]], tuple(parse_tiles(_mpsz(m["tiles_mjai"]), profile.tiles))) for m in case["melds"])
+    types = {
+        "PON": MeldType.PON,
+        "ANKAN": MeldType.ANKAN,
+        "MINKAN": MeldType.MINKAN,
+        "CHI": MeldType.CHI,
+    }
+    melds = tuple(
+        Meld(types[m["type"]], tuple(parse_tiles(_mpsz(m["tiles_mjai"]), profile.tiles)))
+        for m in case["melds"]
+    )
     s = case["situation"]
     assert not s["dora_indicators"] and not s["ura_dora_indicators"] and not s["red_fives"]
     ctx = {
@@ -166,7 +180,9 @@ def _riichi_request(case: dict[str, Any]) -> tuple[WinningHand, WinContext]:
         "first_draw": s["first_round"],
         "last_tile": s["last_tile_flag_houtei"],
     }
-    return WinningHand(tuple(concealed), melds, win, WinKind.TSUMO if tsumo else WinKind.RON), WinContext.from_mapping(ctx)
+    return WinningHand(
+        tuple(concealed), melds, win, WinKind.TSUMO if tsumo else WinKind.RON
+    ), WinContext.from_mapping(ctx)
 
 
 @pytest.mark.parametrize("case", _riichi_cases(), ids=lambda c: c["id"])

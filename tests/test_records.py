@@ -109,7 +109,9 @@ def test_played_and_imported_records_meet_the_schema(
     assert schema_errors(bad) == ['excerpt.round_wind: "X" is not one of "E", "S", "W", "N"']
     assert not validator.is_valid(bad)
     del bad["excerpt"]["round_wind"]
-    assert schema_errors(bad) == ["excerpt: the field 'round_wind' is missing"] and not validator.is_valid(bad)
+    assert schema_errors(bad) == [
+        "excerpt: the field 'round_wind' is missing"
+    ] and not validator.is_valid(bad)
 
 
 # ---- malformed records: one message naming the path, exit 2 --------------------------------
@@ -443,7 +445,9 @@ def imported_excerpt() -> dict[str, Any]:
     from mjspec.app.tenhou import load_log
     from mjspec.app.tenhou_replay import game_record
 
-    log = ROOT / "tests" / "data" / "tenhou" / "tenhou6json-mjai-reviewer" / "confusing_nakis_5.json"
+    log = (
+        ROOT / "tests" / "data" / "tenhou" / "tenhou6json-mjai-reviewer" / "confusing_nakis_5.json"
+    )
     record = json.loads(json.dumps(game_record(load_log(log), load_profile("riichi_tenhou"))))
     assert record["excerpt"]["finished"] is False
     return record
@@ -452,7 +456,10 @@ def imported_excerpt() -> dict[str, Any]:
 @pytest.fixture(scope="module")
 def small_records() -> list[dict[str, Any]]:
     return [
-        *(played(pid, seed=3) for pid in ("sichuan_tfmj", "gb_mcr", "classical_xmj", "riichi_tenhou_east")),
+        *(
+            played(pid, seed=3)
+            for pid in ("sichuan_tfmj", "gb_mcr", "classical_xmj", "riichi_tenhou_east")
+        ),
         imported_excerpt(),
     ]
 

@@ -40,7 +40,15 @@ from mjspec.runtime.request import parse_request
 from mjspec.runtime.scoring import score_every_arrangement
 from mjspec.runtime.tiles import parse_tiles
 
-from riichikit import PROFILE, RiichiWin, SeededChooser, calculator_answer, random_riichi_win, riichi_wins, seeded_wins
+from riichikit import (
+    PROFILE,
+    RiichiWin,
+    SeededChooser,
+    calculator_answer,
+    random_riichi_win,
+    riichi_wins,
+    seeded_wins,
+)
 
 pytest.importorskip("mahjong", reason="the mahjong package (pip install mahjong) is not installed")
 
@@ -60,7 +68,9 @@ class Intentional:
     """Whether this hand and these two answers are exactly this difference."""
 
 
-def _counted_reading_of_a_yakuman(win: RiichiWin, mine: dict[str, Any], ref: dict[str, Any]) -> bool:
+def _counted_reading_of_a_yakuman(
+    win: RiichiWin, mine: dict[str, Any], ref: dict[str, Any]
+) -> bool:
     """The hand reads both as a yakuman and as a counted yakuman (13+ han), paid alike.
 
     The package reports the yakuman (Tenhou's display: "a real yakuman wins over
@@ -73,12 +83,19 @@ def _counted_reading_of_a_yakuman(win: RiichiWin, mine: dict[str, Any], ref: dic
     """
     if not (mine.get("legal") and ref["legal"] and ref["fu"] is None and not ref["kazoe"]):
         return False
-    if mine.get("payments") != ref["payments"] or mine.get("total", 0) < 13 or mine.get("fu") is None:
+    if (
+        mine.get("payments") != ref["payments"]
+        or mine.get("total", 0) < 13
+        or mine.get("fu") is None
+    ):
         return False
     profile = load_profile(PROFILE)
     hand, ctx = parse_request(profile, win.request())
     readings = score_every_arrangement(profile, hand, ctx)
-    return any(s.legal and s.fu is None and s.total == ref["total"] and s.payments == ref["payments"] for s in readings)
+    return any(
+        s.legal and s.fu is None and s.total == ref["total"] and s.payments == ref["payments"]
+        for s in readings
+    )
 
 
 #: Every intentional difference between 001 and the package, with its rule.
@@ -128,7 +145,9 @@ def compare(win: RiichiWin) -> tuple[list[str], str | None, str]:
     if not diff:
         return [], None, ""
     pats = [f"{p['id']}({p['value']}x{p['count']})" for p in mine.get("patterns", [])]
-    shown = {k: mine.get(k) for k in ("legal", "reason", "total", "fu", "payments", "error") if k in mine}
+    shown = {
+        k: mine.get(k) for k in ("legal", "reason", "total", "fu", "payments", "error") if k in mine
+    }
     why = (
         f"{win.describe()}\n    mjspec  {shown} {pats}\n"
         f"    package {{'legal': {ref['legal']}, 'total': {ref.get('total')}, 'fu': {ref.get('fu')}, "
@@ -156,7 +175,11 @@ class Survey:
         self.fields = Counter()
 
     def add(self, win: RiichiWin) -> None:
-        assert self.intentional is not None and self.unexplained is not None and self.fields is not None
+        assert (
+            self.intentional is not None
+            and self.unexplained is not None
+            and self.fields is not None
+        )
         self.checked += 1
         diff, cls, why = compare(win)
         if not diff:
@@ -177,7 +200,9 @@ class Survey:
         ]
         lines += [f"  intentional {k}: {v}" for k, v in sorted(self.intentional.items())]
         if self.unexplained:
-            lines.append(f"  unexplained: {len(self.unexplained)} (fields {dict(self.fields or {})})")
+            lines.append(
+                f"  unexplained: {len(self.unexplained)} (fields {dict(self.fields or {})})"
+            )
         return "\n".join(lines)
 
 
@@ -200,11 +225,16 @@ def check_legal_situation(win: RiichiWin) -> None:
     """The table facts riichikit promises: tile counts, red fives, and a consistent situation."""
     ctx = win.context
     tiles = list(win.concealed) + [win.win_tile] + [t for m in win.melds for t in m.tiles]
-    tiles += parse_tiles(ctx.get("dora_indicators", "")) + parse_tiles(ctx.get("ura_indicators", ""))
+    tiles += parse_tiles(ctx.get("dora_indicators", "")) + parse_tiles(
+        ctx.get("ura_indicators", "")
+    )
     counts = Counter(t.kind for t in tiles)
     if ctx.get("robbing_kong"):
         assert not win.tsumo
-        assert counts[win.win_tile.kind] == 1 and sum(1 for t in win.concealed if t.kind == win.win_tile.kind) == 0
+        assert (
+            counts[win.win_tile.kind] == 1
+            and sum(1 for t in win.concealed if t.kind == win.win_tile.kind) == 0
+        )
         counts[win.win_tile.kind] += 3  # the robbed pon
     assert max(counts.values()) <= 4, counts
     for five in (4, 13, 22):
@@ -225,7 +255,9 @@ def check_legal_situation(win: RiichiWin) -> None:
     if ctx.get("after_kong"):
         assert win.tsumo and kans > 0
     if ctx.get("last_tile"):
-        assert not ctx.get("after_kong") and not ctx.get("robbing_kong") and not ctx.get("first_draw")
+        assert (
+            not ctx.get("after_kong") and not ctx.get("robbing_kong") and not ctx.get("first_draw")
+        )
     if ctx.get("first_draw"):
         assert win.tsumo and not win.melds and not ctx.get("riichi")
     assert 1 <= len(_kinds(ctx["dora_indicators"])) <= 1 + kans
@@ -248,7 +280,11 @@ def test_seeded_corpus_covers_the_situations() -> None:
         seen.update(m.type.value for m in w.melds)
         seen["tsumo" if w.tsumo else "ron"] += 1
         seen["dealer" if w.dealer else "non_dealer"] += 1
-        seen.update("red" for t in list(w.concealed) + [w.win_tile] + [t for m in w.melds for t in m.tiles] if t.red)
+        seen.update(
+            "red"
+            for t in list(w.concealed) + [w.win_tile] + [t for m in w.melds for t in m.tiles]
+            if t.red
+        )
         kinds = sorted(t.kind for t in list(w.concealed) + [w.win_tile])
         if not w.melds and len(set(kinds)) == 7 and all(kinds.count(k) == 2 for k in kinds):
             seen["seven_pairs"] += 1
@@ -274,14 +310,26 @@ def test_the_package_configured_as_001_pays_the_books_example() -> None:
     tiles = parse_tiles("234m68p111s456s99p")
     win_tile = parse_tiles("7p")[0]
     riichi = {"seat_wind": "S", "riichi": True, "ura_indicators": "1z"}
-    ron = RiichiWin(tuple(tiles), (), win_tile, False, riichi | {"dora_indicators": "8p"})  # riichi, dora 2
+    ron = RiichiWin(
+        tuple(tiles), (), win_tile, False, riichi | {"dora_indicators": "8p"}
+    )  # riichi, dora 2
     ref = calculator_answer(ron)
     assert (ref["total"], ref["fu"], ref["payments"]) == (3, 40, {"discarder": 5200})
-    tsumo = RiichiWin(tuple(tiles), (), win_tile, True, riichi | {"dora_indicators": "3m"})  # riichi, tsumo, dora 1
+    tsumo = RiichiWin(
+        tuple(tiles), (), win_tile, True, riichi | {"dora_indicators": "3m"}
+    )  # riichi, tsumo, dora 1
     ref = calculator_answer(tsumo)
-    assert (ref["total"], ref["fu"], ref["payments"]) == (3, 40, {"dealer": 2600, "non_dealer": 1300})
+    assert (ref["total"], ref["fu"], ref["payments"]) == (
+        3,
+        40,
+        {"dealer": 2600, "non_dealer": 1300},
+    )
     # and a dealer ron of the same hand: base 1,280 x 6 = 7,680, rounded up to 7,700
-    ref = calculator_answer(RiichiWin(tuple(tiles), (), win_tile, False, riichi | {"seat_wind": "E", "dora_indicators": "8p"}))
+    ref = calculator_answer(
+        RiichiWin(
+            tuple(tiles), (), win_tile, False, riichi | {"seat_wind": "E", "dora_indicators": "8p"}
+        )
+    )
     assert ref["payments"] == {"discarder": 7700}
 
 
@@ -320,15 +368,25 @@ def test_the_comparison_catches_every_field() -> None:
     """Each compared field, changed in an otherwise agreeing answer, is reported as a difference."""
     win = next(w for w in seeded_wins(SEED, 200) if not w.tsumo and calculator_answer(w)["legal"])
     ref = calculator_answer(win)
-    agreeing = {"legal": True, "total": ref["total"], "fu": ref["fu"], "payments": dict(ref["payments"])}
-    agreeing["patterns"] = [{"id": k, "name": k, "value": v, "count": 1} for k, v in ref["han_by_id"].items()]
+    agreeing = {
+        "legal": True,
+        "total": ref["total"],
+        "fu": ref["fu"],
+        "payments": dict(ref["payments"]),
+    }
+    agreeing["patterns"] = [
+        {"id": k, "name": k, "value": v, "count": 1} for k, v in ref["han_by_id"].items()
+    ]
     assert differences(win, agreeing, ref) == []
     for key, wrong in (
         ("legal", False),
         ("total", ref["total"] + 1),
         ("fu", (ref["fu"] or 0) + 10),
         ("payments", {"discarder": ref["payments"]["discarder"] + 100}),
-        ("patterns", agreeing["patterns"] + [{"id": "ippatsu", "name": "Ippatsu", "value": 1, "count": 1}]),
+        (
+            "patterns",
+            agreeing["patterns"] + [{"id": "ippatsu", "name": "Ippatsu", "value": 1, "count": 1}],
+        ),
     ):
         assert differences(win, agreeing | {key: wrong}, ref) == [key], key
     assert differences(win, {"error": "bad request"}, ref) == ["error"]
@@ -342,7 +400,13 @@ def test_a_counted_reading_of_a_yakuman_is_the_one_intentional_difference() -> N
         (),
         parse_tiles("0p")[0],
         True,
-        {"seat_wind": "E", "round_wind": "N", "riichi": True, "dora_indicators": "5p", "ura_indicators": "7p"},
+        {
+            "seat_wind": "E",
+            "round_wind": "N",
+            "riichi": True,
+            "dora_indicators": "5p",
+            "ura_indicators": "7p",
+        },
     )
     mine, ref = ours(win), calculator_answer(win)
     assert ref["han_by_id"] == {"suuankou": 13} and ref["fu"] is None

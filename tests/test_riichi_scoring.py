@@ -15,10 +15,22 @@ from mjspec.app.cli import score_request
 from mjspec.app.registry import load_profile
 
 
-def score(concealed: str, win_tile: str, win: str = "ron", melds: list[dict[str, str]] | None = None, **context: Any) -> dict[str, Any]:
+def score(
+    concealed: str,
+    win_tile: str,
+    win: str = "ron",
+    melds: list[dict[str, str]] | None = None,
+    **context: Any,
+) -> dict[str, Any]:
     context.setdefault("seat_wind", "W")
     context.setdefault("round_wind", "E")
-    request = {"profile": "riichi_planet", "concealed": concealed, "win_tile": win_tile, "win": win, "context": context}
+    request = {
+        "profile": "riichi_planet",
+        "concealed": concealed,
+        "win_tile": win_tile,
+        "win": win,
+        "context": context,
+    }
     if melds:
         request["melds"] = melds
     answer = score_request(request)
@@ -91,9 +103,15 @@ def test_points_items_are_itemised() -> None:
     from mjspec.runtime.tiles import parse_tiles
 
     profile = load_profile("riichi_planet")
-    hand = WinningHand(tuple(parse_tiles("123m456p789p55p77s")), (), parse_tiles("7s")[0], WinKind.RON)
+    hand = WinningHand(
+        tuple(parse_tiles("123m456p789p55p77s")), (), parse_tiles("7s")[0], WinKind.RON
+    )
     s = evaluate(profile, hand, WinContext.from_mapping({"riichi": True, "seat_wind": "W"}))
-    assert {(i.id, i.points) for i in s.point_items} == {("base", 20), ("closed_ron", 10), ("triplets", 2)}
+    assert {(i.id, i.points) for i in s.point_items} == {
+        ("base", 20),
+        ("closed_ron", 10),
+        ("triplets", 2),
+    }
 
 
 # --- limits (no kiriage) --------------------------------------------------------------
@@ -107,7 +125,13 @@ def test_4_han_30_fu_is_not_rounded_up_to_mangan() -> None:
 
 def test_a_base_of_2000_or_more_is_mangan() -> None:
     # riichi + ippatsu + a red five, 70 fu: 70 x 2^5 = 2240 -> mangan.
-    a = score("234p567s88p34m", "0m", melds=[{"type": "ankan", "tiles": "9999m"}], riichi=True, ippatsu=True)
+    a = score(
+        "234p567s88p34m",
+        "0m",
+        melds=[{"type": "ankan", "tiles": "9999m"}],
+        riichi=True,
+        ippatsu=True,
+    )
     assert ids(a) == {"riichi", "ippatsu", "red_fives"}
     assert (a["total"], a["fu"], a["payments"]) == (3, 70, {"discarder": 8000})
 
@@ -208,7 +232,15 @@ def test_dora_cycles_wrap() -> None:
 
 
 def test_a_bad_indicator_is_an_error_naming_the_key() -> None:
-    answer = score_request({"profile": "riichi_planet", "concealed": "234m345m456p678s6p", "win_tile": "6p", "win": "ron", "context": {"dora_indicators": "1f"}})
+    answer = score_request(
+        {
+            "profile": "riichi_planet",
+            "concealed": "234m345m456p678s6p",
+            "win_tile": "6p",
+            "win": "ron",
+            "context": {"dora_indicators": "1f"},
+        }
+    )
     assert "error" in answer and "dora_indicators" in answer["error"]
 
 
@@ -239,7 +271,12 @@ def test_seven_pairs_reading_loses_to_twice_pure_double_sequence() -> None:
     from mjspec.runtime.tiles import parse_tiles
 
     profile = load_profile("riichi_planet")
-    hand = WinningHand(tuple(parse_tiles("223344m556677p5s")), (), parse_tiles("5s")[0], WinKind.RON)
+    hand = WinningHand(
+        tuple(parse_tiles("223344m556677p5s")), (), parse_tiles("5s")[0], WinKind.RON
+    )
     every = score_every_arrangement(profile, hand, WinContext.from_mapping({"seat_wind": "W"}))
     readings = {frozenset(p.id for p in s.patterns): sum(s.payments.values()) for s in every}
-    assert readings[frozenset({"chiitoitsu", "tanyao"})] < readings[frozenset({"ryanpeikou", "tanyao"})]
+    assert (
+        readings[frozenset({"chiitoitsu", "tanyao"})]
+        < readings[frozenset({"ryanpeikou", "tanyao"})]
+    )

@@ -48,10 +48,14 @@ def riichi_wall(
     given = [parse_tiles(h) if h is not None else None for h in hands]
     rep, ind, und = parse_tiles(replacements), parse_tiles(indicators), parse_tiles(under)
     for seat, h in enumerate(given):
-        assert h is None or len(h) == (14 if seat == dealer else 13), f"seat {seat} is dealt {len(h)} tiles"
+        assert h is None or len(h) == (
+            14 if seat == dealer else 13
+        ), f"seat {seat} is dealt {len(h)} tiles"
     used = [t for h in given if h for t in h] + parse_tiles(draws) + rep + ind + und
     pool.subtract(Counter(used))
-    assert all(v >= 0 for v in pool.values()), f"over-used: {[str(t) for t, v in pool.items() if v < 0]}"
+    assert all(
+        v >= 0 for v in pool.values()
+    ), f"over-used: {[str(t) for t, v in pool.items() if v < 0]}"
     for seat in range(4):
         if given[seat] is None:
             n = 14 if seat == dealer else 13
@@ -87,7 +91,14 @@ def riichi_wall(
     raise AssertionError("no cut reproduces the ring")
 
 
-def arranged(hands: Sequence[str | None], draws: str = "", *, dealer: int = 0, profile: Profile = RIICHI, **kw: object) -> Hand:
+def arranged(
+    hands: Sequence[str | None],
+    draws: str = "",
+    *,
+    dealer: int = 0,
+    profile: Profile = RIICHI,
+    **kw: object,
+) -> Hand:
     options = {k: v for k, v in kw.items() if k in ("replacements", "indicators", "under")}
     setup = {k: v for k, v in kw.items() if k not in options}
     wall = riichi_wall(hands, draws, dealer=dealer, profile=profile, **options)  # type: ignore[arg-type]
@@ -156,7 +167,10 @@ def scorer(monkeypatch: pytest.MonkeyPatch) -> dict[str, object]:
         elif ctx.is_dealer:  # type: ignore[attr-defined]
             payments = {"non_dealer": 1000 * total + 100 * honba}
         else:
-            payments = {"dealer": 1000 * total + 100 * honba, "non_dealer": 500 * total + 100 * honba}
+            payments = {
+                "dealer": 1000 * total + 100 * honba,
+                "non_dealer": 500 * total + 100 * honba,
+            }
         return Score(True, None, tuple(patterns), total, total, 30, payments)
 
     monkeypatch.setattr(table_module, "evaluate", fake)
@@ -170,7 +184,11 @@ READY_1P4P = "123456789m1123p"  # waits on 1p and 4p
 def safe_discard(hand: Hand, seat: int, avoid: str = "1p4p") -> None:
     """Discard the drawn tile, or else a tile no scenario cares about (an honor or terminal first), never one in ``avoid``."""
     banned = {t.kind for t in parse_tiles(avoid)}
-    options = [a for a in hand.legal_actions(seat) if a.kind is ActionKind.DISCARD and a.tile is not None and a.tile.kind not in banned]
+    options = [
+        a
+        for a in hand.legal_actions(seat)
+        if a.kind is ActionKind.DISCARD and a.tile is not None and a.tile.kind not in banned
+    ]
     drawn = [a for a in options if a.tile == hand.last_draw]
     if drawn:
         hand.apply(drawn[0])
@@ -192,7 +210,9 @@ def turn_of(hand: Hand, seat: int, avoid: str = "1p4p") -> None:
 # ---- riichi ("Chamadas, riichi e dora")
 
 
-def test_riichi_deposit_after_the_discard_passes_then_automatic_discards(scorer: dict[str, object]) -> None:
+def test_riichi_deposit_after_the_discard_passes_then_automatic_discards(
+    scorer: dict[str, object]
+) -> None:
     hand = arranged([DEALER_JUNK, READY_1P4P, None, None], "9s" + "1z2z3z" + "9p")
     discard(hand, 0, "1z")
     pass_all(hand)
@@ -223,7 +243,9 @@ def test_riichi_needs_a_closed_ready_hand_points_and_wall(scorer: dict[str, obje
     hand = arranged([DEALER_JUNK, READY_1P4P, None, None], "9s")
     discard(hand, 0, "1z")
     pass_all(hand)
-    riichi_tiles = {a.tile.mpsz for a in hand.legal_actions(1) if a.kind is ActionKind.RIICHI and a.tile}
+    riichi_tiles = {
+        a.tile.mpsz for a in hand.legal_actions(1) if a.kind is ActionKind.RIICHI and a.tile
+    }
     assert riichi_tiles == {"9s", "1p"}
     with pytest.raises(IllegalAction) as e:
         act(hand, ActionKind.RIICHI, 1, "1m")
@@ -249,7 +271,9 @@ def test_ron_on_the_declaration_discard_voids_the_riichi(scorer: dict[str, objec
 
 def test_own_discard_furiten_blocks_ron_not_tsumo(scorer: dict[str, object]) -> None:
     """A wait in one's own discards (called ones included) blocks every discard win; self-draw stays."""
-    hand = arranged([DEALER_JUNK, "123456789m1234p", None, None], "4p" + "1z2z3z" + "9s" + "5z6z7z" + "1p")
+    hand = arranged(
+        [DEALER_JUNK, "123456789m1234p", None, None], "4p" + "1z2z3z" + "9s" + "5z6z7z" + "1p"
+    )
     discard(hand, 0, "1z")
     pass_all(hand)
     discard(hand, 1, "4p")  # keeps 123456789m 1234p - 4p = waits 1p/4p, with 4p in the river
@@ -263,10 +287,13 @@ def test_own_discard_furiten_blocks_ron_not_tsumo(scorer: dict[str, object]) -> 
     # The drawn tile 9s does not complete; the self-draw of 1p comes later, and is allowed.
 
 
-def test_passing_a_completing_discard_is_furiten_until_the_next_draw_even_without_yaku(scorer: dict[str, object]) -> None:
+def test_passing_a_completing_discard_is_furiten_until_the_next_draw_even_without_yaku(
+    scorer: dict[str, object]
+) -> None:
     scorer["no_yaku"] = {Tile.parse("4p").kind}  # a 4p win has no yaku: no ron is offered for it
     hand = arranged(
-        [DEALER_JUNK, READY_1P4P, "4p1234567z369s67p", "1p1234567z258s9p8m"], "9s" + "1s" + "5m" + "9m" + "9m"
+        [DEALER_JUNK, READY_1P4P, "4p1234567z369s67p", "1p1234567z258s9p8m"],
+        "9s" + "1s" + "5m" + "9m" + "9m",
     )
     discard(hand, 0, "1z")
     pass_all(hand)
@@ -284,8 +311,13 @@ def test_passing_a_completing_discard_is_furiten_until_the_next_draw_even_withou
     assert hand.turn == 1 and not hand.furiten_passed[1] and not hand.furiten(1)
 
 
-def test_riichi_passing_a_legal_ron_is_furiten_for_the_rest_of_the_hand(scorer: dict[str, object]) -> None:
-    hand = arranged([DEALER_JUNK, READY_1P4P, "1p" + "2345678s" + "12345m", None], "9s" + "1p" + "9s" + "2z" + "3z")
+def test_riichi_passing_a_legal_ron_is_furiten_for_the_rest_of_the_hand(
+    scorer: dict[str, object]
+) -> None:
+    hand = arranged(
+        [DEALER_JUNK, READY_1P4P, "1p" + "2345678s" + "12345m", None],
+        "9s" + "1p" + "9s" + "2z" + "3z",
+    )
     discard(hand, 0, "1z")
     pass_all(hand)
     act(hand, ActionKind.RIICHI, 1, "9s")
@@ -305,8 +337,15 @@ def test_riichi_passing_a_legal_ron_is_furiten_for_the_rest_of_the_hand(scorer: 
 
 def test_two_rons_nearest_takes_deposits_and_honba(scorer: dict[str, object]) -> None:
     hand = arranged(
-        ["123567z147s2589p" + "1p", READY_1P4P, "234567s123m1p23p"[:13] if False else "234567s12399m23p", None],
-        honba=2, deposits=1, points=(25000,) * 4,
+        [
+            "123567z147s2589p" + "1p",
+            READY_1P4P,
+            "234567s123m1p23p"[:13] if False else "234567s12399m23p",
+            None,
+        ],
+        honba=2,
+        deposits=1,
+        points=(25000,) * 4,
     )
     discard(hand, 0, "1p")
     assert ActionKind.RON in kinds(hand, 1) and ActionKind.RON in kinds(hand, 2)
@@ -320,11 +359,15 @@ def test_two_rons_nearest_takes_deposits_and_honba(scorer: dict[str, object]) ->
 
 
 def test_three_rons_abort_the_hand(scorer: dict[str, object]) -> None:
-    hand = arranged(["123567z147s2589p" + "1p", READY_1P4P, "234567s12399m23p", "456789s456m11z23p"])
+    hand = arranged(
+        ["123567z147s2589p" + "1p", READY_1P4P, "234567s12399m23p", "456789s456m11z23p"]
+    )
     discard(hand, 0, "1p")
     for seat in (1, 2, 3):
         act(hand, ActionKind.RON, seat)
-    assert hand.over and hand.aborted == "triple_ron" and not hand.wins and hand.scores == [0, 0, 0, 0]
+    assert (
+        hand.over and hand.aborted == "triple_ron" and not hand.wins and hand.scores == [0, 0, 0, 0]
+    )
 
 
 # ---- calls: kuikae, robbing kongs ("Chamadas, riichi e dora")
@@ -337,7 +380,9 @@ def test_kuikae_forbids_the_called_kind_and_the_other_end(scorer: dict[str, obje
     chi = [a for a in hand.legal_actions(1) if a.kind is ActionKind.CHI]
     hand.apply(next(a for a in chi if {t.mpsz for t in a.tiles} == {"4m", "5m"}))
     pass_all(hand)
-    discards = {a.tile.mpsz for a in hand.legal_actions(1) if a.kind is ActionKind.DISCARD and a.tile}
+    discards = {
+        a.tile.mpsz for a in hand.legal_actions(1) if a.kind is ActionKind.DISCARD and a.tile
+    }
     assert "3m" not in discards and "6m" not in discards and "1p" in discards
     with pytest.raises(IllegalAction) as e:
         discard(hand, 1, "6m")
@@ -350,7 +395,9 @@ def test_chi_only_from_the_previous_player(scorer: dict[str, object]) -> None:
     assert ActionKind.CHI in kinds(hand, 1) and 2 not in hand.claim_options
 
 
-def test_a_concealed_kong_is_never_robbed_not_even_by_thirteen_orphans(scorer: dict[str, object]) -> None:
+def test_a_concealed_kong_is_never_robbed_not_even_by_thirteen_orphans(
+    scorer: dict[str, object]
+) -> None:
     hand = arranged(["1111m2357z147s258p", "9m19p19s12345677z", None, None], replacements="9s")
     act(hand, ActionKind.ANKAN, 0, "1m")
     assert hand.phase is Phase.TURN and hand.turn == 0  # no robbing phase: seat 0 goes on
@@ -358,7 +405,9 @@ def test_a_concealed_kong_is_never_robbed_not_even_by_thirteen_orphans(scorer: d
 
 
 def test_an_added_kong_may_be_robbed(scorer: dict[str, object]) -> None:
-    hand = arranged(["5p123567z147s2589m", "55p1234567s1289m", "123456789s34p99p", None], "1z1z6z0p")
+    hand = arranged(
+        ["5p123567z147s2589m", "55p1234567s1289m", "123456789s34p99p", None], "1z1z6z0p"
+    )
     discard(hand, 0, "5p")
     act(hand, ActionKind.PON, 1)
     pass_all(hand)
@@ -373,17 +422,28 @@ def test_an_added_kong_may_be_robbed(scorer: dict[str, object]) -> None:
 # ---- indicators after kongs ("Chamadas, riichi e dora")
 
 
-def test_concealed_kong_turns_its_indicator_at_once_from_the_dead_wall(scorer: dict[str, object]) -> None:
-    hand = arranged(["1111m2357z147s258p", "999p1234567s234m", None, None], "9p", replacements="8s7s", indicators="1s2s3s")
+def test_concealed_kong_turns_its_indicator_at_once_from_the_dead_wall(
+    scorer: dict[str, object]
+) -> None:
+    hand = arranged(
+        ["1111m2357z147s258p", "999p1234567s234m", None, None],
+        "9p",
+        replacements="8s7s",
+        indicators="1s2s3s",
+    )
     act(hand, ActionKind.ANKAN, 0, "1m")
     assert [t.mpsz for t in hand.dead.indicators()] == ["1s", "2s"]  # type: ignore[union-attr]
     assert hand.hands[0][-1].mpsz == "8s"  # the first replacement tile
-    assert hand.wall_remaining == 136 - 14 - 53 - 1  # the live wall's last tile joined the dead wall
+    assert (
+        hand.wall_remaining == 136 - 14 - 53 - 1
+    )  # the live wall's last tile joined the dead wall
 
 
 def test_open_kong_indicator_waits_for_the_replacement_discard(scorer: dict[str, object]) -> None:
     """Reading: an exposed kong's indicator is turned when its player discards after the replacement."""
-    hand = arranged(["9p123567z147s2589m", "999p1234567s134m", None, None], replacements="8s", indicators="1s2s")
+    hand = arranged(
+        ["9p123567z147s2589m", "999p1234567s134m", None, None], replacements="8s", indicators="1s2s"
+    )
     discard(hand, 0, "9p")
     act(hand, ActionKind.MINKAN, 1)
     pass_all(hand)
@@ -392,8 +452,12 @@ def test_open_kong_indicator_waits_for_the_replacement_discard(scorer: dict[str,
     assert [t.mpsz for t in hand.dead.indicators()] == ["1s", "2s"]  # type: ignore[union-attr]
 
 
-def test_riichi_winner_counts_under_indicators_and_ippatsu_and_takes_the_deposit(scorer: dict[str, object]) -> None:
-    hand = arranged([DEALER_JUNK, READY_1P4P, "1p2345678s12345m", None], "9s1z", indicators="3s", under="6s")
+def test_riichi_winner_counts_under_indicators_and_ippatsu_and_takes_the_deposit(
+    scorer: dict[str, object]
+) -> None:
+    hand = arranged(
+        [DEALER_JUNK, READY_1P4P, "1p2345678s12345m", None], "9s1z", indicators="3s", under="6s"
+    )
     discard(hand, 0, "1z")
     pass_all(hand)
     act(hand, ActionKind.RIICHI, 1, "9s")
@@ -403,8 +467,16 @@ def test_riichi_winner_counts_under_indicators_and_ippatsu_and_takes_the_deposit
     act(hand, ActionKind.RON, 1)
     pass_all(hand)
     ctx = scorer["contexts"][-1]  # type: ignore[index]
-    assert ctx.riichi and ctx.double_riichi and ctx.ippatsu and ctx.ura_indicators == "6s" and ctx.dora_indicators == "3s"
-    assert hand.scores == [0, 1000, -1000, 0] and hand.deposits == 0  # the win, and the own deposit back
+    assert (
+        ctx.riichi
+        and ctx.double_riichi
+        and ctx.ippatsu
+        and ctx.ura_indicators == "6s"
+        and ctx.dora_indicators == "3s"
+    )
+    assert (
+        hand.scores == [0, 1000, -1000, 0] and hand.deposits == 0
+    )  # the win, and the own deposit back
 
 
 def test_any_call_breaks_ippatsu(scorer: dict[str, object]) -> None:
@@ -434,7 +506,10 @@ def test_after_riichi_a_concealed_kong_must_keep_the_waits(scorer: dict[str, obj
     pass_all(hand)
     # The replacement 5z is discarded automatically: no win, no further kong.
     assert hand.events[-1].kind != "discard" or hand.events[-1].data.get("automatic")
-    assert any(e.kind == "discard" and e.seat == 1 and e.data.get("automatic") and e.data["tile"] == "5z" for e in hand.events)
+    assert any(
+        e.kind == "discard" and e.seat == 1 and e.data.get("automatic") and e.data["tile"] == "5z"
+        for e in hand.events
+    )
 
 
 def test_riichi_kong_that_changes_the_waits_is_not_offered(scorer: dict[str, object]) -> None:
@@ -451,7 +526,9 @@ def test_riichi_kong_that_changes_the_waits_is_not_offered(scorer: dict[str, obj
 # ---- abortive draws ("Empates, repetições do dealer e final do jogo")
 
 
-def test_nine_terminals_is_an_optional_declaration_on_an_uninterrupted_first_turn(scorer: dict[str, object]) -> None:
+def test_nine_terminals_is_an_optional_declaration_on_an_uninterrupted_first_turn(
+    scorer: dict[str, object]
+) -> None:
     hand = arranged(["19m19p19s12345z258m", None, None, None])
     assert ActionKind.NINE_TERMINALS in kinds(hand, 0)
     act(hand, ActionKind.NINE_TERMINALS, 0)
@@ -459,7 +536,10 @@ def test_nine_terminals_is_an_optional_declaration_on_an_uninterrupted_first_tur
 
 
 def test_four_same_wind_first_discards_abort(scorer: dict[str, object]) -> None:
-    hand = arranged(["1z23567z147s2589p9m", "1z147m258p369s235z", "1z258m147p369s467z", "1z369m369p147s456z"], "8s8s8s")
+    hand = arranged(
+        ["1z23567z147s2589p9m", "1z147m258p369s235z", "1z258m147p369s467z", "1z369m369p147s456z"],
+        "8s8s8s",
+    )
     for seat in range(4):
         assert hand.turn == seat
         discard(hand, seat, "1z")
@@ -469,7 +549,9 @@ def test_four_same_wind_first_discards_abort(scorer: dict[str, object]) -> None:
 
 def test_four_riichi_abort_once_the_fourth_declaration_stands(scorer: dict[str, object]) -> None:
     """Reading: the fourth deposit is paid, then the hand ends; the deposits stay on the table."""
-    hand = arranged(["123456789m1239p5z", "123456789p1239s", "123456789s1239m", "1112223334455z"], "7z7z7z")
+    hand = arranged(
+        ["123456789m1239p5z", "123456789p1239s", "123456789s1239m", "1112223334455z"], "7z7z7z"
+    )
     for seat, tile in enumerate(("5z", "7z", "7z", "7z")):
         act(hand, ActionKind.RIICHI, seat, tile)
         pass_all(hand)
@@ -499,14 +581,18 @@ def test_exhaustive_draw_ready_pool_of_3000(scorer: dict[str, object]) -> None:
     assert hand.scores == [-1000, 3000, -1000, -1000]
 
 
-def test_nagashi_mangan_is_checked_first_and_replaces_the_ready_pool(scorer: dict[str, object]) -> None:
+def test_nagashi_mangan_is_checked_first_and_replaces_the_ready_pool(
+    scorer: dict[str, object]
+) -> None:
     """Seat 2 draws (and discards) only terminals and honors, none called: 4,000 from the dealer, 2,000 from each other."""
     seat2 = "2345678m2345p66s"
     pool = Counter(RIICHI.tiles.all_tiles())
     pool.subtract(Counter(parse_tiles(DEALER_JUNK + READY_1P4P + seat2 + FILLER_HAND)))
     terminals = sorted(t for t in pool.elements() if t.is_terminal_or_honor)
     seat2_draws = terminals[:17]  # seat 2 draws every fourth tile, 17 in all
-    others = sorted((pool - Counter(seat2_draws)).elements(), key=lambda t: (t.is_terminal_or_honor, t))
+    others = sorted(
+        (pool - Counter(seat2_draws)).elements(), key=lambda t: (t.is_terminal_or_honor, t)
+    )
     draws = [seat2_draws.pop() if i % 4 == 1 else others.pop(0) for i in range(69)]
     hand = arranged([DEALER_JUNK, READY_1P4P, seat2, FILLER_HAND], "".join(t.mpsz for t in draws))
     play_out(hand)
@@ -526,10 +612,25 @@ class _Won:
 class _Done:
     """A finished hand as the match sees it: who dealt, who won, how it ended, the score changes."""
 
-    def __init__(self, dealer: int, scores: Sequence[int], *, winners: Sequence[int] = (), exhausted: bool = False,
-                 ready: Sequence[int] = (), aborted: str | None = None, deposits: int = 0) -> None:
+    def __init__(
+        self,
+        dealer: int,
+        scores: Sequence[int],
+        *,
+        winners: Sequence[int] = (),
+        exhausted: bool = False,
+        ready: Sequence[int] = (),
+        aborted: str | None = None,
+        deposits: int = 0,
+    ) -> None:
         self.dealer, self.scores, self.wins = dealer, list(scores), [_Won(s) for s in winners]
-        self.exhausted, self.ready_at_end, self.aborted, self.deposits, self.over = exhausted, list(ready), aborted, deposits, True
+        self.exhausted, self.ready_at_end, self.aborted, self.deposits, self.over = (
+            exhausted,
+            list(ready),
+            aborted,
+            deposits,
+            True,
+        )
 
 
 def settle(match: Match, hand: _Done) -> None:
@@ -565,12 +666,16 @@ def test_all_last_dealer_in_first_place_with_30000_stops() -> None:
     m = Match(RIICHI, 0)
     for dealer in range(3):
         settle(m, _Done(dealer, [0, 0, 0, 0], winners=[(dealer + 1) % 4]))
-    settle(m, _Done(3, [-2000, -2000, -2000, 6000], winners=[3]))  # 31,000: first, repeats, and stops
+    settle(
+        m, _Done(3, [-2000, -2000, -2000, 6000], winners=[3])
+    )  # 31,000: first, repeats, and stops
     assert m.finished
     m = Match(RIICHI, 0)
     for dealer in range(3):
         settle(m, _Done(dealer, [0, 0, 0, 0], winners=[(dealer + 1) % 4]))
-    settle(m, _Done(3, [-1000, -1000, -1000, 3000], winners=[3]))  # 28,000: first, but under 30,000: plays on
+    settle(
+        m, _Done(3, [-1000, -1000, -1000, 3000], winners=[3])
+    )  # 28,000: first, but under 30,000: plays on
     assert not m.finished and m.dealer == 3
 
 
@@ -629,8 +734,18 @@ def test_tenhou_result_rounds_to_the_thousand_and_first_takes_the_balance() -> N
 
 from mjspec.runtime.rules import Pao  # noqa: E402
 
-PAO = dataclasses.replace(RIICHI, table=dataclasses.replace(RIICHI.table, pao=Pao(dragons="big_three_dragons", winds="big_four_winds")))
-PAO_HANDS = ["5z1234z147m258p369s", "556677z123m456s9p", "6z1234z258m147p36s", "7z147m369p258s99m1s"]
+PAO = dataclasses.replace(
+    RIICHI,
+    table=dataclasses.replace(
+        RIICHI.table, pao=Pao(dragons="big_three_dragons", winds="big_four_winds")
+    ),
+)
+PAO_HANDS = [
+    "5z1234z147m258p369s",
+    "556677z123m456s9p",
+    "6z1234z258m147p36s",
+    "7z147m369p258s99m1s",
+]
 
 
 def _pao_to_ready(hand: Hand) -> None:
@@ -671,7 +786,9 @@ def test_pao_on_a_discard_win_splits_the_covered_value(scorer: dict[str, object]
     assert hand.scores == [-7500, 14000, 0, -6500]
 
 
-def test_pao_on_a_self_draw_the_liable_player_pays_the_covered_value(scorer: dict[str, object]) -> None:
+def test_pao_on_a_self_draw_the_liable_player_pays_the_covered_value(
+    scorer: dict[str, object]
+) -> None:
     scorer["patterns"] = {"big_three_dragons": 13}
     hand = arranged(PAO_HANDS, "8s8s8s8p8p8p1s9m9m7s2m", profile=PAO)
     _pao_to_ready(hand)
@@ -687,16 +804,29 @@ def test_pao_on_a_self_draw_the_liable_player_pays_the_covered_value(scorer: dic
 
 def test_clocks_are_data_and_timeouts_follow_the_book(scorer: dict[str, object]) -> None:
     assert [(c.id, c.per_action, c.reserve) for c in RIICHI.table.clocks] == [
-        ("bullet", 2, 5), ("blitz", 3, 10), ("standard", 5, 20), ("relaxed", 15, 60)]
+        ("bullet", 2, 5),
+        ("blitz", 3, 10),
+        ("standard", 5, 20),
+        ("relaxed", 15, 60),
+    ]
     hand = arranged([DEALER_JUNK, READY_1P4P, None, None], "9s")
     # The dealer's clock runs out: the drawn (fourteenth) tile is discarded.
     timeout = hand.timeout_action(0)
-    assert timeout is not None and timeout.kind is ActionKind.DISCARD and timeout.tile == hand.last_draw
+    assert (
+        timeout is not None
+        and timeout.kind is ActionKind.DISCARD
+        and timeout.tile == hand.last_draw
+    )
     hand.apply(timeout)
     pass_all(hand)
     # Seat 1 could declare riichi: a timeout never does, it discards the drawn tile.
     timeout = hand.timeout_action(1)
-    assert timeout is not None and timeout.kind is ActionKind.DISCARD and timeout.tile is not None and timeout.tile.mpsz == "9s"
+    assert (
+        timeout is not None
+        and timeout.kind is ActionKind.DISCARD
+        and timeout.tile is not None
+        and timeout.tile.mpsz == "9s"
+    )
 
 
 def test_closed_wall_inverts_the_dice_opening() -> None:
@@ -748,7 +878,9 @@ def test_every_standard_tenhou_game_replays_at_the_table() -> None:
     from mjspec.app.tenhou import load_log
     from mjspec.app.tenhou_replay import replay_game
 
-    paths = sorted((TENHOU_DATA / "tenhou-mjx" / "mjlog").glob("*.mjlog")) + sorted((TENHOU_DATA / "tenhou-dnovikoff" / "mjlog").glob("*.xml"))
+    paths = sorted((TENHOU_DATA / "tenhou-mjx" / "mjlog").glob("*.mjlog")) + sorted(
+        (TENHOU_DATA / "tenhou-dnovikoff" / "mjlog").glob("*.xml")
+    )
     hands = exact_games = 0
     for path in paths:
         game = load_log(path)
@@ -759,7 +891,9 @@ def test_every_standard_tenhou_game_replays_at_the_table() -> None:
             hands += 1
             assert h.exact, (path.name, h.index, h.problems)
         if path.name in KNOWN_FLOW_DIFFERENCES:
-            assert outcome.flow, f"{path.name} now follows the rules: drop it from the known differences"
+            assert (
+                outcome.flow
+            ), f"{path.name} now follows the rules: drop it from the known differences"
         else:
             assert not outcome.flow, (path.name, outcome.flow)
             exact_games += 1
@@ -781,7 +915,9 @@ def _to_added_kong(hand: Hand) -> None:
     act(hand, ActionKind.KAKAN, 1, "5p")
 
 
-def test_two_players_rob_an_added_kong_and_the_nearest_takes_honba_and_deposits(scorer: dict[str, object]) -> None:
+def test_two_players_rob_an_added_kong_and_the_nearest_takes_honba_and_deposits(
+    scorer: dict[str, object]
+) -> None:
     """Reading: a robbed kong's tile is claimed like a discard, so two may win on it and only the nearest
     winner takes the honba and the deposits (as on a discard)."""
     hand = arranged(ROB_HANDS, "4z4z4z0p", honba=2, deposits=1)
@@ -797,7 +933,13 @@ def test_two_players_rob_an_added_kong_and_the_nearest_takes_honba_and_deposits(
 
 
 KOKUSHI_ROBS = dataclasses.replace(
-    RIICHI, table=dataclasses.replace(RIICHI.table, calls=dataclasses.replace(RIICHI.table.calls, rob_concealed_kong=("kokushi", "kokushi_thirteen_wait")))
+    RIICHI,
+    table=dataclasses.replace(
+        RIICHI.table,
+        calls=dataclasses.replace(
+            RIICHI.table.calls, rob_concealed_kong=("kokushi", "kokushi_thirteen_wait")
+        ),
+    ),
 )
 #: Three thirteen-orphans hands waiting on 1m (pairs 7z, 6z, 5z) against a dealer who holds all four 1m.
 KOKUSHI_WAITS = ["9m19p19s12345677z", "9m19p19s12345667z", "9m19p19s12345567z"]
@@ -810,23 +952,40 @@ def test_concealed_kong_robbed_by_thirteen_orphans_where_a_table_allows_it() -> 
     hand = arranged([ANKAN_DEALER, KOKUSHI_WAITS[0], None, None], profile=KOKUSHI_ROBS)
     act(hand, ActionKind.ANKAN, 0, "1m")
     assert hand.phase is Phase.ROB and set(hand.claim_options) == {1}
-    assert any(e.kind == "ankan_declared" for e in hand.events) and not any(e.kind == "ankan" for e in hand.events)
+    assert any(e.kind == "ankan_declared" for e in hand.events) and not any(
+        e.kind == "ankan" for e in hand.events
+    )
     act(hand, ActionKind.RON, 1)
-    assert hand.over and hand.wins[0].seat == 1 and [p.id for p in hand.wins[0].score.patterns] == ["kokushi"]
+    assert (
+        hand.over
+        and hand.wins[0].seat == 1
+        and [p.id for p in hand.wins[0].score.patterns] == ["kokushi"]
+    )
     assert hand.scores == [-32000, 32000, 0, 0]
     assert sorted(hand.tile_census()) == sorted(RIICHI.tiles.all_tiles())
 
 
 def test_passing_a_concealed_kong_robbery_completes_the_kong_and_is_furiten() -> None:
-    hand = arranged([ANKAN_DEALER, KOKUSHI_WAITS[0], None, None], replacements="9s", profile=KOKUSHI_ROBS)
+    hand = arranged(
+        [ANKAN_DEALER, KOKUSHI_WAITS[0], None, None], replacements="9s", profile=KOKUSHI_ROBS
+    )
     act(hand, ActionKind.ANKAN, 0, "1m")
     act(hand, ActionKind.PASS, 1)
-    assert hand.phase is Phase.TURN and hand.turn == 0 and hand.melds[0][0].tiles == tuple(parse_tiles("1111m"))
+    assert (
+        hand.phase is Phase.TURN
+        and hand.turn == 0
+        and hand.melds[0][0].tiles == tuple(parse_tiles("1111m"))
+    )
     assert hand.hands[0][-1].mpsz == "9s" and hand.furiten_passed[1]
 
 
 def test_a_concealed_kong_robbed_by_two_pays_honba_to_the_nearest_and_three_abort() -> None:
-    hand = arranged([ANKAN_DEALER, KOKUSHI_WAITS[0], KOKUSHI_WAITS[1], None], profile=KOKUSHI_ROBS, honba=1, deposits=1)
+    hand = arranged(
+        [ANKAN_DEALER, KOKUSHI_WAITS[0], KOKUSHI_WAITS[1], None],
+        profile=KOKUSHI_ROBS,
+        honba=1,
+        deposits=1,
+    )
     act(hand, ActionKind.ANKAN, 0, "1m")
     act(hand, ActionKind.RON, 2)
     act(hand, ActionKind.RON, 1)
@@ -836,7 +995,9 @@ def test_a_concealed_kong_robbed_by_two_pays_honba_to_the_nearest_and_three_abor
     act(hand, ActionKind.ANKAN, 0, "1m")
     for seat in (1, 2, 3):
         act(hand, ActionKind.RON, seat)
-    assert hand.over and hand.aborted == "triple_ron" and not hand.wins and hand.scores == [0, 0, 0, 0]
+    assert (
+        hand.over and hand.aborted == "triple_ron" and not hand.wins and hand.scores == [0, 0, 0, 0]
+    )
     assert sorted(hand.tile_census()) == sorted(RIICHI.tiles.all_tiles())
 
 
@@ -877,7 +1038,11 @@ def test_riichi_needs_four_live_wall_tiles(scorer: dict[str, object]) -> None:
     assert hand.over and hand.exhausted
     assert all(offered == (left >= 4) for left, offered in seen.items()), seen
     assert any(left < 4 for left in seen) and any(4 <= left < 8 for left in seen)
-    assert refused is not None and refused.rule == "riichi" and "4 tiles left in the live wall" in refused.message
+    assert (
+        refused is not None
+        and refused.rule == "riichi"
+        and "4 tiles left in the live wall" in refused.message
+    )
 
 
 def test_riichi_needs_a_closed_hand(scorer: dict[str, object]) -> None:
@@ -929,14 +1094,23 @@ def test_self_draw_stays_allowed_in_permanent_furiten(scorer: dict[str, object])
     discard(hand, 1, "4p")  # waits 1p and 4p, with 4p in its own river
     assert hand.furiten(1)
     turn_of(hand, 1)
-    assert hand.last_draw is not None and hand.last_draw.mpsz == "1p" and Tile.parse("4p").kind in hand.discarded_kinds[1]
+    assert (
+        hand.last_draw is not None
+        and hand.last_draw.mpsz == "1p"
+        and Tile.parse("4p").kind in hand.discarded_kinds[1]
+    )
     act(hand, ActionKind.TSUMO, 1)
     assert hand.over and hand.wins[0].seat == 1 and hand.wins[0].discarder is None
 
 
-def test_temporary_furiten_blocks_the_next_discard_but_not_the_own_draw(scorer: dict[str, object]) -> None:
+def test_temporary_furiten_blocks_the_next_discard_but_not_the_own_draw(
+    scorer: dict[str, object]
+) -> None:
     """Seat 1 passes 1p from seat 2; seat 3's 4p in the same go-around is no ron; its own draw of 4p wins."""
-    hand = arranged([DEALER_JUNK, READY_1P4P, "1p1234567z258s9p1m", "4p1234567z369s8m9m"], "9s" + "5m" + "6m" + "7m" + "4p")
+    hand = arranged(
+        [DEALER_JUNK, READY_1P4P, "1p1234567z258s9p1m", "4p1234567z369s8m9m"],
+        "9s" + "5m" + "6m" + "7m" + "4p",
+    )
     discard(hand, 0, "1z")
     pass_all(hand)
     discard(hand, 1, "9s")
@@ -956,7 +1130,10 @@ def test_temporary_furiten_blocks_the_next_discard_but_not_the_own_draw(scorer: 
 
 
 def test_self_draw_stays_allowed_in_riichi_furiten(scorer: dict[str, object]) -> None:
-    hand = arranged([DEALER_JUNK, READY_1P4P, "1p" + "2345678s" + "12345m", None], "9s" + "1p" + "9s" + "2z" + "4p")
+    hand = arranged(
+        [DEALER_JUNK, READY_1P4P, "1p" + "2345678s" + "12345m", None],
+        "9s" + "1p" + "9s" + "2z" + "4p",
+    )
     discard(hand, 0, "1z")
     pass_all(hand)
     act(hand, ActionKind.RIICHI, 1, "9s")
@@ -977,8 +1154,11 @@ def test_self_draw_stays_allowed_in_riichi_furiten(scorer: dict[str, object]) ->
 
 
 def test_four_kongs_by_two_players_abort_after_the_next_discard(scorer: dict[str, object]) -> None:
-    hand = arranged(["1111m2222m23456p9s", "3333m4444m567p99p", None, None], "1z" + "5z6z7z" + "8s",
-                    replacements="6s7s8s9s")
+    hand = arranged(
+        ["1111m2222m23456p9s", "3333m4444m567p99p", None, None],
+        "1z" + "5z6z7z" + "8s",
+        replacements="6s7s8s9s",
+    )
     act(hand, ActionKind.ANKAN, 0, "1m")
     act(hand, ActionKind.ANKAN, 0, "2m")
     discard(hand, 0, "9s")
@@ -993,8 +1173,11 @@ def test_four_kongs_by_two_players_abort_after_the_next_discard(scorer: dict[str
 
 def test_four_kongs_by_one_player_play_on_and_a_fifth_is_refused(scorer: dict[str, object]) -> None:
     """Four kongs all by the dealer: no abort (a four-kongs yakuman stays possible); nobody may make a fifth."""
-    hand = arranged(["1111m2222m3333m4m9s", "4m123567z147s369p", None, "0555p1234567z19s"], "1z" + "5z",
-                    replacements="4m4m5z8s")
+    hand = arranged(
+        ["1111m2222m3333m4m9s", "4m123567z147s369p", None, "0555p1234567z19s"],
+        "1z" + "5z",
+        replacements="4m4m5z8s",
+    )
     for kind in ("1m", "2m", "3m"):
         act(hand, ActionKind.ANKAN, 0, kind)
     discard(hand, 0, "5z")
@@ -1017,9 +1200,14 @@ def test_four_kongs_by_one_player_play_on_and_a_fifth_is_refused(scorer: dict[st
 # ---- kong indicators: "a menos que outro kan intervenha"
 
 
-def test_an_intervening_kong_turns_the_open_kongs_indicator_first(scorer: dict[str, object]) -> None:
-    hand = arranged(["9p123567z147s2589m", "999p0555s123m789m", None, None], replacements="8s7s",
-                    indicators="1s2s3s")
+def test_an_intervening_kong_turns_the_open_kongs_indicator_first(
+    scorer: dict[str, object]
+) -> None:
+    hand = arranged(
+        ["9p123567z147s2589m", "999p0555s123m789m", None, None],
+        replacements="8s7s",
+        indicators="1s2s3s",
+    )
     discard(hand, 0, "9p")
     act(hand, ActionKind.MINKAN, 1)
     pass_all(hand)
@@ -1033,10 +1221,15 @@ def test_an_intervening_kong_turns_the_open_kongs_indicator_first(scorer: dict[s
     assert [t.mpsz for t in hand.dead.indicators()] == ["1s", "2s", "3s"]  # type: ignore[union-attr]
 
 
-def test_a_ron_on_the_replacement_discard_counts_the_open_kongs_indicator(scorer: dict[str, object]) -> None:
+def test_a_ron_on_the_replacement_discard_counts_the_open_kongs_indicator(
+    scorer: dict[str, object]
+) -> None:
     """Reading: the indicator is turned when the kong's player discards, so a win on that discard counts it."""
-    hand = arranged(["9p123567z147s2589m", "999p1234567s134m", "234567s12399m23p", None], replacements="1p",
-                    indicators="1s2s")
+    hand = arranged(
+        ["9p123567z147s2589m", "999p1234567s134m", "234567s12399m23p", None],
+        replacements="1p",
+        indicators="1s2s",
+    )
     discard(hand, 0, "9p")
     act(hand, ActionKind.MINKAN, 1)
     pass_all(hand)
@@ -1046,8 +1239,12 @@ def test_a_ron_on_the_replacement_discard_counts_the_open_kongs_indicator(scorer
     assert hand.wins[0].seat == 2 and scorer["contexts"][-1].dora_indicators == "12s"  # type: ignore[index]
 
 
-def test_a_replacement_self_draw_after_an_open_kong_does_not_count_its_indicator(scorer: dict[str, object]) -> None:
-    hand = arranged(["9p123567z147s2589m", "999p123456789s4m", None, None], replacements="4m", indicators="1s2s")
+def test_a_replacement_self_draw_after_an_open_kong_does_not_count_its_indicator(
+    scorer: dict[str, object]
+) -> None:
+    hand = arranged(
+        ["9p123567z147s2589m", "999p123456789s4m", None, None], replacements="4m", indicators="1s2s"
+    )
     discard(hand, 0, "9p")
     act(hand, ActionKind.MINKAN, 1)
     pass_all(hand)
@@ -1059,7 +1256,9 @@ def test_a_replacement_self_draw_after_an_open_kong_does_not_count_its_indicator
 # ---- ippatsu ("As chamadas cancelam"; reading: a concealed kong breaks it too)
 
 
-def test_ippatsu_is_broken_by_a_chi_and_by_a_concealed_kong_and_lapses_after_a_go_around(scorer: dict[str, object]) -> None:
+def test_ippatsu_is_broken_by_a_chi_and_by_a_concealed_kong_and_lapses_after_a_go_around(
+    scorer: dict[str, object]
+) -> None:
     base = [DEALER_JUNK, READY_1P4P]
     # A chi by seat 3 of seat 2's discard.
     hand = arranged(base + ["3m1234567z258s9p1m", "45m1589p147s2367z"], "9s" + "1z")
@@ -1091,16 +1290,24 @@ def test_ippatsu_is_broken_by_a_chi_and_by_a_concealed_kong_and_lapses_after_a_g
         safe_discard(hand, seat)
         pass_all(hand)
     assert hand.turn == 0 and hand.ippatsu[1]
-    safe_discard(hand, 0)  # seat 1 then draws 9m and lets it go automatically: its go-around is over
+    safe_discard(
+        hand, 0
+    )  # seat 1 then draws 9m and lets it go automatically: its go-around is over
     pass_all(hand)
     assert hand.turn == 2 and not hand.ippatsu[1]
-    assert [e.data["tile"] for e in hand.events if e.kind == "discard" and e.seat == 1 and e.data.get("automatic")] == ["9m"]
+    assert [
+        e.data["tile"]
+        for e in hand.events
+        if e.kind == "discard" and e.seat == 1 and e.data.get("automatic")
+    ] == ["9m"]
 
 
 # ---- after riichi: a concealed kong must keep the waits ("um kan oculto permitido que preserve suas esperas")
 
 
-def test_after_riichi_a_kong_that_changes_the_waits_is_refused_by_name(scorer: dict[str, object]) -> None:
+def test_after_riichi_a_kong_that_changes_the_waits_is_refused_by_name(
+    scorer: dict[str, object]
+) -> None:
     """11123m 456p 789p 99s waits on 1m, 4m and 9s; a kong of the drawn fourth 1m would leave 1m and 4m only."""
     hand = arranged([DEALER_JUNK, "11123m456p789p99s", None, None], "9m" + "1z2z3z" + "1m")
     discard(hand, 0, "1z")
@@ -1128,7 +1335,9 @@ def test_kuikae_after_a_pon_forbids_the_called_kind(scorer: dict[str, object]) -
     pon = [a for a in hand.legal_actions(1) if a.kind is ActionKind.PON]
     hand.apply(next(a for a in pon if Tile.parse("0p") in a.tiles))  # the plain 5p stays in hand
     pass_all(hand)
-    discards = {a.tile.mpsz for a in hand.legal_actions(1) if a.kind is ActionKind.DISCARD and a.tile}
+    discards = {
+        a.tile.mpsz for a in hand.legal_actions(1) if a.kind is ActionKind.DISCARD and a.tile
+    }
     assert "5p" not in discards and "0p" not in discards and "1m" in discards
     with pytest.raises(IllegalAction) as e:
         discard(hand, 1, "5p")
@@ -1202,7 +1411,9 @@ def test_timeout_claims_a_self_draw_and_a_discard_win(scorer: dict[str, object])
     assert hand.timeout_action(0) is None  # the table is not waiting for seat 0
 
 
-def test_timeout_passes_an_optional_call_and_after_a_call_discards_the_rightmost_legal_tile(scorer: dict[str, object]) -> None:
+def test_timeout_passes_an_optional_call_and_after_a_call_discards_the_rightmost_legal_tile(
+    scorer: dict[str, object]
+) -> None:
     hand = arranged(["3m123567z147s2589p", "45m1589p147s2367z", None, None])
     discard(hand, 0, "3m")
     assert ActionKind.CHI in kinds(hand, 1)
@@ -1211,7 +1422,12 @@ def test_timeout_passes_an_optional_call_and_after_a_call_discards_the_rightmost
     pass_all(hand)
     timeout = hand.timeout_action(1)
     legal = [a for a in hand.legal_actions(1) if a.kind is ActionKind.DISCARD]
-    assert timeout is not None and timeout == legal[-1] and timeout.tile is not None and timeout.tile.mpsz == "7z"
+    assert (
+        timeout is not None
+        and timeout == legal[-1]
+        and timeout.tile is not None
+        and timeout.tile.mpsz == "7z"
+    )
     hand.apply(timeout)
 
 
@@ -1219,7 +1435,9 @@ def test_the_clock_gives_thinking_time_then_the_reserve_and_the_reserve_resets_e
     """'Cada descarte proporciona um novo tempo para pensar e depois usa sua reserva. A reserva reinicia cada mão.'"""
     from mjspec.runtime.clock import HandClock
 
-    bullet = next(c for c in RIICHI.table.clocks if c.id == "bullet")  # 2 s per discard, 5 s reserve
+    bullet = next(
+        c for c in RIICHI.table.clocks if c.id == "bullet"
+    )  # 2 s per discard, 5 s reserve
     clock = HandClock(bullet)
     assert clock.allowance(1, call=False) == 7 and clock.allowance(1, call=True) == 2
     assert not clock.spend(1, 2, call=False) and clock.reserve[1] == 5  # within the thinking time
@@ -1242,23 +1460,31 @@ def test_a_late_decision_becomes_the_timeout_default(scorer: dict[str, object]) 
     riichi = Action(ActionKind.RIICHI, 1, Tile.parse("9s"))
     assert timed_decision(hand, clock, riichi, 12.0) == riichi  # 3 s and 9 s of the reserve
     late = timed_decision(hand, clock, Action(ActionKind.RIICHI, 1, Tile.parse("1p")), 5.0)
-    assert late == Action(ActionKind.DISCARD, 1, Tile.parse("9s"))  # out of time: the drawn tile goes, no riichi
+    assert late == Action(
+        ActionKind.DISCARD, 1, Tile.parse("9s")
+    )  # out of time: the drawn tile goes, no riichi
     hand.apply(late)
     assert timed_decision(hand, None, riichi, 1000.0) == riichi  # no clock, no timeout
     hand = arranged(["123567z147s2589p" + "1p", READY_1P4P, None, None])
     clock = HandClock(blitz)
     discard(hand, 0, "1p")
-    assert timed_decision(hand, clock, Action(ActionKind.PASS, 1), 4.0) == Action(ActionKind.RON, 1)  # the win is claimed
+    assert timed_decision(hand, clock, Action(ActionKind.PASS, 1), 4.0) == Action(
+        ActionKind.RON, 1
+    )  # the win is claimed
 
 
 def test_clock_ids_are_unique_and_every_clock_has_a_reserve() -> None:
     """Bullet, Blitz, Standard and Relaxed as data: a reserve per hand larger than one action's time."""
     clocks = RIICHI.table.clocks
     assert len({c.id for c in clocks}) == 4 and all(c.reserve > c.per_action > 0 for c in clocks)
-    assert TENHOU.table.clocks == ()  # Tenhou's own clocks are not in its published rules (riichi_tenhou.yaml)
+    assert (
+        TENHOU.table.clocks == ()
+    )  # Tenhou's own clocks are not in its published rules (riichi_tenhou.yaml)
 
 
-def test_pao_covers_only_the_liable_yakuman_under_001_and_the_whole_hand_on_tenhou(scorer: dict[str, object]) -> None:
+def test_pao_covers_only_the_liable_yakuman_under_001_and_the_whole_hand_on_tenhou(
+    scorer: dict[str, object]
+) -> None:
     """001: "As demais parcelas yakuman são pagas normalmente"; Tenhou ([A], [R] in riichi_tenhou.yaml): the
     liable player pays all of a self-draw, stacked yakuman included. Stand-in: 1 + 13 + 13 = 27 han, a
     self-draw of 27,000 from the dealer and 13,500 from each other player (54,000 in all)."""
@@ -1277,16 +1503,26 @@ def test_pao_covers_only_the_liable_yakuman_under_001_and_the_whole_hand_on_tenh
     pass_all(hand)
     act(hand, ActionKind.TSUMO, 1)
     assert hand.scores == [0, 54000, 0, -54000]
-    assert TENHOU.table.pao is not None and TENHOU.table.pao.covers_whole_hand and RIICHI.table.pao is not None and not RIICHI.table.pao.covers_whole_hand
+    assert (
+        TENHOU.table.pao is not None
+        and TENHOU.table.pao.covers_whole_hand
+        and RIICHI.table.pao is not None
+        and not RIICHI.table.pao.covers_whole_hand
+    )
 
 
-@pytest.mark.parametrize(("profile_id", "still_furiten"), [("riichi_planet", True), ("riichi_tenhou", False)])
+@pytest.mark.parametrize(
+    ("profile_id", "still_furiten"), [("riichi_planet", True), ("riichi_tenhou", False)]
+)
 def test_a_passed_wins_furiten_ends_at_the_next_draw_or_on_tenhou_at_the_own_discard(
     scorer: dict[str, object], profile_id: str, still_furiten: bool
 ) -> None:
     """Seat 1 pons the 1p it could have won on, then discards: under 001 it stays furiten until its next
-    draw ("até a próxima compra de peça"); on Tenhou the discard ends it ([T] in riichi_tenhou.yaml)."""
-    hand = arranged(["123567z147s2589p1p", READY_1P4P, None, None], profile=load_profile(profile_id))
+    draw ("até a próxima compra de peça"); on Tenhou the discard ends it ([T] in riichi_tenhou.yaml).
+    """
+    hand = arranged(
+        ["123567z147s2589p1p", READY_1P4P, None, None], profile=load_profile(profile_id)
+    )
     discard(hand, 0, "1p")
     assert {ActionKind.RON, ActionKind.PON} <= kinds(hand, 1)
     act(hand, ActionKind.PON, 1)
@@ -1299,8 +1535,11 @@ def test_a_passed_wins_furiten_ends_at_the_next_draw_or_on_tenhou_at_the_own_dis
 def test_four_same_wind_first_discards_do_not_abort_after_a_kong(scorer: dict[str, object]) -> None:
     """'quatro descartes de primeiro vento correspondentes' counts only an uninterrupted first go-around:
     seat 1's concealed kong before its first discard keeps the hand going."""
-    hand = arranged(["1z23567z147s2589p9m", "1z7777m258p369s23z", "1z258m147p369s467z", "1z369m369p147s456z"], "8s8s8s",
-                    replacements="9p")
+    hand = arranged(
+        ["1z23567z147s2589p9m", "1z7777m258p369s23z", "1z258m147p369s467z", "1z369m369p147s456z"],
+        "8s8s8s",
+        replacements="9p",
+    )
     discard(hand, 0, "1z")
     pass_all(hand)
     act(hand, ActionKind.ANKAN, 1, "7m")
@@ -1308,14 +1547,27 @@ def test_four_same_wind_first_discards_do_not_abort_after_a_kong(scorer: dict[st
         assert hand.turn == seat
         discard(hand, seat, "1z")
         pass_all(hand)
-    assert not hand.over and hand.aborted is None and all(hand.river[s][0].mpsz == "1z" for s in range(4))
+    assert (
+        not hand.over
+        and hand.aborted is None
+        and all(hand.river[s][0].mpsz == "1z" for s in range(4))
+    )
 
 
-def test_a_chi_that_would_leave_no_legal_discard_under_kuikae_is_not_offered(scorer: dict[str, object]) -> None:
+def test_a_chi_that_would_leave_no_legal_discard_under_kuikae_is_not_offered(
+    scorer: dict[str, object]
+) -> None:
     """Reading (calls): seat 1, with three pons and 23m 44m left, may not chi 1m: 1m and 4m (the other end)
     would be forbidden, and it holds nothing else to discard."""
-    hand = arranged(["6z1m147s258p369m123z", "66z77z55z23m44m9p9s1p", "7z147m258s369p12z5p", "5z258m147p369s34z6s"],
-                    "8s" + "8s" + "8s" + "9m" + "9m" + "2z")
+    hand = arranged(
+        [
+            "6z1m147s258p369m123z",
+            "66z77z55z23m44m9p9s1p",
+            "7z147m258s369p12z5p",
+            "5z258m147p369s34z6s",
+        ],
+        "8s" + "8s" + "8s" + "9m" + "9m" + "2z",
+    )
     discard(hand, 0, "6z")
     act(hand, ActionKind.PON, 1)
     pass_all(hand)

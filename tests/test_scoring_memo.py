@@ -25,11 +25,25 @@ from mjspec.runtime.shapes import ShapeRules, is_complete, is_only_wait
 from mjspec.runtime.text import Text
 from mjspec.runtime.tiles import N_KINDS, counts34
 
-GB = ShapeRules(standard=True, seven_pairs=True, seven_pairs_allow_four_of_a_kind=True, thirteen_orphans=True, knitted=True)
+GB = ShapeRules(
+    standard=True,
+    seven_pairs=True,
+    seven_pairs_allow_four_of_a_kind=True,
+    thirteen_orphans=True,
+    knitted=True,
+)
 
 
 def _answer(s: Score) -> tuple[object, ...]:
-    return (s.legal, s.reason, s.total, s.capped, tuple(s.patterns), tuple(sorted(s.payments.items())), s.arrangement)
+    return (
+        s.legal,
+        s.reason,
+        s.total,
+        s.capped,
+        tuple(s.patterns),
+        tuple(sorted(s.payments.items())),
+        s.arrangement,
+    )
 
 
 def _situations(rng: random.Random, ctx: WinContext) -> list[WinContext]:
@@ -59,7 +73,9 @@ def test_remembered_tiles_never_change_an_answer(profile_id: str) -> None:
             continue
         hand, ctx = got
         if profile_id != "gb_mcr":
-            if any(t.is_honor for t in (*hand.concealed, hand.win_tile)) or any(m.tiles[0].is_honor for m in hand.melds):
+            if any(t.is_honor for t in (*hand.concealed, hand.win_tile)) or any(
+                m.tiles[0].is_honor for m in hand.melds
+            ):
                 continue
             ctx = dataclasses.replace(ctx, flowers="", missing_suit=None)
         for kind in (WinKind.RON, WinKind.TSUMO):
@@ -69,12 +85,20 @@ def test_remembered_tiles_never_change_an_answer(profile_id: str) -> None:
     cold = []
     for hand, ctx in cases:
         clear_memo(profile)
-        cold.append((_answer(evaluate(profile, hand, ctx)), [_answer(s) for s in score_every_arrangement(profile, hand, ctx)]))
+        cold.append(
+            (
+                _answer(evaluate(profile, hand, ctx)),
+                [_answer(s) for s in score_every_arrangement(profile, hand, ctx)],
+            )
+        )
     order = list(range(len(cases)))
     rng.shuffle(order)
     for i in order:
         hand, ctx = cases[i]
-        warm = (_answer(evaluate(profile, hand, ctx)), [_answer(s) for s in score_every_arrangement(profile, hand, ctx)])
+        warm = (
+            _answer(evaluate(profile, hand, ctx)),
+            [_answer(s) for s in score_every_arrangement(profile, hand, ctx)],
+        )
         assert warm == cold[i], (hand, ctx)
 
 
@@ -131,8 +155,20 @@ def test_members_only_is_for_combination_patterns_reading_only_their_sets() -> N
 def test_tiles_only_names_are_hand_names_that_ignore_the_situation() -> None:
     known = set(HAND_NAMES) | set(HAND_FUNCTIONS) | {"a", "b", "c", "d", "members"}
     assert TILES_ONLY_NAMES <= known
-    for situational in ("tsumo", "ron", "last_tile", "seat_wind", "round_wind", "flowers", "concealed_triplets",
-                        "missing_suit", "dealer", "fourth_tile", "robbing_kong", "after_kong"):
+    for situational in (
+        "tsumo",
+        "ron",
+        "last_tile",
+        "seat_wind",
+        "round_wind",
+        "flowers",
+        "concealed_triplets",
+        "missing_suit",
+        "dealer",
+        "fourth_tile",
+        "robbing_kong",
+        "after_kong",
+    ):
         assert situational not in TILES_ONLY_NAMES
 
 
@@ -141,7 +177,10 @@ def test_bundled_patterns_marked_tiles_only_run_on_tiles_alone() -> None:
     profile = load_profile("gb_mcr")
     marked = {p.id for p in profile.patterns if p.tiles_only}
     assert "full_flush" in marked and "pure_double_chow" in marked and "edge_wait" in marked
-    assert not {"self_drawn", "seat_wind", "flower_tiles", "three_concealed_pungs", "last_tile"} & marked
+    assert (
+        not {"self_drawn", "seat_wind", "flower_tiles", "three_concealed_pungs", "last_tile"}
+        & marked
+    )
     rng = random.Random(9)
     for _ in range(200):
         got = random_gb_win(rng)
@@ -188,7 +227,9 @@ def test_only_wait_equals_the_definition_on_random_ready_hands() -> None:
         ("gb_mcr", "123m456m789m112p", "2p", "must be 14"),
     ],
 )
-def test_malformed_hands_are_refused_every_time(profile_id: str, concealed: str, win_tile: str, message: str) -> None:
+def test_malformed_hands_are_refused_every_time(
+    profile_id: str, concealed: str, win_tile: str, message: str
+) -> None:
     from mjspec.runtime.scoring import HandError
     from mjspec.runtime.tiles import Tile, parse_tiles
 
@@ -212,7 +253,9 @@ def test_whole_hand_conditions_answer_as_the_patterns_one_by_one(profile_id: str
     assert _plan(one_by_one).fixed_conditions is None
     # A profile whose patterns changed never uses the generated test of the old list.
     dropped = next(p for p in profile.patterns if p.tiles_only and p.combine is None)
-    fewer = dataclasses.replace(profile, patterns=tuple(p for p in profile.patterns if p is not dropped))
+    fewer = dataclasses.replace(
+        profile, patterns=tuple(p for p in profile.patterns if p is not dropped)
+    )
     assert _plan(fewer).fixed_conditions is None and _plan(fewer).situational_conditions is not None
     rng = random.Random(11)
     seen = 0
@@ -232,5 +275,7 @@ def test_whole_hand_conditions_answer_as_the_patterns_one_by_one(profile_id: str
                     want = [_answer(s) for s in score_every_arrangement(one_by_one, won, situation)]
                 except ValueError:
                     continue  # a hand this profile refuses (a tile it lacks) is refused either way
-                assert [_answer(s) for s in score_every_arrangement(profile, won, situation)] == want, (won, situation)
+                assert [
+                    _answer(s) for s in score_every_arrangement(profile, won, situation)
+                ] == want, (won, situation)
                 seen += 1

@@ -15,7 +15,16 @@ import pytest
 from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
-from mjspec.runtime.hand import Arrangement, Group, GroupKind, Meld, MeldError, MeldType, ShapeKind, WaitKind
+from mjspec.runtime.hand import (
+    Arrangement,
+    Group,
+    GroupKind,
+    Meld,
+    MeldError,
+    MeldType,
+    ShapeKind,
+    WaitKind,
+)
 from mjspec.runtime.shapes import ShapeRules, arrangements, is_complete, is_ready, shanten, waits
 from mjspec.runtime.tiles import Tile, counts34, parse_tiles
 
@@ -89,7 +98,9 @@ def bf_complete(counts: Sequence[int], n_melds: int, rules: ShapeRules) -> bool:
     return False
 
 
-def bf_waits(concealed: Sequence[int], melds: Sequence[Meld], rules: ShapeRules, fifth_copy: bool = False) -> set[int]:
+def bf_waits(
+    concealed: Sequence[int], melds: Sequence[Meld], rules: ShapeRules, fifth_copy: bool = False
+) -> set[int]:
     own = list(concealed)
     for m in melds:
         for t in m.tiles:
@@ -198,7 +209,9 @@ def hands13(draw: st.DrawFn) -> tuple[list[int], list[Meld]]:
 
 
 @given(hands14(), rules_st)
-def test_is_complete_agrees_with_brute_force(hand: tuple[list[int], list[Meld]], rules: ShapeRules) -> None:
+def test_is_complete_agrees_with_brute_force(
+    hand: tuple[list[int], list[Meld]], rules: ShapeRules
+) -> None:
     concealed, melds = hand
     assert is_complete(concealed, len(melds), rules) == bf_complete(concealed, len(melds), rules)
 
@@ -245,7 +258,9 @@ def test_knitted_shapes_are_complete() -> None:
     assert is_complete(c("147m258p369s12345z"), 0, rules)  # honors and knitted
     assert is_complete(c("147m258p369s11z123p"), 0, rules)  # knitted straight, a set and a pair
     assert not is_complete(c("147m258p369s11z124p"), 0, rules)
-    assert [a.shape.value for a in arrangements(c("147m258p369s12345z"), [], None, rules)] == ["honors_and_knitted"]
+    assert [a.shape.value for a in arrangements(c("147m258p369s12345z"), [], None, rules)] == [
+        "honors_and_knitted"
+    ]
 
 
 # --- arrangements ------------------------------------------------------------------------
@@ -256,7 +271,9 @@ def reading_of(arr: Arrangement, n_melds: int) -> Reading:
 
 
 @given(complete_hands(), rules_st)
-def test_arrangements_partition_the_hand(hand: tuple[list[int], list[Meld]], rules: ShapeRules) -> None:
+def test_arrangements_partition_the_hand(
+    hand: tuple[list[int], list[Meld]], rules: ShapeRules
+) -> None:
     concealed, melds = hand
     arrs = arrangements(concealed, melds, None, rules)
     assert bool(arrs) == bf_complete(concealed, len(melds), rules)
@@ -284,19 +301,20 @@ def test_arrangements_with_winning_tile(
     plain = arrangements(concealed, melds, None, rules)
     arrs = arrangements(concealed, melds, win, rules)
     expected = {
-        (a.shape, a.groups, g)
-        for a in plain
-        for g in a.groups[len(melds) :]
-        if g.contains(win)
+        (a.shape, a.groups, g) for a in plain for g in a.groups[len(melds) :] if g.contains(win)
     }
-    assert {(a.shape, a.groups, a.groups[a.win_group]) for a in arrs if a.win_group is not None} == expected
+    assert {
+        (a.shape, a.groups, a.groups[a.win_group]) for a in arrs if a.win_group is not None
+    } == expected
     assert len(arrs) == len(expected)
     for a in arrs:
         assert a.win_group is not None and a.win_group >= len(melds)
         assert a.groups.index(a.groups[a.win_group]) == a.win_group  # first of equal groups
 
 
-def only(text: str, win: str, melds: Sequence[Meld] = (), rules: ShapeRules = RIICHI) -> Arrangement:
+def only(
+    text: str, win: str, melds: Sequence[Meld] = (), rules: ShapeRules = RIICHI
+) -> Arrangement:
     arrs = arrangements(c(text), melds, Tile.parse(win).kind, rules)
     assert len(arrs) == 1, arrs
     return arrs[0]
@@ -363,7 +381,9 @@ def test_winning_tile_must_be_concealed() -> None:
 
 
 @given(hands13(), rules_st)
-def test_waits_agree_with_brute_force(hand: tuple[list[int], list[Meld]], rules: ShapeRules) -> None:
+def test_waits_agree_with_brute_force(
+    hand: tuple[list[int], list[Meld]], rules: ShapeRules
+) -> None:
     concealed, melds = hand
     got = waits(concealed, melds, rules, ALL_KINDS)
     assert got == bf_waits(concealed, melds, rules)
@@ -376,7 +396,11 @@ def test_nine_gates_waits_on_every_man() -> None:
 
 
 def test_no_fifth_copy() -> None:
-    three_pons = [meld(MeldType.PON, "222p"), meld(MeldType.PON, "555s"), meld(MeldType.PON, "999p")]
+    three_pons = [
+        meld(MeldType.PON, "222p"),
+        meld(MeldType.PON, "555s"),
+        meld(MeldType.PON, "999p"),
+    ]
     assert bf_waits(c("1111m"), three_pons, STANDARD, fifth_copy=True) == {0}
     assert waits(c("1111m"), three_pons, STANDARD, ALL_KINDS) == frozenset()
     assert not is_ready(c("1111m"), three_pons, STANDARD, ALL_KINDS)
@@ -414,19 +438,27 @@ def test_shanten_examples(text: str, n_melds: int, rules: ShapeRules, expected: 
 
 
 @given(hands13(), rules_st)
-def test_shanten_zero_iff_some_tile_completes(hand: tuple[list[int], list[Meld]], rules: ShapeRules) -> None:
+def test_shanten_zero_iff_some_tile_completes(
+    hand: tuple[list[int], list[Meld]], rules: ShapeRules
+) -> None:
     concealed, melds = hand
-    assert (shanten(concealed, len(melds), rules) == 0) == bool(bf_waits(concealed, melds, rules, fifth_copy=True))
+    assert (shanten(concealed, len(melds), rules) == 0) == bool(
+        bf_waits(concealed, melds, rules, fifth_copy=True)
+    )
 
 
 @given(wall_hands(13), rules_st)
 def test_shanten_zero_iff_ready_on_random_draws(concealed: list[int], rules: ShapeRules) -> None:
-    assert (shanten(concealed, 0, rules) == 0) == bool(bf_waits(concealed, [], rules, fifth_copy=True))
+    assert (shanten(concealed, 0, rules) == 0) == bool(
+        bf_waits(concealed, [], rules, fifth_copy=True)
+    )
 
 
 @settings(max_examples=60)
 @given(hands13(), rules_st)
-def test_shanten_is_the_exchange_distance(hand: tuple[list[int], list[Meld]], rules: ShapeRules) -> None:
+def test_shanten_is_the_exchange_distance(
+    hand: tuple[list[int], list[Meld]], rules: ShapeRules
+) -> None:
     """Shanten satisfies the shortest-path equations of draw-and-discard, by shape alone.
 
     A waiting hand is one more than its best draw; a drawn hand is -1 if
@@ -443,7 +475,9 @@ def test_shanten_is_the_exchange_distance(hand: tuple[list[int], list[Meld]], ru
             assert s14 == -1
         else:
             best_discard = min(
-                shanten([n - (j == d) for j, n in enumerate(drawn)], m, rules) for d in ALL_KINDS if drawn[d]
+                shanten([n - (j == d) for j, n in enumerate(drawn)], m, rules)
+                for d in ALL_KINDS
+                if drawn[d]
             )
             assert s14 == best_discard
         best_draw = min(best_draw, s14)
@@ -487,7 +521,9 @@ def test_meld_claimed_and_source() -> None:
 
 def test_group_properties() -> None:
     seq = Group(GroupKind.SEQUENCE, 6, True)
-    assert seq.kinds == (6, 7, 8) and seq.has_terminal_or_honor and not seq.is_terminal_or_honor_group
+    assert (
+        seq.kinds == (6, 7, 8) and seq.has_terminal_or_honor and not seq.is_terminal_or_honor_group
+    )
     assert seq.contains(8) and not seq.contains(9) and seq.number == 7
     trip = Group(GroupKind.TRIPLET, 3, True)
     assert trip.kinds == (3, 3, 3) and trip.is_triplet and not trip.is_kong
@@ -507,7 +543,10 @@ def test_group_properties() -> None:
 def test_discard_shanten_equals_shanten_per_discard(rnd: "random.Random") -> None:
     from mjspec.runtime.shapes import discard_shanten
 
-    for rules in (ShapeRules(seven_pairs=True, seven_pairs_allow_four_of_a_kind=True), ShapeRules(seven_pairs=True, thirteen_orphans=True)):
+    for rules in (
+        ShapeRules(seven_pairs=True, seven_pairs_allow_four_of_a_kind=True),
+        ShapeRules(seven_pairs=True, thirteen_orphans=True),
+    ):
         n_melds = rnd.choice([0, 0, 1, 2])
         pool = [k for k in range(34) for _ in range(4)]
         tiles = rnd.sample(pool, 14 - 3 * n_melds)

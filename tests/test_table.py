@@ -23,7 +23,9 @@ from mjspec.runtime.tiles import Suit, Tile, parse_tiles
 
 TFMJ = load_profile("sichuan_tfmj")
 PLANET = load_profile("sichuan_planet")
-PLANET_NO_EXCHANGE = dataclasses.replace(PLANET, table=dataclasses.replace(PLANET.table, exchange=None))
+PLANET_NO_EXCHANGE = dataclasses.replace(
+    PLANET, table=dataclasses.replace(PLANET.table, exchange=None)
+)
 DICE = (1, 1)
 
 
@@ -47,13 +49,19 @@ def arranged(
     given = [parse_tiles(h) if h is not None else None for h in hands]
     used = [t for h in given if h for t in h] + parse_tiles(draws) + parse_tiles(back)
     pool.subtract(Counter(used))
-    assert all(v >= 0 for v in pool.values()), f"over-used: {[str(t) for t, v in pool.items() if v < 0]}"
+    assert all(
+        v >= 0 for v in pool.values()
+    ), f"over-used: {[str(t) for t, v in pool.items() if v < 0]}"
     for seat in range(4):
         if given[seat] is None:
             n = 14 if seat == dealer else 13
             avoid = Suit(missing[seat])
             spread = sorted(
-                (t for t in pool.elements() if t.suit != avoid and not t.is_flower and not t.is_honor),
+                (
+                    t
+                    for t in pool.elements()
+                    if t.suit != avoid and not t.is_flower and not t.is_honor
+                ),
                 key=lambda t: ((t.kind % 9) % 3, t.kind),
             )
             picked = _distinct_first(spread, n)
@@ -126,7 +134,9 @@ def test_missing_suit_must_be_discarded_first_and_a_refusal_changes_nothing() ->
     # 000 §2: while the declared suit is held it must be discarded before any other suit.
     hand = arranged(TFMJ, ["1234567m123p11s99p", None, None, None])
     assert hand.phase is Phase.TURN and hand.turn == 0
-    assert {a.tile for a in hand.legal_actions(0) if a.kind is ActionKind.DISCARD} == {Tile.parse("1s")}
+    assert {a.tile for a in hand.legal_actions(0) if a.kind is ActionKind.DISCARD} == {
+        Tile.parse("1s")
+    }
     before = (hand.snapshot(), len(hand.events), list(hand.decisions), list(hand.scores))
     with pytest.raises(IllegalAction) as e:
         act(hand, ActionKind.DISCARD, 0, "9p")
@@ -161,7 +171,9 @@ def test_multi_ron_pays_each_winner_and_the_discarder_deals_next() -> None:
     if 3 in hand.pending_seats():
         act(hand, ActionKind.PASS, 3)
     act(hand, ActionKind.RON, 2)
-    pays = [(e.seat, e.data["from"], e.data["amount"]) for e in hand.events if e.kind == "win_payment"]
+    pays = [
+        (e.seat, e.data["from"], e.data["amount"]) for e in hand.events if e.kind == "win_payment"
+    ]
     assert pays == [(1, 0, 1), (2, 0, 1)]
     assert not hand.active[1] and not hand.active[2]
     assert hand.next_dealer() == 0
@@ -181,11 +193,17 @@ def test_single_winner_deals_next_and_the_hand_goes_on() -> None:
 
 def test_planet_missing_suit_blocks_win_and_calls() -> None:
     # 004: no pon, kong or win while the missing suit is held, and no call on tiles of that suit.
-    hand = arranged(PLANET_NO_EXCHANGE, ["44556m456p78p99p1p2p", "111m23456m234p9p1s", None, None], missing="smss")
+    hand = arranged(
+        PLANET_NO_EXCHANGE,
+        ["44556m456p78p99p1p2p", "111m23456m234p9p1s", None, None],
+        missing="smss",
+    )
     # Seat 1 declared m but holds manzu: cannot win on 9p even though the shape is complete.
     act(hand, ActionKind.DISCARD, 0, "9p")
     assert ActionKind.RON not in options(hand, 1)
-    hand2 = arranged(TFMJ, ["44556m456p78p99p1p2p", "111m23456m234p9p1s", None, None], missing="smss")
+    hand2 = arranged(
+        TFMJ, ["44556m456p78p99p1p2p", "111m23456m234p9p1s", None, None], missing="smss"
+    )
     act(hand2, ActionKind.DISCARD, 0, "9p")
     # 000 has no such block, but the win is still illegal there because the declared suit is held.
     assert ActionKind.RON not in options(hand2, 1)
@@ -246,12 +264,16 @@ def test_planet_passing_a_pon_blocks_that_pon_until_the_next_draw() -> None:
 
 def test_kong_shot_transfers_the_kong_income_to_the_winner() -> None:
     # 000 §9: a kong declarer who deals into a win right after the kong hands that income over.
-    hand = arranged(TFMJ, ["1234m6789m123p11m5m", "555m1122p3344p88m", "333444678m234p9p", None], back="9p")
+    hand = arranged(
+        TFMJ, ["1234m6789m123p11m5m", "555m1122p3344p88m", "333444678m234p9p", None], back="9p"
+    )
     act(hand, ActionKind.DISCARD, 0, "5m")
     assert ActionKind.MINKAN in options(hand, 1)
     act(hand, ActionKind.MINKAN, 1)
     pass_claims(hand)
-    kong = [(e.seat, e.data["from"], e.data["amount"]) for e in hand.events if e.kind == "kong_payment"]
+    kong = [
+        (e.seat, e.data["from"], e.data["amount"]) for e in hand.events if e.kind == "kong_payment"
+    ]
     assert kong == [(1, 0, 2)]  # minkan: the discarder pays 2
     assert hand.turn == 1 and hand.last_draw == Tile.parse("9p")
     act(hand, ActionKind.DISCARD, 1, "9p")
@@ -259,14 +281,20 @@ def test_kong_shot_transfers_the_kong_income_to_the_winner() -> None:
     pass_claims(hand)
     win = next(e for e in hand.events if e.kind == "win")
     assert "kong_shot" in win.data["patterns"]
-    assert [(e.seat, e.data["from"], e.data["amount"]) for e in hand.events if e.kind == "kong_transfer"] == [(2, 1, 2)]
+    assert [
+        (e.seat, e.data["from"], e.data["amount"]) for e in hand.events if e.kind == "kong_transfer"
+    ] == [(2, 1, 2)]
     # seat 0 paid the kong; seat 1 received 2, paid 2 for the win (1 fan) and transferred 2.
     assert hand.scores == [-2, 2 - 2 - 2, 2 + 2, 0]
 
 
 def test_planet_has_no_transfer_and_no_kong_shot_fan() -> None:
     # 004: "Un défausse de remplacement de kong n'a aucun transfert de paiement spécial".
-    hand = arranged(PLANET_NO_EXCHANGE, ["1234m6789m123p11m5m", "555m1122p3344p88m", "333444678m234p9p", None], back="9p")
+    hand = arranged(
+        PLANET_NO_EXCHANGE,
+        ["1234m6789m123p11m5m", "555m1122p3344p88m", "333444678m234p9p", None],
+        back="9p",
+    )
     act(hand, ActionKind.DISCARD, 0, "5m")
     act(hand, ActionKind.MINKAN, 1)
     pass_claims(hand)
@@ -281,13 +309,20 @@ def test_ankan_is_paid_by_every_other_active_player() -> None:
     # 000 §9: ankan, every other active player pays 2.
     hand = arranged(TFMJ, ["2222m3456m11p456p9p", None, None, None], back="7p")
     act(hand, ActionKind.ANKAN, 0, "2m")
-    pays = sorted((e.data["from"], e.data["amount"]) for e in hand.events if e.kind == "kong_payment")
+    pays = sorted(
+        (e.data["from"], e.data["amount"]) for e in hand.events if e.kind == "kong_payment"
+    )
     assert pays == [(1, 2), (2, 2), (3, 2)]
     assert hand.scores == [6, -2, -2, -2]
     assert hand.turn == 0 and hand.last_draw == Tile.parse("7p")
 
 
-def _kakan_setup(profile: Profile, robber: str | None, seat1: str = "55m11p22p33p4p6p7p8p9p", draws: str = "1s2s3s5m") -> Hand:
+def _kakan_setup(
+    profile: Profile,
+    robber: str | None,
+    seat1: str = "55m11p22p33p4p6p7p8p9p",
+    draws: str = "1s2s3s5m",
+) -> Hand:
     # Seat 1 pons seat 0's 5m, throws 4p; seats 2, 3 and 0 draw bamboo and throw it; seat 1 draws.
     hand = arranged(profile, ["2234m6789m123p88m5m", seat1, robber, None], draws=draws)
     act(hand, ActionKind.DISCARD, 0, "5m")
@@ -311,7 +346,9 @@ def test_an_added_kong_can_be_robbed_and_pays_nothing() -> None:
     win = next(e for e in hand.events if e.kind == "win")
     assert win.data["robbing"] and "robbing_kong" in win.data["patterns"]
     assert not [e for e in hand.events if e.kind == "kong_payment"]
-    assert [(e.seat, e.data["from"], e.data["amount"]) for e in hand.events if e.kind == "win_payment"] == [(2, 1, 2)]
+    assert [
+        (e.seat, e.data["from"], e.data["amount"]) for e in hand.events if e.kind == "win_payment"
+    ] == [(2, 1, 2)]
     assert [m.type.value for m in hand.melds[1]] == ["pon"]
     assert hand.turn == 3 and not hand.over
 
@@ -320,7 +357,9 @@ def test_an_unrobbed_added_kong_is_paid_one_by_each() -> None:
     # 000 §9: kakan, every other active player pays 1.
     hand = _kakan_setup(TFMJ, None)
     act(hand, ActionKind.KAKAN, 1, "5m")
-    pays = sorted((e.data["from"], e.data["amount"]) for e in hand.events if e.kind == "kong_payment")
+    pays = sorted(
+        (e.data["from"], e.data["amount"]) for e in hand.events if e.kind == "kong_payment"
+    )
     assert pays == [(0, 1), (2, 1), (3, 1)]
     assert [m.type.value for m in hand.melds[1]] == ["kakan"]
 
@@ -356,7 +395,9 @@ def _drained(profile: Profile) -> Hand:
 
 
 def _paid(hand: Hand, kind: str) -> list[tuple[int, int, int]]:
-    return sorted((e.data["from"], e.seat or 0, e.data["amount"]) for e in hand.events if e.kind == kind)
+    return sorted(
+        (e.data["from"], e.seat or 0, e.data["amount"]) for e in hand.events if e.kind == kind
+    )
 
 
 def test_exhaustion_tfmj_refunds_then_cha_jiao() -> None:
@@ -438,7 +479,10 @@ def test_timeout_defaults() -> None:
 
 def test_clocks_are_data() -> None:
     assert [(c.id, c.per_action, c.reserve) for c in PLANET.table.clocks] == [
-        ("bullet", 2, 5), ("blitz", 3, 10), ("standard", 5, 20), ("relaxed", 15, 60)
+        ("bullet", 2, 5),
+        ("blitz", 3, 10),
+        ("standard", 5, 20),
+        ("relaxed", 15, 60),
     ]
     assert TFMJ.table.clocks == ()
 
@@ -467,7 +511,16 @@ GB = load_profile("gb_mcr")
 
 def test_gb_chi_only_from_the_previous_player_and_below_pon() -> None:
     # 002 §3: chii only by the next player in turn order; ron, then pon or minkan, then chii.
-    hand = arranged(GB, ["5m" + "1z1z2z2z3z3z4z4z5z5z6z6z7z", "46m" + "19p19s1z2z3z4z5z6z7z", "55m" + "29p29s37z36p45p8s", None], missing="ssss")
+    hand = arranged(
+        GB,
+        [
+            "5m" + "1z1z2z2z3z3z4z4z5z5z6z6z7z",
+            "46m" + "19p19s1z2z3z4z5z6z7z",
+            "55m" + "29p29s37z36p45p8s",
+            None,
+        ],
+        missing="ssss",
+    )
     act(hand, ActionKind.DISCARD, 0, "5m")
     assert ActionKind.CHI in options(hand, 1) and ActionKind.PON in options(hand, 2)
     assert 3 not in hand.claim_options or ActionKind.CHI not in options(hand, 3)
@@ -482,7 +535,12 @@ def test_gb_chi_only_from_the_previous_player_and_below_pon() -> None:
 def test_gb_flowers_are_exposed_with_a_back_replacement_and_never_claimed() -> None:
     # 002 §1: expose a flower and take a replacement from the back, or keep it and discard it
     # later; a discarded flower cannot be claimed.
-    hand = arranged(GB, ["1f2f" + "123m456p789s1z1z2z", None, "1z1z" + "19m19p19s2z3z4z5z6z", None], back="3f9m", missing="ssss")
+    hand = arranged(
+        GB,
+        ["1f2f" + "123m456p789s1z1z2z", None, "1z1z" + "19m19p19s2z3z4z5z6z", None],
+        back="3f9m",
+        missing="ssss",
+    )
     assert ActionKind.FLOWER in options(hand, 0)
     act(hand, ActionKind.FLOWER, 0, "1f")
     assert hand.flowers[0] == [Tile.parse("1f")] and hand.last_draw == Tile.parse("3f")

@@ -33,13 +33,19 @@ from mjspec.app.tenhou import (
 )
 
 DATA = Path(__file__).parent / "data" / "tenhou"
-STANDARD_MJLOGS = sorted((DATA / "tenhou-mjx" / "mjlog").glob("*.mjlog")) + sorted((DATA / "tenhou-dnovikoff" / "mjlog").glob("*.xml"))
-OTHER_MJLOGS = sorted((DATA / "tenhou-dnovikoff" / "mjlog-nonstandard-rules").glob("*.xml")) + sorted(
-    (DATA / "tenhou-dnovikoff" / "mjlog-sanma").glob("*.xml")
+STANDARD_MJLOGS = sorted((DATA / "tenhou-mjx" / "mjlog").glob("*.mjlog")) + sorted(
+    (DATA / "tenhou-dnovikoff" / "mjlog").glob("*.xml")
 )
+OTHER_MJLOGS = sorted(
+    (DATA / "tenhou-dnovikoff" / "mjlog-nonstandard-rules").glob("*.xml")
+) + sorted((DATA / "tenhou-dnovikoff" / "mjlog-sanma").glob("*.xml"))
 MJSCORE = sorted((DATA / "tenhou-mjx" / "mjscore").glob("*.json"))
-EXCERPTS = sorted(p for p in (DATA / "tenhou6json-mjai-reviewer").glob("*.json") if p.name != "manifest.json")
-SYNTHETIC = {"confusing_nakis_2.json"}  # a constructed converter case: five copies of 3s, not a playable hand
+EXCERPTS = sorted(
+    p for p in (DATA / "tenhou6json-mjai-reviewer").glob("*.json") if p.name != "manifest.json"
+)
+SYNTHETIC = {
+    "confusing_nakis_2.json"
+}  # a constructed converter case: five copies of 3s, not a playable hand
 
 
 def _games(paths: list[Path]) -> list[TenhouGame]:
@@ -57,20 +63,42 @@ def test_meld_bit_fields_decode_each_call_kind() -> None:
     pon_white = decode_meld(0, 47658)
     assert (pon_white.kind, pon_white.tiles) == (MeldKind.PON, (124, 126, 127))
     kakan = decode_meld(0, 47666)
-    assert (kakan.kind, kakan.source, kakan.tiles, kakan.added) == (MeldKind.KAKAN, 0, (124, 125, 126, 127), 125)
+    assert (kakan.kind, kakan.source, kakan.tiles, kakan.added) == (
+        MeldKind.KAKAN,
+        0,
+        (124, 125, 126, 127),
+        125,
+    )
     # Pon: kind 11 (3p), copy 1 left out, the first remaining copy called, from the left (relative 3).
     code = ((11 * 3 + 0) << 9) | (1 << 5) | 0x8 | 3
     pon = decode_meld(1, code)
     assert (pon.kind, pon.source, pon.tiles, pon.called) == (MeldKind.PON, 0, (44, 46, 47), 44)
     # Concealed kan of white dragons (ids 124..127) and an open kan of 1m taken from across.
     ankan = decode_meld(2, 125 << 8)
-    assert (ankan.kind, ankan.source, ankan.tiles, ankan.called) == (MeldKind.ANKAN, 2, (124, 125, 126, 127), None)
+    assert (ankan.kind, ankan.source, ankan.tiles, ankan.called) == (
+        MeldKind.ANKAN,
+        2,
+        (124, 125, 126, 127),
+        None,
+    )
     minkan = decode_meld(2, (2 << 8) | 2)
-    assert (minkan.kind, minkan.source, minkan.tiles, minkan.called) == (MeldKind.MINKAN, 0, (0, 1, 2, 3), 2)
+    assert (minkan.kind, minkan.source, minkan.tiles, minkan.called) == (
+        MeldKind.MINKAN,
+        0,
+        (0, 1, 2, 3),
+        2,
+    )
 
 
 def test_red_fives_are_ids_16_52_88() -> None:
-    assert [tile_of(i).mpsz for i in (16, 17, 52, 53, 88, 89)] == ["0m", "5m", "0p", "5p", "0s", "5s"]
+    assert [tile_of(i).mpsz for i in (16, 17, 52, 53, 88, 89)] == [
+        "0m",
+        "5m",
+        "0p",
+        "5p",
+        "0s",
+        "5s",
+    ]
     assert not tile_of(16, red_fives=False).red
     with pytest.raises(ValueError, match="0-135"):
         tile_of(136)
@@ -88,13 +116,18 @@ def _follow(hand: TenhouHand) -> None:
         if isinstance(step, Draw):
             held[step.seat][step.tile] += 1
         elif isinstance(step, Discard):
-            assert held[step.seat][step.tile] > 0, f"hand {hand.index}: seat {step.seat} discards {step.tile} it does not hold"
+            assert (
+                held[step.seat][step.tile] > 0
+            ), f"hand {hand.index}: seat {step.seat} discards {step.tile} it does not hold"
             held[step.seat][step.tile] -= 1
             last_discard = (step.seat, step.tile)
         elif isinstance(step, Call):
             m = step.meld
             if m.kind in (MeldKind.CHI, MeldKind.PON, MeldKind.MINKAN):
-                assert last_discard == (m.source, m.called), f"hand {hand.index}: {m} does not claim the last discard {last_discard}"
+                assert last_discard == (
+                    m.source,
+                    m.called,
+                ), f"hand {hand.index}: {m} does not claim the last discard {last_discard}"
                 own = [t for t in m.tiles if t != m.called]
                 if m.kind is MeldKind.CHI:
                     assert m.source == (m.seat + 3) % 4 and len({t // 4 for t in m.tiles}) == 3
@@ -107,7 +140,9 @@ def _follow(hand: TenhouHand) -> None:
             else:
                 own = list(m.tiles)
             for t in own:
-                assert held[m.seat][t] > 0, f"hand {hand.index}: seat {m.seat} calls {m} without holding {t}"
+                assert (
+                    held[m.seat][t] > 0
+                ), f"hand {hand.index}: seat {m.seat} calls {m} without holding {t}"
                 held[m.seat][t] -= 1
             melds[m.seat].append(m.tiles)
     for result in hand.results:
@@ -116,20 +151,29 @@ def _follow(hand: TenhouHand) -> None:
             if not result.tsumo:
                 assert result.win_tile is not None
                 expect[result.win_tile] += 1
-            assert expect == Counter(result.closed), f"hand {hand.index}: the winner's concealed tiles differ"
+            assert expect == Counter(
+                result.closed
+            ), f"hand {hand.index}: the winner's concealed tiles differ"
             if result.yakuman:
                 continue  # a yakuman lists no dora
             # Red fives: the aka dora han equal the red ids in the winning hand, melds included.
             reds = sum(1 for t in result.closed if t in RED_FIVE_IDS) + sum(
                 1 for meld in melds[result.seat] for t in meld if t in RED_FIVE_IDS
             )
-            assert dict(result.yaku).get(54, 0) == reds, f"hand {hand.index}: aka dora {dict(result.yaku).get(54, 0)} vs {reds} red ids"
+            assert (
+                dict(result.yaku).get(54, 0) == reds
+            ), f"hand {hand.index}: aka dora {dict(result.yaku).get(54, 0)} vs {reds} red ids"
 
 
 @pytest.mark.parametrize("path", STANDARD_MJLOGS, ids=lambda p: p.name)
 def test_every_mjlog_step_is_a_possible_table_step(path: Path) -> None:
     game = load_log(path)
-    assert game.format == "mjlog" and game.complete and game.rules.standard_four_player and game.rules.red_fives
+    assert (
+        game.format == "mjlog"
+        and game.complete
+        and game.rules.standard_four_player
+        and game.rules.red_fives
+    )
     for hand in game.hands:
         _follow(hand)
         # The score chain: each hand starts from the previous hand's scores plus its changes and riichi deposits.
@@ -146,11 +190,20 @@ def test_game_rules_and_results_are_read() -> None:
     games = {p.name: load_log(p) for p in STANDARD_MJLOGS}
     pao = games["pao-tsumo.mjlog"]
     win = pao.hands[-1].results[0]
-    assert isinstance(win, Win) and win.tsumo and win.pao == 0 and win.yakuman == (39,) and win.han == 13 and win.limit == 5
+    assert (
+        isinstance(win, Win)
+        and win.tsumo
+        and win.pao == 0
+        and win.yakuman == (39,)
+        and win.han == 13
+        and win.limit == 5
+    )
     assert pao.final is not None and pao.final[0] == (-100, -50.0)
     doubles = [h for h in games["double-ron.mjlog"].hands if len(h.results) == 2]
     assert doubles and all(isinstance(r, Win) and not r.tsumo for r in doubles[0].results)
-    kinds = Counter(r.kind for g in games.values() for h in g.hands for r in h.results if isinstance(r, Drawn))
+    kinds = Counter(
+        r.kind for g in games.values() for h in g.hands for r in h.results if isinstance(r, Drawn)
+    )
     assert {"exhaustive", "yao9", "reach4", "kaze4", "kan4", "nm"} <= set(kinds)
     east_only = games["bye.xml"].rules
     assert not east_only.south_round and east_only.type_bits == 161
@@ -190,11 +243,21 @@ def _kinds(hand: TenhouHand) -> list[tuple[str, int, str]]:
 def test_tenhou6_json_twin_reads_as_the_same_game(path: Path) -> None:
     json_game = load_log(path)
     xml_game = load_log(path.parent.parent / "mjlog" / (path.stem + ".mjlog"))
-    assert json_game.format == "tenhou6" and json_game.rules.red_fives and json_game.rules.south_round
+    assert (
+        json_game.format == "tenhou6" and json_game.rules.red_fives and json_game.rules.south_round
+    )
     assert len(json_game.hands) == len(xml_game.hands)
     for jh, xh in zip(json_game.hands, xml_game.hands):
-        assert (jh.round, jh.honba, jh.deposits, jh.dealer, jh.scores) == (xh.round, xh.honba, xh.deposits, xh.dealer, xh.scores)
-        assert [sorted(tile_of(t).mpsz for t in d) for d in jh.dealt] == [sorted(tile_of(t).mpsz for t in d) for d in xh.dealt]
+        assert (jh.round, jh.honba, jh.deposits, jh.dealer, jh.scores) == (
+            xh.round,
+            xh.honba,
+            xh.deposits,
+            xh.dealer,
+            xh.scores,
+        )
+        assert [sorted(tile_of(t).mpsz for t in d) for d in jh.dealt] == [
+            sorted(tile_of(t).mpsz for t in d) for d in xh.dealt
+        ]
         assert _kinds(jh) == _kinds(xh), f"hand {jh.index}"
         _follow(jh)
         assert tile_of(jh.dora_indicator) == tile_of(xh.dora_indicator)
@@ -204,14 +267,24 @@ def test_tenhou6_json_twin_reads_as_the_same_game(path: Path) -> None:
             assert jr.deltas == xr.deltas
             if isinstance(xr, Win):
                 assert isinstance(jr, Win)
-                assert (jr.seat, jr.source, jr.han, jr.points, jr.pao) == (xr.seat, xr.source, xr.han, xr.points, xr.pao)
-                assert sorted(y for y, h in jr.yaku if h) == sorted(y for y, h in xr.yaku if h)  # mjlog also lists 0-han dora
+                assert (jr.seat, jr.source, jr.han, jr.points, jr.pao) == (
+                    xr.seat,
+                    xr.source,
+                    xr.han,
+                    xr.points,
+                    xr.pao,
+                )
+                assert sorted(y for y, h in jr.yaku if h) == sorted(
+                    y for y, h in xr.yaku if h
+                )  # mjlog also lists 0-han dora
                 assert jr.fu in (None, xr.fu) and (jr.fu is not None or xr.limit > 0)
             else:
                 assert isinstance(jr, Drawn) and jr.kind == xr.kind
 
 
-@pytest.mark.parametrize("path", [p for p in EXCERPTS if p.name not in SYNTHETIC], ids=lambda p: p.name)
+@pytest.mark.parametrize(
+    "path", [p for p in EXCERPTS if p.name not in SYNTHETIC], ids=lambda p: p.name
+)
 def test_tenhou6_excerpts_read_in_play_order(path: Path) -> None:
     game = load_log(path)
     for hand in game.hands:
@@ -225,11 +298,24 @@ def test_ambiguous_calls_are_placed_by_search() -> None:
     # Seat 2 discards 7z before seat 3's "4747p47" (a pon from the left: seat 2); seat 2's own
     # 5m pon comes from seat 1 and is later made an added kan with the red 5m ("k51151515").
     game = load_log(DATA / "tenhou6json-mjai-reviewer" / "confusing_nakis_0.json")
-    calls = [(st.meld.kind.value, st.meld.seat, st.meld.source, "".join(tile_of(t).mpsz for t in st.meld.tiles))
-             for st in game.hands[0].steps if isinstance(st, Call)]
+    calls = [
+        (
+            st.meld.kind.value,
+            st.meld.seat,
+            st.meld.source,
+            "".join(tile_of(t).mpsz for t in st.meld.tiles),
+        )
+        for st in game.hands[0].steps
+        if isinstance(st, Call)
+    ]
     assert calls == [
-        ("pon", 3, 2, "6z6z6z"), ("pon", 2, 3, "7z7z7z"), ("pon", 2, 1, "5m5m5m"), ("chi", 2, 1, "0s6s7s"),
-        ("kakan", 2, 2, "0m5m5m5m"), ("pon", 1, 2, "2z2z2z"), ("pon", 0, 1, "7m7m7m"),
+        ("pon", 3, 2, "6z6z6z"),
+        ("pon", 2, 3, "7z7z7z"),
+        ("pon", 2, 1, "5m5m5m"),
+        ("chi", 2, 1, "0s6s7s"),
+        ("kakan", 2, 2, "0m5m5m5m"),
+        ("pon", 1, 2, "2z2z2z"),
+        ("pon", 0, 1, "7m7m7m"),
     ]
 
 
@@ -237,17 +323,27 @@ def test_ambiguous_calls_are_placed_by_search() -> None:
 
 
 def test_a_synthetic_log_with_five_copies_is_refused_naming_file_and_hand() -> None:
-    with pytest.raises(TenhouFormatError, match=r"confusing_nakis_2\.json, hand 0, log: a fifth copy of tile 35"):
+    with pytest.raises(
+        TenhouFormatError, match=r"confusing_nakis_2\.json, hand 0, log: a fifth copy of tile 35"
+    ):
         load_log(DATA / "tenhou6json-mjai-reviewer" / "confusing_nakis_2.json")
 
 
 @pytest.mark.parametrize(
     ("text", "message"),
     [
-        ("<mjloggm><GO type='169'/><INIT seed='0,0,0,1,2' ten='250,250,250,250' oya='0' hai0='1' hai1='' hai2='' hai3=''/></mjloggm>",
-         r"x\.mjlog, hand 0, <INIT seed=\"0,0,0,1,2\".*seed needs 6 numbers"),
-        ("<mjloggm><GO type='169'/><T5/></mjloggm>", r"x\.mjlog, <T5>: a draw or discard outside a hand"),
-        ("<mjloggm><GO type='169'/><N who='9' m='1'/></mjloggm>", r"x\.mjlog, <N who=\"9\" m=\"1\">: a call outside a hand"),
+        (
+            "<mjloggm><GO type='169'/><INIT seed='0,0,0,1,2' ten='250,250,250,250' oya='0' hai0='1' hai1='' hai2='' hai3=''/></mjloggm>",
+            r"x\.mjlog, hand 0, <INIT seed=\"0,0,0,1,2\".*seed needs 6 numbers",
+        ),
+        (
+            "<mjloggm><GO type='169'/><T5/></mjloggm>",
+            r"x\.mjlog, <T5>: a draw or discard outside a hand",
+        ),
+        (
+            "<mjloggm><GO type='169'/><N who='9' m='1'/></mjloggm>",
+            r"x\.mjlog, <N who=\"9\" m=\"1\">: a call outside a hand",
+        ),
         ("<mjloggm><INIT/>", r"x\.mjlog: not XML"),
         ("<mjloggm></mjloggm>", r"x\.mjlog: no <GO type> tag"),
     ],
@@ -277,7 +373,9 @@ def test_unknown_file_kind_is_refused(tmp_path: Path) -> None:
 def test_dora_steps_match_the_indicators_of_wins() -> None:
     for game in _games(STANDARD_MJLOGS):
         for hand in game.hands:
-            revealed = [hand.dora_indicator] + [st.tile for st in hand.steps if isinstance(st, DoraRevealed)]
+            revealed = [hand.dora_indicator] + [
+                st.tile for st in hand.steps if isinstance(st, DoraRevealed)
+            ]
             for r in hand.results:
                 if isinstance(r, Win):
                     assert list(r.dora) == revealed, f"{game.source} hand {hand.index}"
@@ -302,18 +400,27 @@ def test_rebuilt_wall_deals_the_logged_hands_indicators_and_replacements() -> No
             assert isinstance(first, Draw) and first.seat == th.dealer
             for s in range(4):
                 logged = list(th.dealt[s]) + ([first.tile] if s == th.dealer else [])
-                assert sorted(table.hands[s]) == sorted(tile_of(t) for t in logged), f"{game.source} hand {th.index} seat {s}"
+                assert sorted(table.hands[s]) == sorted(
+                    tile_of(t) for t in logged
+                ), f"{game.source} hand {th.index} seat {s}"
             assert table.dead is not None
             assert table.dead.indicators() == [tile_of(th.dora_indicator)]
             # Replacement draws: the draw right after a kan, in order, comes from the dead wall.
             replacements = [
-                st.tile for prev, st in zip([s for s in th.steps if not isinstance(s, (RiichiStep, DoraRevealed))][:-1],
-                                            [s for s in th.steps if not isinstance(s, (RiichiStep, DoraRevealed))][1:])
-                if isinstance(st, Draw) and isinstance(prev, Call) and prev.meld.seat == st.seat
+                st.tile
+                for prev, st in zip(
+                    [s for s in th.steps if not isinstance(s, (RiichiStep, DoraRevealed))][:-1],
+                    [s for s in th.steps if not isinstance(s, (RiichiStep, DoraRevealed))][1:],
+                )
+                if isinstance(st, Draw)
+                and isinstance(prev, Call)
+                and prev.meld.seat == st.seat
                 and prev.meld.kind in (MeldKind.ANKAN, MeldKind.MINKAN, MeldKind.KAKAN)
             ]
             for k, t in enumerate(replacements):
-                assert table.dead.draw() == tile_of(t), f"{game.source} hand {th.index}: replacement {k}"
+                assert table.dead.draw() == tile_of(
+                    t
+                ), f"{game.source} hand {th.index}: replacement {k}"
             hands += 1
     assert hands == sum(len(g.hands) for g in _games(STANDARD_MJLOGS))
 
@@ -342,7 +449,9 @@ def test_match_result_rounds_halves_away_from_zero_like_tenhou() -> None:
     match.totals = [score for score, _ in game.final]
     result = match.result()
     assert result is not None
-    assert [round(r, 1) for r in result] == [uma for _, uma in game.final] == [-13.0, 9.0, 62.0, -58.0]
+    assert (
+        [round(r, 1) for r in result] == [uma for _, uma in game.final] == [-13.0, 9.0, 62.0, -58.0]
+    )
 
 
 def test_every_mapped_yaku_is_a_pattern_of_riichi_tenhou() -> None:
@@ -351,4 +460,6 @@ def test_every_mapped_yaku_is_a_pattern_of_riichi_tenhou() -> None:
     ids = {p.id for p in load_profile("riichi_tenhou").patterns}
     mapped = {pattern for _, pattern in YAKU.values() if pattern is not None}
     assert mapped <= ids, sorted(mapped - ids)
-    assert [i for i, (_, pattern) in YAKU.items() if pattern is None] == [36]  # renhou, in neither rule set
+    assert [i for i, (_, pattern) in YAKU.items() if pattern is None] == [
+        36
+    ]  # renhou, in neither rule set

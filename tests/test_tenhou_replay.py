@@ -27,7 +27,9 @@ from mjspec.app.tenhou_replay import GameOutcome, replay_game, replay_hand
 
 PROFILE = "riichi_tenhou"
 DATA = Path(__file__).parent / "data" / "tenhou"
-GAMES = sorted((DATA / "tenhou-mjx" / "mjlog").glob("*.mjlog")) + sorted((DATA / "tenhou-dnovikoff" / "mjlog").glob("*.xml"))
+GAMES = sorted((DATA / "tenhou-mjx" / "mjlog").glob("*.mjlog")) + sorted(
+    (DATA / "tenhou-dnovikoff" / "mjlog").glob("*.xml")
+)
 # A few games for the normal run: a double ron, pao on self-draws (one with repeat counters), four kans.
 FAST = ["double-ron.mjlog", "pao-tsumo.mjlog", "pao.xml", "2016052515gm-00a9-0000-c4d72066.mjlog"]
 
@@ -69,7 +71,9 @@ def _check(outcome: GameOutcome, name: str) -> None:
     for hand in outcome.hands:
         assert hand.legal, f"{name} hand {hand.index}: {hand.problems}"
         if (name, hand.index) in DIFFERENCES:
-            assert hand.problems, f"{name} hand {hand.index} now reproduces: drop it from DIFFERENCES"
+            assert (
+                hand.problems
+            ), f"{name} hand {hand.index} now reproduces: drop it from DIFFERENCES"
         else:
             assert not hand.problems, f"{name} hand {hand.index}: {hand.problems}"
     if name in GAME_DIFFERENCES:
@@ -97,9 +101,13 @@ def test_every_standard_game_replays() -> None:
         legal += sum(h.legal for h in outcome.hands)
         exact += sum(h.exact for h in outcome.hands)
         exact_games += outcome.exact
-        mismatched += [f"{path.name} hand {h.index}: {h.problems}" for h in outcome.hands if not h.exact]
+        mismatched += [
+            f"{path.name} hand {h.index}: {h.problems}" for h in outcome.hands if not h.exact
+        ]
         mismatched += [f"{path.name}: {f}" for f in outcome.flow]
-    print(f"\n{games} games, {hands} hands: {legal} hands all decisions legal, {exact} hands exact, {exact_games} games exact")
+    print(
+        f"\n{games} games, {hands} hands: {legal} hands all decisions legal, {exact} hands exact, {exact_games} games exact"
+    )
     for line in mismatched:
         print("  " + line)
     for path in GAMES:
@@ -108,7 +116,17 @@ def test_every_standard_game_replays() -> None:
 
 def test_imported_record_replays(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     out = tmp_path / "game.json"
-    assert main(["import-tenhou", str(DATA / "tenhou-mjx" / "mjlog" / "double-ron.mjlog"), "--out", str(out)]) == 0
+    assert (
+        main(
+            [
+                "import-tenhou",
+                str(DATA / "tenhou-mjx" / "mjlog" / "double-ron.mjlog"),
+                "--out",
+                str(out),
+            ]
+        )
+        == 0
+    )
     record = json.loads(out.read_text("utf-8"))
     assert record["chance"] == "explicit" and record["source"]["agrees_with_log"] is True
     summary = replay(record)
@@ -120,14 +138,20 @@ def test_imported_record_replays(tmp_path: Path, capsys: pytest.CaptureFixture[s
         replay(record)
 
 
-def test_import_refuses_non_standard_rules(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+def test_import_refuses_non_standard_rules(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     log = DATA / "tenhou-dnovikoff" / "mjlog-sanma" / "sanma2.xml"
     assert main(["import-tenhou", str(log), "--out", str(tmp_path / "x.json")]) == 2
     assert "not Tenhou's standard four-player rules (GO type 185)" in capsys.readouterr().err
     assert not (tmp_path / "x.json").exists()
 
 
-EXCERPTS = sorted(p for p in (DATA / "tenhou6json-mjai-reviewer").glob("*.json") if p.name not in ("manifest.json", "confusing_nakis_2.json"))
+EXCERPTS = sorted(
+    p
+    for p in (DATA / "tenhou6json-mjai-reviewer").glob("*.json")
+    if p.name not in ("manifest.json", "confusing_nakis_2.json")
+)
 
 
 @pytest.mark.parametrize("path", EXCERPTS, ids=lambda p: p.name)

@@ -48,7 +48,9 @@ def test_kind_of_rejects_what_does_not_exist(suit: str, number: int) -> None:
         kind_of(suit, number)
 
 
-@pytest.mark.parametrize(("kind", "red"), [(-1, False), (42, False), (0, True), (27, True), (31, True)])
+@pytest.mark.parametrize(
+    ("kind", "red"), [(-1, False), (42, False), (0, True), (27, True), (31, True)]
+)
 def test_tile_constructor_validates(kind: int, red: bool) -> None:
     with pytest.raises(ValueError):
         Tile(kind, red=red)
@@ -172,7 +174,10 @@ def test_refusals() -> None:
     assert sichuan.refusal(Tile.parse("1z")) == "this profile has no honor tiles (got 1z)"
     assert sichuan.refusal(Tile.parse("0m")) == "this profile has no red fives (got 0m)"
     assert sichuan.refusal(Tile.parse("3f")) == "this profile has no flowers (got 3f)"
-    assert TileSet(suits=(Suit.MAN, Suit.PIN)).refusal(Tile.parse("1s")) == "this profile has no sou tiles (got 1s)"
+    assert (
+        TileSet(suits=(Suit.MAN, Suit.PIN)).refusal(Tile.parse("1s"))
+        == "this profile has no sou tiles (got 1s)"
+    )
     only_pin = TileSet(red_fives=(Suit.PIN,))
     assert only_pin.refusal(Tile.parse("0p")) is None
     assert only_pin.refusal(Tile.parse("0s")) == "this profile has red fives only in p (got 0s)"

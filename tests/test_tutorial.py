@@ -29,9 +29,16 @@ SECTION = "## Defining a house rule"
 #: What the README says a command prints, for commands shown without an output block
 #: (command prefix -> substrings of its standard output).
 PROMISED = {
-    "mjspec play house_sichuan --seed 1 --record game.json": ("house_sichuan, seed 1: totals", "record written to game.json"),
+    "mjspec play house_sichuan --seed 1 --record game.json": (
+        "house_sichuan, seed 1: totals",
+        "record written to game.json",
+    ),
     "mjspec replay game.json": ("game.json: ok: house_sichuan, 8 hand(s), ",),
-    "mjspec simulate house_sichuan --games 50 --workers 2": ("house_sichuan: 50 games, 400 hands", "pattern", "payments"),
+    "mjspec simulate house_sichuan --games 50 --workers 2": (
+        "house_sichuan: 50 games, 400 hands",
+        "pattern",
+        "payments",
+    ),
 }
 
 
@@ -41,7 +48,10 @@ def tutorial_blocks() -> list[tuple[str, str]]:
     assert SECTION in readme, "the README has lost its tutorial"
     section = readme.split(SECTION, 1)[1]
     section = re.split(r"^## ", section, maxsplit=1, flags=re.M)[0]
-    return [(m.group(1), m.group(2)) for m in re.finditer(r"^```(\w+)\n(.*?)^```$", section, flags=re.M | re.S)]
+    return [
+        (m.group(1), m.group(2))
+        for m in re.finditer(r"^```(\w+)\n(.*?)^```$", section, flags=re.M | re.S)
+    ]
 
 
 def mjspec(pkg: Path, command: str) -> subprocess.CompletedProcess[str]:
@@ -49,7 +59,11 @@ def mjspec(pkg: Path, command: str) -> subprocess.CompletedProcess[str]:
     assert argv[0] == "mjspec", command
     env = dict(os.environ, PYTHONPATH=str(pkg.parent))
     return subprocess.run(
-        [sys.executable, "-m", "mjspec.app.cli", *argv[1:]], cwd=pkg, env=env, capture_output=True, text=True
+        [sys.executable, "-m", "mjspec.app.cli", *argv[1:]],
+        cwd=pkg,
+        env=env,
+        capture_output=True,
+        text=True,
     )
 
 
@@ -64,20 +78,26 @@ def test_tutorial_runs_as_written(tmp_path: Path) -> None:
     ran: list[str] = []
     for i, (kind, text) in enumerate(blocks):
         if kind == "sh":
-            commands = [line for line in text.splitlines() if line.strip() and not line.startswith("#")]
+            commands = [
+                line for line in text.splitlines() if line.strip() and not line.startswith("#")
+            ]
             for command in commands:
                 res = mjspec(pkg, command)
                 ran.append(command)
                 assert res.returncode == 0, f"{command}\n{res.stderr}"
                 assert "Traceback" not in res.stderr
                 for promised in PROMISED.get(command, ()):
-                    assert promised in res.stdout, f"{command!r} no longer prints {promised!r}:\n{res.stdout[-2000:]}"
+                    assert (
+                        promised in res.stdout
+                    ), f"{command!r} no longer prints {promised!r}:\n{res.stdout[-2000:]}"
                 if command.startswith("mjspec new "):
                     spec = pkg / "specs" / f"{shlex.split(command)[2]}.yaml"
                     assert spec.exists()
             if i + 1 < len(blocks) and blocks[i + 1][0] == "text":
                 assert len(commands) == 1, "a text block shows the output of one command"
-                assert res.stdout.rstrip() == blocks[i + 1][1].rstrip(), f"output of {commands[0]!r} differs from the README"
+                assert (
+                    res.stdout.rstrip() == blocks[i + 1][1].rstrip()
+                ), f"output of {commands[0]!r} differs from the README"
         elif kind == "yaml":
             assert spec is not None, "the tutorial edits the spec `mjspec new` wrote"
             with spec.open("a", encoding="utf-8") as f:
@@ -85,7 +105,9 @@ def test_tutorial_runs_as_written(tmp_path: Path) -> None:
         elif kind == "markdown":
             assert spec is not None
             document = (pkg / "docs" / "rules" / f"{spec.stem}.en.md").read_text("utf-8")
-            assert text in document, "the excerpt of the rendered document in the README is out of date"
+            assert (
+                text in document
+            ), "the excerpt of the rendered document in the README is out of date"
     assert spec is not None
     assert not set(PROMISED) - set(ran), "the README lost a command whose output this test checks"
     record = json.loads((pkg / "game.json").read_text("utf-8"))
@@ -99,7 +121,11 @@ def test_tutorial_runs_as_written(tmp_path: Path) -> None:
 
 
 def test_tutorial_plays_replays_and_simulates_the_house_rule() -> None:
-    commands = [line for kind, text in tutorial_blocks() if kind == "sh" for line in text.splitlines()]
+    commands = [
+        line for kind, text in tutorial_blocks() if kind == "sh" for line in text.splitlines()
+    ]
     for verb in ("play", "replay", "simulate"):
         assert any(c.startswith(f"mjspec {verb} ") for c in commands), verb
-    assert commands.index("mjspec play house_sichuan --seed 1 --record game.json") < commands.index("mjspec replay game.json")
+    assert commands.index("mjspec play house_sichuan --seed 1 --record game.json") < commands.index(
+        "mjspec replay game.json"
+    )

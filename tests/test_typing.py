@@ -12,14 +12,28 @@ import pytest
 from conftest import ROOT
 
 
-@pytest.mark.skipif(shutil.which("mypy", path=str(Path(sys.executable).parent)) is None, reason="mypy not installed")
+@pytest.mark.skipif(
+    shutil.which("mypy", path=str(Path(sys.executable).parent)) is None, reason="mypy not installed"
+)
 def test_mypy_strict(tmp_path: Path) -> None:
     # mypy cannot see the editable install's folder mapping; a symlink named
     # `mjspec` pointing at the project root gives it the real package layout.
     (tmp_path / "mjspec").symlink_to(ROOT, target_is_directory=True)
     mypy = str(Path(sys.executable).parent / "mypy")
     res = subprocess.run(
-        [mypy, "--strict", "--no-incremental", "-p", "mjspec.runtime", "-p", "mjspec.generated", "-p", "mjspec.compiler", "-p", "mjspec.app"],
+        [
+            mypy,
+            "--strict",
+            "--no-incremental",
+            "-p",
+            "mjspec.runtime",
+            "-p",
+            "mjspec.generated",
+            "-p",
+            "mjspec.compiler",
+            "-p",
+            "mjspec.app",
+        ],
         cwd=tmp_path,
         capture_output=True,
         text=True,
