@@ -42,7 +42,8 @@ def register_engine(
     process imported. A later import of the same id (a rebuilt module reloaded) replaces the
     earlier one.
     """
-    if getattr(sys.modules.get(module), "PROFILE", None) is not profile:
+    announced: object = getattr(sys.modules.get(module), "PROFILE", None)
+    if announced is not profile:
         return profile
     _ENGINES[profile.id] = CompiledEngine(
         profile, native_module if native_digest else None, native_digest

@@ -140,7 +140,7 @@ class _Native:
         self.accepted = bytes(_accepted(profile)) if profile is not None else b""
         self.copies = profile.tiles.copies if profile is not None else 0
         self.scorer = _scorer(core, capsule, profile, self.options) if profile is not None else None
-        self.score_hand = core.score_hand if self.scorer is not None else None
+        self.score_hand: Any = core.score_hand if self.scorer is not None else None
 
 
 _NO_NATIVE = _Native(None, None, None)
