@@ -132,22 +132,21 @@ def profile_facts(profile: Profile) -> dict[str, bool]:
 
 def contradictory_situation(profile: Profile, hand: WinningHand, ctx: WinContext) -> str | None:
     """The reason of the first row of CONTRADICTIONS whose facts all hold, or None."""
+    known = {
+        "tsumo": hand.win is WinKind.TSUMO,
+        "ron": hand.win is WinKind.RON,
+        "melds": bool(hand.melds),
+        **profile_facts(profile),
+    }  # the facts that are not context flags, settled once per request
     for facts, why in CONTRADICTIONS:
-        if all(_holds(fact, profile, hand, ctx) for fact in facts):
+        if all(_holds(fact, known, ctx) for fact in facts):
             return why
     return None
 
 
-def _holds(fact: str, profile: Profile, hand: WinningHand, ctx: WinContext) -> bool:
+def _holds(fact: str, known: dict[str, bool], ctx: WinContext) -> bool:
     if fact.startswith("not "):
-        return not _holds(fact[4:], profile, hand, ctx)
-    if fact == "tsumo":
-        return hand.win is WinKind.TSUMO
-    if fact == "ron":
-        return hand.win is WinKind.RON
-    if fact == "melds":
-        return bool(hand.melds)
-    known = profile_facts(profile)
+        return not _holds(fact[4:], known, ctx)
     if fact in known:
         return known[fact]
     return bool(getattr(ctx, fact))
