@@ -10,11 +10,11 @@ import random
 from typing import Sequence
 
 from .actions import Action, ActionKind
-from .table import SUIT_FIRST_KIND, Hand
+from .table import Hand
 from .context import WinKind
 from .scoring import WinningHand, evaluate
 from .shapes import discard_shanten, shanten, waits
-from .tiles import N_ALL_KINDS, N_KINDS, Suit, Tile
+from .tiles import N_ALL_KINDS, N_KINDS, Tile
 
 
 class RandomBot:
@@ -85,13 +85,6 @@ class GreedyBot:
 
     # -- helpers
 
-    def _holds_missing(self, hand: Hand, seat: int) -> bool:
-        missing: Suit | None = hand.missing[seat]
-        if missing is None:
-            return False
-        lo = SUIT_FIRST_KIND[missing]
-        return any(hand.counts[seat][lo : lo + 9])  # the table counts the seat's tiles by kind
-
     def _shanten(self, hand: Hand, tiles: Sequence[Tile], n_melds: int) -> int:
         counts = [0] * N_ALL_KINDS
         for t in tiles:
@@ -104,7 +97,7 @@ class GreedyBot:
     def _turn(self, hand: Hand, seat: int, legal: Sequence[Action]) -> Action:
         tiles = hand.hands[seat]
         discards = [a for a in legal if a.kind is ActionKind.DISCARD]
-        if self._holds_missing(hand, seat):
+        if hand.holds_missing(seat):
             # The missing suit must go first: throw its least connected tile.
             counts = hand.counts[
                 seat
@@ -160,7 +153,7 @@ class GreedyBot:
         tile = hand.claim_tile
         assert tile is not None
         passing = next(a for a in legal if a.kind is ActionKind.PASS)
-        if self._holds_missing(hand, seat) or tile.suit == hand.missing[seat]:
+        if hand.holds_missing(seat) or tile.suit == hand.missing[seat]:
             return passing
         tiles = hand.hands[seat]
         n_melds = len(hand.melds[seat])

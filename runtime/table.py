@@ -527,7 +527,8 @@ class Hand:
                     out.append(_action(ActionKind.EXCHANGE, seat, tiles=combo))
         return out
 
-    def _holds_missing(self, seat: int) -> bool:
+    def holds_missing(self, seat: int) -> bool:
+        """Whether ``seat`` still holds a tile of the suit it declared missing (000 §3: it must go first)."""
         suit = self.missing[seat]
         if suit is None:
             return False
@@ -539,7 +540,7 @@ class Hand:
             return self._riichi_turn_options(seat)
         hand = self.hands[seat]
         out: list[Action] = []
-        blocked = self.rules.calls.missing_suit_blocks_calls and self._holds_missing(seat)
+        blocked = self.rules.calls.missing_suit_blocks_calls and self.holds_missing(seat)
         if not self.must_discard:
             if not blocked and self._tsumo_score(seat) is not None:
                 out.append(_TSUMO[seat])
@@ -576,7 +577,7 @@ class Hand:
         if (
             self.rules.discard_missing_suit_first
             and missing is not None
-            and self._holds_missing(seat)
+            and self.holds_missing(seat)
         ):
             lo = SUIT_FIRST_KIND[missing]
             discards = [a for a in discards if lo <= a.tile.kind < lo + 9]  # type: ignore[union-attr]
@@ -881,7 +882,7 @@ class Hand:
         ):
             return None  # the bit test first: most discards complete nobody's hand
         if self.rules.calls.missing_suit_blocks_calls and (
-            self._holds_missing(seat) or tile.suit == self.missing[seat]
+            self.holds_missing(seat) or tile.suit == self.missing[seat]
         ):
             return None
         if self.furiten(seat):  # after the shape: furiten needs every wait, a costlier test
@@ -1160,7 +1161,7 @@ class Hand:
                 calls_open and (n >= 2 or seat == chi_seat) and not self.riichi[seat]
             ):  # after riichi only a win (001)
                 blocked = calls.missing_suit_blocks_calls and (
-                    self._holds_missing(seat) or tile.suit == self.missing[seat]
+                    self.holds_missing(seat) or tile.suit == self.missing[seat]
                 )
                 if not blocked:
                     if calls.pon and n >= 2 and kind not in self.pon_block[seat]:
@@ -2019,7 +2020,7 @@ class Hand:
 
     def ready_value(self, seat: int) -> int | None:
         """The best payment a discard win could bring ``seat`` now, with no situational bonus; None if not ready."""
-        if self._holds_missing(seat) or any(self.counts[seat][N_KINDS:]):
+        if self.holds_missing(seat) or any(self.counts[seat][N_KINDS:]):
             return None  # an unexposed flower is never part of a ready shape
         melds = self.melds[seat]
         found = waits(
@@ -2051,7 +2052,7 @@ class Hand:
         holders = [
             s
             for s in players
-            if self._holds_missing(s)
+            if self.holds_missing(s)
             or any(t.suit == self.missing[s] for m in self.melds[s] for t in m.tiles)
         ]
         needs_ready = rules.not_ready_pays_ready or rules.refund_kong_income
