@@ -282,6 +282,19 @@ def test_version() -> None:
     assert res.returncode == 0 and res.stdout == f"mjspec {mjspec.__version__}\n"
 
 
+def test_python_dash_m_runs_the_same_command_line() -> None:
+    import mjspec
+
+    res = subprocess.run(
+        [sys.executable, "-m", "mjspec", "--version"], capture_output=True, text=True, cwd=ROOT
+    )
+    assert res.returncode == 0 and res.stdout == f"mjspec {mjspec.__version__}\n", res.stderr
+    res = subprocess.run(
+        [sys.executable, "-m", "mjspec", "list"], capture_output=True, text=True, cwd=ROOT
+    )
+    assert res.returncode == 0 and res.stdout.startswith("classical_xmj\t"), res.stderr
+
+
 def test_exit_status_one_for_a_replay_that_diverges(tmp_path: Path) -> None:
     record = tmp_path / "game.json"
     assert (
