@@ -49,11 +49,21 @@ from mjspec.runtime.scoring import Score, WinningHand, compute_payments, evaluat
 from mjspec.runtime.text import LANGUAGES, Text
 from mjspec.runtime.tiles import Suit, Tile, parse_tiles
 from mjspec.runtime.options import value_to_json
+from mjspec.runtime.rules import (
+    CallRules,
+    Clock,
+    DealerRule,
+    ExchangeDirection,
+    IndicatorTiming,
+    PassWinRule,
+    TableRules,
+    WinFlow,
+)
 from mjspec.runtime.view import PaymentView
 
 from .catalog import NO_CONTEXT, Catalog, CatalogError, load_catalogs
 from .errors import Location, SpecError
-from .ir import ExampleIR, ExprIR, MinimumIR, PatternIR, ProfileIR
+from .ir import ExampleIR, ExprIR, MinimumIR, PatternIR, ProfileIR, TableNoteIR
 
 #: Each language's name in that language, for the language links.
 LANGUAGE_NAMES: dict[str, str] = {
@@ -363,7 +373,11 @@ _BLOCK = {
     "match": N_("Match"),
     "timeout": N_("Running out of time"),
 }
-_DIRECTION = {"left": N_("to the left"), "across": N_("across"), "right": N_("to the right")}
+_DIRECTION = {
+    ExchangeDirection.LEFT: N_("to the left"),
+    ExchangeDirection.ACROSS: N_("across"),
+    ExchangeDirection.RIGHT: N_("to the right"),
+}
 _PREFER = {
     "total": N_("the highest total"),
     "payment": N_("the highest payment"),
@@ -396,14 +410,13 @@ class _Builder:
         self.lang = lang
         self._ = tr
         self.names = names
-        # The table rules, read only where the IR has them and the engine plays them: a profile
-        # marked `playable: false` states no table rules the engine could be held to.
-        self.playable = bool(getattr(ir, "playable", True))
-        self.table_rules = getattr(ir, "table", None) if self.playable else None
-        self.table_notes: tuple[Any, ...] = (
-            tuple(getattr(ir, "table_notes", ())) if self.playable else ()
-        )
-        self.clock_names: dict[str, Text] = dict(getattr(ir, "clock_names", ()))
+        # The table rules, read only where the engine plays them: a profile marked
+        # `playable: false` states no table rules the engine could be held to, so every section
+        # of table play is left out (``table`` None).
+        self.playable = ir.playable
+        self.table: TableRules | None = ir.table if ir.playable else None
+        self.table_notes: tuple[TableNoteIR, ...] = ir.table_notes if ir.playable else ()
+        self.clock_names: dict[str, Text] = dict(ir.clock_names)
 
     # -- small helpers --
 
@@ -564,9 +577,9 @@ class _Builder:
             ),
         ]
         opening = []
-        exchange = self.table_field("exchange")
+        exchange = self.table.exchange if self.table is not None else None
         if exchange is not None:
-            opening.append(_("exchange of {count} tiles", count=getattr(exchange, "tiles", 3)))
+            opening.append(_("exchange of {count} tiles", count=exchange.tiles))
         if ir.missing_suit == "declare":
             opening.append(_("every player declares a missing suit"))
         if opening and self.playable:
@@ -671,31 +684,24 @@ class _Builder:
                 others=ir.deal_others,
             ),
         ]
-        dice = self.table_field("dice")
+        dice = self.table.dice if self.table is not None else 0
         if dice == 1:
             notes.append(_("One roll of two dice opens the wall."))
-        elif isinstance(dice, int) and dice > 1:
+        elif dice > 1:
             notes.append(_("{count} rolls of two dice open the wall.", count=dice))
         return Section(paragraphs=tuple(paragraphs), tables=(table,), notes=tuple(notes))
 
     # -- opening, calls, exhaustion, match --
 
-    def table_field(self, *path: str) -> Any:
-        """A value of the table rules (``ir.table``), or None when the IR does not have it."""
-        value: Any = self.table_rules
-        for name in path:
-            value = getattr(value, name, None)
-        return value
-
-    def notes_of(self, *blocks: str) -> list[Any]:
-        return [n for n in self.table_notes if getattr(n, "block", None) in blocks]
+    def notes_of(self, *blocks: str) -> list[TableNoteIR]:
+        return [n for n in self.table_notes if n.block in blocks]
 
     def refs(self, *blocks: str) -> list[Md]:
         """A line naming the rule-book sections of some table-rule blocks (none if they name none)."""
         sections: list[str] = []
-        notes = sorted(self.notes_of(*blocks), key=lambda n: blocks.index(getattr(n, "block", "")))
+        notes = sorted(self.notes_of(*blocks), key=lambda n: blocks.index(n.block))
         for n in notes:
-            for part in _section_parts(str(getattr(n, "section", None) or "")):
+            for part in _section_parts(n.section or ""):
                 if part not in sections:
                     sections.append(part)
         if not sections:
@@ -705,16 +711,15 @@ class _Builder:
         return [Md(f"*{self._('Rule book: {sections}', sections=self.sections(sections))}*")]
 
     def opening(self) -> tuple[Section, ...]:
-        _ = self._
-        if (
-            not self.playable
-        ):  # the opening is a table rule; the missing suit's effect on a win stays under Winning
+        _, table = self._, self.table
+        # The opening is a table rule; the missing suit's effect on a win stays under Winning.
+        if table is None:
             return ()
         bullets = []
-        exchange = self.table_field("exchange")
+        exchange = table.exchange
         if exchange is not None:
-            count = getattr(exchange, "tiles", 3)
-            if getattr(exchange, "same_suit", False):
+            count = exchange.tiles
+            if exchange.same_suit:
                 bullets.append(
                     _(
                         "After the deal every player chooses {count} tiles of one suit, face down, and passes them on.",
@@ -728,11 +733,7 @@ class _Builder:
                         count=count,
                     )
                 )
-            directions = [
-                _.marked(_DIRECTION[str(d)])
-                for d in getattr(exchange, "directions", ())
-                if str(d) in _DIRECTION
-            ]
+            directions = [_.marked(_DIRECTION[d]) for d in exchange.directions]
             if len(directions) > 1:
                 bullets.append(
                     _(
@@ -755,7 +756,7 @@ class _Builder:
                     suits=suits,
                 )
             )
-        if self.table_field("discard_missing_suit_first"):
+        if table.discard_missing_suit_first:
             bullets.append(
                 _(
                     "While a player still holds tiles of the declared suit, they must discard those first."
@@ -766,60 +767,58 @@ class _Builder:
         return (Section(paragraphs=tuple(self.refs("opening", "turn")), bullets=tuple(bullets)),)
 
     def call_names(self) -> tuple[list[Md], list[Md]]:
-        """The calls the profile allows and those it does not."""
-        calls = self.table_field("calls")
+        """The calls the profile allows and those it does not (none either way without table rules)."""
         allowed: list[Md] = []
         refused: list[Md] = []
-        for key in ("chi", "pon", "minkan", "ankan", "kakan"):
-            value = getattr(calls, key, None)
-            if isinstance(value, bool):
+        if self.table is not None:
+            for key, value in _call_switches(self.table.calls):
                 (allowed if value else refused).append(self._.marked(_MELD[key]))
         return allowed, refused
 
     def calls(self) -> tuple[Section, ...]:
         _ = self._
-        calls = self.table_field("calls")
-        if calls is None:
+        if self.table is None:
             return ()
+        calls = self.table.calls
         bullets = []
         allowed, refused = self.call_names()
         if allowed:
             bullets.append(_("Allowed calls: {calls}.", calls=_.join(allowed)))
         if refused:
             bullets.append(_("Never allowed: {calls}.", calls=_.join(refused)))
-        multiple = getattr(calls, "multiple_ron", None)
-        limit = getattr(calls, "ron_limit", None)
-        if multiple is True and isinstance(limit, int):
+        multiple = calls.multiple_ron
+        limit = calls.ron_limit
+        if multiple and limit is not None:
             bullets.append(
                 _(
                     "A win on a discard comes before any pung or kong of it, and a pung or kong before a chow; up to {count} players may win on the same discard.",
                     count=limit,
                 )
             )
-        elif multiple is True:
+        elif multiple:
             bullets.append(
                 _(
                     "A win on a discard comes before any pung or kong of it; when several players can win on the same discard, all of them win."
                 )
             )
-        elif multiple is False:
+        else:
             bullets.append(
                 _(
                     "A win on a discard comes before any pung or kong of it; when several players can win on the same discard, only the nearest in turn order wins."
                 )
             )
-        if getattr(calls, "kakan_drawn_tile_only", False):
+        if calls.kakan_drawn_tile_only:
             bullets.append(_("An added kong may only be made with the tile just drawn."))
-        robbable = getattr(calls, "robbable_kakan", None)
-        if robbable is True:
+        robbable = calls.robbable_kakan
+        if robbable:
             bullets.append(
                 _(
                     "The tile added to make an added kong can be robbed: another player may win on it."
                 )
             )
-        elif robbable is False:
+        else:
             bullets.append(_("An added kong cannot be robbed."))
-        robbers = tuple(getattr(calls, "rob_concealed_kong", ()) or ())
+        robbers = calls.rob_concealed_kong
         if robbers:
             names = _.join(escape_md(self.pattern_name(pid)) for pid in robbers)
             bullets.append(
@@ -828,33 +827,33 @@ class _Builder:
                     patterns=names,
                 )
             )
-        elif robbable is True and getattr(calls, "ankan", False):
+        elif robbable and calls.ankan:
             bullets.append(_("A concealed kong can never be robbed."))
-        if robbable is True and multiple is True and isinstance(limit, int):
+        if robbable and multiple and limit is not None:
             bullets.append(
                 _(
                     "A robbed kong's tile counts as a discard for the number of winners: up to {count} players may win on it.",
                     count=limit,
                 )
             )
-        if getattr(calls, "kuikae", False):
+        if calls.kuikae:
             bullets.append(
                 _(
                     "After a chow or pung the caller may not discard the called kind, nor the tile beyond the other end of the sequence the called tile completed (kuikae); a call that would leave no other discard is not offered."
                 )
             )
-        kongs = getattr(calls, "max_kongs", None)
-        if isinstance(kongs, int):
+        kongs = calls.max_kongs
+        if kongs is not None:
             bullets.append(
                 _("No kong may be declared once {count} kongs are on the table.", count=kongs)
             )
-        if getattr(calls, "last_discard_callable", True) is False:
+        if not calls.last_discard_callable:
             bullets.append(
                 _(
                     "The discard after the last draw from the live wall cannot be claimed by a pung or chow."
                 )
             )
-        if getattr(calls, "missing_suit_blocks_calls", False):
+        if calls.missing_suit_blocks_calls:
             bullets.append(
                 _(
                     "While a player still holds tiles of their missing suit they may not pung, kong or win; nor may a player call a tile of their own missing suit."
@@ -863,38 +862,40 @@ class _Builder:
         return (Section(paragraphs=tuple(self.refs("calls")), bullets=tuple(bullets)),)
 
     def flow_and_passing(self) -> list[Md]:
-        _ = self._
-        out = []
-        flow = self.table_field("flow")
-        if flow == "bloody_battle":
+        _, table = self._, self.table
+        out: list[Md] = []
+        if table is None:
+            return out
+        flow = table.flow
+        if flow is WinFlow.BLOODY_BATTLE:
             out.append(
                 _(
                     "Bloody Battle: a winner is paid and leaves the hand; the others play on with the same wall until only one player is left or the wall runs out. A player who has left pays nothing afterwards and is no longer an opponent in later payments (only refunds of kong payments they made still reach them)."
                 )
             )
-        elif flow == "single":
+        elif flow is WinFlow.SINGLE:
             out.append(_("The first win ends the hand."))
-        passing = self.table_field("passing")
-        rule = getattr(passing, "win", None)
-        if rule == "same_or_lower_fan":
+        passing = table.passing
+        rule = passing.win
+        if rule is PassWinRule.SAME_OR_LOWER_FAN:
             out.append(
                 _(
                     "A player who declines a win may not win with the same or a lower value until their next draw; a strictly higher one stays allowed."
                 )
             )
-        elif rule == "discard_wins":
+        elif rule is PassWinRule.DISCARD_WINS:
             out.append(
                 _(
                     "A player who declines a win on a discard may not win on a discard (robbing a kong included) until their next draw; a self-draw stays allowed."
                 )
             )
-        elif rule == "none" and not self.furiten_rules():
+        elif rule is PassWinRule.NONE and not self.furiten_rules():
             out.append(_("Declining a win costs nothing."))
-        if getattr(passing, "call_counts_as_pass", False):
+        if passing.call_counts_as_pass:
             out.append(
                 _("Calling pung or kong when a win was available counts as declining that win.")
             )
-        if getattr(passing, "pon_blocks_same_tile", False):
+        if passing.pon_blocks_same_tile:
             out.append(
                 _("A player who declines a pung may not pung the same tile until their next draw.")
             )
@@ -902,27 +903,29 @@ class _Builder:
 
     def furiten_rules(self) -> list[Md]:
         _ = self._
-        furiten = self.table_field("furiten")
-        out = []
-        if getattr(furiten, "own_discards", False):
+        out: list[Md] = []
+        if self.table is None:
+            return out
+        furiten = self.table.furiten
+        if furiten.own_discards:
             out.append(
                 _(
                     "Furiten: a player may not win on a discard while any tile that would complete their hand is among their own discards, called ones included; a self-draw stays allowed."
                 )
             )
-        if getattr(furiten, "passed_completion", False):
+        if furiten.passed_completion:
             out.append(
                 _(
                     "A player who lets pass a discard that would complete their hand, with or without a yaku, may not win on a discard until their next draw."
                 )
             )
-            if getattr(furiten, "passed_ends_at_discard", False):
+            if furiten.passed_ends_at_discard:
                 out.append(
                     _(
                         "That furiten also ends with the player's own next discard, after a call too."
                     )
                 )
-        if getattr(furiten, "riichi_passed", False):
+        if furiten.riichi_passed:
             out.append(
                 _(
                     "After riichi, letting a winning discard pass forbids discard wins for the rest of the hand."
@@ -932,112 +935,114 @@ class _Builder:
 
     def riichi(self) -> tuple[Section, ...]:
         """The dead wall and indicators, riichi, furiten, liability and abortive draws (001)."""
-        _ = self._
+        _, table = self._, self.table
+        if table is None:
+            return ()
         bullets: list[Md] = []
-        dead = self.table_field("dead_wall")
+        dead = table.dead_wall
         if dead is not None:
             bullets.append(
                 _(
                     "A dead wall of {count} tiles at the end of the wall holds the kong replacement tiles and the bonus indicators; each replacement shortens the live wall by one tile.",
-                    count=getattr(dead, "tiles", 14),
+                    count=dead.tiles,
                 )
             )
-            if getattr(dead, "indicators", False):
+            if dead.indicators:
                 bullets.append(
                     _(
                         "One indicator is turned over at the start; the kind after it is a bonus tile (dora): 9 is followed by 1, the winds run East, South, West, North, the dragons White, Green, Red."
                     )
                 )
-            if getattr(dead, "kong_indicators", False):
+            if dead.kong_indicators:
                 bullets.append(
                     _("A concealed kong turns over one more indicator at once.")
-                    if getattr(dead, "concealed_kong_indicator", None) == "at_once"
+                    if dead.concealed_kong_indicator is IndicatorTiming.AT_ONCE
                     else _(
                         "A concealed kong turns over one more indicator when its player discards after the replacement."
                     )
                 )
                 bullets.append(
                     _("An exposed or added kong turns over one more indicator at once.")
-                    if getattr(dead, "open_kong_indicator", None) == "at_once"
+                    if dead.open_kong_indicator is IndicatorTiming.AT_ONCE
                     else _(
                         "An exposed or added kong turns over one more indicator when its player discards after the replacement, or at the next kong if one comes first."
                     )
                 )
-            if getattr(dead, "under_indicators", False):
+            if dead.under_indicators:
                 bullets.append(
                     _(
                         "A riichi winner also counts the tiles under the turned indicators (ura-dora)."
                     )
                 )
-        riichi = self.table_field("riichi")
+        riichi = table.riichi
         if riichi is not None:
             bullets.append(
                 _(
                     "Riichi: a player with a closed ready hand, at least {points} points and at least {tiles} tiles left in the live wall may declare riichi with a discard; the deposit of {deposit} is paid once no one wins on that discard, and the next winner takes every deposit on the table.",
-                    points=getattr(riichi, "min_points", 0),
-                    tiles=getattr(riichi, "min_wall", 0),
-                    deposit=getattr(riichi, "deposit", 0),
+                    points=riichi.min_points,
+                    tiles=riichi.min_wall,
+                    deposit=riichi.deposit,
                 )
             )
-            if getattr(riichi, "automatic_discard", False):
+            if riichi.automatic_discard:
                 bullets.append(
                     _(
                         "After riichi each drawn tile is discarded automatically unless the player can win or declare an allowed concealed kong."
                     )
                 )
-            if getattr(riichi, "kong_keeps_waits", False):
+            if riichi.kong_keeps_waits:
                 bullets.append(
                     _(
                         "After riichi a concealed kong must use the drawn tile and keep the same waits."
                     )
                 )
-            if getattr(riichi, "double_riichi", False):
+            if riichi.double_riichi:
                 bullets.append(
                     _(
                         "A riichi declared with one's first discard, before any call, is a double riichi."
                     )
                 )
-            if getattr(riichi, "ippatsu", False):
+            if riichi.ippatsu:
                 bullets.append(
                     _(
                         "A win before the declarer's next discard, with no call or kong in between, is made within one turn (ippatsu)."
                     )
                 )
         bullets += self.furiten_rules()
-        pao = self.table_field("pao")
-        if pao is not None and (getattr(pao, "dragons", None) or getattr(pao, "winds", None)):
+        pao = table.pao
+        if pao is not None and (pao.dragons or pao.winds):
             bullets.append(
                 _(
                     "Liability (pao): a player whose discard, called, completes another player's third dragon set or fourth wind set pays that yakuman's value in full on a self-draw, and half of it on a discard win (the discarder pays the rest)."
                 )
             )
-            if getattr(pao, "liable_pays_honba", False):
+            if pao.liable_pays_honba:
                 bullets.append(_("The liable player also pays the honba of that win."))
-            if getattr(pao, "covers_whole_hand", False):
+            if pao.covers_whole_hand:
                 bullets.append(
                     _(
                         "The liability covers the whole hand, other yakuman stacked with that one included."
                     )
                 )
-        abortive = self.table_field("abortive")
+        abortive = table.abortive
         aborts = []
-        if getattr(abortive, "nine_terminals", False):
+        if abortive.nine_terminals:
             aborts.append(
                 _(
                     "a player holding nine different terminal and honor kinds on an uninterrupted first turn declares it"
                 )
             )
-        if getattr(abortive, "four_winds", False):
+        if abortive.four_winds:
             aborts.append(_("the four first discards are the same wind, with no call before"))
-        if getattr(abortive, "four_riichi", False):
+        if abortive.four_riichi:
             aborts.append(_("all four players have declared riichi"))
-        if getattr(abortive, "four_kongs", False):
+        if abortive.four_kongs:
             aborts.append(
                 _(
                     "four kongs by more than one player, once the discard after the fourth is not won on"
                 )
             )
-        if getattr(abortive, "triple_ron", False):
+        if abortive.triple_ron:
             aborts.append(_("more players claim a win on one discard than may win on it"))
         if aborts:
             bullets.append(
@@ -1069,26 +1074,27 @@ class _Builder:
 
     def kong_payments(self) -> list[Md]:
         _ = self._
-        kongs = self.table_field("kongs")
-        out = []
-        for key, message in (
+        out: list[Md] = []
+        if self.table is None:
+            return out
+        kongs = self.table.kongs
+        for amount, message in (
             (
-                "ankan_each",
+                kongs.ankan_each,
                 N_("Concealed kong: each other player still in the hand pays {amount}, at once."),
             ),
             (
-                "minkan_discarder",
+                kongs.minkan_discarder,
                 N_("Open kong: the player whose discard completed it pays {amount}, at once."),
             ),
             (
-                "kakan_each",
+                kongs.kakan_each,
                 N_("Added kong: each other player still in the hand pays {amount}, at once."),
             ),
         ):
-            amount = getattr(kongs, key, 0)
-            if isinstance(amount, int) and amount > 0:
+            if amount > 0:
                 out.append(_.marked(message, amount=amount))
-        if getattr(kongs, "transfer_on_kong_shot", False):
+        if kongs.transfer_on_kong_shot:
             out.append(
                 _(
                     "A player who declares a kong and then deals into a win hands the income of that kong (and of every kong in the same chain) to the winner."
@@ -1097,28 +1103,28 @@ class _Builder:
         return out
 
     def exhaustion(self) -> tuple[Section, ...]:
-        _ = self._
-        ex = self.table_field("exhaustion")
-        if ex is None:
+        _, table = self._, self.table
+        if table is None:
             return ()
+        ex = table.exhaustion
         bullets = []
-        penalty = getattr(ex, "missing_suit_penalty", 0)
-        if isinstance(penalty, int) and penalty > 0:
+        penalty = ex.missing_suit_penalty
+        if penalty > 0:
             bullets.append(
                 _(
                     "A player still holding tiles of their missing suit pays {amount} to each remaining player who cleared theirs.",
                     amount=penalty,
                 )
             )
-        if getattr(ex, "refund_kong_income", False):
+        if ex.refund_kong_income:
             bullets.append(
                 _(
                     "Players who are not ready return the kong income of the hand to those who paid it."
                 )
             )
-        if getattr(ex, "not_ready_pays_ready", False):
-            cap = getattr(ex, "ready_value_cap", None)
-            if isinstance(cap, int):
+        if ex.not_ready_pays_ready:
+            cap = ex.ready_value_cap
+            if cap is not None:
                 bullets.append(
                     _(
                         "Each player who is not ready pays each ready player the most that player's hand could win on a discard, at most {cap}.",
@@ -1131,18 +1137,18 @@ class _Builder:
                         "Each player who is not ready pays each ready player the most that player's hand could win on a discard."
                     )
                 )
-        nagashi = getattr(ex, "nagashi", None)
+        nagashi = ex.nagashi
         if nagashi is not None:
             bullets.append(
                 _(
                     "Checked first: a player whose discards are all terminals and honors, none of them called, is paid {dealer} by the dealer and {other} by each other player ({each} by each player if that player is the dealer); the ready payments are then not made.",
-                    dealer=getattr(nagashi, "from_dealer", 0),
-                    other=getattr(nagashi, "from_non_dealer", 0),
-                    each=getattr(nagashi, "dealer_from_each", 0),
+                    dealer=nagashi.from_dealer,
+                    other=nagashi.from_non_dealer,
+                    each=nagashi.dealer_from_each,
                 )
             )
-        pool = getattr(ex, "ready_pool", 0)
-        if isinstance(pool, int) and pool > 0:
+        pool = ex.ready_pool
+        if pool > 0:
             bullets.append(
                 _(
                     "The players who are not ready pay {amount} in all to the ready players, shared equally on both sides; nothing is paid when all or none are ready.",
@@ -1153,7 +1159,7 @@ class _Builder:
                 _(
                     "A hand is ready when one tile would complete its shape, with or without a yaku, even when the player holds every copy of that tile."
                 )
-                if getattr(ex, "ready_with_held_waits", False)
+                if ex.ready_with_held_waits
                 else _(
                     "A hand is ready when one tile would complete its shape, with or without a yaku, but not when the player holds every copy of each such tile."
                 )
@@ -1162,22 +1168,22 @@ class _Builder:
             bullets.append(_("When the wall runs out the hand ends with no payment."))
         intro = (
             _("When the wall runs out, the players still in the hand settle:")
-            if self.table_field("flow") == "bloody_battle"
+            if table.flow is WinFlow.BLOODY_BATTLE
             else _("When the wall runs out:")
         )
         paragraphs = self.refs("exhaustion") + [intro]
         return (Section(paragraphs=tuple(paragraphs), bullets=tuple(bullets)),)
 
     def match(self) -> tuple[Section, ...]:
-        _ = self._
-        match = self.table_field("match")
-        if match is None:
+        _, table = self._, self.table
+        if table is None:
             return ()
+        match = table.match
         bullets = []
-        hands = getattr(match, "hands", None)
-        rounds = getattr(match, "rounds", 0)
-        if isinstance(rounds, int) and rounds > 0:
-            hands = None
+        rounds = match.rounds
+        # A match of wind rounds has no fixed number of hands.
+        hands = match.hands if rounds <= 0 else None
+        if rounds > 0:
             bullets.append(
                 _(
                     "A game lasts {count} wind round(s) of four dealer turns each, East first.",
@@ -1186,82 +1192,75 @@ class _Builder:
             )
         elif hands == 1:
             bullets.append(_("A game is a single hand."))
-        elif isinstance(hands, int):
+        elif hands is not None:
             bullets.append(_("A match lasts {count} hands.", count=hands))
-        start = getattr(match, "start_score", None)
-        if isinstance(start, int):
-            bullets.append(_("Every player starts with a score of {score}.", score=start))
-        dealer = getattr(match, "dealer", None)
-        if dealer == "first_winner" and hands != 1:
+        bullets.append(_("Every player starts with a score of {score}.", score=match.start_score))
+        dealer = match.dealer
+        if dealer is DealerRule.FIRST_WINNER and hands != 1:
             bullets.append(
                 _(
                     "The first winner of a hand deals the next one; if several players won on the first winning discard, its discarder deals; with no win the dealer stays."
                 )
             )
-        elif dealer == "rotate" and hands != 1:
+        elif dealer is DealerRule.ROTATE and hands != 1:
             bullets.append(_("The deal passes to the next player after every hand."))
-        elif dealer == "repeat":
+        elif dealer is DealerRule.REPEAT:
             bullets.append(
                 _(
                     "The dealer deals again after winning (alone or with another winner), after an exhaustive draw at which they are ready, and after an abortive draw; otherwise the next player deals."
                 )
             )
-        if getattr(match, "honba", False):
+        if match.honba:
             bullets.append(
                 _(
                     "A hand with no winner or won by the dealer adds one honba, another player's win resets them; the winner's payment includes them."
                 )
             )
-        if getattr(match, "bust_ends", False):
+        if match.bust_ends:
             bullets.append(_("A score below zero ends the game at once."))
-        stop = getattr(match, "last_dealer_stops_at", None)
-        if isinstance(stop, int):
+        stop = match.last_dealer_stops_at
+        if stop is not None:
             bullets.append(
                 _(
                     "In the last hand a dealer who would deal again ends the game instead when first with at least {points} points.",
                     points=stop,
                 )
             )
-        target = getattr(match, "extension_until", None)
-        if isinstance(target, int):
+        target = match.extension_until
+        if target is not None:
             bullets.append(
                 _(
                     "If nobody has {points} points when the rounds end, the next wind round is played, ending after the first hand that leaves someone with that many (at most {count} more round(s)).",
                     points=target,
-                    count=getattr(match, "extension_rounds", 0),
+                    count=match.extension_rounds,
                 )
             )
-        if (
-            getattr(match, "leftover_deposits_to_first", False)
-            and self.table_field("riichi") is not None
-        ):
+        if match.leftover_deposits_to_first and table.riichi is not None:
             bullets.append(_("Riichi deposits left on the table at the end go to first place."))
-        result = getattr(match, "result", None)
+        result = match.result
         if result is not None:
-            uma = getattr(result, "uma", ())
             bullets.append(
                 _(
                     "Placement is by points, ties going to the earlier seat; the result is the points minus the return of {points}, plus {bonus} to first place, plus placement adjustments of {uma} thousand.",
-                    points=getattr(result, "return_points", 0),
-                    bonus=getattr(result, "winner_bonus", 0),
-                    uma=Md("/".join(f"{u:+d}" for u in uma)),
+                    points=result.return_points,
+                    bonus=result.winner_bonus,
+                    uma=Md("/".join(f"{u:+d}" for u in result.uma)),
                 )
             )
-            step = getattr(result, "round_to", None)
-            if isinstance(step, int):
+            step = result.round_to
+            if step is not None:
                 bullets.append(
                     _(
                         "For the result, points are rounded to the nearest {amount} (a half away from zero) and first place takes the balance.",
                         amount=step,
                     )
                 )
-        timeout = self.table_field("timeout", "claim_win")
-        if timeout is True:
+        if table.timeout.claim_win:
             bullets.append(_("A player who runs out of time takes an available win."))
-        elif timeout is False:
+        else:
             bullets.append(_("Running out of time never makes a player win."))
-        window = self.table_field("timeout", "claim_seconds")
-        if isinstance(window, int) and window > 0:
+        window = table.timeout.claim_seconds
+        if window > 0:
             bullets.append(
                 _(
                     "Every player has {seconds} seconds to claim a discard (or rob a kong) or pass; one who has not answered by then passes.",
@@ -1269,13 +1268,13 @@ class _Builder:
                 )
             )
         tables = []
-        clocks = self.table_field("clocks") or ()
+        clocks = table.clocks
         if clocks:
             rows = tuple(
                 (
                     self.clock_name(c),
-                    _("{seconds} s", seconds=getattr(c, "per_action", 0)),
-                    _("{seconds} s", seconds=getattr(c, "reserve", 0)),
+                    _("{seconds} s", seconds=c.per_action),
+                    _("{seconds} s", seconds=c.reserve),
                 )
                 for c in clocks
             )
@@ -1294,34 +1293,33 @@ class _Builder:
             ),
         )
 
-    def clock_name(self, clock: Any) -> Md:
+    def clock_name(self, clock: Clock) -> Md:
         """The clock's name in the document's language (its id when the spec names it in no language)."""
-        cid = str(getattr(clock, "id", ""))
-        names = self.clock_names.get(cid)
-        return Md(escape_md(self.text(names))) if names is not None else code(cid)
+        names = self.clock_names.get(clock.id)
+        return Md(escape_md(self.text(names))) if names is not None else code(clock.id)
 
     def table_quick_reference(self) -> list[tuple[Md, Md]]:
-        _ = self._
+        _, table = self._, self.table
         rows: list[tuple[Md, Md]] = []
+        if table is None:
+            return rows
         allowed, refused = self.call_names()
         if allowed or refused:
             parts = [_.join(allowed)] if allowed else []
             if refused:
                 parts.append(_("no {calls}", calls=_.join(refused)))
             rows.append((_("Calls"), _.join(parts, clauses=True)))
-        flow = self.table_field("flow")
-        if flow == "bloody_battle":
+        if table.flow is WinFlow.BLOODY_BATTLE:
             rows.append((_("Win flow"), _("Bloody Battle: winners leave, play goes on")))
-        elif flow == "single":
+        elif table.flow is WinFlow.SINGLE:
             rows.append((_("Win flow"), _("the first win ends the hand")))
-        hands = self.table_field("match", "hands")
-        rounds = self.table_field("match", "rounds")
-        if isinstance(rounds, int) and rounds > 0:
-            rows.append((_("Match"), _("{count} wind round(s)", count=rounds)))
-        elif hands == 1:
+        match = table.match
+        if match.rounds > 0:
+            rows.append((_("Match"), _("{count} wind round(s)", count=match.rounds)))
+        elif match.hands == 1:
             rows.append((_("Match"), _("a single hand")))
-        elif isinstance(hands, int):
-            rows.append((_("Match"), _("{count} hands", count=hands)))
+        else:
+            rows.append((_("Match"), _("{count} hands", count=match.hands)))
         return rows
 
     # -- winning --
@@ -2171,11 +2169,10 @@ class _Builder:
             if p.reading:
                 add(Md(escape_md(self.text(p.names))), p.section, p.reading)
         for note in self.table_notes:
-            reading = getattr(note, "reading", None)
-            if isinstance(reading, Text):
-                block = str(getattr(note, "block", ""))
+            if note.reading is not None:
+                block = note.block
                 subject = _.marked(_BLOCK[block]) if block in _BLOCK else code(block)
-                add(subject, getattr(note, "section", None), reading)
+                add(subject, note.section, note.reading)
         for rd in ir.readings:
             add(_("General"), rd.section, rd.text)
         if not items:
@@ -2190,6 +2187,17 @@ class _Builder:
                 bullets=tuple(items),
             ),
         )
+
+
+def _call_switches(calls: CallRules) -> tuple[tuple[str, bool], ...]:
+    """Each call the table rules switch on or off, by its key in ``_MELD``, in the documents' order."""
+    return (
+        ("chi", calls.chi),
+        ("pon", calls.pon),
+        ("minkan", calls.minkan),
+        ("ankan", calls.ankan),
+        ("kakan", calls.kakan),
+    )
 
 
 def _section_parts(section: str) -> list[str]:

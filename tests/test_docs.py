@@ -234,30 +234,33 @@ def test_glyphs_cover_the_unicode_block() -> None:
     assert len({glyph(Tile(k)) for k in range(42)}) == 42
 
 
-def test_sections_without_ir_data_do_not_appear(tmp_path: Path) -> None:
-    """Table rules are read from the IR only where they exist (``getattr(ir, "table", None)``)."""
+def test_table_rules_are_read_only_where_the_engine_plays_them(tmp_path: Path) -> None:
+    """The renderer reads the typed table rules (``ir.table``) only for a playable profile: with
+    ``playable`` false it never touches them, and the table sections do not appear."""
     lib = SpecLibrary(ROOT / "specs", ROOT)
     ir = check(lib.resolve_file(lib.path_of("sichuan_tfmj")), expected_id="sichuan_tfmj")
     engine = load_engine(render_engine(ir), ir.id)
 
-    class WithoutTable:
-        def __getattr__(self, name: str) -> Any:
-            if name in ("table", "table_notes"):
-                raise AttributeError(name)
-            return getattr(ir, name)
+    class Untouchable:
+        def __getattribute__(self, name: str) -> Any:
+            raise AssertionError(f"the renderer read table.{name} of a profile it does not play")
 
+    unplayed = dataclasses.replace(ir, playable=False, table=Untouchable())  # type: ignore[arg-type]
     tr = Translator("en", load_catalogs()["en"])
-    doc = render_document(WithoutTable(), engine, "en", tr, {ir.id: ir.names})  # type: ignore[arg-type]
+    doc = render_document(unplayed, engine, "en", tr, {ir.id: ir.names})
     assert not tr.missing
     for heading in (
+        "Opening",
         "Calls and priority",
         "Exhaustive draw",
         "Match length and dealer",
         "Kong payments",
     ):
         assert f"## {heading}" not in doc
-    for heading in ("Quick reference", "Opening", "Scoring patterns", "Payments"):
+    for heading in ("Quick reference", "Scoring patterns", "Payments"):
         assert f"## {heading}" in doc
+    played = render_document(ir, engine, "en", tr, {ir.id: ir.names})
+    assert "## Calls and priority" in played and "## Exhaustive draw" in played
 
 
 def test_spec_strings_cannot_inject_markdown(tmp_path: Path) -> None:
