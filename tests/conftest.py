@@ -1,8 +1,9 @@
 """Shared fixtures: the compiled profiles, the project's folders, and what a test run builds once.
 
 Compiling the bundled specs takes about 18 s of CPU (black, the payment-domain check and the
-rule documents); several modules read that same output, so it is built once per test run
-(per xdist worker) by :func:`bundled_build`. Black is a pure function of its input text, so a
+rule documents); several modules read that same output, so it is built once per test run by
+:func:`bundled_build` (by the first xdist worker to ask; the others read its result). Black is a
+pure function of its input text, so a
 test run also keeps its results by the text (:func:`_black_once_per_text`): the many small
 builds of ``sichuan_tfmj`` plus a house rule format the unchanged parent engine only once.
 """
@@ -10,6 +11,8 @@ builds of ``sichuan_tfmj`` plus a house rule format the unchanged parent engine 
 from __future__ import annotations
 
 import functools
+import os
+import pickle
 from pathlib import Path
 from typing import TYPE_CHECKING, Iterator
 
@@ -46,13 +49,38 @@ def profile(request: pytest.FixtureRequest) -> Profile:
 
 
 @pytest.fixture(scope="session")
-def bundled_build() -> "BuildOutput":
-    """The bundled specs compiled once per test run (read it, never change it)."""
+def bundled_build(tmp_path_factory: pytest.TempPathFactory) -> "BuildOutput":
+    """The bundled specs compiled once per test run (read it, never change it).
+
+    Under xdist the first worker to ask compiles them and leaves the result, pickled, in the
+    run's own temporary folder (shared by its workers, new for every run); the other workers wait
+    for it and read it instead of compiling the same specs again. The output is plain data (the
+    IR, bytes and errors), so what they read is what the compile returned.
+    """
     from mjspec.compiler.build import Layout, compile_library
 
-    out = compile_library(Layout.bundled())
-    assert not out.errors, "\n".join(map(str, out.errors))
-    return out
+    def compiled() -> "BuildOutput":
+        out = compile_library(Layout.bundled())
+        assert not out.errors, "\n".join(map(str, out.errors))
+        return out
+
+    try:
+        import fcntl
+    except ImportError:  # no POSIX file locks: every worker compiles for itself
+        return compiled()
+    if os.environ.get("PYTEST_XDIST_WORKER") is None:  # one process: nothing to share
+        return compiled()
+    shared = tmp_path_factory.getbasetemp().parent / "bundled_build.pickle"
+    with open(shared.with_suffix(".lock"), "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)  # released when the file is closed
+        if shared.exists():
+            out: BuildOutput = pickle.loads(shared.read_bytes())
+            return out
+        out = compiled()
+        partial = shared.with_suffix(".partial")
+        partial.write_bytes(pickle.dumps(out))
+        partial.rename(shared)  # whole or not at all, should this worker die while writing
+        return out
 
 
 @pytest.fixture(scope="session", autouse=True)
