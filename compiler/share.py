@@ -77,6 +77,8 @@ def _optional(owner: type, name: str) -> bool:
 #: Tuples of items with an ``id``, which ``with_changes`` updates in place.
 _KEYED = frozenset({"patterns", "requirements", "groups", "items"})
 _IDENT = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
+#: One line of source with its end, as the parser (and ``ast.get_source_segment``) splits them.
+_PARSER_LINE = re.compile(r"[^\r\n]*(?:\r\n|\r|\n)|[^\r\n]+")
 
 
 @dataclass(frozen=True)
@@ -93,6 +95,8 @@ class _Module:
     def __init__(self, raw: str) -> None:
         self.raw = raw
         self.lines = raw.splitlines(keepends=True)
+        # Lines as the parser counts them (only \r\n, \r and \n end one), for ``text``.
+        self._segment_lines: list[str] = _PARSER_LINE.findall(raw)
         self.tree = ast.parse(raw)
         self.defs: dict[str, ast.stmt] = {}
         self.imports: list[ast.ImportFrom] = []
@@ -113,10 +117,17 @@ class _Module:
         self.fields = {k.arg: k.value for k in self.profile.keywords if k.arg is not None}
         self._keys: dict[str, str] = {}
 
-    def text(self, node: ast.AST) -> str:
-        segment = ast.get_source_segment(self.raw, node)
-        assert segment is not None
-        return segment
+    def text(self, node: ast.expr) -> str:
+        """``node``'s source text, as ``ast.get_source_segment`` gives it, from lines split once:
+        that function splits the whole module again at every call, and this is asked for every
+        field and item compared (most of the time of sharing a module)."""
+        assert node.end_lineno is not None and node.end_col_offset is not None
+        lines, first, last = self._segment_lines, node.lineno - 1, node.end_lineno - 1
+        if first == last:
+            return lines[first].encode()[node.col_offset : node.end_col_offset].decode()
+        head = lines[first].encode()[node.col_offset :].decode()
+        tail = lines[last].encode()[: node.end_col_offset].decode()
+        return "".join([head, *lines[first + 1 : last], tail])
 
     def definition_text(self, name: str) -> str:
         """The definition's lines, with the comments above and inside it (its spec text)."""
