@@ -3,9 +3,10 @@
 Compiling the bundled specs takes about 18 s of CPU (black, the payment-domain check and the
 rule documents); several modules read that same output, so it is built once per test run by
 :func:`bundled_build` (by the first xdist worker to ask; the others read its result). Black is a
-pure function of its input text, so a
-test run also keeps its results by the text (:func:`_black_once_per_text`): the many small
-builds of ``sichuan_tfmj`` plus a house rule format the unchanged parent engine only once.
+pure function of its input text, so a test run also keeps its results by the text, for all its
+workers, starting from the memo of the last ``mjspec build`` (:func:`_black_once_per_text`): the
+many small builds of ``sichuan_tfmj`` plus a house rule format the unchanged parent engine at most
+once.
 """
 
 from __future__ import annotations
@@ -13,8 +14,9 @@ from __future__ import annotations
 import functools
 import os
 import pickle
+import shutil
 from pathlib import Path
-from typing import TYPE_CHECKING, Iterator
+from typing import TYPE_CHECKING, Callable, Iterator
 
 import pytest
 from hypothesis import HealthCheck, settings
@@ -64,37 +66,46 @@ def bundled_build(tmp_path_factory: pytest.TempPathFactory) -> "BuildOutput":
         assert not out.errors, "\n".join(map(str, out.errors))
         return out
 
-    try:
-        import fcntl
-    except ImportError:  # no POSIX file locks: every worker compiles for itself
-        return compiled()
     if os.environ.get("PYTEST_XDIST_WORKER") is None:  # one process: nothing to share
         return compiled()
-    shared = tmp_path_factory.getbasetemp().parent / "bundled_build.pickle"
-    with open(shared.with_suffix(".lock"), "w") as lock:
-        fcntl.flock(lock, fcntl.LOCK_EX)  # released when the file is closed
-        if shared.exists():
-            out: BuildOutput = pickle.loads(shared.read_bytes())
-            return out
-        out = compiled()
+    shared = _run_folder(tmp_path_factory) / "bundled_build.pickle"
+
+    def share() -> None:
         partial = shared.with_suffix(".partial")
-        partial.write_bytes(pickle.dumps(out))
+        partial.write_bytes(pickle.dumps(compiled()))
         partial.rename(shared)  # whole or not at all, should this worker die while writing
-        return out
+
+    _once(shared.with_suffix(".done"), share)
+    out: BuildOutput = pickle.loads(shared.read_bytes())
+    return out
+
+
+def _run_folder(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A folder of this test run's own, shared by its xdist workers (new for every run)."""
+    base = tmp_path_factory.getbasetemp()
+    return base.parent if os.environ.get("PYTEST_XDIST_WORKER") is not None else base
 
 
 @pytest.fixture(scope="session", autouse=True)
-def _black_once_per_text() -> Iterator[None]:
+def _black_once_per_text(tmp_path_factory: pytest.TempPathFactory) -> Iterator[None]:
     """Black's answer kept by its input text for the test run, where a build has no memo of its own.
 
     Exact, not an approximation: ``format_python`` without a memo is black on the text with one
-    fixed mode, a pure function. Builds given a memo (``mjspec build``) keep their own path, and
-    builds in a subprocess run black as always (the hash-seed determinism test is one).
+    fixed mode, a pure function, and the memo (``compiler/cache.py``) is the one ``mjspec build``
+    keeps: keyed by the text, black's version and mode, each entry checked against its hash (a
+    damaged or half-written entry is computed again). The run's memo starts as a copy of the
+    project's, made by the first worker. Builds given a memo (``mjspec build``) keep their own,
+    and builds in a subprocess run black as always.
     """
-    from mjspec.compiler import emit
+    from mjspec.compiler import cache, emit
+    from mjspec.compiler.build import Layout, _black_salt
 
+    folder = _run_folder(tmp_path_factory) / "black"
+    project = cache.memo_folder(Layout.bundled(), "black")
+    _once(folder.with_name("black.seeded"), lambda: _seed(folder, project))
+    memo = cache.Memo(folder, _black_salt())
     original = emit.format_python
-    formatted = functools.lru_cache(maxsize=None)(original)
+    formatted = functools.lru_cache(maxsize=None)(lambda raw: original(raw, memo))
 
     def format_python(raw: str, memo: "emit.Memo | None" = None) -> str:
         return original(raw, memo) if memo is not None else formatted(raw)
@@ -104,3 +115,23 @@ def _black_once_per_text() -> Iterator[None]:
         yield
     finally:
         emit.format_python = original  # type: ignore[assignment]
+
+
+def _seed(folder: Path, project: Path) -> None:
+    if project.is_dir():
+        shutil.copytree(project, folder, dirs_exist_ok=True)
+    folder.mkdir(parents=True, exist_ok=True)
+
+
+def _once(marker: Path, step: "Callable[[], None]") -> None:
+    """Run ``step`` in the first process of the run to get here; the others wait until it is done."""
+    try:
+        import fcntl
+    except ImportError:  # no POSIX file locks: run it here too (the steps are idempotent)
+        step()
+        return
+    with open(marker.with_suffix(".lock"), "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)  # released when the file is closed
+        if not marker.exists():
+            step()
+            marker.touch()
