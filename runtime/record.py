@@ -26,13 +26,13 @@ from .record_check import (
     validate_record,
 )
 from .rules import ExchangeDirection
-from .table import Hand
+from .table import Round
 from .tiles import NotationError, format_tiles, parse_tiles
 
 __all__ = ["FORMAT", "RecordError", "ReplayError", "ReplaySummary", "match_record", "replay"]
 
 
-def hand_record(hand: Hand, index: int) -> dict[str, Any]:
+def hand_record(hand: Round, index: int) -> dict[str, Any]:
     return {
         "index": index,
         "dealer": hand.dealer,
@@ -230,7 +230,7 @@ def _excerpt(record: Mapping[str, Any]) -> MatchStart | None:
 
 def _rebuild_hand(
     profile: Profile, match: Match, raw: Mapping[str, Any], i: int, *, explicit: bool = False
-) -> Hand:
+) -> Round:
     """The recorded hand's table. ``explicit``: the walls and dice are the record's own (an imported game),
     not drawn from the match seed, so they are taken as given."""
     match.finish()  # the previous hand's scores and the dealer rule
@@ -280,7 +280,7 @@ def _rebuild_hand(
 
 
 def _check_clock(
-    hand: Hand, raw: Mapping[str, Any], action: Action, i: int, step: int
+    hand: Round, raw: Mapping[str, Any], action: Action, i: int, step: int
 ) -> tuple[float, bool] | None:
     """Re-check a timed decision against the hand's clock: the recorded seconds must leave it in time, or,
     when it is marked late, make it late and the action be the seat's timeout default (001, 004)."""
