@@ -165,7 +165,10 @@ def replay(
     for i, raw in enumerate(record.get("hands", [])):
         hand = _rebuild_hand(profile, match, raw, i, explicit=explicit)
         match.hands.append(hand)
-        events = [Event.from_json(e) for e in raw.get("events", [])]
+        try:
+            events = [Event.from_json(e) for e in raw.get("events", [])]
+        except ValueError as e:
+            raise ReplayError(f"hand {i}: {e}") from None
         pos = _check_events(events, hand.events, 0, i, "the deal")
         for step, a in enumerate(raw.get("decisions", [])):
             try:
@@ -183,7 +186,7 @@ def replay(
             pos = _check_events(events, new, pos, i, f"decision {step} ({action})")
         if pos != len(events):
             raise ReplayError(
-                f"hand {i}: the record has {len(events) - pos} event(s) the replay never produced, from {events[pos].kind!r}"
+                f"hand {i}: the record has {len(events) - pos} event(s) the replay never produced, from {events[pos].kind.value!r}"
             )
         if list(hand.scores) != list(raw.get("scores", [])):
             raise ReplayError(
@@ -314,7 +317,7 @@ def _check_events(
     for ev in produced:
         if pos >= len(recorded):
             raise ReplayError(
-                f"hand {hand}, {where}: the replay produced {ev.kind!r} but the record has no more events"
+                f"hand {hand}, {where}: the replay produced {ev.kind.value!r} but the record has no more events"
             )
         if recorded[pos].to_json() != ev.to_json():
             raise ReplayError(

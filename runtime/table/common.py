@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 from enum import Flag, StrEnum, auto
 from typing import Any, Sequence, TypeAlias
 
-from ..actions import Action, ActionKind
+from ..actions import Action, ActionKind, EventKind
 from ..context import Wind
 from ..hand import Meld, MeldType
 from ..scoring import Score
@@ -115,7 +115,7 @@ class WinRecord:
 class Transfer:
     """Points ``payer`` owes ``receiver``: what a mechanism hands the machine to pay (an event each)."""
 
-    kind: str
+    kind: EventKind
     """The payment event's kind (``win_payment``, ``kong_payment``, ``not_ready_payment`` ...)."""
     receiver: Seat
     payer: Seat

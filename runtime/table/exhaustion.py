@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from typing import Any, Callable, Sequence
 
+from ..actions import EventKind
 from ..rules import ExhaustionRules
 from ..tiles import Tile
 from .common import SEATS, Seat, Transfer
@@ -59,12 +60,12 @@ class Exhaustion:
                             if other == dealer
                             else rules.nagashi.from_non_dealer
                         )
-                    out.append(Transfer("nagashi_mangan", seat, other, amount))
+                    out.append(Transfer(EventKind.NAGASHI_MANGAN, seat, other, amount))
         elif ready and not_ready and rules.ready_pool:
             share = rules.ready_pool // (len(ready) * len(not_ready))
             for payer in not_ready:
                 for receiver in ready:
-                    out.append(Transfer("not_ready_payment", receiver, payer, share))
+                    out.append(Transfer(EventKind.NOT_READY_PAYMENT, receiver, payer, share))
         return data, out
 
     def settle(
@@ -96,7 +97,10 @@ class Exhaustion:
                     if other not in holders:
                         out.append(
                             Transfer(
-                                "missing_suit_penalty", other, seat, rules.missing_suit_penalty
+                                EventKind.MISSING_SUIT_PENALTY,
+                                other,
+                                seat,
+                                rules.missing_suit_penalty,
                             )
                         )
         if rules.not_ready_pays_ready:
@@ -108,7 +112,7 @@ class Exhaustion:
                     assert value is not None
                     if rules.ready_value_cap is not None:
                         value = min(value, rules.ready_value_cap)
-                    out.append(Transfer("not_ready_payment", other, seat, value))
+                    out.append(Transfer(EventKind.NOT_READY_PAYMENT, other, seat, value))
         return data, out
 
 

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from typing import Sequence
 
+from ..actions import EventKind
 from ..hand import MeldType
 from ..rules import KongPayments
 from ..tiles import Tile
@@ -43,7 +44,9 @@ class Kongs:
         out = []
         for payer, amount in payers:
             if amount:
-                out.append(Transfer("kong_payment", seat, payer, amount, {"kong": kind.value}))
+                out.append(
+                    Transfer(EventKind.KONG_PAYMENT, seat, payer, amount, {"kong": kind.value})
+                )
                 entry = (seat, payer, amount)
                 self.income.append(entry)
                 self.chain.append(entry)
@@ -56,7 +59,7 @@ class Kongs:
             return []
         total = sum(amount for _, _, amount in self.chain)
         share = -(-total // len(winners))
-        out = [Transfer("kong_transfer", seat, discarder, share) for seat in winners]
+        out = [Transfer(EventKind.KONG_TRANSFER, seat, discarder, share) for seat in winners]
         for (
             entry
         ) in (
@@ -70,7 +73,7 @@ class Kongs:
         out = []
         for seat in not_ready:
             for entry in [e for e in self.income if e[0] == seat]:
-                out.append(Transfer("kong_refund", entry[1], seat, entry[2]))
+                out.append(Transfer(EventKind.KONG_REFUND, entry[1], seat, entry[2]))
                 self.income.remove(entry)
         return out
 

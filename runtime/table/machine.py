@@ -27,7 +27,7 @@ import random
 from dataclasses import replace
 from typing import Any, Callable, Sequence
 
-from ..actions import Action, ActionKind, Event, IllegalAction
+from ..actions import Action, ActionKind, Event, EventKind, IllegalAction
 from ..context import WinContext, WinKind, Wind
 from ..deadwall import DeadWall, next_kind
 from ..hand import Meld, MeldType
@@ -115,6 +115,11 @@ class Round:
         """The dealer's consecutive wins before this round (East's 13th consecutive win is a limit hand)."""
         self.automations = automations
         """The non-player steps the engine performs itself (the rest wait in :attr:`pending_step`)."""
+        # Read once: a Flag's ``&`` is a Python-level call, and the draw asks every turn.
+        self._auto_draw = bool(automations & Automation.DRAW)
+        self._auto_replacement = bool(automations & Automation.REPLACEMENT)
+        self._auto_claim_pass = bool(automations & Automation.CLAIM_PASS)
+        self._auto_riichi_discard = bool(automations & Automation.RIICHI_DISCARD)
         self.pending_step: Step | None = None
 
         # The mechanisms, in the order chance reaches them (a seed replays exactly): the wall
@@ -272,7 +277,7 @@ class Round:
         }
         if self.wall.dead is not None:
             dealt["indicators"] = format_tiles(self.wall.dead.indicators())
-        self._emit(Event("deal", None, dealt))
+        self._emit(Event(EventKind.DEAL, None, dealt))
         if self.rules.bonus.declare_at_deal:
             self._declare_dealt_bonus_tiles()
         if self.exchange is not None:
@@ -294,7 +299,7 @@ class Round:
                     break
                 self._take(seat, flower)
                 self.flowers[seat].append(flower)
-                self._emit(Event("flower", seat, {"tile": flower.mpsz, "deal": True}))
+                self._emit(Event(EventKind.FLOWER, seat, {"tile": flower.mpsz, "deal": True}))
                 self._give(seat, self.wall.replacement(kong=False))
         self.wall.loose_from_live = False
 
@@ -632,7 +637,7 @@ class Round:
         riichi = self.riichi
         if riichi is None or self.phase is not Phase.TURN or not riichi.declared[self.turn]:
             return None
-        if not self.automations & Automation.RIICHI_DISCARD:
+        if not self._auto_riichi_discard:
             return None
         if not riichi.rules.automatic_discard:
             return None
@@ -888,7 +893,7 @@ class Round:
 
     def _pay(
         self,
-        kind: str,
+        kind: EventKind,
         receiver: Seat,
         payer: Seat,
         amount: int,
@@ -913,7 +918,7 @@ class Round:
         ex = self.exchange
         assert ex is not None
         done = ex.choose(action.seat, action.tiles)
-        self._emit(Event("exchange_chosen", action.seat))
+        self._emit(Event(EventKind.EXCHANGE_CHOSEN, action.seat))
         if not done:
             return
         passes = ex.passes()
@@ -921,7 +926,7 @@ class Round:
             self._take(giver, t)
         for _, receiver, t in passes:
             self._give(receiver, t)
-        self._emit(Event("exchange", None, {"direction": ex.direction.value}))
+        self._emit(Event(EventKind.EXCHANGE, None, {"direction": ex.direction.value}))
         if self.missing_suit is not None:
             self.phase = Phase.DECLARE
         else:
@@ -931,10 +936,12 @@ class Round:
         ms = self.missing_suit
         assert ms is not None
         if not ms.declare(action.seat, action.suit):
-            self._emit(Event("declare_chosen", action.seat))
+            self._emit(Event(EventKind.DECLARE_CHOSEN, action.seat))
             return
         self._emit(
-            Event("declare", None, {"missing": [m.value if m else None for m in ms.declared]})
+            Event(
+                EventKind.DECLARE, None, {"missing": [m.value if m else None for m in ms.declared]}
+            )
         )
         self._start_play()
 
@@ -963,7 +970,7 @@ class Round:
             data["riichi"] = True
         elif self.riichi is not None and self.riichi.ippatsu[seat]:
             self.riichi.ippatsu[seat] = False  # the declarer's go-around is over
-        self.events.append(Event("discard", seat, data))  # a discard moves no points
+        self.events.append(Event(EventKind.DISCARD, seat, data))  # a discard moves no points
         self.turns_taken[seat] += 1
         self.discards_made += 1
         if self.furiten is not None:
@@ -981,7 +988,11 @@ class Round:
         assert self.original_call is not None
         self.original_call.called[action.seat] = True
         self._emit(
-            Event("original_call", action.seat, {"tile": action.tile.mpsz if action.tile else None})
+            Event(
+                EventKind.ORIGINAL_CALL,
+                action.seat,
+                {"tile": action.tile.mpsz if action.tile else None},
+            )
         )
         self._do_discard(Action(ActionKind.DISCARD, action.seat, tile=action.tile))
 
@@ -1005,12 +1016,12 @@ class Round:
     def _abort(self, reason: str, seat: Seat | None = None) -> None:
         """An abortive draw: the round ends with no winner and no payment (001)."""
         self.aborted = reason
-        self._emit(Event("abortive_draw", seat, {"reason": reason}))
+        self._emit(Event(EventKind.ABORTIVE_DRAW, seat, {"reason": reason}))
         self._finish()
 
     def _indicators(self, tiles: Sequence[Tile]) -> None:
         for tile in tiles:
-            self._emit(Event("indicator", None, {"tile": tile.mpsz}))
+            self._emit(Event(EventKind.INDICATOR, None, {"tile": tile.mpsz}))
 
     def _interrupt(self) -> None:
         """A call or kong: no more first turns, and every riichi's one-shot go-around is broken (001)."""
@@ -1086,7 +1097,7 @@ class Round:
         claims.options = options
         if options:
             self.phase = Phase.CLAIM
-        elif not self.automations & Automation.CLAIM_PASS:
+        elif not self._auto_claim_pass:
             self._wait_for(Step(StepKind.CLAIM_PASS, discarder))
         else:
             self._close_empty_window(discarder)
@@ -1112,7 +1123,7 @@ class Round:
 
     def _do_response(self, action: Action) -> None:
         done = self.claims.answer(action)
-        self._emit(Event("respond", action.seat))
+        self._emit(Event(EventKind.RESPOND, action.seat))
         if not done:
             return
         if self.phase is Phase.ROB:
@@ -1255,7 +1266,8 @@ class Round:
         source = {1: "left", 2: "across", 3: "right"}[(seat - discarder) % SEATS]
         mtype = MeldType.PON if kind is ActionKind.PON else MeldType.MINKAN
         self.melds[seat].append(Meld(mtype, (*taken, tile), tile, source))
-        self._emit(Event(mtype.value, seat, {"tile": tile.mpsz, "from": discarder}))
+        event = EventKind.PON if kind is ActionKind.PON else EventKind.MINKAN
+        self._emit(Event(event, seat, {"tile": tile.mpsz, "from": discarder}))
         self._take_turn(seat)
         if kind is ActionKind.PON:
             self.must_discard = True
@@ -1279,7 +1291,11 @@ class Round:
         tiles = tuple(sorted((*action.tiles, tile), key=tile_key))
         self.melds[seat].append(Meld(MeldType.CHI, tiles, tile, "left"))
         self._emit(
-            Event("chi", seat, {"tile": tile.mpsz, "tiles": format_tiles(tiles), "from": discarder})
+            Event(
+                EventKind.CHI,
+                seat,
+                {"tile": tile.mpsz, "tiles": format_tiles(tiles), "from": discarder},
+            )
         )
         self._take_turn(seat)
         self.must_discard = True
@@ -1289,7 +1305,7 @@ class Round:
         assert tile is not None
         self._take(seat, tile)
         self.flowers[seat].append(tile)
-        self._emit(Event("flower", seat, {"tile": tile.mpsz}))
+        self._emit(Event(EventKind.FLOWER, seat, {"tile": tile.mpsz}))
         self._replacement_draw(seat, kong=False)
 
     # ------------------------------------------------------------ wins and settlement
@@ -1297,7 +1313,7 @@ class Round:
     def _win_event(self, seat: Seat, tile: Tile, score: Score, data: dict[str, Any]) -> None:
         self._emit(
             Event(
-                "win",
+                EventKind.WIN,
                 seat,
                 {
                     "tile": tile.mpsz,
@@ -1384,7 +1400,7 @@ class Round:
                     ),
                 )
             for other, amount in owed.items():
-                self._pay("win_payment", seat, other, amount)
+                self._pay(EventKind.WIN_PAYMENT, seat, other, amount)
         self._collect_deposits(seat)
         self.active[seat] = False
         self.kongs.end_chain()
@@ -1413,7 +1429,7 @@ class Round:
         value = score.value or 0
         self._emit(
             Event(
-                "hand_score",
+                EventKind.HAND_SCORE,
                 seat,
                 {"score": value, "patterns": [p.id for p in score.patterns], "points": score.fu},
             )
@@ -1489,7 +1505,7 @@ class Round:
         if not options:
             return False
         self._take(seat, shown)
-        self._emit(Event("ankan_declared", seat, {"tile": shown.mpsz}))
+        self._emit(Event(EventKind.ANKAN_DECLARED, seat, {"tile": shown.mpsz}))
         self.last_draw = None
         self.kongs.pending = (seat, shown)
         self.kongs.pending_concealed = True
@@ -1510,7 +1526,7 @@ class Round:
         for t in taken:
             self._take(seat, t)
         self.melds[seat].append(Meld(MeldType.ANKAN, tuple(taken)))
-        self._emit(Event("ankan", seat, {"tile": tile.mpsz}))
+        self._emit(Event(EventKind.ANKAN, seat, {"tile": tile.mpsz}))
         self._interrupt()
         self._kong_made(seat, MeldType.ANKAN, None, concealed=True)
 
@@ -1520,7 +1536,7 @@ class Round:
         self._declare_kong(seat)
         added = next(t for t in self.hands[seat] if t.kind == tile.kind)
         self._take(seat, added)
-        self._emit(Event("kakan_declared", seat, {"tile": added.mpsz}))
+        self._emit(Event(EventKind.KAKAN_DECLARED, seat, {"tile": added.mpsz}))
         self.last_draw = None
         if self.rules.calls.robbable_kakan:
             options: dict[int, list[Action]] = {}
@@ -1548,7 +1564,7 @@ class Round:
         )
         pon = self.melds[seat][index]
         self.melds[seat][index] = Meld(MeldType.KAKAN, (*pon.tiles, added), pon.claimed, pon.source)
-        self._emit(Event("kakan", seat, {"tile": added.mpsz}))
+        self._emit(Event(EventKind.KAKAN, seat, {"tile": added.mpsz}))
         self._interrupt()
         self._kong_made(seat, MeldType.KAKAN, None, concealed=False)
 
@@ -1602,7 +1618,7 @@ class Round:
         ):  # no tile left to draw (wall_remaining, without the property call)
             self._exhaust()
             return
-        if not self.automations & Automation.DRAW:
+        if not self._auto_draw:
             self._wait_for(Step(StepKind.DRAW, seat))
             return
         self._draw_from_wall(seat)
@@ -1614,7 +1630,7 @@ class Round:
         self._draw(seat, tile, replacement=False)
 
     def _replacement_draw(self, seat: Seat, *, kong: bool = True) -> None:
-        if not self.automations & Automation.REPLACEMENT:
+        if not self._auto_replacement:
             if kong:
                 self.kongs.this_turn = True
             self._wait_for(Step(StepKind.REPLACEMENT, seat, kong))
@@ -1643,7 +1659,7 @@ class Round:
         if not replacement:
             self.kongs.drew()
         # A draw moves no points: no score update.
-        self.events.append(Event("draw", seat, {"replacement": replacement, "left": left}))
+        self.events.append(Event(EventKind.DRAW, seat, {"replacement": replacement, "left": left}))
 
     # ------------------------------------------------------------ exhaustion
 
@@ -1689,7 +1705,7 @@ class Round:
                 or any(t.suit == self._missing_of(s) for m in self.melds[s] for t in m.tiles)
             ]
             data, transfers = ex.settle(players, holders, self.ready_value, self.kongs.refunds)
-        self._emit(Event("exhaustion", None, data))
+        self._emit(Event(EventKind.EXHAUSTION, None, data))
         self._transfer(transfers)
         self._finish()
 
@@ -1703,7 +1719,7 @@ class Round:
         self.claims.close()
         self._emit(
             Event(
-                "hand_end",
+                EventKind.HAND_END,
                 None,
                 {
                     "scores": list(self.scores),

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from typing import Sequence
 
-from ..actions import Action, ActionKind, Event
+from ..actions import Action, ActionKind, Event, EventKind
 from ..hand import Meld, MeldType
 from ..profile import Profile
 from ..rules import RiichiRules
@@ -117,7 +117,7 @@ class Riichi:
         self.ippatsu[seat] = self.rules.ippatsu
         self.waits[seat] = waits
         self.pending = seat
-        return Event("riichi", seat, {"double": self.double[seat]})
+        return Event(EventKind.RIICHI, seat, {"double": self.double[seat]})
 
     def interrupt(self) -> None:
         """A call or kong breaks every riichi's one-shot go-around (001)."""
@@ -136,7 +136,7 @@ class Riichi:
         deposit = self.rules.deposit
         deltas = [0] * SEATS
         deltas[seat] = -deposit
-        return Event("deposit", seat, {"amount": deposit, "table": deposit}, tuple(deltas))
+        return Event(EventKind.DEPOSIT, seat, {"amount": deposit, "table": deposit}, tuple(deltas))
 
     def collect(self, seat: Seat, sticks: int) -> Event | None:
         """The winner takes every riichi deposit on the table (001); None when there are none."""
@@ -146,5 +146,8 @@ class Riichi:
         deltas = [0] * SEATS
         deltas[seat] = amount
         return Event(
-            "deposits", seat, {"sticks": sticks, "amount": amount, "table": -amount}, tuple(deltas)
+            EventKind.DEPOSITS,
+            seat,
+            {"sticks": sticks, "amount": amount, "table": -amount},
+            tuple(deltas),
         )

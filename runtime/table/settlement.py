@@ -11,7 +11,7 @@ from __future__ import annotations
 from enum import StrEnum
 from typing import Callable, Mapping, Sequence
 
-from ..actions import Event
+from ..actions import Event, EventKind
 from ..hand import Meld, MeldType
 from ..rules import Pao, ScoredSettlement
 from ..scoring import Score
@@ -83,7 +83,7 @@ def win_transfers(
 ) -> list[Transfer]:
     """The payments of a win settled by roles alone (no scored settlement)."""
     return [
-        Transfer("win_payment", seat, payer, amount)
+        Transfer(EventKind.WIN_PAYMENT, seat, payer, amount)
         for payer, amount in payers(payments, losers, discarder=discarder, dealer=dealer).items()
     ]
 
@@ -171,10 +171,14 @@ class Liability:
         if half or honba_part:
             out.append(
                 Transfer(
-                    "win_payment", seat, liable[1], half + honba_part, {"liability": liable[0]}
+                    EventKind.WIN_PAYMENT,
+                    seat,
+                    liable[1],
+                    half + honba_part,
+                    {"liability": liable[0]},
                 )
             )
-        out.append(Transfer("win_payment", seat, discarder, amount - half - honba_part))
+        out.append(Transfer(EventKind.WIN_PAYMENT, seat, discarder, amount - half - honba_part))
         return out
 
 
@@ -240,7 +244,11 @@ class Scored:
             payer = other if cannon is None else cannon
             out.append(
                 Transfer(
-                    "win_payment", winner, payer, amount, {} if payer == other else {"for": other}
+                    EventKind.WIN_PAYMENT,
+                    winner,
+                    payer,
+                    amount,
+                    {} if payer == other else {"for": other},
                 )
             )
         return out
@@ -258,14 +266,14 @@ class Scored:
                 if self.rules.east_doubles and dealer in (a, b):
                     diff *= 2
                 if diff > 0:
-                    out.append(Transfer("losers_payment", a, b, diff))
+                    out.append(Transfer(EventKind.LOSERS_PAYMENT, a, b, diff))
                 elif diff < 0:
-                    out.append(Transfer("losers_payment", b, a, -diff))
+                    out.append(Transfer(EventKind.LOSERS_PAYMENT, b, a, -diff))
         return out
 
 
 def cannon_event(cannon: Seat, winner: Seat, tile: Tile | None) -> Event:
-    return Event("cannon", cannon, {"winner": winner, "tile": tile.mpsz if tile else None})
+    return Event(EventKind.CANNON, cannon, {"winner": winner, "tile": tile.mpsz if tile else None})
 
 
 def let_off_cannon(exposed: Sequence[Meld], tile: Tile, discarder_hand: Sequence[Tile]) -> bool:
