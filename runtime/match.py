@@ -315,6 +315,9 @@ def play_hand(
         hand.rules.timeout.claim_seconds > 0
     )  # Round.time_limit is None for every decision otherwise
     while hand.phase is not Phase.OVER:
+        if hand.pending_step is not None:
+            hand.step()  # a non-player step the round leaves to its caller (Round.automations)
+            continue
         pending = hand.pending_seats()
         if not pending:
             raise Stalled(f"hand waits for nobody in phase {hand.phase.value}")
