@@ -92,7 +92,7 @@ class HandWall:
 
 
 def deal_order(profile: Profile, dealer: int) -> list[int]:
-    """The seat that receives each dealt tile, in drawing order, as the table deals (runtime/table.py ``_deal``)."""
+    """The seat that receives each dealt tile, in drawing order, as the table deals (runtime/table/machine.py ``Round._deal``)."""
     deal = profile.deal
     order = [(dealer + i) % SEATS for i in range(SEATS)]
     out: list[int] = []
