@@ -133,7 +133,7 @@ def test_table_mechanisms_import_only_the_shared_vocabulary() -> None:
     mechanisms = sorted(
         p.stem for p in TABLE.glob("*.py") if p.stem not in TABLE_SHARED | TABLE_COMPOSERS
     )
-    assert {"wall", "claims", "kongs", "riichi", "settlement"} <= set(mechanisms)
+    assert {"wall", "claims", "kongs", "riichi", "settlement", "turn"} <= set(mechanisms)
     wrong = []
     for path in sorted(TABLE.glob("*.py")):
         if path.stem in TABLE_COMPOSERS:

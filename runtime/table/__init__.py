@@ -9,7 +9,9 @@ are built only when their rules block is present, and import none of each other 
 (priority, the ron limit, kuikae, passing), :mod:`.kongs` (robbing, kong payments),
 :mod:`.riichi` (deposits, ippatsu), :mod:`.furiten`, :mod:`.abortive`, :mod:`.settlement`
 (the one reading of the payment roles, pao, scored settlement and the cannon),
-:mod:`.exhaustion` (and nagashi), :mod:`.clocks` and :mod:`.snapshot`.
+:mod:`.exhaustion` (and nagashi), :mod:`.turn` (what the player on turn may declare and
+discard: kongs from hand, bonus tiles, the missing suit first, kuikae), :mod:`.clocks` and
+:mod:`.snapshot`.
 """
 
 from .common import (

@@ -10,7 +10,7 @@ from typing import Sequence
 from ..hand import Meld
 from ..rules import AbortiveDraws
 from ..tiles import N_KINDS, Tile
-from .common import KONG_TYPES, SEATS, Seat, kong_count
+from .common import KONG_TYPES, SEATS, kong_count
 
 _TERMINAL_OR_HONOR_KINDS = tuple(k for k in range(N_KINDS) if Tile(k).is_terminal_or_honor)
 """The kinds nine terminals counts (001: nine different terminal and honor kinds)."""

@@ -46,7 +46,6 @@ from .common import (
     RON,
     SEAT_ACTIONS,
     SEATS,
-    SUIT_FIRST_KIND,
     TSUMO,
     WINDS,
     Automation,
@@ -56,12 +55,9 @@ from .common import (
     StepKind,
     Transfer,
     WinRecord,
-    action,
     discard_action,
-    discard_actions,
-    kind_discards,
-    kong_count,
     closed,
+    kong_count,
     shape_waits,
     tile_key,
 )
@@ -80,6 +76,8 @@ from .settlement import (
     win_transfers,
 )
 from .snapshot import masked, player_view
+from .turn import discards as turn_discards
+from .turn import flower_offers, kong_offers
 from .wall import Wall
 
 
@@ -541,39 +539,32 @@ class Round:
         ms = self.missing_suit
         holds_missing = ms is not None and ms.holds(seat, counts)
         blocked = self.rules.calls.missing_suit_blocks_calls and holds_missing
-        if not self.must_discard:
-            if not blocked and self._tsumo_score(seat) is not None:
+        if not self.must_discard and not blocked:
+            if self._tsumo_score(seat) is not None:
                 out.append(TSUMO[seat])
-            if self._kong_allowed() and not blocked:
-                calls = self.rules.calls
-                if calls.ankan and 4 in counts:  # rare: spare the scan of every kind
-                    for kind in sorted(k for k in range(N_KINDS) if counts[k] == 4):
-                        out.append(action(ActionKind.ANKAN, seat, Tile(kind)))
-                if calls.kakan:
-                    for meld in self.melds[seat]:
-                        if meld.type is MeldType.PON and counts[meld.kind] >= 1:
-                            if calls.kakan_drawn_tile_only and (
-                                self.last_draw is None or self.last_draw.kind != meld.kind
-                            ):
-                                continue
-                            out.append(action(ActionKind.KAKAN, seat, Tile(meld.kind)))
-        # One per distinct tile, in tile order.
-        discards = discard_actions(seat, hand) if self._red_fives else kind_discards(seat, counts)
+            if self._kong_allowed():
+                out.extend(
+                    kong_offers(seat, counts, self.melds[seat], self.rules.calls, self.last_draw)
+                )
+        exposable = False
         if self._flowers and any(counts[N_KINDS:]):
-            # a held flower may be exposed on one's turn, after a call too
-            exposable = self.wall_remaining > 0  # its replacement needs a tile left
+            # A held flower may be exposed on one's turn, after a call too; its replacement needs a tile.
+            exposable = self.wall_remaining > 0
             if exposable:
-                for flower in sorted({t for t in hand if t.is_flower}, key=tile_key):
-                    out.append(action(ActionKind.FLOWER, seat, flower))
-            if exposable and not self.rules.bonus.discard:
-                discards = [a for a in discards if not a.tile.is_flower]  # type: ignore[union-attr]  # M 31: declared, never discarded
-        if self.rules.discard_missing_suit_first and holds_missing:
-            assert ms is not None
-            lo = SUIT_FIRST_KIND[ms.declared[seat]]  # type: ignore[index]
-            discards = [a for a in discards if lo <= a.tile.kind < lo + 9]  # type: ignore[union-attr]
-        kuikae = self.claims.kuikae
-        if self.must_discard and kuikae:
-            discards = [a for a in discards if a.tile.kind not in kuikae]  # type: ignore[union-attr]  # 001: kuikae
+                out.extend(flower_offers(seat, hand))
+        discards = turn_discards(
+            seat,
+            hand,
+            counts,
+            red_fives=self._red_fives,
+            keep_flowers=exposable and not self.rules.bonus.discard,
+            missing_first=(
+                ms.declared[seat]
+                if ms is not None and holds_missing and self.rules.discard_missing_suit_first
+                else None
+            ),
+            kuikae=self.claims.kuikae if self.must_discard else _NO_KINDS,
+        )
         out.extend(discards)
         if self.original_call is not None:
             out = self.original_call.options(
@@ -1817,6 +1808,9 @@ class Round:
             out.append(self.kongs.pending[1])
         return out
 
+
+_NO_KINDS: set[int] = set()
+"""No kind forbidden (kuikae applies only right after a call); never changed."""
 
 _HANDLERS: dict[ActionKind, str] = {
     ActionKind.EXCHANGE: "_do_exchange",
