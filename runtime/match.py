@@ -329,7 +329,7 @@ def play_hand(
             )
         limit = hand.time_limit(seat) if limited else None
         started = clock() if limit is not None else 0.0
-        timed = hand.clock is not None
+        timed = hand.clocks.clock is not None
         if timed:
             started = clock()
         action = players[seat].choose(hand, seat, legal)

@@ -22,9 +22,8 @@ class Abortive:
         self.four_kongs_due = False
         """Four kongs by more than one player: the round ends once the next discard is not won on."""
 
-    def may_declare_nine_terminals(self, counts: Sequence[int], *, first_turn: bool) -> bool:
-        if not self.rules.nine_terminals or not first_turn:
-            return False
+    def nine_terminals_held(self, counts: Sequence[int]) -> bool:
+        """Nine different terminal and honor kinds held (asked on an uninterrupted first turn)."""
         return sum(1 for k in _TERMINAL_OR_HONOR_KINDS if counts[k]) >= 9
 
     def kong_made(self, melds: Sequence[Sequence[Meld]]) -> None:

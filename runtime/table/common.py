@@ -68,7 +68,8 @@ class Automation(Flag):
     DRAW = auto()
     """The next player's draw from the live wall once a discard is not claimed."""
     REPLACEMENT = auto()
-    """The replacement tile after a kong or an exposed bonus tile."""
+    """The replacement tile after a kong or a bonus tile exposed in play (a bonus tile dealt is
+    replaced as part of the deal, ``BonusTiles.declare_at_deal``)."""
     CLAIM_PASS = auto()
     """Closing a discard's claim window nobody can answer (no win, call or pass is offered)."""
     RIICHI_DISCARD = auto()

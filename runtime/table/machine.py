@@ -542,14 +542,15 @@ class Round:
         if not self.must_discard and not blocked:
             if self._tsumo_score(seat) is not None:
                 out.append(TSUMO[seat])
-            if self._kong_allowed():
-                out.extend(
-                    kong_offers(seat, counts, self.melds[seat], self.rules.calls, self.last_draw)
-                )
+            calls = self.rules.calls
+            melds = self.melds[seat]
+            # Only four of a kind held or a pon can make a kong: most turns spare the offers' call.
+            if ((calls.ankan and 4 in counts) or (calls.kakan and melds)) and self._kong_allowed():
+                out.extend(kong_offers(seat, counts, melds, calls, self.last_draw))
         exposable = False
         if self._flowers and any(counts[N_KINDS:]):
             # A held flower may be exposed on one's turn, after a call too; its replacement needs a tile.
-            exposable = self.wall_remaining > 0
+            exposable = self.wall.back > self.wall.front
             if exposable:
                 out.extend(flower_offers(seat, hand))
         discards = turn_discards(
@@ -576,7 +577,7 @@ class Round:
                 and not self.must_discard,
                 last_draw=self.last_draw,
             )
-        if riichi is not None:
+        if riichi is not None and not self.must_discard:  # no riichi right after a call
             out.extend(
                 riichi.declarations(
                     seat,
@@ -584,21 +585,23 @@ class Round:
                     hand=hand,
                     counts=counts,
                     melds=self.melds[seat],
-                    may_declare=not self.must_discard,
                     points=self.points[seat] + self.scores[seat],
-                    wall_remaining=self.wall_remaining,
+                    wall_remaining=self.wall.back - self.wall.front,
                     profile=self.profile,
                 )
             )
-        if self.abortive is not None and self.abortive.may_declare_nine_terminals(
-            counts, first_turn=self._first_turn(seat)
+        abortive = self.abortive
+        if (
+            abortive is not None
+            and abortive.rules.nine_terminals
+            # An uninterrupted first turn: no call or kong yet, the seat's first discard to come (001).
+            and not self.must_discard
+            and not self.interrupted
+            and not self.turns_taken[seat]
+            and abortive.nine_terminals_held(counts)
         ):
             out.append(SEAT_ACTIONS[ActionKind.NINE_TERMINALS][seat])
         return out
-
-    def _first_turn(self, seat: Seat) -> bool:
-        """An uninterrupted first turn: no call or kong yet, the seat's first discard to come (001)."""
-        return not self.must_discard and not self.interrupted and not self.turns_taken[seat]
 
     def _kong_allowed(self) -> bool:
         """A kong needs a tile left to draw, a replacement in the dead wall and room under the kong limit."""
@@ -606,7 +609,7 @@ class Round:
             return False
         limit = self.rules.calls.max_kongs
         # Fewer melds than the limit are fewer kongs than the limit: most turns need no count.
-        return limit is None or sum(map(len, self.melds)) < limit or self.kong_count() < limit
+        return limit is None or sum(map(len, self.melds)) < limit or kong_count(self.melds) < limit
 
     def kong_count(self) -> int:
         """Kongs on the table, every seat's together."""
@@ -831,13 +834,10 @@ class Round:
         self.decisions.append(action)
         self.clocks.timing.append(None)
         getattr(self, _HANDLERS.get(action.kind, "_do_response"))(action)
-        self._automatic_discards()
-        return self.events[start:]
-
-    def _automatic_discards(self) -> None:
         # Automation: a riichi player's drawn tile goes when discarding it is their only option (001).
         while (tile := self._automatic_discard()) is not None:
             self._do_discard(discard_action(self.turn, tile), automatic=True)
+        return self.events[start:]
 
     # --------------------------------------------------- non-player steps (automations)
 
@@ -866,7 +866,8 @@ class Round:
             self._draw_replacement(step.seat, kong=step.kong)
         else:
             self._close_empty_window(step.seat)
-        self._automatic_discards()
+        while (tile := self._automatic_discard()) is not None:
+            self._do_discard(discard_action(self.turn, tile), automatic=True)
         return self.events[start:]
 
     def _wait_for(self, step: Step) -> None:
@@ -1041,7 +1042,7 @@ class Round:
         kind = tile.kind
         # A discarded flower cannot be claimed (002 §1); the last discard only where the rules allow.
         callable_tile = not tile.is_flower
-        calls_open = calls.last_discard_callable or self.wall_remaining != 0
+        calls_open = calls.last_discard_callable or self.wall.back != self.wall.front
         chi_seat = (discarder + 1) % SEATS if calls.chi and kind < 27 else -1
         riichi = self.riichi
         passing = self.passing

@@ -35,15 +35,14 @@ class Riichi:
         hand: Sequence[Tile],
         counts: Sequence[int],
         melds: Sequence[Meld],
-        may_declare: bool,
         points: int,
         wall_remaining: int,
         profile: Profile,
     ) -> list[Action]:
         """RIICHI with each discard that leaves a closed hand ready, when the declarer has the points
-        and the wall has the tiles (``may_declare``: not right after a call)."""
+        and the wall has the tiles (the machine asks only when no call was just made)."""
         rules = self.rules
-        if not may_declare or not closed(melds):
+        if not closed(melds):
             return []
         if points < rules.min_points or wall_remaining < rules.min_wall:
             return []
