@@ -4,7 +4,7 @@ The match charges the time (:mod:`mjspec.runtime.clock`); the table keeps each d
 
 from __future__ import annotations
 
-from typing import Any, Sequence
+from typing import Any, Callable, Sequence
 
 from ..actions import Action, ActionKind
 from ..rules import TimeoutRules
@@ -22,12 +22,12 @@ class Clocks:
         self.timing: list[tuple[float, bool] | None] = []
         """Per decision: the seconds it took and whether it came too late (its timeout default was applied), when timed."""
 
-    def time_limit(self, phase: Phase, waiting: bool) -> int | None:
+    def time_limit(self, phase: Phase, waiting: Callable[[], bool]) -> int | None:
         """Seconds a seat has for the decision the table waits for from it (``waiting``), when the
         rules limit it: every player answers a claim window within the limit or is deemed to pass;
-        the player on turn has no limit."""
+        the player on turn has no limit. (``waiting`` is asked last: most tables have no limit.)"""
         limit = self.rules.claim_seconds
-        if limit <= 0 or phase not in (Phase.CLAIM, Phase.ROB) or not waiting:
+        if limit <= 0 or phase not in (Phase.CLAIM, Phase.ROB) or not waiting():
             return None
         return limit
 

@@ -18,7 +18,7 @@ from ..hand import Meld, MeldType
 from ..scoring import Score
 from ..profile import Profile
 from ..shapes import waits
-from ..tiles import N_ALL_KINDS, N_KINDS, SUIT_LAYOUT, Tile
+from ..tiles import N_ALL_KINDS, N_KINDS, SUIT_LAYOUT, Suit, Tile
 
 Seat: TypeAlias = int
 """A seat at the table, 0-3, counted from the first dealer (not a wind: the seat wind turns with the
@@ -255,7 +255,7 @@ def distinct_copies(tiles: Sequence[Tile], kind: int) -> list[Tile]:
     return [t for t in (plain, red) if t is not None]
 
 
-def holds_suit(counts: Sequence[int], suit: Any) -> bool:
+def holds_suit(counts: Sequence[int], suit: Suit) -> bool:
     """Whether the counts hold a tile of ``suit`` (a suit of nine kinds)."""
     lo = SUIT_FIRST_KIND[suit]
     return any(counts[lo : lo + 9])

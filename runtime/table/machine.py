@@ -1217,7 +1217,7 @@ class Round:
         """No one won on the discard: a riichi declaration stands, and abortive draws are checked (001).
         True if the round ended."""
         stood = False
-        if self.riichi is not None:
+        if self.riichi is not None and self.riichi.pending is not None:
             deposit = self.riichi.stand()
             if deposit is not None:
                 self.deposits += 1
@@ -1613,7 +1613,9 @@ class Round:
         if not self._auto_draw:
             self._wait_for(Step(StepKind.DRAW, seat))
             return
-        self._draw_from_wall(seat)
+        tile = wall.tiles[wall.front]  # _draw_from_wall, without the call (every turn)
+        wall.front += 1
+        self._draw(seat, tile, replacement=False)
 
     def _draw_from_wall(self, seat: Seat) -> None:
         wall = self.wall
@@ -1739,7 +1741,7 @@ class Round:
         (a discard, or an added kong that may be robbed) within the limit, or is deemed to pass
         (:meth:`timeout_action`). The player on turn has no limit.
         """
-        return self.clocks.time_limit(self.phase, seat in self.pending_seats())
+        return self.clocks.time_limit(self.phase, lambda: seat in self.pending_seats())
 
     def timeout_action(self, seat: Seat) -> Action | None:
         """The documented default for a seat whose clock ran out (None if the table is not waiting for it)."""
