@@ -38,7 +38,7 @@ from mjspec.runtime.match import Match, MatchStart
 from mjspec.runtime.profile import Profile
 from mjspec.runtime.record import match_record
 from mjspec.runtime.record_check import seal
-from mjspec.runtime.table import SEATS, WINDS, Hand, closed_wall
+from mjspec.runtime.table import SEATS, WINDS, Round, closed_wall
 from mjspec.app.tenhou import (
     YAKU,
     Call,
@@ -87,12 +87,12 @@ class HandWall:
     """How many positions the log shows; the rest are filled in ascending id order."""
 
     def tiles(self, red_fives: bool) -> list[Tile]:
-        """The wall as mjspec tiles in the order before it is opened (what ``Hand(wall=...)`` takes)."""
+        """The wall as mjspec tiles in the order before it is opened (what ``Round(wall=...)`` takes)."""
         return closed_wall([tile_of(t, red_fives) for t in self.drawing_order], self.dice)
 
 
 def deal_order(profile: Profile, dealer: int) -> list[int]:
-    """The seat that receives each dealt tile, in drawing order, as the table deals (runtime/table.py ``_deal``)."""
+    """The seat that receives each dealt tile, in drawing order, as the table deals (runtime/table/machine.py ``Round._deal``)."""
     deal = profile.deal
     order = [(dealer + i) % SEATS for i in range(SEATS)]
     out: list[int] = []
@@ -269,7 +269,7 @@ class ReplayStop(Exception):
     """The table and the log part ways (an illegal decision, or the table waits for something else)."""
 
 
-def _legal_match(table: Hand, want: Action) -> Action:
+def _legal_match(table: Round, want: Action) -> Action:
     legal = table.legal_actions(want.seat)
     for act in legal:
         if _same(want, act):
@@ -296,7 +296,7 @@ class HandOutcome:
     problems: list[str] = field(default_factory=list)
     """Each difference from the log (empty: the hand reproduced exactly)."""
     decisions: int = 0
-    table: Hand | None = None
+    table: Round | None = None
 
     @property
     def exact(self) -> bool:
@@ -314,7 +314,7 @@ def _pattern_han(win: Win) -> dict[str, int]:
     return out
 
 
-def _compare(thand: TenhouHand, table: Hand, outcome: HandOutcome) -> None:
+def _compare(thand: TenhouHand, table: Round, outcome: HandOutcome) -> None:
     """Compare the table's end of the hand with the log's results."""
     wins = [r for r in thand.results if isinstance(r, Win)]
     drawn = [r for r in thand.results if isinstance(r, Drawn)]
@@ -409,7 +409,7 @@ def _check_automatic(new: list[Event], queue: list[Action], red_fives: bool) -> 
             queue.pop(0)
 
 
-def play_logged(thand: TenhouHand, table: Hand, red_fives: bool) -> HandOutcome:
+def play_logged(thand: TenhouHand, table: Round, red_fives: bool) -> HandOutcome:
     """Drive ``table`` through the logged decisions of ``thand`` and compare the result."""
     outcome = HandOutcome(thand.index, table=table)
     queue = log_decisions(thand, red_fives)
@@ -473,7 +473,7 @@ def replay_hand(
     """
     try:
         wall = hand_wall(thand, profile, source)
-        table = Hand(
+        table = Round(
             profile,
             dealer=thand.dealer,
             seed=0,

@@ -29,13 +29,13 @@ from mjspec.runtime import shapes
 from mjspec.runtime.actions import Action
 from mjspec.runtime.match import play_hand
 from mjspec.app.registry import UnknownProfile, load_profile
-from mjspec.runtime.table import Hand
+from mjspec.runtime.table import Round
 
 
 class FirstLegal:
     """Always the first legal action the table lists."""
 
-    def choose(self, hand: Hand, seat: int, legal: Sequence[Action]) -> Action:
+    def choose(self, hand: Round, seat: int, legal: Sequence[Action]) -> Action:
         return legal[0]
 
 
@@ -79,7 +79,7 @@ def main() -> None:
     def mjspec_hands() -> int:
         decisions = 0
         for i in range(args.hands):
-            hand = Hand(profile, dealer=i % 4, seed=i)
+            hand = Round(profile, dealer=i % 4, seed=i)
             play_hand(hand, bots)
             decisions += len(hand.decisions)
         return decisions

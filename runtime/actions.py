@@ -101,17 +101,111 @@ class Action:
         return f"seat {self.seat} {self.kind.value}{' ' + extra if extra else ''}"
 
 
+class EventKind(StrEnum):
+    """What the table did (an :class:`Event`'s kind). A ``StrEnum``: ``ev.kind == "draw"`` holds and a
+    record stores the plain string (docs/records.md lists each event's data)."""
+
+    DEAL = "deal"
+    """The tiles are dealt: ``dealer``, ``dice``, ``wall`` (its size) and the first ``indicators``."""
+    FLOWER = "flower"
+    """A bonus tile exposed (``tile``; ``deal``: during the deal, M 32-33)."""
+    EXCHANGE_CHOSEN = "exchange_chosen"
+    """A seat chose its tiles to pass (hidden)."""
+    EXCHANGE = "exchange"
+    """Every seat's tiles passed, in ``direction``."""
+    DECLARE_CHOSEN = "declare_chosen"
+    """A seat declared its missing suit (hidden until all have)."""
+    DECLARE = "declare"
+    """Every seat's ``missing`` suit, shown."""
+    DRAW = "draw"
+    """The seat on turn drew (``replacement``: a replacement tile; ``left``: live tiles left)."""
+    DISCARD = "discard"
+    """A discard (``tile``; ``riichi``: the declaration's; ``automatic``: made by the table, 001)."""
+    RESPOND = "respond"
+    """A seat answered a claim window (hidden until it closes)."""
+    CHI = "chi"
+    """A sequence claimed (``tile``, ``tiles``, ``from``)."""
+    PON = "pon"
+    """A triplet claimed (``tile``, ``from``)."""
+    MINKAN = "minkan"
+    """A kong claimed on a discard (``tile``, ``from``)."""
+    ANKAN_DECLARED = "ankan_declared"
+    """A concealed kong declared that may be robbed (``tile``: the copy set out)."""
+    ANKAN = "ankan"
+    """A concealed kong made (``tile``)."""
+    KAKAN_DECLARED = "kakan_declared"
+    """A tile added to a pon, which may be robbed (``tile``)."""
+    KAKAN = "kakan"
+    """An added kong made (``tile``)."""
+    INDICATOR = "indicator"
+    """A dora indicator turned (``tile``, 001)."""
+    RIICHI = "riichi"
+    """Riichi declared (``double``)."""
+    DEPOSIT = "deposit"
+    """A riichi deposit put on the table (``amount``)."""
+    DEPOSITS = "deposits"
+    """The winner collects the riichi deposits (``sticks``, ``amount``)."""
+    ORIGINAL_CALL = "original_call"
+    """Original Call declared with a first discard (``tile``, M 55)."""
+    WIN = "win"
+    """A win (``tile``, ``ron``, ``from``, ``robbing``, ``patterns``, ``total``)."""
+    WIN_PAYMENT = "win_payment"
+    """A loser pays a winner (``from``, ``amount``; ``for``: a cannon pays for another; ``liability``: pao)."""
+    KONG_PAYMENT = "kong_payment"
+    """A kong is paid at once (``from``, ``amount``, ``kong``, 004)."""
+    KONG_TRANSFER = "kong_transfer"
+    """A kong's payment passes to the winner on its kong shot (004)."""
+    KONG_REFUND = "kong_refund"
+    """A not-ready player pays back a kong payment at exhaustion (004)."""
+    CANNON = "cannon"
+    """A seat let off a cannon and pays for everybody (``winner``, ``tile``, M 90-96)."""
+    HAND_SCORE = "hand_score"
+    """A loser's hand value at scored settlement (``score``, ``patterns``, ``points``)."""
+    LOSERS_PAYMENT = "losers_payment"
+    """Losers pay one another the differences of their hands' values (M 107-111)."""
+    EXHAUSTION = "exhaustion"
+    """The wall ran out (who was ready, and the settlement that follows)."""
+    MISSING_SUIT_PENALTY = "missing_suit_penalty"
+    """A seat still holding its missing suit at exhaustion pays (000 §10)."""
+    NOT_READY_PAYMENT = "not_ready_payment"
+    """A not-ready seat pays a ready one at exhaustion."""
+    NAGASHI_MANGAN = "nagashi_mangan"
+    """Nagashi mangan paid at exhaustion (001)."""
+    ABORTIVE_DRAW = "abortive_draw"
+    """The round ends with no winner and no payment (``reason``, 001)."""
+    HAND_END = "hand_end"
+    """The round is over (``scores``, ``winners``, ``exhausted``)."""
+
+
 @dataclass(frozen=True, slots=True)
 class Event:
     """Something the table did, with the score change of each seat it caused."""
 
-    kind: str
+    kind: EventKind
     seat: int | None = None
     data: dict[str, Any] = field(default_factory=dict)
     deltas: tuple[int, ...] = (0, 0, 0, 0)
 
+    @property
+    def tile(self) -> Tile | None:
+        """The event's tile (a draw's is hidden: None), parsed."""
+        raw = self.data.get("tile")
+        return Tile.parse(raw) if isinstance(raw, str) else None
+
+    @property
+    def payer(self) -> int | None:
+        """Who pays, for a payment; who gave the tile, for a claim or a discard win (``data["from"]``)."""
+        raw = self.data.get("from")
+        return raw if isinstance(raw, int) else None
+
+    @property
+    def amount(self) -> int:
+        """The points a payment moves (0 for an event that is no payment)."""
+        raw = self.data.get("amount", 0)
+        return raw if isinstance(raw, int) else 0
+
     def to_json(self) -> dict[str, Any]:
-        out: dict[str, Any] = {"kind": self.kind}
+        out: dict[str, Any] = {"kind": self.kind.value}
         if self.seat is not None:
             out["seat"] = self.seat
         if self.data:
@@ -122,8 +216,13 @@ class Event:
 
     @classmethod
     def from_json(cls, raw: Mapping[str, Any]) -> "Event":
+        """An event read back from a record; ValueError for a kind the table never emits."""
+        try:
+            kind = EventKind(raw["kind"])
+        except ValueError:
+            raise ValueError(f"unknown event kind {raw['kind']!r}") from None
         return cls(
-            raw["kind"],
+            kind,
             raw.get("seat"),
             dict(raw.get("data", {})),
             tuple(raw.get("deltas", (0, 0, 0, 0))),

@@ -10,7 +10,7 @@ import random
 from typing import Sequence
 
 from .actions import Action, ActionKind
-from .table import Hand
+from .table import Round
 from .context import WinKind
 from .scoring import WinningHand, evaluate
 from .shapes import discard_shanten, shanten, waits
@@ -23,7 +23,7 @@ class RandomBot:
     def __init__(self, seed: int = 0) -> None:
         self.rng = random.Random(seed)
 
-    def choose(self, hand: Hand, seat: int, legal: Sequence[Action]) -> Action:
+    def choose(self, hand: Round, seat: int, legal: Sequence[Action]) -> Action:
         return self.rng.choice(list(legal))
 
 
@@ -38,7 +38,7 @@ class GreedyBot:
     def __init__(self, seed: int = 0) -> None:
         self.rng = random.Random(seed)
 
-    def choose(self, hand: Hand, seat: int, legal: Sequence[Action]) -> Action:
+    def choose(self, hand: Round, seat: int, legal: Sequence[Action]) -> Action:
         kinds = {a.kind for a in legal}
         for win in (ActionKind.TSUMO, ActionKind.RON):
             if win in kinds:
@@ -85,7 +85,7 @@ class GreedyBot:
 
     # -- helpers
 
-    def _shanten(self, hand: Hand, tiles: Sequence[Tile], n_melds: int) -> int:
+    def _shanten(self, hand: Round, tiles: Sequence[Tile], n_melds: int) -> int:
         counts = [0] * N_ALL_KINDS
         for t in tiles:
             counts[t.kind] += 1
@@ -94,7 +94,7 @@ class GreedyBot:
             return 8  # holding a flower: not comparable, and the bot exposes flowers first anyway
         return shanten(counts, n_melds, hand.profile.shapes)
 
-    def _turn(self, hand: Hand, seat: int, legal: Sequence[Action]) -> Action:
+    def _turn(self, hand: Round, seat: int, legal: Sequence[Action]) -> Action:
         tiles = hand.hands[seat]
         discards = [a for a in legal if a.kind is ActionKind.DISCARD]
         if hand.holds_missing(seat):
@@ -149,8 +149,8 @@ class GreedyBot:
                 choice, low, luck = a, c, r
         return choice
 
-    def _claim(self, hand: Hand, seat: int, legal: Sequence[Action]) -> Action:
-        tile = hand.claim_tile
+    def _claim(self, hand: Round, seat: int, legal: Sequence[Action]) -> Action:
+        tile = hand.claims.tile
         assert tile is not None
         passing = next(a for a in legal if a.kind is ActionKind.PASS)
         if hand.holds_missing(seat) or tile.suit == hand.missing[seat]:
@@ -192,7 +192,7 @@ class GreedyBot:
                     return act
         return passing
 
-    def _exchange(self, hand: Hand, seat: int, legal: Sequence[Action]) -> Action:
+    def _exchange(self, hand: Round, seat: int, legal: Sequence[Action]) -> Action:
         tiles = hand.hands[seat]
         by_suit = {s: [t for t in tiles if t.suit == s] for s in hand.profile.tiles.suits}
         options = [s for s in by_suit if len(by_suit[s]) >= 3]
@@ -207,7 +207,7 @@ class GreedyBot:
         return legal[0]
 
 
-def _best_scoring_waits(hand: Hand, seat: int, candidates: list[Action]) -> list[Action]:
+def _best_scoring_waits(hand: Round, seat: int, candidates: list[Action]) -> list[Action]:
     """The candidate discards that leave the best legal discard win among their waits (all of them if none do)."""
     profile = hand.profile
     tiles = hand.hands[seat]

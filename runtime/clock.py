@@ -6,7 +6,7 @@ thinking time (``Clock.per_action``); time beyond it comes out of a reserve
 (win, pon, kong, chi or pass on another player's tile) have their own time and
 no reserve; the book gives that time no figure, and the engine reads it as the
 clock's ``per_action``. When a clock runs out the table plays
-:meth:`Hand.timeout_action` for the player (wins claimed, the drawn tile or the
+:meth:`Round.timeout_action` for the player (wins claimed, the drawn tile or the
 rightmost legal tile discarded, optional calls passed). A table without a
 clock (practice and private tables of unlimited length) never times out.
 
@@ -21,7 +21,7 @@ from dataclasses import dataclass, field
 
 from .actions import Action
 from .rules import Clock
-from .table import SEATS, Hand, Phase
+from .table import SEATS, Phase, Round
 
 
 @dataclass(slots=True)
@@ -64,12 +64,12 @@ class HandClock:
         return True
 
 
-def hand_clock(hand: Hand, clock: Clock) -> HandClock:
+def hand_clock(hand: Round, clock: Clock) -> HandClock:
     """A fresh clock for ``hand`` under one of its profile's time controls, with the profile's opening minimum."""
     return HandClock(clock, opening_seconds=hand.rules.timeout.opening_seconds)
 
 
-def charge(hand: Hand, clock: HandClock, seat: int, seconds: float) -> bool:
+def charge(hand: Round, clock: HandClock, seat: int, seconds: float) -> bool:
     """Charge ``seat``'s decision now pending at ``hand`` with ``seconds``; True when its time ran out."""
     call = hand.phase in (Phase.CLAIM, Phase.ROB)
     opening = hand.phase in (
@@ -79,7 +79,7 @@ def charge(hand: Hand, clock: HandClock, seat: int, seconds: float) -> bool:
     return clock.spend(seat, seconds, call=call, opening=opening)
 
 
-def timed_decision(hand: Hand, clock: HandClock | None, action: Action, seconds: float) -> Action:
+def timed_decision(hand: Round, clock: HandClock | None, action: Action, seconds: float) -> Action:
     """The decision the table applies when ``action`` took ``seconds``: the action itself in time, else the
     documented timeout default for its seat (001: "Após o tempo limite [...]"). Without a clock, the action.
     """

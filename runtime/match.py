@@ -12,7 +12,7 @@ from .context import Wind
 from .profile import Profile
 from .rules import DealerRule, ExchangeDirection
 from .tiles import Tile
-from .table import SEATS, WINDS, Hand, Phase
+from .table import SEATS, WINDS, Phase, Round
 
 
 @dataclass(frozen=True, slots=True)
@@ -50,7 +50,7 @@ class MatchStart:
 class Player(Protocol):
     """Anything that chooses an action for a seat from the legal ones."""
 
-    def choose(self, hand: Hand, seat: int, legal: Sequence[Action]) -> Action: ...
+    def choose(self, hand: Round, seat: int, legal: Sequence[Action]) -> Action: ...
 
 
 @dataclass
@@ -63,7 +63,7 @@ class Match:
     rng: random.Random = field(init=False)
     dealer: int = 0
     totals: list[int] = field(init=False)
-    hands: list[Hand] = field(default_factory=list)
+    hands: list[Round] = field(default_factory=list)
     settled: int = 0  # how many hands' scores are in ``totals``
     # Round play (001): dealer turns so far (four per wind round), repeat counter, deposits on the table.
     dealer_turns: int = 0
@@ -140,9 +140,9 @@ class Match:
         wall: Sequence[Tile] | None = None,
         dice: tuple[int, ...] | None = None,
         exchange_direction: ExchangeDirection | None = None,
-    ) -> Hand:
+    ) -> Round:
         """A hand that starts where the match stands (dealer, round wind, honba, deposits, points), with this chance."""
-        hand = Hand(
+        hand = Round(
             self.profile,
             dealer=self.dealer,
             seed=seed,
@@ -163,7 +163,7 @@ class Match:
             )
         return hand
 
-    def new_hand(self) -> Hand:
+    def new_hand(self) -> Round:
         """Deal the next hand (the previous one must be over)."""
         if self.hands and not self.hands[-1].over:
             raise RuntimeError("the current hand is not over")
@@ -212,7 +212,7 @@ class Match:
             if self.profile.table.match.bust_ends and min(self.totals) < 0:
                 self.finished = True  # 001: a score below zero ends the game
 
-    def _advance_round(self, hand: Hand) -> None:
+    def _advance_round(self, hand: Round) -> None:
         """001: the dealer repeats after winning or ready at an exhaustive draw (and after an abortive draw);
         honba count drawn hands and dealer wins; the all-last dealer's stop; the extension rounds.
         """
@@ -297,7 +297,7 @@ class Stalled(RuntimeError):
 
 
 def play_hand(
-    hand: Hand,
+    hand: Round,
     players: Sequence[Player],
     on_step: Callable[[Action], None] | None = None,
     max_steps: int = 10_000,
@@ -305,16 +305,19 @@ def play_hand(
 ) -> None:
     """Let ``players`` (one per seat) play ``hand`` to its end.
 
-    Where the table limits a decision's time (:meth:`Hand.time_limit`: 003's claim window), an
+    Where the table limits a decision's time (:meth:`Round.time_limit`: 003's claim window), an
     answer that took longer than the limit by ``clock`` (seconds) is not taken: the seat is deemed
-    to have done its :meth:`Hand.timeout_action` (it passes). Every seat of a claim window thinks
+    to have done its :meth:`Round.timeout_action` (it passes). Every seat of a claim window thinks
     from the window's opening, so each answer is timed on its own. Bots answer at once.
     """
     steps = 0
     limited = (
         hand.rules.timeout.claim_seconds > 0
-    )  # Hand.time_limit is None for every decision otherwise
+    )  # Round.time_limit is None for every decision otherwise
     while hand.phase is not Phase.OVER:
+        if hand.pending_step is not None:
+            hand.step()  # a non-player step the round leaves to its caller (Round.automations)
+            continue
         pending = hand.pending_seats()
         if not pending:
             raise Stalled(f"hand waits for nobody in phase {hand.phase.value}")
@@ -326,7 +329,7 @@ def play_hand(
             )
         limit = hand.time_limit(seat) if limited else None
         started = clock() if limit is not None else 0.0
-        timed = hand.clock is not None
+        timed = hand.clocks.clock is not None
         if timed:
             started = clock()
         action = players[seat].choose(hand, seat, legal)

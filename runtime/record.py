@@ -26,13 +26,13 @@ from .record_check import (
     validate_record,
 )
 from .rules import ExchangeDirection
-from .table import Hand
+from .table import Round
 from .tiles import NotationError, format_tiles, parse_tiles
 
 __all__ = ["FORMAT", "RecordError", "ReplayError", "ReplaySummary", "match_record", "replay"]
 
 
-def hand_record(hand: Hand, index: int) -> dict[str, Any]:
+def hand_record(hand: Round, index: int) -> dict[str, Any]:
     return {
         "index": index,
         "dealer": hand.dealer,
@@ -165,7 +165,10 @@ def replay(
     for i, raw in enumerate(record.get("hands", [])):
         hand = _rebuild_hand(profile, match, raw, i, explicit=explicit)
         match.hands.append(hand)
-        events = [Event.from_json(e) for e in raw.get("events", [])]
+        try:
+            events = [Event.from_json(e) for e in raw.get("events", [])]
+        except ValueError as e:
+            raise ReplayError(f"hand {i}: {e}") from None
         pos = _check_events(events, hand.events, 0, i, "the deal")
         for step, a in enumerate(raw.get("decisions", [])):
             try:
@@ -183,7 +186,7 @@ def replay(
             pos = _check_events(events, new, pos, i, f"decision {step} ({action})")
         if pos != len(events):
             raise ReplayError(
-                f"hand {i}: the record has {len(events) - pos} event(s) the replay never produced, from {events[pos].kind!r}"
+                f"hand {i}: the record has {len(events) - pos} event(s) the replay never produced, from {events[pos].kind.value!r}"
             )
         if list(hand.scores) != list(raw.get("scores", [])):
             raise ReplayError(
@@ -230,7 +233,7 @@ def _excerpt(record: Mapping[str, Any]) -> MatchStart | None:
 
 def _rebuild_hand(
     profile: Profile, match: Match, raw: Mapping[str, Any], i: int, *, explicit: bool = False
-) -> Hand:
+) -> Round:
     """The recorded hand's table. ``explicit``: the walls and dice are the record's own (an imported game),
     not drawn from the match seed, so they are taken as given."""
     match.finish()  # the previous hand's scores and the dealer rule
@@ -280,7 +283,7 @@ def _rebuild_hand(
 
 
 def _check_clock(
-    hand: Hand, raw: Mapping[str, Any], action: Action, i: int, step: int
+    hand: Round, raw: Mapping[str, Any], action: Action, i: int, step: int
 ) -> tuple[float, bool] | None:
     """Re-check a timed decision against the hand's clock: the recorded seconds must leave it in time, or,
     when it is marked late, make it late and the action be the seat's timeout default (001, 004)."""
@@ -314,7 +317,7 @@ def _check_events(
     for ev in produced:
         if pos >= len(recorded):
             raise ReplayError(
-                f"hand {hand}, {where}: the replay produced {ev.kind!r} but the record has no more events"
+                f"hand {hand}, {where}: the replay produced {ev.kind.value!r} but the record has no more events"
             )
         if recorded[pos].to_json() != ev.to_json():
             raise ReplayError(

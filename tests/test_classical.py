@@ -22,7 +22,7 @@ from mjspec.app.records import match_record, replay
 from mjspec.app.registry import load_profile
 from mjspec.runtime.request import parse_request
 from mjspec.runtime.scoring import evaluate, score_losing_hand
-from mjspec.runtime.table import Hand
+from mjspec.runtime.table import Round
 from mjspec.runtime.tiles import parse_tiles
 
 PID = "classical_xmj"
@@ -96,51 +96,51 @@ def test_the_dead_wall_options_set_the_live_wall() -> None:
         ({"Flowers": False}, 136 - dealt - 16),
     ]
     for options, live in cases:
-        hand = Hand(bind_options(base, options), seed=5)
+        hand = Round(bind_options(base, options), seed=5)
         # The bonus tiles dealt were declared and replaced from the live wall's front (M 31-33).
         assert hand.wall_remaining + sum(len(f) for f in hand.flowers) == live, options
         assert sorted(hand.tile_census()) == sorted(hand.profile.tiles.all_tiles())
 
 
 def test_fourteen_loose_tiles_are_kept_at_thirteen_or_fourteen() -> None:
-    hand = Hand(bind_options(load_profile(PID), {"DeadWall16": False}), seed=1)
+    hand = Round(bind_options(load_profile(PID), {"DeadWall16": False}), seed=1)
     live = hand.wall_remaining
-    hand._loose_tile(kong=True)
-    assert (hand.loose_end - hand.back, hand.wall_remaining) == (13, live)
-    hand._loose_tile(kong=True)
-    assert (hand.loose_end - hand.back, hand.wall_remaining) == (
+    hand.wall.replacement(kong=True)
+    assert (hand.wall.loose_end - hand.wall.back, hand.wall_remaining) == (13, live)
+    hand.wall.replacement(kong=True)
+    assert (hand.wall.loose_end - hand.wall.back, hand.wall_remaining) == (
         14,
         live - 2,
     )  # 12 -> 14 from the live wall
 
 
 def test_sixteen_loose_tiles_are_used_up_then_the_live_wall_end() -> None:
-    hand = Hand(load_profile(PID), seed=1)
+    hand = Round(load_profile(PID), seed=1)
     live = hand.wall_remaining
     for _ in range(16):
-        hand._loose_tile(kong=True)
-    assert hand.wall_remaining == live and hand.loose_end == hand.back
-    hand._loose_tile(kong=True)
+        hand.wall.replacement(kong=True)
+    assert hand.wall_remaining == live and hand.wall.loose_end == hand.wall.back
+    hand.wall.replacement(kong=True)
     assert hand.wall_remaining == live - 1
 
 
 def test_bonus_replacements_come_from_the_live_wall_unless_flowers_loose() -> None:
     for loose, front_moves in ((False, 1), (True, 0)):
-        hand = Hand(bind_options(load_profile(PID), {"FlowersLoose": loose}), seed=1)
-        front = hand.front
-        hand._loose_tile(kong=False)
-        assert hand.front - front == front_moves
+        hand = Round(bind_options(load_profile(PID), {"FlowersLoose": loose}), seed=1)
+        front = hand.wall.front
+        hand.wall.replacement(kong=False)
+        assert hand.wall.front - front == front_moves
 
 
 def test_original_call_is_made_with_the_first_discard_and_fixes_the_hand() -> None:
-    hand = Hand(load_profile(PID), seed=11)
+    hand = Round(load_profile(PID), seed=11)
     while ActionKind.FLOWER in {a.kind for a in hand.legal_actions(hand.turn)}:
         hand.apply(next(a for a in hand.legal_actions(hand.turn) if a.kind is ActionKind.FLOWER))
     seat = hand.turn
     calls = [a for a in hand.legal_actions(seat) if a.kind is ActionKind.ORIGINAL_CALL]
     assert calls and all(a.tile is not None and not a.tile.is_flower for a in calls)
     hand.apply(calls[0])
-    assert hand.original_called[seat]
+    assert hand.original_call.called[seat]
     # Every later turn of the declarer: only the drawn tile may go (or a win, or a bonus tile).
     for _ in range(400):
         if hand.over:
@@ -164,8 +164,8 @@ def test_original_call_is_made_with_the_first_discard_and_fixes_the_hand() -> No
         hand.apply(GreedyBot(1).choose(hand, who, legal))
 
 
-def _table_with_melds(winner_melds: list[str], discarder_hand: str) -> Hand:
-    hand = Hand(load_profile(PID), seed=2)
+def _table_with_melds(winner_melds: list[str], discarder_hand: str) -> Round:
+    hand = Round(load_profile(PID), seed=2)
     hand.melds[1] = [Meld(MeldType.PON, tuple(parse_tiles(m))) for m in winner_melds]
     hand.hands[2] = list(parse_tiles(discarder_hand))
     return hand
@@ -215,7 +215,7 @@ def test_a_cannon_pays_for_everybody_and_losers_do_not_settle() -> None:
 
 
 def test_losers_pay_one_another_the_differences_with_easts_double() -> None:
-    hand = Hand(load_profile(PID), seed=4)
+    hand = Round(load_profile(PID), seed=4)
     hand.hands[2] = list(
         parse_tiles("555z666z")
     )  # two concealed dragon pungs: (8 + 8) x 2 x 2 = 64
@@ -384,7 +384,7 @@ def test_no_spec_text_loses_words_to_a_flow_mapping_comma() -> None:
 class _SlowAt:
     """A clock that runs ``seconds`` on while ``seat`` thinks about a claim (its other decisions take no time)."""
 
-    def __init__(self, hand: Hand, seat: int, seconds: float) -> None:
+    def __init__(self, hand: Round, seat: int, seconds: float) -> None:
         self.hand, self.seat, self.seconds, self.now = hand, seat, seconds, 0.0
         self.thinking = False
 
@@ -407,7 +407,7 @@ class _Recorder:
         self.bot = GreedyBot(seed)
         self.claims: list[ActionKind] = []
 
-    def choose(self, hand: Hand, seat: int, legal: list[Action]) -> Action:
+    def choose(self, hand: Round, seat: int, legal: list[Action]) -> Action:
         action = self.bot.choose(hand, seat, legal)
         if hand.phase.value in ("claim", "rob"):
             self.claims.append(action.kind)
@@ -416,8 +416,8 @@ class _Recorder:
 
 def _play_with_a_slow_seat(
     options: dict[str, object], seed: int, seconds: float
-) -> tuple[Hand, _Recorder, list[Action]]:
-    hand = Hand(bind_options(load_profile(PID), options), seed=seed)
+) -> tuple[Round, _Recorder, list[Action]]:
+    hand = Round(bind_options(load_profile(PID), options), seed=seed)
     players: list[object] = [GreedyBot(seed * 4 + i) for i in range(4)]
     slow = _Recorder(seed)
     players[2] = slow
@@ -449,7 +449,7 @@ def test_a_seat_that_does_not_answer_a_claim_in_time_passes() -> None:
 
 def test_the_timeout_binds_the_claim_window_and_not_the_turn() -> None:
     assert load_profile(PID).table.timeout.claim_seconds == 15
-    hand = Hand(bind_options(load_profile(PID), {"Timeout": 5}), seed=3)
+    hand = Round(bind_options(load_profile(PID), {"Timeout": 5}), seed=3)
     assert hand.rules.timeout.claim_seconds == 5
     assert hand.time_limit(hand.turn) is None  # the player on turn has no limit
     while hand.phase.value != "claim":
@@ -459,14 +459,14 @@ def test_the_timeout_binds_the_claim_window_and_not_the_turn() -> None:
     assert waiting and all(hand.time_limit(s) == 5 for s in waiting)
     assert all(hand.timeout_action(s) == Action(ActionKind.PASS, s) for s in waiting)
     assert (
-        Hand(bind_options(load_profile(PID), {"Timeout": 0}), seed=3).rules.timeout.claim_seconds
+        Round(bind_options(load_profile(PID), {"Timeout": 0}), seed=3).rules.timeout.claim_seconds
         == 0
     )
 
 
 def test_filling_the_only_place_does_not_count_an_exhausted_wait() -> None:
     """003 "Filling the only place": a kind all four of whose copies are exposed on the table is not available."""
-    hand = Hand(load_profile(PID), seed=2)
+    hand = Round(load_profile(PID), seed=2)
     for s in range(4):
         hand.discards[s], hand.melds[s] = [], []
     hand.discards[0] = list(parse_tiles("6s"))

@@ -12,7 +12,7 @@ from mjspec.runtime.options import bind_options
 from mjspec.app.records import match_record, replay
 from mjspec.app.registry import load_profile
 from mjspec.runtime.scoring import evaluate
-from mjspec.runtime.table import Hand, Phase
+from mjspec.runtime.table import Phase, Round
 from mjspec.runtime.tiles import Tile
 
 from test_table import GB, act, arranged, options, pass_claims, tsumogiri
@@ -51,7 +51,7 @@ def test_12_a_gb_flower_may_be_discarded_and_nobody_claims_it() -> None:
 def test_12_random_bots_play_classical_hands_to_their_end() -> None:
     # The crash of item 12: a random bot's hand holding a flower ended in IndexError.
     for seed in range(12):
-        hand = Hand(CLASSICAL, seed=seed)
+        hand = Round(CLASSICAL, seed=seed)
         play_hand(hand, [RandomBot(seed * 4 + i) for i in range(4)])
         assert hand.over and hand.events[-1].kind == "hand_end"
         assert not any(t.is_flower for ds in hand.discards for t in ds if hand.wall_remaining > 0)
@@ -481,7 +481,7 @@ def test_06_a_transfer_leaves_an_earlier_kongs_equal_entries_in_the_ledger() -> 
         (e.seat, e.data["from"], e.data["amount"]) for e in hand.events if e.kind == "kong_transfer"
     ]
     assert transfers == [(1, 0, 6)]
-    assert sorted(hand.kong_income) == [
+    assert sorted(hand.kongs.income) == [
         (0, 1, 2),
         (0, 2, 2),
         (0, 3, 2),
@@ -542,7 +542,7 @@ def test_07_opening_choices_get_fifteen_seconds_under_a_bullet_clock() -> None:
 
     planet = load_profile("sichuan_planet")
     bullet = next(c for c in planet.table.clocks if c.id == "bullet")  # 2 s + 5 s reserve
-    hand = Hand(planet, seed=3)
+    hand = Round(planet, seed=3)
     assert hand.phase is Phase.EXCHANGE
     clock = hand_clock(hand, bullet)
     chosen = hand.legal_actions(1)[-1]
@@ -559,11 +559,11 @@ def test_07_opening_choices_get_fifteen_seconds_under_a_bullet_clock() -> None:
 # ---- item 15: letting off a cannon as xmj judges it (M 90-96) -------------------------------------
 
 
-def _cannon_table(winner_melds: list[str], discarder_hand: str) -> Hand:
+def _cannon_table(winner_melds: list[str], discarder_hand: str) -> Round:
     from mjspec.runtime.hand import Meld, MeldType
     from mjspec.runtime.tiles import parse_tiles
 
-    hand = Hand(CLASSICAL, seed=2)
+    hand = Round(CLASSICAL, seed=2)
     hand.melds[1] = [Meld(MeldType.PON, tuple(parse_tiles(m))) for m in winner_melds]
     hand.hands[2] = list(parse_tiles(discarder_hand))
     return hand
@@ -583,8 +583,8 @@ def test_15_a_claimed_dangerous_discard_makes_its_discarder_pay_for_a_later_win(
     from mjspec.runtime.scoring import evaluate
 
     hand = _cannon_table(["111s", "555s", "999s"], "123m4p5p")
-    hand._note_cannon(1, Tile.parse("8s"), 2)
-    assert hand.cannon_liable[1] == 2
+    hand._note_call(1, Tile.parse("8s"), 2, liability=False)
+    assert hand.scored.cannon_liable[1] == 2
     request = {
         "concealed": "7z",
         "melds": [{"type": "pon", "tiles": t} for t in ("111s", "555s", "999s", "888s")],
@@ -602,8 +602,8 @@ def test_15_a_claimed_dangerous_discard_makes_its_discarder_pay_for_a_later_win(
     assert any(e.kind == "cannon" and e.seat == 2 for e in hand.events)
     # An honour claimed against the three bamboo sets records nothing.
     other = _cannon_table(["111s", "555s", "999s"], "123m4p5p")
-    other._note_cannon(1, Tile.parse("6z"), 2)
-    assert other.cannon_liable[1] is None
+    other._note_call(1, Tile.parse("6z"), 2, liability=False)
+    assert other.scored.cannon_liable[1] is None
 
 
 # ---- item 11: import-tenhou picks the profile the log's game type states -------------------------

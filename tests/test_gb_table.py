@@ -12,12 +12,12 @@ from mjspec.runtime.bots import GreedyBot
 from mjspec.runtime.match import play_match
 from mjspec.runtime.options import bind_options
 from mjspec.app.records import match_record, replay
-from mjspec.runtime.table import Hand, Phase
+from mjspec.runtime.table import Phase, Round
 
 from test_table import GB, act, arranged, options, pass_claims, tsumogiri
 
 
-def _wins(hand: Hand) -> list[tuple[int, int | None, int]]:
+def _wins(hand: Round) -> list[tuple[int, int | None, int]]:
     """(winner, payer, amount) of every win payment."""
     return [
         (e.seat, e.data["from"], e.data["amount"]) for e in hand.events if e.kind == "win_payment"
@@ -69,7 +69,7 @@ def test_a_hand_short_of_8_without_flowers_cannot_ron_but_the_self_drawn_fan_lif
         tsumogiri(hand)
     assert hand.turn == 0
     act(hand, ActionKind.DISCARD, 0, "5z")  # 7 fan + 1 flower: not a win on a discard
-    assert 1 not in hand.claim_options and hand.phase is Phase.TURN
+    assert 1 not in hand.claims.options and hand.phase is Phase.TURN
     assert hand.turn == 1 and str(hand.last_draw) == "5z"
     assert ActionKind.TSUMO in options(hand, 1)
     act(hand, ActionKind.TSUMO, 1)

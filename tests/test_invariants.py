@@ -34,7 +34,7 @@ from mjspec.runtime.bots import GreedyBot, RandomBot
 from mjspec.runtime.match import Match, play_hand
 from mjspec.app.records import match_record, replay
 from mjspec.runtime.scoring import compute_payments
-from mjspec.runtime.table import Hand
+from mjspec.runtime.table import Round
 
 from handkit import (
     brute_force_complete,
@@ -194,7 +194,7 @@ def play_traced(profile: Profile, seed: int, hands: int | None, steps: set[str])
     # every tile of the table after every step (which made the slow run's checks cost 4x its games).
     full = sorted(2 * t.kind + t.red for t in profile.tiles.all_tiles())
 
-    def check(hand: Hand) -> None:
+    def check(hand: Round) -> None:
         if "tile_conservation" in steps:
             census = sorted(2 * t.kind + t.red for t in hand.tile_census())
             assert census == full, f"tiles not conserved after {len(hand.events)} events"

@@ -56,7 +56,12 @@ ALLOWED = {
 
 
 def sources(layer: str) -> list[Path]:
-    return sorted((ROOT / layer).glob("*.py"))
+    return sorted((ROOT / layer).rglob("*.py"))
+
+
+def package_of(path: Path) -> str:
+    """The package a module of the project sits in (``mjspec.runtime.table`` for runtime/table/x.py)."""
+    return ".".join(["mjspec", *path.parent.relative_to(ROOT).parts])
 
 
 @pytest.mark.parametrize("layer", sorted(ALLOWED))
@@ -65,7 +70,7 @@ def test_each_layer_imports_only_the_layers_below_it(layer: str) -> None:
     wrong = [
         f"{path.relative_to(ROOT)}:{line}: imports {module} ({layer_of(module)})"
         for path in sources(layer)
-        for line, module in imported_modules(path, f"mjspec.{layer}")
+        for line, module in imported_modules(path, package_of(path))
         if layer_of(module) not in ALLOWED[layer]
     ]
     assert not wrong, "\n".join(wrong)
@@ -86,10 +91,14 @@ def test_the_runtime_names_no_engine_and_imports_dynamically_in_one_place() -> N
                     or "mjspec.compiler" in node.value
                 ):
                     if not _is_docstring(tree, node):
-                        wrong.append(f"{path.name}:{node.lineno}: names {node.value!r}")
+                        wrong.append(
+                            f"{path.relative_to(ROOT)}:{node.lineno}: names {node.value!r}"
+                        )
             if isinstance(node, ast.Attribute) and node.attr in {"import_module", "__import__"}:
                 if path.name != "backend.py":
-                    wrong.append(f"{path.name}:{node.lineno}: imports by a computed name")
+                    wrong.append(
+                        f"{path.relative_to(ROOT)}:{node.lineno}: imports by a computed name"
+                    )
     assert not wrong, "\n".join(wrong)
 
 
@@ -108,3 +117,47 @@ def test_the_rule_catches_an_upward_import(tmp_path: Path) -> None:
     )
     layers = [layer_of(name) for _, name in imported_modules(module, "mjspec.runtime")]
     assert layers == ["runtime", "app", "generated", "compiler"]
+
+
+TABLE = ROOT / "runtime" / "table"
+TABLE_SHARED = {"common"}
+"""The table's shared vocabulary: every mechanism module may import it."""
+TABLE_COMPOSERS = {"machine", "__init__"}
+"""The machine composes the mechanisms (and the package re-exports it): only they import them."""
+
+
+def test_table_mechanisms_import_only_the_shared_vocabulary() -> None:
+    """runtime/table/ is a machine over one module per mechanism: a mechanism imports the shared
+    vocabulary (``common``) and runtime modules outside the table, never another mechanism, so the
+    mechanisms form no import circle; only the machine composes them."""
+    mechanisms = sorted(
+        p.stem for p in TABLE.glob("*.py") if p.stem not in TABLE_SHARED | TABLE_COMPOSERS
+    )
+    assert {"wall", "claims", "kongs", "riichi", "settlement", "turn"} <= set(mechanisms)
+    wrong = []
+    for path in sorted(TABLE.glob("*.py")):
+        if path.stem in TABLE_COMPOSERS:
+            continue
+        allowed = set() if path.stem in TABLE_SHARED else TABLE_SHARED
+        for line, module in imported_modules(path, "mjspec.runtime.table"):
+            parts = module.split(".")
+            if parts[:3] != ["mjspec", "runtime", "table"]:
+                continue
+            name = parts[3] if len(parts) > 3 else "__init__"
+            if name not in allowed:
+                wrong.append(f"{path.relative_to(ROOT)}:{line}: imports {module}")
+    assert not wrong, "\n".join(wrong)
+
+
+def test_the_table_rule_catches_a_mechanism_importing_another(tmp_path: Path) -> None:
+    """The reader sees a mechanism's relative import of a sibling mechanism as such."""
+    module = tmp_path / "probe.py"
+    module.write_text(
+        "from .common import SEATS\nfrom .claims import Claims\nfrom . import kongs\n"
+    )
+    names = [name for _, name in imported_modules(module, "mjspec.runtime.table")]
+    assert names == [
+        "mjspec.runtime.table.common",
+        "mjspec.runtime.table.claims",
+        "mjspec.runtime.table",
+    ]

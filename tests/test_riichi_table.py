@@ -20,7 +20,7 @@ from mjspec.runtime.deadwall import INDICATORS, REPLACEMENTS, UNDER, next_kind
 from mjspec.runtime.match import Match
 from mjspec.runtime.profile import Profile
 from mjspec.app.registry import load_profile
-from mjspec.runtime.table import Hand, Phase, _break_wall
+from mjspec.runtime.table import Phase, Round, _break_wall
 from mjspec.runtime.tiles import Tile, parse_tiles
 
 RIICHI = load_profile("riichi_planet")
@@ -98,27 +98,27 @@ def arranged(
     dealer: int = 0,
     profile: Profile = RIICHI,
     **kw: object,
-) -> Hand:
+) -> Round:
     options = {k: v for k, v in kw.items() if k in ("replacements", "indicators", "under")}
     setup = {k: v for k, v in kw.items() if k not in options}
     wall = riichi_wall(hands, draws, dealer=dealer, profile=profile, **options)  # type: ignore[arg-type]
-    return Hand(profile, dealer=dealer, wall=wall, dice=DICE, **setup)  # type: ignore[arg-type]
+    return Round(profile, dealer=dealer, wall=wall, dice=DICE, **setup)  # type: ignore[arg-type]
 
 
-def act(hand: Hand, kind: ActionKind, seat: int, tile: str | None = None) -> None:
+def act(hand: Round, kind: ActionKind, seat: int, tile: str | None = None) -> None:
     hand.apply(Action(kind, seat, Tile.parse(tile) if tile else None))
 
 
-def discard(hand: Hand, seat: int, tile: str) -> None:
+def discard(hand: Round, seat: int, tile: str) -> None:
     act(hand, ActionKind.DISCARD, seat, tile)
 
 
-def pass_all(hand: Hand) -> None:
+def pass_all(hand: Round) -> None:
     while hand.phase is Phase.CLAIM:
         act(hand, ActionKind.PASS, hand.pending_seats()[0])
 
 
-def kinds(hand: Hand, seat: int) -> set[ActionKind]:
+def kinds(hand: Round, seat: int) -> set[ActionKind]:
     return {a.kind for a in hand.legal_actions(seat)}
 
 
@@ -148,7 +148,7 @@ def scorer(monkeypatch: pytest.MonkeyPatch) -> dict[str, object]:
     """Replace the table's scorer: every complete hand scores one 'test' pattern (1 han), a ron pays
     1000 + 300 per honba, a self-draw 500 / 1000 (+100 per honba); ``no_yaku`` kinds win without a yaku
     (illegal); ``patterns`` adds patterns by id and han."""
-    from mjspec.runtime import table as table_module
+    from mjspec.runtime.table import machine as table_module
     from mjspec.runtime.context import WinKind
     from mjspec.runtime.scoring import Score, ScoredPattern
 
@@ -181,7 +181,7 @@ DEALER_JUNK = "1234567z147s2589p"  # fourteen tiles, no pair, no sequence
 READY_1P4P = "123456789m1123p"  # waits on 1p and 4p
 
 
-def safe_discard(hand: Hand, seat: int, avoid: str = "1p4p") -> None:
+def safe_discard(hand: Round, seat: int, avoid: str = "1p4p") -> None:
     """Discard the drawn tile, or else a tile no scenario cares about (an honor or terminal first), never one in ``avoid``."""
     banned = {t.kind for t in parse_tiles(avoid)}
     options = [
@@ -197,7 +197,7 @@ def safe_discard(hand: Hand, seat: int, avoid: str = "1p4p") -> None:
     hand.apply(options[0])
 
 
-def turn_of(hand: Hand, seat: int, avoid: str = "1p4p") -> None:
+def turn_of(hand: Round, seat: int, avoid: str = "1p4p") -> None:
     """Let everyone pass and discard safely until ``seat`` is on turn."""
     for _ in range(40):
         pass_all(hand)
@@ -221,7 +221,7 @@ def test_riichi_deposit_after_the_discard_passes_then_automatic_discards(
     pass_all(hand)
     deposit = [e for e in hand.events if e.kind == "deposit"]
     assert len(deposit) == 1 and deposit[0].deltas[1] == -1000 and deposit[0].data["table"] == 1000
-    assert hand.deposits == 1 and hand.riichi[1] and hand.scores[1] == -1000
+    assert hand.deposits == 1 and hand.riichi.declared[1] and hand.scores[1] == -1000
     turn_of(hand, 0)
     safe_discard(hand, 0)
     pass_all(hand)
@@ -278,7 +278,7 @@ def test_own_discard_furiten_blocks_ron_not_tsumo(scorer: dict[str, object]) -> 
     pass_all(hand)
     discard(hand, 1, "4p")  # keeps 123456789m 1234p - 4p = waits 1p/4p, with 4p in the river
     pass_all(hand)
-    assert hand.furiten(1)
+    assert hand.is_furiten(1)
     turn_of(hand, 0)
     discard(hand, 0, "1p") if Tile.parse("1p") in hand.hands[0] else safe_discard(hand, 0)
     assert ActionKind.RON not in kinds(hand, 1)
@@ -300,15 +300,15 @@ def test_passing_a_completing_discard_is_furiten_until_the_next_draw_even_withou
     discard(hand, 1, "9s")
     pass_all(hand)
     discard(hand, 2, "4p")  # completes seat 1's hand without a yaku: seat 1 lets it pass
-    assert 1 not in hand.claim_options
+    assert 1 not in hand.claims.options
     pass_all(hand)
-    assert hand.furiten_passed[1]
+    assert hand.furiten.passed[1]
     discard(hand, 3, "1p")  # a yaku now, but seat 1 is furiten until its next draw
     assert ActionKind.RON not in kinds(hand, 1) and ActionKind.PON in kinds(hand, 1)
     pass_all(hand)
     discard(hand, 0, "9m")
     pass_all(hand)
-    assert hand.turn == 1 and not hand.furiten_passed[1] and not hand.furiten(1)
+    assert hand.turn == 1 and not hand.furiten.passed[1] and not hand.is_furiten(1)
 
 
 def test_riichi_passing_a_legal_ron_is_furiten_for_the_rest_of_the_hand(
@@ -327,9 +327,9 @@ def test_riichi_passing_a_legal_ron_is_furiten_for_the_rest_of_the_hand(
     assert ActionKind.RON in kinds(hand, 1)
     act(hand, ActionKind.PASS, 1)
     pass_all(hand)
-    assert hand.furiten_riichi[1]
+    assert hand.furiten.riichi_passed[1]
     turn_of(hand, 1)  # a draw does not lift riichi furiten
-    assert hand.furiten(1)
+    assert hand.is_furiten(1)
 
 
 # ---- several winners, deposits and honba ("Chamadas, riichi e dora"; "Han, fu e pagamentos")
@@ -392,7 +392,7 @@ def test_kuikae_forbids_the_called_kind_and_the_other_end(scorer: dict[str, obje
 def test_chi_only_from_the_previous_player(scorer: dict[str, object]) -> None:
     hand = arranged(["3m123567z147s2589p", "45m1589p147s2367z", "45m1589p147s1267z", None])
     discard(hand, 0, "3m")
-    assert ActionKind.CHI in kinds(hand, 1) and 2 not in hand.claim_options
+    assert ActionKind.CHI in kinds(hand, 1) and 2 not in hand.claims.options
 
 
 def test_a_concealed_kong_is_never_robbed_not_even_by_thirteen_orphans(
@@ -462,7 +462,7 @@ def test_riichi_winner_counts_under_indicators_and_ippatsu_and_takes_the_deposit
     pass_all(hand)
     act(hand, ActionKind.RIICHI, 1, "9s")
     pass_all(hand)
-    assert hand.double_riichi[1]  # the first discard, no call before it
+    assert hand.riichi.double[1]  # the first discard, no call before it
     discard(hand, 2, "1p")
     act(hand, ActionKind.RON, 1)
     pass_all(hand)
@@ -485,11 +485,11 @@ def test_any_call_breaks_ippatsu(scorer: dict[str, object]) -> None:
     pass_all(hand)
     act(hand, ActionKind.RIICHI, 1, "9s")
     pass_all(hand)
-    assert hand.ippatsu[1]
+    assert hand.riichi.ippatsu[1]
     discard(hand, 2, "7z")
     act(hand, ActionKind.PON, 3)
     pass_all(hand)
-    assert not hand.ippatsu[1]
+    assert not hand.riichi.ippatsu[1]
 
 
 def test_after_riichi_a_concealed_kong_must_keep_the_waits(scorer: dict[str, object]) -> None:
@@ -562,7 +562,7 @@ def test_four_riichi_abort_once_the_fourth_declaration_stands(scorer: dict[str, 
 # ---- exhaustive draw ("Empates, repetições do dealer e final do jogo")
 
 
-def play_out(hand: Hand, avoid: str = "") -> None:
+def play_out(hand: Round, avoid: str = "") -> None:
     """Everyone passes every claim and discards the drawn tile until the wall runs out."""
     for _ in range(400):
         pass_all(hand)
@@ -748,7 +748,7 @@ PAO_HANDS = [
 ]
 
 
-def _pao_to_ready(hand: Hand) -> None:
+def _pao_to_ready(hand: Round) -> None:
     discard(hand, 0, "5z")
     act(hand, ActionKind.PON, 1)
     pass_all(hand)
@@ -766,13 +766,13 @@ def _pao_to_ready(hand: Hand) -> None:
     pass_all(hand)
     discard(hand, 1, "3m")  # waits on 2m
     pass_all(hand)
-    assert hand.liable[1] == ("big_three_dragons", 3)
+    assert hand.liability.liable[1] == ("big_three_dragons", 3)
     # Taking the 6z by pon when it completed the hand made seat 1 furiten until its next draw: let it draw once.
     for seat in (2, 3, 0, 1, 2, 3):
         assert hand.turn == seat
         safe_discard(hand, seat, avoid="2m")
         pass_all(hand)
-    assert not hand.furiten(1)
+    assert not hand.is_furiten(1)
 
 
 def test_pao_on_a_discard_win_splits_the_covered_value(scorer: dict[str, object]) -> None:
@@ -836,7 +836,7 @@ def test_closed_wall_inverts_the_dice_opening() -> None:
     order = list(RIICHI.tiles.all_tiles())
     for dice in ((1, 1), (6, 3), (4, 5), (2, 2)):
         assert open_wall(closed_wall(order, dice), dice) == order
-        hand = Hand(RIICHI, wall=closed_wall(order, dice), dice=dice)
+        hand = Round(RIICHI, wall=closed_wall(order, dice), dice=dice)
         assert hand.dead is not None and list(hand.dead.tiles) == order[-14:]
 
 
@@ -905,7 +905,7 @@ def test_every_standard_tenhou_game_replays_at_the_table() -> None:
 ROB_HANDS = ["5p123567z147s2589m", "55p1234567s1289m", "123456789s34p99p", "123m789m67p11z234s"]
 
 
-def _to_added_kong(hand: Hand) -> None:
+def _to_added_kong(hand: Round) -> None:
     """Seat 1 pons the dealer's 5p, goes round once and adds the red 5p it draws."""
     discard(hand, 0, "5p")
     act(hand, ActionKind.PON, 1)
@@ -922,7 +922,7 @@ def test_two_players_rob_an_added_kong_and_the_nearest_takes_honba_and_deposits(
     winner takes the honba and the deposits (as on a discard)."""
     hand = arranged(ROB_HANDS, "4z4z4z0p", honba=2, deposits=1)
     _to_added_kong(hand)
-    assert hand.phase is Phase.ROB and set(hand.claim_options) == {2, 3}
+    assert hand.phase is Phase.ROB and set(hand.claims.options) == {2, 3}
     act(hand, ActionKind.RON, 3)
     act(hand, ActionKind.RON, 2)
     assert hand.over and [w.seat for w in hand.wins] == [2, 3]
@@ -951,7 +951,7 @@ def test_concealed_kong_robbed_by_thirteen_orphans_where_a_table_allows_it() -> 
     profile does). The real scorer: a thirteen-orphans ron of 32,000 from the dealer."""
     hand = arranged([ANKAN_DEALER, KOKUSHI_WAITS[0], None, None], profile=KOKUSHI_ROBS)
     act(hand, ActionKind.ANKAN, 0, "1m")
-    assert hand.phase is Phase.ROB and set(hand.claim_options) == {1}
+    assert hand.phase is Phase.ROB and set(hand.claims.options) == {1}
     assert any(e.kind == "ankan_declared" for e in hand.events) and not any(
         e.kind == "ankan" for e in hand.events
     )
@@ -976,7 +976,7 @@ def test_passing_a_concealed_kong_robbery_completes_the_kong_and_is_furiten() ->
         and hand.turn == 0
         and hand.melds[0][0].tiles == tuple(parse_tiles("1111m"))
     )
-    assert hand.hands[0][-1].mpsz == "9s" and hand.furiten_passed[1]
+    assert hand.hands[0][-1].mpsz == "9s" and hand.furiten.passed[1]
 
 
 def test_a_concealed_kong_robbed_by_two_pays_honba_to_the_nearest_and_three_abort() -> None:
@@ -1008,7 +1008,7 @@ def test_neither_riichi_profile_lets_thirteen_orphans_rob_a_concealed_kong(profi
     assert profile.table.calls.rob_concealed_kong == ()
     hand = arranged([ANKAN_DEALER, *KOKUSHI_WAITS], replacements="9s", profile=profile)
     act(hand, ActionKind.ANKAN, 0, "1m")
-    assert hand.phase is Phase.TURN and hand.turn == 0 and not hand.furiten_passed[1]
+    assert hand.phase is Phase.TURN and hand.turn == 0 and not hand.furiten.passed[1]
 
 
 # ---- riichi's conditions ("Chamadas, riichi e dora": "pelo menos uma oportunidade restante para compra")
@@ -1072,7 +1072,7 @@ def test_double_riichi_only_on_an_uninterrupted_first_discard(scorer: dict[str, 
     pass_all(hand)
     turn_of(hand, 1)
     act(hand, ActionKind.RIICHI, 1, "9s")
-    assert hand.riichi[1] and not hand.double_riichi[1]
+    assert hand.riichi.declared[1] and not hand.riichi.double[1]
     ev = next(e for e in hand.events if e.kind == "riichi")
     assert ev.data["double"] is False
     hand = arranged([DEALER_JUNK, READY_1P4P, None, None], "1z" + "2z3z4z" + "9s")
@@ -1081,7 +1081,7 @@ def test_double_riichi_only_on_an_uninterrupted_first_discard(scorer: dict[str, 
     discard(hand, 1, "1z")  # seat 1 drew 1z and lets it go: its first discard, no riichi
     turn_of(hand, 1)
     act(hand, ActionKind.RIICHI, 1, "9s")
-    assert hand.riichi[1] and not hand.double_riichi[1]
+    assert hand.riichi.declared[1] and not hand.riichi.double[1]
 
 
 # ---- furiten does not stop a self-draw ("Você ainda pode ganhar por vitória por compra")
@@ -1092,12 +1092,12 @@ def test_self_draw_stays_allowed_in_permanent_furiten(scorer: dict[str, object])
     discard(hand, 0, "1z")
     pass_all(hand)
     discard(hand, 1, "4p")  # waits 1p and 4p, with 4p in its own river
-    assert hand.furiten(1)
+    assert hand.is_furiten(1)
     turn_of(hand, 1)
     assert (
         hand.last_draw is not None
         and hand.last_draw.mpsz == "1p"
-        and Tile.parse("4p").kind in hand.discarded_kinds[1]
+        and Tile.parse("4p").kind in hand.furiten.discarded_kinds[1]
     )
     act(hand, ActionKind.TSUMO, 1)
     assert hand.over and hand.wins[0].seat == 1 and hand.wins[0].discarder is None
@@ -1119,9 +1119,9 @@ def test_temporary_furiten_blocks_the_next_discard_but_not_the_own_draw(
     assert ActionKind.RON in kinds(hand, 1)
     act(hand, ActionKind.PASS, 1)
     pass_all(hand)
-    assert hand.furiten_passed[1] and hand.furiten(1)
+    assert hand.furiten.passed[1] and hand.is_furiten(1)
     discard(hand, 3, "4p")
-    assert 1 not in hand.claim_options or ActionKind.RON not in kinds(hand, 1)
+    assert 1 not in hand.claims.options or ActionKind.RON not in kinds(hand, 1)
     pass_all(hand)
     turn_of(hand, 1)
     assert hand.last_draw is not None and hand.last_draw.mpsz == "4p"
@@ -1142,9 +1142,9 @@ def test_self_draw_stays_allowed_in_riichi_furiten(scorer: dict[str, object]) ->
     discard(hand, 2, "1p")
     act(hand, ActionKind.PASS, 1)
     pass_all(hand)
-    assert hand.furiten_riichi[1]
+    assert hand.furiten.riichi_passed[1]
     turn_of(hand, 1)
-    assert hand.furiten(1) and hand.last_draw is not None and hand.last_draw.mpsz == "4p"
+    assert hand.is_furiten(1) and hand.last_draw is not None and hand.last_draw.mpsz == "4p"
     assert [a.kind for a in hand.legal_actions(1)] == [ActionKind.TSUMO, ActionKind.DISCARD]
     act(hand, ActionKind.TSUMO, 1)
     assert hand.wins[0].seat == 1 and scorer["contexts"][-1].riichi  # type: ignore[index]
@@ -1266,11 +1266,11 @@ def test_ippatsu_is_broken_by_a_chi_and_by_a_concealed_kong_and_lapses_after_a_g
     pass_all(hand)
     act(hand, ActionKind.RIICHI, 1, "9s")
     pass_all(hand)
-    assert hand.ippatsu[1]
+    assert hand.riichi.ippatsu[1]
     discard(hand, 2, "3m")
     hand.apply(next(a for a in hand.legal_actions(3) if a.kind is ActionKind.CHI))
     pass_all(hand)
-    assert not hand.ippatsu[1]
+    assert not hand.riichi.ippatsu[1]
     # A concealed kong by seat 2.
     hand = arranged(base + ["3333s234567z258p", None], "9s" + "1s", replacements="8m")
     discard(hand, 0, "1z")
@@ -1278,7 +1278,7 @@ def test_ippatsu_is_broken_by_a_chi_and_by_a_concealed_kong_and_lapses_after_a_g
     act(hand, ActionKind.RIICHI, 1, "9s")
     pass_all(hand)
     act(hand, ActionKind.ANKAN, 2, "3s")
-    assert not hand.ippatsu[1]
+    assert not hand.riichi.ippatsu[1]
     # Nothing in between: the declarer's own next discard ends it.
     hand = arranged([DEALER_JUNK, READY_1P4P, None, None], "9s" + "1z2z3z" + "9m")
     discard(hand, 0, "1z")
@@ -1286,15 +1286,15 @@ def test_ippatsu_is_broken_by_a_chi_and_by_a_concealed_kong_and_lapses_after_a_g
     act(hand, ActionKind.RIICHI, 1, "9s")
     pass_all(hand)
     for seat in (2, 3):
-        assert hand.turn == seat and hand.ippatsu[1]
+        assert hand.turn == seat and hand.riichi.ippatsu[1]
         safe_discard(hand, seat)
         pass_all(hand)
-    assert hand.turn == 0 and hand.ippatsu[1]
+    assert hand.turn == 0 and hand.riichi.ippatsu[1]
     safe_discard(
         hand, 0
     )  # seat 1 then draws 9m and lets it go automatically: its go-around is over
     pass_all(hand)
-    assert hand.turn == 2 and not hand.ippatsu[1]
+    assert hand.turn == 2 and not hand.riichi.ippatsu[1]
     assert [
         e.data["tile"]
         for e in hand.events
@@ -1314,7 +1314,7 @@ def test_after_riichi_a_kong_that_changes_the_waits_is_refused_by_name(
     pass_all(hand)
     act(hand, ActionKind.RIICHI, 1, "9m")
     pass_all(hand)
-    assert hand.riichi_waits[1] == frozenset(Tile.parse(t).kind for t in ("1m", "4m", "9s"))
+    assert hand.riichi.waits[1] == frozenset(Tile.parse(t).kind for t in ("1m", "4m", "9s"))
     turn_of(hand, 1)
     assert hand.last_draw is not None and hand.last_draw.mpsz == "1m"
     assert [a.kind for a in hand.legal_actions(1)] == [ActionKind.TSUMO, ActionKind.DISCARD]
@@ -1527,9 +1527,9 @@ def test_a_passed_wins_furiten_ends_at_the_next_draw_or_on_tenhou_at_the_own_dis
     assert {ActionKind.RON, ActionKind.PON} <= kinds(hand, 1)
     act(hand, ActionKind.PON, 1)
     pass_all(hand)
-    assert hand.furiten_passed[1]  # the call does not end it
+    assert hand.furiten.passed[1]  # the call does not end it
     discard(hand, 1, "9m")
-    assert hand.furiten_passed[1] is still_furiten
+    assert hand.furiten.passed[1] is still_furiten
 
 
 def test_four_same_wind_first_discards_do_not_abort_after_a_kong(scorer: dict[str, object]) -> None:
@@ -1591,4 +1591,4 @@ def test_a_chi_that_would_leave_no_legal_discard_under_kuikae_is_not_offered(
         pass_all(hand)
     assert hand.turn == 0 and sorted(t.mpsz for t in hand.hands[1]) == ["2m", "3m", "4m", "4m"]
     discard(hand, 0, "1m")
-    assert 1 not in hand.claim_options or ActionKind.CHI not in kinds(hand, 1)
+    assert 1 not in hand.claims.options or ActionKind.CHI not in kinds(hand, 1)

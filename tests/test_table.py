@@ -18,7 +18,7 @@ from mjspec.runtime.actions import Action, ActionKind, IllegalAction
 from mjspec.runtime.profile import Profile
 from mjspec.app.registry import load_profile
 from mjspec.runtime.rules import ExchangeDirection
-from mjspec.runtime.table import Hand, Phase, _break_wall
+from mjspec.runtime.table import Phase, Round, _break_wall
 from mjspec.runtime.tiles import Suit, Tile, parse_tiles
 
 TFMJ = load_profile("sichuan_tfmj")
@@ -38,7 +38,7 @@ def arranged(
     dealer: int = 0,
     missing: Sequence[str] = ("s", "s", "s", "s"),
     direction: ExchangeDirection = ExchangeDirection.LEFT,
-) -> Hand:
+) -> Round:
     """A hand whose deal gives ``hands`` by seat (the dealer's has 14 tiles), then ``draws`` from the front.
 
     ``back`` lists replacement tiles in the order they are drawn. A seat given as
@@ -85,7 +85,7 @@ def arranged(
         wall = ring[len(ring) - cut :] + ring[: len(ring) - cut]
         if _break_wall(list(wall), DICE) == ring:
             break
-    hand = Hand(profile, dealer=dealer, wall=wall, dice=DICE, exchange_direction=direction)
+    hand = Round(profile, dealer=dealer, wall=wall, dice=DICE, exchange_direction=direction)
     if hand.phase is Phase.DECLARE:
         for seat, suit in enumerate(missing):
             hand.apply(Action(ActionKind.DECLARE, seat, suit=Suit(suit)))
@@ -101,20 +101,20 @@ def _distinct_first(tiles: list[Tile], n: int) -> list[Tile]:
     return (firsts + rest)[:n]
 
 
-def act(hand: Hand, kind: ActionKind, seat: int, tile: str | None = None) -> None:
+def act(hand: Round, kind: ActionKind, seat: int, tile: str | None = None) -> None:
     hand.apply(Action(kind, seat, tile=Tile.parse(tile) if tile else None))
 
 
-def options(hand: Hand, seat: int) -> set[ActionKind]:
+def options(hand: Round, seat: int) -> set[ActionKind]:
     return {a.kind for a in hand.legal_actions(seat)}
 
 
-def pass_claims(hand: Hand) -> None:
+def pass_claims(hand: Round) -> None:
     while hand.phase in (Phase.CLAIM, Phase.ROB):
         act(hand, ActionKind.PASS, hand.pending_seats()[0])
 
 
-def tsumogiri(hand: Hand) -> None:
+def tsumogiri(hand: Round) -> None:
     """The player on turn discards the drawn tile (or the first legal discard); claims are passed."""
     seat = hand.turn
     legal = [a for a in hand.legal_actions(seat) if a.kind is ActionKind.DISCARD]
@@ -216,7 +216,7 @@ PASSER = "111222333m5556p"  # waits 4p and 7p (basic hand, 0 fan) and 6p (all tr
 PASS_DEALER = "4566m789m789p99p4p1p"
 
 
-def _pass_setup(profile: Profile, second: str) -> Hand:
+def _pass_setup(profile: Profile, second: str) -> Round:
     # Seat 0 discards 4p; seat 2 could win and passes; seat 1 then draws `second` and discards it.
     hand = arranged(profile, [PASS_DEALER, None, PASSER, None], draws=second)
     act(hand, ActionKind.DISCARD, 0, "4p")
@@ -230,7 +230,7 @@ def _pass_setup(profile: Profile, second: str) -> Hand:
 def test_passing_blocks_the_same_fan_until_the_next_draw() -> None:
     # 000 §5: declining a 0-fan win blocks wins of 0 fan until the player's next draw.
     hand = _pass_setup(TFMJ, "7p")
-    assert 2 not in hand.claim_options or ActionKind.RON not in options(hand, 2)
+    assert 2 not in hand.claims.options or ActionKind.RON not in options(hand, 2)
 
 
 def test_passing_leaves_a_strictly_higher_fan_legal() -> None:
@@ -242,7 +242,7 @@ def test_passing_leaves_a_strictly_higher_fan_legal() -> None:
 def test_planet_passing_blocks_every_discard_win() -> None:
     # 004: passing a discard win blocks further discard wins until the next draw, whatever their value.
     hand = _pass_setup(PLANET_NO_EXCHANGE, "6p")
-    assert 2 not in hand.claim_options or ActionKind.RON not in options(hand, 2)
+    assert 2 not in hand.claims.options or ActionKind.RON not in options(hand, 2)
 
 
 def test_planet_passing_a_pon_blocks_that_pon_until_the_next_draw() -> None:
@@ -255,7 +255,7 @@ def test_planet_passing_a_pon_blocks_that_pon_until_the_next_draw() -> None:
         pass_claims(hand)
         assert hand.turn == 1 and hand.last_draw == Tile.parse("5m")
         act(hand, ActionKind.DISCARD, 1, "5m")  # the fourth 5m, before seat 2 draws again
-        offered = 2 in hand.claim_options and ActionKind.PON in options(hand, 2)
+        offered = 2 in hand.claims.options and ActionKind.PON in options(hand, 2)
         assert offered is not blocked
 
 
@@ -322,7 +322,7 @@ def _kakan_setup(
     robber: str | None,
     seat1: str = "55m11p22p33p4p6p7p8p9p",
     draws: str = "1s2s3s5m",
-) -> Hand:
+) -> Round:
     # Seat 1 pons seat 0's 5m, throws 4p; seats 2, 3 and 0 draw bamboo and throw it; seat 1 draws.
     hand = arranged(profile, ["2234m6789m123p88m5m", seat1, robber, None], draws=draws)
     act(hand, ActionKind.DISCARD, 0, "5m")
@@ -375,7 +375,7 @@ def test_kakan_needs_the_drawn_tile_in_tfmj_but_not_in_planet() -> None:
 # --------------------------------------------------------------- exhaustion
 
 
-def _drained(profile: Profile) -> Hand:
+def _drained(profile: Profile) -> Round:
     """Seat 0 makes a concealed kong (and is then not ready); seat 1 is ready (pure pinzu); seat 2
     declared manzu missing yet holds it; seat 3 is scattered. The wall is then emptied (a test
     shortcut: tiles leave play), so the next draw exhausts it."""
@@ -387,14 +387,14 @@ def _drained(profile: Profile) -> Hand:
     )
     act(hand, ActionKind.ANKAN, 0, "8m")
     assert hand.last_draw == Tile.parse("9s")
-    hand.front = hand.back  # empty the wall
+    hand.wall.front = hand.wall.back  # empty the wall
     act(hand, ActionKind.DISCARD, 0, "9s")
     pass_claims(hand)
     assert hand.over and hand.exhausted
     return hand
 
 
-def _paid(hand: Hand, kind: str) -> list[tuple[int, int, int]]:
+def _paid(hand: Round, kind: str) -> list[tuple[int, int, int]]:
     return sorted(
         (e.data["from"], e.seat or 0, e.data["amount"]) for e in hand.events if e.kind == kind
     )
@@ -431,7 +431,7 @@ def test_exhaustion_planet_missing_suit_penalty_replaces_cha_jiao() -> None:
 
 def test_planet_exchange_is_hidden_simultaneous_and_one_direction() -> None:
     # 004: three tiles of one suit, hidden until all four chose, one random direction for all.
-    hand = Hand(PLANET, seed=7, exchange_direction=ExchangeDirection.ACROSS)
+    hand = Round(PLANET, seed=7, exchange_direction=ExchangeDirection.ACROSS)
     assert hand.phase is Phase.EXCHANGE and hand.pending_seats() == [0, 1, 2, 3]
     chosen = {}
     for seat in range(4):
@@ -460,7 +460,7 @@ def test_planet_exchange_is_hidden_simultaneous_and_one_direction() -> None:
 def test_timeout_defaults() -> None:
     # 004: exchange the first legal same-suit triple, declare the least-held suit; a timed-out
     # turn claims a win if one is available (004) but never does in 000 §6.
-    hand = Hand(PLANET, seed=11)
+    hand = Round(PLANET, seed=11)
     first = hand.legal_actions(0)[0]
     assert hand.timeout_action(0) == first
     for seat in range(4):
@@ -523,7 +523,7 @@ def test_gb_chi_only_from_the_previous_player_and_below_pon() -> None:
     )
     act(hand, ActionKind.DISCARD, 0, "5m")
     assert ActionKind.CHI in options(hand, 1) and ActionKind.PON in options(hand, 2)
-    assert 3 not in hand.claim_options or ActionKind.CHI not in options(hand, 3)
+    assert 3 not in hand.claims.options or ActionKind.CHI not in options(hand, 3)
     chi = next(a for a in hand.legal_actions(1) if a.kind is ActionKind.CHI)
     hand.apply(chi)
     act(hand, ActionKind.PON, 2)

@@ -386,7 +386,7 @@ def test_dora_steps_match_the_indicators_of_wins() -> None:
 
 def test_rebuilt_wall_deals_the_logged_hands_indicators_and_replacements() -> None:
     from mjspec.app.registry import load_profile
-    from mjspec.runtime.table import Hand
+    from mjspec.runtime.table import Round
     from mjspec.app.tenhou_replay import hand_wall
 
     profile = load_profile("riichi_planet")
@@ -395,7 +395,7 @@ def test_rebuilt_wall_deals_the_logged_hands_indicators_and_replacements() -> No
         for th in game.hands:
             wall = hand_wall(th, profile, game.source)
             assert sorted(wall.drawing_order) == list(range(136)) and wall.dice == th.dice
-            table = Hand(profile, dealer=th.dealer, seed=0, wall=wall.tiles(True), dice=wall.dice)
+            table = Round(profile, dealer=th.dealer, seed=0, wall=wall.tiles(True), dice=wall.dice)
             first = th.steps[0]
             assert isinstance(first, Draw) and first.seat == th.dealer
             for s in range(4):

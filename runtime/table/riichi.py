@@ -1,0 +1,152 @@
+"""Riichi (001 "Riichi"): the declaration with a closed ready hand, double riichi, ippatsu, the
+waits a later concealed kong must keep, the deposit that stands once the declaration discard is
+not won on, and the deposits the winner collects. Built only with ``TableRules.riichi``."""
+
+from __future__ import annotations
+
+from typing import Sequence
+
+from ..actions import Action, ActionKind, Event, EventKind
+from ..hand import Meld, MeldType
+from ..profile import Profile
+from ..rules import RiichiRules
+from ..shapes import discard_shanten, shanten
+from ..tiles import N_KINDS, Tile
+from .common import SEATS, Seat, action, closed, discard_action, shape_waits
+
+
+class Riichi:
+    """Who declared riichi, their waits and one-shot go-around, and the declaration awaiting its deposit."""
+
+    def __init__(self, rules: RiichiRules) -> None:
+        self.rules = rules
+        self.declared = [False] * SEATS
+        self.double = [False] * SEATS
+        self.ippatsu = [False] * SEATS
+        self.waits: list[frozenset[int]] = [frozenset()] * SEATS
+        self.pending: Seat | None = None
+        """The declarer whose sideways discard awaits the claims (the deposit is paid once it passes)."""
+
+    def declarations(
+        self,
+        seat: Seat,
+        discards: Sequence[Action],
+        *,
+        hand: Sequence[Tile],
+        counts: Sequence[int],
+        melds: Sequence[Meld],
+        points: int,
+        wall_remaining: int,
+        profile: Profile,
+    ) -> list[Action]:
+        """RIICHI with each discard that leaves a closed hand ready, when the declarer has the points
+        and the wall has the tiles (the machine asks only when no call was just made)."""
+        rules = self.rules
+        if not closed(melds):
+            return []
+        if points < rules.min_points or wall_remaining < rules.min_wall:
+            return []
+        plain = list(counts[:N_KINDS])
+        if shanten(plain, len(melds), profile.shapes) > 0:
+            return []  # no discard can leave a ready hand (a cheap test before trying each discard)
+        after = discard_shanten(plain, len(melds), profile.shapes)
+        out = []
+        for discard in discards:
+            t = discard.tile
+            assert t is not None
+            if after.get(t.kind, 99) == 0:
+                rest = list(hand)
+                rest.remove(t)
+                if shape_waits(rest, melds, profile):
+                    out.append(action(ActionKind.RIICHI, seat, t))
+        return out
+
+    def why_not(
+        self, seat: Seat, *, may_declare: bool, is_closed: bool, points: int, wall_remaining: int
+    ) -> str:
+        rules = self.rules
+        if self.declared[seat]:
+            return "riichi is already declared"
+        if not may_declare or not is_closed:
+            return "riichi needs a closed hand"
+        if points < rules.min_points:
+            return f"riichi needs at least {rules.min_points} points"
+        if wall_remaining < rules.min_wall:
+            return f"riichi needs at least {rules.min_wall} tiles left in the live wall"
+        return "that discard does not leave the hand ready"
+
+    def turn_options(
+        self,
+        seat: Seat,
+        *,
+        tsumo: Action | None,
+        drawn: Tile | None,
+        hand: Sequence[Tile],
+        counts: Sequence[int],
+        melds: Sequence[Meld],
+        kong_allowed: bool,
+        profile: Profile,
+    ) -> list[Action]:
+        """After riichi: win, an allowed concealed kong, or the drawn tile goes (001)."""
+        out: list[Action] = []
+        if tsumo is not None:
+            out.append(tsumo)
+        if drawn is not None and kong_allowed and counts[drawn.kind] == 4:
+            rest = [t for t in hand if t.kind != drawn.kind]
+            kong = Meld(MeldType.ANKAN, tuple(t for t in hand if t.kind == drawn.kind))
+            keeps = shape_waits(rest, [*melds, kong], profile) == self.waits[seat]
+            if keeps or not self.rules.kong_keeps_waits:
+                out.append(action(ActionKind.ANKAN, seat, Tile(drawn.kind)))
+        if drawn is not None:
+            out.append(discard_action(seat, drawn))
+        return out
+
+    def automatic_discard(self, seat: Seat, legal: Sequence[Action]) -> Tile | None:
+        """The drawn tile a riichi player discards without a decision: when it is their only option (001)."""
+        if not self.declared[seat] or not self.rules.automatic_discard:
+            return None
+        if len(legal) == 1 and legal[0].kind is ActionKind.DISCARD:
+            return legal[0].tile
+        return None
+
+    def declare(self, seat: Seat, *, first_turn: bool, waits: frozenset[int]) -> Event:
+        """Declare riichi (the sideways discard follows); double riichi on an uninterrupted first turn."""
+        self.declared[seat] = True
+        self.double[seat] = first_turn and self.rules.double_riichi
+        self.ippatsu[seat] = self.rules.ippatsu
+        self.waits[seat] = waits
+        self.pending = seat
+        return Event(EventKind.RIICHI, seat, {"double": self.double[seat]})
+
+    def interrupt(self) -> None:
+        """A call or kong breaks every riichi's one-shot go-around (001)."""
+        self.ippatsu = [False] * SEATS
+
+    def void_pending(self) -> None:
+        """The declaration discard was won on: the riichi stands void, no deposit."""
+        self.pending = None
+
+    def stand(self) -> Event | None:
+        """No one won on the declaration discard: the deposit goes on the table (a ``deposit`` event)."""
+        seat = self.pending
+        if seat is None:
+            return None
+        self.pending = None
+        deposit = self.rules.deposit
+        deltas = [0] * SEATS
+        deltas[seat] = -deposit
+        return Event(EventKind.DEPOSIT, seat, {"amount": deposit, "table": deposit}, tuple(deltas))
+
+    def collect(self, seat: Seat, sticks: int) -> Event | None:
+        """The winner takes every riichi deposit on the table (001); None when there are none."""
+        if not sticks:
+            return None
+        amount = sticks * self.rules.deposit
+        deltas = [0] * SEATS
+        deltas[seat] = amount
+        return Event(
+            EventKind.DEPOSITS,
+            seat,
+            {"sticks": sticks, "amount": amount, "table": -amount},
+            tuple(deltas),
+        )
