@@ -13,7 +13,9 @@ other hand goes through ``check_hand`` itself. ``Score.arrangement`` is None in 
 from __future__ import annotations
 
 import dataclasses
+import functools
 import struct
+from collections.abc import Callable
 from types import ModuleType
 from typing import Any
 
@@ -44,6 +46,8 @@ from .scoring import (
 
 __all__ = [
     "evaluate_native",
+    "evaluate_general",
+    "native_evaluator",
     "evaluate_with",
     "native_core",
     "native_profile",
@@ -365,6 +369,30 @@ def evaluate_native(profile: Profile, hand: WinningHand, ctx: WinContext) -> Sco
         if out is not NotImplemented:
             return out  # type: ignore[no-any-return]
     elif native.capsule is None:
+        return None
+    return _refused(profile, hand, ctx, _general(native, profile, hand, ctx))
+
+
+def native_evaluator(profile: Profile) -> Callable[[Profile, WinningHand, WinContext], Any] | bool:
+    """What :func:`mjspec.runtime.scoring.evaluate` calls first for ``profile``, remembered in its
+    memo as ``native_evaluate``: the core's ``score_hand`` bound to the profile's scorer (one C call,
+    no Python frame between; it answers a Score, None for the Python engine, or NotImplemented for
+    :func:`evaluate_general`), :func:`evaluate_native` where the core builds no scorer, or False
+    where no native tables stand for the profile."""
+    native = _native(profile)
+    evaluator: Callable[[Profile, WinningHand, WinContext], Any] | bool = False
+    if native.scorer is not None:
+        evaluator = functools.partial(native.score_hand, native.scorer)
+    elif native.capsule is not None:
+        evaluator = evaluate_native
+    profile.memo["native_evaluate"] = evaluator
+    return evaluator
+
+
+def evaluate_general(profile: Profile, hand: WinningHand, ctx: WinContext) -> Score | None:
+    """:func:`evaluate_native` for a request the core's reader declined (it answered NotImplemented)."""
+    native = _native(profile)
+    if native.capsule is None:
         return None
     return _refused(profile, hand, ctx, _general(native, profile, hand, ctx))
 

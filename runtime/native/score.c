@@ -266,6 +266,132 @@ static void suit_decompositions(suit_ways *w, const uint8_t *counts, int base, i
 static const int SUIT_BASE[4] = {0, 9, 18, 27};
 static const int SUIT_SIZE[4] = {9, 9, 9, 7};
 
+/* ------------------------------------------------------------------------------------------ */
+/* Per-suit tables, filled as vectors are first met                                            */
+/* ------------------------------------------------------------------------------------------ */
+
+/* The three suits and the honors never share a group, so what a hand's tiles split into is
+ * decided suit by suit, and a suit's tiles as a vector of counts (0..4 each) read as a base-5
+ * number index these tables:
+ *   - FLAG_SUIT / FLAG_HONOR: suit_flag's answer plus one (0: not yet known), worked out on first
+ *     use from the flags of smaller vectors (the lowest tile starts a triplet, a sequence or the
+ *     pair), so a vector costs a few lookups once and one lookup after. They are zero-filled
+ *     static arrays: the pages of the 2 million suit vectors a process never meets are never
+ *     touched.
+ *   - the decompositions of each complete vector met (suit_decompositions' sorted ways, the only
+ *     nonempty half of the two), kept in WAYS_POOL and found through WAYS_INDEX.
+ * Vectors of more than 14 tiles or a count above four (a formal wait on a kind whose every copy
+ * is held) are worked out each time by the functions below, as before. */
+#define SUIT_VECTORS 1953125u /* 5^9 */
+#define HONOR_VECTORS 78125u  /* 5^7 */
+static const uint32_t POW5[10] = {1, 5, 25, 125, 625, 3125, 15625, 78125, 390625, 1953125};
+static uint8_t FLAG_SUIT[SUIT_VECTORS];
+static uint8_t FLAG_HONOR[HONOR_VECTORS];
+
+/* The flag (suit_flag's 0, 1, 2) of vector idx of n kinds (9, or 7 for the honors). */
+static int vector_flag(uint32_t idx, int n) {
+    uint8_t *tab = n == 9 ? FLAG_SUIT : FLAG_HONOR;
+    if (tab[idx]) return tab[idx] - 1;
+    int flag = 2;
+    if (idx == 0) flag = 0;
+    else {
+        uint32_t rest = idx;
+        int i = 0;
+        while (rest % 5 == 0) rest /= 5, i++;
+        int x = (int)(rest % 5), d1 = (int)(rest / 5 % 5), d2 = (int)(rest / 25 % 5);
+        int sets = 0, pair = 0;
+        if (x >= 3) { /* a triplet: what is left keeps its flag */
+            int f = vector_flag(idx - 3 * POW5[i], n);
+            sets |= f == 0, pair |= f == 1;
+        }
+        if (n == 9 && i + 2 < n && d1 && d2) { /* a sequence */
+            int f = vector_flag(idx - POW5[i] - POW5[i + 1] - POW5[i + 2], n);
+            sets |= f == 0, pair |= f == 1;
+        }
+        if (x >= 2 && vector_flag(idx - 2 * POW5[i], n) == 0) pair = 1; /* the pair */
+        flag = sets ? 0 : pair ? 1 : 2;
+    }
+    tab[idx] = (uint8_t)(flag + 1);
+    return flag;
+}
+
+/* The index of suit s of `counts` and its number of tiles; -1 when a count is above four. */
+static int64_t vector_index(const uint8_t *counts, int s, int *total) {
+    uint32_t idx = 0;
+    int t = 0;
+    for (int i = SUIT_SIZE[s] - 1; i >= 0; i--) {
+        int c = counts[SUIT_BASE[s] + i];
+        if (c > 4) return -1;
+        idx = idx * 5 + (uint32_t)c;
+        t += c;
+    }
+    *total = t;
+    return idx;
+}
+
+/* The decompositions of the complete vectors met, kept in chunks that never move (a pointer
+ * handed out stays good while later vectors are added), found by an open-addressed index keyed
+ * by the vector (honors apart). When either is full, vectors are decomposed each time. */
+#define WAYS_SLOTS (1u << 16)
+#define WAYS_CHUNK 4096u /* ways per chunk: above MAX_SUIT_WAYS, so one vector's fit in one chunk */
+#define WAYS_CHUNKS 64
+typedef struct {
+    uint32_t key; /* 0: empty; else 1 + vector index, honors offset by SUIT_VECTORS */
+    uint16_t n;
+    const suit_way *ways;
+} ways_slot;
+static ways_slot WAYS_INDEX[WAYS_SLOTS];
+static uint32_t WAYS_FILLED;
+static suit_way *WAYS_POOL[WAYS_CHUNKS];
+static uint32_t WAYS_CHUNKS_USED, WAYS_USED; /* WAYS_USED: of the last chunk */
+
+/* The sorted decompositions of suit s of `counts` (suit_decompositions' nonempty half: `*half` is
+ * 1 when they hold the pair, 0 when sets alone), into *ways; their number, or -1 when there are
+ * more than MAX_SUIT_WAYS. `scratch` holds them when they are not kept. */
+static int suit_ways_of(const uint8_t *counts, int s, const suit_way **ways, int *half, suit_ways *scratch) {
+    int total, n = SUIT_SIZE[s];
+    int64_t idx = vector_index(counts, s, &total);
+    *half = total % 3 == 2;
+    if (idx >= 0 && total <= 14) {
+        if (vector_flag((uint32_t)idx, n) == 2) {
+            *ways = NULL;
+            return 0; /* neither sets nor sets and a pair: no decomposition */
+        }
+        uint32_t key = 1 + (uint32_t)idx + (n == 9 ? 0 : SUIT_VECTORS);
+        uint32_t h = (key * 2654435761u) >> 16;
+        for (;; h = (h + 1) & (WAYS_SLOTS - 1)) {
+            if (WAYS_INDEX[h].key == key) {
+                *ways = WAYS_INDEX[h].ways;
+                return WAYS_INDEX[h].n;
+            }
+            if (!WAYS_INDEX[h].key) break;
+        }
+        suit_decompositions(scratch, counts, SUIT_BASE[s], n);
+        if (scratch->overflow) return -1;
+        int got = scratch->n[*half];
+        *ways = scratch->ways[*half];
+        if (WAYS_FILLED >= WAYS_SLOTS / 4 * 3) return got;
+        if (!WAYS_CHUNKS_USED || WAYS_USED + (uint32_t)got > WAYS_CHUNK) {
+            if (WAYS_CHUNKS_USED == WAYS_CHUNKS) return got;
+            suit_way *chunk = malloc(WAYS_CHUNK * sizeof *chunk);
+            if (!chunk) return got;
+            WAYS_POOL[WAYS_CHUNKS_USED++] = chunk;
+            WAYS_USED = 0;
+        }
+        suit_way *kept = WAYS_POOL[WAYS_CHUNKS_USED - 1] + WAYS_USED;
+        memcpy(kept, scratch->ways[*half], (size_t)got * sizeof *kept);
+        WAYS_USED += (uint32_t)got;
+        WAYS_INDEX[h] = (ways_slot){key, (uint16_t)got, kept};
+        WAYS_FILLED++;
+        *ways = kept;
+        return got;
+    }
+    suit_decompositions(scratch, counts, SUIT_BASE[s], n);
+    if (scratch->overflow) return -1;
+    *ways = scratch->ways[*half];
+    return scratch->n[*half];
+}
+
 static reading_t *new_reading(enum_t *e, int shape) {
     if (e->n_readings >= MAX_READINGS) {
         e->overflow = 1;
@@ -296,19 +422,19 @@ static int group_key_cmp(const mj_group *a, const mj_group *b) {
 }
 
 static void standard_readings(enum_t *e, const uint8_t *counts, int shape, const mj_group *const *prefix, int n_prefix) {
+    const suit_way *ways[4];
+    int n_ways[4], half[4];
     for (int s = 0; s < 4; s++) {
-        suit_decompositions(&SW[s], counts, SUIT_BASE[s], SUIT_SIZE[s]);
-        if (SW[s].overflow) {
+        n_ways[s] = suit_ways_of(counts, s, &ways[s], &half[s], &SW[s]);
+        if (n_ways[s] < 0) {
             e->overflow = 1;
             return;
         }
     }
     for (int pair_suit = 0; pair_suit < 4; pair_suit++) {
-        if (!SW[pair_suit].n[1]) continue;
-        int which[4], len[4], idx[4] = {0, 0, 0, 0}, ok = 1;
+        int len[4], idx[4] = {0, 0, 0, 0}, ok = 1;
         for (int j = 0; j < 4; j++) {
-            which[j] = j == pair_suit;
-            len[j] = SW[j].n[which[j]];
+            len[j] = half[j] == (j == pair_suit) ? n_ways[j] : 0;
             if (!len[j]) ok = 0;
         }
         if (!ok) continue;
@@ -318,7 +444,7 @@ static void standard_readings(enum_t *e, const uint8_t *counts, int shape, const
             for (int k = 0; k < n_prefix; k++)
                 if (!push_group(e, r, prefix[k])) return;
             for (int j = 0; j < 4; j++) {
-                const suit_way *w = &SW[j].ways[which[j]][idx[j]];
+                const suit_way *w = &ways[j][idx[j]];
                 for (int k = 0; k < w->n; k++)
                     if (!push_group(e, r, cg(w->code[k] & 7, SUIT_BASE[j] + (w->code[k] >> 3)))) return;
             }
@@ -364,6 +490,12 @@ static int thirteen_orphans_complete(const uint8_t *c) {
 
 /* itertools.permutations(range(3)) order: suit of 1-4-7, of 2-5-8, of 3-6-9. */
 static const int PERMS[6][3] = {{0, 1, 2}, {0, 2, 1}, {1, 0, 2}, {1, 2, 0}, {2, 0, 1}, {2, 1, 0}};
+/* The nine kinds of knitted straight p: tile j is 9 * PERMS[p][j / 3] + j / 3 + 3 * (j % 3)
+ * (1-4-7 in the first suit of the permutation, 2-5-8 in the second, 3-6-9 in the third). */
+static const uint8_t KNITTED[6][9] = {
+    {0, 3, 6, 10, 13, 16, 20, 23, 26}, {0, 3, 6, 19, 22, 25, 11, 14, 17}, {9, 12, 15, 1, 4, 7, 20, 23, 26},
+    {9, 12, 15, 19, 22, 25, 2, 5, 8},  {18, 21, 24, 1, 4, 7, 11, 14, 17}, {18, 21, 24, 10, 13, 16, 2, 5, 8},
+};
 
 static void enumerate_readings(enum_t *e, const uint8_t *c, int n_melds, int standard, int seven_pairs,
                                int allow_four, int thirteen, int knitted) {
@@ -393,7 +525,7 @@ static void enumerate_readings(enum_t *e, const uint8_t *c, int n_melds, int sta
                 uint8_t rest[N_KINDS];
                 memcpy(rest, c, N_KINDS);
                 for (int j = 0; j < 9; j++) {
-                    int k = 9 * PERMS[p][j / 3] + j / 3 + 3 * (j % 3);
+                    int k = KNITTED[p][j];
                     if (!rest[k]) ok = 0;
                     else rest[k]--;
                 }
@@ -419,7 +551,7 @@ static void enumerate_readings(enum_t *e, const uint8_t *c, int n_melds, int sta
             int any = 0;
             for (int p = 0; p < 6 && !any; p++) {
                 uint8_t in[27] = {0};
-                for (int j = 0; j < 9; j++) in[9 * PERMS[p][j / 3] + j / 3 + 3 * (j % 3)] = 1;
+                for (int j = 0; j < 9; j++) in[KNITTED[p][j]] = 1;
                 int sub = 1;
                 for (int k = 0; k < 27; k++)
                     if (c[k] && !in[k]) sub = 0;
@@ -517,9 +649,17 @@ static int suit_flag(const uint8_t *counts, int base, int n) {
     return 2;
 }
 
+/* suit_flag of suit s, from the tables where the vector is in them. */
+static int suit_flag_of(const uint8_t *counts, int s) {
+    int total;
+    int64_t idx = vector_index(counts, s, &total);
+    if (idx < 0 || total > 14) return suit_flag(counts, SUIT_BASE[s], SUIT_SIZE[s]);
+    return vector_flag((uint32_t)idx, SUIT_SIZE[s]);
+}
+
 static int standard_complete(const uint8_t *c) {
     int sum = 0;
-    for (int s = 0; s < 4; s++) sum += suit_flag(c, SUIT_BASE[s], SUIT_SIZE[s]);
+    for (int s = 0; s < 4; s++) sum += suit_flag_of(c, s);
     return sum == 1;
 }
 
@@ -546,7 +686,7 @@ static int other_complete(const uint8_t *c, int n_melds, const mj_profile *P, in
                 int ok = 1;
                 memcpy(rest, c, N_KINDS);
                 for (int j = 0; j < 9 && ok; j++) {
-                    int k = 9 * PERMS[p][j / 3] + j / 3 + 3 * (j % 3);
+                    int k = KNITTED[p][j];
                     if (!rest[k]) ok = 0;
                     else rest[k]--;
                 }
@@ -571,9 +711,15 @@ static uint64_t formal_waits(const uint8_t *with_win, int n_melds, int win, cons
     /* The standard shape suit by suit (standard_complete): a kind added to one suit leaves the
      * other suits' flags as they are, so those are worked out once, and a suit is skipped whole
      * when the others already hold a pair or a suit that is neither sets nor sets and a pair. */
-    int flag[4], sum = 0;
+    int flag[4], sum = 0, total[4];
+    int64_t index[4]; /* each suit's vector (-1: outside the tables) */
     if (P->standard)
-        for (int s = 0; s < 4; s++) sum += flag[s] = suit_flag(c, SUIT_BASE[s], SUIT_SIZE[s]);
+        for (int s = 0; s < 4; s++) {
+            index[s] = vector_index(c, s, &total[s]);
+            if (index[s] >= 0 && total[s] > 13) index[s] = -1; /* a tile added must stay within them */
+            sum += flag[s] = index[s] >= 0 ? vector_flag((uint32_t)index[s], SUIT_SIZE[s])
+                                           : suit_flag(c, SUIT_BASE[s], SUIT_SIZE[s]);
+        }
     int pairs_k = -1, orphans = 0; /* seven pairs: the one odd kind; thirteen orphans: none other held */
     if (n_melds == 0 && P->seven_pairs)
         for (int t = 0, odd = 0; t < N_KINDS; t++)
@@ -588,7 +734,7 @@ static uint64_t formal_waits(const uint8_t *with_win, int n_melds, int win, cons
         for (int p = 0; p < 6; p++) {
             lacks[p] = -1;
             for (int j = 0; j < 9 && lacks[p] != -2; j++) {
-                int t = 9 * PERMS[p][j / 3] + j / 3 + 3 * (j % 3);
+                int t = KNITTED[p][j];
                 if (!c[t]) lacks[p] = lacks[p] == -1 ? t : -2;
             }
         }
@@ -609,8 +755,14 @@ static uint64_t formal_waits(const uint8_t *with_win, int n_melds, int win, cons
         int rest = P->standard ? sum - flag[s] : 2;
         if (rest > 1 && !others) continue; /* no kind of this suit completes the hand */
         for (int k = SUIT_BASE[s]; k < SUIT_BASE[s] + SUIT_SIZE[s]; k++) {
+            int added = 2; /* the suit's flag with kind k added (2 where it cannot matter) */
+            if (rest <= 1)
+                added = index[s] >= 0 && c[k] < 4
+                            ? vector_flag((uint32_t)index[s] + POW5[k - SUIT_BASE[s]], SUIT_SIZE[s])
+                            : -1;
             c[k]++;
-            int done = rest <= 1 && rest + suit_flag(c, SUIT_BASE[s], SUIT_SIZE[s]) == 1;
+            if (added < 0) added = suit_flag(c, SUIT_BASE[s], SUIT_SIZE[s]);
+            int done = rest <= 1 && rest + added == 1;
             if (!done && others) {
                 unsigned perms = 0;
                 for (int p = 0; p < 6; p++)
@@ -1497,7 +1649,19 @@ static PyObject *new_slotted(const slotted_t *t, PyObject **values) {
  * section) per pattern of the profile, `items` the same per point item. */
 typedef struct {
     PyObject *patterns, *items;
+    /* The last ScoredPattern (ScoredPoints) built for each pattern (point item), with its value
+     * and count: frozen, so an answer may share it, as scoring.py _scored_pattern shares its
+     * memo's (strong references; NULL: none yet). */
+    struct {
+        int64_t value, count;
+        PyObject *scored;
+    } pattern_memo[MJ_MAX_PATTERNS], item_memo[MAX_ITEMS];
 } builder_t;
+
+static void clear_builder(builder_t *b) {
+    for (int i = 0; i < MJ_MAX_PATTERNS; i++) Py_CLEAR(b->pattern_memo[i].scored);
+    for (int i = 0; i < MAX_ITEMS; i++) Py_CLEAR(b->item_memo[i].scored);
+}
 
 static int parse_builder(PyObject *build, const mj_profile *P, builder_t *b) {
     if (!PyTuple_Check(build) || PyTuple_GET_SIZE(build) != 5) {
@@ -1554,11 +1718,16 @@ static PyObject *role_name(const char *c) {
 }
 
 /* The Score of a result, as runtime/native_score.py _score builds it (arrangement None). */
-static PyObject *build_score(const result_t *r, const builder_t *b) {
+static PyObject *build_score(const result_t *r, builder_t *b) {
     PyObject *v[11] = {NULL};
     PyObject *pats = PyTuple_New(r->n_pat), *items = PyTuple_New(r->n_items), *pays = PyDict_New();
     if (!pats || !items || !pays) goto fail;
     for (int i = 0; i < r->n_pat; i++) {
+        __typeof__(b->pattern_memo[0]) *memo = &b->pattern_memo[r->pat[i]];
+        if (memo->scored && memo->value == r->val[i] && memo->count == r->cnt[i]) {
+            PyTuple_SET_ITEM(pats, i, Py_NewRef(memo->scored));
+            continue;
+        }
         PyObject *info = PyTuple_GET_ITEM(b->patterns, r->pat[i]);
         PyObject *f[5] = {Py_NewRef(PyTuple_GET_ITEM(info, 0)), Py_NewRef(PyTuple_GET_ITEM(info, 1)),
                           PyLong_FromLongLong(r->val[i]), PyLong_FromLongLong(r->cnt[i]),
@@ -1570,8 +1739,15 @@ static PyObject *build_score(const result_t *r, const builder_t *b) {
         PyObject *sp = new_slotted(&PATTERN_T, f);
         if (!sp) goto fail;
         PyTuple_SET_ITEM(pats, i, sp);
+        Py_XSETREF(memo->scored, Py_NewRef(sp));
+        memo->value = r->val[i], memo->count = r->cnt[i];
     }
     for (int i = 0; i < r->n_items; i++) {
+        __typeof__(b->item_memo[0]) *memo = &b->item_memo[r->item[i]];
+        if (memo->scored && memo->value == r->item_val[i]) {
+            PyTuple_SET_ITEM(items, i, Py_NewRef(memo->scored));
+            continue;
+        }
         PyObject *info = PyTuple_GET_ITEM(b->items, r->item[i]);
         PyObject *f[4] = {Py_NewRef(PyTuple_GET_ITEM(info, 0)), Py_NewRef(PyTuple_GET_ITEM(info, 1)),
                           PyLong_FromLongLong(r->item_val[i]), Py_NewRef(PyTuple_GET_ITEM(info, 2))};
@@ -1582,6 +1758,8 @@ static PyObject *build_score(const result_t *r, const builder_t *b) {
         PyObject *sp = new_slotted(&POINTS_T, f);
         if (!sp) goto fail;
         PyTuple_SET_ITEM(items, i, sp);
+        Py_XSETREF(memo->scored, Py_NewRef(sp));
+        memo->value = r->item_val[i];
     }
     for (int i = 0; i < r->n_pay; i++) {
         PyObject *amount = PyLong_FromLongLong(r->pay[i]);
@@ -1894,7 +2072,7 @@ static int SCRATCH_BUSY;
 
 /* Score a parsed request: the result tuple (or with `b` the Score), None (Python answers), or
  * NULL with an exception. */
-static PyObject *run(const request_t *q, const builder_t *b) {
+static PyObject *run(const request_t *q, builder_t *b) {
     scratch_t *w;
     int own = SCRATCH_BUSY;
     if (own) w = PyMem_Malloc(sizeof *w);
@@ -2177,6 +2355,7 @@ static void scorer_free(PyObject *capsule) {
     }
     Py_XDECREF(S->capsule);
     Py_XDECREF(S->build);
+    clear_builder(&S->builder);
     Py_XDECREF(S->refuse);
     for (int i = 0; i < S->n_contradictions; i++) Py_XDECREF(S->reasons[i]);
     for (int i = 0; i < KNOWN_TILES; i++) Py_XDECREF(S->known.tile[i]);
@@ -2325,7 +2504,7 @@ static PyObject *py_score_hand(PyObject *self, PyObject *const *args, Py_ssize_t
         PyErr_SetString(PyExc_TypeError, "score_hand: the first argument must be a scorer (runtime._score.scorer)");
         return NULL;
     }
-    const scorer_t *S = PyCapsule_GetPointer(args[0], "mjspec.native_scorer");
+    scorer_t *S = PyCapsule_GetPointer(args[0], "mjspec.native_scorer");
     PyObject *hand = args[2], *ctx = args[3];
     PyObject *ret = NULL, *concealed = NULL, *melds = NULL, *wt = NULL, *win = NULL, *x = NULL;
     request_t q;
