@@ -205,17 +205,19 @@ def evaluate(
 _NATIVE: list[Any] = []
 
 
-def _native_evaluator(profile: Profile) -> Callable[[Profile, WinningHand, WinContext], Any] | bool:
+def _native_evaluator(profile: Profile) -> Any:
     """The evaluator :func:`evaluate` calls first (native_score.native_evaluator), or False where
     the native core is not built or not allowed; remembered in the profile's memo."""
     if not _NATIVE:
         from .native_score import evaluate_general, native_core, native_evaluator
 
-        _NATIVE.extend((native_evaluator, evaluate_general) if native_core() is not None else (None, None))
+        _NATIVE.extend(
+            (native_evaluator, evaluate_general) if native_core() is not None else (None, None)
+        )
     if _NATIVE[0] is None:
         profile.memo["native_evaluate"] = False
         return False
-    return _NATIVE[0](profile)  # type: ignore[no-any-return]
+    return _NATIVE[0](profile)
 
 
 def score_every_arrangement(profile: Profile, hand: WinningHand, ctx: WinContext) -> list[Score]:
