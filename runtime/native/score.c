@@ -748,12 +748,22 @@ static uint64_t formal_waits(const uint8_t *with_win, int n_melds, int win, cons
             if (sub) hk_perms |= 1u << p;
         }
     }
-    int others = pairs_k >= 0 || orphans || hk_perms;
-    for (int p = 0; p < 6; p++) others = others || lacks[p] != -2;
+    /* The kinds the other shapes may complete: any kind (thirteen orphans, honors and knitted
+     * tiles, a knitted straight the hand holds whole: `wide`), or only some (seven pairs' odd
+     * kind, a knitted straight's one missing tile: `narrow`). */
+    int wide = orphans || hk_perms;
+    unsigned whole = 0; /* the knitted straights the hand holds whole */
+    uint64_t narrow = pairs_k >= 0 ? (uint64_t)1 << pairs_k : 0;
+    for (int p = 0; p < 6; p++) {
+        if (lacks[p] == -1) whole |= 1u << p;
+        else if (lacks[p] >= 0) narrow |= (uint64_t)1 << lacks[p];
+    }
+    wide = wide || whole;
     uint64_t waits = 0;
     for (int s = 0; s < 4; s++) {
         int rest = P->standard ? sum - flag[s] : 2;
-        if (rest > 1 && !others) continue; /* no kind of this suit completes the hand */
+        uint64_t suit_bits = (((uint64_t)1 << SUIT_SIZE[s]) - 1) << SUIT_BASE[s];
+        if (rest > 1 && !wide && !(narrow & suit_bits)) continue; /* no kind of this suit completes the hand */
         for (int k = SUIT_BASE[s]; k < SUIT_BASE[s] + SUIT_SIZE[s]; k++) {
             int added = 2; /* the suit's flag with kind k added (2 where it cannot matter) */
             if (rest <= 1)
@@ -763,10 +773,10 @@ static uint64_t formal_waits(const uint8_t *with_win, int n_melds, int win, cons
             c[k]++;
             if (added < 0) added = suit_flag(c, SUIT_BASE[s], SUIT_SIZE[s]);
             int done = rest <= 1 && rest + added == 1;
-            if (!done && others) {
-                unsigned perms = 0;
+            if (!done && (wide || (narrow >> k & 1))) {
+                unsigned perms = whole;
                 for (int p = 0; p < 6; p++)
-                    if (lacks[p] == -1 || lacks[p] == k) perms |= 1u << p;
+                    if (lacks[p] == k) perms |= 1u << p;
                 done = other_complete(c, n_melds, P, k, pairs_k, orphans, perms, hk_perms);
             }
             c[k]--;
@@ -1017,6 +1027,8 @@ typedef struct {
     int16_t plain[2][MJ_MAX_PATTERNS]; /* [1]: tiles_only */
     int n_groups;
     combo_group_t groups[MAX_COMBO_GROUPS];
+    uint8_t has_limits;     /* a limit pattern is declared (Profile.has_limits) */
+    uint8_t limit_combines; /* ... and one of them is a combination pattern */
 } plan_t;
 
 static int combo_taken(const mj_pattern *p, int which);
@@ -1025,6 +1037,10 @@ static void make_plan(const mj_profile *P, plan_t *plan) {
     memset(plan, 0, sizeof *plan);
     for (int i = 0; i < P->n_patterns; i++) {
         const mj_pattern *p = &P->patterns[i];
+        if (p->limit) {
+            plan->has_limits = 1;
+            if (p->combine_kind != MJ_NONE) plan->limit_combines = 1;
+        }
         if (p->combine_kind == MJ_NONE) {
             int t = p->tiles_only ? 1 : 0;
             plan->plain[t][plan->n_plain[t]++] = (int16_t)i;
@@ -1845,14 +1861,11 @@ static int score(const request_t *q, result_t *out, result_t *cur, result_t *und
         out->reason = "not a winning shape";
         return 0;
     }
-    int has_limits = 0; /* Profile.has_limits (of the ordinary profile: none) */
-    for (int i = 0; i < P->n_patterns; i++)
-        if (P->patterns[i].limit) {
-            /* The ordinary profile lists the combination patterns in another order when a limit
-             * pattern combines (its groups' first appearance moves): left to Python. */
-            if (q->skip_limits && P->patterns[i].combine_kind != MJ_NONE) goto unsupported;
-            has_limits = !q->skip_limits;
-        }
+    /* Profile.has_limits (of the ordinary profile: none). The ordinary profile lists the
+     * combination patterns in another order when a limit pattern combines (its groups' first
+     * appearance moves): left to Python. */
+    if (q->skip_limits && q->plan->limit_combines) goto unsupported;
+    int has_limits = q->plan->has_limits && !q->skip_limits;
 
     /* The hand-wide view (scoring.py _learn_tiles and the top of _evaluate). */
     mj_view v;
@@ -2597,8 +2610,9 @@ static PyObject *py_score_hand(PyObject *self, PyObject *const *args, Py_ssize_t
         int gk = mc == MJ_MELD_CHI ? MJ_GK_SEQUENCE : mc == MJ_MELD_PON ? MJ_GK_TRIPLET : MJ_GK_KONG;
         fill_group(&q.melds.groups[m], gk, kinds[0], mc == MJ_MELD_ANKAN, mc);
     }
+    int most = S->copies < 4 ? S->copies : 4;
     for (int k = 0; k < N_KINDS; k++)
-        if (totals[k] > S->copies || totals[k] > 4) NOT_SURE();
+        if (totals[k] > most) NOT_SURE();
     q.concealed = codes;
     q.n_concealed = nc;
     const char *ws = PyUnicode_Check(win) ? PyUnicode_AsUTF8(win) : NULL; /* WinKind: "tsumo", "ron" */
@@ -2675,7 +2689,7 @@ static PyObject *py_score_hand(PyObject *self, PyObject *const *args, Py_ssize_t
     }
     if (!q.refusal) { /* too_many_copies: situation.py words it */
         if (q.n_dora > S->indicator_limit || q.n_ura > S->indicator_limit) q.refuse = S->refuse;
-        for (int k = 0; k < N_KINDS; k++)
+        for (int k = 0; q.n_dora + q.n_ura && k < N_KINDS; k++) /* the hand's own were checked above */
             if (totals[k] > S->copies) q.refuse = S->refuse;
     }
     uint8_t win_code = (uint8_t)wc;
