@@ -704,7 +704,16 @@ static int other_complete(const uint8_t *c, int n_melds, const mj_profile *P, in
 /* The formal waits of the hand before its winning tile (shapes.py formal_waits), as bits by
  * kind: the kinds k with is_complete(before + k), a kind whose every copy is held included
  * (shapes.py _formal_waits reaches the same set through its short cuts). */
+static uint64_t formal_waits_until(const uint8_t *with_win, int n_melds, int win, const mj_profile *P, uint64_t stop);
+
 static uint64_t formal_waits(const uint8_t *with_win, int n_melds, int win, const mj_profile *P) {
+    return formal_waits_until(with_win, n_melds, win, P, 0);
+}
+
+/* formal_waits, but the search stops at the first wait among the kinds of `stop` (then the bits
+ * answered are only those found so far, that one included): whether a hand waits on its winning
+ * kind alone is settled by the first other wait. */
+static uint64_t formal_waits_until(const uint8_t *with_win, int n_melds, int win, const mj_profile *P, uint64_t stop) {
     uint8_t c[N_KINDS];
     memcpy(c, with_win, N_KINDS);
     c[win]--;
@@ -780,7 +789,10 @@ static uint64_t formal_waits(const uint8_t *with_win, int n_melds, int win, cons
                 done = other_complete(c, n_melds, P, k, pairs_k, orphans, perms, hk_perms);
             }
             c[k]--;
-            if (done) waits |= (uint64_t)1 << k;
+            if (done) {
+                waits |= (uint64_t)1 << k;
+                if (waits & stop) return waits;
+            }
         }
     }
     return waits;
@@ -1898,7 +1910,11 @@ static int score(const request_t *q, result_t *out, result_t *cur, result_t *und
     if ((v.only_wait < 0 && P->needs_only_wait) || (v.only_live_wait < 0 && P->needs_only_live_wait)) {
         /* not passed: the core's own; scoring.py _only_live_wait: the kinds every copy of which
          * lies exposed (context.exhausted, q->dead) do not count as waits, the winning one aside */
-        uint64_t waits = formal_waits(conc, nm, q->win >> 1, P), win_bit = (uint64_t)1 << (q->win >> 1);
+        /* only the other waits matter (the live ones, where only_live_wait is asked): the first
+         * found settles both answers as no */
+        uint64_t win_bit = (uint64_t)1 << (q->win >> 1), other = ~win_bit;
+        if (v.only_live_wait < 0) other &= ~q->dead;
+        uint64_t waits = formal_waits_until(conc, nm, q->win >> 1, P, other);
         if (v.only_wait < 0) v.only_wait = waits == win_bit;
         if (v.only_live_wait < 0) v.only_live_wait = (waits & ~(q->dead & ~win_bit)) == win_bit;
     }
