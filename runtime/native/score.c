@@ -2709,18 +2709,20 @@ static PyObject *py_score_hand(PyObject *self, PyObject *const *args, Py_ssize_t
             if (totals[k] > S->copies) q.refuse = S->refuse;
     }
     uint8_t win_code = (uint8_t)wc;
-    const uint8_t *lists[6] = {codes, &win_code, q.melds.codes[0], q.melds.codes[1], q.melds.codes[2], q.melds.codes[3]};
-    int lens[6] = {n_codes, 1, 0, 0, 0, 0};
+    const uint8_t *lists[8] = {codes, &win_code, q.melds.codes[0], q.melds.codes[1], q.melds.codes[2], q.melds.codes[3],
+                               dora, ura};
+    int lens[8] = {n_codes, 1, 0, 0, 0, 0, q.n_dora, q.n_ura};
     for (int m = 0; m < nm; m++) lens[2 + m] = q.melds.n_codes[m];
-    for (int l = 0; l < 6; l++)
-        for (int i = 0; i < lens[l]; i++)
-            if (lists[l][i] & 1) reds[(lists[l][i] >> 1) / 9]++; /* a red tile of the set is a suited five */
-    for (int i = 0; i < q.n_dora; i++)
-        if (dora[i] & 1) reds[(dora[i] >> 1) / 9]++;
-    for (int i = 0; i < q.n_ura; i++)
-        if (ura[i] & 1) reds[(ura[i] >> 1) / 9]++;
-    for (int s = 0; s < 3; s++)
-        if (!q.refusal && reds[s] > (S->red_suits >> s & 1)) q.refuse = S->refuse;
+    int red = 0; /* any red tile at all (the code's low bit): most hands hold none */
+    for (int l = 0; l < 8; l++)
+        for (int i = 0; i < lens[l]; i++) red |= lists[l][i];
+    if (red & 1) {
+        for (int l = 0; l < 8; l++)
+            for (int i = 0; i < lens[l]; i++)
+                if (lists[l][i] & 1) reds[(lists[l][i] >> 1) / 9]++; /* a red tile of the set is a suited five */
+        for (int s = 0; s < 3; s++)
+            if (!q.refusal && reds[s] > (S->red_suits >> s & 1)) q.refuse = S->refuse;
+    }
     if (q.refuse) q.refuse_args[0] = args[1], q.refuse_args[1] = hand, q.refuse_args[2] = ctx;
     ret = run(&q, &S->builder);
 done:
