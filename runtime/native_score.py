@@ -48,6 +48,7 @@ __all__ = [
     "evaluate_native",
     "evaluate_general",
     "native_evaluator",
+    "contradiction_masks",
     "evaluate_with",
     "native_core",
     "native_profile",
@@ -217,20 +218,28 @@ def _tile_flags(profile: Profile) -> bytes:
     return bytes(flags)
 
 
-def _contradictions(core: Any, profile: Profile) -> tuple[tuple[int, str], ...] | None:
-    """situation.py CONTRADICTIONS as the core reads them: per row that can hold for this profile,
-    the bits of its facts in ``core.FACTS`` and its reason; None when a row names a fact the core
-    does not read (then situation.py itself decides, on the general path)."""
+def contradiction_masks(
+    names: tuple[str, ...], profile: Profile
+) -> tuple[tuple[int, str], ...] | None:
+    """situation.py CONTRADICTIONS as a native reader reads them: per row that can hold for this
+    profile, the bits of its facts in ``names`` (the reader's FACTS) and its reason; None when a
+    row names a fact the reader does not read (then situation.py itself decides, on the Python
+    path). The one table both native readers (score.c, request.c) take their refusals from."""
     known = profile_facts(profile)
     rows = []
     for facts, why in CONTRADICTIONS:
         if any(known.get(fact) is False for fact in facts):
             continue  # a fact of the profile that does not hold: the row never refuses here
         asked = [fact for fact in facts if fact not in known]
-        if not asked or any(fact not in core.FACTS for fact in asked):
+        if not asked or any(fact not in names for fact in asked):
             return None
-        rows.append((sum(1 << core.FACTS.index(fact) for fact in asked), why))
+        rows.append((sum(1 << names.index(fact) for fact in asked), why))
     return tuple(rows)
+
+
+def _contradictions(core: Any, profile: Profile) -> tuple[tuple[int, str], ...] | None:
+    """:func:`contradiction_masks` over the core's ``FACTS``."""
+    return contradiction_masks(tuple(core.FACTS), profile)
 
 
 def _scorer(core: Any, capsule: Any, profile: Profile, options: bytes) -> Any | None:
