@@ -2639,9 +2639,20 @@ static PyObject *py_score_hand(PyObject *self, PyObject *const *args, Py_ssize_t
     /* the situation */
     uint32_t facts = (q.tsumo ? 1u << FACT_TSUMO : 1u << FACT_RON) | (nm ? 1u << FACT_MELDS : 0);
     for (int i = 0; i < 17; i++) {
-        PyObject *f = get_attr(ctx, A_ctx[i], &C_ctx[i]);
-        if (!f) NOT_SURE();
+        /* the slot read in place (the context holds it for the call), else get_attr */
+        PyObject *f = C_ctx[i].type == Py_TYPE(ctx) && C_ctx[i].offset > 0
+                          ? *(PyObject **)((char *)ctx + C_ctx[i].offset)
+                          : NULL,
+                 *owned = NULL;
         int slot = CTX_SLOT[i];
+        if (f == Py_False && (slot < 10 || slot == 16 || slot == 17)) { /* the usual: a flag not set */
+            q.sit[slot] = 0;
+            continue;
+        }
+        if (!f) {
+            f = owned = get_attr(ctx, A_ctx[i], &C_ctx[i]);
+            if (!f) NOT_SURE();
+        }
         long long val = 0;
         if (slot == 10 || slot == 11) { /* seat_wind, round_wind */
             const char *at = strchr("ESWN", letter(f));
@@ -2659,7 +2670,7 @@ static PyObject *py_score_hand(PyObject *self, PyObject *const *args, Py_ssize_t
             val = f == Py_True ? 1 : f == Py_False ? 0 : -2;
             if (val == 1) facts |= 1u << (slot < 9 ? slot : slot - 7);
         }
-        Py_DECREF(f);
+        Py_XDECREF(owned);
         if (val == -2) NOT_SURE();
         q.sit[slot] = val;
     }
