@@ -496,6 +496,16 @@ static const uint8_t KNITTED[6][9] = {
     {0, 3, 6, 10, 13, 16, 20, 23, 26}, {0, 3, 6, 19, 22, 25, 11, 14, 17}, {9, 12, 15, 1, 4, 7, 20, 23, 26},
     {9, 12, 15, 19, 22, 25, 2, 5, 8},  {18, 21, 24, 1, 4, 7, 11, 14, 17}, {18, 21, 24, 10, 13, 16, 2, 5, 8},
 };
+/* The same nine kinds as bits (bit k: kind k). */
+static const uint32_t KNITTED_BITS[6] = {0x4912449, 0x24a4849, 0x4909292, 0x2489324, 0x1264892, 0x1252524};
+
+/* Bit k set where the hand holds kind k (k < 27). */
+static uint32_t suited_held(const uint8_t *c) {
+    uint32_t held = 0;
+    for (int k = 0; k < 27; k++)
+        if (c[k]) held |= 1u << k;
+    return held;
+}
 
 static void enumerate_readings(enum_t *e, const uint8_t *c, int n_melds, int standard, int seven_pairs,
                                int allow_four, int thirteen, int knitted) {
@@ -519,8 +529,10 @@ static void enumerate_readings(enum_t *e, const uint8_t *c, int n_melds, int sta
         }
     }
     if (knitted) {
+        uint32_t held = n_melds <= 1 ? suited_held(c) : 0;
         if (n_melds <= 1) /* shapes.py _knitted_straight_readings */
             for (int p = 0; p < 6; p++) {
+                if ((held & KNITTED_BITS[p]) != KNITTED_BITS[p]) continue; /* a tile of it missing */
                 int ok = 1;
                 uint8_t rest[N_KINDS];
                 memcpy(rest, c, N_KINDS);
@@ -739,14 +751,13 @@ static uint64_t formal_waits_until(const uint8_t *with_win, int n_melds, int win
     }
     /* per knitted straight (PERMS), the one tile of its nine the hand lacks (-1: none; -2: more) */
     int lacks[6] = {-2, -2, -2, -2, -2, -2};
-    if (P->knitted && n_melds <= 1)
+    if (P->knitted && n_melds <= 1) {
+        uint32_t held = suited_held(c);
         for (int p = 0; p < 6; p++) {
-            lacks[p] = -1;
-            for (int j = 0; j < 9 && lacks[p] != -2; j++) {
-                int t = KNITTED[p][j];
-                if (!c[t]) lacks[p] = lacks[p] == -1 ? t : -2;
-            }
+            uint32_t missing = KNITTED_BITS[p] & ~held;
+            lacks[p] = !missing ? -1 : missing & (missing - 1) ? -2 : __builtin_ctz(missing);
         }
+    }
     unsigned hk_perms = 0;
     if (P->knitted && n_melds == 0) {
         int single = 1;
