@@ -482,7 +482,7 @@ PROFILE = replace(
 #: The digest of this profile's native engine (generated/native/sichuan_planet.c) built from the
 #: same spec, or None when the profile runs on the Python backend only. A compiled native module
 #: whose digest differs (built from an older spec) is never used.
-NATIVE_DIGEST: str | None = "a682eef4e81607807d96cfdc3fe4ad89"
+NATIVE_DIGEST: str | None = "852bce9b631851fc11da6b0765e5154e"
 
 # The runtime learns of this engine, and of its native module, from this call alone.
 register_engine(

@@ -11,11 +11,11 @@ two on every corpus) and writes every error message.
 
 from __future__ import annotations
 
-from typing import Any, Callable
+from typing import Any, Callable, Literal
 
 from .backend import native_module
 from .context import MAX_COUNT
-from .native_score import _native, native_core
+from .native_score import _native, contradiction_masks, native_core
 from .profile import Profile
 from .situation import indicator_limit
 
@@ -36,16 +36,26 @@ def _accepted(profile: Profile) -> bytes:
 _MELD_BITS = (("chi", 0), ("pon", 1), ("minkan", 2), ("kakan", 3), ("ankan", 4))
 
 
-def _limits(profile: Profile) -> tuple[int, int, int]:
+def _limits(profile: Profile, reader: Any = None) -> tuple[int, int, tuple[int, ...]] | None:
     """What runtime/situation.py refuses, as the native reader declines it: the meld types the
-    profile calls (bits), how many indicators its dead wall shows, whether it has a dead wall."""
-    known: tuple[int, int, int] | None = profile.memo.get("native_limits")
+    profile calls (bits), how many indicators its dead wall shows, and its CONTRADICTIONS rows as
+    masks over the reader's FACTS; None when a row names a fact the reader does not read (then
+    every request of the profile takes the Python path)."""
+    known: tuple[int, int, tuple[int, ...]] | Literal[False] | None
+    known = profile.memo.get("native_limits")
     if known is None:
         calls = profile.table.calls
         bits = sum(1 << code for name, code in _MELD_BITS if getattr(calls, name))
-        known = (bits, indicator_limit(profile), int(profile.table.dead_wall is not None))
+        if reader is None:
+            reader = native_module("runtime._request")
+        rows = contradiction_masks(tuple(reader.FACTS), profile)
+        known = (
+            (bits, indicator_limit(profile), tuple(mask for mask, _ in rows))
+            if rows is not None
+            else False
+        )
         profile.memo["native_limits"] = known
-    return known
+    return known or None
 
 
 def _names(profile: Profile) -> tuple[tuple[str, str], ...]:
@@ -65,9 +75,10 @@ def _scored(profile: Profile, raw: Any) -> tuple[Any, ...] | None:
     native = _native(profile)
     if native.capsule is None:
         return None
-    packed = reader.pack(
-        raw, _accepted(profile), profile.tiles.copies, MAX_COUNT, *_limits(profile)
-    )
+    limits = _limits(profile, reader)
+    if limits is None:
+        return None
+    packed = reader.pack(raw, _accepted(profile), profile.tiles.copies, MAX_COUNT, *limits)
     if packed is None:
         return None
     out: tuple[Any, ...] | None = core.evaluate(native.capsule, *packed, native.options)
@@ -161,7 +172,10 @@ def batch_profile(profile: Profile) -> tuple[Any, ...] | None:
         fragments = tuple(f.encode("utf-8") for f in _fragments(profile))
     except UnicodeEncodeError:
         return None  # a name contract_line could not write either
-    pack_args = (_accepted(profile), profile.tiles.copies, MAX_COUNT, *_limits(profile))
+    limits = _limits(profile, reader)
+    if limits is None:
+        return None
+    pack_args = (_accepted(profile), profile.tiles.copies, MAX_COUNT, *limits)
     tables = (core.evaluate, native.capsule, native.options)
     return (reader.pack, pack_args, *tables, fragments, {}, _text)
 

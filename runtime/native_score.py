@@ -13,7 +13,9 @@ other hand goes through ``check_hand`` itself. ``Score.arrangement`` is None in 
 from __future__ import annotations
 
 import dataclasses
+import functools
 import struct
+from collections.abc import Callable
 from types import ModuleType
 from typing import Any
 
@@ -44,6 +46,9 @@ from .scoring import (
 
 __all__ = [
     "evaluate_native",
+    "evaluate_general",
+    "native_evaluator",
+    "contradiction_masks",
     "evaluate_with",
     "native_core",
     "native_profile",
@@ -213,20 +218,28 @@ def _tile_flags(profile: Profile) -> bytes:
     return bytes(flags)
 
 
-def _contradictions(core: Any, profile: Profile) -> tuple[tuple[int, str], ...] | None:
-    """situation.py CONTRADICTIONS as the core reads them: per row that can hold for this profile,
-    the bits of its facts in ``core.FACTS`` and its reason; None when a row names a fact the core
-    does not read (then situation.py itself decides, on the general path)."""
+def contradiction_masks(
+    names: tuple[str, ...], profile: Profile
+) -> tuple[tuple[int, str], ...] | None:
+    """situation.py CONTRADICTIONS as a native reader reads them: per row that can hold for this
+    profile, the bits of its facts in ``names`` (the reader's FACTS) and its reason; None when a
+    row names a fact the reader does not read (then situation.py itself decides, on the Python
+    path). The one table both native readers (score.c, request.c) take their refusals from."""
     known = profile_facts(profile)
     rows = []
     for facts, why in CONTRADICTIONS:
         if any(known.get(fact) is False for fact in facts):
             continue  # a fact of the profile that does not hold: the row never refuses here
         asked = [fact for fact in facts if fact not in known]
-        if not asked or any(fact not in core.FACTS for fact in asked):
+        if not asked or any(fact not in names for fact in asked):
             return None
-        rows.append((sum(1 << core.FACTS.index(fact) for fact in asked), why))
+        rows.append((sum(1 << names.index(fact) for fact in asked), why))
     return tuple(rows)
+
+
+def _contradictions(core: Any, profile: Profile) -> tuple[tuple[int, str], ...] | None:
+    """:func:`contradiction_masks` over the core's ``FACTS``."""
+    return contradiction_masks(tuple(core.FACTS), profile)
 
 
 def _scorer(core: Any, capsule: Any, profile: Profile, options: bytes) -> Any | None:
@@ -365,6 +378,30 @@ def evaluate_native(profile: Profile, hand: WinningHand, ctx: WinContext) -> Sco
         if out is not NotImplemented:
             return out  # type: ignore[no-any-return]
     elif native.capsule is None:
+        return None
+    return _refused(profile, hand, ctx, _general(native, profile, hand, ctx))
+
+
+def native_evaluator(profile: Profile) -> Callable[[Profile, WinningHand, WinContext], Any] | bool:
+    """What :func:`mjspec.runtime.scoring.evaluate` calls first for ``profile``, remembered in its
+    memo as ``native_evaluate``: the core's ``score_hand`` bound to the profile's scorer (one C call,
+    no Python frame between; it answers a Score, None for the Python engine, or NotImplemented for
+    :func:`evaluate_general`), :func:`evaluate_native` where the core builds no scorer, or False
+    where no native tables stand for the profile."""
+    native = _native(profile)
+    evaluator: Callable[[Profile, WinningHand, WinContext], Any] | bool = False
+    if native.scorer is not None:
+        evaluator = functools.partial(native.score_hand, native.scorer)
+    elif native.capsule is not None:
+        evaluator = evaluate_native
+    profile.memo["native_evaluate"] = evaluator
+    return evaluator
+
+
+def evaluate_general(profile: Profile, hand: WinningHand, ctx: WinContext) -> Score | None:
+    """:func:`evaluate_native` for a request the core's reader declined (it answered NotImplemented)."""
+    native = _native(profile)
+    if native.capsule is None:
         return None
     return _refused(profile, hand, ctx, _general(native, profile, hand, ctx))
 

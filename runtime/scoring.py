@@ -171,11 +171,15 @@ def evaluate(
     with the very answer of this Python engine but for ``Score.arrangement``, which it leaves None;
     ``reference=True`` asks this engine alone (its answer names the arrangement)."""
     if not reference:
-        native = _NATIVE_SCORER[0] if _NATIVE_SCORER else _native_scorer()
-        if native is not None:
+        native = profile.memo.get("native_evaluate")
+        if native is None:
+            native = _native_evaluator(profile)
+        if native:
             answer = native(profile, hand, ctx)
+            if answer is NotImplemented:
+                answer = _NATIVE[1](profile, hand, ctx)
             if answer is not None:
-                return answer
+                return answer  # type: ignore[no-any-return]
     if ctx.options:
         # Options that set rule fields (shapes, tiles) take effect for this request too.
         profile = bind_options(profile, {**profile.option_values.as_dict(), **dict(ctx.options)})
@@ -196,19 +200,24 @@ def evaluate(
     return score
 
 
-_NATIVE_SCORER: list[Callable[[Profile, WinningHand, WinContext], Score | None] | None] = []
+#: runtime/native_score.py's native_evaluator and evaluate_general when the native core is built
+#: and allowed, else (None, None); looked up once (it imports this module).
+_NATIVE: list[Any] = []
 
 
-def _native_scorer() -> Callable[[Profile, WinningHand, WinContext], Score | None] | None:
-    """runtime/native_score.py's scorer when the native core is built and allowed, else None (looked up once)."""
-    if not _NATIVE_SCORER:
-        from .native_score import (
-            evaluate_native,
-            native_core,
-        )  # imports this module: looked up late
+def _native_evaluator(profile: Profile) -> Any:
+    """The evaluator :func:`evaluate` calls first (native_score.native_evaluator), or False where
+    the native core is not built or not allowed; remembered in the profile's memo."""
+    if not _NATIVE:
+        from .native_score import evaluate_general, native_core, native_evaluator
 
-        _NATIVE_SCORER.append(evaluate_native if native_core() is not None else None)
-    return _NATIVE_SCORER[0]
+        _NATIVE.extend(
+            (native_evaluator, evaluate_general) if native_core() is not None else (None, None)
+        )
+    if _NATIVE[0] is None:
+        profile.memo["native_evaluate"] = False
+        return False
+    return _NATIVE[0](profile)
 
 
 def score_every_arrangement(profile: Profile, hand: WinningHand, ctx: WinContext) -> list[Score]:

@@ -648,47 +648,52 @@ static MJ_MAYBE_UNUSED const mj_formula classical_xmj_tsumo[] = {
     {"non_east", classical_xmj_tsumo_1},
 };
 
+/* The fields of mj_profile; a profile extending this one starts from these. */
+#define classical_xmj_PROFILE_FIELDS \
+    .standard = 1, \
+    .seven_pairs = 0, \
+    .seven_pairs_allow_four_of_a_kind = 0, \
+    .thirteen_orphans = 1, \
+    .knitted = 0, \
+    .needs_only_wait = 0, \
+    .needs_only_live_wait = 1, \
+    .needs_concealed_triplets = 0, \
+    .needs_counts = 1, \
+    .requirements = NULL, \
+    .n_requirements = 0, \
+    .patterns = classical_xmj_patterns, \
+    .n_patterns = 47, \
+    .group_pick = NULL, \
+    .n_groups = 0, \
+    .has_cap = 0, \
+    .cap = INT64_C(0), \
+    .prefer = classical_xmj_prefer, \
+    .n_prefer = 2, \
+    .has_minimum = 0, \
+    .minimum_at_least = INT64_C(0), \
+    .minimum_without = NULL, \
+    .n_minimum_without = 0, \
+    .minimum_reason_en = NULL, \
+    .has_points = 1, \
+    .point_items = classical_xmj_point_items, \
+    .n_point_items = 13, \
+    .points_result = NULL, \
+    .values = classical_xmj_values, \
+    .n_values = 2, \
+    .ron = classical_xmj_ron, \
+    .n_ron = 2, \
+    .tsumo = classical_xmj_tsumo, \
+    .n_tsumo = 2, \
+    .hand_value = 1, \
+    .n_options = 21, \
+    .limit_hands_counted = 2, \
+    .has_combinations = 0, \
+    /* end of classical_xmj_PROFILE_FIELDS */
+
 static MJ_MAYBE_UNUSED const mj_profile classical_xmj_profile = {
     .abi = MJ_ABI,
     .id = "classical_xmj",
-    .standard = 1,
-    .seven_pairs = 0,
-    .seven_pairs_allow_four_of_a_kind = 0,
-    .thirteen_orphans = 1,
-    .knitted = 0,
-    .needs_only_wait = 0,
-    .needs_only_live_wait = 1,
-    .needs_concealed_triplets = 0,
-    .needs_counts = 1,
-    .requirements = NULL,
-    .n_requirements = 0,
-    .patterns = classical_xmj_patterns,
-    .n_patterns = 47,
-    .group_pick = NULL,
-    .n_groups = 0,
-    .has_cap = 0,
-    .cap = INT64_C(0),
-    .prefer = classical_xmj_prefer,
-    .n_prefer = 2,
-    .has_minimum = 0,
-    .minimum_at_least = INT64_C(0),
-    .minimum_without = NULL,
-    .n_minimum_without = 0,
-    .minimum_reason_en = NULL,
-    .has_points = 1,
-    .point_items = classical_xmj_point_items,
-    .n_point_items = 13,
-    .points_result = NULL,
-    .values = classical_xmj_values,
-    .n_values = 2,
-    .ron = classical_xmj_ron,
-    .n_ron = 2,
-    .tsumo = classical_xmj_tsumo,
-    .n_tsumo = 2,
-    .hand_value = 1,
-    .n_options = 21,
-    .limit_hands_counted = 2,
-    .has_combinations = 0,
+    classical_xmj_PROFILE_FIELDS
 };
 
 #ifdef MJ_NATIVE_MAIN_classical_xmj
@@ -703,7 +708,7 @@ PyMODINIT_FUNC PyInit__native_classical_xmj(void) {
     PyObject *capsule = PyCapsule_New((void *)&classical_xmj_profile, "mjspec.native_profile", NULL);
     if (capsule == NULL || PyModule_AddObject(m, "PROFILE", capsule) < 0 ||
         PyModule_AddIntConstant(m, "ABI", MJ_ABI) < 0 ||
-        PyModule_AddStringConstant(m, "DIGEST", "d9ce74436dca0ff5e2cef5bfb67ab41b") < 0) {
+        PyModule_AddStringConstant(m, "DIGEST", "ca9d625cac4fdfe194d915cc5d8b89f0") < 0) {
         Py_XDECREF(capsule);
         Py_DECREF(m);
         return NULL;

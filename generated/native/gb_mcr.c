@@ -781,47 +781,52 @@ static MJ_MAYBE_UNUSED const mj_formula gb_mcr_tsumo[] = {
     {"each", gb_mcr_ron_0},
 };
 
+/* The fields of mj_profile; a profile extending this one starts from these. */
+#define gb_mcr_PROFILE_FIELDS \
+    .standard = 1, \
+    .seven_pairs = 1, \
+    .seven_pairs_allow_four_of_a_kind = 1, \
+    .thirteen_orphans = 1, \
+    .knitted = 1, \
+    .needs_only_wait = 1, \
+    .needs_only_live_wait = 0, \
+    .needs_concealed_triplets = 1, \
+    .needs_counts = 1, \
+    .requirements = NULL, \
+    .n_requirements = 0, \
+    .patterns = gb_mcr_patterns, \
+    .n_patterns = 81, \
+    .group_pick = NULL, \
+    .n_groups = 0, \
+    .has_cap = 0, \
+    .cap = INT64_C(0), \
+    .prefer = gb_mcr_prefer, \
+    .n_prefer = 1, \
+    .has_minimum = 1, \
+    .minimum_at_least = INT64_C(8), \
+    .minimum_without = gb_mcr_minimum_without, \
+    .n_minimum_without = 1, \
+    .minimum_reason_en = "the hand scores fewer than 8 fan without its flowers", \
+    .has_points = 0, \
+    .point_items = NULL, \
+    .n_point_items = 0, \
+    .points_result = NULL, \
+    .values = NULL, \
+    .n_values = 0, \
+    .ron = gb_mcr_ron, \
+    .n_ron = 2, \
+    .tsumo = gb_mcr_tsumo, \
+    .n_tsumo = 1, \
+    .hand_value = MJ_NONE, \
+    .n_options = 0, \
+    .limit_hands_counted = MJ_NONE, \
+    .has_combinations = 1, \
+    /* end of gb_mcr_PROFILE_FIELDS */
+
 static MJ_MAYBE_UNUSED const mj_profile gb_mcr_profile = {
     .abi = MJ_ABI,
     .id = "gb_mcr",
-    .standard = 1,
-    .seven_pairs = 1,
-    .seven_pairs_allow_four_of_a_kind = 1,
-    .thirteen_orphans = 1,
-    .knitted = 1,
-    .needs_only_wait = 1,
-    .needs_only_live_wait = 0,
-    .needs_concealed_triplets = 1,
-    .needs_counts = 1,
-    .requirements = NULL,
-    .n_requirements = 0,
-    .patterns = gb_mcr_patterns,
-    .n_patterns = 81,
-    .group_pick = NULL,
-    .n_groups = 0,
-    .has_cap = 0,
-    .cap = INT64_C(0),
-    .prefer = gb_mcr_prefer,
-    .n_prefer = 1,
-    .has_minimum = 1,
-    .minimum_at_least = INT64_C(8),
-    .minimum_without = gb_mcr_minimum_without,
-    .n_minimum_without = 1,
-    .minimum_reason_en = "the hand scores fewer than 8 fan without its flowers",
-    .has_points = 0,
-    .point_items = NULL,
-    .n_point_items = 0,
-    .points_result = NULL,
-    .values = NULL,
-    .n_values = 0,
-    .ron = gb_mcr_ron,
-    .n_ron = 2,
-    .tsumo = gb_mcr_tsumo,
-    .n_tsumo = 1,
-    .hand_value = MJ_NONE,
-    .n_options = 0,
-    .limit_hands_counted = MJ_NONE,
-    .has_combinations = 1,
+    gb_mcr_PROFILE_FIELDS
 };
 
 #ifdef MJ_NATIVE_MAIN_gb_mcr
@@ -836,7 +841,7 @@ PyMODINIT_FUNC PyInit__native_gb_mcr(void) {
     PyObject *capsule = PyCapsule_New((void *)&gb_mcr_profile, "mjspec.native_profile", NULL);
     if (capsule == NULL || PyModule_AddObject(m, "PROFILE", capsule) < 0 ||
         PyModule_AddIntConstant(m, "ABI", MJ_ABI) < 0 ||
-        PyModule_AddStringConstant(m, "DIGEST", "560b6ef0bec0cca8e0d71c3da0897b41") < 0) {
+        PyModule_AddStringConstant(m, "DIGEST", "f8319e49235bdbdb02cd65011a172037") < 0) {
         Py_XDECREF(capsule);
         Py_DECREF(m);
         return NULL;

@@ -521,47 +521,52 @@ static MJ_MAYBE_UNUSED const mj_formula riichi_planet_tsumo[] = {
     {"non_dealer", riichi_planet_tsumo_1},
 };
 
+/* The fields of mj_profile; a profile extending this one starts from these. */
+#define riichi_planet_PROFILE_FIELDS \
+    .standard = 1, \
+    .seven_pairs = 1, \
+    .seven_pairs_allow_four_of_a_kind = 0, \
+    .thirteen_orphans = 1, \
+    .knitted = 0, \
+    .needs_only_wait = 0, \
+    .needs_only_live_wait = 0, \
+    .needs_concealed_triplets = 1, \
+    .needs_counts = 1, \
+    .requirements = NULL, \
+    .n_requirements = 0, \
+    .patterns = riichi_planet_patterns, \
+    .n_patterns = 48, \
+    .group_pick = NULL, \
+    .n_groups = 0, \
+    .has_cap = 0, \
+    .cap = INT64_C(0), \
+    .prefer = riichi_planet_prefer, \
+    .n_prefer = 3, \
+    .has_minimum = 1, \
+    .minimum_at_least = INT64_C(1), \
+    .minimum_without = riichi_planet_minimum_without, \
+    .n_minimum_without = 3, \
+    .minimum_reason_en = "no yaku (dora and red fives alone do not make a win)", \
+    .has_points = 1, \
+    .point_items = riichi_planet_point_items, \
+    .n_point_items = 6, \
+    .points_result = riichi_planet_points_result, \
+    .values = riichi_planet_values, \
+    .n_values = 1, \
+    .ron = riichi_planet_ron, \
+    .n_ron = 1, \
+    .tsumo = riichi_planet_tsumo, \
+    .n_tsumo = 2, \
+    .hand_value = MJ_NONE, \
+    .n_options = 0, \
+    .limit_hands_counted = MJ_NONE, \
+    .has_combinations = 0, \
+    /* end of riichi_planet_PROFILE_FIELDS */
+
 static MJ_MAYBE_UNUSED const mj_profile riichi_planet_profile = {
     .abi = MJ_ABI,
     .id = "riichi_planet",
-    .standard = 1,
-    .seven_pairs = 1,
-    .seven_pairs_allow_four_of_a_kind = 0,
-    .thirteen_orphans = 1,
-    .knitted = 0,
-    .needs_only_wait = 0,
-    .needs_only_live_wait = 0,
-    .needs_concealed_triplets = 1,
-    .needs_counts = 1,
-    .requirements = NULL,
-    .n_requirements = 0,
-    .patterns = riichi_planet_patterns,
-    .n_patterns = 48,
-    .group_pick = NULL,
-    .n_groups = 0,
-    .has_cap = 0,
-    .cap = INT64_C(0),
-    .prefer = riichi_planet_prefer,
-    .n_prefer = 3,
-    .has_minimum = 1,
-    .minimum_at_least = INT64_C(1),
-    .minimum_without = riichi_planet_minimum_without,
-    .n_minimum_without = 3,
-    .minimum_reason_en = "no yaku (dora and red fives alone do not make a win)",
-    .has_points = 1,
-    .point_items = riichi_planet_point_items,
-    .n_point_items = 6,
-    .points_result = riichi_planet_points_result,
-    .values = riichi_planet_values,
-    .n_values = 1,
-    .ron = riichi_planet_ron,
-    .n_ron = 1,
-    .tsumo = riichi_planet_tsumo,
-    .n_tsumo = 2,
-    .hand_value = MJ_NONE,
-    .n_options = 0,
-    .limit_hands_counted = MJ_NONE,
-    .has_combinations = 0,
+    riichi_planet_PROFILE_FIELDS
 };
 
 #ifdef MJ_NATIVE_MAIN_riichi_planet
@@ -576,7 +581,7 @@ PyMODINIT_FUNC PyInit__native_riichi_planet(void) {
     PyObject *capsule = PyCapsule_New((void *)&riichi_planet_profile, "mjspec.native_profile", NULL);
     if (capsule == NULL || PyModule_AddObject(m, "PROFILE", capsule) < 0 ||
         PyModule_AddIntConstant(m, "ABI", MJ_ABI) < 0 ||
-        PyModule_AddStringConstant(m, "DIGEST", "2a34c9474945702a23969712cd73986e") < 0) {
+        PyModule_AddStringConstant(m, "DIGEST", "4897a4ffee7e6cceab75aeca8712dfbd") < 0) {
         Py_XDECREF(capsule);
         Py_DECREF(m);
         return NULL;

@@ -4,7 +4,7 @@
  * Native engine of profile riichi_tenhou: the profile's tables and one C
  * function per spec expression, lowered by compiler/native.py; every mechanism
  * lives in the native core (runtime/native/score.c), which reads PROFILE.
- * It extends riichi_planet: this file includes that one's (digest 2a34c9474945702a23969712cd73986e)
+ * It extends riichi_planet: this file includes that one's (digest 4897a4ffee7e6cceab75aeca8712dfbd)
  * and writes only the functions and tables that differ from those it includes.
  * Every name starts with the profile id, so that a profile extending this one can
  * include this file in turn; its module init is compiled only when this file is the
@@ -81,47 +81,17 @@ static MJ_MAYBE_UNUSED const mj_pattern riichi_tenhou_patterns[] = {
     {"chiihou", "Earthly hand", "Yakuman e m\303\243os limitadas", riichi_planet_when_47, NULL, {INT64_C(13), NULL}, 0, {0, NULL}, MJ_NONE, NULL, NULL, 0, MJ_NONE, 0, 0, 0, 1, 0, 0},
 };
 
+/* The fields of mj_profile that differ from riichi_planet's, after its own (a later
+ * designated initializer overrides an earlier one); a profile extending this one starts from these. */
+#define riichi_tenhou_PROFILE_FIELDS \
+    riichi_planet_PROFILE_FIELDS \
+    .patterns = riichi_tenhou_patterns, \
+    /* end of riichi_tenhou_PROFILE_FIELDS */
+
 static MJ_MAYBE_UNUSED const mj_profile riichi_tenhou_profile = {
     .abi = MJ_ABI,
     .id = "riichi_tenhou",
-    .standard = 1,
-    .seven_pairs = 1,
-    .seven_pairs_allow_four_of_a_kind = 0,
-    .thirteen_orphans = 1,
-    .knitted = 0,
-    .needs_only_wait = 0,
-    .needs_only_live_wait = 0,
-    .needs_concealed_triplets = 1,
-    .needs_counts = 1,
-    .requirements = NULL,
-    .n_requirements = 0,
-    .patterns = riichi_tenhou_patterns,
-    .n_patterns = 48,
-    .group_pick = NULL,
-    .n_groups = 0,
-    .has_cap = 0,
-    .cap = INT64_C(0),
-    .prefer = riichi_planet_prefer,
-    .n_prefer = 3,
-    .has_minimum = 1,
-    .minimum_at_least = INT64_C(1),
-    .minimum_without = riichi_planet_minimum_without,
-    .n_minimum_without = 3,
-    .minimum_reason_en = "no yaku (dora and red fives alone do not make a win)",
-    .has_points = 1,
-    .point_items = riichi_planet_point_items,
-    .n_point_items = 6,
-    .points_result = riichi_planet_points_result,
-    .values = riichi_planet_values,
-    .n_values = 1,
-    .ron = riichi_planet_ron,
-    .n_ron = 1,
-    .tsumo = riichi_planet_tsumo,
-    .n_tsumo = 2,
-    .hand_value = MJ_NONE,
-    .n_options = 0,
-    .limit_hands_counted = MJ_NONE,
-    .has_combinations = 0,
+    riichi_tenhou_PROFILE_FIELDS
 };
 
 #ifdef MJ_NATIVE_MAIN_riichi_tenhou
@@ -136,7 +106,7 @@ PyMODINIT_FUNC PyInit__native_riichi_tenhou(void) {
     PyObject *capsule = PyCapsule_New((void *)&riichi_tenhou_profile, "mjspec.native_profile", NULL);
     if (capsule == NULL || PyModule_AddObject(m, "PROFILE", capsule) < 0 ||
         PyModule_AddIntConstant(m, "ABI", MJ_ABI) < 0 ||
-        PyModule_AddStringConstant(m, "DIGEST", "631ea3f667cdb28a7a564024b5a90a12") < 0) {
+        PyModule_AddStringConstant(m, "DIGEST", "ab0be515337a7bd0d00d120a42523d25") < 0) {
         Py_XDECREF(capsule);
         Py_DECREF(m);
         return NULL;

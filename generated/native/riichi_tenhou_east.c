@@ -4,7 +4,7 @@
  * Native engine of profile riichi_tenhou_east: the profile's tables and one C
  * function per spec expression, lowered by compiler/native.py; every mechanism
  * lives in the native core (runtime/native/score.c), which reads PROFILE.
- * It extends riichi_tenhou: this file includes that one's (digest 631ea3f667cdb28a7a564024b5a90a12)
+ * It extends riichi_tenhou: this file includes that one's (digest ab0be515337a7bd0d00d120a42523d25)
  * and writes only the functions and tables that differ from those it includes.
  * Every name starts with the profile id, so that a profile extending this one can
  * include this file in turn; its module init is compiled only when this file is the
@@ -30,47 +30,16 @@
 #define MJ_NATIVE_PARENT
 #include "riichi_tenhou.c"
 
+/* The fields of mj_profile that differ from riichi_tenhou's, after its own (a later
+ * designated initializer overrides an earlier one); a profile extending this one starts from these. */
+#define riichi_tenhou_east_PROFILE_FIELDS \
+    riichi_tenhou_PROFILE_FIELDS \
+    /* end of riichi_tenhou_east_PROFILE_FIELDS */
+
 static MJ_MAYBE_UNUSED const mj_profile riichi_tenhou_east_profile = {
     .abi = MJ_ABI,
     .id = "riichi_tenhou_east",
-    .standard = 1,
-    .seven_pairs = 1,
-    .seven_pairs_allow_four_of_a_kind = 0,
-    .thirteen_orphans = 1,
-    .knitted = 0,
-    .needs_only_wait = 0,
-    .needs_only_live_wait = 0,
-    .needs_concealed_triplets = 1,
-    .needs_counts = 1,
-    .requirements = NULL,
-    .n_requirements = 0,
-    .patterns = riichi_tenhou_patterns,
-    .n_patterns = 48,
-    .group_pick = NULL,
-    .n_groups = 0,
-    .has_cap = 0,
-    .cap = INT64_C(0),
-    .prefer = riichi_planet_prefer,
-    .n_prefer = 3,
-    .has_minimum = 1,
-    .minimum_at_least = INT64_C(1),
-    .minimum_without = riichi_planet_minimum_without,
-    .n_minimum_without = 3,
-    .minimum_reason_en = "no yaku (dora and red fives alone do not make a win)",
-    .has_points = 1,
-    .point_items = riichi_planet_point_items,
-    .n_point_items = 6,
-    .points_result = riichi_planet_points_result,
-    .values = riichi_planet_values,
-    .n_values = 1,
-    .ron = riichi_planet_ron,
-    .n_ron = 1,
-    .tsumo = riichi_planet_tsumo,
-    .n_tsumo = 2,
-    .hand_value = MJ_NONE,
-    .n_options = 0,
-    .limit_hands_counted = MJ_NONE,
-    .has_combinations = 0,
+    riichi_tenhou_east_PROFILE_FIELDS
 };
 
 #ifdef MJ_NATIVE_MAIN_riichi_tenhou_east
@@ -85,7 +54,7 @@ PyMODINIT_FUNC PyInit__native_riichi_tenhou_east(void) {
     PyObject *capsule = PyCapsule_New((void *)&riichi_tenhou_east_profile, "mjspec.native_profile", NULL);
     if (capsule == NULL || PyModule_AddObject(m, "PROFILE", capsule) < 0 ||
         PyModule_AddIntConstant(m, "ABI", MJ_ABI) < 0 ||
-        PyModule_AddStringConstant(m, "DIGEST", "c376edc1f477d25caf12f81b8b10ae51") < 0) {
+        PyModule_AddStringConstant(m, "DIGEST", "42dd327868c8e6083eecf52d355ad937") < 0) {
         Py_XDECREF(capsule);
         Py_DECREF(m);
         return NULL;

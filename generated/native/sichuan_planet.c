@@ -4,7 +4,7 @@
  * Native engine of profile sichuan_planet: the profile's tables and one C
  * function per spec expression, lowered by compiler/native.py; every mechanism
  * lives in the native core (runtime/native/score.c), which reads PROFILE.
- * It extends sichuan_tfmj: this file includes that one's (digest eb2a02329bdae7093158024c05f30bbf)
+ * It extends sichuan_tfmj: this file includes that one's (digest a1b9d9f3c760d6e84add710d843af35c)
  * and writes only the functions and tables that differ from those it includes.
  * Every name starts with the profile id, so that a profile extending this one can
  * include this file in turn; its module init is compiled only when this file is the
@@ -55,47 +55,19 @@ static MJ_MAYBE_UNUSED const mj_pattern sichuan_planet_patterns[] = {
     {"robbing_kong", "Robbing the Kong (Qiang Gang Hu)", "Mod\303\250les de notation; Kongs, vol et passage", sichuan_tfmj_when_9, NULL, {INT64_C(1), NULL}, 0, {0, NULL}, MJ_NONE, NULL, NULL, 0, MJ_NONE, 0, 0, 0, 0, 0, 0},
 };
 
+/* The fields of mj_profile that differ from sichuan_tfmj's, after its own (a later
+ * designated initializer overrides an earlier one); a profile extending this one starts from these. */
+#define sichuan_planet_PROFILE_FIELDS \
+    sichuan_tfmj_PROFILE_FIELDS \
+    .patterns = sichuan_planet_patterns, \
+    .n_patterns = 9, \
+    .group_pick = sichuan_planet_group_pick, \
+    /* end of sichuan_planet_PROFILE_FIELDS */
+
 static MJ_MAYBE_UNUSED const mj_profile sichuan_planet_profile = {
     .abi = MJ_ABI,
     .id = "sichuan_planet",
-    .standard = 1,
-    .seven_pairs = 1,
-    .seven_pairs_allow_four_of_a_kind = 1,
-    .thirteen_orphans = 0,
-    .knitted = 0,
-    .needs_only_wait = 0,
-    .needs_only_live_wait = 0,
-    .needs_concealed_triplets = 0,
-    .needs_counts = 0,
-    .requirements = sichuan_tfmj_requirements,
-    .n_requirements = 1,
-    .patterns = sichuan_planet_patterns,
-    .n_patterns = 9,
-    .group_pick = sichuan_planet_group_pick,
-    .n_groups = 1,
-    .has_cap = 1,
-    .cap = INT64_C(3),
-    .prefer = sichuan_tfmj_prefer,
-    .n_prefer = 1,
-    .has_minimum = 0,
-    .minimum_at_least = INT64_C(0),
-    .minimum_without = NULL,
-    .n_minimum_without = 0,
-    .minimum_reason_en = NULL,
-    .has_points = 0,
-    .point_items = NULL,
-    .n_point_items = 0,
-    .points_result = NULL,
-    .values = sichuan_tfmj_values,
-    .n_values = 1,
-    .ron = sichuan_tfmj_ron,
-    .n_ron = 1,
-    .tsumo = sichuan_tfmj_tsumo,
-    .n_tsumo = 1,
-    .hand_value = MJ_NONE,
-    .n_options = 0,
-    .limit_hands_counted = MJ_NONE,
-    .has_combinations = 0,
+    sichuan_planet_PROFILE_FIELDS
 };
 
 #ifdef MJ_NATIVE_MAIN_sichuan_planet
@@ -110,7 +82,7 @@ PyMODINIT_FUNC PyInit__native_sichuan_planet(void) {
     PyObject *capsule = PyCapsule_New((void *)&sichuan_planet_profile, "mjspec.native_profile", NULL);
     if (capsule == NULL || PyModule_AddObject(m, "PROFILE", capsule) < 0 ||
         PyModule_AddIntConstant(m, "ABI", MJ_ABI) < 0 ||
-        PyModule_AddStringConstant(m, "DIGEST", "a682eef4e81607807d96cfdc3fe4ad89") < 0) {
+        PyModule_AddStringConstant(m, "DIGEST", "852bce9b631851fc11da6b0765e5154e") < 0) {
         Py_XDECREF(capsule);
         Py_DECREF(m);
         return NULL;

@@ -157,47 +157,52 @@ static MJ_MAYBE_UNUSED const mj_formula sichuan_tfmj_tsumo[] = {
     {"each", sichuan_tfmj_tsumo_0},
 };
 
+/* The fields of mj_profile; a profile extending this one starts from these. */
+#define sichuan_tfmj_PROFILE_FIELDS \
+    .standard = 1, \
+    .seven_pairs = 1, \
+    .seven_pairs_allow_four_of_a_kind = 1, \
+    .thirteen_orphans = 0, \
+    .knitted = 0, \
+    .needs_only_wait = 0, \
+    .needs_only_live_wait = 0, \
+    .needs_concealed_triplets = 0, \
+    .needs_counts = 0, \
+    .requirements = sichuan_tfmj_requirements, \
+    .n_requirements = 1, \
+    .patterns = sichuan_tfmj_patterns, \
+    .n_patterns = 10, \
+    .group_pick = sichuan_tfmj_group_pick, \
+    .n_groups = 1, \
+    .has_cap = 1, \
+    .cap = INT64_C(3), \
+    .prefer = sichuan_tfmj_prefer, \
+    .n_prefer = 1, \
+    .has_minimum = 0, \
+    .minimum_at_least = INT64_C(0), \
+    .minimum_without = NULL, \
+    .n_minimum_without = 0, \
+    .minimum_reason_en = NULL, \
+    .has_points = 0, \
+    .point_items = NULL, \
+    .n_point_items = 0, \
+    .points_result = NULL, \
+    .values = sichuan_tfmj_values, \
+    .n_values = 1, \
+    .ron = sichuan_tfmj_ron, \
+    .n_ron = 1, \
+    .tsumo = sichuan_tfmj_tsumo, \
+    .n_tsumo = 1, \
+    .hand_value = MJ_NONE, \
+    .n_options = 0, \
+    .limit_hands_counted = MJ_NONE, \
+    .has_combinations = 0, \
+    /* end of sichuan_tfmj_PROFILE_FIELDS */
+
 static MJ_MAYBE_UNUSED const mj_profile sichuan_tfmj_profile = {
     .abi = MJ_ABI,
     .id = "sichuan_tfmj",
-    .standard = 1,
-    .seven_pairs = 1,
-    .seven_pairs_allow_four_of_a_kind = 1,
-    .thirteen_orphans = 0,
-    .knitted = 0,
-    .needs_only_wait = 0,
-    .needs_only_live_wait = 0,
-    .needs_concealed_triplets = 0,
-    .needs_counts = 0,
-    .requirements = sichuan_tfmj_requirements,
-    .n_requirements = 1,
-    .patterns = sichuan_tfmj_patterns,
-    .n_patterns = 10,
-    .group_pick = sichuan_tfmj_group_pick,
-    .n_groups = 1,
-    .has_cap = 1,
-    .cap = INT64_C(3),
-    .prefer = sichuan_tfmj_prefer,
-    .n_prefer = 1,
-    .has_minimum = 0,
-    .minimum_at_least = INT64_C(0),
-    .minimum_without = NULL,
-    .n_minimum_without = 0,
-    .minimum_reason_en = NULL,
-    .has_points = 0,
-    .point_items = NULL,
-    .n_point_items = 0,
-    .points_result = NULL,
-    .values = sichuan_tfmj_values,
-    .n_values = 1,
-    .ron = sichuan_tfmj_ron,
-    .n_ron = 1,
-    .tsumo = sichuan_tfmj_tsumo,
-    .n_tsumo = 1,
-    .hand_value = MJ_NONE,
-    .n_options = 0,
-    .limit_hands_counted = MJ_NONE,
-    .has_combinations = 0,
+    sichuan_tfmj_PROFILE_FIELDS
 };
 
 #ifdef MJ_NATIVE_MAIN_sichuan_tfmj
@@ -212,7 +217,7 @@ PyMODINIT_FUNC PyInit__native_sichuan_tfmj(void) {
     PyObject *capsule = PyCapsule_New((void *)&sichuan_tfmj_profile, "mjspec.native_profile", NULL);
     if (capsule == NULL || PyModule_AddObject(m, "PROFILE", capsule) < 0 ||
         PyModule_AddIntConstant(m, "ABI", MJ_ABI) < 0 ||
-        PyModule_AddStringConstant(m, "DIGEST", "eb2a02329bdae7093158024c05f30bbf") < 0) {
+        PyModule_AddStringConstant(m, "DIGEST", "a1b9d9f3c760d6e84add710d843af35c") < 0) {
         Py_XDECREF(capsule);
         Py_DECREF(m);
         return NULL;

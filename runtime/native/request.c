@@ -14,7 +14,9 @@
  * has (`accepted`: 84 bytes, 1 for each code the tile set holds), melds of type and tiles only,
  * the right number of tiles, no kind beyond `copies` and no red five twice (hand, melds and
  * indicators together), melds of a type the profile calls (`meld_types`: bit MJ_MELD_x), at most
- * `indicator_limit` indicators, no contradictory situation (`dead_wall`: the profile has one), no
+ * `indicator_limit` indicators, no contradictory situation (`contradictions`: the rows of
+ * runtime/situation.py CONTRADICTIONS that can hold for the profile, each the bits of its facts
+ * over this module's FACTS, as runtime/native_contract.py builds them from that one table), no
  * options, no losing hand, no exhausted kinds: runtime/situation.py's refusals stay the Python path's.
  */
 #define PY_SSIZE_T_CLEAN
@@ -176,13 +178,22 @@ enum {
     S_ONLY_WAIT, S_ONLY_LIVE_WAIT, N_SITUATION
 };
 
+/* The facts a row of runtime/situation.py CONTRADICTIONS may name, by bit (the module's FACTS):
+ * the context's flags as given (riichi before `or double_riichi`), how the hand was won, whether it
+ * has melds. The profile's own facts (a dead wall) are settled by the glue, which drops the rows
+ * they rule out. */
+#define N_FACTS 15
+static const char *FACTS[N_FACTS] = {"last_tile", "after_kong", "kong_shot", "robbing_kong", "first_draw",
+                                     "fourth_tile", "riichi", "double_riichi", "ippatsu", "original_call",
+                                     "kong_upon_kong", "tsumo", "ron", "melds", "not after_kong"};
+
 static PyObject *pack(PyObject *self, PyObject *args) {
     (void)self;
-    PyObject *raw;
+    PyObject *raw, *contradictions;
     Py_buffer acc;
-    int copies, meld_types, indicator_limit, dead_wall;
-    if (!PyArg_ParseTuple(args, "Oy*iLiii", &raw, &acc, &copies, &max_count, &meld_types, &indicator_limit,
-                          &dead_wall))
+    int copies, meld_types, indicator_limit;
+    if (!PyArg_ParseTuple(args, "Oy*iLiiO!", &raw, &acc, &copies, &max_count, &meld_types, &indicator_limit,
+                          &PyTuple_Type, &contradictions))
         return NULL;
     PyObject *result = NULL;
     if (acc.len != N_CODES || !PyDict_Check(raw))
@@ -374,22 +385,23 @@ static PyObject *pack(PyObject *self, PyObject *args) {
             goto none;
     if (n_dora > indicator_limit || n_ura > indicator_limit)
         goto none; /* more indicators than the dead wall shows (runtime/situation.py too_many_copies) */
-    /* Situations that exclude each other (runtime/situation.py contradictory_situation): the Python
-     * path refuses them with its reason. */
-    if (sit[S_ROBBING_KONG] && (tsumo || sit[S_LAST_TILE]))
-        goto none;
-    if (sit[S_FIRST_DRAW] && n_melds > 0)
-        goto none;
-    if (sit[S_AFTER_KONG] && sit[S_LAST_TILE] && dead_wall)
-        goto none;
-    if ((sit[S_AFTER_KONG] && !tsumo) || (sit[S_KONG_SHOT] && (tsumo || sit[S_ROBBING_KONG])))
-        goto none;
-    if (sit[S_FIRST_DRAW] && (sit[S_AFTER_KONG] || sit[S_KONG_SHOT] || sit[S_ROBBING_KONG]))
-        goto none;
-    if (sit[S_FIRST_DRAW] && (riichi || double_riichi || sit[S_IPPATSU] || sit[S_ORIGINAL_CALL]))
-        goto none;
-    if (sit[S_KONG_UPON_KONG] && (!tsumo || !sit[S_AFTER_KONG]))
-        goto none;
+    /* Situations that exclude each other (runtime/situation.py contradictory_situation, its
+     * CONTRADICTIONS rows as masks over FACTS): the Python path refuses them with its reason. */
+    uint32_t facts = (tsumo ? 1u << 11 : 1u << 12) | (n_melds ? 1u << 13 : 0) | (sit[S_AFTER_KONG] ? 0 : 1u << 14);
+    for (int i = 0; i < 9; i++) /* FACTS 0-8 are situation slots 0-8 (the riichi flags as given) */
+        if (i == S_RIICHI ? riichi : i == S_DOUBLE_RIICHI ? double_riichi : sit[i]) facts |= 1u << i;
+    if (sit[S_ORIGINAL_CALL]) facts |= 1u << 9;
+    if (sit[S_KONG_UPON_KONG]) facts |= 1u << 10;
+    for (Py_ssize_t i = 0; i < PyTuple_GET_SIZE(contradictions); i++) {
+        PyObject *row = PyTuple_GET_ITEM(contradictions, i);
+        long mask = PyLong_Check(row) ? PyLong_AsLong(row) : -1;
+        if (mask <= 0 || mask >= 1L << N_FACTS) {
+            PyErr_Clear();
+            goto none; /* not a mask this reader knows: the Python path decides */
+        }
+        if ((facts & (uint32_t)mask) == (uint32_t)mask)
+            goto none;
+    }
     for (int i = 0; i < n_concealed; i++)
         if (concealed[i] >= 68)
             goto none;
@@ -459,8 +471,8 @@ done:
 
 static PyMethodDef methods[] = {
     {"pack", pack, METH_VARARGS,
-     "pack(request, accepted, copies, max_count, meld_types, indicator_limit, dead_wall): the native core's arguments for one scoring request, or None "
-     "when the Python path must read it."},
+     "pack(request, accepted, copies, max_count, meld_types, indicator_limit, contradictions): the native core's arguments for one scoring "
+     "request, or None when the Python path must read it."},
     {NULL, NULL, 0, NULL},
 };
 
@@ -468,4 +480,22 @@ static struct PyModuleDef module = {
     PyModuleDef_HEAD_INIT, "_request", "Scoring requests read for the native core.", -1, methods, NULL, NULL, NULL, NULL,
 };
 
-PyMODINIT_FUNC PyInit__request(void) { return PyModule_Create(&module); }
+PyMODINIT_FUNC PyInit__request(void) {
+    PyObject *m = PyModule_Create(&module);
+    if (m == NULL)
+        return NULL;
+    PyObject *facts = PyTuple_New(N_FACTS);
+    for (int i = 0; facts && i < N_FACTS; i++) {
+        PyObject *name = PyUnicode_FromString(FACTS[i]);
+        if (name == NULL)
+            Py_CLEAR(facts);
+        else
+            PyTuple_SET_ITEM(facts, i, name);
+    }
+    if (facts == NULL || PyModule_AddObject(m, "FACTS", facts) < 0) {
+        Py_XDECREF(facts);
+        Py_DECREF(m);
+        return NULL;
+    }
+    return m;
+}

@@ -266,6 +266,132 @@ static void suit_decompositions(suit_ways *w, const uint8_t *counts, int base, i
 static const int SUIT_BASE[4] = {0, 9, 18, 27};
 static const int SUIT_SIZE[4] = {9, 9, 9, 7};
 
+/* ------------------------------------------------------------------------------------------ */
+/* Per-suit tables, filled as vectors are first met                                            */
+/* ------------------------------------------------------------------------------------------ */
+
+/* The three suits and the honors never share a group, so what a hand's tiles split into is
+ * decided suit by suit, and a suit's tiles as a vector of counts (0..4 each) read as a base-5
+ * number index these tables:
+ *   - FLAG_SUIT / FLAG_HONOR: suit_flag's answer plus one (0: not yet known), worked out on first
+ *     use from the flags of smaller vectors (the lowest tile starts a triplet, a sequence or the
+ *     pair), so a vector costs a few lookups once and one lookup after. They are zero-filled
+ *     static arrays: the pages of the 2 million suit vectors a process never meets are never
+ *     touched.
+ *   - the decompositions of each complete vector met (suit_decompositions' sorted ways, the only
+ *     nonempty half of the two), kept in WAYS_POOL and found through WAYS_INDEX.
+ * Vectors of more than 14 tiles or a count above four (a formal wait on a kind whose every copy
+ * is held) are worked out each time by the functions below, as before. */
+#define SUIT_VECTORS 1953125u /* 5^9 */
+#define HONOR_VECTORS 78125u  /* 5^7 */
+static const uint32_t POW5[10] = {1, 5, 25, 125, 625, 3125, 15625, 78125, 390625, 1953125};
+static uint8_t FLAG_SUIT[SUIT_VECTORS];
+static uint8_t FLAG_HONOR[HONOR_VECTORS];
+
+/* The flag (suit_flag's 0, 1, 2) of vector idx of n kinds (9, or 7 for the honors). */
+static int vector_flag(uint32_t idx, int n) {
+    uint8_t *tab = n == 9 ? FLAG_SUIT : FLAG_HONOR;
+    if (tab[idx]) return tab[idx] - 1;
+    int flag = 2;
+    if (idx == 0) flag = 0;
+    else {
+        uint32_t rest = idx;
+        int i = 0;
+        while (rest % 5 == 0) rest /= 5, i++;
+        int x = (int)(rest % 5), d1 = (int)(rest / 5 % 5), d2 = (int)(rest / 25 % 5);
+        int sets = 0, pair = 0;
+        if (x >= 3) { /* a triplet: what is left keeps its flag */
+            int f = vector_flag(idx - 3 * POW5[i], n);
+            sets |= f == 0, pair |= f == 1;
+        }
+        if (n == 9 && i + 2 < n && d1 && d2) { /* a sequence */
+            int f = vector_flag(idx - POW5[i] - POW5[i + 1] - POW5[i + 2], n);
+            sets |= f == 0, pair |= f == 1;
+        }
+        if (x >= 2 && vector_flag(idx - 2 * POW5[i], n) == 0) pair = 1; /* the pair */
+        flag = sets ? 0 : pair ? 1 : 2;
+    }
+    tab[idx] = (uint8_t)(flag + 1);
+    return flag;
+}
+
+/* The index of suit s of `counts` and its number of tiles; -1 when a count is above four. */
+static int64_t vector_index(const uint8_t *counts, int s, int *total) {
+    uint32_t idx = 0;
+    int t = 0;
+    for (int i = SUIT_SIZE[s] - 1; i >= 0; i--) {
+        int c = counts[SUIT_BASE[s] + i];
+        if (c > 4) return -1;
+        idx = idx * 5 + (uint32_t)c;
+        t += c;
+    }
+    *total = t;
+    return idx;
+}
+
+/* The decompositions of the complete vectors met, kept in chunks that never move (a pointer
+ * handed out stays good while later vectors are added), found by an open-addressed index keyed
+ * by the vector (honors apart). When either is full, vectors are decomposed each time. */
+#define WAYS_SLOTS (1u << 16)
+#define WAYS_CHUNK 4096u /* ways per chunk: above MAX_SUIT_WAYS, so one vector's fit in one chunk */
+#define WAYS_CHUNKS 64
+typedef struct {
+    uint32_t key; /* 0: empty; else 1 + vector index, honors offset by SUIT_VECTORS */
+    uint16_t n;
+    const suit_way *ways;
+} ways_slot;
+static ways_slot WAYS_INDEX[WAYS_SLOTS];
+static uint32_t WAYS_FILLED;
+static suit_way *WAYS_POOL[WAYS_CHUNKS];
+static uint32_t WAYS_CHUNKS_USED, WAYS_USED; /* WAYS_USED: of the last chunk */
+
+/* The sorted decompositions of suit s of `counts` (suit_decompositions' nonempty half: `*half` is
+ * 1 when they hold the pair, 0 when sets alone), into *ways; their number, or -1 when there are
+ * more than MAX_SUIT_WAYS. `scratch` holds them when they are not kept. */
+static int suit_ways_of(const uint8_t *counts, int s, const suit_way **ways, int *half, suit_ways *scratch) {
+    int total, n = SUIT_SIZE[s];
+    int64_t idx = vector_index(counts, s, &total);
+    *half = total % 3 == 2;
+    if (idx >= 0 && total <= 14) {
+        if (vector_flag((uint32_t)idx, n) == 2) {
+            *ways = NULL;
+            return 0; /* neither sets nor sets and a pair: no decomposition */
+        }
+        uint32_t key = 1 + (uint32_t)idx + (n == 9 ? 0 : SUIT_VECTORS);
+        uint32_t h = (key * 2654435761u) >> 16;
+        for (;; h = (h + 1) & (WAYS_SLOTS - 1)) {
+            if (WAYS_INDEX[h].key == key) {
+                *ways = WAYS_INDEX[h].ways;
+                return WAYS_INDEX[h].n;
+            }
+            if (!WAYS_INDEX[h].key) break;
+        }
+        suit_decompositions(scratch, counts, SUIT_BASE[s], n);
+        if (scratch->overflow) return -1;
+        int got = scratch->n[*half];
+        *ways = scratch->ways[*half];
+        if (WAYS_FILLED >= WAYS_SLOTS / 4 * 3) return got;
+        if (!WAYS_CHUNKS_USED || WAYS_USED + (uint32_t)got > WAYS_CHUNK) {
+            if (WAYS_CHUNKS_USED == WAYS_CHUNKS) return got;
+            suit_way *chunk = malloc(WAYS_CHUNK * sizeof *chunk);
+            if (!chunk) return got;
+            WAYS_POOL[WAYS_CHUNKS_USED++] = chunk;
+            WAYS_USED = 0;
+        }
+        suit_way *kept = WAYS_POOL[WAYS_CHUNKS_USED - 1] + WAYS_USED;
+        memcpy(kept, scratch->ways[*half], (size_t)got * sizeof *kept);
+        WAYS_USED += (uint32_t)got;
+        WAYS_INDEX[h] = (ways_slot){key, (uint16_t)got, kept};
+        WAYS_FILLED++;
+        *ways = kept;
+        return got;
+    }
+    suit_decompositions(scratch, counts, SUIT_BASE[s], n);
+    if (scratch->overflow) return -1;
+    *ways = scratch->ways[*half];
+    return scratch->n[*half];
+}
+
 static reading_t *new_reading(enum_t *e, int shape) {
     if (e->n_readings >= MAX_READINGS) {
         e->overflow = 1;
@@ -296,19 +422,19 @@ static int group_key_cmp(const mj_group *a, const mj_group *b) {
 }
 
 static void standard_readings(enum_t *e, const uint8_t *counts, int shape, const mj_group *const *prefix, int n_prefix) {
+    const suit_way *ways[4];
+    int n_ways[4], half[4];
     for (int s = 0; s < 4; s++) {
-        suit_decompositions(&SW[s], counts, SUIT_BASE[s], SUIT_SIZE[s]);
-        if (SW[s].overflow) {
+        n_ways[s] = suit_ways_of(counts, s, &ways[s], &half[s], &SW[s]);
+        if (n_ways[s] < 0) {
             e->overflow = 1;
             return;
         }
     }
     for (int pair_suit = 0; pair_suit < 4; pair_suit++) {
-        if (!SW[pair_suit].n[1]) continue;
-        int which[4], len[4], idx[4] = {0, 0, 0, 0}, ok = 1;
+        int len[4], idx[4] = {0, 0, 0, 0}, ok = 1;
         for (int j = 0; j < 4; j++) {
-            which[j] = j == pair_suit;
-            len[j] = SW[j].n[which[j]];
+            len[j] = half[j] == (j == pair_suit) ? n_ways[j] : 0;
             if (!len[j]) ok = 0;
         }
         if (!ok) continue;
@@ -318,7 +444,7 @@ static void standard_readings(enum_t *e, const uint8_t *counts, int shape, const
             for (int k = 0; k < n_prefix; k++)
                 if (!push_group(e, r, prefix[k])) return;
             for (int j = 0; j < 4; j++) {
-                const suit_way *w = &SW[j].ways[which[j]][idx[j]];
+                const suit_way *w = &ways[j][idx[j]];
                 for (int k = 0; k < w->n; k++)
                     if (!push_group(e, r, cg(w->code[k] & 7, SUIT_BASE[j] + (w->code[k] >> 3)))) return;
             }
@@ -364,6 +490,22 @@ static int thirteen_orphans_complete(const uint8_t *c) {
 
 /* itertools.permutations(range(3)) order: suit of 1-4-7, of 2-5-8, of 3-6-9. */
 static const int PERMS[6][3] = {{0, 1, 2}, {0, 2, 1}, {1, 0, 2}, {1, 2, 0}, {2, 0, 1}, {2, 1, 0}};
+/* The nine kinds of knitted straight p: tile j is 9 * PERMS[p][j / 3] + j / 3 + 3 * (j % 3)
+ * (1-4-7 in the first suit of the permutation, 2-5-8 in the second, 3-6-9 in the third). */
+static const uint8_t KNITTED[6][9] = {
+    {0, 3, 6, 10, 13, 16, 20, 23, 26}, {0, 3, 6, 19, 22, 25, 11, 14, 17}, {9, 12, 15, 1, 4, 7, 20, 23, 26},
+    {9, 12, 15, 19, 22, 25, 2, 5, 8},  {18, 21, 24, 1, 4, 7, 11, 14, 17}, {18, 21, 24, 10, 13, 16, 2, 5, 8},
+};
+/* The same nine kinds as bits (bit k: kind k). */
+static const uint32_t KNITTED_BITS[6] = {0x4912449, 0x24a4849, 0x4909292, 0x2489324, 0x1264892, 0x1252524};
+
+/* Bit k set where the hand holds kind k (k < 27). */
+static uint32_t suited_held(const uint8_t *c) {
+    uint32_t held = 0;
+    for (int k = 0; k < 27; k++)
+        if (c[k]) held |= 1u << k;
+    return held;
+}
 
 static void enumerate_readings(enum_t *e, const uint8_t *c, int n_melds, int standard, int seven_pairs,
                                int allow_four, int thirteen, int knitted) {
@@ -387,13 +529,15 @@ static void enumerate_readings(enum_t *e, const uint8_t *c, int n_melds, int sta
         }
     }
     if (knitted) {
+        uint32_t held = n_melds <= 1 ? suited_held(c) : 0;
         if (n_melds <= 1) /* shapes.py _knitted_straight_readings */
             for (int p = 0; p < 6; p++) {
+                if ((held & KNITTED_BITS[p]) != KNITTED_BITS[p]) continue; /* a tile of it missing */
                 int ok = 1;
                 uint8_t rest[N_KINDS];
                 memcpy(rest, c, N_KINDS);
                 for (int j = 0; j < 9; j++) {
-                    int k = 9 * PERMS[p][j / 3] + j / 3 + 3 * (j % 3);
+                    int k = KNITTED[p][j];
                     if (!rest[k]) ok = 0;
                     else rest[k]--;
                 }
@@ -419,7 +563,7 @@ static void enumerate_readings(enum_t *e, const uint8_t *c, int n_melds, int sta
             int any = 0;
             for (int p = 0; p < 6 && !any; p++) {
                 uint8_t in[27] = {0};
-                for (int j = 0; j < 9; j++) in[9 * PERMS[p][j / 3] + j / 3 + 3 * (j % 3)] = 1;
+                for (int j = 0; j < 9; j++) in[KNITTED[p][j]] = 1;
                 int sub = 1;
                 for (int k = 0; k < 27; k++)
                     if (c[k] && !in[k]) sub = 0;
@@ -517,9 +661,17 @@ static int suit_flag(const uint8_t *counts, int base, int n) {
     return 2;
 }
 
+/* suit_flag of suit s, from the tables where the vector is in them. */
+static int suit_flag_of(const uint8_t *counts, int s) {
+    int total;
+    int64_t idx = vector_index(counts, s, &total);
+    if (idx < 0 || total > 14) return suit_flag(counts, SUIT_BASE[s], SUIT_SIZE[s]);
+    return vector_flag((uint32_t)idx, SUIT_SIZE[s]);
+}
+
 static int standard_complete(const uint8_t *c) {
     int sum = 0;
-    for (int s = 0; s < 4; s++) sum += suit_flag(c, SUIT_BASE[s], SUIT_SIZE[s]);
+    for (int s = 0; s < 4; s++) sum += suit_flag_of(c, s);
     return sum == 1;
 }
 
@@ -546,7 +698,7 @@ static int other_complete(const uint8_t *c, int n_melds, const mj_profile *P, in
                 int ok = 1;
                 memcpy(rest, c, N_KINDS);
                 for (int j = 0; j < 9 && ok; j++) {
-                    int k = 9 * PERMS[p][j / 3] + j / 3 + 3 * (j % 3);
+                    int k = KNITTED[p][j];
                     if (!rest[k]) ok = 0;
                     else rest[k]--;
                 }
@@ -564,16 +716,31 @@ static int other_complete(const uint8_t *c, int n_melds, const mj_profile *P, in
 /* The formal waits of the hand before its winning tile (shapes.py formal_waits), as bits by
  * kind: the kinds k with is_complete(before + k), a kind whose every copy is held included
  * (shapes.py _formal_waits reaches the same set through its short cuts). */
+static uint64_t formal_waits_until(const uint8_t *with_win, int n_melds, int win, const mj_profile *P, uint64_t stop);
+
 static uint64_t formal_waits(const uint8_t *with_win, int n_melds, int win, const mj_profile *P) {
+    return formal_waits_until(with_win, n_melds, win, P, 0);
+}
+
+/* formal_waits, but the search stops at the first wait among the kinds of `stop` (then the bits
+ * answered are only those found so far, that one included): whether a hand waits on its winning
+ * kind alone is settled by the first other wait. */
+static uint64_t formal_waits_until(const uint8_t *with_win, int n_melds, int win, const mj_profile *P, uint64_t stop) {
     uint8_t c[N_KINDS];
     memcpy(c, with_win, N_KINDS);
     c[win]--;
     /* The standard shape suit by suit (standard_complete): a kind added to one suit leaves the
      * other suits' flags as they are, so those are worked out once, and a suit is skipped whole
      * when the others already hold a pair or a suit that is neither sets nor sets and a pair. */
-    int flag[4], sum = 0;
+    int flag[4], sum = 0, total[4];
+    int64_t index[4]; /* each suit's vector (-1: outside the tables) */
     if (P->standard)
-        for (int s = 0; s < 4; s++) sum += flag[s] = suit_flag(c, SUIT_BASE[s], SUIT_SIZE[s]);
+        for (int s = 0; s < 4; s++) {
+            index[s] = vector_index(c, s, &total[s]);
+            if (index[s] >= 0 && total[s] > 13) index[s] = -1; /* a tile added must stay within them */
+            sum += flag[s] = index[s] >= 0 ? vector_flag((uint32_t)index[s], SUIT_SIZE[s])
+                                           : suit_flag(c, SUIT_BASE[s], SUIT_SIZE[s]);
+        }
     int pairs_k = -1, orphans = 0; /* seven pairs: the one odd kind; thirteen orphans: none other held */
     if (n_melds == 0 && P->seven_pairs)
         for (int t = 0, odd = 0; t < N_KINDS; t++)
@@ -584,14 +751,13 @@ static uint64_t formal_waits(const uint8_t *with_win, int n_melds, int win, cons
     }
     /* per knitted straight (PERMS), the one tile of its nine the hand lacks (-1: none; -2: more) */
     int lacks[6] = {-2, -2, -2, -2, -2, -2};
-    if (P->knitted && n_melds <= 1)
+    if (P->knitted && n_melds <= 1) {
+        uint32_t held = suited_held(c);
         for (int p = 0; p < 6; p++) {
-            lacks[p] = -1;
-            for (int j = 0; j < 9 && lacks[p] != -2; j++) {
-                int t = 9 * PERMS[p][j / 3] + j / 3 + 3 * (j % 3);
-                if (!c[t]) lacks[p] = lacks[p] == -1 ? t : -2;
-            }
+            uint32_t missing = KNITTED_BITS[p] & ~held;
+            lacks[p] = !missing ? -1 : missing & (missing - 1) ? -2 : __builtin_ctz(missing);
         }
+    }
     unsigned hk_perms = 0;
     if (P->knitted && n_melds == 0) {
         int single = 1;
@@ -602,23 +768,42 @@ static uint64_t formal_waits(const uint8_t *with_win, int n_melds, int win, cons
             if (sub) hk_perms |= 1u << p;
         }
     }
-    int others = pairs_k >= 0 || orphans || hk_perms;
-    for (int p = 0; p < 6; p++) others = others || lacks[p] != -2;
+    /* The kinds the other shapes may complete: any kind (thirteen orphans, honors and knitted
+     * tiles, a knitted straight the hand holds whole: `wide`), or only some (seven pairs' odd
+     * kind, a knitted straight's one missing tile: `narrow`). */
+    int wide = orphans || hk_perms;
+    unsigned whole = 0; /* the knitted straights the hand holds whole */
+    uint64_t narrow = pairs_k >= 0 ? (uint64_t)1 << pairs_k : 0;
+    for (int p = 0; p < 6; p++) {
+        if (lacks[p] == -1) whole |= 1u << p;
+        else if (lacks[p] >= 0) narrow |= (uint64_t)1 << lacks[p];
+    }
+    wide = wide || whole;
     uint64_t waits = 0;
     for (int s = 0; s < 4; s++) {
         int rest = P->standard ? sum - flag[s] : 2;
-        if (rest > 1 && !others) continue; /* no kind of this suit completes the hand */
+        uint64_t suit_bits = (((uint64_t)1 << SUIT_SIZE[s]) - 1) << SUIT_BASE[s];
+        if (rest > 1 && !wide && !(narrow & suit_bits)) continue; /* no kind of this suit completes the hand */
         for (int k = SUIT_BASE[s]; k < SUIT_BASE[s] + SUIT_SIZE[s]; k++) {
+            int added = 2; /* the suit's flag with kind k added (2 where it cannot matter) */
+            if (rest <= 1)
+                added = index[s] >= 0 && c[k] < 4
+                            ? vector_flag((uint32_t)index[s] + POW5[k - SUIT_BASE[s]], SUIT_SIZE[s])
+                            : -1;
             c[k]++;
-            int done = rest <= 1 && rest + suit_flag(c, SUIT_BASE[s], SUIT_SIZE[s]) == 1;
-            if (!done && others) {
-                unsigned perms = 0;
+            if (added < 0) added = suit_flag(c, SUIT_BASE[s], SUIT_SIZE[s]);
+            int done = rest <= 1 && rest + added == 1;
+            if (!done && (wide || (narrow >> k & 1))) {
+                unsigned perms = whole;
                 for (int p = 0; p < 6; p++)
-                    if (lacks[p] == -1 || lacks[p] == k) perms |= 1u << p;
+                    if (lacks[p] == k) perms |= 1u << p;
                 done = other_complete(c, n_melds, P, k, pairs_k, orphans, perms, hk_perms);
             }
             c[k]--;
-            if (done) waits |= (uint64_t)1 << k;
+            if (done) {
+                waits |= (uint64_t)1 << k;
+                if (waits & stop) return waits;
+            }
         }
     }
     return waits;
@@ -865,6 +1050,8 @@ typedef struct {
     int16_t plain[2][MJ_MAX_PATTERNS]; /* [1]: tiles_only */
     int n_groups;
     combo_group_t groups[MAX_COMBO_GROUPS];
+    uint8_t has_limits;     /* a limit pattern is declared (Profile.has_limits) */
+    uint8_t limit_combines; /* ... and one of them is a combination pattern */
 } plan_t;
 
 static int combo_taken(const mj_pattern *p, int which);
@@ -873,6 +1060,10 @@ static void make_plan(const mj_profile *P, plan_t *plan) {
     memset(plan, 0, sizeof *plan);
     for (int i = 0; i < P->n_patterns; i++) {
         const mj_pattern *p = &P->patterns[i];
+        if (p->limit) {
+            plan->has_limits = 1;
+            if (p->combine_kind != MJ_NONE) plan->limit_combines = 1;
+        }
         if (p->combine_kind == MJ_NONE) {
             int t = p->tiles_only ? 1 : 0;
             plan->plain[t][plan->n_plain[t]++] = (int16_t)i;
@@ -1497,7 +1688,19 @@ static PyObject *new_slotted(const slotted_t *t, PyObject **values) {
  * section) per pattern of the profile, `items` the same per point item. */
 typedef struct {
     PyObject *patterns, *items;
+    /* The last ScoredPattern (ScoredPoints) built for each pattern (point item), with its value
+     * and count: frozen, so an answer may share it, as scoring.py _scored_pattern shares its
+     * memo's (strong references; NULL: none yet). */
+    struct {
+        int64_t value, count;
+        PyObject *scored;
+    } pattern_memo[MJ_MAX_PATTERNS], item_memo[MAX_ITEMS];
 } builder_t;
+
+static void clear_builder(builder_t *b) {
+    for (int i = 0; i < MJ_MAX_PATTERNS; i++) Py_CLEAR(b->pattern_memo[i].scored);
+    for (int i = 0; i < MAX_ITEMS; i++) Py_CLEAR(b->item_memo[i].scored);
+}
 
 static int parse_builder(PyObject *build, const mj_profile *P, builder_t *b) {
     if (!PyTuple_Check(build) || PyTuple_GET_SIZE(build) != 5) {
@@ -1554,11 +1757,16 @@ static PyObject *role_name(const char *c) {
 }
 
 /* The Score of a result, as runtime/native_score.py _score builds it (arrangement None). */
-static PyObject *build_score(const result_t *r, const builder_t *b) {
+static PyObject *build_score(const result_t *r, builder_t *b) {
     PyObject *v[11] = {NULL};
     PyObject *pats = PyTuple_New(r->n_pat), *items = PyTuple_New(r->n_items), *pays = PyDict_New();
     if (!pats || !items || !pays) goto fail;
     for (int i = 0; i < r->n_pat; i++) {
+        __typeof__(b->pattern_memo[0]) *memo = &b->pattern_memo[r->pat[i]];
+        if (memo->scored && memo->value == r->val[i] && memo->count == r->cnt[i]) {
+            PyTuple_SET_ITEM(pats, i, Py_NewRef(memo->scored));
+            continue;
+        }
         PyObject *info = PyTuple_GET_ITEM(b->patterns, r->pat[i]);
         PyObject *f[5] = {Py_NewRef(PyTuple_GET_ITEM(info, 0)), Py_NewRef(PyTuple_GET_ITEM(info, 1)),
                           PyLong_FromLongLong(r->val[i]), PyLong_FromLongLong(r->cnt[i]),
@@ -1570,8 +1778,15 @@ static PyObject *build_score(const result_t *r, const builder_t *b) {
         PyObject *sp = new_slotted(&PATTERN_T, f);
         if (!sp) goto fail;
         PyTuple_SET_ITEM(pats, i, sp);
+        Py_XSETREF(memo->scored, Py_NewRef(sp));
+        memo->value = r->val[i], memo->count = r->cnt[i];
     }
     for (int i = 0; i < r->n_items; i++) {
+        __typeof__(b->item_memo[0]) *memo = &b->item_memo[r->item[i]];
+        if (memo->scored && memo->value == r->item_val[i]) {
+            PyTuple_SET_ITEM(items, i, Py_NewRef(memo->scored));
+            continue;
+        }
         PyObject *info = PyTuple_GET_ITEM(b->items, r->item[i]);
         PyObject *f[4] = {Py_NewRef(PyTuple_GET_ITEM(info, 0)), Py_NewRef(PyTuple_GET_ITEM(info, 1)),
                           PyLong_FromLongLong(r->item_val[i]), Py_NewRef(PyTuple_GET_ITEM(info, 2))};
@@ -1582,6 +1797,8 @@ static PyObject *build_score(const result_t *r, const builder_t *b) {
         PyObject *sp = new_slotted(&POINTS_T, f);
         if (!sp) goto fail;
         PyTuple_SET_ITEM(items, i, sp);
+        Py_XSETREF(memo->scored, Py_NewRef(sp));
+        memo->value = r->item_val[i];
     }
     for (int i = 0; i < r->n_pay; i++) {
         PyObject *amount = PyLong_FromLongLong(r->pay[i]);
@@ -1667,14 +1884,11 @@ static int score(const request_t *q, result_t *out, result_t *cur, result_t *und
         out->reason = "not a winning shape";
         return 0;
     }
-    int has_limits = 0; /* Profile.has_limits (of the ordinary profile: none) */
-    for (int i = 0; i < P->n_patterns; i++)
-        if (P->patterns[i].limit) {
-            /* The ordinary profile lists the combination patterns in another order when a limit
-             * pattern combines (its groups' first appearance moves): left to Python. */
-            if (q->skip_limits && P->patterns[i].combine_kind != MJ_NONE) goto unsupported;
-            has_limits = !q->skip_limits;
-        }
+    /* Profile.has_limits (of the ordinary profile: none). The ordinary profile lists the
+     * combination patterns in another order when a limit pattern combines (its groups' first
+     * appearance moves): left to Python. */
+    if (q->skip_limits && q->plan->limit_combines) goto unsupported;
+    int has_limits = q->plan->has_limits && !q->skip_limits;
 
     /* The hand-wide view (scoring.py _learn_tiles and the top of _evaluate). */
     mj_view v;
@@ -1707,7 +1921,11 @@ static int score(const request_t *q, result_t *out, result_t *cur, result_t *und
     if ((v.only_wait < 0 && P->needs_only_wait) || (v.only_live_wait < 0 && P->needs_only_live_wait)) {
         /* not passed: the core's own; scoring.py _only_live_wait: the kinds every copy of which
          * lies exposed (context.exhausted, q->dead) do not count as waits, the winning one aside */
-        uint64_t waits = formal_waits(conc, nm, q->win >> 1, P), win_bit = (uint64_t)1 << (q->win >> 1);
+        /* only the other waits matter (the live ones, where only_live_wait is asked): the first
+         * found settles both answers as no */
+        uint64_t win_bit = (uint64_t)1 << (q->win >> 1), other = ~win_bit;
+        if (v.only_live_wait < 0) other &= ~q->dead;
+        uint64_t waits = formal_waits_until(conc, nm, q->win >> 1, P, other);
         if (v.only_wait < 0) v.only_wait = waits == win_bit;
         if (v.only_live_wait < 0) v.only_live_wait = (waits & ~(q->dead & ~win_bit)) == win_bit;
     }
@@ -1894,7 +2112,7 @@ static int SCRATCH_BUSY;
 
 /* Score a parsed request: the result tuple (or with `b` the Score), None (Python answers), or
  * NULL with an exception. */
-static PyObject *run(const request_t *q, const builder_t *b) {
+static PyObject *run(const request_t *q, builder_t *b) {
     scratch_t *w;
     int own = SCRATCH_BUSY;
     if (own) w = PyMem_Malloc(sizeof *w);
@@ -2177,6 +2395,7 @@ static void scorer_free(PyObject *capsule) {
     }
     Py_XDECREF(S->capsule);
     Py_XDECREF(S->build);
+    clear_builder(&S->builder);
     Py_XDECREF(S->refuse);
     for (int i = 0; i < S->n_contradictions; i++) Py_XDECREF(S->reasons[i]);
     for (int i = 0; i < KNOWN_TILES; i++) Py_XDECREF(S->known.tile[i]);
@@ -2325,7 +2544,7 @@ static PyObject *py_score_hand(PyObject *self, PyObject *const *args, Py_ssize_t
         PyErr_SetString(PyExc_TypeError, "score_hand: the first argument must be a scorer (runtime._score.scorer)");
         return NULL;
     }
-    const scorer_t *S = PyCapsule_GetPointer(args[0], "mjspec.native_scorer");
+    scorer_t *S = PyCapsule_GetPointer(args[0], "mjspec.native_scorer");
     PyObject *hand = args[2], *ctx = args[3];
     PyObject *ret = NULL, *concealed = NULL, *melds = NULL, *wt = NULL, *win = NULL, *x = NULL;
     request_t q;
@@ -2418,8 +2637,9 @@ static PyObject *py_score_hand(PyObject *self, PyObject *const *args, Py_ssize_t
         int gk = mc == MJ_MELD_CHI ? MJ_GK_SEQUENCE : mc == MJ_MELD_PON ? MJ_GK_TRIPLET : MJ_GK_KONG;
         fill_group(&q.melds.groups[m], gk, kinds[0], mc == MJ_MELD_ANKAN, mc);
     }
+    int most = S->copies < 4 ? S->copies : 4;
     for (int k = 0; k < N_KINDS; k++)
-        if (totals[k] > S->copies || totals[k] > 4) NOT_SURE();
+        if (totals[k] > most) NOT_SURE();
     q.concealed = codes;
     q.n_concealed = nc;
     const char *ws = PyUnicode_Check(win) ? PyUnicode_AsUTF8(win) : NULL; /* WinKind: "tsumo", "ron" */
@@ -2430,9 +2650,20 @@ static PyObject *py_score_hand(PyObject *self, PyObject *const *args, Py_ssize_t
     /* the situation */
     uint32_t facts = (q.tsumo ? 1u << FACT_TSUMO : 1u << FACT_RON) | (nm ? 1u << FACT_MELDS : 0);
     for (int i = 0; i < 17; i++) {
-        PyObject *f = get_attr(ctx, A_ctx[i], &C_ctx[i]);
-        if (!f) NOT_SURE();
+        /* the slot read in place (the context holds it for the call), else get_attr */
+        PyObject *f = C_ctx[i].type == Py_TYPE(ctx) && C_ctx[i].offset > 0
+                          ? *(PyObject **)((char *)ctx + C_ctx[i].offset)
+                          : NULL,
+                 *owned = NULL;
         int slot = CTX_SLOT[i];
+        if (f == Py_False && (slot < 10 || slot == 16 || slot == 17)) { /* the usual: a flag not set */
+            q.sit[slot] = 0;
+            continue;
+        }
+        if (!f) {
+            f = owned = get_attr(ctx, A_ctx[i], &C_ctx[i]);
+            if (!f) NOT_SURE();
+        }
         long long val = 0;
         if (slot == 10 || slot == 11) { /* seat_wind, round_wind */
             const char *at = strchr("ESWN", letter(f));
@@ -2450,7 +2681,7 @@ static PyObject *py_score_hand(PyObject *self, PyObject *const *args, Py_ssize_t
             val = f == Py_True ? 1 : f == Py_False ? 0 : -2;
             if (val == 1) facts |= 1u << (slot < 9 ? slot : slot - 7);
         }
-        Py_DECREF(f);
+        Py_XDECREF(owned);
         if (val == -2) NOT_SURE();
         q.sit[slot] = val;
     }
@@ -2496,22 +2727,24 @@ static PyObject *py_score_hand(PyObject *self, PyObject *const *args, Py_ssize_t
     }
     if (!q.refusal) { /* too_many_copies: situation.py words it */
         if (q.n_dora > S->indicator_limit || q.n_ura > S->indicator_limit) q.refuse = S->refuse;
-        for (int k = 0; k < N_KINDS; k++)
+        for (int k = 0; q.n_dora + q.n_ura && k < N_KINDS; k++) /* the hand's own were checked above */
             if (totals[k] > S->copies) q.refuse = S->refuse;
     }
     uint8_t win_code = (uint8_t)wc;
-    const uint8_t *lists[6] = {codes, &win_code, q.melds.codes[0], q.melds.codes[1], q.melds.codes[2], q.melds.codes[3]};
-    int lens[6] = {n_codes, 1, 0, 0, 0, 0};
+    const uint8_t *lists[8] = {codes, &win_code, q.melds.codes[0], q.melds.codes[1], q.melds.codes[2], q.melds.codes[3],
+                               dora, ura};
+    int lens[8] = {n_codes, 1, 0, 0, 0, 0, q.n_dora, q.n_ura};
     for (int m = 0; m < nm; m++) lens[2 + m] = q.melds.n_codes[m];
-    for (int l = 0; l < 6; l++)
-        for (int i = 0; i < lens[l]; i++)
-            if (lists[l][i] & 1) reds[(lists[l][i] >> 1) / 9]++; /* a red tile of the set is a suited five */
-    for (int i = 0; i < q.n_dora; i++)
-        if (dora[i] & 1) reds[(dora[i] >> 1) / 9]++;
-    for (int i = 0; i < q.n_ura; i++)
-        if (ura[i] & 1) reds[(ura[i] >> 1) / 9]++;
-    for (int s = 0; s < 3; s++)
-        if (!q.refusal && reds[s] > (S->red_suits >> s & 1)) q.refuse = S->refuse;
+    int red = 0; /* any red tile at all (the code's low bit): most hands hold none */
+    for (int l = 0; l < 8; l++)
+        for (int i = 0; i < lens[l]; i++) red |= lists[l][i];
+    if (red & 1) {
+        for (int l = 0; l < 8; l++)
+            for (int i = 0; i < lens[l]; i++)
+                if (lists[l][i] & 1) reds[(lists[l][i] >> 1) / 9]++; /* a red tile of the set is a suited five */
+        for (int s = 0; s < 3; s++)
+            if (!q.refusal && reds[s] > (S->red_suits >> s & 1)) q.refuse = S->refuse;
+    }
     if (q.refuse) q.refuse_args[0] = args[1], q.refuse_args[1] = hand, q.refuse_args[2] = ctx;
     ret = run(&q, &S->builder);
 done:
