@@ -779,24 +779,12 @@ static uint64_t formal_waits_until(const uint8_t *with_win, int n_melds, int win
         else if (lacks[p] >= 0) narrow |= (uint64_t)1 << lacks[p];
     }
     wide = wide || whole;
-    /* The kinds the standard shape may complete: a kind added with no tile of its suit within two
-     * ranks of it (an honor: none of its own) is a single no set or pair takes in. */
-    uint64_t near = 0;
-    for (int t = 27; t < N_KINDS; t++)
-        if (c[t]) near |= (uint64_t)1 << t;
-    for (int s = 0; s < 3; s++) {
-        uint64_t own = 0;
-        for (int i = 0; i < 9; i++)
-            if (c[9 * s + i]) own |= 1u << i;
-        near |= ((own | own << 1 | own << 2 | own >> 1 | own >> 2) & 0x1ff) << (9 * s);
-    }
     uint64_t waits = 0;
     for (int s = 0; s < 4; s++) {
         int rest = P->standard ? sum - flag[s] : 2;
         uint64_t suit_bits = (((uint64_t)1 << SUIT_SIZE[s]) - 1) << SUIT_BASE[s];
         if (rest > 1 && !wide && !(narrow & suit_bits)) continue; /* no kind of this suit completes the hand */
         for (int k = SUIT_BASE[s]; k < SUIT_BASE[s] + SUIT_SIZE[s]; k++) {
-            if (!(near >> k & 1) && !wide && !(narrow >> k & 1)) continue; /* completes no shape */
             int added = 2; /* the suit's flag with kind k added (2 where it cannot matter) */
             if (rest <= 1)
                 added = index[s] >= 0 && c[k] < 4
