@@ -119,6 +119,9 @@ _SPECIAL: dict[str, str] = {
     "b": "v->members[1]",
     "c": "v->members[2]",
     "d": "v->members[3]",
+    # computed on first read (mjexpr.h): most hands never need the formal waits
+    "only_wait": "mj_wait_fact(v, &v->only_wait)",
+    "only_live_wait": "mj_wait_fact(v, &v->only_live_wait)",
 }
 #: Names too wide for 64 bits; specs never need them (the hoisting step adds them to Python only).
 _WIDE = frozenset({"set_bits", "group_bits"})
@@ -584,13 +587,13 @@ class _Lowering:
                     return f"((int64_t){_LISTS[arg.attr][1]})"
                 if arg.attr == "suits":
                     self.value(arg)
-                    return "((int64_t)__builtin_popcountll(v->suits))"
+                    return "mj_popcount(v->suits)"
             if isinstance(arg, (ast.Tuple, ast.List)):
                 return f"INT64_C({len(arg.elts)})"
             raise self.fail(arg, "no native len() of this collection")
         if name == "len" and isinstance(arg, ast.SetComp):
             mask, _ = self.lower_SetComp(arg)
-            return f"((int64_t)__builtin_popcountll({mask}))"
+            return f"mj_popcount({mask})"
         if isinstance(arg, (ast.GeneratorExp, ast.ListComp, ast.SetComp)):
             comp = arg
         else:

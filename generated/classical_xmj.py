@@ -3731,7 +3731,7 @@ PROFILE = Profile(
 #: The digest of this profile's native engine (generated/native/classical_xmj.c) built from the
 #: same spec, or None when the profile runs on the Python backend only. A compiled native module
 #: whose digest differs (built from an older spec) is never used.
-NATIVE_DIGEST: str | None = "ca9d625cac4fdfe194d915cc5d8b89f0"
+NATIVE_DIGEST: str | None = "59ef259fde8a44ac4c9f4748d7eedd9a"
 
 # The runtime learns of this engine, and of its native module, from this call alone.
 register_engine(

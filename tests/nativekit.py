@@ -20,7 +20,7 @@ from mjspec.runtime.tiles import Tile
 U8, I8, INT, I64, U64 = ctypes.c_uint8, ctypes.c_int8, ctypes.c_int, ctypes.c_int64, ctypes.c_uint64
 
 MAX_GROUPS, MAX_TILES, MAX_INDICATORS, MAX_PATTERNS = 14, 18, 16, 192
-ABI = 1
+ABI = 2
 
 SUITS = {"m": 0, "p": 1, "s": 2, "z": 3}
 SHAPES = {
@@ -144,6 +144,8 @@ class MjView(ctypes.Structure):
         + [
             ("only_wait", INT),
             ("only_live_wait", INT),
+            ("resolve_waits", ctypes.c_void_p),
+            ("waits_request", ctypes.c_void_p),
             ("dora_indicators", MjTile * MAX_INDICATORS),
             ("n_dora_indicators", INT),
             ("ura_indicators", MjTile * MAX_INDICATORS),

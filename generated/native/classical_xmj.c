@@ -170,14 +170,14 @@ static MJ_MAYBE_UNUSED int64_t classical_xmj_value_14(mj_view *v) {
  * spec: (winner or option_on('LosersPurity')) and len(suits) == 2 and 'z' in suits */
 static MJ_MAYBE_UNUSED int64_t classical_xmj_when_15(mj_view *v) {
     (void)v;
-    return (int64_t)(((v->winner || (v->options[45] != 0)) && (((((int64_t)__builtin_popcountll(v->suits))) == (INT64_C(2)))) && (({ int64_t _x1 = (int64_t)(MJ_SUIT_Z); (_x1 >= 0 && _x1 < 64 && ((((uint64_t)v->suits) >> _x1) & 1u)); }))));
+    return (int64_t)(((v->winner || (v->options[45] != 0)) && (((mj_popcount(v->suits)) == (INT64_C(2)))) && (({ int64_t _x1 = (int64_t)(MJ_SUIT_Z); (_x1 >= 0 && _x1 < 64 && ((((uint64_t)v->suits) >> _x1) & 1u)); }))));
 }
 
 /* specs/classical_xmj.yaml:653 scoring.patterns.one_suit_only.when
  * spec: (winner or option_on('LosersPurity')) and len(suits) == 1 and 'z' not in suits */
 static MJ_MAYBE_UNUSED int64_t classical_xmj_when_16(mj_view *v) {
     (void)v;
-    return (int64_t)(((v->winner || (v->options[45] != 0)) && (((((int64_t)__builtin_popcountll(v->suits))) == (INT64_C(1)))) && ((!({ int64_t _x1 = (int64_t)(MJ_SUIT_Z); (_x1 >= 0 && _x1 < 64 && ((((uint64_t)v->suits) >> _x1) & 1u)); })))));
+    return (int64_t)(((v->winner || (v->options[45] != 0)) && (((mj_popcount(v->suits)) == (INT64_C(1)))) && ((!({ int64_t _x1 = (int64_t)(MJ_SUIT_Z); (_x1 >= 0 && _x1 < 64 && ((((uint64_t)v->suits) >> _x1) & 1u)); })))));
 }
 
 /* specs/classical_xmj.yaml:659 scoring.patterns.all_majors.when
@@ -191,7 +191,7 @@ static MJ_MAYBE_UNUSED int64_t classical_xmj_when_17(mj_view *v) {
  * spec: (option_on('NoLimit') if winner else option_on('LosersPurity')) and len(suits) == 1 and 'z' in suits */
 static MJ_MAYBE_UNUSED int64_t classical_xmj_when_18(mj_view *v) {
     (void)v;
-    return (int64_t)((((v->winner) ? ((v->options[6] != 0)) : ((v->options[45] != 0))) && (((((int64_t)__builtin_popcountll(v->suits))) == (INT64_C(1)))) && (({ int64_t _x1 = (int64_t)(MJ_SUIT_Z); (_x1 >= 0 && _x1 < 64 && ((((uint64_t)v->suits) >> _x1) & 1u)); }))));
+    return (int64_t)((((v->winner) ? ((v->options[6] != 0)) : ((v->options[45] != 0))) && (((mj_popcount(v->suits)) == (INT64_C(1)))) && (({ int64_t _x1 = (int64_t)(MJ_SUIT_Z); (_x1 >= 0 && _x1 < 64 && ((((uint64_t)v->suits) >> _x1) & 1u)); }))));
 }
 
 /* specs/classical_xmj.yaml:670 scoring.patterns.all_terminals.when
@@ -310,7 +310,7 @@ static MJ_MAYBE_UNUSED int64_t classical_xmj_when_34(mj_view *v) {
  * spec: winner and len(suits) == 1 and 'z' in suits */
 static MJ_MAYBE_UNUSED int64_t classical_xmj_when_35(mj_view *v) {
     (void)v;
-    return (int64_t)((v->winner && (((((int64_t)__builtin_popcountll(v->suits))) == (INT64_C(1)))) && (({ int64_t _x1 = (int64_t)(MJ_SUIT_Z); (_x1 >= 0 && _x1 < 64 && ((((uint64_t)v->suits) >> _x1) & 1u)); }))));
+    return (int64_t)((v->winner && (((mj_popcount(v->suits)) == (INT64_C(1)))) && (({ int64_t _x1 = (int64_t)(MJ_SUIT_Z); (_x1 >= 0 && _x1 < 64 && ((((uint64_t)v->suits) >> _x1) & 1u)); }))));
 }
 
 /* specs/classical_xmj.yaml:819 scoring.patterns.heads_and_tails.when
@@ -324,7 +324,7 @@ static MJ_MAYBE_UNUSED int64_t classical_xmj_when_36(mj_view *v) {
  * spec: winner and tsumo and len(suits) == 1 and 'z' not in suits and all(g.concealed or (g.is_claimed_kong and option_on('KongHas3Types')) for g in melds) */
 static MJ_MAYBE_UNUSED int64_t classical_xmj_when_37(mj_view *v) {
     (void)v;
-    return (int64_t)((v->winner && v->tsumo && (((((int64_t)__builtin_popcountll(v->suits))) == (INT64_C(1)))) && ((!({ int64_t _x1 = (int64_t)(MJ_SUIT_Z); (_x1 >= 0 && _x1 < 64 && ((((uint64_t)v->suits) >> _x1) & 1u)); }))) && ({ int _r2 = 1; for (int _i4 = 0; _i4 < v->n_melds; _i4++) { const mj_group *_it5 = v->melds[_i4]; if (!(((_it5)->concealed || ((_it5)->is_claimed_kong && (v->options[48] != 0))))) { _r2 = 0; goto _end3; } } _end3: ; _r2; })));
+    return (int64_t)((v->winner && v->tsumo && (((mj_popcount(v->suits)) == (INT64_C(1)))) && ((!({ int64_t _x1 = (int64_t)(MJ_SUIT_Z); (_x1 >= 0 && _x1 < 64 && ((((uint64_t)v->suits) >> _x1) & 1u)); }))) && ({ int _r2 = 1; for (int _i4 = 0; _i4 < v->n_melds; _i4++) { const mj_group *_it5 = v->melds[_i4]; if (!(((_it5)->concealed || ((_it5)->is_claimed_kong && (v->options[48] != 0))))) { _r2 = 0; goto _end3; } } _end3: ; _r2; })));
 }
 
 /* specs/classical_xmj.yaml:831 scoring.patterns.imperial_jade.when
@@ -338,7 +338,7 @@ static MJ_MAYBE_UNUSED int64_t classical_xmj_when_38(mj_view *v) {
  * spec: winner and len(melds) == 0 and len(suits) == 1 and 'z' not in suits and all(all(concealed_count_of(s, n) - (1 if win_tile.suit == s and win_tile.number == n else 0) == (3 if n == 1 or n == 9 else 1) for n in (1, 2, 3, 4, 5, 6, 7, 8, 9)) for s in suits) */
 static MJ_MAYBE_UNUSED int64_t classical_xmj_when_39(mj_view *v) {
     (void)v;
-    return (int64_t)((v->winner && (((((int64_t)v->n_melds)) == (INT64_C(0)))) && (((((int64_t)__builtin_popcountll(v->suits))) == (INT64_C(1)))) && ((!({ int64_t _x1 = (int64_t)(MJ_SUIT_Z); (_x1 >= 0 && _x1 < 64 && ((((uint64_t)v->suits) >> _x1) & 1u)); }))) && ({ int _r2 = 1; for (int64_t _it5 = 0; _it5 < 4; _it5++) { if (!((v->suits >> _it5) & 1u)) continue; if (!(({ int _r6 = 1; static const int64_t _a10[] = {INT64_C(1), INT64_C(2), INT64_C(3), INT64_C(4), INT64_C(5), INT64_C(6), INT64_C(7), INT64_C(8), INT64_C(9)}; for (int _i8 = 0; _i8 < 9; _i8++) { int64_t _it9 = _a10[_i8]; if (!((((mj_sub(&v->overflow, ((int64_t)(mj_count_in(v->concealed_counts, (int)(_it5), ((int64_t)(_it9))))), ((int64_t)(((((((((&v->win_tile))->suit) == (_it5))) && (((((&v->win_tile))->number) == (_it9))))) ? (INT64_C(1)) : (INT64_C(0))))))) == (((((((_it9) == (INT64_C(1)))) || (((_it9) == (INT64_C(9)))))) ? (INT64_C(3)) : (INT64_C(1)))))))) { _r6 = 0; goto _end7; } } _end7: ; _r6; }))) { _r2 = 0; goto _end3; } } _end3: ; _r2; })));
+    return (int64_t)((v->winner && (((((int64_t)v->n_melds)) == (INT64_C(0)))) && (((mj_popcount(v->suits)) == (INT64_C(1)))) && ((!({ int64_t _x1 = (int64_t)(MJ_SUIT_Z); (_x1 >= 0 && _x1 < 64 && ((((uint64_t)v->suits) >> _x1) & 1u)); }))) && ({ int _r2 = 1; for (int64_t _it5 = 0; _it5 < 4; _it5++) { if (!((v->suits >> _it5) & 1u)) continue; if (!(({ int _r6 = 1; static const int64_t _a10[] = {INT64_C(1), INT64_C(2), INT64_C(3), INT64_C(4), INT64_C(5), INT64_C(6), INT64_C(7), INT64_C(8), INT64_C(9)}; for (int _i8 = 0; _i8 < 9; _i8++) { int64_t _it9 = _a10[_i8]; if (!((((mj_sub(&v->overflow, ((int64_t)(mj_count_in(v->concealed_counts, (int)(_it5), ((int64_t)(_it9))))), ((int64_t)(((((((((&v->win_tile))->suit) == (_it5))) && (((((&v->win_tile))->number) == (_it9))))) ? (INT64_C(1)) : (INT64_C(0))))))) == (((((((_it9) == (INT64_C(1)))) || (((_it9) == (INT64_C(9)))))) ? (INT64_C(3)) : (INT64_C(1)))))))) { _r6 = 0; goto _end7; } } _end7: ; _r6; }))) { _r2 = 0; goto _end3; } } _end3: ; _r2; })));
 }
 
 /* specs/classical_xmj.yaml:849 scoring.patterns.east_thirteenth_win.when
@@ -352,7 +352,7 @@ static MJ_MAYBE_UNUSED int64_t classical_xmj_when_40(mj_view *v) {
  * spec: winner and shape == 'standard' and len(suits) == 1 and 'z' not in suits and pair is not None and any(g.is_triplet and g.number == 1 for g in sets) and any(g.is_triplet and g.number == 9 for g in sets) and ((pair.number == 2 and any(g.is_sequence and g.number == 3 for g in sets) and any(g.is_sequence and g.number == 6 for g in sets)) or (pair.number == 5 and any(g.is_sequence and g.number == 2 for g in sets) and any(g.is_sequence and g.number == 6 for g in sets)) or (pair.number == 8 and any(g.is_sequence and g.number == 2 for g in sets) and any(g.is_sequence and g.number == 5 for g in sets))) */
 static MJ_MAYBE_UNUSED int64_t classical_xmj_when_41(mj_view *v) {
     (void)v;
-    return (int64_t)((v->winner && (((v->shape) == (MJ_SHAPE_STANDARD))) && (((((int64_t)__builtin_popcountll(v->suits))) == (INT64_C(1)))) && ((!({ int64_t _x1 = (int64_t)(MJ_SUIT_Z); (_x1 >= 0 && _x1 < 64 && ((((uint64_t)v->suits) >> _x1) & 1u)); }))) && (((v->pair) != NULL)) && ({ int _r2 = 0; for (int _i4 = 0; _i4 < v->n_sets; _i4++) { const mj_group *_it5 = v->sets[_i4]; if (((_it5)->is_triplet && ((((_it5)->number) == (INT64_C(1)))))) { _r2 = 1; goto _end3; } } _end3: ; _r2; }) && ({ int _r6 = 0; for (int _i8 = 0; _i8 < v->n_sets; _i8++) { const mj_group *_it9 = v->sets[_i8]; if (((_it9)->is_triplet && ((((_it9)->number) == (INT64_C(9)))))) { _r6 = 1; goto _end7; } } _end7: ; _r6; }) && ((((((v->pair)->number) == (INT64_C(2)))) && ({ int _r10 = 0; for (int _i12 = 0; _i12 < v->n_sets; _i12++) { const mj_group *_it13 = v->sets[_i12]; if (((_it13)->is_sequence && ((((_it13)->number) == (INT64_C(3)))))) { _r10 = 1; goto _end11; } } _end11: ; _r10; }) && ({ int _r14 = 0; for (int _i16 = 0; _i16 < v->n_sets; _i16++) { const mj_group *_it17 = v->sets[_i16]; if (((_it17)->is_sequence && ((((_it17)->number) == (INT64_C(6)))))) { _r14 = 1; goto _end15; } } _end15: ; _r14; })) || (((((v->pair)->number) == (INT64_C(5)))) && ({ int _r18 = 0; for (int _i20 = 0; _i20 < v->n_sets; _i20++) { const mj_group *_it21 = v->sets[_i20]; if (((_it21)->is_sequence && ((((_it21)->number) == (INT64_C(2)))))) { _r18 = 1; goto _end19; } } _end19: ; _r18; }) && ({ int _r22 = 0; for (int _i24 = 0; _i24 < v->n_sets; _i24++) { const mj_group *_it25 = v->sets[_i24]; if (((_it25)->is_sequence && ((((_it25)->number) == (INT64_C(6)))))) { _r22 = 1; goto _end23; } } _end23: ; _r22; })) || (((((v->pair)->number) == (INT64_C(8)))) && ({ int _r26 = 0; for (int _i28 = 0; _i28 < v->n_sets; _i28++) { const mj_group *_it29 = v->sets[_i28]; if (((_it29)->is_sequence && ((((_it29)->number) == (INT64_C(2)))))) { _r26 = 1; goto _end27; } } _end27: ; _r26; }) && ({ int _r30 = 0; for (int _i32 = 0; _i32 < v->n_sets; _i32++) { const mj_group *_it33 = v->sets[_i32]; if (((_it33)->is_sequence && ((((_it33)->number) == (INT64_C(5)))))) { _r30 = 1; goto _end31; } } _end31: ; _r30; })))));
+    return (int64_t)((v->winner && (((v->shape) == (MJ_SHAPE_STANDARD))) && (((mj_popcount(v->suits)) == (INT64_C(1)))) && ((!({ int64_t _x1 = (int64_t)(MJ_SUIT_Z); (_x1 >= 0 && _x1 < 64 && ((((uint64_t)v->suits) >> _x1) & 1u)); }))) && (((v->pair) != NULL)) && ({ int _r2 = 0; for (int _i4 = 0; _i4 < v->n_sets; _i4++) { const mj_group *_it5 = v->sets[_i4]; if (((_it5)->is_triplet && ((((_it5)->number) == (INT64_C(1)))))) { _r2 = 1; goto _end3; } } _end3: ; _r2; }) && ({ int _r6 = 0; for (int _i8 = 0; _i8 < v->n_sets; _i8++) { const mj_group *_it9 = v->sets[_i8]; if (((_it9)->is_triplet && ((((_it9)->number) == (INT64_C(9)))))) { _r6 = 1; goto _end7; } } _end7: ; _r6; }) && ((((((v->pair)->number) == (INT64_C(2)))) && ({ int _r10 = 0; for (int _i12 = 0; _i12 < v->n_sets; _i12++) { const mj_group *_it13 = v->sets[_i12]; if (((_it13)->is_sequence && ((((_it13)->number) == (INT64_C(3)))))) { _r10 = 1; goto _end11; } } _end11: ; _r10; }) && ({ int _r14 = 0; for (int _i16 = 0; _i16 < v->n_sets; _i16++) { const mj_group *_it17 = v->sets[_i16]; if (((_it17)->is_sequence && ((((_it17)->number) == (INT64_C(6)))))) { _r14 = 1; goto _end15; } } _end15: ; _r14; })) || (((((v->pair)->number) == (INT64_C(5)))) && ({ int _r18 = 0; for (int _i20 = 0; _i20 < v->n_sets; _i20++) { const mj_group *_it21 = v->sets[_i20]; if (((_it21)->is_sequence && ((((_it21)->number) == (INT64_C(2)))))) { _r18 = 1; goto _end19; } } _end19: ; _r18; }) && ({ int _r22 = 0; for (int _i24 = 0; _i24 < v->n_sets; _i24++) { const mj_group *_it25 = v->sets[_i24]; if (((_it25)->is_sequence && ((((_it25)->number) == (INT64_C(6)))))) { _r22 = 1; goto _end23; } } _end23: ; _r22; })) || (((((v->pair)->number) == (INT64_C(8)))) && ({ int _r26 = 0; for (int _i28 = 0; _i28 < v->n_sets; _i28++) { const mj_group *_it29 = v->sets[_i28]; if (((_it29)->is_sequence && ((((_it29)->number) == (INT64_C(2)))))) { _r26 = 1; goto _end27; } } _end27: ; _r26; }) && ({ int _r30 = 0; for (int _i32 = 0; _i32 < v->n_sets; _i32++) { const mj_group *_it33 = v->sets[_i32]; if (((_it33)->is_sequence && ((((_it33)->number) == (INT64_C(5)))))) { _r30 = 1; goto _end31; } } _end31: ; _r30; })))));
 }
 
 /* specs/classical_xmj.yaml:865 scoring.patterns.own_bonus_tile_limit.when
@@ -450,7 +450,7 @@ static MJ_MAYBE_UNUSED int64_t classical_xmj_point_when_5(mj_view *v) {
  * spec: winner and shape == 'standard' and only_live_wait */
 static MJ_MAYBE_UNUSED int64_t classical_xmj_point_when_6(mj_view *v) {
     (void)v;
-    return (int64_t)((v->winner && (((v->shape) == (MJ_SHAPE_STANDARD))) && v->only_live_wait));
+    return (int64_t)((v->winner && (((v->shape) == (MJ_SHAPE_STANDARD))) && mj_wait_fact(v, &v->only_live_wait)));
 }
 
 /* specs/classical_xmj.yaml:521 scoring.points.items.fishing_the_eyes.when
@@ -708,7 +708,7 @@ PyMODINIT_FUNC PyInit__native_classical_xmj(void) {
     PyObject *capsule = PyCapsule_New((void *)&classical_xmj_profile, "mjspec.native_profile", NULL);
     if (capsule == NULL || PyModule_AddObject(m, "PROFILE", capsule) < 0 ||
         PyModule_AddIntConstant(m, "ABI", MJ_ABI) < 0 ||
-        PyModule_AddStringConstant(m, "DIGEST", "ca9d625cac4fdfe194d915cc5d8b89f0") < 0) {
+        PyModule_AddStringConstant(m, "DIGEST", "59ef259fde8a44ac4c9f4748d7eedd9a") < 0) {
         Py_XDECREF(capsule);
         Py_DECREF(m);
         return NULL;

@@ -51,7 +51,7 @@ static MJ_MAYBE_UNUSED int64_t gb_mcr_when_2(mj_view *v) {
  * spec: shape == 'standard' and len(melds) == 0 and len(suits) == 1 and win_tile.is_suited and all(count_of(win_tile.suit, n) - (1 if n == win_tile.number else 0) == (3 if n in (1, 9) else 1) for n in (1, 2, 3, 4, 5, 6, 7, 8, 9)) */
 static MJ_MAYBE_UNUSED int64_t gb_mcr_when_3(mj_view *v) {
     (void)v;
-    return (int64_t)(((((v->shape) == (MJ_SHAPE_STANDARD))) && (((((int64_t)v->n_melds)) == (INT64_C(0)))) && (((((int64_t)__builtin_popcountll(v->suits))) == (INT64_C(1)))) && ((&v->win_tile))->is_suited && ({ int _r1 = 1; static const int64_t _a5[] = {INT64_C(1), INT64_C(2), INT64_C(3), INT64_C(4), INT64_C(5), INT64_C(6), INT64_C(7), INT64_C(8), INT64_C(9)}; for (int _i3 = 0; _i3 < 9; _i3++) { int64_t _it4 = _a5[_i3]; if (!((((mj_sub(&v->overflow, ((int64_t)(mj_count_in(v->counts, (int)(((&v->win_tile))->suit), ((int64_t)(_it4))))), ((int64_t)((((((_it4) == (((&v->win_tile))->number)))) ? (INT64_C(1)) : (INT64_C(0))))))) == ((((({ int64_t _x6 = (int64_t)(_it4); (_x6 == (INT64_C(1)) || _x6 == (INT64_C(9))); }))) ? (INT64_C(3)) : (INT64_C(1)))))))) { _r1 = 0; goto _end2; } } _end2: ; _r1; })));
+    return (int64_t)(((((v->shape) == (MJ_SHAPE_STANDARD))) && (((((int64_t)v->n_melds)) == (INT64_C(0)))) && (((mj_popcount(v->suits)) == (INT64_C(1)))) && ((&v->win_tile))->is_suited && ({ int _r1 = 1; static const int64_t _a5[] = {INT64_C(1), INT64_C(2), INT64_C(3), INT64_C(4), INT64_C(5), INT64_C(6), INT64_C(7), INT64_C(8), INT64_C(9)}; for (int _i3 = 0; _i3 < 9; _i3++) { int64_t _it4 = _a5[_i3]; if (!((((mj_sub(&v->overflow, ((int64_t)(mj_count_in(v->counts, (int)(((&v->win_tile))->suit), ((int64_t)(_it4))))), ((int64_t)((((((_it4) == (((&v->win_tile))->number)))) ? (INT64_C(1)) : (INT64_C(0))))))) == ((((({ int64_t _x6 = (int64_t)(_it4); (_x6 == (INT64_C(1)) || _x6 == (INT64_C(9))); }))) ? (INT64_C(3)) : (INT64_C(1)))))))) { _r1 = 0; goto _end2; } } _end2: ; _r1; })));
 }
 
 /* specs/gb_mcr.yaml:263 scoring.patterns.four_kongs.when
@@ -65,7 +65,7 @@ static MJ_MAYBE_UNUSED int64_t gb_mcr_when_4(mj_view *v) {
  * spec: shape == 'seven_pairs' and len(suits) == 1 and 'z' not in suits and len({t.number for t in tiles}) == 7 and max(t.number for t in tiles) - min(t.number for t in tiles) == 6 */
 static MJ_MAYBE_UNUSED int64_t gb_mcr_when_5(mj_view *v) {
     (void)v;
-    return (int64_t)(((((v->shape) == (MJ_SHAPE_SEVEN_PAIRS))) && (((((int64_t)__builtin_popcountll(v->suits))) == (INT64_C(1)))) && ((!({ int64_t _x1 = (int64_t)(MJ_SUIT_Z); (_x1 >= 0 && _x1 < 64 && ((((uint64_t)v->suits) >> _x1) & 1u)); }))) && (((((int64_t)__builtin_popcountll(({ uint64_t _m2 = 0; for (int _i4 = 0; _i4 < v->n_tiles; _i4++) { const mj_tile *_it5 = &v->tiles[_i4]; { int64_t _x3 = (int64_t)((_it5)->number); if (_x3 < 0 || _x3 > 63) v->overflow = 1; else _m2 |= UINT64_C(1) << _x3; } } _m2; })))) == (INT64_C(7)))) && (((mj_sub(&v->overflow, ((int64_t)(({ int64_t _r6 = 0; int _have8 = 0; for (int _i10 = 0; _i10 < v->n_tiles; _i10++) { const mj_tile *_it11 = &v->tiles[_i10]; { int64_t _x9 = (int64_t)((_it11)->number); if (!_have8 || _x9 > _r6) { _r6 = _x9; _have8 = 1; } } } if (!_have8) v->overflow = 1; _r6; }))), ((int64_t)(({ int64_t _r12 = 0; int _have14 = 0; for (int _i16 = 0; _i16 < v->n_tiles; _i16++) { const mj_tile *_it17 = &v->tiles[_i16]; { int64_t _x15 = (int64_t)((_it17)->number); if (!_have14 || _x15 < _r12) { _r12 = _x15; _have14 = 1; } } } if (!_have14) v->overflow = 1; _r12; }))))) == (INT64_C(6))))));
+    return (int64_t)(((((v->shape) == (MJ_SHAPE_SEVEN_PAIRS))) && (((mj_popcount(v->suits)) == (INT64_C(1)))) && ((!({ int64_t _x1 = (int64_t)(MJ_SUIT_Z); (_x1 >= 0 && _x1 < 64 && ((((uint64_t)v->suits) >> _x1) & 1u)); }))) && (((mj_popcount(({ uint64_t _m2 = 0; for (int _i4 = 0; _i4 < v->n_tiles; _i4++) { const mj_tile *_it5 = &v->tiles[_i4]; { int64_t _x3 = (int64_t)((_it5)->number); if (_x3 < 0 || _x3 > 63) v->overflow = 1; else _m2 |= UINT64_C(1) << _x3; } } _m2; }))) == (INT64_C(7)))) && (((mj_sub(&v->overflow, ((int64_t)(({ int64_t _r6 = 0; int _have8 = 0; for (int _i10 = 0; _i10 < v->n_tiles; _i10++) { const mj_tile *_it11 = &v->tiles[_i10]; { int64_t _x9 = (int64_t)((_it11)->number); if (!_have8 || _x9 > _r6) { _r6 = _x9; _have8 = 1; } } } if (!_have8) v->overflow = 1; _r6; }))), ((int64_t)(({ int64_t _r12 = 0; int _have14 = 0; for (int _i16 = 0; _i16 < v->n_tiles; _i16++) { const mj_tile *_it17 = &v->tiles[_i16]; { int64_t _x15 = (int64_t)((_it17)->number); if (!_have14 || _x15 < _r12) { _r12 = _x15; _have14 = 1; } } } if (!_have14) v->overflow = 1; _r12; }))))) == (INT64_C(6))))));
 }
 
 /* specs/gb_mcr.yaml:297 scoring.patterns.thirteen_orphans.when
@@ -177,7 +177,7 @@ static MJ_MAYBE_UNUSED int64_t gb_mcr_when_20(mj_view *v) {
  * spec: len(suits) == 1 and 'z' not in suits */
 static MJ_MAYBE_UNUSED int64_t gb_mcr_when_21(mj_view *v) {
     (void)v;
-    return (int64_t)(((((((int64_t)__builtin_popcountll(v->suits))) == (INT64_C(1)))) && ((!({ int64_t _x1 = (int64_t)(MJ_SUIT_Z); (_x1 >= 0 && _x1 < 64 && ((((uint64_t)v->suits) >> _x1) & 1u)); })))));
+    return (int64_t)(((((mj_popcount(v->suits)) == (INT64_C(1)))) && ((!({ int64_t _x1 = (int64_t)(MJ_SUIT_Z); (_x1 >= 0 && _x1 < 64 && ((((uint64_t)v->suits) >> _x1) & 1u)); })))));
 }
 
 /* specs/gb_mcr.yaml:572 scoring.patterns.pure_triple_chow.when
@@ -226,7 +226,7 @@ static MJ_MAYBE_UNUSED int64_t gb_mcr_when_27(mj_view *v) {
  * spec: shape == 'standard' and pair is not None and pair.suit != 'z' and pair.number == 5 and all(g.is_sequence and g.suit != pair.suit for g in sets) and len({g.suit for g in sets if g.number == 1}) == 2 and len({g.suit for g in sets if g.number == 7}) == 2 */
 static MJ_MAYBE_UNUSED int64_t gb_mcr_when_28(mj_view *v) {
     (void)v;
-    return (int64_t)(((((v->shape) == (MJ_SHAPE_STANDARD))) && (((v->pair) != NULL)) && ((((v->pair)->suit) != (MJ_SUIT_Z))) && ((((v->pair)->number) == (INT64_C(5)))) && ({ int _r1 = 1; for (int _i3 = 0; _i3 < v->n_sets; _i3++) { const mj_group *_it4 = v->sets[_i3]; if (!(((_it4)->is_sequence && ((((_it4)->suit) != ((v->pair)->suit)))))) { _r1 = 0; goto _end2; } } _end2: ; _r1; }) && (((((int64_t)__builtin_popcountll(({ uint64_t _m5 = 0; for (int _i7 = 0; _i7 < v->n_sets; _i7++) { const mj_group *_it8 = v->sets[_i7]; if (((((_it8)->number) == (INT64_C(1))))) { { int64_t _x6 = (int64_t)((_it8)->suit); if (_x6 < 0 || _x6 > 63) v->overflow = 1; else _m5 |= UINT64_C(1) << _x6; } } } _m5; })))) == (INT64_C(2)))) && (((((int64_t)__builtin_popcountll(({ uint64_t _m9 = 0; for (int _i11 = 0; _i11 < v->n_sets; _i11++) { const mj_group *_it12 = v->sets[_i11]; if (((((_it12)->number) == (INT64_C(7))))) { { int64_t _x10 = (int64_t)((_it12)->suit); if (_x10 < 0 || _x10 > 63) v->overflow = 1; else _m9 |= UINT64_C(1) << _x10; } } } _m9; })))) == (INT64_C(2))))));
+    return (int64_t)(((((v->shape) == (MJ_SHAPE_STANDARD))) && (((v->pair) != NULL)) && ((((v->pair)->suit) != (MJ_SUIT_Z))) && ((((v->pair)->number) == (INT64_C(5)))) && ({ int _r1 = 1; for (int _i3 = 0; _i3 < v->n_sets; _i3++) { const mj_group *_it4 = v->sets[_i3]; if (!(((_it4)->is_sequence && ((((_it4)->suit) != ((v->pair)->suit)))))) { _r1 = 0; goto _end2; } } _end2: ; _r1; }) && (((mj_popcount(({ uint64_t _m5 = 0; for (int _i7 = 0; _i7 < v->n_sets; _i7++) { const mj_group *_it8 = v->sets[_i7]; if (((((_it8)->number) == (INT64_C(1))))) { { int64_t _x6 = (int64_t)((_it8)->suit); if (_x6 < 0 || _x6 > 63) v->overflow = 1; else _m5 |= UINT64_C(1) << _x6; } } } _m5; }))) == (INT64_C(2)))) && (((mj_popcount(({ uint64_t _m9 = 0; for (int _i11 = 0; _i11 < v->n_sets; _i11++) { const mj_group *_it12 = v->sets[_i11]; if (((((_it12)->number) == (INT64_C(7))))) { { int64_t _x10 = (int64_t)((_it12)->suit); if (_x10 < 0 || _x10 > 63) v->overflow = 1; else _m9 |= UINT64_C(1) << _x10; } } } _m9; }))) == (INT64_C(2))))));
 }
 
 /* specs/gb_mcr.yaml:693 scoring.patterns.pure_shifted_chows.when
@@ -247,7 +247,7 @@ static MJ_MAYBE_UNUSED int64_t gb_mcr_when_30(mj_view *v) {
  * spec: all(g.suit != 'z' for g in members) and len({g.suit for g in members}) == 3 and a.number == b.number == c.number */
 static MJ_MAYBE_UNUSED int64_t gb_mcr_when_31(mj_view *v) {
     (void)v;
-    return (int64_t)((({ int _r1 = 1; for (int _i3 = 0; _i3 < v->n_members; _i3++) { const mj_group *_it4 = v->members[_i3]; if (!(((((_it4)->suit) != (MJ_SUIT_Z))))) { _r1 = 0; goto _end2; } } _end2: ; _r1; }) && (((((int64_t)__builtin_popcountll(({ uint64_t _m5 = 0; for (int _i7 = 0; _i7 < v->n_members; _i7++) { const mj_group *_it8 = v->members[_i7]; { int64_t _x6 = (int64_t)((_it8)->suit); if (_x6 < 0 || _x6 > 63) v->overflow = 1; else _m5 |= UINT64_C(1) << _x6; } } _m5; })))) == (INT64_C(3)))) && ((((v->members[0])->number) == ((v->members[1])->number)) && (((v->members[1])->number) == ((v->members[2])->number)))));
+    return (int64_t)((({ int _r1 = 1; for (int _i3 = 0; _i3 < v->n_members; _i3++) { const mj_group *_it4 = v->members[_i3]; if (!(((((_it4)->suit) != (MJ_SUIT_Z))))) { _r1 = 0; goto _end2; } } _end2: ; _r1; }) && (((mj_popcount(({ uint64_t _m5 = 0; for (int _i7 = 0; _i7 < v->n_members; _i7++) { const mj_group *_it8 = v->members[_i7]; { int64_t _x6 = (int64_t)((_it8)->suit); if (_x6 < 0 || _x6 > 63) v->overflow = 1; else _m5 |= UINT64_C(1) << _x6; } } _m5; }))) == (INT64_C(3)))) && ((((v->members[0])->number) == ((v->members[1])->number)) && (((v->members[1])->number) == ((v->members[2])->number)))));
 }
 
 /* specs/gb_mcr.yaml:744 scoring.patterns.three_concealed_pungs.when
@@ -289,7 +289,7 @@ static MJ_MAYBE_UNUSED int64_t gb_mcr_when_36(mj_view *v) {
  * spec: len({g.suit for g in members}) == 3 and {g.number for g in members} == {1, 4, 7} */
 static MJ_MAYBE_UNUSED int64_t gb_mcr_when_38(mj_view *v) {
     (void)v;
-    return (int64_t)(((((((int64_t)__builtin_popcountll(({ uint64_t _m1 = 0; for (int _i3 = 0; _i3 < v->n_members; _i3++) { const mj_group *_it4 = v->members[_i3]; { int64_t _x2 = (int64_t)((_it4)->suit); if (_x2 < 0 || _x2 > 63) v->overflow = 1; else _m1 |= UINT64_C(1) << _x2; } } _m1; })))) == (INT64_C(3)))) && (((({ uint64_t _m5 = 0; for (int _i7 = 0; _i7 < v->n_members; _i7++) { const mj_group *_it8 = v->members[_i7]; { int64_t _x6 = (int64_t)((_it8)->number); if (_x6 < 0 || _x6 > 63) v->overflow = 1; else _m5 |= UINT64_C(1) << _x6; } } _m5; })) == (UINT64_C(0x92))))));
+    return (int64_t)(((((mj_popcount(({ uint64_t _m1 = 0; for (int _i3 = 0; _i3 < v->n_members; _i3++) { const mj_group *_it4 = v->members[_i3]; { int64_t _x2 = (int64_t)((_it4)->suit); if (_x2 < 0 || _x2 > 63) v->overflow = 1; else _m1 |= UINT64_C(1) << _x2; } } _m1; }))) == (INT64_C(3)))) && (((({ uint64_t _m5 = 0; for (int _i7 = 0; _i7 < v->n_members; _i7++) { const mj_group *_it8 = v->members[_i7]; { int64_t _x6 = (int64_t)((_it8)->number); if (_x6 < 0 || _x6 > 63) v->overflow = 1; else _m5 |= UINT64_C(1) << _x6; } } _m5; })) == (UINT64_C(0x92))))));
 }
 
 /* specs/gb_mcr.yaml:862 scoring.patterns.reversible_tiles.when
@@ -303,14 +303,14 @@ static MJ_MAYBE_UNUSED int64_t gb_mcr_when_39(mj_view *v) {
  * spec: len({g.suit for g in members}) == 3 and a.number == b.number == c.number */
 static MJ_MAYBE_UNUSED int64_t gb_mcr_when_40(mj_view *v) {
     (void)v;
-    return (int64_t)(((((((int64_t)__builtin_popcountll(({ uint64_t _m1 = 0; for (int _i3 = 0; _i3 < v->n_members; _i3++) { const mj_group *_it4 = v->members[_i3]; { int64_t _x2 = (int64_t)((_it4)->suit); if (_x2 < 0 || _x2 > 63) v->overflow = 1; else _m1 |= UINT64_C(1) << _x2; } } _m1; })))) == (INT64_C(3)))) && ((((v->members[0])->number) == ((v->members[1])->number)) && (((v->members[1])->number) == ((v->members[2])->number)))));
+    return (int64_t)(((((mj_popcount(({ uint64_t _m1 = 0; for (int _i3 = 0; _i3 < v->n_members; _i3++) { const mj_group *_it4 = v->members[_i3]; { int64_t _x2 = (int64_t)((_it4)->suit); if (_x2 < 0 || _x2 > 63) v->overflow = 1; else _m1 |= UINT64_C(1) << _x2; } } _m1; }))) == (INT64_C(3)))) && ((((v->members[0])->number) == ((v->members[1])->number)) && (((v->members[1])->number) == ((v->members[2])->number)))));
 }
 
 /* specs/gb_mcr.yaml:898 scoring.patterns.mixed_shifted_pungs.when
  * spec: all(g.suit != 'z' for g in members) and len({g.suit for g in members}) == 3 and len({g.number for g in members}) == 3 and max(g.number for g in members) - min(g.number for g in members) == 2 */
 static MJ_MAYBE_UNUSED int64_t gb_mcr_when_41(mj_view *v) {
     (void)v;
-    return (int64_t)((({ int _r1 = 1; for (int _i3 = 0; _i3 < v->n_members; _i3++) { const mj_group *_it4 = v->members[_i3]; if (!(((((_it4)->suit) != (MJ_SUIT_Z))))) { _r1 = 0; goto _end2; } } _end2: ; _r1; }) && (((((int64_t)__builtin_popcountll(({ uint64_t _m5 = 0; for (int _i7 = 0; _i7 < v->n_members; _i7++) { const mj_group *_it8 = v->members[_i7]; { int64_t _x6 = (int64_t)((_it8)->suit); if (_x6 < 0 || _x6 > 63) v->overflow = 1; else _m5 |= UINT64_C(1) << _x6; } } _m5; })))) == (INT64_C(3)))) && (((((int64_t)__builtin_popcountll(({ uint64_t _m9 = 0; for (int _i11 = 0; _i11 < v->n_members; _i11++) { const mj_group *_it12 = v->members[_i11]; { int64_t _x10 = (int64_t)((_it12)->number); if (_x10 < 0 || _x10 > 63) v->overflow = 1; else _m9 |= UINT64_C(1) << _x10; } } _m9; })))) == (INT64_C(3)))) && (((mj_sub(&v->overflow, ((int64_t)(({ int64_t _r13 = 0; int _have15 = 0; for (int _i17 = 0; _i17 < v->n_members; _i17++) { const mj_group *_it18 = v->members[_i17]; { int64_t _x16 = (int64_t)((_it18)->number); if (!_have15 || _x16 > _r13) { _r13 = _x16; _have15 = 1; } } } if (!_have15) v->overflow = 1; _r13; }))), ((int64_t)(({ int64_t _r19 = 0; int _have21 = 0; for (int _i23 = 0; _i23 < v->n_members; _i23++) { const mj_group *_it24 = v->members[_i23]; { int64_t _x22 = (int64_t)((_it24)->number); if (!_have21 || _x22 < _r19) { _r19 = _x22; _have21 = 1; } } } if (!_have21) v->overflow = 1; _r19; }))))) == (INT64_C(2))))));
+    return (int64_t)((({ int _r1 = 1; for (int _i3 = 0; _i3 < v->n_members; _i3++) { const mj_group *_it4 = v->members[_i3]; if (!(((((_it4)->suit) != (MJ_SUIT_Z))))) { _r1 = 0; goto _end2; } } _end2: ; _r1; }) && (((mj_popcount(({ uint64_t _m5 = 0; for (int _i7 = 0; _i7 < v->n_members; _i7++) { const mj_group *_it8 = v->members[_i7]; { int64_t _x6 = (int64_t)((_it8)->suit); if (_x6 < 0 || _x6 > 63) v->overflow = 1; else _m5 |= UINT64_C(1) << _x6; } } _m5; }))) == (INT64_C(3)))) && (((mj_popcount(({ uint64_t _m9 = 0; for (int _i11 = 0; _i11 < v->n_members; _i11++) { const mj_group *_it12 = v->members[_i11]; { int64_t _x10 = (int64_t)((_it12)->number); if (_x10 < 0 || _x10 > 63) v->overflow = 1; else _m9 |= UINT64_C(1) << _x10; } } _m9; }))) == (INT64_C(3)))) && (((mj_sub(&v->overflow, ((int64_t)(({ int64_t _r13 = 0; int _have15 = 0; for (int _i17 = 0; _i17 < v->n_members; _i17++) { const mj_group *_it18 = v->members[_i17]; { int64_t _x16 = (int64_t)((_it18)->number); if (!_have15 || _x16 > _r13) { _r13 = _x16; _have15 = 1; } } } if (!_have15) v->overflow = 1; _r13; }))), ((int64_t)(({ int64_t _r19 = 0; int _have21 = 0; for (int _i23 = 0; _i23 < v->n_members; _i23++) { const mj_group *_it24 = v->members[_i23]; { int64_t _x22 = (int64_t)((_it24)->number); if (!_have21 || _x22 < _r19) { _r19 = _x22; _have21 = 1; } } } if (!_have21) v->overflow = 1; _r19; }))))) == (INT64_C(2))))));
 }
 
 /* specs/gb_mcr.yaml:914 scoring.patterns.chicken_hand.when
@@ -359,21 +359,21 @@ static MJ_MAYBE_UNUSED int64_t gb_mcr_when_47(mj_view *v) {
  * spec: len(suits) == 2 and 'z' in suits */
 static MJ_MAYBE_UNUSED int64_t gb_mcr_when_48(mj_view *v) {
     (void)v;
-    return (int64_t)(((((((int64_t)__builtin_popcountll(v->suits))) == (INT64_C(2)))) && (({ int64_t _x1 = (int64_t)(MJ_SUIT_Z); (_x1 >= 0 && _x1 < 64 && ((((uint64_t)v->suits) >> _x1) & 1u)); }))));
+    return (int64_t)(((((mj_popcount(v->suits)) == (INT64_C(2)))) && (({ int64_t _x1 = (int64_t)(MJ_SUIT_Z); (_x1 >= 0 && _x1 < 64 && ((((uint64_t)v->suits) >> _x1) & 1u)); }))));
 }
 
 /* specs/gb_mcr.yaml:1031 scoring.patterns.mixed_shifted_chows.when
  * spec: len({g.suit for g in members}) == 3 and len({g.number for g in members}) == 3 and max(g.number for g in members) - min(g.number for g in members) == 2 */
 static MJ_MAYBE_UNUSED int64_t gb_mcr_when_49(mj_view *v) {
     (void)v;
-    return (int64_t)(((((((int64_t)__builtin_popcountll(({ uint64_t _m1 = 0; for (int _i3 = 0; _i3 < v->n_members; _i3++) { const mj_group *_it4 = v->members[_i3]; { int64_t _x2 = (int64_t)((_it4)->suit); if (_x2 < 0 || _x2 > 63) v->overflow = 1; else _m1 |= UINT64_C(1) << _x2; } } _m1; })))) == (INT64_C(3)))) && (((((int64_t)__builtin_popcountll(({ uint64_t _m5 = 0; for (int _i7 = 0; _i7 < v->n_members; _i7++) { const mj_group *_it8 = v->members[_i7]; { int64_t _x6 = (int64_t)((_it8)->number); if (_x6 < 0 || _x6 > 63) v->overflow = 1; else _m5 |= UINT64_C(1) << _x6; } } _m5; })))) == (INT64_C(3)))) && (((mj_sub(&v->overflow, ((int64_t)(({ int64_t _r9 = 0; int _have11 = 0; for (int _i13 = 0; _i13 < v->n_members; _i13++) { const mj_group *_it14 = v->members[_i13]; { int64_t _x12 = (int64_t)((_it14)->number); if (!_have11 || _x12 > _r9) { _r9 = _x12; _have11 = 1; } } } if (!_have11) v->overflow = 1; _r9; }))), ((int64_t)(({ int64_t _r15 = 0; int _have17 = 0; for (int _i19 = 0; _i19 < v->n_members; _i19++) { const mj_group *_it20 = v->members[_i19]; { int64_t _x18 = (int64_t)((_it20)->number); if (!_have17 || _x18 < _r15) { _r15 = _x18; _have17 = 1; } } } if (!_have17) v->overflow = 1; _r15; }))))) == (INT64_C(2))))));
+    return (int64_t)(((((mj_popcount(({ uint64_t _m1 = 0; for (int _i3 = 0; _i3 < v->n_members; _i3++) { const mj_group *_it4 = v->members[_i3]; { int64_t _x2 = (int64_t)((_it4)->suit); if (_x2 < 0 || _x2 > 63) v->overflow = 1; else _m1 |= UINT64_C(1) << _x2; } } _m1; }))) == (INT64_C(3)))) && (((mj_popcount(({ uint64_t _m5 = 0; for (int _i7 = 0; _i7 < v->n_members; _i7++) { const mj_group *_it8 = v->members[_i7]; { int64_t _x6 = (int64_t)((_it8)->number); if (_x6 < 0 || _x6 > 63) v->overflow = 1; else _m5 |= UINT64_C(1) << _x6; } } _m5; }))) == (INT64_C(3)))) && (((mj_sub(&v->overflow, ((int64_t)(({ int64_t _r9 = 0; int _have11 = 0; for (int _i13 = 0; _i13 < v->n_members; _i13++) { const mj_group *_it14 = v->members[_i13]; { int64_t _x12 = (int64_t)((_it14)->number); if (!_have11 || _x12 > _r9) { _r9 = _x12; _have11 = 1; } } } if (!_have11) v->overflow = 1; _r9; }))), ((int64_t)(({ int64_t _r15 = 0; int _have17 = 0; for (int _i19 = 0; _i19 < v->n_members; _i19++) { const mj_group *_it20 = v->members[_i19]; { int64_t _x18 = (int64_t)((_it20)->number); if (!_have17 || _x18 < _r15) { _r15 = _x18; _have17 = 1; } } } if (!_have17) v->overflow = 1; _r15; }))))) == (INT64_C(2))))));
 }
 
 /* specs/gb_mcr.yaml:1047 scoring.patterns.all_types.when
  * spec: len(suits) == 4 and any(t.is_wind for t in tiles) and any(t.is_dragon for t in tiles) */
 static MJ_MAYBE_UNUSED int64_t gb_mcr_when_50(mj_view *v) {
     (void)v;
-    return (int64_t)(((((((int64_t)__builtin_popcountll(v->suits))) == (INT64_C(4)))) && ({ int _r1 = 0; for (int _i3 = 0; _i3 < v->n_tiles; _i3++) { const mj_tile *_it4 = &v->tiles[_i3]; if ((_it4)->is_wind) { _r1 = 1; goto _end2; } } _end2: ; _r1; }) && ({ int _r5 = 0; for (int _i7 = 0; _i7 < v->n_tiles; _i7++) { const mj_tile *_it8 = &v->tiles[_i7]; if ((_it8)->is_dragon) { _r5 = 1; goto _end6; } } _end6: ; _r5; })));
+    return (int64_t)(((((mj_popcount(v->suits)) == (INT64_C(4)))) && ({ int _r1 = 0; for (int _i3 = 0; _i3 < v->n_tiles; _i3++) { const mj_tile *_it4 = &v->tiles[_i3]; if ((_it4)->is_wind) { _r1 = 1; goto _end2; } } _end2: ; _r1; }) && ({ int _r5 = 0; for (int _i7 = 0; _i7 < v->n_tiles; _i7++) { const mj_tile *_it8 = &v->tiles[_i7]; if ((_it8)->is_dragon) { _r5 = 1; goto _end6; } } _end6: ; _r5; })));
 }
 
 /* specs/gb_mcr.yaml:1063 scoring.patterns.melded_hand.when
@@ -541,7 +541,7 @@ static MJ_MAYBE_UNUSED int64_t gb_mcr_when_73(mj_view *v) {
  * spec: len({t.suit for t in tiles if t.is_suited}) == 2 */
 static MJ_MAYBE_UNUSED int64_t gb_mcr_when_74(mj_view *v) {
     (void)v;
-    return (int64_t)((((((int64_t)__builtin_popcountll(({ uint64_t _m1 = 0; for (int _i3 = 0; _i3 < v->n_tiles; _i3++) { const mj_tile *_it4 = &v->tiles[_i3]; if ((_it4)->is_suited) { { int64_t _x2 = (int64_t)((_it4)->suit); if (_x2 < 0 || _x2 > 63) v->overflow = 1; else _m1 |= UINT64_C(1) << _x2; } } } _m1; })))) == (INT64_C(2)))));
+    return (int64_t)((((mj_popcount(({ uint64_t _m1 = 0; for (int _i3 = 0; _i3 < v->n_tiles; _i3++) { const mj_tile *_it4 = &v->tiles[_i3]; if ((_it4)->is_suited) { { int64_t _x2 = (int64_t)((_it4)->suit); if (_x2 < 0 || _x2 > 63) v->overflow = 1; else _m1 |= UINT64_C(1) << _x2; } } } _m1; }))) == (INT64_C(2)))));
 }
 
 /* specs/gb_mcr.yaml:1480 scoring.patterns.no_honors.when
@@ -555,21 +555,21 @@ static MJ_MAYBE_UNUSED int64_t gb_mcr_when_75(mj_view *v) {
  * spec: wait == 'edge' and only_wait */
 static MJ_MAYBE_UNUSED int64_t gb_mcr_when_76(mj_view *v) {
     (void)v;
-    return (int64_t)(((((v->wait) == (MJ_WAIT_EDGE))) && v->only_wait));
+    return (int64_t)(((((v->wait) == (MJ_WAIT_EDGE))) && mj_wait_fact(v, &v->only_wait)));
 }
 
 /* specs/gb_mcr.yaml:1512 scoring.patterns.closed_wait.when
  * spec: wait == 'closed' and only_wait */
 static MJ_MAYBE_UNUSED int64_t gb_mcr_when_77(mj_view *v) {
     (void)v;
-    return (int64_t)(((((v->wait) == (MJ_WAIT_CLOSED))) && v->only_wait));
+    return (int64_t)(((((v->wait) == (MJ_WAIT_CLOSED))) && mj_wait_fact(v, &v->only_wait)));
 }
 
 /* specs/gb_mcr.yaml:1528 scoring.patterns.single_wait.when
  * spec: wait == 'single' and only_wait */
 static MJ_MAYBE_UNUSED int64_t gb_mcr_when_78(mj_view *v) {
     (void)v;
-    return (int64_t)(((((v->wait) == (MJ_WAIT_SINGLE))) && v->only_wait));
+    return (int64_t)(((((v->wait) == (MJ_WAIT_SINGLE))) && mj_wait_fact(v, &v->only_wait)));
 }
 
 /* specs/gb_mcr.yaml:1544 scoring.patterns.self_drawn.when
@@ -841,7 +841,7 @@ PyMODINIT_FUNC PyInit__native_gb_mcr(void) {
     PyObject *capsule = PyCapsule_New((void *)&gb_mcr_profile, "mjspec.native_profile", NULL);
     if (capsule == NULL || PyModule_AddObject(m, "PROFILE", capsule) < 0 ||
         PyModule_AddIntConstant(m, "ABI", MJ_ABI) < 0 ||
-        PyModule_AddStringConstant(m, "DIGEST", "f8319e49235bdbdb02cd65011a172037") < 0) {
+        PyModule_AddStringConstant(m, "DIGEST", "03a38da7fa161e0fd0f995a7520b14f4") < 0) {
         Py_XDECREF(capsule);
         Py_DECREF(m);
         return NULL;

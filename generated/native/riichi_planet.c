@@ -170,7 +170,7 @@ static MJ_MAYBE_UNUSED int64_t riichi_planet_when_19(mj_view *v) {
  * spec: any(g.is_triplet and len({h.suit for h in sets if h.is_triplet and h.number == g.number and h.suit != 'z'}) == 3 for g in sets) */
 static MJ_MAYBE_UNUSED int64_t riichi_planet_when_20(mj_view *v) {
     (void)v;
-    return (int64_t)(({ int _r1 = 0; for (int _i3 = 0; _i3 < v->n_sets; _i3++) { const mj_group *_it4 = v->sets[_i3]; if (((_it4)->is_triplet && (((((int64_t)__builtin_popcountll(({ uint64_t _m5 = 0; for (int _i7 = 0; _i7 < v->n_sets; _i7++) { const mj_group *_it8 = v->sets[_i7]; if (((_it8)->is_triplet && ((((_it8)->number) == ((_it4)->number))) && ((((_it8)->suit) != (MJ_SUIT_Z))))) { { int64_t _x6 = (int64_t)((_it8)->suit); if (_x6 < 0 || _x6 > 63) v->overflow = 1; else _m5 |= UINT64_C(1) << _x6; } } } _m5; })))) == (INT64_C(3)))))) { _r1 = 1; goto _end2; } } _end2: ; _r1; }));
+    return (int64_t)(({ int _r1 = 0; for (int _i3 = 0; _i3 < v->n_sets; _i3++) { const mj_group *_it4 = v->sets[_i3]; if (((_it4)->is_triplet && (((mj_popcount(({ uint64_t _m5 = 0; for (int _i7 = 0; _i7 < v->n_sets; _i7++) { const mj_group *_it8 = v->sets[_i7]; if (((_it8)->is_triplet && ((((_it8)->number) == ((_it4)->number))) && ((((_it8)->suit) != (MJ_SUIT_Z))))) { { int64_t _x6 = (int64_t)((_it8)->suit); if (_x6 < 0 || _x6 > 63) v->overflow = 1; else _m5 |= UINT64_C(1) << _x6; } } } _m5; }))) == (INT64_C(3)))))) { _r1 = 1; goto _end2; } } _end2: ; _r1; }));
 }
 
 /* specs/riichi_planet.yaml:315 scoring.patterns.honroutou.when
@@ -191,7 +191,7 @@ static MJ_MAYBE_UNUSED int64_t riichi_planet_when_22(mj_view *v) {
  * spec: any(g.is_sequence and len({h.suit for h in sets if h.is_sequence and h.number == g.number}) == 3 for g in sets) */
 static MJ_MAYBE_UNUSED int64_t riichi_planet_when_23(mj_view *v) {
     (void)v;
-    return (int64_t)(({ int _r1 = 0; for (int _i3 = 0; _i3 < v->n_sets; _i3++) { const mj_group *_it4 = v->sets[_i3]; if (((_it4)->is_sequence && (((((int64_t)__builtin_popcountll(({ uint64_t _m5 = 0; for (int _i7 = 0; _i7 < v->n_sets; _i7++) { const mj_group *_it8 = v->sets[_i7]; if (((_it8)->is_sequence && ((((_it8)->number) == ((_it4)->number))))) { { int64_t _x6 = (int64_t)((_it8)->suit); if (_x6 < 0 || _x6 > 63) v->overflow = 1; else _m5 |= UINT64_C(1) << _x6; } } } _m5; })))) == (INT64_C(3)))))) { _r1 = 1; goto _end2; } } _end2: ; _r1; }));
+    return (int64_t)(({ int _r1 = 0; for (int _i3 = 0; _i3 < v->n_sets; _i3++) { const mj_group *_it4 = v->sets[_i3]; if (((_it4)->is_sequence && (((mj_popcount(({ uint64_t _m5 = 0; for (int _i7 = 0; _i7 < v->n_sets; _i7++) { const mj_group *_it8 = v->sets[_i7]; if (((_it8)->is_sequence && ((((_it8)->number) == ((_it4)->number))))) { { int64_t _x6 = (int64_t)((_it8)->suit); if (_x6 < 0 || _x6 > 63) v->overflow = 1; else _m5 |= UINT64_C(1) << _x6; } } } _m5; }))) == (INT64_C(3)))))) { _r1 = 1; goto _end2; } } _end2: ; _r1; }));
 }
 
 /* specs/riichi_planet.yaml:350 scoring.patterns.ittsu.when
@@ -219,7 +219,7 @@ static MJ_MAYBE_UNUSED int64_t riichi_planet_when_26(mj_view *v) {
  * spec: len(suits) == 2 and 'z' in suits */
 static MJ_MAYBE_UNUSED int64_t riichi_planet_when_27(mj_view *v) {
     (void)v;
-    return (int64_t)(((((((int64_t)__builtin_popcountll(v->suits))) == (INT64_C(2)))) && (({ int64_t _x1 = (int64_t)(MJ_SUIT_Z); (_x1 >= 0 && _x1 < 64 && ((((uint64_t)v->suits) >> _x1) & 1u)); }))));
+    return (int64_t)(((((mj_popcount(v->suits)) == (INT64_C(2)))) && (({ int64_t _x1 = (int64_t)(MJ_SUIT_Z); (_x1 >= 0 && _x1 < 64 && ((((uint64_t)v->suits) >> _x1) & 1u)); }))));
 }
 
 /* specs/riichi_planet.yaml:410 scoring.patterns.junchan.when
@@ -233,7 +233,7 @@ static MJ_MAYBE_UNUSED int64_t riichi_planet_when_28(mj_view *v) {
  * spec: len(suits) == 1 and 'z' not in suits */
 static MJ_MAYBE_UNUSED int64_t riichi_planet_when_29(mj_view *v) {
     (void)v;
-    return (int64_t)(((((((int64_t)__builtin_popcountll(v->suits))) == (INT64_C(1)))) && ((!({ int64_t _x1 = (int64_t)(MJ_SUIT_Z); (_x1 >= 0 && _x1 < 64 && ((((uint64_t)v->suits) >> _x1) & 1u)); })))));
+    return (int64_t)(((((mj_popcount(v->suits)) == (INT64_C(1)))) && ((!({ int64_t _x1 = (int64_t)(MJ_SUIT_Z); (_x1 >= 0 && _x1 < 64 && ((((uint64_t)v->suits) >> _x1) & 1u)); })))));
 }
 
 /* specs/riichi_planet.yaml:436 scoring.patterns.dora.count
@@ -331,14 +331,14 @@ static MJ_MAYBE_UNUSED int64_t riichi_planet_when_42(mj_view *v) {
  * spec: len(melds) == 0 and len(suits) == 1 and 'z' not in suits and all(count_of(win_tile.suit, n) >= (3 if n == 1 or n == 9 else 1) for n in (1, 2, 3, 4, 5, 6, 7, 8, 9)) */
 static MJ_MAYBE_UNUSED int64_t riichi_planet_when_43(mj_view *v) {
     (void)v;
-    return (int64_t)(((((((int64_t)v->n_melds)) == (INT64_C(0)))) && (((((int64_t)__builtin_popcountll(v->suits))) == (INT64_C(1)))) && ((!({ int64_t _x1 = (int64_t)(MJ_SUIT_Z); (_x1 >= 0 && _x1 < 64 && ((((uint64_t)v->suits) >> _x1) & 1u)); }))) && ({ int _r2 = 1; static const int64_t _a6[] = {INT64_C(1), INT64_C(2), INT64_C(3), INT64_C(4), INT64_C(5), INT64_C(6), INT64_C(7), INT64_C(8), INT64_C(9)}; for (int _i4 = 0; _i4 < 9; _i4++) { int64_t _it5 = _a6[_i4]; if (!((((mj_count_in(v->counts, (int)(((&v->win_tile))->suit), ((int64_t)(_it5)))) >= (((((((_it5) == (INT64_C(1)))) || (((_it5) == (INT64_C(9)))))) ? (INT64_C(3)) : (INT64_C(1)))))))) { _r2 = 0; goto _end3; } } _end3: ; _r2; })));
+    return (int64_t)(((((((int64_t)v->n_melds)) == (INT64_C(0)))) && (((mj_popcount(v->suits)) == (INT64_C(1)))) && ((!({ int64_t _x1 = (int64_t)(MJ_SUIT_Z); (_x1 >= 0 && _x1 < 64 && ((((uint64_t)v->suits) >> _x1) & 1u)); }))) && ({ int _r2 = 1; static const int64_t _a6[] = {INT64_C(1), INT64_C(2), INT64_C(3), INT64_C(4), INT64_C(5), INT64_C(6), INT64_C(7), INT64_C(8), INT64_C(9)}; for (int _i4 = 0; _i4 < 9; _i4++) { int64_t _it5 = _a6[_i4]; if (!((((mj_count_in(v->counts, (int)(((&v->win_tile))->suit), ((int64_t)(_it5)))) >= (((((((_it5) == (INT64_C(1)))) || (((_it5) == (INT64_C(9)))))) ? (INT64_C(3)) : (INT64_C(1)))))))) { _r2 = 0; goto _end3; } } _end3: ; _r2; })));
 }
 
 /* specs/riichi_planet.yaml:628 scoring.patterns.junsei_chuuren.when
  * spec: len(melds) == 0 and len(suits) == 1 and 'z' not in suits and all(concealed_count_of(win_tile.suit, n) - (1 if n == win_tile.number else 0) == (3 if n == 1 or n == 9 else 1) for n in (1, 2, 3, 4, 5, 6, 7, 8, 9)) */
 static MJ_MAYBE_UNUSED int64_t riichi_planet_when_44(mj_view *v) {
     (void)v;
-    return (int64_t)(((((((int64_t)v->n_melds)) == (INT64_C(0)))) && (((((int64_t)__builtin_popcountll(v->suits))) == (INT64_C(1)))) && ((!({ int64_t _x1 = (int64_t)(MJ_SUIT_Z); (_x1 >= 0 && _x1 < 64 && ((((uint64_t)v->suits) >> _x1) & 1u)); }))) && ({ int _r2 = 1; static const int64_t _a6[] = {INT64_C(1), INT64_C(2), INT64_C(3), INT64_C(4), INT64_C(5), INT64_C(6), INT64_C(7), INT64_C(8), INT64_C(9)}; for (int _i4 = 0; _i4 < 9; _i4++) { int64_t _it5 = _a6[_i4]; if (!((((mj_sub(&v->overflow, ((int64_t)(mj_count_in(v->concealed_counts, (int)(((&v->win_tile))->suit), ((int64_t)(_it5))))), ((int64_t)((((((_it5) == (((&v->win_tile))->number)))) ? (INT64_C(1)) : (INT64_C(0))))))) == (((((((_it5) == (INT64_C(1)))) || (((_it5) == (INT64_C(9)))))) ? (INT64_C(3)) : (INT64_C(1)))))))) { _r2 = 0; goto _end3; } } _end3: ; _r2; })));
+    return (int64_t)(((((((int64_t)v->n_melds)) == (INT64_C(0)))) && (((mj_popcount(v->suits)) == (INT64_C(1)))) && ((!({ int64_t _x1 = (int64_t)(MJ_SUIT_Z); (_x1 >= 0 && _x1 < 64 && ((((uint64_t)v->suits) >> _x1) & 1u)); }))) && ({ int _r2 = 1; static const int64_t _a6[] = {INT64_C(1), INT64_C(2), INT64_C(3), INT64_C(4), INT64_C(5), INT64_C(6), INT64_C(7), INT64_C(8), INT64_C(9)}; for (int _i4 = 0; _i4 < 9; _i4++) { int64_t _it5 = _a6[_i4]; if (!((((mj_sub(&v->overflow, ((int64_t)(mj_count_in(v->concealed_counts, (int)(((&v->win_tile))->suit), ((int64_t)(_it5))))), ((int64_t)((((((_it5) == (((&v->win_tile))->number)))) ? (INT64_C(1)) : (INT64_C(0))))))) == (((((((_it5) == (INT64_C(1)))) || (((_it5) == (INT64_C(9)))))) ? (INT64_C(3)) : (INT64_C(1)))))))) { _r2 = 0; goto _end3; } } _end3: ; _r2; })));
 }
 
 /* specs/riichi_planet.yaml:644 scoring.patterns.suukantsu.when
@@ -581,7 +581,7 @@ PyMODINIT_FUNC PyInit__native_riichi_planet(void) {
     PyObject *capsule = PyCapsule_New((void *)&riichi_planet_profile, "mjspec.native_profile", NULL);
     if (capsule == NULL || PyModule_AddObject(m, "PROFILE", capsule) < 0 ||
         PyModule_AddIntConstant(m, "ABI", MJ_ABI) < 0 ||
-        PyModule_AddStringConstant(m, "DIGEST", "4897a4ffee7e6cceab75aeca8712dfbd") < 0) {
+        PyModule_AddStringConstant(m, "DIGEST", "5f7e1d1562ab5e0f8a09dbbc1aceffb4") < 0) {
         Py_XDECREF(capsule);
         Py_DECREF(m);
         return NULL;

@@ -4,7 +4,7 @@
  * Native engine of profile riichi_tenhou: the profile's tables and one C
  * function per spec expression, lowered by compiler/native.py; every mechanism
  * lives in the native core (runtime/native/score.c), which reads PROFILE.
- * It extends riichi_planet: this file includes that one's (digest 4897a4ffee7e6cceab75aeca8712dfbd)
+ * It extends riichi_planet: this file includes that one's (digest 5f7e1d1562ab5e0f8a09dbbc1aceffb4)
  * and writes only the functions and tables that differ from those it includes.
  * Every name starts with the profile id, so that a profile extending this one can
  * include this file in turn; its module init is compiled only when this file is the
@@ -106,7 +106,7 @@ PyMODINIT_FUNC PyInit__native_riichi_tenhou(void) {
     PyObject *capsule = PyCapsule_New((void *)&riichi_tenhou_profile, "mjspec.native_profile", NULL);
     if (capsule == NULL || PyModule_AddObject(m, "PROFILE", capsule) < 0 ||
         PyModule_AddIntConstant(m, "ABI", MJ_ABI) < 0 ||
-        PyModule_AddStringConstant(m, "DIGEST", "ab0be515337a7bd0d00d120a42523d25") < 0) {
+        PyModule_AddStringConstant(m, "DIGEST", "59aaffde734b9df963853f75e1935788") < 0) {
         Py_XDECREF(capsule);
         Py_DECREF(m);
         return NULL;

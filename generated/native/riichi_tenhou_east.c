@@ -4,7 +4,7 @@
  * Native engine of profile riichi_tenhou_east: the profile's tables and one C
  * function per spec expression, lowered by compiler/native.py; every mechanism
  * lives in the native core (runtime/native/score.c), which reads PROFILE.
- * It extends riichi_tenhou: this file includes that one's (digest ab0be515337a7bd0d00d120a42523d25)
+ * It extends riichi_tenhou: this file includes that one's (digest 59aaffde734b9df963853f75e1935788)
  * and writes only the functions and tables that differ from those it includes.
  * Every name starts with the profile id, so that a profile extending this one can
  * include this file in turn; its module init is compiled only when this file is the
@@ -54,7 +54,7 @@ PyMODINIT_FUNC PyInit__native_riichi_tenhou_east(void) {
     PyObject *capsule = PyCapsule_New((void *)&riichi_tenhou_east_profile, "mjspec.native_profile", NULL);
     if (capsule == NULL || PyModule_AddObject(m, "PROFILE", capsule) < 0 ||
         PyModule_AddIntConstant(m, "ABI", MJ_ABI) < 0 ||
-        PyModule_AddStringConstant(m, "DIGEST", "42dd327868c8e6083eecf52d355ad937") < 0) {
+        PyModule_AddStringConstant(m, "DIGEST", "25a35792381370212054135239520493") < 0) {
         Py_XDECREF(capsule);
         Py_DECREF(m);
         return NULL;

@@ -4,7 +4,7 @@
  * Native engine of profile sichuan_planet: the profile's tables and one C
  * function per spec expression, lowered by compiler/native.py; every mechanism
  * lives in the native core (runtime/native/score.c), which reads PROFILE.
- * It extends sichuan_tfmj: this file includes that one's (digest a1b9d9f3c760d6e84add710d843af35c)
+ * It extends sichuan_tfmj: this file includes that one's (digest bc3aaf7e0e4650d02fdd79bbd813b677)
  * and writes only the functions and tables that differ from those it includes.
  * Every name starts with the profile id, so that a profile extending this one can
  * include this file in turn; its module init is compiled only when this file is the
@@ -82,7 +82,7 @@ PyMODINIT_FUNC PyInit__native_sichuan_planet(void) {
     PyObject *capsule = PyCapsule_New((void *)&sichuan_planet_profile, "mjspec.native_profile", NULL);
     if (capsule == NULL || PyModule_AddObject(m, "PROFILE", capsule) < 0 ||
         PyModule_AddIntConstant(m, "ABI", MJ_ABI) < 0 ||
-        PyModule_AddStringConstant(m, "DIGEST", "852bce9b631851fc11da6b0765e5154e") < 0) {
+        PyModule_AddStringConstant(m, "DIGEST", "ae24c91179f1aff07b4c0e6d788d2b1b") < 0) {
         Py_XDECREF(capsule);
         Py_DECREF(m);
         return NULL;

@@ -44,7 +44,7 @@ static MJ_MAYBE_UNUSED int64_t sichuan_tfmj_when_1(mj_view *v) {
  * spec: len(suits) == 1 */
 static MJ_MAYBE_UNUSED int64_t sichuan_tfmj_when_2(mj_view *v) {
     (void)v;
-    return (int64_t)((((((int64_t)__builtin_popcountll(v->suits))) == (INT64_C(1)))));
+    return (int64_t)((((mj_popcount(v->suits)) == (INT64_C(1)))));
 }
 
 /* specs/sichuan_tfmj.yaml:318 scoring.patterns.seven_pairs.when
@@ -100,7 +100,7 @@ static MJ_MAYBE_UNUSED int64_t sichuan_tfmj_when_9(mj_view *v) {
  * spec: missing_suit not in suits if missing_suit else len(suits) < 3 */
 static MJ_MAYBE_UNUSED int64_t sichuan_tfmj_require_0(mj_view *v) {
     (void)v;
-    return (int64_t)(((((v->missing_suit) != MJ_NONE)) ? (((!({ int64_t _x1 = (int64_t)(v->missing_suit); (_x1 >= 0 && _x1 < 64 && ((((uint64_t)v->suits) >> _x1) & 1u)); })))) : ((((((int64_t)__builtin_popcountll(v->suits))) < (INT64_C(3)))))));
+    return (int64_t)(((((v->missing_suit) != MJ_NONE)) ? (((!({ int64_t _x1 = (int64_t)(v->missing_suit); (_x1 >= 0 && _x1 < 64 && ((((uint64_t)v->suits) >> _x1) & 1u)); })))) : ((((mj_popcount(v->suits)) < (INT64_C(3)))))));
 }
 
 /* specs/sichuan_tfmj.yaml:438 payments.values.unit
@@ -217,7 +217,7 @@ PyMODINIT_FUNC PyInit__native_sichuan_tfmj(void) {
     PyObject *capsule = PyCapsule_New((void *)&sichuan_tfmj_profile, "mjspec.native_profile", NULL);
     if (capsule == NULL || PyModule_AddObject(m, "PROFILE", capsule) < 0 ||
         PyModule_AddIntConstant(m, "ABI", MJ_ABI) < 0 ||
-        PyModule_AddStringConstant(m, "DIGEST", "a1b9d9f3c760d6e84add710d843af35c") < 0) {
+        PyModule_AddStringConstant(m, "DIGEST", "bc3aaf7e0e4650d02fdd79bbd813b677") < 0) {
         Py_XDECREF(capsule);
         Py_DECREF(m);
         return NULL;

@@ -86,6 +86,27 @@ static inline int64_t mj_pow(int *overflow, int64_t base, int64_t exponent) {
     return r;
 }
 
+/* only_wait / only_live_wait (`field` is one of the two), computed on first read
+ * (mj_view.resolve_waits); where the core cannot compute it, the request goes to the Python
+ * engine (overflow), never a guess. */
+static inline int mj_wait_fact(mj_view *v, const int *field) {
+    if (*field < 0 && v->resolve_waits) v->resolve_waits(v);
+    if (*field < 0) {
+        v->overflow = 1;
+        return 0;
+    }
+    return *field;
+}
+
+/* len(set) of a bit set: SWAR, inline (gcc without -mpopcnt turns __builtin_popcountll into a
+ * call to libgcc's __popcountdi2; the build sets no -march). */
+static inline int64_t mj_popcount(uint64_t x) {
+    x = x - ((x >> 1) & UINT64_C(0x5555555555555555));
+    x = (x & UINT64_C(0x3333333333333333)) + ((x >> 2) & UINT64_C(0x3333333333333333));
+    x = (x + (x >> 4)) & UINT64_C(0x0f0f0f0f0f0f0f0f);
+    return (int64_t)((x * UINT64_C(0x0101010101010101)) >> 56);
+}
+
 static inline int64_t mj_min2(int64_t a, int64_t b) { return b < a ? b : a; }
 static inline int64_t mj_max2(int64_t a, int64_t b) { return b > a ? b : a; }
 

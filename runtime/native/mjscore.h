@@ -16,7 +16,7 @@
 
 #include <stdint.h>
 
-#define MJ_ABI 1 /* bumped whenever a struct below changes: the core refuses other modules */
+#define MJ_ABI 2 /* bumped whenever a struct below changes: the core refuses other modules */
 
 /* suit: m p s z (the vocabulary's SUIT; flowers never reach expressions) */
 enum { MJ_SUIT_M = 0, MJ_SUIT_P = 1, MJ_SUIT_S = 2, MJ_SUIT_Z = 3 };
@@ -97,7 +97,12 @@ typedef struct mj_view {
     int missing_suit;          /* MJ_SUIT_* or MJ_NONE */
     int winner, original_call, kong_upon_kong;
     int64_t flowers, own_bonus, bonus_sets, dealer_wins, concealed_triplets;
-    int only_wait, only_live_wait; /* -1: not computed (the profile reads neither) */
+    /* -1: not computed yet. Expressions read them through mj_only_wait / mj_only_live_wait
+     * (mjexpr.h), which ask resolve_waits the first time: the formal waits cost a search that
+     * most hands never need (GB reads only_wait only after an edge, closed or single wait). */
+    int only_wait, only_live_wait;
+    void (*resolve_waits)(struct mj_view *v); /* the core's; NULL: an unknown one is not computable */
+    const void *waits_request;                /* what resolve_waits reads besides the view */
     mj_tile dora_indicators[MJ_MAX_INDICATORS];
     int n_dora_indicators;
     mj_tile ura_indicators[MJ_MAX_INDICATORS];

@@ -1859,6 +1859,21 @@ typedef struct {
 
 static hits_t HITS; /* scratch, like SW */
 
+/* mj_view.resolve_waits: only_wait and only_live_wait where the caller passed -1, from the view's
+ * concealed counts (winning tile included) and the request's exhausted kinds. scoring.py
+ * _only_live_wait: the kinds every copy of which lies exposed (context.exhausted, q->dead) do not
+ * count as waits, the winning one aside. Only the other waits matter (the live ones, where
+ * only_live_wait is asked): the first found settles both answers as no. */
+static void resolve_waits(mj_view *v) {
+    const request_t *q = v->waits_request;
+    int win = v->win_tile.kind;
+    uint64_t win_bit = (uint64_t)1 << win, other = ~win_bit;
+    if (v->only_live_wait < 0) other &= ~q->dead;
+    uint64_t waits = formal_waits_until(v->concealed_counts, v->n_melds, win, q->P, other);
+    if (v->only_wait < 0) v->only_wait = waits == win_bit;
+    if (v->only_live_wait < 0) v->only_live_wait = (waits & ~(q->dead & ~win_bit)) == win_bit;
+}
+
 /* The whole evaluation; *status UNSUPPORTED means "answer None". Fills `out`. */
 static int score(const request_t *q, result_t *out, result_t *cur, result_t *under, enum_t *e, int *status) {
     const mj_profile *P = q->P;
@@ -1917,18 +1932,10 @@ static int score(const request_t *q, result_t *out, result_t *cur, result_t *und
     v.ippatsu = (int)s[8], v.dealer = (int)s[9], v.seat_wind = (int)s[10], v.round_wind = (int)s[11];
     v.missing_suit = (int)s[12], v.flowers = s[13], v.own_bonus = s[14], v.bonus_sets = s[15];
     v.original_call = (int)s[16], v.kong_upon_kong = (int)s[17], v.dealer_wins = s[18];
+    /* not passed (-1): the core's own, on the first read of either (resolve_waits) */
     v.only_wait = (int)s[20], v.only_live_wait = (int)s[21];
-    if ((v.only_wait < 0 && P->needs_only_wait) || (v.only_live_wait < 0 && P->needs_only_live_wait)) {
-        /* not passed: the core's own; scoring.py _only_live_wait: the kinds every copy of which
-         * lies exposed (context.exhausted, q->dead) do not count as waits, the winning one aside */
-        /* only the other waits matter (the live ones, where only_live_wait is asked): the first
-         * found settles both answers as no */
-        uint64_t win_bit = (uint64_t)1 << (q->win >> 1), other = ~win_bit;
-        if (v.only_live_wait < 0) other &= ~q->dead;
-        uint64_t waits = formal_waits_until(conc, nm, q->win >> 1, P, other);
-        if (v.only_wait < 0) v.only_wait = waits == win_bit;
-        if (v.only_live_wait < 0) v.only_live_wait = (waits & ~(q->dead & ~win_bit)) == win_bit;
-    }
+    v.resolve_waits = resolve_waits;
+    v.waits_request = q;
     v.winner = 1;
     fill_tile_list(v.dora_indicators, &v.n_dora_indicators, q->dora, q->n_dora);
     fill_tile_list(v.ura_indicators, &v.n_ura_indicators, q->ura, q->n_ura);
