@@ -94,6 +94,34 @@ class MjGroup(ctypes.Structure):
 G = ctypes.POINTER(MjGroup)
 
 
+#: The view's int fields in mj_view's order (runtime/native/mjscore.h); the flags are the
+#: ones read as booleans, the three others (winds, missing suit) carry a value.
+VIEW_INT_FIELDS = (
+    "is_closed",
+    "tsumo",
+    "ron",
+    "last_tile",
+    "after_kong",
+    "kong_shot",
+    "robbing_kong",
+    "first_draw",
+    "fourth_tile",
+    "riichi",
+    "double_riichi",
+    "ippatsu",
+    "dealer",
+    "seat_wind",
+    "round_wind",
+    "missing_suit",
+    "winner",
+    "original_call",
+    "kong_upon_kong",
+)
+VIEW_FLAGS = tuple(
+    n for n in VIEW_INT_FIELDS if n not in ("seat_wind", "round_wind", "missing_suit")
+)
+
+
 class MjView(ctypes.Structure):
     _fields_ = (
         [
@@ -113,30 +141,7 @@ class MjView(ctypes.Structure):
             ("tile_mask", U64),
             ("four_of_a_kinds", I64),
         ]
-        + [
-            (n, INT)
-            for n in (
-                "is_closed",
-                "tsumo",
-                "ron",
-                "last_tile",
-                "after_kong",
-                "kong_shot",
-                "robbing_kong",
-                "first_draw",
-                "fourth_tile",
-                "riichi",
-                "double_riichi",
-                "ippatsu",
-                "dealer",
-                "seat_wind",
-                "round_wind",
-                "missing_suit",
-                "winner",
-                "original_call",
-                "kong_upon_kong",
-            )
-        ]
+        + [(n, INT) for n in VIEW_INT_FIELDS]
         + [
             (n, I64)
             for n in ("flowers", "own_bonus", "bonus_sets", "dealer_wins", "concealed_triplets")
@@ -387,24 +392,7 @@ class ViewBuilder:
             "points",
         ):
             setattr(out, name, int(get(name, 0) or 0))
-        for name in (
-            "is_closed",
-            "tsumo",
-            "ron",
-            "last_tile",
-            "after_kong",
-            "kong_shot",
-            "robbing_kong",
-            "first_draw",
-            "fourth_tile",
-            "riichi",
-            "double_riichi",
-            "ippatsu",
-            "dealer",
-            "winner",
-            "original_call",
-            "kong_upon_kong",
-        ):
+        for name in VIEW_FLAGS:
             setattr(out, name, int(bool(get(name, False))))
         out.seat_wind = WINDS.get(get("seat_wind", "E"), 0)
         out.round_wind = WINDS.get(get("round_wind", "E"), 0)
