@@ -21,6 +21,8 @@ from mjspec.app.records import RecordError, ReplayError, match_record, replay
 from mjspec.runtime.record_check import (
     SchemaError,
     _check_keywords,
+    _record_conforms,
+    _validate,
     record_schema,
     schema_errors,
     seal,
@@ -476,8 +478,12 @@ def test_mutated_records_replay_or_are_refused(
     record = small_records[which]
     bad = data.draw(mutated(record))
     validator = strict_validator()
-    # the standard-library validator and jsonschema agree on every mutated record
+    # the standard-library validator and jsonschema agree on every mutated record, and so do the
+    # validator's two forms (the compiled verdict, and the walk that names where and why)
     assert (schema_errors(bad) == []) == validator.is_valid(bad)
+    walked: list[str] = []
+    _validate(bad, record_schema(), record_schema(), "", walked, 1)
+    assert _record_conforms()(bad) == (walked == [])
     _replays_or_refuses(bad, record)
 
 
