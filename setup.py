@@ -30,7 +30,8 @@ def _core(name: str) -> Extension:
 
 
 def _engine(profile_id: str) -> Extension:
-    """``generated/native/<id>.c`` (emitted by `mjspec build`) as ``mjspec.generated._native_<id>``."""
+    """``generated/native/<id>.c`` (emitted by `mjspec build`) as
+    ``mjspec.generated._native_<id>``."""
     return Extension(
         f"mjspec.generated._native_{profile_id}",
         sources=[f"generated/native/{profile_id}.c"],

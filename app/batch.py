@@ -1,14 +1,13 @@
 """The batch form of contracts/scoring.md: ``mjspec score --jsonl``.
 
-Every input line gets exactly one answer line, in order, whatever the line holds: an empty line, bytes that are not UTF-8, JSON nested
-100,000 deep, a number of 5,000 digits, a line of 50 MB. A bad line answers
-``{"error": ...}`` and the batch goes on. Input is read in bounded chunks, so a
-line longer than :data:`MAX_LINE_BYTES` is refused without ever being held in
-memory whole. Answers are flushed whenever the input read so far is answered
-(see :func:`score_jsonl`). :func:`score_request` answers one parsed request;
-everything around it (lines, JSON, limits, writing) is here, and the lines the
-native line loop (runtime/native/batch.c) is certain of are answered there, to
-the same bytes.
+Every input line gets exactly one answer line, in order, whatever the line holds: an empty line,
+bytes that are not UTF-8, JSON nested 100,000 deep, a number of 5,000 digits, a line of 50 MB. A bad
+line answers ``{"error": ...}`` and the batch goes on. Input is read in bounded chunks, so a line
+longer than :data:`MAX_LINE_BYTES` is refused without ever being held in memory whole. Answers are
+flushed whenever the input read so far is answered (see :func:`score_jsonl`). :func:`score_request`
+answers one parsed request; everything around it (lines, JSON, limits, writing) is here, and the
+lines the native line loop (runtime/native/batch.c) is certain of are answered there, to the same
+bytes.
 """
 
 from __future__ import annotations
@@ -25,16 +24,19 @@ from mjspec.app.registry import UnknownProfile, load_profile
 from mjspec.runtime.request import RequestError, parse_request
 from mjspec.runtime.scoring import HandError, evaluate
 
-#: The longest request line answered (a full request is a few hundred bytes); longer lines are refused.
+#: The longest request line answered (a full request is a few hundred bytes); longer lines are
+#: refused.
 MAX_LINE_BYTES = 64 * 1024
 #: How much input is read at a time.
 CHUNK_BYTES = 64 * 1024
-#: The deepest nesting of arrays and objects a request may have (a request needs 4: request, melds, meld, options).
+#: The deepest nesting of arrays and objects a request may have (a request needs 4: request, melds,
+#: meld, options).
 MAX_DEPTH = 8
 
 
 class StreamError(Exception):
-    """Standard input cannot be read, or standard output is closed: the batch cannot run (exit status 2)."""
+    """Standard input cannot be read, or standard output is closed: the batch cannot run (exit
+    status 2)."""
 
 
 class OversizeLine:
@@ -96,7 +98,8 @@ def request_lines(
 
 
 def score_request(request: dict[str, Any]) -> dict[str, Any]:
-    """Answer one contract request (a parsed JSON value); a bad request answers ``{"error": ...}``."""
+    """Answer one contract request (a parsed JSON value); a bad request answers ``{"error":
+    ...}``."""
     if not isinstance(request, dict):
         return {"error": "a request must be a JSON object"}
     try:
@@ -114,7 +117,8 @@ def score_request(request: dict[str, Any]) -> dict[str, Any]:
 
 
 def answer_line(n: int, line: bytes | OversizeLine) -> dict[str, Any] | bytes:
-    """The answer to input line ``n``: the contract's answer, or an error naming the line and why."""
+    """The answer to input line ``n``: the contract's answer, or an error naming the line and
+    why."""
     if isinstance(line, OversizeLine):
         return {
             "error": f"line {n}: longer than {MAX_LINE_BYTES} bytes ({line.length}); refused unread"
@@ -190,7 +194,8 @@ def encode_answer(n: int, answer: dict[str, Any] | bytes) -> bytes:
 
 
 def _reading(read: Callable[[int], bytes]) -> Callable[[int], bytes]:
-    """``read``, with a failure to read stdin made a :class:`StreamError` (the only way the batch fails)."""
+    """``read``, with a failure to read stdin made a :class:`StreamError` (the only way the batch
+    fails)."""
 
     def guarded(size: int) -> bytes:
         try:
@@ -222,7 +227,8 @@ def score_jsonl(stdin: BinaryIO | TextIO, stdout: BinaryIO | TextIO) -> int:
             return text_source.read(size).encode("utf-8", "surrogateescape")
 
     else:
-        # read1: whatever has arrived, at most one chunk, so a line is answered as soon as it is whole
+        # read1: whatever has arrived, at most one chunk, so a line is answered as soon as it is
+        # whole
         read = cast(Callable[[int], bytes], getattr(source, "read1", source.read))
     read = _reading(read)
     sink = getattr(stdout, "buffer", stdout)

@@ -28,7 +28,8 @@ class CorpusHand:
 
 
 def build_corpus(profile: Profile, n: int, seed: int) -> list[CorpusHand]:
-    """``n`` hands, half built as wins (random sets and a pair, some melds), half drawn at random from the wall."""
+    """``n`` hands, half built as wins (random sets and a pair, some melds), half drawn at random
+    from the wall."""
     rng = random.Random(seed)
     kinds = list(profile.tiles.kinds())
     wall = [t for t in profile.tiles.all_tiles() if not t.is_flower]
@@ -131,8 +132,10 @@ def run_benchmark(
     eval_rate = _median_rate(eval_pass, len(corpus), repeats)
     return "\n".join(
         [
-            f"profile {profile_id}: corpus of {len(corpus)} hands (seed {seed}); {wins} complete shapes, {legal} legal wins",
+            f"profile {profile_id}: corpus of {len(corpus)} hands (seed {seed}); {wins} "
+            f"complete shapes, {legal} legal wins",
             f"winning-shape check: {shape_rate:,.0f} hands/s (median of {repeats})",
-            f"full evaluation (arrangements, patterns, payments): {eval_rate:,.0f} hands/s (median of {repeats})",
+            f"full evaluation (arrangements, patterns, payments): {eval_rate:,.0f} hands/s "
+            f"(median of {repeats})",
         ]
     )

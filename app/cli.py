@@ -99,7 +99,8 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 
 def _silence_stdout() -> None:
-    """After the reader of stdout went away: point it at /dev/null, so the flush at exit cannot fail."""
+    """After the reader of stdout went away: point it at /dev/null, so the flush at exit cannot
+    fail."""
     try:
         devnull = os.open(os.devnull, os.O_WRONLY)
         os.dup2(devnull, sys.stdout.fileno())
@@ -133,7 +134,10 @@ def _compiling(command: str) -> Callable[[argparse.Namespace], int]:
     return run
 
 
-OPTION_HELP = "a game option of the profile, e.g. NoLimit=true or FlowersOwnBoth=doubles:2 (repeatable; see the rule document)"
+OPTION_HELP = (
+    "a game option of the profile, e.g. NoLimit=true or FlowersOwnBoth=doubles:2 "
+    "(repeatable; see the rule document)"
+)
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -142,7 +146,8 @@ def _parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(
         prog="mjspec",
         description="Compile mahjong rule specs (YAML) into typed engines, and use them.",
-        epilog="exit status: 0 success, 1 a check that failed, 2 bad usage or bad input, 130 interrupted",
+        epilog="exit status: 0 success, 1 a check that failed, 2 bad usage or bad input, 130 "
+        "interrupted",
     )
     p.add_argument("--version", action="version", version=f"mjspec {mjspec.__version__}")
     sub = p.add_subparsers(dest="command", metavar="COMMAND")
@@ -173,7 +178,8 @@ def _parser() -> argparse.ArgumentParser:
         help="score one hand, or a batch of JSON requests (--jsonl)",
         description=(
             "Score a winning hand. Human form: mjspec score PROFILE CONCEALED --win TILE [--tsumo] "
-            "[--meld pon:555m] [--missing s] [--context key=value]. Batch form (contracts/scoring.md): "
+            "[--meld pon:555m] [--missing s] [--context key=value]. Batch form "
+            "(contracts/scoring.md): "
             "mjspec score --jsonl < requests.jsonl"
         ),
     )
@@ -245,16 +251,20 @@ def _parser() -> argparse.ArgumentParser:
     play.add_argument(
         "--clock",
         metavar="ID",
-        help="play on one of the profile's clocks (e.g. bullet, blitz, standard, relaxed where the rule book has them): "
-        "each decision is charged the seconds it took, a late one becomes the seat's timeout default, and the record keeps "
+        help="play on one of the profile's clocks (e.g. bullet, blitz, standard, relaxed where "
+        "the rule book has them): "
+        "each decision is charged the seconds it took, a late one becomes the seat's timeout "
+        "default, and the record keeps "
         "the clock and every decision's seconds for replay to re-check",
     )
     play.add_argument(
         "--think",
         type=float,
         metavar="SECONDS",
-        help="with --clock: charge every bot decision this many seconds instead of the time it really took, so that the "
-        "same seed gives the same record (bots answer in microseconds; e.g. --think 3 under bullet runs out the reserve)",
+        help="with --clock: charge every bot decision this many seconds instead of the time it "
+        "really took, so that the "
+        "same seed gives the same record (bots answer in microseconds; e.g. --think 3 under "
+        "bullet runs out the reserve)",
     )
     play.set_defaults(run=_cmd_play)
 
@@ -272,9 +282,12 @@ def _parser() -> argparse.ArgumentParser:
         "import-tenhou",
         help="turn a Tenhou log (mjlog XML or tenhou.net/6 JSON) into a game record",
         description=(
-            "Play a Tenhou log at the table and write its record. A log without the game's end (tenhou.net/6 JSON, "
-            "a cut mjlog) that starts mid-match or stops before the match ends is written as an excerpt: the match "
-            'starts where its first hand does and may stop unfinished (docs/records.md, "Excerpts").'
+            "Play a Tenhou log at the table and write its record. A log without the game's end "
+            "(tenhou.net/6 JSON, "
+            "a cut mjlog) that starts mid-match or stops before the match ends is written as "
+            "an excerpt: the match "
+            "starts where its first hand does and may stop unfinished (docs/records.md, "
+            '"Excerpts").'
         ),
     )
     imp.add_argument("log", type=Path, help="the Tenhou log file")
@@ -283,7 +296,8 @@ def _parser() -> argparse.ArgumentParser:
     )
     imp.add_argument(
         "--profile",
-        help="profile to play it under (default: the log's game type: riichi_tenhou, or riichi_tenhou_east for an East-only game)",
+        help="profile to play it under (default: the log's game type: riichi_tenhou, or "
+        "riichi_tenhou_east for an East-only game)",
     )
     imp.set_defaults(run=_cmd_import_tenhou)
 
@@ -322,7 +336,8 @@ def _parser() -> argparse.ArgumentParser:
         "diff",
         help="list every rule on which two profiles differ",
         description=(
-            "Compare two profiles' resolved specs rule by rule: tile set, opening, calls, win flow, "
+            "Compare two profiles' resolved specs rule by rule: tile set, opening, calls, win "
+            "flow, "
             "each pattern present in one only or with another value, payments, exhaustion, match."
         ),
     )
@@ -341,7 +356,8 @@ def _parser() -> argparse.ArgumentParser:
         "new",
         help="start a house rule: a spec that extends an existing profile",
         description=(
-            "Write specs/ID.yaml, a minimal spec that extends PROFILE (names in every language, the "
+            "Write specs/ID.yaml, a minimal spec that extends PROFILE (names in every "
+            "language, the "
             "parent's source). It builds as it is; then state what differs."
         ),
     )
@@ -440,7 +456,8 @@ def _cmd_list(args: argparse.Namespace) -> int:
         prof = load_profile(pid)
         base = f" (extends {prof.extends})" if prof.extends else ""
         print(
-            f"{pid}\tv{prof.version}\tbook {prof.source.book}\t{backend_of(prof)}\t{prof.names.en}{base}"
+            f"{pid}\tv{prof.version}\tbook "
+            f"{prof.source.book}\t{backend_of(prof)}\t{prof.names.en}{base}"
         )
     return 0
 
@@ -458,7 +475,8 @@ def _cmd_score(args: argparse.Namespace) -> int:
         return score_jsonl(sys.stdin, sys.stdout)
     if not args.profile or args.concealed is None or not args.win_tile:
         raise UserError(
-            "usage: mjspec score PROFILE CONCEALED --win TILE [--tsumo] (or --jsonl); see mjspec score --help"
+            "usage: mjspec score PROFILE CONCEALED --win TILE [--tsumo] (or --jsonl); see "
+            "mjspec score --help"
         )
     profile = load_profile(args.profile)
     context: dict[str, Any] = {}
@@ -607,7 +625,8 @@ def _cmd_play(args: argparse.Namespace) -> int:
             for action, timing in zip(hand.decisions[timed:], hand.timing[timed:]):
                 if timing is not None and timing[1] and not args.quiet:
                     print(
-                        f"  seat {action.seat} ran out of time after {timing[0]:g} s: the table played {action}"
+                        f"  seat {action.seat} ran out of time after {timing[0]:g} s: the "
+                        f"table played {action}"
                     )
             timed = len(hand.decisions)
 
@@ -619,7 +638,8 @@ def _cmd_play(args: argparse.Namespace) -> int:
         play_hand(hand, players, on_step=step, clock=timer)
     match.finish()
     print(
-        f"{profile.id}, seed {args.seed}: totals {match.totals}; placement (first to last) seats {match.placements()}"
+        f"{profile.id}, seed {args.seed}: totals {match.totals}; placement (first to last) "
+        f"seats {match.placements()}"
     )
     result = match.result()
     if result is not None:
@@ -634,9 +654,9 @@ def _cmd_play(args: argparse.Namespace) -> int:
 
 
 class _Thinking:
-    """``play --think S``: every bot decision takes exactly S seconds on a clock of its own, so a timed
-    bot match is as reproducible as an untimed one. :func:`play_hand` reads the clock before a decision
-    (0) and after it (S)."""
+    """``play --think S``: every bot decision takes exactly S seconds on a clock of its own, so a
+    timed bot match is as reproducible as an untimed one. :func:`play_hand` reads the clock before a
+    decision (0) and after it (S)."""
 
     def __init__(self, seconds: float) -> None:
         self.seconds = seconds
@@ -660,7 +680,8 @@ class _Thinking:
 
 
 def _write_json_atomic(path: Path, data: Any) -> None:
-    """Write ``data`` as JSON, atomically; a path that cannot be written is the user's error (exit 2)."""
+    """Write ``data`` as JSON, atomically; a path that cannot be written is the user's error (exit
+    2)."""
     from mjspec.runtime.files import atomic_write
 
     try:
@@ -670,7 +691,8 @@ def _write_json_atomic(path: Path, data: Any) -> None:
 
 
 def _read_key(path: Path | None) -> bytes | None:
-    """The secret of ``--key FILE`` (its bytes, without a final newline); never shown in messages."""
+    """The secret of ``--key FILE`` (its bytes, without a final newline); never shown in
+    messages."""
     if path is None:
         return None
     try:
@@ -702,10 +724,12 @@ def _cmd_replay(args: argparse.Namespace) -> int:
     except ReplayError as e:  # a check that failed: exit 1
         raise CheckFailed(f"{args.record}: replay failed: {e}") from None
     except (KeyError, TypeError, AttributeError, IndexError, ValueError, RecursionError) as e:
-        # The last guard for a malformed record that no check above names: one line, never a traceback.
+        # The last guard for a malformed record that no check above names: one line, never a
+        # traceback.
         raise UserError(f"{args.record}: malformed record ({type(e).__name__}: {e})") from None
     print(
-        f"{args.record}: ok: {summary.profile}, {summary.hands} hand(s), {summary.decisions} decisions, "
+        f"{args.record}: ok: {summary.profile}, {summary.hands} hand(s), {summary.decisions} "
+        "decisions, "
         f"{summary.events} events reproduced; totals {list(summary.totals)}; {summary.seal}"
         + ("; an excerpt of a match" if summary.excerpt else "")
     )
@@ -726,11 +750,15 @@ def _cmd_import_tenhou(args: argparse.Namespace) -> int:
     excerpt = record.get("excerpt")
     held = ""
     if excerpt is not None:  # docs/records.md, "Excerpts": the log holds some hands of a game
-        start = f"from {excerpt['round_wind']} round, dealer seat {excerpt['dealer']}, honba {excerpt['honba']}"
+        start = (
+            f"from {excerpt['round_wind']} round, dealer seat {excerpt['dealer']}, honba "
+            f"{excerpt['honba']}"
+        )
         end = "to the match's end" if excerpt["finished"] else "the match not over"
         held = f" (an excerpt of a match: {start}; {end})"
     print(
-        f"{args.log}: {len(record['hands'])} hand(s) played under {profile.id}{held}; record written to {args.out}"
+        f"{args.log}: {len(record['hands'])} hand(s) played under {profile.id}{held}; record "
+        f"written to {args.out}"
     )
     return 0
 

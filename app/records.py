@@ -1,4 +1,5 @@
-"""Game records with the compiled profiles of this installation: ``replay`` a record by the profile it names.
+"""Game records with the compiled profiles of this installation: ``replay`` a record by the profile
+it names.
 
 The runtime's :func:`mjspec.runtime.record.replay` takes the profile finder as a parameter (the
 runtime knows no engine by name); this layer supplies the registry of compiled profiles.
@@ -16,5 +17,6 @@ __all__ = ["FORMAT", "RecordError", "ReplayError", "ReplaySummary", "match_recor
 
 
 def replay(record: Mapping[str, Any], key: bytes | None = None) -> ReplaySummary:
-    """Re-execute ``record`` under the compiled profile it names; see :func:`mjspec.runtime.record.replay`."""
+    """Re-execute ``record`` under the compiled profile it names; see
+    :func:`mjspec.runtime.record.replay`."""
     return _record.replay(record, key, profiles=load_profile)

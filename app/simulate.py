@@ -39,7 +39,8 @@ def make_players(names: Sequence[str], seed: int) -> list[Player]:
 
 @dataclass
 class GameSummary:
-    """What one game contributes to the statistics (plain data, so it crosses process boundaries)."""
+    """What one game contributes to the statistics (plain data, so it crosses process
+    boundaries)."""
 
     seed: int
     hands: int = 0
@@ -53,7 +54,8 @@ class GameSummary:
     fans: Counter[int] = field(default_factory=Counter)
 
 
-#: One game of a run: profile id, seed, bot names, hands (None: the profile's), options given by name.
+#: One game of a run: profile id, seed, bot names, hands (None: the profile's), options given by
+#: name.
 Job = tuple[str, int, tuple[str, ...], int | None, tuple[tuple[str, object], ...]]
 
 
@@ -179,7 +181,8 @@ def simulate(
             _collect(map(play_one, jobs), games, progress, results)
         else:
             context = multiprocessing.get_context("spawn" if sys.platform == "darwin" else "fork")
-            # Forked workers inherit SIGINT ignored from the moment they exist (the initializer covers spawn).
+            # Forked workers inherit SIGINT ignored from the moment they exist (the initializer
+            # covers spawn).
             previous = signal.signal(signal.SIGINT, signal.SIG_IGN)
             try:
                 pool = context.Pool(workers, initializer=_ignore_interrupt)

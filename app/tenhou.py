@@ -69,7 +69,8 @@ MAX_LOG_BYTES = 16_000_000
 
 
 class TenhouFormatError(ValueError):
-    """A log that cannot be read: names the file, the hand (0-based, when inside one) and the tag at fault."""
+    """A log that cannot be read: names the file, the hand (0-based, when inside one) and the tag at
+    fault."""
 
     def __init__(
         self, source: str, message: str, *, hand: int | None = None, tag: str | None = None
@@ -102,7 +103,8 @@ class GameRules:
     """East and South rounds (hanchan); else East only."""
     three_player: bool
     custom: bool
-    """Custom or settlement rules (chips, ratio, lobby ``csrule``, bits above 0xff): not Tenhou's ranked rules."""
+    """Custom or settlement rules (chips, ratio, lobby ``csrule``, bits above 0xff): not Tenhou's
+    ranked rules."""
 
     @property
     def standard_four_player(self) -> bool:
@@ -135,7 +137,8 @@ class TenhouMeld:
     tiles: tuple[int, ...]
     """Every tile id of the finished meld, ascending (four for a kan, including an added tile)."""
     called: int | None
-    """The claimed tile (chi, pon, open kan, and for an added kan the tile of the original pon); None for a concealed kan."""
+    """The claimed tile (chi, pon, open kan, and for an added kan the tile of the original pon);
+    None for a concealed kan."""
     added: int | None = None
     """The tile added to the pon (added kan only)."""
 
@@ -202,7 +205,8 @@ class Call:
 
 @dataclass(frozen=True, slots=True)
 class RiichiStep:
-    """Step 1: the declaration (the next discard is sideways); step 2: the deposit is taken (the discard was not won on)."""
+    """Step 1: the declaration (the next discard is sideways); step 2: the deposit is taken (the
+    discard was not won on)."""
 
     seat: int
     step: int
@@ -236,14 +240,16 @@ class Win:
     limit: int
     """0 none, 1 mangan, 2 haneman, 3 baiman, 4 sanbaiman, 5 yakuman (mjlog ``ten`` third field)."""
     yaku: tuple[tuple[int, int], ...]
-    """(Tenhou yaku id, han) for every ordinary yaku and dora entry, in the log's order; yakuman as (id, 13)."""
+    """(Tenhou yaku id, han) for every ordinary yaku and dora entry, in the log's order; yakuman as
+    (id, 13)."""
     yakuman: tuple[int, ...]
     dora: tuple[int, ...] = ()
     """Every indicator turned over (mjlog ``doraHai``)."""
     ura: tuple[int, ...] = ()
     """Under-indicators (mjlog ``doraHaiUra``; only for a riichi winner)."""
     deltas: tuple[int, ...]
-    """Score change per seat in points: repeat counters and collected deposits included, this hand's riichi deposits not."""
+    """Score change per seat in points: repeat counters and collected deposits included, this hand's
+    riichi deposits not."""
     pao: int | None = None
     closed: tuple[int, ...] = ()
     """The winner's concealed tiles including the winning tile (mjlog ``hai``)."""
@@ -262,7 +268,8 @@ class Drawn:
     """A hand that ended with no winner."""
 
     kind: str
-    """``exhaustive`` or Tenhou's type: ``yao9``, ``reach4``, ``kaze4``, ``kan4``, ``ron3``, ``nm`` (nagashi mangan)."""
+    """``exhaustive`` or Tenhou's type: ``yao9``, ``reach4``, ``kaze4``, ``kan4``, ``ron3``, ``nm``
+    (nagashi mangan)."""
     deltas: tuple[int, ...]
     tenpai: tuple[int, ...] = ()
     """Seats shown ready (mjlog ``haiN``)."""
@@ -305,7 +312,8 @@ class TenhouGame:
     players: tuple[str, ...]
     hands: tuple[TenhouHand, ...]
     final: tuple[tuple[int, float], ...] | None
-    """(score, uma) per seat from ``owari``: the game ended here. None: the log stops before the end."""
+    """(score, uma) per seat from ``owari``: the game ended here. None: the log stops before the
+    end."""
 
     @property
     def complete(self) -> bool:
@@ -313,7 +321,8 @@ class TenhouGame:
 
 
 def tile_of(tile_id: int, red_fives: bool = True) -> Tile:
-    """The mjspec tile of a Tenhou id (``id // 4`` is the kind; 16, 52, 88 are red when the game has red fives)."""
+    """The mjspec tile of a Tenhou id (``id // 4`` is the kind; 16, 52, 88 are red when the game has
+    red fives)."""
     if not 0 <= tile_id < 136:
         raise ValueError(f"Tenhou tile ids are 0-135, got {tile_id}")
     return Tile(tile_id // 4, red_fives and tile_id in RED_FIVE_IDS)
@@ -419,7 +428,8 @@ _MAX_DIGITS = 12
 
 
 def _tile_ids(text: str | None, source: str, hand: int | None, tag: str, attr: str) -> list[int]:
-    """An attribute of Tenhou tile ids, each 0-135 (refused here, where the file, hand and tag are known)."""
+    """An attribute of Tenhou tile ids, each 0-135 (refused here, where the file, hand and tag are
+    known)."""
     ids = _ints(text, source, hand, tag, attr)
     for t in ids:
         if not 0 <= t < 136:
@@ -649,7 +659,8 @@ def _read_init(
 
 def _sc_deltas(el: ET.Element, source: str, hand: int, where: str) -> tuple[int, ...]:
     sc = _ints(el.get("sc"), source, hand, where, "sc")
-    # Chip games append a second block of (chips before, chip change) pairs; only the points are read.
+    # Chip games append a second block of (chips before, chip change) pairs; only the points are
+    # read.
     if len(sc) not in (2 * SEATS, 4 * SEATS):
         raise TenhouFormatError(
             source, f"sc has {len(sc)} numbers, expected 8 (or 16 with chips)", hand=hand, tag=where
@@ -675,7 +686,8 @@ def _read_agari(el: ET.Element, cur: _HandBuilder, source: str, where: str) -> W
         if y not in YAKU:
             raise TenhouFormatError(source, f"unknown yaku id {y}", hand=h, tag=where)
     yaku = tuple((raw_yaku[i], raw_yaku[i + 1]) for i in range(0, len(raw_yaku), 2))
-    # Tenhou counts every yakuman once (no double yakuman) and lists them apart from the han of ordinary yaku.
+    # Tenhou counts every yakuman once (no double yakuman) and lists them apart from the han of
+    # ordinary yaku.
     han = 13 * len(yakuman) if yakuman else sum(v for _, v in yaku)
     pao = el.get("paoWho")
     ura = tuple(_tile_ids(el.get("doraHaiUra", ""), source, h, where, "doraHaiUra"))
@@ -766,7 +778,8 @@ _CALL_SOURCE = {
 
 
 def _json_kind(code: int) -> tuple[int, bool]:
-    """(kind, red) of a tenhou.net/6 tile code: 11-19 m, 21-29 p, 31-39 s, 41-47 honors, 51-53 red fives."""
+    """(kind, red) of a tenhou.net/6 tile code: 11-19 m, 21-29 p, 31-39 s, 41-47 honors, 51-53 red
+    fives."""
     if code in (51, 52, 53):
         return (code - 51) * 9 + 4, True
     suit, number = divmod(code, 10)
@@ -805,7 +818,8 @@ def _json_call(text: str) -> _JsonCall:
 
 
 # A play-order event of a JSON hand before tile ids are known:
-# ("draw", seat, code) ("discard", seat, code, riichi, tsumogiri) ("call", seat, _JsonCall, discarder)
+# ("draw", seat, code) ("discard", seat, code, riichi, tsumogiri) ("call", seat, _JsonCall,
+# discarder)
 _JEvent = tuple[Any, ...]
 
 
@@ -839,7 +853,8 @@ def _interleave(
             di[seat] += 1
             out.append(("call", seat, call, seat))
             mark = len(out)
-            # After the kan: the replacement draw, or nothing more (the kan was robbed, or four kans ended the hand).
+            # After the kan: the replacement draw, or nothing more (the kan was robbed, or four kans
+            # ended the hand).
             if take(seat, rinshan=True) or ti[seat] == len(takes[seat]) and done():
                 return True
             di[seat] -= 1
@@ -902,7 +917,8 @@ def _interleave(
             mark = len(out)
             ok = False
             if call.letter == "m":
-                # The open kan uses up the caller's discard slot (written 0), then the replacement draw.
+                # The open kan uses up the caller's discard slot (written 0), then the replacement
+                # draw.
                 if di[seat] < len(discards[seat]) and discards[seat][di[seat]] == 0:
                     di[seat] += 1
                     ok = take(seat, rinshan=True)
@@ -944,7 +960,8 @@ def _json_rules(doc: dict[str, Any]) -> GameRules:
 
 
 class _Ids:
-    """Deterministic tile ids for a JSON hand: each new tile takes the lowest free id of its kind (the red id for a red five)."""
+    """Deterministic tile ids for a JSON hand: each new tile takes the lowest free id of its kind
+    (the red id for a red five)."""
 
     def __init__(self, red_fives: bool) -> None:
         self.red_fives = red_fives
@@ -1047,7 +1064,8 @@ def _json_hand(raw: list[Any], index: int, rules: GameRules, source: str) -> Ten
                 last_draw[seat] = tile
                 steps.append(Draw(seat, tile))
                 if rinshan and kans < len(dora_codes):
-                    # JSON logs do not say when a kan indicator turned; it is put after the replacement draw.
+                    # JSON logs do not say when a kan indicator turned; it is put after the
+                    # replacement draw.
                     ind = ids.new(dora_codes[kans])
                     kan_indicators.append(ind)
                     steps.append(DoraRevealed(ind))
@@ -1074,7 +1092,8 @@ def _json_hand(raw: list[Any], index: int, rules: GameRules, source: str) -> Ten
         results, ura = _json_results(
             result, steps, ids, ura_codes, dora_ids + kan_indicators, index, source
         )
-        # Indicators the JSON lists beyond those a replacement draw turned (a kan robbed or won on at once).
+        # Indicators the JSON lists beyond those a replacement draw turned (a kan robbed or won on
+        # at once).
         for code in dora_codes[1 + len(kan_indicators) :]:
             kan_indicators.append(ids.new(code))
     except (ValueError, TypeError, IndexError, KeyError) as e:
@@ -1118,7 +1137,8 @@ def _json_meld(
         return TenhouMeld(MeldKind.ANKAN, seat, seat, four, None)
     added = _pick(held, call.tiles[0], red)
     pon_kind = added // 4
-    # The pon's tiles are already exposed: ids of that kind not in the hand, nor the added one, are the pon's.
+    # The pon's tiles are already exposed: ids of that kind not in the hand, nor the added one, are
+    # the pon's.
     pon = tuple(t for t in range(pon_kind * 4, pon_kind * 4 + 4) if t != added)
     return TenhouMeld(MeldKind.KAKAN, seat, seat, tuple(sorted(pon + (added,))), None, added)
 
@@ -1205,7 +1225,8 @@ def _win_tile(steps: list[Step], who: int, from_who: int) -> int | None:
 
 
 def parse_tenhou6(text: str, source: str = "<tenhou6>") -> TenhouGame:
-    """Read tenhou.net/6 JSON: one document whose ``log`` holds the hands, or one document per line (one hand each).
+    """Read tenhou.net/6 JSON: one document whose ``log`` holds the hands, or one document per line
+    (one hand each).
 
     Tile ids are not in this format: each tile takes the lowest free id of its
     kind when it first appears (deal, draws, indicators in play order; the red

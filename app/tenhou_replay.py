@@ -1,4 +1,5 @@
-"""Tenhou games at mjspec's table: each hand's wall rebuilt, its decisions replayed, its results compared.
+"""Tenhou games at mjspec's table: each hand's wall rebuilt, its decisions replayed, its results
+compared.
 
 The wall (docs/records.md, "Imported Tenhou games"). mjspec's table opens an
 explicit wall where the dice say (:func:`mjspec.runtime.table.open_wall`)
@@ -70,7 +71,8 @@ __all__ = [
 ]
 
 DEFAULT_DICE = (1, 1)
-"""Dice used for a log that does not record them (tenhou.net/6 JSON); any pair opens the same rebuilt wall."""
+"""Dice used for a log that does not record them (tenhou.net/6 JSON); any pair opens the same
+rebuilt wall."""
 
 
 class WallError(ValueError):
@@ -79,7 +81,8 @@ class WallError(ValueError):
 
 @dataclass(frozen=True, slots=True)
 class HandWall:
-    """A rebuilt wall: Tenhou ids in drawing order (deal, live draws, ..., dead wall last), and the dice that open it."""
+    """A rebuilt wall: Tenhou ids in drawing order (deal, live draws, ..., dead wall last), and the
+    dice that open it."""
 
     drawing_order: tuple[int, ...]
     dice: tuple[int, int]
@@ -87,12 +90,14 @@ class HandWall:
     """How many positions the log shows; the rest are filled in ascending id order."""
 
     def tiles(self, red_fives: bool) -> list[Tile]:
-        """The wall as mjspec tiles in the order before it is opened (what ``Round(wall=...)`` takes)."""
+        """The wall as mjspec tiles in the order before it is opened (what ``Round(wall=...)``
+        takes)."""
         return closed_wall([tile_of(t, red_fives) for t in self.drawing_order], self.dice)
 
 
 def deal_order(profile: Profile, dealer: int) -> list[int]:
-    """The seat that receives each dealt tile, in drawing order, as the table deals (runtime/table/machine.py ``Round._deal``)."""
+    """The seat that receives each dealt tile, in drawing order, as the table deals
+    (runtime/table/machine.py ``Round._deal``)."""
     deal = profile.deal
     order = [(dealer + i) % SEATS for i in range(SEATS)]
     out: list[int] = []
@@ -118,7 +123,8 @@ def _is_kan(step: object, seat: int) -> bool:
 
 
 def hand_wall(hand: TenhouHand, profile: Profile, source: str = "") -> HandWall:
-    """Rebuild the wall ``hand`` was played from, in the layout described in this module's docstring."""
+    """Rebuild the wall ``hand`` was played from, in the layout described in this module's
+    docstring."""
     where = f"{source}, hand {hand.index}" if source else f"hand {hand.index}"
     dead_rules = profile.table.dead_wall
     size = profile.tiles.size()
@@ -206,7 +212,8 @@ _ABORTIVE = {
 
 
 def log_decisions(hand: TenhouHand, red_fives: bool = True) -> list[Action]:
-    """The decisions the log shows, in order, as mjspec actions (passes are not in a log; draws and indicators are the table's)."""
+    """The decisions the log shows, in order, as mjspec actions (passes are not in a log; draws and
+    indicators are the table's)."""
     out: list[Action] = []
     declaring: set[int] = set()
     last_draw_seat = hand.dealer
@@ -256,8 +263,9 @@ def _tile_key(t: Tile) -> tuple[int, bool]:
 
 
 def _same(a: Action, b: Action) -> bool:
-    """The logged decision ``a`` is the legal action ``b``: same kind and tiles (red fives distinct);
-    a call offered without tiles (only one way to make it) matches whatever tiles the log names."""
+    """The logged decision ``a`` is the legal action ``b``: same kind and tiles (red fives
+    distinct); a call offered without tiles (only one way to make it) matches whatever tiles the log
+    names."""
     if a.kind is not b.kind or a.seat != b.seat or a.tile != b.tile:
         return False
     if b.tiles and sorted(a.tiles, key=_tile_key) != sorted(b.tiles, key=_tile_key):
@@ -266,7 +274,8 @@ def _same(a: Action, b: Action) -> bool:
 
 
 class ReplayStop(Exception):
-    """The table and the log part ways (an illegal decision, or the table waits for something else)."""
+    """The table and the log part ways (an illegal decision, or the table waits for something
+    else)."""
 
 
 def _legal_match(table: Round, want: Action) -> Action:
@@ -334,7 +343,8 @@ def _compare(thand: TenhouHand, table: Round, outcome: HandOutcome) -> None:
         if w.yakuman:
             if sorted(table_patterns) != sorted(log_patterns):
                 outcome.problems.append(
-                    f"seat {w.seat} yakuman: log {sorted(log_patterns)}, table {sorted(table_patterns)}"
+                    f"seat {w.seat} yakuman: log {sorted(log_patterns)}, table "
+                    f"{sorted(table_patterns)}"
                 )
             continue
         if table_patterns != log_patterns:
@@ -355,7 +365,8 @@ def _compare(thand: TenhouHand, table: Round, outcome: HandOutcome) -> None:
             outcome.problems.append(
                 f"draw: log {kind}, table aborted={table.aborted} exhausted={table.exhausted}"
             )
-    # Every seat that did not win holds, at the end, the tiles the log's draws, discards and calls leave it.
+    # Every seat that did not win holds, at the end, the tiles the log's draws, discards and calls
+    # leave it.
     held = _held_at_end(thand, table.profile.tiles.red_fives != ())
     for s in range(SEATS):
         if s not in got and sorted(table.hands[s], key=_tile_key) != held[s]:
@@ -363,7 +374,8 @@ def _compare(thand: TenhouHand, table: Round, outcome: HandOutcome) -> None:
                 f"seat {s} holds {''.join(t.mpsz for t in sorted(table.hands[s], key=_tile_key))}, "
                 f"the log {''.join(t.mpsz for t in held[s])}"
             )
-    # Tenhou's score changes leave out this hand's riichi deposits; the table's include them as events.
+    # Tenhou's score changes leave out this hand's riichi deposits; the table's include them as
+    # events.
     deposits = [0] * SEATS
     for ev in table.events:
         if ev.kind == "deposit":
@@ -392,7 +404,8 @@ def _held_at_end(thand: TenhouHand, red_fives: bool) -> list[list[Tile]]:
 
 
 def _check_automatic(new: list[Event], queue: list[Action], red_fives: bool) -> None:
-    """The table discarded for a riichi player: the log's next decision must be that very discard."""
+    """The table discarded for a riichi player: the log's next decision must be that very
+    discard."""
     for ev in new:
         if ev.kind == "discard" and ev.data.get("automatic"):
             if (
@@ -404,7 +417,8 @@ def _check_automatic(new: list[Event], queue: list[Action], red_fives: bool) -> 
             ):
                 head = queue[0] if queue else "the end of the hand"
                 raise ReplayStop(
-                    f"the table discarded {ev.data['tile']} for riichi seat {ev.seat} but the log goes on with {head}"
+                    f"the table discarded {ev.data['tile']} for riichi seat {ev.seat} but the "
+                    f"log goes on with {head}"
                 )
             queue.pop(0)
 
@@ -421,7 +435,8 @@ def play_logged(thand: TenhouHand, table: Round, red_fives: bool) -> HandOutcome
             pending = table.pending_seats()
             claiming = table.phase.value in ("claim", "rob")
             if claiming and not (want.kind in _RESPONSES and want.seat in pending):
-                # Seats that the log shows doing nothing on this discard pass; those about to claim wait.
+                # Seats that the log shows doing nothing on this discard pass; those about to claim
+                # wait.
                 responders = set()
                 for a in queue:
                     if a.kind not in _RESPONSES:
@@ -437,7 +452,8 @@ def play_logged(thand: TenhouHand, table: Round, red_fives: bool) -> HandOutcome
                 continue
             if want.seat not in pending:
                 raise ReplayStop(
-                    f"the log has {want} but the table waits for seat(s) {pending} ({table.phase.value})"
+                    f"the log has {want} but the table waits for seat(s) {pending} "
+                    f"({table.phase.value})"
                 )
             action = _legal_match(table, want)
             queue.pop(0)
@@ -466,7 +482,8 @@ def _red(game: TenhouGame) -> bool:
 def replay_hand(
     thand: TenhouHand, profile: Profile, *, red_fives: bool = True, source: str = ""
 ) -> HandOutcome:
-    """Play one logged hand on its own, from the log's start (dealer, round, honba, deposits, points).
+    """Play one logged hand on its own, from the log's start (dealer, round, honba, deposits,
+    points).
 
     A log whose tiles do not add up (a discard of a tile never held, a fifth copy) is refused naming
     the file and the hand: :class:`TenhouFormatError`, never a bare ``ValueError`` from deep inside.
@@ -500,12 +517,13 @@ class GameOutcome:
     source: str
     hands: list[HandOutcome]
     flow: list[str] = field(default_factory=list)
-    """Where the match rules (dealer, repeat counter, deposits, points, the end) part from the log; empty when they agree."""
+    """Where the match rules (dealer, repeat counter, deposits, points, the end) part from the log;
+    empty when they agree."""
     match: Match | None = None
-    """The game played as one match, when every hand was legal and the match rules followed the log to its end
-    (the same dealers, repeat counters, deposits and points before every hand, the same end and standings).
-    A log without the game's end is played as an excerpt (``match.excerpt``) from its first hand's start, and
-    may stop before the match rules end the match."""
+    """The game played as one match, when every hand was legal and the match rules followed the log
+    to its end (the same dealers, repeat counters, deposits and points before every hand, the same
+    end and standings). A log without the game's end is played as an excerpt (``match.excerpt``)
+    from its first hand's start, and may stop before the match rules end the match."""
 
     @property
     def exact(self) -> bool:
@@ -513,8 +531,9 @@ class GameOutcome:
 
 
 def replay_game(game: TenhouGame, profile: Profile) -> GameOutcome:
-    """Replay every hand of ``game`` (each from the log's start), then, if all are legal, the whole game as one match
-    (an excerpt of one when the log does not record the game's end: docs/records.md, "Excerpts")."""
+    """Replay every hand of ``game`` (each from the log's start), then, if all are legal, the whole
+    game as one match (an excerpt of one when the log does not record the game's end:
+    docs/records.md, "Excerpts")."""
     red = _red(game)
     outcome = GameOutcome(
         game.source,
@@ -523,8 +542,10 @@ def replay_game(game: TenhouGame, profile: Profile) -> GameOutcome:
     if not all(h.legal for h in outcome.hands):
         outcome.flow.append("not played as one match: a hand has an illegal decision")
         return outcome
-    # A log without the game's end (tenhou.net/6 JSON, a cut mjlog) may hold only some hands of a game:
-    # it is played as an excerpt, from the state its first hand starts at (docs/records.md, "Excerpts").
+    # A log without the game's end (tenhou.net/6 JSON, a cut mjlog) may hold only some hands of a
+    # game:
+    # it is played as an excerpt, from the state its first hand starts at (docs/records.md,
+    # "Excerpts").
     first = game.hands[0] if game.hands else None
     excerpt = None
     if game.final is None and first is not None:
@@ -557,8 +578,10 @@ def replay_game(game: TenhouGame, profile: Profile) -> GameOutcome:
         )
         if state != logged:
             outcome.flow.append(
-                f"hand {thand.index}: the match gives dealer {state[0]}, {state[1].value} round, honba {state[2]}, "
-                f"deposits {state[3]}, points {state[4]}; the log {logged[0]}, {logged[1].value}, {logged[2]}, {logged[3]}, {logged[4]}"
+                f"hand {thand.index}: the match gives dealer {state[0]}, {state[1].value} "
+                f"round, honba {state[2]}, "
+                f"deposits {state[3]}, points {state[4]}; the log {logged[0]}, "
+                f"{logged[1].value}, {logged[2]}, {logged[3]}, {logged[4]}"
             )
             return outcome
         wall = hand_wall(thand, profile, game.source)
@@ -573,7 +596,9 @@ def replay_game(game: TenhouGame, profile: Profile) -> GameOutcome:
         outcome.flow.append("the log ends but the match rules would play on")
         return outcome
     if excerpt is not None and match.finished and excerpt == _match_start(profile):
-        match.excerpt = None  # the log holds a whole game after all: it started where the match starts and reached its end
+        # the log holds a whole game after all: it started where the match starts and reached its
+        # end
+        match.excerpt = None
     if game.final is not None:
         final = [score for score, _ in game.final]
         if list(match.totals) != final:
@@ -588,18 +613,21 @@ def replay_game(game: TenhouGame, profile: Profile) -> GameOutcome:
 
 
 def _match_start(profile: Profile) -> MatchStart:
-    """Where a match of ``profile`` starts: East round, seat 0 deals, no counters, the start score each."""
+    """Where a match of ``profile`` starts: East round, seat 0 deals, no counters, the start score
+    each."""
     return MatchStart(WINDS[0], 0, 0, 0, (profile.table.match.start_score,) * SEATS)
 
 
 def game_record(game: TenhouGame, profile: Profile) -> dict[str, Any]:
-    """The mjspec game record of ``game`` played under ``profile``: explicit walls and dice, every decision
-    (passes included), every event the table produced. Raises :class:`ValueError` naming the hand when the
-    game cannot be played at the table as the log has it (an illegal decision, or match rules or scores that
-    part from the log, so that a later logged hand would start elsewhere)."""
+    """The mjspec game record of ``game`` played under ``profile``: explicit walls and dice, every
+    decision (passes included), every event the table produced. Raises :class:`ValueError` naming
+    the hand when the game cannot be played at the table as the log has it (an illegal decision, or
+    match rules or scores that part from the log, so that a later logged hand would start
+    elsewhere)."""
     if not game.rules.standard_four_player:
         raise ValueError(
-            f"{game.source}: not Tenhou's standard four-player rules (GO type {game.rules.type_bits}); not imported"
+            f"{game.source}: not Tenhou's standard four-player rules (GO type "
+            f"{game.rules.type_bits}); not imported"
         )
     outcome = replay_game(game, profile)
     if outcome.match is None:

@@ -1,4 +1,5 @@
-"""Start-up and edit-loop figures of the ``mjspec`` command line, optionally against a baseline tree.
+"""Start-up and edit-loop figures of the ``mjspec`` command line, optionally against a baseline
+tree.
 
 Measures, as CPU time (user + system) of each child process read with ``os.wait4``:
 
@@ -35,7 +36,8 @@ COMMANDS = {
 
 
 def entry_module(tree: Path | None) -> str:
-    """The module holding ``main`` in that tree (the command line moved from the compiler to app/)."""
+    """The module holding ``main`` in that tree (the command line moved from the compiler to
+    app/)."""
     base = tree / "mjspec" if tree is not None else ROOT
     return "mjspec.app.cli" if (base / "app" / "cli.py").exists() else "mjspec.compiler.cli"
 

@@ -1,4 +1,5 @@
-"""Whole-process batch scoring: ``mjspec score --jsonl`` beside an anchor answering the same requests.
+"""Whole-process batch scoring: ``mjspec score --jsonl`` beside an anchor answering the same
+requests.
 
 Run ``python benchmarks/bench_contract.py`` (add ``--hands``, ``--rounds``,
 ``--profile``). For each profile (``riichi_planet`` against the `mahjong`
@@ -127,7 +128,10 @@ def compile_mjspec() -> str:
     ok = compileall.compile_file(root / "__init__.py", quiet=1)
     ok = all([ok, *(compileall.compile_dir(f, quiet=1, maxlevels=0) for f in folders)])
     state = "compiled" if ok else "compiled with errors in"
-    return f"bytecode: {state} mjspec's modules ({root}: __init__, app, runtime, generated), as pip does at install"
+    return (
+        f"bytecode: {state} mjspec's modules ({root}: __init__, app, runtime, generated), "
+        "as pip does at install"
+    )
 
 
 def median_ms(xs: list[float]) -> float:
@@ -183,7 +187,8 @@ def bench_profile(
             f"{1e6 * net / n:11.1f}  {n / net:11,.0f}" if net > 0 else f"{'n/a':>11}  {'n/a':>11}"
         )
         print(
-            f"  {cmd.label:<{width}}  {total:7.3f}  {1e6 * total / n:8.1f}  {n / total:9,.0f}  {shown}"
+            f"  {cmd.label:<{width}}  {total:7.3f}  {1e6 * total / n:8.1f}  {n / total:9,.0f}  "
+            f"{shown}"
         )
     ref = commands[-1]
     for cmd in commands[:-1]:

@@ -53,7 +53,8 @@ def main() -> None:
         "--clock",
         choices=("wall", "cpu"),
         default="wall",
-        help="wall time (default) or this process's CPU time, steadier on a machine shared with other work",
+        help="wall time (default) or this process's CPU time, steadier on a machine shared "
+        "with other work",
     )
     args = parser.parse_args()
     try:

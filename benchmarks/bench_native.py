@@ -1,4 +1,5 @@
-"""In-process speed on hands never seen before: mjspec's Python and native backends beside the anchors.
+"""In-process speed on hands never seen before: mjspec's Python and native backends beside the
+anchors.
 
 Run ``python benchmarks/bench_native.py`` (add ``--profile P`` (repeatable),
 ``--hands N`` per round, ``--rounds R``). For each profile it measures, in
@@ -30,22 +31,19 @@ evaluation >= 10x the HandCalculator, GB evaluation >= 1x the raw call,
 Sichuan and classical >= 200,000 evaluations/s and >= 1,000,000 win checks/s,
 shanten >= PyMahjongGB's.
 
-Cold, and how: every round measures a fresh slice of one seeded corpus of
-distinct tile sets (no hand is measured twice in a run), in fresh processes
-(one per side and round: mjspec Python, mjspec default, anchor; run in turn,
-round after round). An mjspec process first scores a separate warm-up slice
-of the corpus (``--warm``, 5,000 hands, with their win checks and shanten:
-the per-suit decomposition tables and the profile's plan fill, as in any
-long-running engine, and stay warm; a suit vector the warm-up missed is
-still solved inside the timed pass), then calls
-``mjspec.runtime.scoring.clear_memo(profile)`` before each timed pass, so no
-answer comes from the per-hand memo. The figure is the process's CPU time
-(``time.process_time``) around each pass alone; the table gives the median
-over the rounds with the slowest and fastest round (on a shared machine the
-spread says how far to trust a figure), and each ratio is the median of the
-rounds' own ratios (mjspec and the anchor timed in the same round). After timing, each mjspec process digests its answers (legal,
-total, fu, payments of every hand; every win check and shanten), and the
-run says whether the two backends agreed. Figures are printed, never asserted.
+Cold, and how: every round measures a fresh slice of one seeded corpus of distinct tile sets (no
+hand is measured twice in a run), in fresh processes (one per side and round: mjspec Python, mjspec
+default, anchor; run in turn, round after round). An mjspec process first scores a separate warm-up
+slice of the corpus (``--warm``, 5,000 hands, with their win checks and shanten: the per-suit
+decomposition tables and the profile's plan fill, as in any long-running engine, and stay warm; a
+suit vector the warm-up missed is still solved inside the timed pass), then calls
+``mjspec.runtime.scoring.clear_memo(profile)`` before each timed pass, so no answer comes from the
+per-hand memo. The figure is the process's CPU time (``time.process_time``) around each pass alone;
+the table gives the median over the rounds with the slowest and fastest round (on a shared machine
+the spread says how far to trust a figure), and each ratio is the median of the rounds' own ratios
+(mjspec and the anchor timed in the same round). After timing, each mjspec process digests its
+answers (legal, total, fu, payments of every hand; every win check and shanten), and the run says
+whether the two backends agreed. Figures are printed, never asserted.
 """
 
 from __future__ import annotations
@@ -83,7 +81,8 @@ def kind_mpsz(kind: int) -> str:
 
 
 def wall_draws(profile_id: str, n: int, size: int, seed: int) -> list[dict[str, Any]]:
-    """``n`` random draws of ``size`` tiles from the profile's wall (no flowers), as requests' tiles."""
+    """``n`` random draws of ``size`` tiles from the profile's wall (no flowers), as requests'
+    tiles."""
     from mjspec.app.registry import load_profile
 
     profile = load_profile(profile_id)

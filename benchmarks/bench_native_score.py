@@ -55,7 +55,8 @@ def main() -> None:
     parser.add_argument(
         "--wins",
         action="store_true",
-        help="complete shapes only (the corpus generator's winning half plus the random hands that happen to win)",
+        help="complete shapes only (the corpus generator's winning half plus the random hands "
+        "that happen to win)",
     )
     args = parser.parse_args()
     core = native_core()
@@ -65,7 +66,8 @@ def main() -> None:
     kind = "winning shapes" if args.wins else "hands (half built as wins, half drawn at random)"
     print(f"{args.hands} fresh {kind} a round, {args.rounds} rounds, CPU time, medians")
     print(
-        f"{'profile':20} {'native h/s':>12} {'core h/s':>12} {'python h/s':>12} {'native/py':>10} {'core/py':>8} {'fallback':>9}"
+        f"{'profile':20} {'native h/s':>12} {'core h/s':>12} {'python h/s':>12} "
+        f"{'native/py':>10} {'core/py':>8} {'fallback':>9}"
     )
     for pid in args.profiles or profile_ids():
         profile = load_profile(pid)
@@ -121,7 +123,8 @@ def main() -> None:
         share = fallback / max(1, sizes["native"] * args.rounds)
         print(
             f"{pid:20} {med['native']:12,.0f} {med['core']:12,.0f} {med['python']:12,.0f} "
-            f"{med['native'] / med['python']:9.2f}x {med['core'] / med['python']:7.1f}x {share:8.1%}"
+            f"{med['native'] / med['python']:9.2f}x {med['core'] / med['python']:7.1f}x "
+            f"{share:8.1%}"
         )
 
 

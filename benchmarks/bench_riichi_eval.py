@@ -1,4 +1,5 @@
-"""riichi_planet full hand evaluation beside the `mahjong` package, on one fixed corpus of winning hands.
+"""riichi_planet full hand evaluation beside the `mahjong` package, on one fixed corpus of winning
+hands.
 
 Run ``python benchmarks/bench_riichi_eval.py`` (the `mahjong` package from the
 test extra must be installed). The corpus is the riichi differential test's
@@ -51,7 +52,8 @@ from mjspec.runtime.scoring import evaluate  # noqa: E402
 def rate(
     fn: Callable[[], None], n: int, repeats: int, before: Callable[[], None] = lambda: None
 ) -> float:
-    """Hands per second: the median of ``repeats`` timed passes after one warm-up pass; ``before`` runs untimed before each pass."""
+    """Hands per second: the median of ``repeats`` timed passes after one warm-up pass; ``before``
+    runs untimed before each pass."""
     before()
     fn()  # warm-up: bounded tables filled, as in a long-running engine
     times = []
@@ -119,16 +121,19 @@ def main() -> None:
     cold = rate(ours, n, args.repeats, clear_memo)
     warm = rate(ours, n, args.repeats)
     print(
-        f"evaluation, cold   mjspec {PROFILE}: {cold:9,.0f} hands/s   mahjong package: {ref:9,.0f} hands/s   ratio {cold / ref:.2f}"
+        f"evaluation, cold   mjspec {PROFILE}: {cold:9,.0f} hands/s   mahjong package: "
+        f"{ref:9,.0f} hands/s   ratio {cold / ref:.2f}"
     )
     print(
-        f"evaluation, warm   mjspec {PROFILE}: {warm:9,.0f} hands/s   mahjong package: {ref:9,.0f} hands/s   ratio {warm / ref:.2f}"
+        f"evaluation, warm   mjspec {PROFILE}: {warm:9,.0f} hands/s   mahjong package: "
+        f"{ref:9,.0f} hands/s   ratio {warm / ref:.2f}"
     )
     mine, ref = rate(ours_contract, n, args.repeats, clear_memo), rate(
         theirs_from_hand, n, args.repeats
     )
     print(
-        f"request to answer  mjspec {PROFILE}: {mine:9,.0f} hands/s   mahjong package: {ref:9,.0f} hands/s   ratio {mine / ref:.2f}"
+        f"request to answer  mjspec {PROFILE}: {mine:9,.0f} hands/s   mahjong package: "
+        f"{ref:9,.0f} hands/s   ratio {mine / ref:.2f}"
     )
 
 

@@ -1,4 +1,5 @@
-"""Complete bot-played riichi hands per second: mjspec beside riichienv, a first-legal-action agent in both.
+"""Complete bot-played riichi hands per second: mjspec beside riichienv, a first-legal-action agent
+in both.
 
 Run ``python benchmarks/bench_riichi_play.py``. Each side plays the same
 number of single hands from seeded walls (mjspec: hand ``i`` uses seed ``i``
@@ -111,10 +112,12 @@ def main() -> None:
         "native shape core" if getattr(shapes, "_NATIVE", None) is not None else "Python backend"
     )
     print(
-        f"hands per run: {args.hands}; median of {args.repeats} alternating timed runs (CPU time) after a warm-up"
+        f"hands per run: {args.hands}; median of {args.repeats} alternating timed runs (CPU "
+        "time) after a warm-up"
     )
     print(
-        f"mjspec {profile.id} ({backend}): {ours:10.1f} hands/s  ({ours_decisions / args.hands:.1f} decisions per hand)"
+        f"mjspec {profile.id} ({backend}): {ours:10.1f} hands/s  "
+        f"({ours_decisions / args.hands:.1f} decisions per hand)"
     )
     if "riichienv" not in got:
         print("riichienv is not installed (pip install riichienv==0.4.11): comparison skipped")
@@ -122,7 +125,8 @@ def main() -> None:
     theirs_s, theirs_decisions = got["riichienv"]
     theirs = args.hands / theirs_s
     print(
-        f"riichienv (Rust core):           {theirs:10.1f} hands/s  ({theirs_decisions / args.hands:.1f} decisions per hand)"
+        f"riichienv (Rust core):           {theirs:10.1f} hands/s  "
+        f"({theirs_decisions / args.hands:.1f} decisions per hand)"
     )
     print(f"ratio mjspec / riichienv: {ours / theirs:.2f}x")
 

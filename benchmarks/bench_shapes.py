@@ -144,7 +144,8 @@ def against_pymahjonggb(hands: int, rounds: int, seed: int) -> None:
     a = hands / statistics.median(times["mjspec"])
     b = hands / statistics.median(times["PyMahjongGB"])
     print(
-        f"cold shanten, GB shapes, {hands} fresh 13-tile hands per round, {rounds} alternating rounds"
+        f"cold shanten, GB shapes, {hands} fresh 13-tile hands per round, {rounds} alternating "
+        "rounds"
     )
     print(f"  mjspec shapes.shanten ({backend}): {a:>12,.0f} hands/s")
     print(f"  PyMahjongGB MahjongShanten:        {b:>12,.0f} hands/s")
@@ -181,7 +182,8 @@ def main() -> None:
     winning = sum(is_complete(h, 0, RULES) for h in hands)
     backend = "native shape core" if shapes._NATIVE is not None else "Python reference"
     print(
-        f"corpus: {len(hands)} Sichuan hands of 14 tiles, {winning} complete, seed {args.seed}; {backend}"
+        f"corpus: {len(hands)} Sichuan hands of 14 tiles, {winning} complete, seed "
+        f"{args.seed}; {backend}"
     )
     print(f"{'hands/s':<24} {'first pass':>12} {'median of ' + str(args.repeats):>14}")
     for name, cold, warm in results:

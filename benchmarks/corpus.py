@@ -85,7 +85,8 @@ def meld_mapping(meld: Meld) -> dict[str, str]:
 
 
 def tile_set(request: dict[str, Any]) -> tuple[Any, ...]:
-    """What makes two requests the same tile set: sorted concealed tiles, sorted melds, winning tile."""
+    """What makes two requests the same tile set: sorted concealed tiles, sorted melds, winning
+    tile."""
     concealed = request["concealed"]
     pairs = sorted(concealed[i : i + 2] for i in range(0, len(concealed), 2))
     melds = sorted((m["type"], m["tiles"]) for m in request["melds"])

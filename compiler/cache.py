@@ -48,7 +48,8 @@ def folder(layout: "Layout") -> Path:
 
 
 def _source_files(top: Path) -> Iterable[Path]:
-    """Every file under ``top`` that can shape the output (sorted; build products and caches skipped)."""
+    """Every file under ``top`` that can shape the output (sorted; build products and caches
+    skipped)."""
     if top.is_file():
         yield top
         return
@@ -103,7 +104,8 @@ def _manifest(layout: "Layout", digest: str) -> Path:
 
 
 def load(layout: "Layout", digest: str) -> "tuple[Outputs, list[ProfileSummary]] | None":
-    """The stored output of a build with ``digest``, every file checked against its hash; None: a miss."""
+    """The stored output of a build with ``digest``, every file checked against its hash; None: a
+    miss."""
     from .build import ProfileSummary
 
     try:
@@ -126,7 +128,8 @@ def load(layout: "Layout", digest: str) -> "tuple[Outputs, list[ProfileSummary]]
 def store(
     layout: "Layout", digest: str, outputs: "Outputs", summaries: "list[ProfileSummary]"
 ) -> None:
-    """Keep a successful build's output for ``digest`` beside the last few. Never fails the build."""
+    """Keep a successful build's output for ``digest`` beside the last few. Never fails the
+    build."""
     try:
         files = []
         for path, data in outputs:

@@ -1,4 +1,5 @@
-"""Message catalogs for the rule documents: GNU gettext ``.po`` files, read with the standard library.
+"""Message catalogs for the rule documents: GNU gettext ``.po`` files, read with the standard
+library.
 
 One catalog per language lives in ``compiler/locale/<lang>.po``. The reader
 understands the parts of the PO format a hand-kept catalog uses: the header
@@ -62,7 +63,8 @@ class Catalog:
     """Entries present but empty or fuzzy: treated as missing, like ``msgfmt`` does."""
 
     def lookup(self, msgid: str, context: str = NO_CONTEXT) -> str | None:
-        """The translation of ``msgid``, or None when the catalog lacks it (or has it fuzzy or empty)."""
+        """The translation of ``msgid``, or None when the catalog lacks it (or has it fuzzy or
+        empty)."""
         m = self.messages.get((context, msgid))
         return m.msgstr if m is not None else None
 
@@ -194,7 +196,8 @@ def parse_po(text: str, file: str, language: str) -> Catalog:
             want, got = placeholders(msgid), placeholders(msgstr)
             if want != got:
                 raise CatalogError(
-                    f"the translation of {msgid!r} must use the placeholders {_braces(want)}, not {_braces(got)}",
+                    f"the translation of {msgid!r} must use the placeholders {_braces(want)}, "
+                    f"not {_braces(got)}",
                     Location(file, e.line),
                 )
         if not msgstr or "fuzzy" in e.flags:
@@ -236,7 +239,8 @@ def catalog_dir(override: Path | None = None) -> Path:
 
 
 def load_catalogs(folder: Path | None = None) -> dict[str, Catalog]:
-    """Every language's catalog; raise :class:`CatalogError` naming the file and line of a problem."""
+    """Every language's catalog; raise :class:`CatalogError` naming the file and line of a
+    problem."""
     where = catalog_dir(folder)
     out = {}
     for lang in LANGUAGES:

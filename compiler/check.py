@@ -173,9 +173,13 @@ def _explain(err: jsonschema.ValidationError, resolved: Resolved) -> list[SpecEr
         and isinstance(err.instance, str)
         and set(schema.get("properties", ())) == set(LANGUAGES)
     ):
-        # a plain string where a text in every language belongs (a pattern's names, an example's name...)
+        # a plain string where a text in every language belongs (a pattern's names, an example's
+        # name...)
         langs = ", ".join(LANGUAGES)
-        message = f"a player-visible text needs every language ({langs}) as a mapping, not the plain string {err.instance!r}"
+        message = (
+            f"a player-visible text needs every language ({langs}) as a mapping, not the "
+            f"plain string {err.instance!r}"
+        )
         return [SpecError(message, resolved.where(path), path)]
     if err.validator == "required":
         return [
@@ -360,17 +364,20 @@ class _Builder:
                 if "count" in raw:
                     self.err(
                         p + ("count",),
-                        "a combination pattern scores once per combination that meets `when`; drop `count`",
+                        "a combination pattern scores once per combination that meets `when`; "
+                        "drop `count`",
                     )
                 if "when" not in raw:
                     self.err(
                         p,
-                        "a combination pattern needs `when`: the condition on the combined sets a, b, ...",
+                        "a combination pattern needs `when`: the condition on the combined "
+                        "sets a, b, ...",
                     )
             if raw.get("bonus") and (raw.get("excludes") or raw.get("fallback") or combine):
                 self.err(
                     p + ("bonus",),
-                    "a bonus pattern stands outside every relation: no excludes, fallback or combine",
+                    "a bonus pattern stands outside every relation: no excludes, fallback or "
+                    "combine",
                 )
             when = self.expr(raw["when"], p + ("when",), pv, X.BOOL) if "when" in raw else None
             count = self.expr(raw["count"], p + ("count",), hv, X.INT) if "count" in raw else None
@@ -467,7 +474,8 @@ class _Builder:
             if not pay["tsumo"]:
                 self.err(
                     ("payments", "tsumo"),
-                    "say what a self-draw is paid: `each`, `dealer` and `non_dealer`, or `east` and `non_east`",
+                    "say what a self-draw is paid: `each`, `dealer` and `non_dealer`, or "
+                    "`east` and `non_east`",
                 )
             if "each" in pay["tsumo"] and len(pay["tsumo"]) > 1:
                 self.err(
@@ -592,7 +600,8 @@ class _Builder:
             ):
                 self.err(
                     p,
-                    f"a {otype.value} option has no minimum or maximum (only count, seconds and points do)",
+                    f"a {otype.value} option has no minimum or maximum (only count, seconds "
+                    "and points do)",
                 )
                 continue
             if low is not None and high is not None and low > high:
@@ -627,7 +636,8 @@ class _Builder:
     def option_rules(
         self, table: TableRules, tileset: TileSet, shapes: ShapesIR, options: tuple[OptionSpec, ...]
     ) -> tuple[TableRules, TileSet, ShapesIR]:
-        """The table rules, tile set and shapes with every option's default in the fields it ``sets`` (types checked)."""
+        """The table rules, tile set and shapes with every option's default in the fields it
+        ``sets`` (types checked)."""
         roots: dict[str, Any] = {"table": table, "tiles": tileset, "shapes": shapes}
         for o in options:
             for j, path in enumerate(o.sets):
@@ -654,7 +664,8 @@ class _Builder:
                 if not fits:
                     self.err(
                         where,
-                        f"{path} holds {type(current).__name__}, which a {o.type.value} option cannot set",
+                        f"{path} holds {type(current).__name__}, which a {o.type.value} option "
+                        "cannot set",
                     )
                     continue
                 root, *keys = path.split(".")
@@ -664,7 +675,8 @@ class _Builder:
     def points(
         self, raw: Mapping[str, Any] | None, pattern_ids: tuple[str, ...]
     ) -> PointsIR | None:
-        """``scoring.points``: the point items and the formula that turns their sum into the hand's points."""
+        """``scoring.points``: the point items and the formula that turns their sum into the hand's
+        points."""
         if raw is None:
             return None
         p: Path = ("scoring", "points")
@@ -820,7 +832,8 @@ class _Builder:
         if riichi is not None and dead_wall is None:
             self.err(
                 ("riichi",),
-                "riichi needs wall.dead_wall (its under-indicators and the declaration's wall count)",
+                "riichi needs wall.dead_wall (its under-indicators and the declaration's wall "
+                "count)",
             )
         pao_raw = d.get("pao")
         pao = (
@@ -933,7 +946,8 @@ class _Builder:
         if dead_wall is not None:
             self.err(
                 ("wall", "loose_tiles"),
-                "wall.loose_tiles and wall.dead_wall are two ways of keeping replacement tiles: choose one",
+                "wall.loose_tiles and wall.dead_wall are two ways of keeping replacement "
+                "tiles: choose one",
             )
         return LooseTiles(
             **{k: raw[k] for k in ("dead_wall", "sixteen", "flowers_loose") if k in raw}
@@ -987,7 +1001,8 @@ class _Builder:
 
 
 def check(resolved: Resolved, expected_id: str | None = None) -> ProfileIR:
-    """Validate ``resolved`` and return its IR, or raise :class:`SpecErrors` listing every problem."""
+    """Validate ``resolved`` and return its IR, or raise :class:`SpecErrors` listing every
+    problem."""
     errors = schema_errors(resolved)
     if errors:
         raise SpecErrors.of(errors)

@@ -38,7 +38,8 @@ def _layout(root: Path | None) -> Layout:
 
 
 class DocsCommandError(Exception):
-    """A mistake in what the user asked of ``diff`` or ``new``: one line on stderr, exit status 2."""
+    """A mistake in what the user asked of ``diff`` or ``new``: one line on stderr, exit status
+    2."""
 
 
 def _user_error(message: str) -> Exception:
@@ -48,7 +49,8 @@ def _user_error(message: str) -> Exception:
 def _one_line_errors(
     command: Callable[[argparse.Namespace], int]
 ) -> Callable[[argparse.Namespace], int]:
-    """Report a :class:`DocsCommandError` as ``mjspec: message`` with status 2, as the other commands do."""
+    """Report a :class:`DocsCommandError` as ``mjspec: message`` with status 2, as the other
+    commands do."""
 
     def run(args: argparse.Namespace) -> int:
         try:
@@ -66,7 +68,8 @@ def _known(lib: SpecLibrary, profile_id: str) -> None:
         near = difflib.get_close_matches(profile_id, ids, n=1)
         hint = f"; did you mean {near[0]!r}?" if near else ""
         raise _user_error(
-            f"no spec for profile {profile_id!r} in {lib.folder}{hint} (known: {', '.join(ids) or 'none'})"
+            f"no spec for profile {profile_id!r} in {lib.folder}{hint} (known: "
+            f"{', '.join(ids) or 'none'})"
         )
 
 
@@ -113,7 +116,8 @@ def _cmd_new(args: argparse.Namespace) -> int:
     pid: str = args.id
     if not _ID.match(pid) or keyword.iskeyword(pid):
         raise _user_error(
-            f"{pid!r} is not a valid profile id: use snake_case (a-z, 0-9, _), starting with a letter, and no Python keyword"
+            f"{pid!r} is not a valid profile id: use snake_case (a-z, 0-9, _), starting with a "
+            "letter, and no Python keyword"
         )
     layout = _layout(args.root)
     lib = SpecLibrary(layout.specs, layout.root)
@@ -142,6 +146,7 @@ def _cmd_new(args: argparse.Namespace) -> int:
     return 0
 
 
-#: The commands as the command line (``mjspec.app.cli``) runs them: mistakes in one line, exit status 2.
+#: The commands as the command line (``mjspec.app.cli``) runs them: mistakes in one line, exit
+#: status 2.
 run_diff = _one_line_errors(_cmd_diff)
 run_new = _one_line_errors(_cmd_new)

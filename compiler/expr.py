@@ -117,7 +117,8 @@ _EMITTED_BUILTINS = frozenset(BUILTIN_FUNCTIONS + _INTERNAL_BUILTINS)
 
 
 def emitted_builtins() -> frozenset[str]:
-    """Builtin names that compiled expressions may reference (for the emitter's namespace checks)."""
+    """Builtin names that compiled expressions may reference (for the emitter's namespace
+    checks)."""
     return _EMITTED_BUILTINS
 
 
@@ -239,7 +240,8 @@ def compile_expr(source: str, vocab: Vocabulary, expect: Type | None) -> Compile
             raise ExprError(problem, pos.col(tree.body))
     if isinstance(result.type, IterOf):
         raise ExprError(
-            "a bare generator is not a value; wrap it: all(...), any(...), sum(...), min(...) or max(...)",
+            "a bare generator is not a value; wrap it: all(...), any(...), sum(...), min(...) "
+            "or max(...)",
             pos.col(tree.body),
         )
     out = ast.Expression(body=result.node)
@@ -310,7 +312,8 @@ class _Positions:
 def _parse(text: str, pos: _Positions) -> ast.Expression:
     try:
         with warnings.catch_warnings():
-            # e.g. "invalid escape sequence" or "'is' with a literal": the checker reports what matters
+            # e.g. "invalid escape sequence" or "'is' with a literal": the checker reports what
+            # matters
             warnings.simplefilter("ignore")
             return ast.parse(text, mode="eval")
     except SyntaxError as exc:
@@ -322,7 +325,10 @@ def _parse(text: str, pos: _Positions) -> ast.Expression:
             col = None
         hint = ""
         if msg in ("invalid syntax", "invalid syntax. Perhaps you forgot a comma?"):
-            hint = "; an expression is one Python-style expression (no statements, imports or assignments)"
+            hint = (
+                "; an expression is one Python-style expression (no statements, imports or "
+                "assignments)"
+            )
         raise ExprError(f"syntax error: {msg}{hint}", col) from None
     except (ValueError, MemoryError, RecursionError) as exc:
         raise ExprError(f"the expression cannot be parsed: {exc}") from None
@@ -425,11 +431,13 @@ class _Ctx:
 
 
 _REJECTED: dict[type, str] = {
-    ast.Lambda: "lambda is not allowed; write the condition directly, or declare a function in the vocabulary",
+    ast.Lambda: "lambda is not allowed; write the condition directly, or declare a function in "
+    "the vocabulary",
     ast.NamedExpr: "assignment expressions (:=) are not allowed; expressions cannot set variables",
     ast.JoinedStr: "f-strings are not allowed; expressions compute bools and ints, not text",
     ast.FormattedValue: "f-strings are not allowed; expressions compute bools and ints, not text",
-    ast.Subscript: "indexing and slicing (x[...]) are not allowed; use any()/all() over the items or a declared function",
+    ast.Subscript: "indexing and slicing (x[...]) are not allowed; use any()/all() over the "
+    "items or a declared function",
     ast.Slice: "slices are not allowed",
     ast.Starred: "*-unpacking is not allowed; pass arguments one by one",
     ast.Dict: "dict literals are not allowed; use a tuple of constants, e.g. (1, 9)",
@@ -713,14 +721,16 @@ class _Checker:
         attr = node.attr
         if attr.startswith("_"):
             raise ExprError(
-                f"attributes beginning with '_' are not allowed ({attr!r}); use a declared attribute",
+                f"attributes beginning with '_' are not allowed ({attr!r}); use a declared "
+                "attribute",
                 self.attr_col(node),
             )
         base = self.check(node.value, ctx)
         t = base.type
         if isinstance(t, Optional) and isinstance(t.inner, Record):
             self.fail(
-                f"{ast.unparse(node.value)} may be None; check `{ast.unparse(node.value)} is not None and ...` first",
+                f"{ast.unparse(node.value)} may be None; check `{ast.unparse(node.value)} is "
+                "not None and ...` first",
                 node,
             )
         if not isinstance(t, Record):
@@ -859,7 +869,8 @@ class _Checker:
                 elif isinstance(side.type, Optional) and side.type.inner == INT:
                     extra = "; it may be None: check `... is not None and ...` first"
                 self.fail(
-                    f"`{text}` works on ints only, but its {name} side is {side.type.describe()}{extra}",
+                    f"`{text}` works on ints only, but its {name} side is "
+                    f"{side.type.describe()}{extra}",
                     node.left if name == "left" else node.right,
                 )
         if isinstance(node.op, ast.Pow):
@@ -885,12 +896,14 @@ class _Checker:
             if isinstance(op, (ast.Is, ast.IsNot)):
                 if not (isinstance(right_src, ast.Constant) and right_src.value is None):
                     self.fail(
-                        f"`{text}` may only be used as `x {text} None`; compare values with == or !=",
+                        f"`{text}` may only be used as `x {text} None`; compare values with == "
+                        "or !=",
                         right_src,
                     )
                 if not isinstance(left.type, Optional) and not left.narrowed:
                     self.fail(
-                        f"{ast.unparse(left_src)} is {left.type.describe()} and never None, so `{text} None` "
+                        f"{ast.unparse(left_src)} is {left.type.describe()} and never None, so "
+                        f"`{text} None` "
                         "is pointless; remove the test",
                         left_src,
                     )
@@ -909,7 +922,8 @@ class _Checker:
                             if isinstance(side.type, Optional):
                                 extra = "; it may be None: check `... is not None and ...` first"
                             self.fail(
-                                f"`{text}` compares ints only, but this is {side.type.describe()}{extra}",
+                                f"`{text}` compares ints only, but this is "
+                                f"{side.type.describe()}{extra}",
                                 src,
                             )
                 else:  # in / not in
@@ -930,7 +944,8 @@ class _Checker:
         coll = right.type
         if isinstance(coll, Optional):
             self.fail(
-                f"the right side of `{text}` is {coll.describe()} and may be None; check `... is not None and ...` first",
+                f"the right side of `{text}` is {coll.describe()} and may be None; check `... "
+                "is not None and ...` first",
                 right_src,
             )
         if isinstance(coll, IterOf):
@@ -979,7 +994,8 @@ class _Checker:
     def unify(self, a: _Checked, b: _Checked, node: ast.AST) -> Type:
         if isinstance(a.type, IterOf) or isinstance(b.type, IterOf):
             self.fail(
-                "a generator cannot be a branch of `if`/`else`; use a list [...] or wrap it in any/all",
+                "a generator cannot be a branch of `if`/`else`; use a list [...] or wrap it in "
+                "any/all",
                 node,
             )
         if a.type == b.type:
@@ -1018,7 +1034,8 @@ class _Checker:
         if not isinstance(node.func, ast.Name):
             what = "methods" if isinstance(node.func, ast.Attribute) else "computed functions"
             self.fail(
-                f"only declared functions and {', '.join(BUILTIN_FUNCTIONS)} can be called; {what} cannot",
+                f"only declared functions and {', '.join(BUILTIN_FUNCTIONS)} can be called; "
+                f"{what} cannot",
                 node.func,
             )
         name = node.func.id
@@ -1031,7 +1048,8 @@ class _Checker:
             return self.call_builtin(name, node, ctx)
         callables = [*self.vocab.functions, *BUILTIN_FUNCTIONS]
         self.fail(
-            f"unknown function {name!r}{_suggest(name, callables)}; functions you can call: {_listing(callables)}",
+            f"unknown function {name!r}{_suggest(name, callables)}; functions you can call: "
+            f"{_listing(callables)}",
             node.func,
         )
 
@@ -1151,13 +1169,15 @@ class _Checker:
         self.name_text(var, target)
         if var == self.vocab.receiver:
             self.fail(
-                f"the loop variable cannot be named {var!r}: generated code reads the rule's data through it; "
+                f"the loop variable cannot be named {var!r}: generated code reads the rule's "
+                "data through it; "
                 "pick another name",
                 target,
             )
         if var in self.vocab.names or var in self.vocab.functions:
             self.fail(
-                f"the loop variable {var!r} would hide the vocabulary name {var!r}; pick another name",
+                f"the loop variable {var!r} would hide the vocabulary name {var!r}; pick "
+                "another name",
                 target,
             )
         if var in _EMITTED_BUILTINS or var in RUNTIME_HELPERS:
@@ -1167,7 +1187,8 @@ class _Checker:
             )
         if var in ctx.bound:
             self.fail(
-                f"the loop variable {var!r} is already in use by an enclosing loop; pick another name",
+                f"the loop variable {var!r} is already in use by an enclosing loop; pick "
+                "another name",
                 target,
             )
         iterable = self.check(gen.iter, ctx)
@@ -1298,7 +1319,8 @@ class _InternalError(AssertionError):
 
 
 def _verify(python: str, built: ast.Expression, vocab: Vocabulary, helpers: Iterable[str]) -> None:
-    """Defence in depth: the emitted text must parse back to exactly what was built, within the whitelist."""
+    """Defence in depth: the emitted text must parse back to exactly what was built, within the
+    whitelist."""
     try:
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")

@@ -59,7 +59,8 @@ KIND_ATTRS: frozenset[str] = frozenset(TILE.attrs) - {"red"}
 
 #: Group lists the compiler hoists, each with the name of its bits.
 GROUP_LISTS: dict[str, str] = {"sets": "set_bits", "groups": "group_bits"}
-#: Group attributes fixed by the group's kind and lowest tile (not whether it is concealed or claimed).
+#: Group attributes fixed by the group's kind and lowest tile (not whether it is concealed or
+#: claimed).
 GROUP_KIND_ATTRS: frozenset[str] = frozenset(GROUP.attrs) - {"concealed", "is_claimed_kong"}
 #: The runtime helper counting a mask's set bits.
 COUNT_HELPER = "count_bits"
@@ -80,7 +81,8 @@ def _every_group() -> tuple[Group, ...]:
 
 @dataclass(frozen=True)
 class Hoisted:
-    """An expression after hoisting: its Python text, and the names and helpers the rewrite added."""
+    """An expression after hoisting: its Python text, and the names and helpers the rewrite
+    added."""
 
     python: str
     names: frozenset[str]
@@ -88,7 +90,8 @@ class Hoisted:
 
 
 def hoist_tile_conditions(python: str, vocab: X.Vocabulary, helpers: frozenset[str]) -> str:
-    """``python`` with every kind-only loop over the tiles or groups replaced by a mask test (unchanged if none)."""
+    """``python`` with every kind-only loop over the tiles or groups replaced by a mask test
+    (unchanged if none)."""
     return hoist(python, vocab, helpers).python
 
 
@@ -166,7 +169,8 @@ class _Hoister(ast.NodeTransformer):
         return node
 
     def _group_loop(self, name: str, arg: ast.expr) -> ast.expr | None:
-        """The mask test standing for ``name(arg)`` when ``arg`` loops over a group list on kind-only terms."""
+        """The mask test standing for ``name(arg)`` when ``arg`` loops over a group list on
+        kind-only terms."""
         if (
             not isinstance(arg, (ast.GeneratorExp, ast.SetComp, ast.ListComp))
             or len(arg.generators) != 1
@@ -236,7 +240,8 @@ class _Hoister(ast.NodeTransformer):
         return None
 
     def _group_list(self, arg: ast.expr) -> tuple[str, str, list[ast.expr]] | None:
-        """For a comprehension looping once over a group list: its variable, the list's bits and its filters."""
+        """For a comprehension looping once over a group list: its variable, the list's bits and its
+        filters."""
         if (
             not isinstance(arg, (ast.GeneratorExp, ast.SetComp, ast.ListComp))
             or len(arg.generators) != 1
@@ -258,9 +263,10 @@ class _Hoister(ast.NodeTransformer):
         """``any``/``all`` over a group list whose condition is not the group's kind alone, behind
         a cheap necessary condition the compiler derives from it (the loop runs only when it holds).
 
-        * ``all(A and B for g in L)``: ``all(A for g in L)`` with the conjuncts A on g's kind and tile;
-        * ``any(A and B for g in L)``: ``any(A for g in L)``, and for each conjunct B that counts the
-          groups h of a list meeting a filter (``len({F for h in L2 if D})``, ``len([...])``,
+        * ``all(A and B for g in L)``: ``all(A for g in L)`` with the conjuncts A on g's kind and
+          tile;
+        * ``any(A and B for g in L)``: ``any(A for g in L)``, and for each conjunct B that counts
+          the groups h of a list meeting a filter (``len({F for h in L2 if D})``, ``len([...])``,
           ``sum(1 for h in L2 if D)``) and compares the count with ``==``, ``>=`` or ``>`` to a
           constant (or ``in`` a tuple of constants), at least that many groups of L2 meet the
           conjuncts of D on h's kind and tile; for ``any(D for h in L2)``, one does.
@@ -294,7 +300,8 @@ class _Hoister(ast.NodeTransformer):
             else:
                 meets = [g for g in kept if bool(own(g))]
                 mask = _fields(meets)
-                # Implied when an inner guard already asks for a group of these (same list, fewer fields).
+                # Implied when an inner guard already asks for a group of these (same list, fewer
+                # fields).
                 if not any(b == bits and m & ~mask == 0 for _, b, m in inner):
                     guards.append(self._bits_test(bits, meets, ast.NotEq()))
         guards += [g for g, _, _ in inner]
@@ -431,7 +438,8 @@ def _conjuncts(node: ast.expr) -> list[ast.expr]:
 
 
 def _kind_conjunction(var: str, parts: list[ast.expr]) -> Callable[[Any], object] | None:
-    """The conjunction of the parts that read only the kind and tile of the group ``var`` (None if none do)."""
+    """The conjunction of the parts that read only the kind and tile of the group ``var`` (None if
+    none do)."""
     own = [p for p in parts if _kind_function(var, p, GROUP_KIND_ATTRS) is not None]
     if not own:
         return None
@@ -441,7 +449,8 @@ def _kind_conjunction(var: str, parts: list[ast.expr]) -> Callable[[Any], object
 
 
 def _least(op: ast.cmpop, right: ast.expr) -> int | None:
-    """The least count that ``count <op> right`` allows, for a constant right side; None if unknown."""
+    """The least count that ``count <op> right`` allows, for a constant right side; None if
+    unknown."""
     if isinstance(op, ast.In) and isinstance(right, ast.Tuple) and right.elts:
         values = [
             e.value for e in right.elts if isinstance(e, ast.Constant) and type(e.value) is int
@@ -459,7 +468,8 @@ def _least(op: ast.cmpop, right: ast.expr) -> int | None:
 def _kind_function(
     var: str, node: ast.expr, attrs: frozenset[str] = KIND_ATTRS
 ) -> Callable[[Any], object] | None:
-    """``node`` as a function of the tile or group ``var`` if it reads only the fixed ``attrs`` of it, else None."""
+    """``node`` as a function of the tile or group ``var`` if it reads only the fixed ``attrs`` of
+    it, else None."""
     for sub in ast.walk(node):
         if isinstance(
             sub, (ast.Call, ast.GeneratorExp, ast.ListComp, ast.SetComp, ast.DictComp, ast.Lambda)
@@ -500,7 +510,8 @@ MASK_PREFIX: dict[str, str] = {
 
 @dataclass(frozen=True)
 class MaskConstant:
-    """A mask the hoisting made, named for the engine module: its name, value, hex text and what it selects."""
+    """A mask the hoisting made, named for the engine module: its name, value, hex text and what it
+    selects."""
 
     name: str
     value: int
@@ -519,7 +530,8 @@ class MaskConstant:
 
 
 class MaskNames:
-    """Names the masks of one engine module's hoisted expressions, each value once, in order of first use."""
+    """Names the masks of one engine module's hoisted expressions, each value once, in order of
+    first use."""
 
     def __init__(self) -> None:
         self._by_value: dict[tuple[str, int], MaskConstant] = {}
@@ -529,8 +541,9 @@ class MaskNames:
         return tuple(self._by_value.values())
 
     def named(self, python: str, receiver: str = "v") -> str:
-        """``python`` with every mask of a hoisted test (``v.tile_mask & <mask>``, ``v.set_bits & <mask>``...)
-        written as the name of its module constant (0 stays 0: no mask selects nothing worth a name).
+        """``python`` with every mask of a hoisted test (``v.tile_mask & <mask>``, ``v.set_bits &
+        <mask>``...) written as the name of its module constant (0 stays 0: no mask selects nothing
+        worth a name).
         """
         if not any(f"{bits} &" in python for bits in MASK_PREFIX):
             return python
@@ -574,7 +587,8 @@ def describe_kinds(mask: int) -> str:
 
 
 def describe_fields(mask: int) -> str:
-    """The groups (kind and lowest tile) whose fields ``mask`` covers: ``triplet 1-9m 1-7z; pair 2-8p``."""
+    """The groups (kind and lowest tile) whose fields ``mask`` covers: ``triplet 1-9m 1-7z; pair
+    2-8p``."""
     field = (1 << GROUP_FIELD) - 1
     parts = []
     for kind in GroupKind:

@@ -120,16 +120,17 @@ class PatternIR:
 
     @property
     def members_only(self) -> bool:
-        """Whether this combination pattern's expressions read only the combined sets (``MEMBERS_NAMES``):
-        its answer then depends on those sets alone."""
+        """Whether this combination pattern's expressions read only the combined sets
+        (``MEMBERS_NAMES``): its answer then depends on those sets alone."""
         return (
             self.combine is not None and self.open_value is None and self._reads_only(MEMBERS_NAMES)
         )
 
     @property
     def tiles_only(self) -> bool:
-        """Whether every expression of the pattern reads only the hand's tiles (``TILES_ONLY_NAMES``),
-        never the situation of the win: the scorer may then reuse its result for the same tiles."""
+        """Whether every expression of the pattern reads only the hand's tiles
+        (``TILES_ONLY_NAMES``), never the situation of the win: the scorer may then reuse its result
+        for the same tiles."""
         return self._reads_only(TILES_ONLY_NAMES)
 
     def _reads_only(self, names: frozenset[str]) -> bool:
@@ -180,7 +181,8 @@ class PointsIR:
 
 @dataclass(frozen=True)
 class MinimumIR:
-    """The floor a win must reach: ``at_least`` of the total, leaving out the patterns ``without``."""
+    """The floor a win must reach: ``at_least`` of the total, leaving out the patterns
+    ``without``."""
 
     at_least: int
     without: tuple[str, ...]
@@ -290,8 +292,8 @@ class ProfileIR:
     @property
     def whole_hand_lists(self) -> tuple[tuple[str, str, tuple[PatternIR, ...]], ...]:
         """The whole-hand patterns (no ``combine``) in declaration order, split as the scorer splits
-        them: those reading the tiles only, then the others; each list with the name of the generated
-        function that tests every ``when`` of the list at once, and what it is for."""
+        them: those reading the tiles only, then the others; each list with the name of the
+        generated function that tests every ``when`` of the list at once, and what it is for."""
         plain = [p for p in self.patterns if p.combine is None]
         return (
             (
@@ -308,7 +310,8 @@ class ProfileIR:
 
     @property
     def has_combinations(self) -> bool:
-        """Whether any pattern is a combination pattern (the engine module then imports ``Combine``)."""
+        """Whether any pattern is a combination pattern (the engine module then imports
+        ``Combine``)."""
         return any(p.combine is not None for p in self.patterns)
 
     @property

@@ -184,7 +184,8 @@ def _convert(
                 first = locs.get(path + (key,))
                 errors.append(
                     SpecError(
-                        f"duplicate key {key!r} (first defined at line {first.line if first else '?'})",
+                        f"duplicate key {key!r} (first defined at line "
+                        f"{first.line if first else '?'})",
                         kloc,
                         path + (key,),
                     )
@@ -206,7 +207,8 @@ def _convert(
             if digits > MAX_INT_DIGITS:
                 errors.append(
                     SpecError(
-                        f"an integer of {digits} digits is beyond any rule's range (at most {MAX_INT_DIGITS})",
+                        f"an integer of {digits} digits is beyond any rule's range (at most "
+                        f"{MAX_INT_DIGITS})",
                         loc,
                         path,
                     )

@@ -259,7 +259,8 @@ def _label(path: str, patterns: Mapping[str, str]) -> str:
 
 
 def diff_profiles(lib: SpecLibrary, a_id: str, b_id: str) -> ProfileDiff:
-    """Every rule on which profiles ``a_id`` and ``b_id`` of ``lib`` differ, in presentation order."""
+    """Every rule on which profiles ``a_id`` and ``b_id`` of ``lib`` differ, in presentation
+    order."""
     a_ir, a, a_items = resolved_rules(lib, a_id)
     b_ir, b, b_items = resolved_rules(lib, b_id)
     names = {p.id: p.names.en for p in (*b_ir.patterns, *a_ir.patterns)}

@@ -1,4 +1,5 @@
-"""Render a profile's rule documents: ``docs/rules/<profile>.<lang>.md`` and ``docs/rules/index.md``.
+"""Render a profile's rule documents: ``docs/rules/<profile>.<lang>.md`` and
+``docs/rules/index.md``.
 
 Three sources make a document, and each word comes from exactly one of them:
 
@@ -115,7 +116,8 @@ def code(text: str) -> Md:
 
 
 def _finalize(value: Any) -> str:
-    """Jinja's last step for every ``{{ ... }}``: escape plain text, keep :class:`Md`, refuse anything odd."""
+    """Jinja's last step for every ``{{ ... }}``: escape plain text, keep :class:`Md`, refuse
+    anything odd."""
     try:
         return _piece(value)
     except TypeError:
@@ -148,7 +150,8 @@ class Translator:
         self.missing: list[MissingMessage] = []
 
     def __call__(self, msgid: str, /, context: str = NO_CONTEXT, **values: object) -> Md:
-        """The translation of ``msgid`` with its ``{placeholders}`` filled (plain strings escaped)."""
+        """The translation of ``msgid`` with its ``{placeholders}`` filled (plain strings
+        escaped)."""
         text = self.catalog.lookup(msgid, context)
         if text is None:
             self.missing.append(MissingMessage(self.language, context, msgid))
@@ -442,7 +445,8 @@ class _Builder:
         return self._.join(shown, clauses=True)
 
     def section_cell(self, section: str | None) -> Md:
-        """Rule-book sections for a table cell: unquoted, titles separated by the clause separator."""
+        """Rule-book sections for a table cell: unquoted, titles separated by the clause
+        separator."""
         parts = _section_parts(section or "")
         return self._.join(parts, clauses=not all(p.startswith("§") for p in parts))
 
@@ -527,7 +531,9 @@ class _Builder:
         if example is None:
             out.append(
                 _(
-                    "This page is generated from {spec} by {command}. Rule names, definitions and readings come from the spec; every figure in the tables and examples was computed by the profile's engine.",
+                    "This page is generated from {spec} by {command}. Rule names, definitions "
+                    "and readings come from the spec; every figure in the tables and examples "
+                    "was computed by the profile's engine.",
                     spec=code(ir.spec_file),
                     command=code("mjspec build"),
                 )
@@ -535,7 +541,10 @@ class _Builder:
         else:
             out.append(
                 _(
-                    "This page is generated from {spec} by {command}. Rule names, definitions and readings come from the spec; every figure in the tables and examples was computed by the profile's engine. References such as {example} are to sections of the rule book.",
+                    "This page is generated from {spec} by {command}. Rule names, definitions "
+                    "and readings come from the spec; every figure in the tables and examples "
+                    "was computed by the profile's engine. References such as {example} are to "
+                    "sections of the rule book.",
                     spec=code(ir.spec_file),
                     command=code("mjspec build"),
                     example=self.sections([example]),
@@ -544,7 +553,10 @@ class _Builder:
         if not self.playable:
             out.append(
                 _(
-                    "**Not playable yet.** The engine scores this profile's hands, but it does not implement the profile's table rules (the opening, calls, win flow, kong payments, exhaustive draw and match) yet. This page leaves them out, and {play} and {simulate} refuse the profile.",
+                    "**Not playable yet.** The engine scores this profile's hands, but it does "
+                    "not implement the profile's table rules (the opening, calls, win flow, "
+                    "kong payments, exhaustive draw and match) yet. This page leaves them out, "
+                    "and {play} and {simulate} refuse the profile.",
                     play=code("mjspec play"),
                     simulate=code("mjspec simulate"),
                 )
@@ -674,11 +686,15 @@ class _Builder:
             paragraphs.append(_("In each suit listed as red, one of the four fives is red."))
         notes = [
             _(
-                "Tiles are written in mpsz notation: digits followed by the suit letter, m for characters, p for circles, s for bamboo, z for honors and f for flowers; 0 is a red five. For example {example} is 1-2-3 of characters and a pair of 7 circles.",
+                "Tiles are written in mpsz notation: digits followed by the suit letter, m for "
+                "characters, p for circles, s for bamboo, z for honors and f for flowers; 0 is "
+                "a red five. For example {example} is 1-2-3 of characters and a pair of 7 "
+                "circles.",
                 example=code("123m77p"),
             ),
             _(
-                "{players} players. The dealer starts with {dealer} tiles, every other player with {others}.",
+                "{players} players. The dealer starts with {dealer} tiles, every other player "
+                "with {others}.",
                 players=ir.players,
                 dealer=ir.deal_dealer,
                 others=ir.deal_others,
@@ -697,7 +713,8 @@ class _Builder:
         return [n for n in self.table_notes if n.block in blocks]
 
     def refs(self, *blocks: str) -> list[Md]:
-        """A line naming the rule-book sections of some table-rule blocks (none if they name none)."""
+        """A line naming the rule-book sections of some table-rule blocks (none if they name
+        none)."""
         sections: list[str] = []
         notes = sorted(self.notes_of(*blocks), key=lambda n: blocks.index(n.block))
         for n in notes:
@@ -722,14 +739,16 @@ class _Builder:
             if exchange.same_suit:
                 bullets.append(
                     _(
-                        "After the deal every player chooses {count} tiles of one suit, face down, and passes them on.",
+                        "After the deal every player chooses {count} tiles of one suit, face "
+                        "down, and passes them on.",
                         count=count,
                     )
                 )
             else:
                 bullets.append(
                     _(
-                        "After the deal every player chooses {count} tiles, face down, and passes them on.",
+                        "After the deal every player chooses {count} tiles, face down, and "
+                        "passes them on.",
                         count=count,
                     )
                 )
@@ -747,19 +766,22 @@ class _Builder:
             suits = _.join(_.marked(_SUIT_WORD[s]) for s in self.ir.tiles.suits)
             bullets.append(
                 _(
-                    "Every player then declares one missing suit ({suits}). A winning hand must hold no tile of the suit its player declared.",
+                    "Every player then declares one missing suit ({suits}). A winning hand "
+                    "must hold no tile of the suit its player declared.",
                     suits=suits,
                 )
                 if exchange is not None
                 else _(
-                    "After the deal every player declares one missing suit ({suits}). A winning hand must hold no tile of the suit its player declared.",
+                    "After the deal every player declares one missing suit ({suits}). A "
+                    "winning hand must hold no tile of the suit its player declared.",
                     suits=suits,
                 )
             )
         if table.discard_missing_suit_first:
             bullets.append(
                 _(
-                    "While a player still holds tiles of the declared suit, they must discard those first."
+                    "While a player still holds tiles of the declared suit, they must discard "
+                    "those first."
                 )
             )
         if not bullets:
@@ -767,7 +789,8 @@ class _Builder:
         return (Section(paragraphs=tuple(self.refs("opening", "turn")), bullets=tuple(bullets)),)
 
     def call_names(self) -> tuple[list[Md], list[Md]]:
-        """The calls the profile allows and those it does not (none either way without table rules)."""
+        """The calls the profile allows and those it does not (none either way without table
+        rules)."""
         allowed: list[Md] = []
         refused: list[Md] = []
         if self.table is not None:
@@ -791,20 +814,23 @@ class _Builder:
         if multiple and limit is not None:
             bullets.append(
                 _(
-                    "A win on a discard comes before any pung or kong of it, and a pung or kong before a chow; up to {count} players may win on the same discard.",
+                    "A win on a discard comes before any pung or kong of it, and a pung or "
+                    "kong before a chow; up to {count} players may win on the same discard.",
                     count=limit,
                 )
             )
         elif multiple:
             bullets.append(
                 _(
-                    "A win on a discard comes before any pung or kong of it; when several players can win on the same discard, all of them win."
+                    "A win on a discard comes before any pung or kong of it; when several "
+                    "players can win on the same discard, all of them win."
                 )
             )
         else:
             bullets.append(
                 _(
-                    "A win on a discard comes before any pung or kong of it; when several players can win on the same discard, only the nearest in turn order wins."
+                    "A win on a discard comes before any pung or kong of it; when several "
+                    "players can win on the same discard, only the nearest in turn order wins."
                 )
             )
         if calls.kakan_drawn_tile_only:
@@ -813,7 +839,8 @@ class _Builder:
         if robbable:
             bullets.append(
                 _(
-                    "The tile added to make an added kong can be robbed: another player may win on it."
+                    "The tile added to make an added kong can be robbed: another player may "
+                    "win on it."
                 )
             )
         else:
@@ -823,7 +850,8 @@ class _Builder:
             names = _.join(escape_md(self.pattern_name(pid)) for pid in robbers)
             bullets.append(
                 _(
-                    "A win with {patterns} may also rob a concealed kong: its tile is claimed like a discard.",
+                    "A win with {patterns} may also rob a concealed kong: its tile is claimed "
+                    "like a discard.",
                     patterns=names,
                 )
             )
@@ -832,14 +860,17 @@ class _Builder:
         if robbable and multiple and limit is not None:
             bullets.append(
                 _(
-                    "A robbed kong's tile counts as a discard for the number of winners: up to {count} players may win on it.",
+                    "A robbed kong's tile counts as a discard for the number of winners: up to "
+                    "{count} players may win on it.",
                     count=limit,
                 )
             )
         if calls.kuikae:
             bullets.append(
                 _(
-                    "After a chow or pung the caller may not discard the called kind, nor the tile beyond the other end of the sequence the called tile completed (kuikae); a call that would leave no other discard is not offered."
+                    "After a chow or pung the caller may not discard the called kind, nor the "
+                    "tile beyond the other end of the sequence the called tile completed "
+                    "(kuikae); a call that would leave no other discard is not offered."
                 )
             )
         kongs = calls.max_kongs
@@ -850,13 +881,15 @@ class _Builder:
         if not calls.last_discard_callable:
             bullets.append(
                 _(
-                    "The discard after the last draw from the live wall cannot be claimed by a pung or chow."
+                    "The discard after the last draw from the live wall cannot be claimed by a "
+                    "pung or chow."
                 )
             )
         if calls.missing_suit_blocks_calls:
             bullets.append(
                 _(
-                    "While a player still holds tiles of their missing suit they may not pung, kong or win; nor may a player call a tile of their own missing suit."
+                    "While a player still holds tiles of their missing suit they may not pung, "
+                    "kong or win; nor may a player call a tile of their own missing suit."
                 )
             )
         return (Section(paragraphs=tuple(self.refs("calls")), bullets=tuple(bullets)),)
@@ -870,7 +903,11 @@ class _Builder:
         if flow is WinFlow.BLOODY_BATTLE:
             out.append(
                 _(
-                    "Bloody Battle: a winner is paid and leaves the hand; the others play on with the same wall until only one player is left or the wall runs out. A player who has left pays nothing afterwards and is no longer an opponent in later payments (only refunds of kong payments they made still reach them)."
+                    "Bloody Battle: a winner is paid and leaves the hand; the others play on "
+                    "with the same wall until only one player is left or the wall runs out. A "
+                    "player who has left pays nothing afterwards and is no longer an opponent "
+                    "in later payments (only refunds of kong payments they made still reach "
+                    "them)."
                 )
             )
         elif flow is WinFlow.SINGLE:
@@ -880,13 +917,16 @@ class _Builder:
         if rule is PassWinRule.SAME_OR_LOWER_FAN:
             out.append(
                 _(
-                    "A player who declines a win may not win with the same or a lower value until their next draw; a strictly higher one stays allowed."
+                    "A player who declines a win may not win with the same or a lower value "
+                    "until their next draw; a strictly higher one stays allowed."
                 )
             )
         elif rule is PassWinRule.DISCARD_WINS:
             out.append(
                 _(
-                    "A player who declines a win on a discard may not win on a discard (robbing a kong included) until their next draw; a self-draw stays allowed."
+                    "A player who declines a win on a discard may not win on a discard "
+                    "(robbing a kong included) until their next draw; a self-draw stays "
+                    "allowed."
                 )
             )
         elif rule is PassWinRule.NONE and not self.furiten_rules():
@@ -910,25 +950,30 @@ class _Builder:
         if furiten.own_discards:
             out.append(
                 _(
-                    "Furiten: a player may not win on a discard while any tile that would complete their hand is among their own discards, called ones included; a self-draw stays allowed."
+                    "Furiten: a player may not win on a discard while any tile that would "
+                    "complete their hand is among their own discards, called ones included; a "
+                    "self-draw stays allowed."
                 )
             )
         if furiten.passed_completion:
             out.append(
                 _(
-                    "A player who lets pass a discard that would complete their hand, with or without a yaku, may not win on a discard until their next draw."
+                    "A player who lets pass a discard that would complete their hand, with or "
+                    "without a yaku, may not win on a discard until their next draw."
                 )
             )
             if furiten.passed_ends_at_discard:
                 out.append(
                     _(
-                        "That furiten also ends with the player's own next discard, after a call too."
+                        "That furiten also ends with the player's own next discard, after a "
+                        "call too."
                     )
                 )
         if furiten.riichi_passed:
             out.append(
                 _(
-                    "After riichi, letting a winning discard pass forbids discard wins for the rest of the hand."
+                    "After riichi, letting a winning discard pass forbids discard wins for the "
+                    "rest of the hand."
                 )
             )
         return out
@@ -943,14 +988,18 @@ class _Builder:
         if dead is not None:
             bullets.append(
                 _(
-                    "A dead wall of {count} tiles at the end of the wall holds the kong replacement tiles and the bonus indicators; each replacement shortens the live wall by one tile.",
+                    "A dead wall of {count} tiles at the end of the wall holds the kong "
+                    "replacement tiles and the bonus indicators; each replacement shortens the "
+                    "live wall by one tile.",
                     count=dead.tiles,
                 )
             )
             if dead.indicators:
                 bullets.append(
                     _(
-                        "One indicator is turned over at the start; the kind after it is a bonus tile (dora): 9 is followed by 1, the winds run East, South, West, North, the dragons White, Green, Red."
+                        "One indicator is turned over at the start; the kind after it is a "
+                        "bonus tile (dora): 9 is followed by 1, the winds run East, South, "
+                        "West, North, the dragons White, Green, Red."
                     )
                 )
             if dead.kong_indicators:
@@ -958,27 +1007,34 @@ class _Builder:
                     _("A concealed kong turns over one more indicator at once.")
                     if dead.concealed_kong_indicator is IndicatorTiming.AT_ONCE
                     else _(
-                        "A concealed kong turns over one more indicator when its player discards after the replacement."
+                        "A concealed kong turns over one more indicator when its player "
+                        "discards after the replacement."
                     )
                 )
                 bullets.append(
                     _("An exposed or added kong turns over one more indicator at once.")
                     if dead.open_kong_indicator is IndicatorTiming.AT_ONCE
                     else _(
-                        "An exposed or added kong turns over one more indicator when its player discards after the replacement, or at the next kong if one comes first."
+                        "An exposed or added kong turns over one more indicator when its "
+                        "player discards after the replacement, or at the next kong if one "
+                        "comes first."
                     )
                 )
             if dead.under_indicators:
                 bullets.append(
                     _(
-                        "A riichi winner also counts the tiles under the turned indicators (ura-dora)."
+                        "A riichi winner also counts the tiles under the turned indicators "
+                        "(ura-dora)."
                     )
                 )
         riichi = table.riichi
         if riichi is not None:
             bullets.append(
                 _(
-                    "Riichi: a player with a closed ready hand, at least {points} points and at least {tiles} tiles left in the live wall may declare riichi with a discard; the deposit of {deposit} is paid once no one wins on that discard, and the next winner takes every deposit on the table.",
+                    "Riichi: a player with a closed ready hand, at least {points} points and "
+                    "at least {tiles} tiles left in the live wall may declare riichi with a "
+                    "discard; the deposit of {deposit} is paid once no one wins on that "
+                    "discard, and the next winner takes every deposit on the table.",
                     points=riichi.min_points,
                     tiles=riichi.min_wall,
                     deposit=riichi.deposit,
@@ -987,25 +1043,29 @@ class _Builder:
             if riichi.automatic_discard:
                 bullets.append(
                     _(
-                        "After riichi each drawn tile is discarded automatically unless the player can win or declare an allowed concealed kong."
+                        "After riichi each drawn tile is discarded automatically unless the "
+                        "player can win or declare an allowed concealed kong."
                     )
                 )
             if riichi.kong_keeps_waits:
                 bullets.append(
                     _(
-                        "After riichi a concealed kong must use the drawn tile and keep the same waits."
+                        "After riichi a concealed kong must use the drawn tile and keep the "
+                        "same waits."
                     )
                 )
             if riichi.double_riichi:
                 bullets.append(
                     _(
-                        "A riichi declared with one's first discard, before any call, is a double riichi."
+                        "A riichi declared with one's first discard, before any call, is a "
+                        "double riichi."
                     )
                 )
             if riichi.ippatsu:
                 bullets.append(
                     _(
-                        "A win before the declarer's next discard, with no call or kong in between, is made within one turn (ippatsu)."
+                        "A win before the declarer's next discard, with no call or kong in "
+                        "between, is made within one turn (ippatsu)."
                     )
                 )
         bullets += self.furiten_rules()
@@ -1013,7 +1073,10 @@ class _Builder:
         if pao is not None and (pao.dragons or pao.winds):
             bullets.append(
                 _(
-                    "Liability (pao): a player whose discard, called, completes another player's third dragon set or fourth wind set pays that yakuman's value in full on a self-draw, and half of it on a discard win (the discarder pays the rest)."
+                    "Liability (pao): a player whose discard, called, completes another "
+                    "player's third dragon set or fourth wind set pays that yakuman's value in "
+                    "full on a self-draw, and half of it on a discard win (the discarder pays "
+                    "the rest)."
                 )
             )
             if pao.liable_pays_honba:
@@ -1021,7 +1084,8 @@ class _Builder:
             if pao.covers_whole_hand:
                 bullets.append(
                     _(
-                        "The liability covers the whole hand, other yakuman stacked with that one included."
+                        "The liability covers the whole hand, other yakuman stacked with that "
+                        "one included."
                     )
                 )
         abortive = table.abortive
@@ -1029,7 +1093,8 @@ class _Builder:
         if abortive.nine_terminals:
             aborts.append(
                 _(
-                    "a player holding nine different terminal and honor kinds on an uninterrupted first turn declares it"
+                    "a player holding nine different terminal and honor kinds on an "
+                    "uninterrupted first turn declares it"
                 )
             )
         if abortive.four_winds:
@@ -1039,7 +1104,8 @@ class _Builder:
         if abortive.four_kongs:
             aborts.append(
                 _(
-                    "four kongs by more than one player, once the discard after the fourth is not won on"
+                    "four kongs by more than one player, once the discard after the fourth is "
+                    "not won on"
                 )
             )
         if abortive.triple_ron:
@@ -1097,7 +1163,8 @@ class _Builder:
         if kongs.transfer_on_kong_shot:
             out.append(
                 _(
-                    "A player who declares a kong and then deals into a win hands the income of that kong (and of every kong in the same chain) to the winner."
+                    "A player who declares a kong and then deals into a win hands the income "
+                    "of that kong (and of every kong in the same chain) to the winner."
                 )
             )
         return out
@@ -1112,14 +1179,16 @@ class _Builder:
         if penalty > 0:
             bullets.append(
                 _(
-                    "A player still holding tiles of their missing suit pays {amount} to each remaining player who cleared theirs.",
+                    "A player still holding tiles of their missing suit pays {amount} to each "
+                    "remaining player who cleared theirs.",
                     amount=penalty,
                 )
             )
         if ex.refund_kong_income:
             bullets.append(
                 _(
-                    "Players who are not ready return the kong income of the hand to those who paid it."
+                    "Players who are not ready return the kong income of the hand to those who "
+                    "paid it."
                 )
             )
         if ex.not_ready_pays_ready:
@@ -1127,21 +1196,26 @@ class _Builder:
             if cap is not None:
                 bullets.append(
                     _(
-                        "Each player who is not ready pays each ready player the most that player's hand could win on a discard, at most {cap}.",
+                        "Each player who is not ready pays each ready player the most that "
+                        "player's hand could win on a discard, at most {cap}.",
                         cap=cap,
                     )
                 )
             else:
                 bullets.append(
                     _(
-                        "Each player who is not ready pays each ready player the most that player's hand could win on a discard."
+                        "Each player who is not ready pays each ready player the most that "
+                        "player's hand could win on a discard."
                     )
                 )
         nagashi = ex.nagashi
         if nagashi is not None:
             bullets.append(
                 _(
-                    "Checked first: a player whose discards are all terminals and honors, none of them called, is paid {dealer} by the dealer and {other} by each other player ({each} by each player if that player is the dealer); the ready payments are then not made.",
+                    "Checked first: a player whose discards are all terminals and honors, none "
+                    "of them called, is paid {dealer} by the dealer and {other} by each other "
+                    "player ({each} by each player if that player is the dealer); the ready "
+                    "payments are then not made.",
                     dealer=nagashi.from_dealer,
                     other=nagashi.from_non_dealer,
                     each=nagashi.dealer_from_each,
@@ -1151,17 +1225,20 @@ class _Builder:
         if pool > 0:
             bullets.append(
                 _(
-                    "The players who are not ready pay {amount} in all to the ready players, shared equally on both sides; nothing is paid when all or none are ready.",
+                    "The players who are not ready pay {amount} in all to the ready players, "
+                    "shared equally on both sides; nothing is paid when all or none are ready.",
                     amount=pool,
                 )
             )
             bullets.append(
                 _(
-                    "A hand is ready when one tile would complete its shape, with or without a yaku, even when the player holds every copy of that tile."
+                    "A hand is ready when one tile would complete its shape, with or without a "
+                    "yaku, even when the player holds every copy of that tile."
                 )
                 if ex.ready_with_held_waits
                 else _(
-                    "A hand is ready when one tile would complete its shape, with or without a yaku, but not when the player holds every copy of each such tile."
+                    "A hand is ready when one tile would complete its shape, with or without a "
+                    "yaku, but not when the player holds every copy of each such tile."
                 )
             )
         if not bullets:
@@ -1199,7 +1276,9 @@ class _Builder:
         if dealer is DealerRule.FIRST_WINNER and hands != 1:
             bullets.append(
                 _(
-                    "The first winner of a hand deals the next one; if several players won on the first winning discard, its discarder deals; with no win the dealer stays."
+                    "The first winner of a hand deals the next one; if several players won on "
+                    "the first winning discard, its discarder deals; with no win the dealer "
+                    "stays."
                 )
             )
         elif dealer is DealerRule.ROTATE and hands != 1:
@@ -1207,13 +1286,16 @@ class _Builder:
         elif dealer is DealerRule.REPEAT:
             bullets.append(
                 _(
-                    "The dealer deals again after winning (alone or with another winner), after an exhaustive draw at which they are ready, and after an abortive draw; otherwise the next player deals."
+                    "The dealer deals again after winning (alone or with another winner), "
+                    "after an exhaustive draw at which they are ready, and after an abortive "
+                    "draw; otherwise the next player deals."
                 )
             )
         if match.honba:
             bullets.append(
                 _(
-                    "A hand with no winner or won by the dealer adds one honba, another player's win resets them; the winner's payment includes them."
+                    "A hand with no winner or won by the dealer adds one honba, another "
+                    "player's win resets them; the winner's payment includes them."
                 )
             )
         if match.bust_ends:
@@ -1222,7 +1304,8 @@ class _Builder:
         if stop is not None:
             bullets.append(
                 _(
-                    "In the last hand a dealer who would deal again ends the game instead when first with at least {points} points.",
+                    "In the last hand a dealer who would deal again ends the game instead when "
+                    "first with at least {points} points.",
                     points=stop,
                 )
             )
@@ -1230,7 +1313,9 @@ class _Builder:
         if target is not None:
             bullets.append(
                 _(
-                    "If nobody has {points} points when the rounds end, the next wind round is played, ending after the first hand that leaves someone with that many (at most {count} more round(s)).",
+                    "If nobody has {points} points when the rounds end, the next wind round is "
+                    "played, ending after the first hand that leaves someone with that many "
+                    "(at most {count} more round(s)).",
                     points=target,
                     count=match.extension_rounds,
                 )
@@ -1241,7 +1326,9 @@ class _Builder:
         if result is not None:
             bullets.append(
                 _(
-                    "Placement is by points, ties going to the earlier seat; the result is the points minus the return of {points}, plus {bonus} to first place, plus placement adjustments of {uma} thousand.",
+                    "Placement is by points, ties going to the earlier seat; the result is the "
+                    "points minus the return of {points}, plus {bonus} to first place, plus "
+                    "placement adjustments of {uma} thousand.",
                     points=result.return_points,
                     bonus=result.winner_bonus,
                     uma=Md("/".join(f"{u:+d}" for u in result.uma)),
@@ -1251,7 +1338,8 @@ class _Builder:
             if step is not None:
                 bullets.append(
                     _(
-                        "For the result, points are rounded to the nearest {amount} (a half away from zero) and first place takes the balance.",
+                        "For the result, points are rounded to the nearest {amount} (a half "
+                        "away from zero) and first place takes the balance.",
                         amount=step,
                     )
                 )
@@ -1263,7 +1351,8 @@ class _Builder:
         if window > 0:
             bullets.append(
                 _(
-                    "Every player has {seconds} seconds to claim a discard (or rob a kong) or pass; one who has not answered by then passes.",
+                    "Every player has {seconds} seconds to claim a discard (or rob a kong) or "
+                    "pass; one who has not answered by then passes.",
                     seconds=window,
                 )
             )
@@ -1294,7 +1383,8 @@ class _Builder:
         )
 
     def clock_name(self, clock: Clock) -> Md:
-        """The clock's name in the document's language (its id when the spec names it in no language)."""
+        """The clock's name in the document's language (its id when the spec names it in no
+        language)."""
         names = self.clock_names.get(clock.id)
         return Md(escape_md(self.text(names))) if names is not None else code(clock.id)
 
@@ -1370,19 +1460,22 @@ class _Builder:
         if criteria:
             notes.append(
                 _(
-                    "When a hand can be read in more than one way, the reading with {criteria} counts.",
+                    "When a hand can be read in more than one way, the reading with {criteria} "
+                    "counts.",
                     criteria=Md(str(_(", then ", context="preference")).join(criteria)),
                 )
             )
         return Section(paragraphs=tuple(paragraphs), bullets=tuple(bullets), notes=tuple(notes))
 
     def minimum_note(self, m: MinimumIR) -> Md:
-        """``win.minimum``: the floor in plain words, naming the patterns it leaves out (``without``)."""
+        """``win.minimum``: the floor in plain words, naming the patterns it leaves out
+        (``without``)."""
         _ = self._
         floor = self.with_ref(_("{total} {unit}", total=m.at_least, unit=self.unit()), m.section)
         if m.without:
             return _(
-                "A hand is a win only if it scores at least {floor} without counting {patterns}, which still add to the total once it wins.",
+                "A hand is a win only if it scores at least {floor} without counting "
+                "{patterns}, which still add to the total once it wins.",
                 floor=floor,
                 patterns=_.join(self.pattern_name(x) for x in m.without),
             )
@@ -1439,12 +1532,14 @@ class _Builder:
         paragraphs = [
             (
                 _(
-                    "A winning hand scores the patterns it meets, except as the notes below the table say; their values add up to its total in {unit}.",
+                    "A winning hand scores the patterns it meets, except as the notes below "
+                    "the table say; their values add up to its total in {unit}.",
                     unit=self.unit(),
                 )
                 if notes  # some patterns do not count together
                 else _(
-                    "A winning hand scores every pattern it meets, and their values add up to its total in {unit}.",
+                    "A winning hand scores every pattern it meets, and their values add up to "
+                    "its total in {unit}.",
                     unit=self.unit(),
                 )
             )
@@ -1456,16 +1551,21 @@ class _Builder:
         return Section(paragraphs=tuple(paragraphs), tables=(table,), notes=tuple(notes))
 
     def relation_notes(self) -> list[Md]:
-        """How patterns count together, in plain words: combination patterns (``combine``), what each
-        pattern excludes (``excludes``, with occurrence limits), ``fallback`` and ``bonus`` patterns.
-        The wording follows apply_relations in runtime/scoring.py, which applies them."""
+        """How patterns count together, in plain words: combination patterns (``combine``), what
+        each pattern excludes (``excludes``, with occurrence limits), ``fallback`` and ``bonus``
+        patterns. The wording follows apply_relations in runtime/scoring.py, which applies them."""
         ir, _ = self.ir, self._
         notes: list[Md] = []
         combos = [p for p in ir.patterns if p.combine is not None]
         if combos:
             notes.append(
                 _(
-                    "Combination patterns are formed by some of the hand's groups rather than by the whole hand, and count once for each combination of groups that forms them. A group forms the same pattern only once, and a combination does not count if two of its groups are already linked through combinations counted before it (so a group left over joins the others in only one more combination)."
+                    "Combination patterns are formed by some of the hand's groups rather than "
+                    "by the whole hand, and count once for each combination of groups that "
+                    "forms them. A group forms the same pattern only once, and a combination "
+                    "does not count if two of its groups are already linked through "
+                    "combinations counted before it (so a group left over joins the others in "
+                    "only one more combination)."
                 )
             )
             kinds: dict[tuple[str, int], list[str]] = {}
@@ -1482,13 +1582,17 @@ class _Builder:
         if any(p.excludes for p in ir.patterns):
             notes.append(
                 _(
-                    "Patterns are weighed from the highest points down: a pattern that counts removes the patterns it excludes, and a pattern removed this way removes nothing itself."
+                    "Patterns are weighed from the highest points down: a pattern that counts "
+                    "removes the patterns it excludes, and a pattern removed this way removes "
+                    "nothing itself."
                 )
             )
             if any(p.excludes for p in combos):
                 notes.append(
                     _(
-                        "When a combination pattern excludes another combination pattern, only the occurrences formed from its own groups are removed; a whole-hand pattern it excludes does not count at all."
+                        "When a combination pattern excludes another combination pattern, only "
+                        "the occurrences formed from its own groups are removed; a whole-hand "
+                        "pattern it excludes does not count at all."
                     )
                 )
         for p in ir.patterns:
@@ -1533,7 +1637,8 @@ class _Builder:
         if bonus:
             notes.append(
                 _(
-                    "Always counted when met, never removed by another pattern and removing none: {patterns}.",
+                    "Always counted when met, never removed by another pattern and removing "
+                    "none: {patterns}.",
                     patterns=_.join(bonus),
                 )
             )
@@ -1541,14 +1646,16 @@ class _Builder:
         if limit_names:
             notes.append(
                 _(
-                    "Limit patterns: {patterns}. When one counts, only limit patterns count (they add up); no other pattern is added.",
+                    "Limit patterns: {patterns}. When one counts, only limit patterns count "
+                    "(they add up); no other pattern is added.",
                     patterns=_.join(limit_names),
                 )
             )
         return notes
 
     def excluded_name(self, pid: str, limit: int | None) -> Md:
-        """An excluded pattern's name; with an occurrence limit, how many of its occurrences are removed."""
+        """An excluded pattern's name; with an occurrence limit, how many of its occurrences are
+        removed."""
         name = self.pattern_name(pid)
         if limit is None:
             return Md(escape_md(name))
@@ -1575,7 +1682,8 @@ class _Builder:
         return out
 
     # A payment formula read aloud: operators as arithmetic signs, conditions and option reads in
-    # words, names as code. Anything else (a comprehension, an unknown call) shows the formula itself.
+    # words, names as code. Anything else (a comprehension, an unknown call) shows the formula
+    # itself.
     _ARITHMETIC: dict[type, tuple[str, int]] = {
         ast.Add: ("+", 5),
         ast.Sub: ("\u2212", 5),
@@ -1601,7 +1709,8 @@ class _Builder:
         return readable if readable is not None else code(source)
 
     def _value(self, node: ast.expr, outer: int) -> Md | None:
-        """A number-valued node; parenthesised when it binds looser than ``outer`` (0 loosest, 9 an atom)."""
+        """A number-valued node; parenthesised when it binds looser than ``outer`` (0 loosest, 9 an
+        atom)."""
         _ = self._
         text: Md | None
         if (
@@ -1800,7 +1909,8 @@ class _Builder:
         bullets = self.payment_rules()
         paragraphs = [
             _(
-                "Payments follow the spec's formulas. In them {fan} is the hand's total before the cap and {capped} the total after it.",
+                "Payments follow the spec's formulas. In them {fan} is the hand's total before "
+                "the cap and {capped} the total after it.",
                 fan=code("fan"),
                 capped=code("capped"),
             )
@@ -1808,7 +1918,9 @@ class _Builder:
         if ir.points is not None:
             paragraphs.append(
                 _(
-                    "{points} is the hand's {unit} (0 when a limit pattern counts), {limit} whether a limit pattern counts, and {honba} the repeat counters on the table.",
+                    "{points} is the hand's {unit} (0 when a limit pattern counts), {limit} "
+                    "whether a limit pattern counts, and {honba} the repeat counters on the "
+                    "table.",
                     points=code("points"),
                     unit=self.points_unit(),
                     limit=code("limit"),
@@ -1853,7 +1965,9 @@ class _Builder:
             tuple(rows),
         )
         paragraph = _(
-            "Options change the rules of a game: {play} and {score} take {option}; a scoring request gives them in {request_key}. A score option is given as points, doubles or the limit ({example}).",
+            "Options change the rules of a game: {play} and {score} take {option}; a scoring "
+            "request gives them in {request_key}. A score option is given as points, doubles "
+            "or the limit ({example}).",
             play=code("mjspec play"),
             score=code("mjspec score"),
             option=code("--option NAME=VALUE"),
@@ -1897,7 +2011,8 @@ class _Builder:
         paragraphs = [
             self.with_ref(
                 _(
-                    "Besides its total, a hand counts {unit}: every item below that applies adds its value. A hand with a limit pattern has no {unit}.",
+                    "Besides its total, a hand counts {unit}: every item below that applies "
+                    "adds its value. A hand with a limit pattern has no {unit}.",
                     unit=unit,
                 ),
                 pts.section,
@@ -1916,7 +2031,8 @@ class _Builder:
         return (Section(paragraphs=tuple(paragraphs), tables=(table,), notes=tuple(notes)),)
 
     def points_payment_tables(self) -> tuple[tuple[Table, ...], tuple[Md, ...]]:
-        """One table per (dealer or not, discard or self-draw): a row per total, a column per shown points value."""
+        """One table per (dealer or not, discard or self-draw): a row per total, a column per shown
+        points value."""
         ir, _ = self.ir, self._
         assert ir.points is not None
         shown = ir.points.shown
@@ -1968,7 +2084,9 @@ class _Builder:
                 tables.append(Table(header, tuple(Md("--:") for _x in header), tuple(body)))
         return tuple(tables), (
             _(
-                "Every figure is computed by the profile's engine: a row per total, a column per {unit}; a cell lists each payer's amount in the order of the first column's heading. The limit row is one limit pattern.",
+                "Every figure is computed by the profile's engine: a row per total, a column "
+                "per {unit}; a cell lists each payer's amount in the order of the first "
+                "column's heading. The limit row is one limit pattern.",
                 unit=self.points_unit(),
             ),
         )
@@ -1991,12 +2109,14 @@ class _Builder:
             )
         return tuple(by_dealer), (
             _(
-                "The first table is for a win by a non-dealer, the second for a win by the dealer; both are computed by the profile's engine."
+                "The first table is for a win by a non-dealer, the second for a win by the "
+                "dealer; both are computed by the profile's engine."
             ),
         )
 
     def payment_table(self, dealer: bool) -> Table:
-        """One row per total, one column per named amount and per payer, every figure from the engine."""
+        """One row per total, one column per named amount and per payer, every figure from the
+        engine."""
         _ = self._
         engine = self.engine
         rows = self.payment_rows()
@@ -2033,7 +2153,8 @@ class _Builder:
         if not self.ir.examples:
             return ()
         intro = self._(
-            "Each example is a hand stated in the spec, scored by the profile's engine; the results shown are the engine's."
+            "Each example is a hand stated in the spec, scored by the profile's engine; the "
+            "results shown are the engine's."
         )
         return (
             ExampleSection(
@@ -2181,7 +2302,8 @@ class _Builder:
             Section(
                 paragraphs=(
                     _(
-                        "Where the rule book can be read more than one way, this profile reads it so:"
+                        "Where the rule book can be read more than one way, this profile reads "
+                        "it so:"
                     ),
                 ),
                 bullets=tuple(items),
@@ -2190,7 +2312,8 @@ class _Builder:
 
 
 def _call_switches(calls: CallRules) -> tuple[tuple[str, bool], ...]:
-    """Each call the table rules switch on or off, by its key in ``_MELD``, in the documents' order."""
+    """Each call the table rules switch on or off, by its key in ``_MELD``, in the documents'
+    order."""
     return (
         ("chi", calls.chi),
         ("pon", calls.pon),
@@ -2202,7 +2325,8 @@ def _call_switches(calls: CallRules) -> tuple[tuple[str, bool], ...]:
 
 def _section_parts(section: str) -> list[str]:
     """The sections a spec's ``section`` names: "§9, §10" -> ["§9", "§10"]; titles are separated by
-    semicolons, "Modèles de notation; Kongs, vol et passage" -> two titles (a title may hold commas).
+    semicolons, "Modèles de notation; Kongs, vol et passage" -> two titles (a title may hold
+    commas).
     """
     out: list[str] = []
     for item in (s.strip() for s in section.split(";")):
@@ -2236,7 +2360,10 @@ def _named_value(
 def _header(files: Sequence[str]) -> Md:
     """The HTML comment that opens every generated page (file names only: plain characters)."""
     rest = f" (inheriting from {', '.join(files[1:])})" if len(files) > 1 else ""
-    text = f"Generated by mjspec from {files[0]}{rest}. Do not edit: change the spec and run `mjspec build`."
+    text = (
+        f"Generated by mjspec from {files[0]}{rest}. Do not edit: change the spec and run "
+        "`mjspec build`."
+    )
     return Md("<!-- " + text.replace("--", "- -") + " -->")
 
 
@@ -2284,7 +2411,8 @@ def _tidy(text: str) -> str:
 def load_engine(
     source: str, profile_id: str, built: Mapping[str, ModuleType] | None = None
 ) -> Profile:
-    """The :class:`Profile` a generated module's source builds (the module the build is about to write).
+    """The :class:`Profile` a generated module's source builds (the module the build is about to
+    write).
 
     The source is the emitter's output, which imports only the runtime, and the modules of the
     profiles it extends (``built``: this build's, not what is on disk), and holds spec strings
@@ -2331,7 +2459,8 @@ def render_document(
 
 
 def render_index(irs: Sequence[ProfileIR], tr: Translator) -> str:
-    """The Markdown of ``docs/rules/index.md``: every profile, its rule book, a link per language."""
+    """The Markdown of ``docs/rules/index.md``: every profile, its rule book, a link per
+    language."""
     _ = tr
     rows = []
     names = {ir.id: ir.names for ir in irs}
@@ -2368,7 +2497,8 @@ def render_rule_documents(
     rules_dir: Path,
     locale: Path | None = None,
 ) -> tuple[dict[Path, str], list[SpecError]]:
-    """Every profile's document in every language, plus the index; or the errors that stop the build.
+    """Every profile's document in every language, plus the index; or the errors that stop the
+    build.
 
     ``engines`` maps a profile id to the Profile its engine module builds. A message
     missing from a catalog is reported once per (language, msgid).
@@ -2437,7 +2567,8 @@ def template_messages() -> set[tuple[str, str]]:
 
 
 def code_messages() -> set[tuple[str, str]]:
-    """Every literal message of this module: ``_("...")``, ``self._("...")``, ``N_("...")``, with ``context=``."""
+    """Every literal message of this module: ``_("...")``, ``self._("...")``, ``N_("...")``, with
+    ``context=``."""
     tree = ast.parse(Path(__file__).read_text("utf-8"))
     out: set[tuple[str, str]] = set()
     for node in ast.walk(tree):
@@ -2479,7 +2610,8 @@ _HOUSE_RULE_NAME = N_("{name} — house rule {id}")
 
 
 def house_rule_names(parent: Text, profile_id: str, locale: Path | None = None) -> dict[str, str]:
-    """Names in every language for a new profile derived from ``parent`` (plain text, for a spec)."""
+    """Names in every language for a new profile derived from ``parent`` (plain text, for a
+    spec)."""
     catalogs = load_catalogs(locale)
     context, msgid = _HOUSE_RULE_NAME
     out = {}

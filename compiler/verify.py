@@ -9,7 +9,8 @@ The domain of a payment formula is every value its inputs can take, within the s
 below (the schema bounds ``scoring.cap`` to the same range, so the check and the rule documents
 never run long):
 
-- ``fan`` 0..MAX_FAN (or one past ``scoring.cap`` if higher), ``capped`` with it (``min(fan, cap)``);
+- ``fan`` 0..MAX_FAN (or one past ``scoring.cap`` if higher), ``capped`` with it (``min(fan,
+  cap)``);
 - ``points`` 0..MAX_POINTS when the profile has ``scoring.points``, else 0; ``limit`` true
   (with points 0) only where a limit pattern exists;
 - ``honba`` 0..MAX_HONBA; ``dealer`` both ways; ``tsumo``/``ron`` as the block says;
@@ -62,8 +63,9 @@ _OPTION_CALL = re.compile(r"option_\w+\(\s*['\"]([A-Za-z][A-Za-z0-9_]*)['\"]")
 
 @dataclass(frozen=True)
 class Compiled:
-    """A profile that passed every check: its IR, its engine module's source, and its native engine's
-    C source (None when the lowering cannot take it: ``python_only`` says where and why)."""
+    """A profile that passed every check: its IR, its engine module's source, and its native
+    engine's C source (None when the lowering cannot take it: ``python_only`` says where and
+    why)."""
 
     ir: ProfileIR
     source: str
@@ -71,9 +73,11 @@ class Compiled:
     native: str | None = None
     python_only: str | None = None
     whole: str = ""
-    """The engine module's unformatted text written whole (what a child's module is compared with)."""
+    """The engine module's unformatted text written whole (what a child's module is compared
+    with)."""
     defined_in: Mapping[str, str] = field(default_factory=dict)
-    """Where each predicate and mask of the module is defined: this profile's module or an ancestor's."""
+    """Where each predicate and mask of the module is defined: this profile's module or an
+    ancestor's."""
     modules: Mapping[str, ModuleType] = field(default_factory=dict)
     """The engine modules this one imports and itself, as this build made them, by profile id."""
     native_module: NativeModule | None = None
@@ -132,7 +136,8 @@ def compile_profile(
 def document_errors(
     compiled: Sequence[Compiled], rules_dir: Path, locale: Path | None = None
 ) -> tuple[dict[Path, str], list[SpecError]]:
-    """Render the rule documents of ``compiled`` (the build's last step) and return files and errors.
+    """Render the rule documents of ``compiled`` (the build's last step) and return files and
+    errors.
 
     A formula the document evaluates outside the checked domain would raise here; it becomes a
     spec error at the profile's file rather than a traceback.
@@ -149,7 +154,8 @@ def document_errors(
 
 
 def payment_domain_errors(ir: ProfileIR, engine: Profile) -> list[SpecError]:
-    """Evaluate every payment formula of ``engine`` over its domain; one error per failing formula."""
+    """Evaluate every payment formula of ``engine`` over its domain; one error per failing
+    formula."""
     has_limit = any(p.limit for p in ir.patterns)
     fan_top = max(MAX_FAN, (ir.cap or 0) + 1)
     fans = range(fan_top + 1)
@@ -221,8 +227,10 @@ def payment_domain_errors(ir: ProfileIR, engine: Profile) -> list[SpecError]:
         if size > MAX_COMBINATIONS:
             errors.append(
                 SpecError(
-                    f"in expression {amount.expr.source!r}: its inputs take {size} combinations, more than the "
-                    f"{MAX_COMBINATIONS} this check evaluates; split it into named values under payments.values",
+                    f"in expression {amount.expr.source!r}: its inputs take {size} "
+                    "combinations, more than the "
+                    f"{MAX_COMBINATIONS} this check evaluates; split it into named values "
+                    "under payments.values",
                     amount.expr.location,
                     path,
                 )
@@ -277,7 +285,10 @@ def _evaluate(
         except (ArithmeticError, ValueError, TypeError) as e:
             return f"{type(e).__name__}: {e} (at {_describe(names, flat)})"
         if abs(result) > MAX_AMOUNT:
-            return f"gives {result}, beyond any sensible payment (at most {MAX_AMOUNT}) (at {_describe(names, flat)})"
+            return (
+                f"gives {result}, beyond any sensible payment (at most {MAX_AMOUNT}) (at "
+                f"{_describe(names, flat)})"
+            )
         seen.add(result)
     return None
 

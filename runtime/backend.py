@@ -33,7 +33,8 @@ def native_module(name: str) -> ModuleType | None:
 
 
 def load_native(dotted: str) -> ModuleType | None:
-    """The compiled module named ``dotted`` in full (a generated engine's native module), or None as above."""
+    """The compiled module named ``dotted`` in full (a generated engine's native module), or None as
+    above."""
     if not NATIVE_ALLOWED:
         return None
     if dotted not in _LOADED:

@@ -31,7 +31,8 @@ class HandClock:
     clock: Clock
     reserve: list[float] = field(default_factory=list)
     opening_seconds: int = 0
-    """``TimeoutRules.opening_seconds``: an opening choice's thinking time is at least this (004: 15)."""
+    """``TimeoutRules.opening_seconds``: an opening choice's thinking time is at least this (004:
+    15)."""
 
     def __post_init__(self) -> None:
         if self.clock.per_action < 0 or self.clock.reserve < 0:
@@ -39,17 +40,20 @@ class HandClock:
         self.reserve = [float(self.clock.reserve)] * SEATS  # 001: "A reserva reinicia cada mão"
 
     def thinking_time(self, *, opening: bool = False) -> float:
-        """The per-action time of a decision; an opening choice gets at least ``opening_seconds`` (004)."""
+        """The per-action time of a decision; an opening choice gets at least ``opening_seconds``
+        (004)."""
         return float(
             max(self.clock.per_action, self.opening_seconds) if opening else self.clock.per_action
         )
 
     def allowance(self, seat: int, *, call: bool, opening: bool = False) -> float:
-        """Seconds ``seat`` may take for its next decision: the per-action time, plus the reserve on its turn."""
+        """Seconds ``seat`` may take for its next decision: the per-action time, plus the reserve on
+        its turn."""
         return self.thinking_time(opening=opening) + (0.0 if call else self.reserve[seat])
 
     def spend(self, seat: int, seconds: float, *, call: bool, opening: bool = False) -> bool:
-        """Charge a decision that took ``seconds``; True when the seat ran out of time (its reserve is then empty)."""
+        """Charge a decision that took ``seconds``; True when the seat ran out of time (its reserve
+        is then empty)."""
         if seconds < 0:
             raise ValueError(f"a decision cannot take {seconds} seconds")
         over = seconds - self.thinking_time(opening=opening)
@@ -65,12 +69,14 @@ class HandClock:
 
 
 def hand_clock(hand: Round, clock: Clock) -> HandClock:
-    """A fresh clock for ``hand`` under one of its profile's time controls, with the profile's opening minimum."""
+    """A fresh clock for ``hand`` under one of its profile's time controls, with the profile's
+    opening minimum."""
     return HandClock(clock, opening_seconds=hand.rules.timeout.opening_seconds)
 
 
 def charge(hand: Round, clock: HandClock, seat: int, seconds: float) -> bool:
-    """Charge ``seat``'s decision now pending at ``hand`` with ``seconds``; True when its time ran out."""
+    """Charge ``seat``'s decision now pending at ``hand`` with ``seconds``; True when its time ran
+    out."""
     call = hand.phase in (Phase.CLAIM, Phase.ROB)
     opening = hand.phase in (
         Phase.EXCHANGE,
@@ -80,8 +86,9 @@ def charge(hand: Round, clock: HandClock, seat: int, seconds: float) -> bool:
 
 
 def timed_decision(hand: Round, clock: HandClock | None, action: Action, seconds: float) -> Action:
-    """The decision the table applies when ``action`` took ``seconds``: the action itself in time, else the
-    documented timeout default for its seat (001: "Após o tempo limite [...]"). Without a clock, the action.
+    """The decision the table applies when ``action`` took ``seconds``: the action itself in time,
+    else the documented timeout default for its seat (001: "Após o tempo limite [...]"). Without a
+    clock, the action.
     """
     if clock is None:
         return action

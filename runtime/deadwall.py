@@ -1,4 +1,5 @@
-"""The dead wall: the last tiles of the wall, set aside for kong replacements and bonus indicators (001).
+"""The dead wall: the last tiles of the wall, set aside for kong replacements and bonus indicators
+(001).
 
 Layout. After the wall is broken, the engine's wall is one list in drawing
 order; the dead wall is its last ``size`` tiles, ``d[0] .. d[size-1]``. Read
@@ -32,7 +33,8 @@ UNDER = (9, 7, 5, 3, 1)
 
 
 def next_kind(kind: int) -> int:
-    """The kind an indicator names: the next number in its suit (9 to 1), winds E-S-W-N-E, dragons white-green-red-white."""
+    """The kind an indicator names: the next number in its suit (9 to 1), winds E-S-W-N-E, dragons
+    white-green-red-white."""
     if kind < 27:
         return kind - kind % 9 + (kind % 9 + 1) % 9
     if kind < 31:
@@ -42,7 +44,8 @@ def next_kind(kind: int) -> int:
 
 @dataclass
 class DeadWall:
-    """The dead wall of one hand: what has been drawn from it and which indicators are turned over."""
+    """The dead wall of one hand: what has been drawn from it and which indicators are turned
+    over."""
 
     rules: DeadWallRules
     tiles: tuple[Tile, ...]
@@ -87,7 +90,8 @@ class DeadWall:
         return [self.tiles[INDICATORS[i]] for i in range(self.revealed)]
 
     def under_indicators(self) -> list[Tile]:
-        """The tiles under the turned indicators (only the first when kong under-indicators are off)."""
+        """The tiles under the turned indicators (only the first when kong under-indicators are
+        off)."""
         n = self.revealed if self.rules.kong_under_indicators else min(1, self.revealed)
         return [self.tiles[UNDER[i]] for i in range(n)]
 

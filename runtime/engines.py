@@ -23,7 +23,8 @@ class CompiledEngine:
 
     profile: Profile
     native_module: str | None
-    """The dotted name of the compiled native module (``mjspec.generated._native_<id>``), or None."""
+    """The dotted name of the compiled native module (``mjspec.generated._native_<id>``), or
+    None."""
     native_digest: str | None
     """The digest the native module must carry to be used (None: the profile is Python only)."""
 
@@ -34,7 +35,8 @@ _ENGINES: dict[str, CompiledEngine] = {}
 def register_engine(
     profile: Profile, *, module: str, native_module: str | None, native_digest: str | None
 ) -> Profile:
-    """Announce a generated engine (called once, at the end of its module ``module``); returns ``profile``.
+    """Announce a generated engine (called once, at the end of its module ``module``); returns
+    ``profile``.
 
     Only an imported module announces itself (while it runs, the import system holds it in
     ``sys.modules`` with this very profile already assigned): the build runs a module's source

@@ -163,11 +163,13 @@ class Group:
     is_dragon: bool = field(init=False, repr=False, compare=False)
     """Made of a dragon (White, Green, Red)."""
     wind: str | None = field(init=False, repr=False, compare=False)
-    """The wind of a wind group as its letter (``"E"``, ``"S"``, ``"W"``, ``"N"``); None otherwise."""
+    """The wind of a wind group as its letter (``"E"``, ``"S"``, ``"W"``, ``"N"``); None
+    otherwise."""
     unit: int = field(init=False, repr=False, compare=False)
     """:func:`group_unit` of its kind and tile (not in the spec vocabulary: the scorer's bits)."""
     covers: int = field(init=False, repr=False, compare=False)
-    """The kinds covered as bits (bit k for kind k): whether it holds a kind is one shift and mask."""
+    """The kinds covered as bits (bit k for kind k): whether it holds a kind is one shift and
+    mask."""
 
     def __post_init__(self) -> None:
         kind, tile = self.kind, self.tile

@@ -16,21 +16,26 @@ INVARIANTS: Mapping[str, str] = {
         "confirmed by an independent brute-force check"
     ),
     "wins_satisfy_requirements": (
-        "every legal win meets the profile's requirements (e.g. the declared missing suit is absent), "
+        "every legal win meets the profile's requirements (e.g. the declared missing suit is "
+        "absent), "
         "and a hand that breaks one is refused"
     ),
     "fan_within_cap": "the count used for payment never exceeds the profile's cap",
     "payments_follow_formulas": (
         "every payment equals the spec's formula evaluated independently of the generated engine"
     ),
-    "waits_exclude_fifth_copy": "a ready hand never waits on a tile whose four copies it already holds",
+    "waits_exclude_fifth_copy": "a ready hand never waits on a tile whose four copies it "
+    "already holds",
     # Game-level invariants: checked over many seeded bot games.
     "zero_sum": "every event's score changes sum to zero, so every hand and match does",
-    "tile_conservation": "wall + hands + melds + discards + won tiles equal the tile set after every event",
+    "tile_conservation": "wall + hands + melds + discards + won tiles equal the tile set after "
+    "every event",
     "no_chii": "no chii is ever offered or made",
     "at_most_three_winners": "a hand never has more than three winners",
-    "departed_players_not_charged": "a player who has won and left never pays for later wins, kongs or penalties",
-    "payments_within_cap": "no single win payment exceeds the largest amount the spec's formulas allow at the cap",
+    "departed_players_not_charged": "a player who has won and left never pays for later wins, "
+    "kongs or penalties",
+    "payments_within_cap": "no single win payment exceeds the largest amount the spec's "
+    "formulas allow at the cap",
     "replay_reproduces": "replaying a game record reproduces every event and score exactly",
     "never_stalls": "until a hand is over some seat always has a legal action, and every hand ends",
 }

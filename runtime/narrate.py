@@ -27,7 +27,9 @@ def describe_event(e: Event) -> str | None:
     if k in ("draw", "exchange_chosen", "declare_chosen", "respond"):
         return None
     if k == "discard":
-        return f"{s} discards {d['tile']}{' (riichi)' if d.get('riichi') else ''}{' (automatically)' if d.get('automatic') else ''}"
+        riichi = " (riichi)" if d.get("riichi") else ""
+        automatic = " (automatically)" if d.get("automatic") else ""
+        return f"{s} discards {d['tile']}{riichi}{automatic}"
     if k in ("pon", "minkan"):
         return f"{s} calls {k} on {d['tile']} from seat {d['from']}"
     if k == "chi":
@@ -53,7 +55,10 @@ def describe_event(e: Event) -> str | None:
             f", nagashi mangan {d['nagashi']}" if d["nagashi"] else ""
         )
     if k == "exhaustion":
-        return f"wall exhausted: ready {d['ready']}, not ready {d['not_ready']}, missing suit still held {d['missing_suit_held']}"
+        return (
+            f"wall exhausted: ready {d['ready']}, not ready {d['not_ready']}, missing suit "
+            f"still held {d['missing_suit_held']}"
+        )
     if k == "riichi":
         return f"{s} declares {'double ' if d.get('double') else ''}riichi"
     if k == "deposit":
@@ -67,5 +72,8 @@ def describe_event(e: Event) -> str | None:
     if k == "hand_end":
         return f"hand over: scores {d['scores']}, winners {d['winners']}"
     if "amount" in d:
-        return f"  {k.replace('_', ' ')}: seat {d['from']} pays seat {e.seat} {d['amount']}{_deltas(e)}"
+        return (
+            f"  {k.replace('_', ' ')}: seat {d['from']} pays seat {e.seat} "
+            f"{d['amount']}{_deltas(e)}"
+        )
     return f"{k} {s}{_deltas(e)}"

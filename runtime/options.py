@@ -49,7 +49,8 @@ class OptionType(StrEnum):
 
 @dataclass(frozen=True, slots=True)
 class ScoreValue:
-    """The value of a ``score`` option: points, doubles, or the limit (003: "a score option is either points or doubles")."""
+    """The value of a ``score`` option: points, doubles, or the limit (003: "a score option is
+    either points or doubles")."""
 
     points: int = 0
     doubles: int = 0
@@ -85,9 +86,11 @@ class OptionSpec:
     default: OptionValue
     description: Text
     sets: tuple[str, ...] = ()
-    """Rule fields that take this option's value: dotted paths from ``table`` (TableRules) or ``tiles`` (TileSet)."""
+    """Rule fields that take this option's value: dotted paths from ``table`` (TableRules) or
+    ``tiles`` (TileSet)."""
     minimum: int | None = None
-    """The least value a number option takes (count, seconds, points), beyond its type's 0; None: 0."""
+    """The least value a number option takes (count, seconds, points), beyond its type's 0; None:
+    0."""
     maximum: int | None = None
     """The greatest value a number option takes; None: the general bound, 1000000."""
     section: str = ""
@@ -102,7 +105,8 @@ class OptionSpec:
 
 
 def parse_value(spec: OptionSpec, raw: object) -> OptionValue:
-    """Check ``raw`` (JSON data, or CLI text) against the option's type and return the typed value."""
+    """Check ``raw`` (JSON data, or CLI text) against the option's type and return the typed
+    value."""
     where = f"option {spec.name} ({spec.type.value})"
     text = raw.strip() if isinstance(raw, str) else None
     if spec.type is OptionType.BOOL:
@@ -141,7 +145,10 @@ def parse_value(spec: OptionSpec, raw: object) -> OptionValue:
 def _parse_score(where: str, raw: object, text: str | None) -> ScoreValue:
     if isinstance(raw, ScoreValue):
         return raw
-    hint = 'expected {"points": P}, {"doubles": D} or {"limit": true} (CLI: points:P, doubles:D or limit)'
+    hint = (
+        'expected {"points": P}, {"doubles": D} or {"limit": true} (CLI: points:P, '
+        "doubles:D or limit)"
+    )
     if text is not None:
         if text == "limit":
             return ScoreValue(limit=True)
@@ -224,7 +231,8 @@ def resolve_options(
 
 
 def parse_assignments(items: list[str] | None) -> dict[str, str]:
-    """``NAME=VALUE`` texts (the CLI's ``--option``) as a mapping; a malformed one is an OptionError."""
+    """``NAME=VALUE`` texts (the CLI's ``--option``) as a mapping; a malformed one is an
+    OptionError."""
     out: dict[str, str] = {}
     for item in items or []:
         name, sep, value = item.partition("=")
@@ -282,7 +290,8 @@ def set_table_field(obj: Any, keys: list[str], value: OptionValue, path: str) ->
 def options_in_force(
     profile: Profile, given: tuple[tuple[str, object], ...]
 ) -> dict[str, OptionValue]:
-    """The option values a scoring sees: the profile's bound values, with a context's ``options`` over them (checked)."""
+    """The option values a scoring sees: the profile's bound values, with a context's ``options``
+    over them (checked)."""
     if not given:
         return profile.option_values.as_dict()
     base: dict[str, object] = dict(profile.option_values.as_dict())

@@ -206,7 +206,8 @@ class Points:
 
 @dataclass(frozen=True, slots=True)
 class Minimum:
-    """A floor every win must reach after scoring: ``at_least`` of the total, not counting ``without``."""
+    """A floor every win must reach after scoring: ``at_least`` of the total, not counting
+    ``without``."""
 
     at_least: int
     without: tuple[str, ...]
@@ -221,7 +222,8 @@ class Payments:
     ron: tuple[tuple[str, PaymentAmount], ...]
     tsumo: tuple[tuple[str, PaymentAmount], ...]
     hand_value: str | None = None
-    """The named value that is the hand's final value (reported as ``score``; paid by scored settlement)."""
+    """The named value that is the hand's final value (reported as ``score``; paid by scored
+    settlement)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -288,22 +290,24 @@ class Profile:
     """Hand-view names the profile's expressions read that cost time to compute
     (``only_wait``, ``concealed_triplets``...): the scorer computes only these."""
     whole_hand_conditions: tuple[tuple[HandAmount, tuple[str, ...]], ...] = ()
-    """Generated functions that test the ``when`` of a list of whole-hand patterns in one call (bit i:
-    the i-th pattern of the list meets it), each with the ids of its list: the patterns reading the tiles
-    only, then the others. The scorer uses one only while its list is exactly the patterns it would
-    test one by one (a profile whose patterns were changed falls back to that)."""
+    """Generated functions that test the ``when`` of a list of whole-hand patterns in one call (bit
+    i: the i-th pattern of the list meets it), each with the ids of its list: the patterns reading
+    the tiles only, then the others. The scorer uses one only while its list is exactly the patterns
+    it would test one by one (a profile whose patterns were changed falls back to that)."""
     options: tuple[OptionSpec, ...] = ()
     """The game options the profile declares (runtime/options.py)."""
     option_values: Options = Options()
     limit_hands_counted: str | None = None
-    """A bool option under which a limit hand is also counted, and paid its counted value when that is
-    higher (classical NoLimit: "limit hands then score at least the limit")."""
-    """The value of every option in force: the defaults, or what :func:`~mjspec.runtime.options.bind_options` bound."""
+    """A bool option under which a limit hand is also counted, and paid its counted value when that
+    is higher (classical NoLimit: "limit hands then score at least the limit")."""
+    """The value of every option in force: the defaults, or what
+    :func:`~mjspec.runtime.options.bind_options` bound."""
     pattern_index: dict[str, Pattern] = field(init=False, repr=False, compare=False)
     pattern_order: dict[str, int] = field(init=False, repr=False, compare=False)
     """Each pattern's position in declaration order."""
     relational: bool = field(init=False, repr=False, compare=False)
-    """Whether any pattern excludes, combines, falls back, is a bonus or a limit (else scoring takes a short cut)."""
+    """Whether any pattern excludes, combines, falls back, is a bonus or a limit (else scoring takes
+    a short cut)."""
     has_limits: bool = field(init=False, repr=False, compare=False)
     """Whether any pattern is a limit pattern."""
     combination_patterns: tuple[

@@ -51,8 +51,9 @@ def hand_record(hand: Round, index: int) -> dict[str, Any]:
 
 
 def _decision(action: Action, timing: tuple[float, bool] | None) -> dict[str, Any]:
-    """A decision as JSON; a timed one carries its ``seconds`` and, when it came too late and the seat's
-    timeout default was played instead, ``"late": true`` (the action recorded is the one applied).
+    """A decision as JSON; a timed one carries its ``seconds`` and, when it came too late and the
+    seat's timeout default was played instead, ``"late": true`` (the action recorded is the one
+    applied).
     """
     out = action.to_json()
     if timing is not None:
@@ -105,7 +106,8 @@ class ReplaySummary:
     events: int
     totals: tuple[int, ...]
     seal: str = "unsigned"
-    """``signed`` (the signature checked with the key), ``signed, not checked ...`` or ``unsigned``."""
+    """``signed`` (the signature checked with the key), ``signed, not checked ...`` or
+    ``unsigned``."""
     excerpt: bool = False
     """The record is an excerpt of a match (it starts mid-match or stops before the match ends)."""
 
@@ -113,7 +115,8 @@ class ReplaySummary:
 def replay(
     record: Mapping[str, Any], key: bytes | None = None, *, profiles: Callable[[str], Profile]
 ) -> ReplaySummary:
-    """Re-execute ``record`` and check it event by event; raise :class:`ReplayError` at the first difference.
+    """Re-execute ``record`` and check it event by event; raise :class:`ReplayError` at the first
+    difference.
 
     ``profiles`` finds the compiled profile a record names (the application layer's
     ``mjspec.app.registry.load_profile``; ``mjspec.app.records.replay`` passes it): the runtime
@@ -137,7 +140,8 @@ def replay(
         raise RecordError(f"options: {e}") from None
     if record.get("profile_version") != profile.version:
         raise ReplayError(
-            f"record was made with {profile.id} version {record.get('profile_version')}, this engine is version {profile.version}"
+            f"record was made with {profile.id} version {record.get('profile_version')}, this "
+            f"engine is version {profile.version}"
         )
     explicit = record["chance"] == "explicit"
     excerpt = _excerpt(record)
@@ -186,7 +190,8 @@ def replay(
             pos = _check_events(events, new, pos, i, f"decision {step} ({action})")
         if pos != len(events):
             raise ReplayError(
-                f"hand {i}: the record has {len(events) - pos} event(s) the replay never produced, from {events[pos].kind.value!r}"
+                f"hand {i}: the record has {len(events) - pos} event(s) the replay never "
+                f"produced, from {events[pos].kind.value!r}"
             )
         if list(hand.scores) != list(raw.get("scores", [])):
             raise ReplayError(
@@ -197,7 +202,8 @@ def replay(
     match.finish()
     if not match.finished and excerpt is None:
         raise ReplayError(
-            f"the record ends after {len(match.hands)} hand(s) but the match is not over by its rules"
+            f"the record ends after {len(match.hands)} hand(s) but the match is not over by "
+            "its rules"
         )
     if list(match.totals) != list(record.get("totals", [])):
         raise ReplayError(
@@ -217,14 +223,16 @@ def replay(
 
 
 def _excerpt(record: Mapping[str, Any]) -> MatchStart | None:
-    """The start of an excerpt record (None: a whole match). The schema has checked its fields' types;
-    an excerpt must hold at least one hand, and only an imported game (explicit chance) is one."""
+    """The start of an excerpt record (None: a whole match). The schema has checked its fields'
+    types; an excerpt must hold at least one hand, and only an imported game (explicit chance) is
+    one."""
     raw = record.get("excerpt")
     if raw is None:
         return None
     if record["chance"] != "explicit":
         raise RecordError(
-            "excerpt: only a record whose chance is 'explicit' (an imported game) can be an excerpt of a match"
+            "excerpt: only a record whose chance is 'explicit' (an imported game) can be an "
+            "excerpt of a match"
         )
     if not record["hands"]:
         raise RecordError("excerpt: an excerpt holds at least one hand")
@@ -234,14 +242,15 @@ def _excerpt(record: Mapping[str, Any]) -> MatchStart | None:
 def _rebuild_hand(
     profile: Profile, match: Match, raw: Mapping[str, Any], i: int, *, explicit: bool = False
 ) -> Round:
-    """The recorded hand's table. ``explicit``: the walls and dice are the record's own (an imported game),
-    not drawn from the match seed, so they are taken as given."""
+    """The recorded hand's table. ``explicit``: the walls and dice are the record's own (an imported
+    game), not drawn from the match seed, so they are taken as given."""
     match.finish()  # the previous hand's scores and the dealer rule
     if match.finished:
         raise ReplayError(f"hand {i}: the match was already over by its rules")
     if raw.get("dealer") != match.dealer:
         raise ReplayError(
-            f"hand {i}: recorded dealer {raw.get('dealer')} but the dealer rule gives seat {match.dealer}"
+            f"hand {i}: recorded dealer {raw.get('dealer')} but the dealer rule gives seat "
+            f"{match.dealer}"
         )
     for key, expected in (
         ("round_wind", match.round_wind.value),
@@ -285,8 +294,9 @@ def _rebuild_hand(
 def _check_clock(
     hand: Round, raw: Mapping[str, Any], action: Action, i: int, step: int
 ) -> tuple[float, bool] | None:
-    """Re-check a timed decision against the hand's clock: the recorded seconds must leave it in time, or,
-    when it is marked late, make it late and the action be the seat's timeout default (001, 004)."""
+    """Re-check a timed decision against the hand's clock: the recorded seconds must leave it in
+    time, or, when it is marked late, make it late and the action be the seat's timeout default
+    (001, 004)."""
     from .clock import charge
 
     if hand.clock is None:
@@ -296,13 +306,15 @@ def _check_clock(
     seconds = raw.get("seconds")
     if isinstance(seconds, bool) or not isinstance(seconds, (int, float)) or seconds < 0:
         raise ReplayError(
-            f"hand {i}, decision {step}: a decision on a clock needs its seconds (a number >= 0), got {seconds!r}"
+            f"hand {i}, decision {step}: a decision on a clock needs its seconds (a number >= "
+            f"0), got {seconds!r}"
         )
     late = charge(hand, hand.clock, action.seat, float(seconds))
     if late != bool(raw.get("late", False)):
         state = "late" if late else "in time"
         raise ReplayError(
-            f"hand {i}, decision {step}: {seconds} s is {state} by the clock, but the record says otherwise"
+            f"hand {i}, decision {step}: {seconds} s is {state} by the clock, but the record "
+            "says otherwise"
         )
     if late and action != hand.timeout_action(action.seat):
         raise ReplayError(
@@ -317,11 +329,13 @@ def _check_events(
     for ev in produced:
         if pos >= len(recorded):
             raise ReplayError(
-                f"hand {hand}, {where}: the replay produced {ev.kind.value!r} but the record has no more events"
+                f"hand {hand}, {where}: the replay produced {ev.kind.value!r} but the record "
+                "has no more events"
             )
         if recorded[pos].to_json() != ev.to_json():
             raise ReplayError(
-                f"hand {hand}, {where}: event {pos} differs: recorded {recorded[pos].to_json()}, replayed {ev.to_json()}"
+                f"hand {hand}, {where}: event {pos} differs: recorded "
+                f"{recorded[pos].to_json()}, replayed {ev.to_json()}"
             )
         pos += 1
     return pos

@@ -1,4 +1,5 @@
-"""What a record must be before and after it replays: its schema, its chance, its outcomes, its seal.
+"""What a record must be before and after it replays: its schema, its chance, its outcomes, its
+seal.
 
 - :func:`validate_record` checks a parsed record against ``docs/records.schema.json`` (JSON
   Schema 2020-12) before replay reads any field, and raises :class:`RecordError` naming the path
@@ -37,8 +38,8 @@ SEAL_FIELDS = ("digest", "signature")
 
 
 class ReplayError(ValueError):
-    """A record that does not replay: names the hand and step, and what differs or which rule refused
-    (``mjspec replay`` exits 1: a check failed)."""
+    """A record that does not replay: names the hand and step, and what differs or which rule
+    refused (``mjspec replay`` exits 1: a check failed)."""
 
 
 class RecordError(ReplayError):
@@ -51,7 +52,8 @@ class SealError(ReplayError):
 
 
 class SchemaError(RuntimeError):
-    """The bundled schema uses a keyword the validator does not implement (a bug, never user input)."""
+    """The bundled schema uses a keyword the validator does not implement (a bug, never user
+    input)."""
 
 
 # ---------------------------------------------------------------- the schema
@@ -59,7 +61,8 @@ class SchemaError(RuntimeError):
 
 @lru_cache(maxsize=1)
 def record_schema() -> dict[str, Any]:
-    """``docs/records.schema.json``, packaged with mjspec; every keyword checked to be one we implement."""
+    """``docs/records.schema.json``, packaged with mjspec; every keyword checked to be one we
+    implement."""
     text = resources.files("mjspec").joinpath("docs/records.schema.json").read_text("utf-8")
     schema: dict[str, Any] = json.loads(text)
     _check_keywords(schema, "#")
@@ -110,7 +113,8 @@ def _check_keywords(schema: Any, where: str) -> None:
 
 
 def schema_errors(record: Any, limit: int = 1) -> list[str]:
-    """Up to ``limit`` violations of the record schema, each as ``path: message`` (path inside the record)."""
+    """Up to ``limit`` violations of the record schema, each as ``path: message`` (path inside the
+    record)."""
     if _record_conforms()(record):
         return []
     # Only a record that fails is walked again by the validator that names paths and reasons.
@@ -316,10 +320,12 @@ def _validate(
 
 
 def validate_record(record: Any) -> None:
-    """Raise :class:`RecordError` unless ``record`` is a well-formed mjspec record (schema and chance)."""
+    """Raise :class:`RecordError` unless ``record`` is a well-formed mjspec record (schema and
+    chance)."""
     if isinstance(record, dict) and record.get("format") == "mjspec-record/1":
         raise RecordError(
-            f"format: 'mjspec-record/1' is the older record format, without a digest or a stated chance; "
+            "format: 'mjspec-record/1' is the older record format, without a digest or a "
+            "stated chance; "
             f"this mjspec reads {FORMAT} (play or import the game again)"
         )
     errors = schema_errors(record)
@@ -329,17 +335,20 @@ def validate_record(record: Any) -> None:
 
 
 def check_chance(record: Mapping[str, Any]) -> None:
-    """A record's chance is stated once and every seed agrees with it (refused: :class:`RecordError`)."""
+    """A record's chance is stated once and every seed agrees with it (refused:
+    :class:`RecordError`)."""
     seeded = record["chance"] == "seeded"
     want = "an integer" if seeded else "null"
     if (record["seed"] is not None) != seeded:
         raise RecordError(
-            f"seed: a record whose chance is {record['chance']!r} has {want} as its seed, not {_show(record['seed'])}"
+            f"seed: a record whose chance is {record['chance']!r} has {want} as its seed, not "
+            f"{_show(record['seed'])}"
         )
     for i, hand in enumerate(record["hands"]):
         if (hand["seed"] is not None) != seeded:
             raise RecordError(
-                f"hands[{i}].seed: a record whose chance is {record['chance']!r} has {want} hand seeds, not {_show(hand['seed'])}"
+                f"hands[{i}].seed: a record whose chance is {record['chance']!r} has {want} "
+                f"hand seeds, not {_show(hand['seed'])}"
             )
 
 
@@ -352,18 +361,21 @@ _NOT_REDERIVED = frozenset({"source", "chance", *SEAL_FIELDS})
 
 
 def check_rederived(record: Mapping[str, Any], again: Mapping[str, Any]) -> None:
-    """Compare every recorded field with ``again`` (the record of the replayed match); raise at the first difference."""
+    """Compare every recorded field with ``again`` (the record of the replayed match); raise at the
+    first difference."""
     explicit = record["chance"] == "explicit"
     for key in sorted(set(record) | set(again)):
         if key in _NOT_REDERIVED or (explicit and key == "seed"):
             continue
         if not explicit and _same_json(record.get(key), again.get(key)):
-            continue  # the common case: no path to find (JSON text tells true from 1 and 1.0 from 1)
+            # the common case: no path to find (JSON text tells true from 1 and 1.0 from 1)
+            continue
         diff = _first_difference(record.get(key), again.get(key), key, skip_seed=explicit)
         if diff is not None:
             path, recorded, replayed = diff
             raise ReplayError(
-                f"{path}: recorded {_show_full(recorded)} but the replay gives {_show_full(replayed)}"
+                f"{path}: recorded {_show_full(recorded)} but the replay gives "
+                f"{_show_full(replayed)}"
             )
 
 
@@ -410,7 +422,8 @@ def _show_full(value: Any) -> str:
 
 
 def canonical_bytes(record: Mapping[str, Any]) -> bytes:
-    """The content the digest and the signature cover: every field but theirs, keys sorted, compact, UTF-8."""
+    """The content the digest and the signature cover: every field but theirs, keys sorted, compact,
+    UTF-8."""
     content = {k: v for k, v in record.items() if k not in SEAL_FIELDS}
     return json.dumps(
         content, sort_keys=True, separators=(",", ":"), ensure_ascii=False, allow_nan=False
@@ -426,7 +439,8 @@ def signature_of(record: Mapping[str, Any], key: bytes) -> str:
 
 
 def seal(record: dict[str, Any], key: bytes | None = None) -> dict[str, Any]:
-    """``record`` with its digest (and, with ``key``, its signature) computed afresh, as the last fields."""
+    """``record`` with its digest (and, with ``key``, its signature) computed afresh, as the last
+    fields."""
     out = {k: v for k, v in record.items() if k not in SEAL_FIELDS}
     out["digest"] = digest_of(out)
     if key is not None:
@@ -435,14 +449,16 @@ def seal(record: dict[str, Any], key: bytes | None = None) -> dict[str, Any]:
 
 
 def check_seal(record: Mapping[str, Any], key: bytes | None = None) -> str:
-    """Raise :class:`SealError` if the digest (or, with ``key``, the signature) does not match the content.
+    """Raise :class:`SealError` if the digest (or, with ``key``, the signature) does not match the
+    content.
 
     Returns how the record stands: ``"signed"`` (the signature checked), ``"signed, not checked"``
     (a signature but no key given) or ``"unsigned"``.
     """
     if not hmac.compare_digest(record["digest"], digest_of(record)):
         raise SealError(
-            "digest: the record's content does not match its digest: it was edited after it was written"
+            "digest: the record's content does not match its digest: it was edited after it "
+            "was written"
         )
     if key is None:
         return "signed, not checked (no key given)" if "signature" in record else "unsigned"
@@ -450,6 +466,7 @@ def check_seal(record: Mapping[str, Any], key: bytes | None = None) -> str:
         raise SealError("signature: the record is not signed, and a key was given to check it")
     if not hmac.compare_digest(record["signature"], signature_of(record, key)):
         raise SealError(
-            "signature: the record was not signed with this key, or was edited and its digest recomputed"
+            "signature: the record was not signed with this key, or was edited and its digest "
+            "recomputed"
         )
     return "signed"

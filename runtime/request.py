@@ -46,7 +46,8 @@ def parse_request(profile: Profile, raw: Mapping[str, Any]) -> tuple[WinningHand
         raise RequestError(str(e)) from None
     if ctx.losing_hand and profile.table.settlement is None:
         raise RequestError(
-            f"context.losing_hand: {profile.id} scores no losing hands (only a profile whose hands are all "
+            f"context.losing_hand: {profile.id} scores no losing hands (only a profile whose "
+            "hands are all "
             "scored at settlement does)"
         )
     return WinningHand(concealed, melds, win_tiles[0], WinKind(win_raw)), ctx
@@ -78,7 +79,8 @@ def _meld(profile: Profile, raw: Any, i: int) -> Meld:
         mtype = MeldType(str(raw.get("type")))
     except ValueError:
         raise RequestError(
-            f"melds[{i}].type must be one of {', '.join(m.value for m in MeldType)}, got {raw.get('type')!r}"
+            f"melds[{i}].type must be one of {', '.join(m.value for m in MeldType)}, got "
+            f"{raw.get('type')!r}"
         ) from None
     try:
         tiles = tuple(parse_tiles(_str(raw, "tiles"), profile.tiles))

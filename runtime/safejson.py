@@ -31,7 +31,8 @@ class JsonInputError(ValueError):
 def loads(
     raw: bytes | str, source: str, *, max_bytes: int = MAX_BYTES, max_depth: int = MAX_DEPTH
 ) -> Any:
-    """Parse ``raw`` (UTF-8 bytes or text) as JSON, refusing what is too large, too deep or not finite."""
+    """Parse ``raw`` (UTF-8 bytes or text) as JSON, refusing what is too large, too deep or not
+    finite."""
     if isinstance(raw, bytes):
         if len(raw) > max_bytes:
             raise JsonInputError(f"{source}: larger than {max_bytes} bytes")

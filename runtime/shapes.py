@@ -229,7 +229,8 @@ def _thirteen_orphans_complete(counts: Sequence[int]) -> bool:
 
 
 def _knitted_rest(counts: Sequence[int], n_melds: int) -> list[list[int]]:
-    """For each knitted straight the concealed tiles hold whole: the counts left once it is taken out."""
+    """For each knitted straight the concealed tiles hold whole: the counts left once it is taken
+    out."""
     if n_melds > 1:
         return []
     out = []
@@ -740,7 +741,8 @@ def _plus_flags(key: tuple[int, ...]) -> tuple[int, ...]:
 
 
 def _standard_waits(c: Sequence[int]) -> set[int]:
-    """Kinds that make ``c`` four sets and a pair (melds aside): one suit takes the tile, the others stay."""
+    """Kinds that make ``c`` four sets and a pair (melds aside): one suit takes the tile, the others
+    stay."""
     f = _FLAGS
     keys = [tuple(c[lo:hi]) for lo, hi in _SUITS]
     flags = [f[k] if k in f else _flag(k) for k in keys]
@@ -970,7 +972,8 @@ def _thirteen_orphans_shanten(counts: Sequence[int]) -> int:
 
 
 def _sets_and_pair_shanten(counts: Sequence[int], cap: int) -> int:
-    """Standard shanten of ``counts`` toward ``cap`` sets and a pair, however many tiles it holds."""
+    """Standard shanten of ``counts`` toward ``cap`` sets and a pair, however many tiles it
+    holds."""
     acc: _Acc = {(0, 0): 0}
     for lo, hi in _SUITS:
         key = tuple(counts[lo:hi])

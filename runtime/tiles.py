@@ -57,7 +57,8 @@ class Suit(StrEnum):
     HONOR = "z"
     """Winds then dragons: 1z..4z East, South, West, North; 5z..7z White, Green, Red."""
     FLOWER = "f"
-    """Flowers and seasons, one copy each: 1f..4f plum, orchid, chrysanthemum, bamboo; 5f..8f spring..winter."""
+    """Flowers and seasons, one copy each: 1f..4f plum, orchid, chrysanthemum, bamboo; 5f..8f
+    spring..winter."""
 
 
 # (suit, first kind, how many numbers) in kind order; the one table every

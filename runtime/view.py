@@ -36,7 +36,8 @@ _PRIVATE = (
 
 
 class OptionReader:
-    """Game options as spec expressions read them (runtime/options.py); the compiler checks each name and its type."""
+    """Game options as spec expressions read them (runtime/options.py); the compiler checks each
+    name and its type."""
 
     __slots__ = ()
     _options: Mapping[str, OptionValue]
@@ -125,13 +126,15 @@ class HandView(OptionReader):
 
     @property
     def only_wait(self) -> bool:
-        """Whether the hand before the winning tile waits on that kind alone (computed once per hand, on first use)."""
+        """Whether the hand before the winning tile waits on that kind alone (computed once per
+        hand, on first use)."""
         return self._only_wait.get()
 
     @property
     def only_live_wait(self) -> bool:
-        """Like ``only_wait``, but a kind whose four copies were exposed on the table (``context.exhausted``)
-        is no wait (003 "Filling the only place"; computed once per hand, on first use)."""
+        """Like ``only_wait``, but a kind whose four copies were exposed on the table
+        (``context.exhausted``) is no wait (003 "Filling the only place"; computed once per hand, on
+        first use)."""
         return self._only_live_wait.get()
 
     def concealed_at_win(self, group: Group) -> bool:
@@ -144,7 +147,8 @@ class HandView(OptionReader):
         return pattern in self._counted
 
     def count_of(self, suit: str, number: int) -> int:
-        """Copies of the tile ``number`` of ``suit`` in the full hand, melds included (0 for no such tile)."""
+        """Copies of the tile ``number`` of ``suit`` in the full hand, melds included (0 for no such
+        tile)."""
         return _count(self._counts, suit, number)
 
     def concealed_count_of(self, suit: str, number: int) -> int:

@@ -225,12 +225,15 @@ HAND_NAMES: Mapping[str, tuple[Type, str]] = {
     ),
     "set_bits": (
         INT,
-        "the arrangement's sets as bits: each kind of group and lowest tile owns four bits, as many "
-        "set as the arrangement holds such sets; the compiler tests a condition on every set with it",
+        "the arrangement's sets as bits: each kind of group and lowest tile owns four bits, as "
+        "many "
+        "set as the arrangement holds such sets; the compiler tests a condition on every set "
+        "with it",
     ),
     "group_bits": (
         INT,
-        "every group of the arrangement as bits, as set_bits; the compiler tests a condition on every "
+        "every group of the arrangement as bits, as set_bits; the compiler tests a condition "
+        "on every "
         "group with it",
     ),
     "four_of_a_kinds": (INT, "how many kinds the full hand holds all four copies of"),
@@ -253,13 +256,16 @@ HAND_NAMES: Mapping[str, tuple[Type, str]] = {
     "flowers": (INT, "how many flowers the winner exposed"),
     "only_wait": (
         BOOL,
-        "the hand before the winning tile waits on this one kind only, by shape alone: a kind whose "
+        "the hand before the winning tile waits on this one kind only, by shape alone: a kind "
+        "whose "
         "every copy is already held still counts as a wait (a formally single wait)",
     ),
     "only_live_wait": (
         BOOL,
-        "like only_wait, but a kind whose four copies were all exposed on the table (discards and declared "
-        "sets; context.exhausted) is no wait; the winning kind always counts (003 'Filling the only place')",
+        "like only_wait, but a kind whose four copies were all exposed on the table (discards "
+        "and declared "
+        "sets; context.exhausted) is no wait; the winning kind always counts (003 'Filling the "
+        "only place')",
     ),
     "winner": (
         BOOL,
@@ -267,7 +273,8 @@ HAND_NAMES: Mapping[str, tuple[Type, str]] = {
     ),
     "own_bonus": (
         INT,
-        "how many of the player's own flower and own season are exposed (0 to 2; seat East owns 1f and 5f, South 2f and 6f...)",
+        "how many of the player's own flower and own season are exposed (0 to 2; seat East "
+        "owns 1f and 5f, South 2f and 6f...)",
     ),
     "bonus_sets": (
         INT,
@@ -419,10 +426,12 @@ OPTION_FUNCTIONS: Mapping[str, tuple[frozenset[str], Type, str]] = {
     "option_limit": (frozenset({"score"}), BOOL, "whether a score option is the limit"),
 }
 
-#: A profile's declared options: name -> type (``bool``, ``count``, ``seconds``, ``points``, ``score``).
+#: A profile's declared options: name -> type (``bool``, ``count``, ``seconds``, ``points``,
+#: ``score``).
 OptionTypes = Mapping[str, str]
 
 #: The function point items may call besides the hand functions (its parameter: a pattern id).
 POINT_FUNCTIONS: Mapping[str, str] = {
-    "counted": "whether that pattern counted in the arrangement (point items and their result only)",
+    "counted": "whether that pattern counted in the arrangement (point items and their result "
+    "only)",
 }

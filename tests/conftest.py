@@ -124,7 +124,8 @@ def _seed(folder: Path, project: Path) -> None:
 
 
 def _once(marker: Path, step: "Callable[[], None]") -> None:
-    """Run ``step`` in the first process of the run to get here; the others wait until it is done."""
+    """Run ``step`` in the first process of the run to get here; the others wait until it is
+    done."""
     try:
         import fcntl
     except ImportError:  # no POSIX file locks: run it here too (the steps are idempotent)

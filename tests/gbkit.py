@@ -144,7 +144,8 @@ def calculator_fans(
 ) -> dict[tuple[str, int], int] | None:
     """PyMahjongGB's answer as {(pattern id, value): count}; None when it says the hand is no win.
 
-    Its "concealed kong and melded kong" (5) is kept under the key ``("concealed_kong_and_melded_kong", 5)``.
+    Its "concealed kong and melded kong" (5) is kept under the key
+    ``("concealed_kong_and_melded_kong", 5)``.
     """
     try:
         fans = calculate(**calculator_request(hand, ctx), verbose=True)
@@ -176,7 +177,8 @@ ORPHANS = (0, 8, 9, 17, 18, 26, 27, 28, 29, 30, 31, 32, 33)
 
 
 def _pool(rng: random.Random) -> list[int]:
-    """Kinds to build sets from: often narrowed, so rare fans (flushes, honors, terminals) come up."""
+    """Kinds to build sets from: often narrowed, so rare fans (flushes, honors, terminals) come
+    up."""
     r = rng.random()
     suits = rng.sample(range(3), rng.choice((1, 1, 2, 2, 3)))
     if r < 0.15:

@@ -33,7 +33,8 @@ def example_hand(profile: Profile, ex: Example) -> tuple[WinningHand, WinContext
 def brute_force_complete(
     kinds: list[int], sets_needed: int, seven_pairs: bool, quads_as_pairs: bool
 ) -> bool:
-    """Is the sorted list of tile kinds ``kinds`` a complete hand: ``sets_needed`` sets and a pair, or seven pairs?"""
+    """Is the sorted list of tile kinds ``kinds`` a complete hand: ``sets_needed`` sets and a pair,
+    or seven pairs?"""
     kinds = sorted(kinds)
     if len(kinds) != 3 * sets_needed + 2:
         return False
@@ -84,7 +85,8 @@ def hand_kinds(hand: WinningHand) -> list[int]:
 def spec_payment(
     formulas: dict[str, Any], fan: int, capped: int, tsumo: bool, dealer: bool
 ) -> dict[str, int]:
-    """Evaluate a spec's raw payment formulas with Python itself, independently of the generated engine."""
+    """Evaluate a spec's raw payment formulas with Python itself, independently of the generated
+    engine."""
     env: dict[str, Any] = {
         "fan": fan,
         "capped": capped,
@@ -108,7 +110,8 @@ def tile_list(text: str) -> list[Tile]:
 
 
 def random_hand(rng: "random.Random", profile: Profile) -> WinningHand:
-    """A random hand of the profile: a third drawn at random from the wall, the rest built as wins (with melds)."""
+    """A random hand of the profile: a third drawn at random from the wall, the rest built as wins
+    (with melds)."""
     kinds = [k for k in profile.tiles.kinds()]
     if rng.random() < 0.3:
         wall = [k for k in kinds for _ in range(profile.tiles.copies)]
@@ -174,10 +177,10 @@ def _built_win(rng: "random.Random", profile: Profile, kinds: list[int]) -> Winn
 def random_context(
     rng: "random.Random", profile: Profile, hand: WinningHand | None = None
 ) -> WinContext:
-    """A random situation; with ``hand``, only one a table could produce for it (runtime/situation.py:
-    no robbing a kong on a self-draw, no robbing on the last tile, no replacement from a dead wall
-    that is the last tile, no replacement tile won on a discard, no shot after a kong on a
-    self-draw nor on a robbed kong)."""
+    """A random situation; with ``hand``, only one a table could produce for it
+    (runtime/situation.py: no robbing a kong on a self-draw, no robbing on the last tile, no
+    replacement from a dead wall that is the last tile, no replacement tile won on a discard, no
+    shot after a kong on a self-draw nor on a robbed kong)."""
     raw: dict[str, Any] = {}
     if profile.opening.missing_suit.value == "declare" and rng.random() < 0.85:
         raw["missing_suit"] = rng.choice([s.value for s in profile.tiles.suits])
@@ -232,7 +235,8 @@ def _knitted_kinds() -> list[list[int]]:
 def brute_force_special(
     kinds: list[int], n_melds: int, thirteen_orphans: bool, knitted: bool
 ) -> bool:
-    """Is the list of concealed kinds a thirteen-orphans, knitted-straight or honors-and-knitted hand?
+    """Is the list of concealed kinds a thirteen-orphans, knitted-straight or honors-and-knitted
+    hand?
 
     Written apart from ``mjspec.runtime.shapes``: thirteen orphans is every
     orphan plus one more of them; a knitted straight takes its nine tiles out
@@ -263,7 +267,8 @@ def brute_force_special(
 
 
 def special_shape_hand(rng: "random.Random") -> WinningHand:
-    """A thirteen-orphans, knitted-straight or honors-and-knitted hand, or one tile away from one."""
+    """A thirteen-orphans, knitted-straight or honors-and-knitted hand, or one tile away from
+    one."""
     straight = rng.choice(_knitted_kinds())
     r = rng.random()
     melds: list[Meld] = []

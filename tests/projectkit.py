@@ -12,7 +12,8 @@ COPIED = ("__init__.py", "py.typed", "app", "compiler", "runtime", "generated", 
 
 
 def copy_project(tmp_path: Path, extra: tuple[str, ...] = ()) -> Path:
-    """The project copied as the package ``mjspec`` under ``tmp_path`` (import it with PYTHONPATH=tmp_path)."""
+    """The project copied as the package ``mjspec`` under ``tmp_path`` (import it with
+    PYTHONPATH=tmp_path)."""
     pkg = tmp_path / "mjspec"
     pkg.mkdir()
     ignore = shutil.ignore_patterns("__pycache__", "*.pyc", "*.so")

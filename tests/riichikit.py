@@ -139,7 +139,8 @@ class RiichiWin:
 
 
 class _Budget:
-    """Copies of each kind still unseen: four, less the hand, the indicators and a robbed kan's pon."""
+    """Copies of each kind still unseen: four, less the hand, the indicators and a robbed kan's
+    pon."""
 
     def __init__(self) -> None:
         self.used = [0] * 34
@@ -490,7 +491,8 @@ def _win_once(ch: Chooser) -> RiichiWin | None:
     if ch.chance(0.2):
         ctx["riichi_sticks"] = 1 + ch.below(3)
 
-    # Red fives: a suit with all four fives in view shows its red one; otherwise one five may be red.
+    # Red fives: a suit with all four fives in view shows its red one; otherwise one five may be
+    # red.
     slots: list[tuple[str, int, int]] = []  # (where, index, sub-index) of each five
     for i, k in enumerate(build.concealed):
         slots.append(("c", i, 0))
@@ -595,7 +597,8 @@ def rules_of_001() -> Any:
     return OptionalRules(
         has_open_tanyao=True,  # 001 yaku table: "Abrir Todas simples é permitido"
         has_aka_dora=True,  # three red fives, +1 han each
-        has_double_yakuman=True,  # 13-sided orphans, single-wait four concealed triplets, pure nine gates, big four winds
+        # 13-sided orphans, single-wait four concealed triplets, pure nine gates, big four winds
+        has_double_yakuman=True,
         kazoe_limit=HandConstants.KAZOE_LIMITED,  # "yakuman contado começa em 13 han": one yakuman
         kiriage=False,  # "Não há arredondamento de mãos 4-han 30-fu ou 3-han 60-fu"
         fu_for_open_pinfu=True,  # "Um ron aberto de 20 fu é tratado como 30 fu"

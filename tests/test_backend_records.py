@@ -1,4 +1,5 @@
-"""Table play gives the same records on the native and the Python backend, and each replays on the other.
+"""Table play gives the same records on the native and the Python backend, and each replays on the
+other.
 
 One subprocess per backend (``MJSPEC_BACKEND=python`` for the reference) plays the same seeded
 matches of every bundled profile and writes their records; the records must be byte-identical.
@@ -40,11 +41,13 @@ from mjspec.app.registry import load_profile
 from mjspec.app.simulate import make_players
 
 mode, jobs, backend = sys.argv[1], json.loads(sys.argv[2]), sys.argv[3]
-assert (shapes._NATIVE is not None) == (backend == "native"), "the backend asked for is not the one running"
+running = "native" if shapes._NATIVE is not None else "python"
+assert running == backend, "the backend asked for is not the one running"
 for job in jobs:
     if mode == "play":
         profile = load_profile(job["profile"])
-        match = play_match(profile, make_players(job["bots"], job["seed"]), job["seed"], job["hands"])
+        players = make_players(job["bots"], job["seed"])
+        match = play_match(profile, players, job["seed"], job["hands"])
         with open(job["path"], "w", encoding="utf-8") as out:
             out.write(json.dumps(match_record(match), ensure_ascii=False, indent=1) + "\n")
     else:

@@ -1,4 +1,5 @@
-"""The batch contract under hostile input: one answer line per input line, in order, never a traceback.
+"""The batch contract under hostile input: one answer line per input line, in order, never a
+traceback.
 
 The fuzz tests start from every spec example of every profile (each a valid
 request) and mutate it: wrong types, huge and negative numbers, deep nesting,
@@ -163,7 +164,8 @@ def test_an_answer_that_cannot_be_written_becomes_an_error_line() -> None:
 
 
 def test_a_long_line_is_never_held_in_memory() -> None:
-    """A 50 MB line is skipped as it streams in: memory stays near one chunk, the next line is answered."""
+    """A 50 MB line is skipped as it streams in: memory stays near one chunk, the next line is
+    answered."""
     total = 50 * 1024 * 1024
 
     def chunks() -> Iterator[bytes]:
@@ -206,7 +208,9 @@ def test_a_reader_that_goes_away_ends_the_batch_quietly() -> None:
         json.loads(proc.stdout.readline())["legal"] is True
     )  # answered before stdin ends: line by line
     proc.stdout.close()
-    try:  # the batch stops at its first answer that has no reader, so this write may find no reader either
+    # the batch stops at its first answer that has no reader, so this write may find no reader
+    # either
+    try:
         proc.stdin.write((json.dumps(VALID).encode() + b"\n") * 2000)
         proc.stdin.close()
     except BrokenPipeError:
@@ -317,7 +321,8 @@ def test_fuzzed_batches_answer_every_line_long(lines: list[bytes]) -> None:
 
 
 def test_readme_documents_every_context_key() -> None:
-    """Each key WinContext accepts has a row in the README's context-key table, and no row names another."""
+    """Each key WinContext accepts has a row in the README's context-key table, and no row names
+    another."""
     import dataclasses
 
     from mjspec.runtime.context import WinContext
@@ -412,7 +417,8 @@ def batch_bytes(data: bytes, native: bool, monkeypatch: pytest.MonkeyPatch) -> t
 
 
 def python_backend_bytes(data: bytes) -> bytes:
-    """``mjspec score --jsonl`` under MJSPEC_BACKEND=python: the reference, every native path off."""
+    """``mjspec score --jsonl`` under MJSPEC_BACKEND=python: the reference, every native path
+    off."""
     res = subprocess.run(
         [sys.executable, "-m", "mjspec.app.cli", "score", "--jsonl"],
         input=data,

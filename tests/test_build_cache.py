@@ -82,7 +82,8 @@ def test_a_changed_spec_fails_check_whatever_the_cache_holds(tmp_path: Path) -> 
 
 
 def test_build_without_the_registry_module_writes_in_the_project(tmp_path: Path) -> None:
-    """Without generated/__init__.py, generated/ is a namespace package: still found, never `MultiplexedPath(...)`."""
+    """Without generated/__init__.py, generated/ is a namespace package: still found, never
+    `MultiplexedPath(...)`."""
     pkg = primed_copy(tmp_path)
     (pkg / "generated" / "__init__.py").unlink()
     elsewhere = tmp_path / "elsewhere"

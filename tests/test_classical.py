@@ -1,5 +1,6 @@
 """classical_xmj (book 003 + classical-complement.md): options, loose tiles, Original Call, cannon,
-scored settlement, the match, and that the spec's examples cover every point item, double and limit hand."""
+scored settlement, the match, and that the spec's examples cover every point item, double and limit
+hand."""
 
 from __future__ import annotations
 
@@ -349,7 +350,8 @@ def test_easts_deal_passes_after_the_thirteenth_consecutive_win() -> None:
     )
     for n in range(12):
         match._advance_round(won)  # type: ignore[arg-type]
-        match._advance_round(washout)  # type: ignore[arg-type]  # a wash-out neither counts nor breaks the run
+        # type: ignore[arg-type]  # a wash-out neither counts nor breaks the run
+        match._advance_round(washout)
         assert match.dealer == 0 and match.dealer_wins == n + 1
     assert match.make_hand(1).win_context(0).dealer_wins == 12
     match._advance_round(won)  # type: ignore[arg-type]
@@ -357,8 +359,9 @@ def test_easts_deal_passes_after_the_thirteenth_consecutive_win() -> None:
 
 
 def test_no_spec_text_loses_words_to_a_flow_mapping_comma() -> None:
-    """``{en: a, b, zh: ...}`` in YAML makes ``b`` a key with no value, which the resolver drops as a
-    null: the text silently loses its end. No spec may hold a language mapping with such a stray key.
+    """``{en: a, b, zh: ...}`` in YAML makes ``b`` a key with no value, which the resolver drops as
+    a null: the text silently loses its end. No spec may hold a language mapping with such a stray
+    key.
     """
     import yaml
 
@@ -382,14 +385,16 @@ def test_no_spec_text_loses_words_to_a_flow_mapping_comma() -> None:
 
 
 class _SlowAt:
-    """A clock that runs ``seconds`` on while ``seat`` thinks about a claim (its other decisions take no time)."""
+    """A clock that runs ``seconds`` on while ``seat`` thinks about a claim (its other decisions
+    take no time)."""
 
     def __init__(self, hand: Round, seat: int, seconds: float) -> None:
         self.hand, self.seat, self.seconds, self.now = hand, seat, seconds, 0.0
         self.thinking = False
 
     def __call__(self) -> float:
-        # play_hand reads the clock before and after each timed answer: the second read of the slow seat's answer is late.
+        # play_hand reads the clock before and after each timed answer: the second read of the slow
+        # seat's answer is late.
         if (
             self.hand.pending_seats()[:1] == [self.seat]
             and self.hand.time_limit(self.seat) is not None
@@ -422,12 +427,14 @@ def _play_with_a_slow_seat(
     slow = _Recorder(seed)
     players[2] = slow
     applied: list[Action] = []
-    play_hand(hand, players, on_step=applied.append, clock=_SlowAt(hand, 2, seconds))  # type: ignore[arg-type]
+    # type: ignore[arg-type]
+    play_hand(hand, players, on_step=applied.append, clock=_SlowAt(hand, 2, seconds))
     return hand, slow, applied
 
 
 def test_a_seat_that_does_not_answer_a_claim_in_time_passes() -> None:
-    """003 "Precedence of claims for discard": players that do not claim within Timeout seconds are deemed to pass."""
+    """003 "Precedence of claims for discard": players that do not claim within Timeout seconds are
+    deemed to pass."""
     answers = (ActionKind.PASS, ActionKind.PON, ActionKind.CHI, ActionKind.MINKAN, ActionKind.RON)
     late_claims = 0
     for seed in range(30):
@@ -437,7 +444,8 @@ def test_a_seat_that_does_not_answer_a_claim_in_time_passes() -> None:
         taken = [a.kind for a in applied if a.seat == 2 and a.kind in answers]
         assert taken == [ActionKind.PASS] * len(slow.claims), seed
         late_claims += sum(1 for k in slow.claims if k is not ActionKind.PASS)
-        # In time (14 s), or with no limit (Timeout 0), the same seat's answers are all taken as given.
+        # In time (14 s), or with no limit (Timeout 0), the same seat's answers are all taken as
+        # given.
         for options, seconds in (({}, 14.0), ({"Timeout": 0}, 1000.0)):
             hand, slow, applied = _play_with_a_slow_seat(options, seed, seconds)
             assert [a.kind for a in applied if a.seat == 2 and a.kind in answers] == slow.claims, (
@@ -465,7 +473,8 @@ def test_the_timeout_binds_the_claim_window_and_not_the_turn() -> None:
 
 
 def test_filling_the_only_place_does_not_count_an_exhausted_wait() -> None:
-    """003 "Filling the only place": a kind all four of whose copies are exposed on the table is not available."""
+    """003 "Filling the only place": a kind all four of whose copies are exposed on the table is not
+    available."""
     hand = Round(load_profile(PID), seed=2)
     for s in range(4):
         hand.discards[s], hand.melds[s] = [], []
@@ -504,7 +513,8 @@ def test_the_exhausted_context_key_is_checked() -> None:
 
 
 def _declarations(counts: dict[int, int]) -> list[dict[int, int]]:
-    """Every way a loser can declare concealed kinds: per kind, nothing (one tile kept), a pair or a pung."""
+    """Every way a loser can declare concealed kinds: per kind, nothing (one tile kept), a pair or a
+    pung."""
     choices = [[(k, n) for n in range(1, min(c, 3) + 1)] for k, c in sorted(counts.items())]
     out: list[dict[int, int]] = [{}]
     for options in choices:
@@ -523,7 +533,8 @@ def _declarations(counts: dict[int, int]) -> list[dict[int, int]]:
 def test_no_declaration_of_a_loser_scores_more_than_the_tables(
     kinds: list[int], seat: str, purity: bool
 ) -> None:
-    """The ``losers_declare`` reading: the table's declaration (pungs of threes, pairs of twos) is a loser's best."""
+    """The ``losers_declare`` reading: the table's declaration (pungs of threes, pairs of twos) is a
+    loser's best."""
     from collections import Counter
 
     from mjspec.runtime.tiles import Tile
@@ -544,7 +555,8 @@ def test_no_declaration_of_a_loser_scores_more_than_the_tables(
 
 
 def test_nine_gates_needs_the_gates_before_the_last_tile() -> None:
-    """The same fourteen tiles are Nine Gates won on a 1 (before: 1112345678999) and not on a 9 (before: 1111234567899)."""
+    """The same fourteen tiles are Nine Gates won on a 1 (before: 1112345678999) and not on a 9
+    (before: 1111234567899)."""
     base = {"profile": PID, "win": "ron", "context": {"seat_wind": "S"}}
     on_one = score_request({**base, "concealed": "1112345678999m", "win_tile": "1m"})
     on_nine = score_request({**base, "concealed": "1111234567899m", "win_tile": "9m"})

@@ -63,7 +63,8 @@ def test_user_mistakes_are_one_line_with_status_2(args: tuple[str, ...], needle:
 def test_validate_reports_file_line_path(tmp_path: Path) -> None:
     bad = tmp_path / "broken.yaml"
     bad.write_text(
-        "id: broken\nnames: {en: x, zh: x, ja: x, pt: x, fr: x}\nsource: {book: '9', title: t}\nscorin: {}\n"
+        "id: broken\nnames: {en: x, zh: x, ja: x, pt: x, fr: x}\nsource: {book: '9', title: "
+        "t}\nscorin: {}\n"
     )
     res = run("validate", str(bad))
     assert res.returncode == 2
@@ -101,7 +102,8 @@ def test_list_says_the_python_backend_and_why_when_native_is_off() -> None:
 
 
 def test_a_stale_native_engine_is_never_used(monkeypatch: pytest.MonkeyPatch) -> None:
-    """A compiled engine whose digest is not the Python engine's (built from an older spec) stays unused."""
+    """A compiled engine whose digest is not the Python engine's (built from an older spec) stays
+    unused."""
     import dataclasses
 
     from mjspec.runtime import engines, native_score
@@ -230,13 +232,15 @@ LEAN_COMMANDS = {
 
 @pytest.mark.parametrize("name", list(LEAN_COMMANDS))
 def test_runtime_commands_never_import_the_compiler(name: str) -> None:
-    """score, play and simulate run on the runtime alone: the compiler, black, jinja2, jsonschema stay unloaded."""
+    """score, play and simulate run on the runtime alone: the compiler, black, jinja2, jsonschema
+    stay unloaded."""
     code = (
         "import sys, json\n"
         "from mjspec.app.cli import main\n"
         "status = main(sys.argv[1:])\n"
         "sys.stdout.flush()\n"
-        f"loaded = sorted(m for m in sys.modules if m.split('.')[0] in {HEAVY!r} or m.startswith('mjspec.compiler'))\n"
+        f"loaded = sorted(m for m in sys.modules if m.split('.')[0] in {HEAVY!r} or "
+        "m.startswith('mjspec.compiler'))\n"
         "print('\\nLOADED ' + json.dumps(loaded))\n"
         "raise SystemExit(status)\n"
     )
@@ -263,7 +267,8 @@ def test_replay_never_imports_the_compiler(tmp_path: Path) -> None:
     )
     code = (
         "import sys\nfrom mjspec.app.cli import main\nstatus = main(sys.argv[1:])\n"
-        "assert not [m for m in sys.modules if m.startswith(('mjspec.compiler', 'black', 'jinja2', 'jsonschema'))]\n"
+        "assert not [m for m in sys.modules if m.startswith(('mjspec.compiler', 'black', "
+        "'jinja2', 'jsonschema'))]\n"
         "raise SystemExit(status)\n"
     )
     res = subprocess.run(
@@ -346,7 +351,8 @@ def test_exit_status_two_for_bad_usage() -> None:
 
 
 def test_ctrl_c_during_simulate_reports_once_and_leaves_nothing(tmp_path: Path) -> None:
-    """Ctrl-C reaches the whole process group, as from a terminal: one line, exit 130, no orphans, no file."""
+    """Ctrl-C reaches the whole process group, as from a terminal: one line, exit 130, no orphans,
+    no file."""
     import os
     import signal
     import time

@@ -57,7 +57,8 @@ def test_malformed_yaml_is_located(tmp_path: Path) -> None:
 
 def test_alias_bomb_is_refused_before_expansion(tmp_path: Path) -> None:
     bomb = "a: &a [x, x, x, x, x, x, x, x, x]\n" + "".join(
-        f"{chr(98 + i)}: &{chr(98 + i)} [*{chr(97 + i)}, *{chr(97 + i)}, *{chr(97 + i)}, *{chr(97 + i)}, *{chr(97 + i)}]\n"
+        f"{chr(98 + i)}: &{chr(98 + i)} [*{chr(97 + i)}, *{chr(97 + i)}, *{chr(97 + i)}, "
+        f"*{chr(97 + i)}, *{chr(97 + i)}]\n"
         for i in range(9)
     )
     errs = errors_of(tmp_path, {"bomb": bomb})
@@ -386,14 +387,16 @@ def _audit_module(source: str) -> list[str]:
             assert isinstance(node.value, ast.Constant)
             assert node.value.value is None or re.fullmatch(r"[0-9a-f]{32}", node.value.value)
         elif isinstance(node, ast.Expr) and isinstance(node.value, ast.Call):
-            # the last statement, and the only one of its kind: the engine announces itself to the runtime
+            # the last statement, and the only one of its kind: the engine announces itself to the
+            # runtime
             assert node is tree.body[-1]
             name = node.value.keywords[1].value.right if len(node.value.keywords) == 3 else None
             assert isinstance(name, ast.Constant) and re.fullmatch(
                 r"\._native_[a-z][a-z0-9_]*", name.value
             )
             expected = (
-                f"register_engine(PROFILE, module=__name__, native_module=__name__.rpartition('.')[0] + {name.value!r}, "
+                "register_engine(PROFILE, module=__name__, "
+                f"native_module=__name__.rpartition('.')[0] + {name.value!r}, "
                 "native_digest=NATIVE_DIGEST)"
             )
             assert ast.dump(node.value) == ast.dump(
@@ -446,7 +449,9 @@ def test_spec_strings_reach_code_only_as_literals(tmp_path: Path, nasty: str) ->
         "  patterns:\n"
         f"    root: {{section: {q}, names: {{en: {q}, zh: {q}, ja: {q}, pt: {q}, fr: {q}}}}}\n"
         "examples:\n"
-        f"  - {{name: {{en: {q}, zh: {q}, ja: {q}, pt: {q}, fr: {q}}}, concealed: 111m234567m234p9p, win_tile: 9p, win: ron, context: {{missing_suit: s}}, expect: {{legal: true}}}}\n"
+        f"  - {{name: {{en: {q}, zh: {q}, ja: {q}, pt: {q}, fr: {q}}}, concealed: "
+        f"111m234567m234p9p, win_tile: 9p, win: ron, context: {{missing_suit: s}}, expect: "
+        f"{{legal: true}}}}\n"
     )
     layout = make_layout(tmp_path, {"sichuan_tfmj": BASE, "house": child(body)})
     out = compile_library(layout)
@@ -518,7 +523,8 @@ def test_load_refuses_huge_depth() -> None:
 
 
 def _same(a: object, b: object, where: str = "PROFILE") -> None:
-    """``a`` and ``b`` are the same profile data, predicates compared by their code and what it reads."""
+    """``a`` and ``b`` are the same profile data, predicates compared by their code and what it
+    reads."""
     import dataclasses
     import types
 

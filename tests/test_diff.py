@@ -1,4 +1,5 @@
-"""``mjspec diff`` (every rule on which two profiles differ) and ``mjspec new`` (a house rule that builds as it is)."""
+"""``mjspec diff`` (every rule on which two profiles differ) and ``mjspec new`` (a house rule that
+builds as it is)."""
 
 from __future__ import annotations
 
@@ -48,7 +49,8 @@ HOUSE = (
     "  patterns:\n"
     "    kong_shot: null\n"
     "    full_flush: {value: 3, section: '§99'}\n"  # a section mark alone is no rule
-    "    dragon_pairs: {value: 1, when: \"shape == 'seven_pairs'\", names: {en: Dragon Pairs, zh: 龙七对, ja: 竜七対, pt: Pares do Dragão, fr: Paires du dragon}}\n"
+    "    dragon_pairs: {value: 1, when: \"shape == 'seven_pairs'\", names: {en: Dragon Pairs, "
+    "zh: 龙七对, ja: 竜七対, pt: Pares do Dragão, fr: Paires du dragon}}\n"
     "calls: {multiple_ron: false}\n"
     "match: {hands: 4}\n"
     "examples: []\n"
@@ -210,7 +212,8 @@ def test_schema_defaults_are_what_the_compiler_assumes(tmp_path: Path) -> None:
     """A spec that leaves every table key out builds the rules the schema's defaults state."""
     minimal = (
         "id: bare\n" + NAMES + "source: {book: '999', title: Bare}\n"
-        "scoring: {patterns: {ping_hu: {value: 0, when: 'True', names: {en: a, zh: a, ja: a, pt: a, fr: a}}}}\n"
+        "scoring: {patterns: {ping_hu: {value: 0, when: 'True', names: {en: a, zh: a, ja: a, "
+        "pt: a, fr: a}}}}\n"
         "payments: {ron: {discarder: 1}, tsumo: {each: 1}}\n"
     )
     root = project(tmp_path, {"bare": minimal})
@@ -320,8 +323,8 @@ def test_schema_defaults_are_what_the_compiler_assumes(tmp_path: Path) -> None:
     not (ROOT / "specs" / "sichuan_planet.yaml").exists(), reason="sichuan_planet not written yet"
 )
 def test_sichuan_books_differences() -> None:
-    """The differences both Sichuan books describe: exchange three, passing, Golden Hook, kong shot and
-    its transfer, hua-zhu, match length."""
+    """The differences both Sichuan books describe: exchange three, passing, Golden Hook, kong shot
+    and its transfer, hua-zhu, match length."""
     diff = diff_profiles(SpecLibrary(ROOT / "specs", ROOT), "sichuan_tfmj", "sichuan_planet")
     paths = [d.path for d in diff.differences]
     for prefix in (

@@ -1,4 +1,5 @@
-"""Rule documents: rendered for every profile in five languages from the spec, the catalogs and the engine.
+"""Rule documents: rendered for every profile in five languages from the spec, the catalogs and the
+engine.
 
 A document's wording comes from the message catalogs (a missing entry stops
 the build, naming the msgid and the language), its rule words from the spec,
@@ -157,7 +158,8 @@ def test_payment_table_follows_a_changed_formula(tmp_path: Path) -> None:
 
 
 def test_payment_formulas_read_as_arithmetic_and_words(bundled: dict[str, str]) -> None:
-    """Payment lines show formulas with signs and words (options by name), never the spec's raw expression."""
+    """Payment lines show formulas with signs and words (options by name), never the spec's raw
+    expression."""
     for name, doc in bundled.items():
         if not name.endswith(".en.md"):
             continue
@@ -166,22 +168,25 @@ def test_payment_formulas_read_as_arithmetic_and_words(bundled: dict[str, str]) 
             assert raw not in row, (name, raw, row)
     english = bundled["classical_xmj.en.md"]
     assert (
-        "`non_east` pays `score` × (2 if the winner is the dealer and `EastDoubles` is on, otherwise 1)"
-        in english
+        "`non_east` pays `score` × (2 if the winner is the dealer and `EastDoubles` is on, "
+        "otherwise 1)" in english
     )
     assert (
         "`counted` = the lower of `points` × 2^(the lower of `fan` and 27) and 100000000" in english
     )
     riichi = bundled["riichi_planet.en.md"]
     assert (
-        "((6 if the winner is the dealer, otherwise 4) × `base`, rounded up to a multiple of 100) + 300 × `honba`"
-        in riichi
+        "((6 if the winner is the dealer, otherwise 4) × `base`, rounded up to a multiple of "
+        "100) + 300 × `honba`" in riichi
     )
     assert "8000 if `fan` ≥ 13; 6000 if `fan` ≥ 11;" in riichi
 
 
 def test_a_formula_the_reader_cannot_word_is_shown_as_written(tmp_path: Path) -> None:
-    body = 'payments:\n  values:\n    unit: "2 ** min(fan, 3) + (fan if fan in (1, 2) else 3)"\nexamples: []\n'
+    body = (
+        'payments:\n  values:\n    unit: "2 ** min(fan, 3) + (fan if fan in (1, 2) else '
+        '3)"\nexamples: []\n'
+    )
     _, docs = docs_of(tmp_path, {"sichuan_tfmj": BASE, "house": child(body)})
     assert "`unit` = `2 ** min(fan, 3) + (fan if fan in (1, 2) else 3)`" in docs["house.en.md"]
 
@@ -248,7 +253,8 @@ def test_table_rules_are_read_only_where_the_engine_plays_them(tmp_path: Path) -
         def __getattribute__(self, name: str) -> Any:
             raise AssertionError(f"the renderer read table.{name} of a profile it does not play")
 
-    unplayed = dataclasses.replace(ir, playable=False, table=Untouchable())  # type: ignore[arg-type]
+    # type: ignore[arg-type]
+    unplayed = dataclasses.replace(ir, playable=False, table=Untouchable())
     tr = Translator("en", load_catalogs()["en"])
     doc = render_document(unplayed, engine, "en", tr, {ir.id: ir.names})
     assert not tr.missing
@@ -273,7 +279,8 @@ def test_spec_strings_cannot_inject_markdown(tmp_path: Path) -> None:
     q = json.dumps(nasty)
     body = (
         "scoring:\n  patterns:\n"
-        f"    root: {{names: {{en: {q}, zh: {q}, ja: {q}, pt: {q}, fr: {q}}}, definition: {{en: {q}, zh: {q}, ja: {q}, pt: {q}, fr: {q}}}}}\n"
+        f"    root: {{names: {{en: {q}, zh: {q}, ja: {q}, pt: {q}, fr: {q}}}, definition: "
+        f"{{en: {q}, zh: {q}, ja: {q}, pt: {q}, fr: {q}}}}}\n"
     )
     _, docs = docs_of(tmp_path, {"sichuan_tfmj": BASE, "house": child(body)})
     for lang in LANGUAGES:
@@ -414,7 +421,8 @@ def test_catalog_problems_are_located() -> None:
 
 def test_po_reader_reads_continuations_context_and_escapes() -> None:
     text = (
-        '# comment\nmsgid ""\nmsgstr ""\n"Language: ja\\n"\n"Content-Type: text/plain; charset=UTF-8\\n"\n\n'
+        '# comment\nmsgid ""\nmsgstr ""\n"Language: ja\\n"\n"Content-Type: text/plain; '
+        'charset=UTF-8\\n"\n\n'
         'msgctxt "list separator"\nmsgid ", "\nmsgstr "、"\n\n'
         'msgid ""\n"two "\n"lines"\nmsgstr "二"\n"行 \\"q\\"\\n"\n\n'
         '#~ msgid "old"\n#~ msgstr "古"\n'
@@ -446,7 +454,10 @@ def test_example_headings_carry_the_name_in_each_language(bundled: dict[str, str
                 assert escape_md(ex.names.get(lang)) in heading, (pid, lang, heading)
 
 
-EXAMPLE = "concealed: 111m234567m234p9p, win_tile: 9p, win: ron, context: {missing_suit: s}, expect: {legal: true}"
+EXAMPLE = (
+    "concealed: 111m234567m234p9p, win_tile: 9p, win: ron, context: {missing_suit: s}, "
+    "expect: {legal: true}"
+)
 
 
 @pytest.mark.parametrize(
@@ -501,7 +512,10 @@ def test_a_profile_that_is_not_playable_says_so_and_states_no_table_rules(tmp_pa
         tr = Translator(lang, catalogs[lang])
         notice = str(
             tr(
-                "**Not playable yet.** The engine scores this profile's hands, but it does not implement the profile's table rules (the opening, calls, win flow, kong payments, exhaustive draw and match) yet. This page leaves them out, and {play} and {simulate} refuse the profile.",
+                "**Not playable yet.** The engine scores this profile's hands, but it does not "
+                "implement the profile's table rules (the opening, calls, win flow, kong "
+                "payments, exhaustive draw and match) yet. This page leaves them out, and "
+                "{play} and {simulate} refuse the profile.",
                 play="`mjspec play`",
                 simulate="`mjspec simulate`",
             )
@@ -638,7 +652,8 @@ def test_gb_relations_are_explained_in_every_language(bundled: dict[str, str]) -
         )
         expected = [
             tr(
-                "A hand is a win only if it scores at least {floor} without counting {patterns}, which still add to the total once it wins.",
+                "A hand is a win only if it scores at least {floor} without counting "
+                "{patterns}, which still add to the total once it wins.",
                 floor=floor,
                 patterns=Md(names["flower_tiles"]),
             ),
@@ -655,7 +670,8 @@ def test_gb_relations_are_explained_in_every_language(bundled: dict[str, str]) -
                 bonus=Md(names["flower_tiles"]),
             ),
             tr(
-                "Always counted when met, never removed by another pattern and removing none: {patterns}.",
+                "Always counted when met, never removed by another pattern and removing none: "
+                "{patterns}.",
                 patterns=Md(names["flower_tiles"]),
             ),
         ]

@@ -120,7 +120,8 @@ def evaluate(source: str, expect: Type | None = None, obj: Any | None = None) ->
     return run(compile_expr(source, VOCAB, expect), obj)
 
 
-# --------------------------------------------------------------------------- an independent verifier
+# --------------------------------------------------------------------------- an independent
+# verifier
 
 ALLOWED_NODE_KINDS = {
     "Expression", "BoolOp", "And", "Or", "UnaryOp", "Not", "USub", "UAdd", "BinOp", "Add", "Sub",
@@ -184,7 +185,8 @@ def conforms(value: Any, typ: Type) -> bool:
     return False
 
 
-# --------------------------------------------------------------------------- compiling and evaluating
+# --------------------------------------------------------------------------- compiling and
+# evaluating
 
 VALID = [
     # (source, expected type, value on make_obj())
@@ -400,7 +402,8 @@ def test_string_constants_cannot_break_out() -> None:
     tricky = "'''\"\"\"\\\\'; import os #"
     compiled = compile_expr(repr(tricky) + " == name", VOCAB, BOOL)
     tree = ast.parse(compiled.python, mode="eval")
-    assert isinstance(tree.body, ast.Compare) and tree.body.left.value == tricky  # type: ignore[attr-defined]
+    # type: ignore[attr-defined]
+    assert isinstance(tree.body, ast.Compare) and tree.body.left.value == tricky
     assert run(compiled) is False
 
 
@@ -598,8 +601,8 @@ def test_vocabulary_is_validated() -> None:
 
 TOKENS = [
     "fan", "tsumo", "groups", "melds", "suits", "missing_suit", "shape", "name", "first", "spare",
-    "count_kind", "has_suit", "len", "all", "any", "sum", "min", "max", "abs", "bool", "v", "g", "h",
-    ".is_triplet", ".suit", ".number", ".bonus", ".__class__", "__import__", "eval", "open",
+    "count_kind", "has_suit", "len", "all", "any", "sum", "min", "max", "abs", "bool", "v", "g",
+    "h", ".is_triplet", ".suit", ".number", ".bonus", ".__class__", "__import__", "eval", "open",
     "for g in groups", "for h in melds", "if", "else", "and", "or", "not", "in", "not in", "is",
     "is not", "None", "True", "False", "0", "1", "2", "3", "64", "65", "'m'", "'z'", "'q'",
     "'standard'", "'seven_pairs'", "+", "-", "*", "//", "%", "**", "/", "==", "!=", "<", "<=", ">",

@@ -235,8 +235,9 @@ def test_08_contradictory_situations_are_refused() -> None:
 
 
 def _both_backends(request: dict[str, object]) -> dict[str, object]:
-    """The answer of the contract path (native where built) and of the Python path, which must agree;
-    a refused situation must be declined by the C request reader so the reason stays Python's."""
+    """The answer of the contract path (native where built) and of the Python path, which must
+    agree; a refused situation must be declined by the C request reader so the reason stays
+    Python's."""
     from mjspec.app.cli import score_request
     from mjspec.runtime.backend import native_module
     from mjspec.runtime.native_contract import _accepted, _limits
@@ -340,7 +341,8 @@ def test_08_more_contradictory_situations_are_refused_on_both_backends() -> None
             {"first_draw": True, "robbing_kong": True, "seat_wind": "S"},
             "first_draw contradicts robbing_kong",
         ),
-        # 001: riichi is declared with a discard, Tenhou/Chiihou come before the winner's first discard
+        # 001: riichi is declared with a discard, Tenhou/Chiihou come before the winner's first
+        # discard
         (
             "riichi_planet",
             open_hand,
@@ -382,7 +384,8 @@ def test_08_more_contradictory_situations_are_refused_on_both_backends() -> None
     for pid, shape, win, ctx, reason in cases:
         got = _both_backends({"profile": pid, **shape, "win": win, "context": ctx})
         assert got["legal"] is False and reason in str(got["reason"]), (pid, ctx, got)
-    # Each key on its own, on the win it belongs to, is no contradiction (the refusal is the pair's).
+    # Each key on its own, on the win it belongs to, is no contradiction (the refusal is the
+    # pair's).
     fine = [
         ("sichuan_tfmj", sichuan, "ron", {"missing_suit": "p", "kong_shot": True}),
         ("sichuan_tfmj", sichuan, "tsumo", {"missing_suit": "p", "after_kong": True}),
@@ -396,7 +399,8 @@ def test_08_more_contradictory_situations_are_refused_on_both_backends() -> None
             "tsumo",
             {"kong_upon_kong": True, "after_kong": True},
         ),
-        # kong_shot with the last tile is possible: a kong's replacement, then the last discard (000)
+        # kong_shot with the last tile is possible: a kong's replacement, then the last discard
+        # (000)
         (
             "sichuan_tfmj",
             sichuan,
@@ -456,7 +460,8 @@ def test_17_losing_hand_is_refused_where_no_loser_is_scored() -> None:
 
 
 def test_06_a_transfer_leaves_an_earlier_kongs_equal_entries_in_the_ledger() -> None:
-    # Seat 0 makes concealed kongs of 2m and then 3m (2 from each opponent each time), then deals into
+    # Seat 0 makes concealed kongs of 2m and then 3m (2 from each opponent each time), then deals
+    # into
     # seat 1's ron right after the second: that kong's income goes to the winner (§9). At exhaustion
     # seat 0 is not ready and refunds the 2m kong's income, which was never transferred (§10).
     tfmj = load_profile("sichuan_tfmj")
@@ -506,7 +511,8 @@ def test_14_thirteen_unique_wonders_robs_a_concealed_kong() -> None:
     act(hand, ActionKind.RON, 1)
     win = next(e for e in hand.events if e.kind == "win")
     assert win.data["robbing"] and "thirteen_unique_wonders" in win.data["patterns"]
-    # Any other win may not rob a concealed kong: seat 1 waiting on 1m-4m with plain sets is not asked.
+    # Any other win may not rob a concealed kong: seat 1 waiting on 1m-4m with plain sets is not
+    # asked.
     plain = arranged(CLASSICAL, ["1111m234p567p234s5s", "23m456p789p678s55s", None, None])
     act(plain, ActionKind.ANKAN, 0, "1m")
     assert plain.phase is Phase.TURN and plain.turn == 0
@@ -556,7 +562,8 @@ def test_07_opening_choices_get_fifteen_seconds_under_a_bullet_clock() -> None:
     assert tfmj_clock.allowance(0, call=False, opening=True) == 15 + bullet.reserve
 
 
-# ---- item 15: letting off a cannon as xmj judges it (M 90-96) -------------------------------------
+# ---- item 15: letting off a cannon as xmj judges it (M 90-96)
+# -------------------------------------
 
 
 def _cannon_table(winner_melds: list[str], discarder_hand: str) -> Round:
@@ -610,7 +617,8 @@ def test_15_a_claimed_dangerous_discard_makes_its_discarder_pay_for_a_later_win(
 
 
 def _imported_profile(log: Path, out: Path) -> str:
-    """``mjspec import-tenhou LOG --out OUT`` without --profile; the record's profile (replayed first)."""
+    """``mjspec import-tenhou LOG --out OUT`` without --profile; the record's profile (replayed
+    first)."""
     import json
 
     from mjspec.app.cli import main
@@ -644,7 +652,8 @@ def _excerpt_files() -> list[Path]:
     folder = (
         DATA / "tenhou" / "tenhou6json-mjai-reviewer"
     )  # Apache-2.0, LICENSE.upstream.txt beside them
-    # confusing_nakis_2.json holds a fifth 3s (constructed upstream): the reader refuses it (test_tenhou_import).
+    # confusing_nakis_2.json holds a fifth 3s (constructed upstream): the reader refuses it
+    # (test_tenhou_import).
     return sorted(
         p
         for p in folder.glob("*.json")
@@ -725,9 +734,13 @@ def test_11_an_excerpt_record_is_checked_where_it_starts_and_how_it_ends(
     record = json.loads(out.read_text("utf-8"))
     assert record["excerpt"]["finished"] is False and record["result"] is None
     assert replay(record).excerpt
-    assert "(an excerpt of a match: from S round, dealer seat 0, honba 0; the match not over)" in capsys.readouterr().out  # type: ignore[attr-defined]
+    shown = capsys.readouterr().out  # type: ignore[attr-defined]
+    assert (
+        "(an excerpt of a match: from S round, dealer seat 0, honba 0; the match not over)" in shown
+    )
     assert main(["replay", str(out)]) == 0
-    assert capsys.readouterr().out.rstrip().endswith("; an excerpt of a match")  # type: ignore[attr-defined]
+    # type: ignore[attr-defined]
+    assert capsys.readouterr().out.rstrip().endswith("; an excerpt of a match")
 
     def edited(edit: object) -> dict[str, object]:
         bad = copy.deepcopy(record)
@@ -787,7 +800,8 @@ def test_11_an_excerpt_whose_later_hand_does_not_follow_is_refused(
     from mjspec.app.cli import main
 
     files = {p.name: p for p in _excerpt_files()}
-    # One hand per line is a tenhou.net/6 log too: East 1, then a South 1 hand that cannot follow it.
+    # One hand per line is a tenhou.net/6 log too: East 1, then a South 1 hand that cannot follow
+    # it.
     joined = tmp_path / "joined.json"
     joined.write_text(
         files["complex_nakis_1.json"].read_text("utf-8").strip()
@@ -852,7 +866,8 @@ def test_10_play_with_a_clock_records_a_bot_match_that_replay_rechecks(
     from mjspec.app.cli import main
 
     out, again = tmp_path / "timed.json", tmp_path / "again.json"
-    # 001 Bullet: 2 s a decision and 5 s of reserve; 3 s each empties the reserve, answers to a call have none.
+    # 001 Bullet: 2 s a decision and 5 s of reserve; 3 s each empties the reserve, answers to a call
+    # have none.
     args = [
         "play",
         "riichi_planet",
@@ -905,6 +920,7 @@ def test_10_play_with_a_clock_records_a_bot_match_that_replay_rechecks(
     capsys.readouterr()  # type: ignore[attr-defined]
     # A clock the profile lacks, and --think without a clock, are the user's errors.
     assert main(["play", "gb_mcr", "--clock", "bullet", "--quiet"]) == 2
-    assert "gb_mcr has no clock 'bullet' (its clocks: none)" in capsys.readouterr().err  # type: ignore[attr-defined]
+    # type: ignore[attr-defined]
+    assert "gb_mcr has no clock 'bullet' (its clocks: none)" in capsys.readouterr().err
     assert main(["play", "riichi_planet", "--think", "2", "--quiet"]) == 2
     assert "--think needs --clock" in capsys.readouterr().err  # type: ignore[attr-defined]

@@ -1,4 +1,5 @@
-"""Published GB cases (MahjongPaper's MCR fan tests) and the calculator's breakdown of them, scored by gb_mcr.
+"""Published GB cases (MahjongPaper's MCR fan tests) and the calculator's breakdown of them, scored
+by gb_mcr.
 
 ``mahjongpaper_cases.jsonl`` holds 13 ``gb_mcr`` cases: what MahjongPaper's
 tests assert (fans included, excluded, totals, settlements, the 8-fan floor).

@@ -98,9 +98,11 @@ def agrees(hand: WinningHand, ctx: WinContext) -> tuple[bool, str]:
 def describe(hand: WinningHand, ctx: WinContext) -> str:
     melds = ", ".join(f"{m.type.value} {''.join(str(t) for t in m.tiles)}" for m in hand.melds)
     return (
-        f"concealed {''.join(str(t) for t in hand.concealed)} [{melds}] win {hand.win_tile} {hand.win.value}; "
+        f"concealed {''.join(str(t) for t in hand.concealed)} [{melds}] win {hand.win_tile} "
+        f"{hand.win.value}; "
         f"seat {ctx.seat_wind.value} round {ctx.round_wind.value} flowers {ctx.flowers or '-'} "
-        f"last_tile={ctx.last_tile} after_kong={ctx.after_kong} robbing_kong={ctx.robbing_kong} fourth_tile={ctx.fourth_tile}"
+        f"last_tile={ctx.last_tile} after_kong={ctx.after_kong} "
+        f"robbing_kong={ctx.robbing_kong} fourth_tile={ctx.fourth_tile}"
     )
 
 
@@ -166,7 +168,8 @@ def test_the_kong_pair_is_the_one_value_difference() -> None:
 
 
 def test_two_concealed_kongs_and_nine_gates_differ_as_the_green_book_says() -> None:
-    """Differences 3 and 4: the calculator's 6-fan Two Concealed Kongs and Nine Gates with one terminal pung."""
+    """Differences 3 and 4: the calculator's 6-fan Two Concealed Kongs and Nine Gates with one
+    terminal pung."""
     from mjspec.runtime.context import WinKind
     from mjspec.runtime.hand import Meld, MeldType
     from mjspec.runtime.tiles import parse_tiles

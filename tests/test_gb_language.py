@@ -75,8 +75,10 @@ def test_implied_fans_only_on_the_combinations_own_sets() -> None:
 
 
 def test_an_excludes_limit_leaves_the_other_occurrences() -> None:
-    # The Green Book's Nine Gates counts neither terminal pung (issue 13 item 3): won on 2m, 111m and
-    # 999m are pungs and none counts. Limited to one occurrence (the calculator's reading, set here on a
+    # The Green Book's Nine Gates counts neither terminal pung (issue 13 item 3): won on 2m, 111m
+    # and
+    # 999m are pungs and none counts. Limited to one occurrence (the calculator's reading, set here
+    # on a
     # copy of the profile), the other pung still counts.
     s = score("1112345678999m", "2m")
     assert counts(s)["nine_gates"] == 1 and "pung_of_terminals_or_honors" not in counts(s)
@@ -136,10 +138,13 @@ def test_checker_refuses_misused_mechanisms(tmp_path: Path) -> None:
         "  minimum: {at_least: 8, without: [flowerz], reason: " + NAMES + "}\n"
         "scoring:\n"
         "  patterns:\n"
-        f"    pairs: {{value: 1, combine: {{sequences: 2}}, count: '1', when: 'a.suit == b.suit', names: {NAMES}}}\n"
+        f"    pairs: {{value: 1, combine: {{sequences: 2}}, count: '1', when: 'a.suit == "
+        f"b.suit', names: {NAMES}}}\n"
         f"    lonely: {{value: 1, combine: {{sets: 1}}, when: 'b.is_sequence', names: {NAMES}}}\n"
-        f"    flowerish: {{value: 1, count: flowers, bonus: true, excludes: [root], names: {NAMES}}}\n"
-        f"    limited: {{value: 1, when: 'True', excludes: [{{pattern: rooot, occurrences: 1}}], names: {NAMES}}}\n"
+        f"    flowerish: {{value: 1, count: flowers, bonus: true, excludes: [root], names: "
+        f"{NAMES}}}\n"
+        f"    limited: {{value: 1, when: 'True', excludes: [{{pattern: rooot, occurrences: "
+        f"1}}], names: {NAMES}}}\n"
     )
     errors = "\n".join(errors_of(tmp_path, body))
     assert "unknown pattern 'flowerz'" in errors

@@ -1,4 +1,5 @@
-"""GB's special shapes in the runtime: knitted straights, honors-and-knitted, the formal single wait.
+"""GB's special shapes in the runtime: knitted straights, honors-and-knitted, the formal single
+wait.
 
 Shanten of the knitted shapes is compared with PyMahjongGB's own functions
 when that test extra is installed.

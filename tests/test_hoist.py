@@ -1,4 +1,5 @@
-"""Build-time tile tests: a kind-only loop over the tiles becomes a mask test with the same answers."""
+"""Build-time tile tests: a kind-only loop over the tiles becomes a mask test with the same
+answers."""
 
 from __future__ import annotations
 
@@ -17,7 +18,8 @@ from mjspec.runtime.tiles import N_KINDS, Tile
 HOISTED = [
     "all(t.is_terminal for t in tiles)",
     "any(t.is_dragon for t in tiles)",
-    "all(t.suit == 's' and t.number in (2, 3, 4, 6, 8) or (t.suit == 'z' and t.number == 6) for t in tiles)",
+    "all(t.suit == 's' and t.number in (2, 3, 4, 6, 8) or (t.suit == 'z' and t.number == 6) "
+    "for t in tiles)",
     "all(not t.is_terminal_or_honor for t in tiles)",
     "all(t.is_suited and 4 <= t.number <= 6 for t in tiles)",
     "len({t.suit for t in tiles if t.is_suited}) == 2",
@@ -111,14 +113,20 @@ GROUPS_HOISTED = [
     "all(g.is_terminal_or_honor_group for g in groups if g.kind != 'sequence')",
     "any(g.wind is not None and g.wind == 'E' for g in groups)",
     # the inner loop reads the outer group: only the outer test on its own terms is hoisted
-    "any(g.is_sequence and sum(1 for h in sets if h.is_sequence and h.number == g.number) >= 2 for g in sets)"
+    "any(g.is_sequence and sum(1 for h in sets if h.is_sequence and h.number == g.number) >= 2 "
+    "for g in sets)"
     " and any(h.is_kong for h in sets)",
     # loops that read more than a group's kind run behind a guard the compiler derives
-    "any(g.is_sequence and len({h.suit for h in sets if h.is_sequence and h.number == g.number}) >= 2 for g in sets)",
-    "any(g.is_triplet and len({h.suit for h in groups if h.is_triplet and h.number == g.number and h.suit != 'z'}) in (2, 3) for g in sets)",
-    "any(g.is_sequence and any(h.is_sequence and h.suit == g.suit and h.number == g.number + 3 for h in sets) for g in sets)",
-    "any(g.is_pair and sum(1 for h in groups if h.is_pair and h.suit == g.suit) > 1 for g in groups)",
-    "all(g.is_sequence and sum(1 for h in sets if h.suit == g.suit and h.number == g.number) in (1, 2) for g in sets)",
+    "any(g.is_sequence and len({h.suit for h in sets if h.is_sequence and h.number == "
+    "g.number}) >= 2 for g in sets)",
+    "any(g.is_triplet and len({h.suit for h in groups if h.is_triplet and h.number == g.number "
+    "and h.suit != 'z'}) in (2, 3) for g in sets)",
+    "any(g.is_sequence and any(h.is_sequence and h.suit == g.suit and h.number == g.number + 3 "
+    "for h in sets) for g in sets)",
+    "any(g.is_pair and sum(1 for h in groups if h.is_pair and h.suit == g.suit) > 1 for g in "
+    "groups)",
+    "all(g.is_sequence and sum(1 for h in sets if h.suit == g.suit and h.number == g.number) "
+    "in (1, 2) for g in sets)",
     "any(g.is_triplet and g.wind is not None and g.wind == seat_wind for g in sets)",
     "any(g.concealed and g.is_triplet for g in sets)",
 ]

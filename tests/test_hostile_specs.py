@@ -109,7 +109,10 @@ def test_id_pattern_is_anchored(tmp_path: Path, bad: str) -> None:
 
 
 def test_pattern_id_with_trailing_newline_is_refused(tmp_path: Path) -> None:
-    body = 'scoring:\n  patterns:\n    "extra\\n":\n      names: {en: a, zh: a, ja: a, pt: a, fr: a}\n      when: "True"\n      value: 1\n'
+    body = (
+        'scoring:\n  patterns:\n    "extra\\n":\n      names: {en: a, zh: a, ja: a, pt: a, '
+        'fr: a}\n      when: "True"\n      value: 1\n'
+    )
     errs = [
         str(e)
         for e in compile_library(
@@ -125,7 +128,10 @@ def test_pattern_id_with_trailing_newline_is_refused(tmp_path: Path) -> None:
 
 
 def test_child_pattern_id_is_reported_at_the_child_line(tmp_path: Path) -> None:
-    body = 'scoring:\n  patterns:\n    Bad-Id:\n      names: {en: a, zh: a, ja: a, pt: a, fr: a}\n      when: "True"\n      value: 1\n'
+    body = (
+        "scoring:\n  patterns:\n    Bad-Id:\n      names: {en: a, zh: a, ja: a, pt: a, fr: "
+        'a}\n      when: "True"\n      value: 1\n'
+    )
     errs = [
         str(e)
         for e in compile_library(
@@ -133,7 +139,8 @@ def test_child_pattern_id_is_reported_at_the_child_line(tmp_path: Path) -> None:
         ).errors
     ]
     assert errs == [
-        "specs/house.yaml:5: scoring.patterns.Bad-Id: 'Bad-Id' is not a valid name here (it must match '^[a-z][a-z0-9_]*$(?!\\\\n)')"
+        "specs/house.yaml:5: scoring.patterns.Bad-Id: 'Bad-Id' is not a valid name here (it "
+        "must match '^[a-z][a-z0-9_]*$(?!\\\\n)')"
     ], errs
 
 
@@ -272,7 +279,8 @@ def _snapshot(root: Path) -> dict[str, bytes]:
 
 
 def _spec_folder(tmp: Path, pid: str) -> Layout:
-    """A project folder holding one root spec, with the bundled output of that profile as the previous build."""
+    """A project folder holding one root spec, with the bundled output of that profile as the
+    previous build."""
     layout = Layout.at(tmp)
     (layout.specs).mkdir(parents=True, exist_ok=True)
     layout.generated.mkdir(exist_ok=True)
@@ -305,7 +313,8 @@ def _validate_and_build_agree(
     assert validated in (0, 2) and built in (0, 2)
     assert (validated == 0) == (built == 0), (v_err, b_err)
     if built != 0:
-        # the same errors, located in the same file (validate names the file as given, build relative to the root)
+        # the same errors, located in the same file (validate names the file as given, build
+        # relative to the root)
         v_lines = sorted(
             line.replace(str(spec), f"specs/{pid}.yaml") for line in v_err.splitlines()
         )

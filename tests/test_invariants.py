@@ -49,7 +49,8 @@ from handkit import (
 Check = Callable[[Profile, WinningHand, WinContext], None]
 
 #: Seeded games per game invariant and profile in the default run (CI); the slow run plays 10,000
-#: full matches (test_every_game_invariant_over_ten_thousand_games). MJSPEC_GAMES=200 was the old default.
+#: full matches (test_every_game_invariant_over_ten_thousand_games). MJSPEC_GAMES=200 was the old
+#: default.
 GAMES_PER_INVARIANT = int(os.environ.get("MJSPEC_GAMES", "40"))
 
 
@@ -58,7 +59,8 @@ def _full_kinds(hand: WinningHand) -> list[int]:
 
 
 def _shape_ok(profile: Profile, kinds: list[int], n_melds: int) -> bool:
-    """The profile's shapes by brute force: sets and a pair, seven pairs, and (GB) the special shapes."""
+    """The profile's shapes by brute force: sets and a pair, seven pairs, and (GB) the special
+    shapes."""
     shapes = profile.shapes
     if brute_force_complete(
         kinds,
@@ -172,7 +174,8 @@ def waits_exclude_fifth_copy(profile: Profile, hand: WinningHand, ctx: WinContex
 
 
 def _players(seed: int) -> list[Any]:
-    """Greedy bots play sensibly; random bots reach odd corners (passed wins, calls on the missing suit)."""
+    """Greedy bots play sensibly; random bots reach odd corners (passed wins, calls on the missing
+    suit)."""
     rng = random.Random(seed)
     return [
         GreedyBot(seed * 4 + i) if rng.random() < 0.6 else RandomBot(seed * 4 + i) for i in range(4)
@@ -181,20 +184,24 @@ def _players(seed: int) -> list[Any]:
 
 @dataclass
 class Trace:
-    """A seeded game played once, with the per-step checks that were asked for done along the way."""
+    """A seeded game played once, with the per-step checks that were asked for done along the
+    way."""
 
     profile: Profile
     seed: int
     match: Match
     replay_from_seed: bool = True
-    """replay_reproduces also plays the seed again and compares the records (the same seed and bots make
-    the same game). The slow run does this on every tenth match: the replay of the record, which the
-    invariant names, is checked on every match, and the second play cost a third of the run."""
+    """replay_reproduces also plays the seed again and compares the records (the same seed and bots
+    make the same game). The slow run does this on every tenth match: the replay of the record,
+    which the invariant names, is checked on every match, and the second play cost a third of the
+    run."""
 
 
 def play_traced(profile: Profile, seed: int, hands: int | None, steps: set[str]) -> Trace:
-    """Play a seeded game; after the deal and after every decision run the per-step checks named in ``steps``."""
-    # Tiles compared as sorted (kind, red) numbers: the same test as a Counter of Tiles, without hashing
+    """Play a seeded game; after the deal and after every decision run the per-step checks named in
+    ``steps``."""
+    # Tiles compared as sorted (kind, red) numbers: the same test as a Counter of Tiles, without
+    # hashing
     # every tile of the table after every step (which made the slow run's checks cost 4x its games).
     full = sorted(2 * t.kind + t.red for t in profile.tiles.all_tiles())
 
@@ -227,7 +234,8 @@ def play_traced(profile: Profile, seed: int, hands: int | None, steps: set[str])
 
 
 def zero_sum(t: Trace) -> None:
-    """Points are conserved, counting riichi deposits on the table (an event's ``table`` is what it adds there)."""
+    """Points are conserved, counting riichi deposits on the table (an event's ``table`` is what it
+    adds there)."""
     deposit = t.profile.table.riichi.deposit if t.profile.table.riichi is not None else 0
     for hand in t.match.hands:
         on_table = 0
@@ -386,8 +394,10 @@ def test_every_game_invariant_over_ten_thousand_games(pid: str) -> None:
             GAME_PROPERTIES[name](trace)
 
 
-#: The default run's slice of the slow run (issue 13 item 18): seeded matches of one hand per profile,
-#: greedy and random bots mixed, every game invariant checked; replay on every fourth to keep it quick.
+#: The default run's slice of the slow run (issue 13 item 18): seeded matches of one hand per
+#: profile,
+#: greedy and random bots mixed, every game invariant checked; replay on every fourth to keep it
+#: quick.
 SLICE_MATCHES = int(os.environ.get("MJSPEC_SLICE_MATCHES", "24"))
 
 

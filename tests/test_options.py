@@ -1,4 +1,5 @@
-"""Game options: declared in a spec with type, default and description; values checked; bound into rule fields."""
+"""Game options: declared in a spec with type, default and description; values checked; bound into
+rule fields."""
 
 from __future__ import annotations
 
@@ -89,7 +90,8 @@ options:
     type: bool
     default: false
     sets: [table.calls.multiple_ron]
-    description: {en: several wins, zh: 一炮多响, ja: ダブロン, pt: várias vitórias, fr: plusieurs victoires}
+    description:
+      {en: several wins, zh: 一炮多响, ja: ダブロン, pt: várias vitórias, fr: plusieurs victoires}
 payments:
   values:
     unit: "option_value('Unit') ** min(fan, 3)"
@@ -114,15 +116,18 @@ def test_a_spec_declares_options_and_expressions_read_them(tmp_path: Path) -> No
     ("body", "message"),
     [
         (
-            "options:\n  X:\n    type: bool\n    default: 3\n    description: {en: a, zh: a, ja: a, pt: a, fr: a}\n",
+            "options:\n  X:\n    type: bool\n    default: 3\n    description: {en: a, zh: a, "
+            "ja: a, pt: a, fr: a}\n",
             "expected true or false",
         ),
         (
-            "options:\n  X:\n    type: bool\n    default: true\n    sets: [table.calls.nothing]\n    description: {en: a, zh: a, ja: a, pt: a, fr: a}\n",
+            "options:\n  X:\n    type: bool\n    default: true\n    sets: "
+            "[table.calls.nothing]\n    description: {en: a, zh: a, ja: a, pt: a, fr: a}\n",
             "no such table-rule field",
         ),
         (
-            "options:\n  X:\n    type: count\n    default: 1\n    sets: [table.calls.chi]\n    description: {en: a, zh: a, ja: a, pt: a, fr: a}\n",
+            "options:\n  X:\n    type: count\n    default: 1\n    sets: [table.calls.chi]\n    "
+            "description: {en: a, zh: a, ja: a, pt: a, fr: a}\n",
             "cannot set",
         ),
         ("payments:\n  values:\n    unit: \"option_value('Nope')\"\n", "option_value"),
@@ -188,7 +193,8 @@ def test_a_value_outside_the_declared_range_is_refused_naming_option_and_bound()
 def test_classical_num_rounds_and_score_limit_ranges_everywhere(
     capsys: pytest.CaptureFixture[str],
 ) -> None:
-    """NumRounds=0 (no game at all) and ScoreLimit=0 are refused by play, score, simulate and a request's context."""
+    """NumRounds=0 (no game at all) and ScoreLimit=0 are refused by play, score, simulate and a
+    request's context."""
     for argv in (
         ["play", "classical_xmj", "--option", "NumRounds=0", "--quiet"],
         ["simulate", "classical_xmj", "--games", "1", "--no-progress", "--option", "NumRounds=0"],
@@ -230,15 +236,18 @@ def test_classical_num_rounds_and_score_limit_ranges_everywhere(
     ("body", "message"),
     [
         (
-            "options:\n  X:\n    type: count\n    default: 0\n    minimum: 1\n    description: {en: a, zh: a, ja: a, pt: a, fr: a}\n",
+            "options:\n  X:\n    type: count\n    default: 0\n    minimum: 1\n    description: "
+            "{en: a, zh: a, ja: a, pt: a, fr: a}\n",
             "below the least value 1",
         ),
         (
-            "options:\n  X:\n    type: count\n    default: 2\n    minimum: 3\n    maximum: 2\n    description: {en: a, zh: a, ja: a, pt: a, fr: a}\n",
+            "options:\n  X:\n    type: count\n    default: 2\n    minimum: 3\n    maximum: 2\n "
+            "   description: {en: a, zh: a, ja: a, pt: a, fr: a}\n",
             "maximum 2 is below minimum 3",
         ),
         (
-            "options:\n  X:\n    type: bool\n    default: true\n    minimum: 1\n    description: {en: a, zh: a, ja: a, pt: a, fr: a}\n",
+            "options:\n  X:\n    type: bool\n    default: true\n    minimum: 1\n    "
+            "description: {en: a, zh: a, ja: a, pt: a, fr: a}\n",
             "no minimum or maximum",
         ),
     ],

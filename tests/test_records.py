@@ -447,7 +447,8 @@ def _fuzz_records(examples: int) -> Any:
 
 
 def imported_excerpt() -> dict[str, Any]:
-    """An imported tenhou.net/6 excerpt (South 1 of a game, not its end): a record with ``excerpt``."""
+    """An imported tenhou.net/6 excerpt (South 1 of a game, not its end): a record with
+    ``excerpt``."""
     from mjspec.app.tenhou import load_log
     from mjspec.app.tenhou_replay import game_record
 

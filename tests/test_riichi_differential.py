@@ -1,4 +1,5 @@
-"""riichi_planet against an independent riichi hand calculator, the `mahjong` package (a test extra).
+"""riichi_planet against an independent riichi hand calculator, the `mahjong` package (a test
+extra).
 
 The package (MahjongRepository/mahjong, pure Python, MIT) is checked by its
 authors against Tenhou replays. For random legal winning hands (tests/riichikit.py:
@@ -102,7 +103,8 @@ def _counted_reading_of_a_yakuman(
 INTENTIONAL: tuple[Intentional, ...] = (
     Intentional(
         "counted_reading_of_a_yakuman",
-        "contracts/scoring.md: the best arrangement by payment, then han, then fu; the package prefers "
+        "contracts/scoring.md: the best arrangement by payment, then han, then fu; the package "
+        "prefers "
         "a real yakuman to a counted one of equal payment (001: counted yakuman from 13 han)",
         _counted_reading_of_a_yakuman,
     ),
@@ -150,7 +152,8 @@ def compare(win: RiichiWin) -> tuple[list[str], str | None, str]:
     }
     why = (
         f"{win.describe()}\n    mjspec  {shown} {pats}\n"
-        f"    package {{'legal': {ref['legal']}, 'total': {ref.get('total')}, 'fu': {ref.get('fu')}, "
+        f"    package {{'legal': {ref['legal']}, 'total': {ref.get('total')}, 'fu': "
+        f"{ref.get('fu')}, "
         f"'payments': {ref.get('payments')}}} {ref['yaku']}\n    differ on {diff}"
     )
     for cls in INTENTIONAL:
@@ -161,7 +164,8 @@ def compare(win: RiichiWin) -> tuple[list[str], str | None, str]:
 
 @dataclass
 class Survey:
-    """Agreement over a corpus: raw (every hand) and adjusted (intentional differences set aside)."""
+    """Agreement over a corpus: raw (every hand) and adjusted (intentional differences set
+    aside)."""
 
     checked: int = 0
     agree: int = 0
@@ -196,7 +200,8 @@ class Survey:
         adjusted = self.checked - n_int
         lines = [
             f"{self.checked} hands: raw agreement {self.agree / self.checked:.2%} ({self.agree}); "
-            f"adjusted {self.agree / max(adjusted, 1):.2%} of {adjusted} after {n_int} intentional differences",
+            f"adjusted {self.agree / max(adjusted, 1):.2%} of {adjusted} after {n_int} "
+            "intentional differences",
         ]
         lines += [f"  intentional {k}: {v}" for k, v in sorted(self.intentional.items())]
         if self.unexplained:
@@ -294,7 +299,8 @@ def test_seeded_corpus_covers_the_situations() -> None:
                 seen["thirteen_sided"] += 1
     want = (
         "riichi double_riichi ippatsu last_tile after_kong robbing_kong first_draw honba "
-        "chi pon minkan ankan kakan tsumo ron dealer non_dealer red seven_pairs thirteen_orphans thirteen_sided"
+        "chi pon minkan ankan kakan tsumo ron dealer non_dealer red seven_pairs "
+        "thirteen_orphans thirteen_sided"
     ).split()
     missing = [k for k in want if seen[k] == 0]
     assert not missing, f"the corpus never has {missing}: {dict(seen)}"
@@ -306,7 +312,8 @@ def test_seeded_corpus_covers_the_situations() -> None:
 def test_the_package_configured_as_001_pays_the_books_example() -> None:
     """001: "Um ron fechado de 3-han 40-fu e não dealer vale 5.200 pontos; o mesmo vitória por
     compra custa 1.300 de cada não dealer e 2.600 do Leste" (no kiriage, rounding up to 100)."""
-    # 20 fu + 8 (concealed 111s) + 2 (closed wait on 7p) + 10 (closed ron) or 2 (tsumo): 40 fu either way.
+    # 20 fu + 8 (concealed 111s) + 2 (closed wait on 7p) + 10 (closed ron) or 2 (tsumo): 40 fu
+    # either way.
     tiles = parse_tiles("234m68p111s456s99p")
     win_tile = parse_tiles("7p")[0]
     riichi = {"seat_wind": "S", "riichi": True, "ura_indicators": "1z"}
@@ -393,8 +400,9 @@ def test_the_comparison_catches_every_field() -> None:
 
 
 def test_a_counted_reading_of_a_yakuman_is_the_one_intentional_difference() -> None:
-    """Four concealed triplets drawn, or riichi, tsumo, iipeikou, tanyao, full flush and dora: both pay
-    one yakuman; the package reports the yakuman, the contract's preference the counted 17 han."""
+    """Four concealed triplets drawn, or riichi, tsumo, iipeikou, tanyao, full flush and dora: both
+    pay one yakuman; the package reports the yakuman, the contract's preference the counted 17
+    han."""
     win = RiichiWin(
         tuple(parse_tiles("2244455666888p")),
         (),

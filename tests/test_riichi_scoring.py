@@ -158,7 +158,8 @@ def test_limit_tiers(dora: str, han: int, non_dealer_ron: int, dealer_ron: int) 
 
 
 def test_counted_yakuman_reports_its_real_han() -> None:
-    # riichi 1 + pure straight 2 + full flush 6 + dora 6 (two 4m indicators, three 5m) = 15 han: yakuman.
+    # riichi 1 + pure straight 2 + full flush 6 + dora 6 (two 4m indicators, three 5m) = 15 han:
+    # yakuman.
     a = score("123456789m234m5m", "5m", riichi=True, dora_indicators="44m")
     assert a["total"] == 15 and a["fu"] is not None
     assert a["payments"] == {"discarder": 32000}
@@ -254,8 +255,10 @@ def test_every_pattern_has_a_worked_example() -> None:
 
 
 def test_readings_have_examples() -> None:
-    # chinroutou from several suits, ryuuiisou without the green dragon, ryanpeikou over seven pairs,
-    # haitei and houtei as two patterns: each reading is exercised by a spec example (run by test_examples).
+    # chinroutou from several suits, ryuuiisou without the green dragon, ryanpeikou over seven
+    # pairs,
+    # haitei and houtei as two patterns: each reading is exercised by a spec example (run by
+    # test_examples).
     profile = load_profile("riichi_planet")
     names = {ex.name for ex in profile.examples}
     assert "all terminals from several suits" in names

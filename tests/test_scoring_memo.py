@@ -47,7 +47,8 @@ def _answer(s: Score) -> tuple[object, ...]:
 
 
 def _situations(rng: random.Random, ctx: WinContext) -> list[WinContext]:
-    """The same win in other situations: other winds, flowers, last tile; self-draw and discard alike."""
+    """The same win in other situations: other winds, flowers, last tile; self-draw and discard
+    alike."""
     out = [ctx]
     for _ in range(3):
         out.append(
@@ -173,7 +174,8 @@ def test_tiles_only_names_are_hand_names_that_ignore_the_situation() -> None:
 
 
 def test_bundled_patterns_marked_tiles_only_run_on_tiles_alone() -> None:
-    """The reused hits come from a view holding no situation: a mismarked pattern would raise there."""
+    """The reused hits come from a view holding no situation: a mismarked pattern would raise
+    there."""
     profile = load_profile("gb_mcr")
     marked = {p.id for p in profile.patterns if p.tiles_only}
     assert "full_flush" in marked and "pure_double_chow" in marked and "edge_wait" in marked

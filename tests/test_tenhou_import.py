@@ -1,4 +1,5 @@
-"""The Tenhou log importer: mjlog and tenhou.net/6 parsing, meld bit fields, red fives, and the rebuilt wall.
+"""The Tenhou log importer: mjlog and tenhou.net/6 parsing, meld bit fields, red fives, and the
+rebuilt wall.
 
 The logs are real Tenhou games copied into tests/data/tenhou/ with their
 licences (see tests/data/README.md).
@@ -59,7 +60,8 @@ def test_meld_bit_fields_decode_each_call_kind() -> None:
     # Chi by seat 3 of seat 2's 2p (id 40), with 3p 44 and 4p 48 (bug1.xml, hand 1).
     chi = decode_meld(3, 24583)
     assert (chi.kind, chi.source, chi.tiles, chi.called) == (MeldKind.CHI, 2, (40, 44, 48), 40)
-    # Seat 0's pon of white dragons (m=47658, 125 left out) and the added kan of 125 on it (same hand).
+    # Seat 0's pon of white dragons (m=47658, 125 left out) and the added kan of 125 on it (same
+    # hand).
     pon_white = decode_meld(0, 47658)
     assert (pon_white.kind, pon_white.tiles) == (MeldKind.PON, (124, 126, 127))
     kakan = decode_meld(0, 47666)
@@ -69,7 +71,8 @@ def test_meld_bit_fields_decode_each_call_kind() -> None:
         (124, 125, 126, 127),
         125,
     )
-    # Pon: kind 11 (3p), copy 1 left out, the first remaining copy called, from the left (relative 3).
+    # Pon: kind 11 (3p), copy 1 left out, the first remaining copy called, from the left (relative
+    # 3).
     code = ((11 * 3 + 0) << 9) | (1 << 5) | 0x8 | 3
     pon = decode_meld(1, code)
     assert (pon.kind, pon.source, pon.tiles, pon.called) == (MeldKind.PON, 0, (44, 46, 47), 44)
@@ -108,7 +111,8 @@ def test_red_fives_are_ids_16_52_88() -> None:
 
 
 def _follow(hand: TenhouHand) -> None:
-    """Walk a hand's steps keeping each seat's tiles; fail on any step a real table could not have made."""
+    """Walk a hand's steps keeping each seat's tiles; fail on any step a real table could not have
+    made."""
     held = [Counter(h) for h in hand.dealt]
     melds: list[list[tuple[int, ...]]] = [[] for _ in range(4)]
     last_discard: tuple[int, int] | None = None
@@ -176,7 +180,8 @@ def test_every_mjlog_step_is_a_possible_table_step(path: Path) -> None:
     )
     for hand in game.hands:
         _follow(hand)
-        # The score chain: each hand starts from the previous hand's scores plus its changes and riichi deposits.
+        # The score chain: each hand starts from the previous hand's scores plus its changes and
+        # riichi deposits.
     for prev, nxt in zip(game.hands, game.hands[1:]):
         deposits = [0] * 4
         for st in prev.steps:
@@ -333,7 +338,8 @@ def test_a_synthetic_log_with_five_copies_is_refused_naming_file_and_hand() -> N
     ("text", "message"),
     [
         (
-            "<mjloggm><GO type='169'/><INIT seed='0,0,0,1,2' ten='250,250,250,250' oya='0' hai0='1' hai1='' hai2='' hai3=''/></mjloggm>",
+            "<mjloggm><GO type='169'/><INIT seed='0,0,0,1,2' ten='250,250,250,250' oya='0' "
+            "hai0='1' hai1='' hai2='' hai3=''/></mjloggm>",
             r"x\.mjlog, hand 0, <INIT seed=\"0,0,0,1,2\".*seed needs 6 numbers",
         ),
         (
@@ -426,7 +432,8 @@ def test_rebuilt_wall_deals_the_logged_hands_indicators_and_replacements() -> No
 
 
 def test_rebuilt_wall_reproduces_every_draw_when_played() -> None:
-    """Playing the logged decisions on the rebuilt wall leaves every non-winner holding the log's tiles."""
+    """Playing the logged decisions on the rebuilt wall leaves every non-winner holding the log's
+    tiles."""
     from mjspec.app.registry import load_profile
     from mjspec.app.tenhou_replay import replay_hand
 
@@ -439,7 +446,8 @@ def test_rebuilt_wall_reproduces_every_draw_when_played() -> None:
 
 
 def test_match_result_rounds_halves_away_from_zero_like_tenhou() -> None:
-    """bug3.xml ends with -7,500 points for seat 3: Tenhou counts -8,000 (result -58), and 51,400 for first place."""
+    """bug3.xml ends with -7,500 points for seat 3: Tenhou counts -8,000 (result -58), and 51,400
+    for first place."""
     from mjspec.runtime.match import Match
     from mjspec.app.registry import load_profile
 

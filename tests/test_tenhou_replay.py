@@ -30,22 +30,28 @@ DATA = Path(__file__).parent / "data" / "tenhou"
 GAMES = sorted((DATA / "tenhou-mjx" / "mjlog").glob("*.mjlog")) + sorted(
     (DATA / "tenhou-dnovikoff" / "mjlog").glob("*.xml")
 )
-# A few games for the normal run: a double ron, pao on self-draws (one with repeat counters), four kans.
+# A few games for the normal run: a double ron, pao on self-draws (one with repeat counters), four
+# kans.
 FAST = ["double-ron.mjlog", "pao-tsumo.mjlog", "pao.xml", "2016052515gm-00a9-0000-c4d72066.mjlog"]
 
 DIFFERENCES: dict[tuple[str, int], str] = {
     ("confusing_nakis_1.json", 0): (
-        "an excerpt kept upstream to test call parsing: seat 2's riichi stood (a discard after the sideways one "
-        "passed) and seat 0 then won on seat 2's discard, so the winner takes the 1,000 deposit (+1,000 +600 honba "
-        "= +2,600, as the table pays); the excerpt gives +1,600. Every full game in the corpus pays deposits to the "
+        "an excerpt kept upstream to test call parsing: seat 2's riichi stood (a discard after "
+        "the sideways one "
+        "passed) and seat 0 then won on seat 2's discard, so the winner takes the 1,000 "
+        "deposit (+1,000 +600 honba "
+        "= +2,600, as the table pays); the excerpt gives +1,600. Every full game in the corpus "
+        "pays deposits to the "
         "winner as the table does, so the excerpt's result was most likely edited"
     ),
 }
-"""(file, hand) -> why that hand does not reproduce: a documented rule difference between Tenhou and the profile."""
+"""(file, hand) -> why that hand does not reproduce: a documented rule difference between Tenhou and
+the profile."""
 
 GAME_DIFFERENCES: dict[str, tuple[str, str]] = {
     "bye.xml": (
-        "an East-only game (GO type 161: bit 0x08 clear); riichi_tenhou is Tenhou's East-South ranked game, "
+        "an East-only game (GO type 161: bit 0x08 clear); riichi_tenhou is Tenhou's East-South "
+        "ranked game, "
         "so its match plays on after East 4",
         "the log ends but the match rules would play on",
     ),
@@ -54,13 +60,17 @@ GAME_DIFFERENCES: dict[str, tuple[str, str]] = {
         "the log ends but the match rules would play on",
     ),
     "bug1.xml": (
-        "played in February 2009, when Tenhou did not end the game on the all-last dealer's ready hand: at South 4 "
-        "the dealer (seat 3) was ready at the exhaustive draw and first with 37,400, and the game went on; riichi_tenhou "
-        "follows Tenhou's published rule that the first-placed all-last dealer stops on a win or a ready hand",
+        "played in February 2009, when Tenhou did not end the game on the all-last dealer's "
+        "ready hand: at South 4 "
+        "the dealer (seat 3) was ready at the exhaustive draw and first with 37,400, and the "
+        "game went on; riichi_tenhou "
+        "follows Tenhou's published rule that the first-placed all-last dealer stops on a win "
+        "or a ready hand",
         "hand 10: the match rules ended the game before this hand",
     ),
 }
-"""file -> (why the whole game, played as one match, parts from the log while every hand reproduces; the difference seen)."""
+"""file -> (why the whole game, played as one match, parts from the log while every hand reproduces;
+the difference seen)."""
 
 
 def _outcome(path: Path) -> GameOutcome:
@@ -106,7 +116,8 @@ def test_every_standard_game_replays() -> None:
         ]
         mismatched += [f"{path.name}: {f}" for f in outcome.flow]
     print(
-        f"\n{games} games, {hands} hands: {legal} hands all decisions legal, {exact} hands exact, {exact_games} games exact"
+        f"\n{games} games, {hands} hands: {legal} hands all decisions legal, {exact} hands "
+        f"exact, {exact_games} games exact"
     )
     for line in mismatched:
         print("  " + line)
@@ -156,8 +167,8 @@ EXCERPTS = sorted(
 
 @pytest.mark.parametrize("path", EXCERPTS, ids=lambda p: p.name)
 def test_edge_case_excerpts_replay_hand_by_hand(path: Path) -> None:
-    """The mjai-reviewer excerpts (chankan, kans, double ron, four riichi, ambiguous calls) are not whole
-    games: each hand is replayed from its recorded start."""
+    """The mjai-reviewer excerpts (chankan, kans, double ron, four riichi, ambiguous calls) are not
+    whole games: each hand is replayed from its recorded start."""
     game = load_log(path)
     profile = load_profile(PROFILE)
     for th in game.hands:

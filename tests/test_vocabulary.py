@@ -1,4 +1,5 @@
-"""The spec language's vocabulary, declared once in the runtime, and the runtime classes it compiles to."""
+"""The spec language's vocabulary, declared once in the runtime, and the runtime classes it compiles
+to."""
 
 from __future__ import annotations
 
@@ -59,7 +60,8 @@ def test_the_view_takes_its_slots_from_the_vocabulary_and_types_every_one() -> N
 
     public = {s for s in HandView.__slots__ if not s.startswith("_")}
     assert public == (set(HAND_NAMES) | set(COMBINATION_NAMES) | set(POINT_NAMES)) - view._COMPUTED
-    # The annotations give each slot its Python type (what mypy --strict checks generated engines by).
+    # The annotations give each slot its Python type (what mypy --strict checks generated engines
+    # by).
     assert public <= set(typing.get_type_hints(HandView))
 
 
