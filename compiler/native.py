@@ -685,6 +685,41 @@ class CFunction:
 
 
 @dataclass(frozen=True)
+class CTable:
+    """One table of the profile (``const <ctype> <name>[]``): each row is a macro named for what
+    it stands for (a pattern's id, ...), and the table lists the macros by name. ``rows`` are the
+    (macro, initializer) this file defines; a row the same as an ancestor's (or one defined
+    earlier here) is that one's macro, so a profile extending another writes only the rows it
+    changes, and its table reads as the parent's list with those names replaced."""
+
+    ctype: str
+    name: str
+    rows: tuple[tuple[str, str], ...]
+    listing: tuple[str, ...]
+    """The table's row macros, a few to a line (each line ends with a comma)."""
+
+
+#: Width of a line listing a table's row macros (the generated C is not reformatted).
+_LISTING_WIDTH = 100
+
+
+def _listing(names: list[str]) -> tuple[str, ...]:
+    """``names`` joined by commas, as few to a line as fit in :data:`_LISTING_WIDTH`."""
+    lines: list[str] = []
+    line = ""
+    for n in names:
+        item = f"{n},"
+        if line and len(line) + 1 + len(item) > _LISTING_WIDTH:
+            lines.append(line)
+            line = item
+        else:
+            line = f"{line} {item}" if line else item
+    if line:
+        lines.append(line)
+    return tuple(lines)
+
+
+@dataclass(frozen=True)
 class NativeModule:
     """Everything ``templates/engine.c.j2`` interpolates: functions, then the profile's tables as
     C initializers (each built here from the IR; the template only loops).
@@ -699,9 +734,8 @@ class NativeModule:
     """The functions written in this file (not those it shares)."""
     arrays: tuple[tuple[str, str, str], ...]
     """(C type, name, initializer) of the small index arrays the tables point at, written here."""
-    tables: tuple[tuple[str, str, tuple[str, ...]], ...]
-    """(C type, name, rows) of the tables of patterns, requirements, point items and formulas
-    written here."""
+    tables: "tuple[CTable, ...]"
+    """The tables of patterns, requirements, point items and formulas written here."""
     fields: tuple[tuple[str, str], ...]
     """The scalar fields of mj_profile, (name, C value)."""
     parent: "NativeModule | None" = None
@@ -744,7 +778,7 @@ def native_module(
     hand = Scope(payment=False, pattern_ids=pattern_ids, option_names=option_names)
     functions: list[CFunction] = []
     arrays: list[tuple[str, str, str]] = []
-    tables: list[tuple[str, str, tuple[str, ...]]] = []
+    tables: list[CTable] = []
     known: dict[tuple[str, ...], str] = dict(parent.known) if parent is not None else {}
 
     def fn(e: "ExprIR | None", name: str, what: str, scope: Scope = hand) -> str:
@@ -768,13 +802,25 @@ def native_module(
             arrays.append((ctype, known[key], init))
         return known[key]
 
-    def table(ctype: str, name: str, rows: list[str]) -> str:
+    def table(ctype: str, name: str, stem: str, rows: list[tuple[str, str]]) -> str:
+        """The table of ``rows`` ((what the row stands for, its initializer)), each row a macro
+        ``<id>_<STEM>_<what>`` (an upper-case stem: no function shares the name)."""
         if not rows:
             return "NULL"
-        key = ("table", ctype, *rows)
+        new: list[tuple[str, str]] = []
+        names: list[str] = []
+        for i, (what, text) in enumerate(rows):
+            key = ("row", ctype, text)
+            if key not in known:
+                # an id is a plain identifier (the schema says so); anything else goes by position
+                tail = what if re.fullmatch(r"[a-z][a-z0-9_]*", what) else f"_{i}"
+                known[key] = f"{ir.id}_{stem}_{tail}"
+                new.append((known[key], text))
+            names.append(known[key])
+        key = ("table", ctype, *names)
         if key not in known:
             known[key] = f"{ir.id}_{name}"
-            tables.append((ctype, known[key], tuple(rows)))
+            tables.append(CTable(ctype, known[key], tuple(new), _listing(names)))
         return known[key]
 
     def amount(value: "int | ExprIR | None", name: str, what: str) -> str:
@@ -785,7 +831,7 @@ def native_module(
         return f"{{INT64_C({int(value)}), NULL}}"
 
     group_ids = tuple(g.id for g in ir.groups)
-    patterns: list[str] = []
+    patterns: list[tuple[str, str]] = []
     for i, p in enumerate(ir.patterns):
         where = f"scoring.patterns.{p.id}"
         excludes = [pattern_ids.index(x) for x in p.excludes if x in pattern_ids]
@@ -800,62 +846,59 @@ def native_module(
             )
         combine = _COMBINE_C[p.combine[0]] if p.combine is not None else "MJ_NONE"
         size = p.combine[1] if p.combine is not None else 0
-        patterns.append(
-            "{"
-            + ", ".join(
-                [
-                    c_string(p.id),
-                    c_string(p.names.en),
-                    c_string(p.section),
-                    fn(p.when, f"when_{i}", f"{where}.when"),
-                    fn(p.count, f"count_{i}", f"{where}.count"),
-                    amount(p.value, f"value_{i}", f"{where}.value"),
-                    "1" if p.open_value is not None else "0",
-                    amount(p.open_value, f"open_value_{i}", f"{where}.open_value"),
-                    str(group_ids.index(p.group)) if p.group is not None else "MJ_NONE",
-                    ex_name,
-                    lim_name,
-                    str(len(excludes)),
-                    combine,
-                    str(size),
-                    *(
-                        "1" if flag else "0"
-                        for flag in (p.fallback, p.bonus, p.limit, p.tiles_only, p.members_only)
-                    ),
-                ]
-            )
-            + "}"
+        row = ", ".join(
+            [
+                c_string(p.id),
+                c_string(p.names.en),
+                c_string(p.section),
+                fn(p.when, f"when_{i}", f"{where}.when"),
+                fn(p.count, f"count_{i}", f"{where}.count"),
+                amount(p.value, f"value_{i}", f"{where}.value"),
+                "1" if p.open_value is not None else "0",
+                amount(p.open_value, f"open_value_{i}", f"{where}.open_value"),
+                str(group_ids.index(p.group)) if p.group is not None else "MJ_NONE",
+                ex_name,
+                lim_name,
+                str(len(excludes)),
+                combine,
+                str(size),
+                *(
+                    "1" if flag else "0"
+                    for flag in (p.fallback, p.bonus, p.limit, p.tiles_only, p.members_only)
+                ),
+            ]
         )
+        patterns.append((p.id, "{" + row + "}"))
     requirements = [
-        "{"
-        + f"{c_string(r.reason.en)}, {fn(r.when, f'require_{i}', f'win.requirements.{r.id}')}"
-        + "}"
+        (
+            r.id,
+            "{"
+            + f"{c_string(r.reason.en)}, {fn(r.when, f'require_{i}', f'win.requirements.{r.id}')}"
+            + "}",
+        )
         for i, r in enumerate(ir.requirements)
     ]
-    point_items: list[str] = []
+    point_items: list[tuple[str, str]] = []
     result = "NULL"
     if ir.points is not None:
         for i, it in enumerate(ir.points.items):
             where = f"scoring.points.items.{it.id}"
-            point_items.append(
-                "{"
-                + ", ".join(
-                    [
-                        c_string(it.id),
-                        c_string(it.names.en),
-                        c_string(it.section),
-                        fn(it.when, f"point_when_{i}", f"{where}.when"),
-                        amount(it.value, f"point_value_{i}", f"{where}.value"),
-                    ]
-                )
-                + "}"
+            row = ", ".join(
+                [
+                    c_string(it.id),
+                    c_string(it.names.en),
+                    c_string(it.section),
+                    fn(it.when, f"point_when_{i}", f"{where}.when"),
+                    amount(it.value, f"point_value_{i}", f"{where}.value"),
+                ]
             )
+            point_items.append((it.id, "{" + row + "}"))
         result = fn(ir.points.result, "points_result", "scoring.points.result")
     named = tuple(a.name for a in ir.payment_values)
     if len(named) > 16:
         raise NativeUnsupported(f"{ir.spec_file}: more than 16 named payment values")
 
-    def formulas(amounts: tuple[object, ...], kind: str) -> list[str]:
+    def formulas(amounts: tuple[object, ...], kind: str) -> list[tuple[str, str]]:
         out = []
         for i, a in enumerate(amounts):
             scope = Scope(
@@ -863,7 +906,8 @@ def native_module(
                 option_names=option_names,
                 named_values=named[:i] if kind == "values" else named,
             )
-            out.append("{" + f"{c_string(a.name)}, {fn(a.expr, f'{kind}_{i}', f'payments.{kind}.{a.name}', scope)}" + "}")  # type: ignore[attr-defined]
+            body = fn(a.expr, f"{kind}_{i}", f"payments.{kind}.{a.name}", scope)  # type: ignore[attr-defined]
+            out.append((a.name, "{" + f"{c_string(a.name)}, {body}" + "}"))  # type: ignore[attr-defined]
         return out
 
     values = formulas(ir.payment_values, "values")
@@ -885,12 +929,12 @@ def native_module(
         minimum_without = array(
             "int", "minimum_without", ", ".join(str(pattern_ids.index(x)) for x in minimum.without)
         )
-    requirements_table = table("mj_requirement", "requirements", requirements)
-    patterns_table = table("mj_pattern", "patterns", patterns)
-    point_items_table = table("mj_point_item", "point_items", point_items)
-    values_table = table("mj_formula", "values", values)
-    ron_table = table("mj_formula", "ron", ron)
-    tsumo_table = table("mj_formula", "tsumo", tsumo)
+    requirements_table = table("mj_requirement", "requirements", "REQUIREMENT", requirements)
+    patterns_table = table("mj_pattern", "patterns", "PATTERN", patterns)
+    point_items_table = table("mj_point_item", "point_items", "POINT_ITEM", point_items)
+    values_table = table("mj_formula", "values", "VALUE", values)
+    ron_table = table("mj_formula", "ron", "RON", ron)
+    tsumo_table = table("mj_formula", "tsumo", "TSUMO", tsumo)
     needs = set(ir.needs)
     shapes = ir.shapes
     fields = (
@@ -975,3 +1019,4 @@ def render_native(
     body = template.render(m=module, digest="@DIGEST@")
     digest = hashlib.sha256(body.encode("utf-8")).hexdigest()[:32]
     return body.replace("@DIGEST@", digest), digest, module
+

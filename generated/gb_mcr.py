@@ -4100,7 +4100,7 @@ PROFILE = Profile(
 #: The digest of this profile's native engine (generated/native/gb_mcr.c) built from the
 #: same spec, or None when the profile runs on the Python backend only. A compiled native module
 #: whose digest differs (built from an older spec) is never used.
-NATIVE_DIGEST: str | None = "03a38da7fa161e0fd0f995a7520b14f4"
+NATIVE_DIGEST: str | None = "be8b857fd6396520501213048ad25802"
 
 # The runtime learns of this engine, and of its native module, from this call alone.
 register_engine(

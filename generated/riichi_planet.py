@@ -2432,7 +2432,7 @@ PROFILE = Profile(
 #: The digest of this profile's native engine (generated/native/riichi_planet.c) built from the
 #: same spec, or None when the profile runs on the Python backend only. A compiled native module
 #: whose digest differs (built from an older spec) is never used.
-NATIVE_DIGEST: str | None = "5f7e1d1562ab5e0f8a09dbbc1aceffb4"
+NATIVE_DIGEST: str | None = "c289cbe2d4bbe3df4f72186d32b7ebfe"
 
 # The runtime learns of this engine, and of its native module, from this call alone.
 register_engine(

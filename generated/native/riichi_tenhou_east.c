@@ -4,11 +4,13 @@
  * Native engine of profile riichi_tenhou_east: the profile's tables and one C
  * function per spec expression, lowered by compiler/native.py; every mechanism
  * lives in the native core (runtime/native/score.c), which reads PROFILE.
- * It extends riichi_tenhou: this file includes that one's (digest 59aaffde734b9df963853f75e1935788)
- * and writes only the functions and tables that differ from those it includes.
+ * It extends riichi_tenhou: this file includes that one's (digest a2bc12320a28c739ce696667c4dc0d99)
+ * and writes only the functions, tables and table rows that differ from those it includes.
  * Every name starts with the profile id, so that a profile extending this one can
  * include this file in turn; its module init is compiled only when this file is the
- * module being built (MJ_NATIVE_PARENT is undefined then).
+ * module being built (MJ_NATIVE_PARENT is undefined then). Each table row is a macro
+ * named for what it stands for (<id>_PATTERN_<pattern id>, ...), so that a table of a
+ * profile extending this one lists these rows by name, writing out only those it changes.
  */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
@@ -54,7 +56,7 @@ PyMODINIT_FUNC PyInit__native_riichi_tenhou_east(void) {
     PyObject *capsule = PyCapsule_New((void *)&riichi_tenhou_east_profile, "mjspec.native_profile", NULL);
     if (capsule == NULL || PyModule_AddObject(m, "PROFILE", capsule) < 0 ||
         PyModule_AddIntConstant(m, "ABI", MJ_ABI) < 0 ||
-        PyModule_AddStringConstant(m, "DIGEST", "25a35792381370212054135239520493") < 0) {
+        PyModule_AddStringConstant(m, "DIGEST", "f323c26b756f24de081d89b022ab3c06") < 0) {
         Py_XDECREF(capsule);
         Py_DECREF(m);
         return NULL;
