@@ -746,6 +746,19 @@ class NativeModule:
     """Every function, array and table this module can use (its own and its ancestors'), by what
     it is (its C text), with its C name: what a child module looks its own up in."""
 
+    @property
+    def written_fields(self) -> tuple[tuple[str, str], ...]:
+        """The fields of mj_profile this file writes: those that differ from the parent's, or
+        (no parent) those that are not 0 or NULL, which a designated initializer leaves so."""
+        if self.parent is not None:
+            inherited = set(self.parent.fields)
+            return tuple(f for f in self.fields if f not in inherited)
+        return tuple(f for f in self.fields if f[1] not in _ZERO)
+
+
+#: C values a designated initializer gives a field it leaves out.
+_ZERO = frozenset({"0", "NULL", "INT64_C(0)"})
+
 
 _PREFER_C = {
     "total": "MJ_PREFER_TOTAL",

@@ -15,14 +15,7 @@
 
 #include "mjscore.h"
 #include "mjexpr.h"
-
-#ifndef MJ_MAYBE_UNUSED
-#if defined(__GNUC__) || defined(__clang__)
-#define MJ_MAYBE_UNUSED __attribute__((unused)) /* a profile extending this one may not use all */
-#else
-#define MJ_MAYBE_UNUSED
-#endif
-#endif
+#include "mjmodule.h"
 
 #ifndef MJ_NATIVE_PARENT
 #define MJ_NATIVE_MAIN_classical_xmj
@@ -683,36 +676,19 @@ static MJ_MAYBE_UNUSED const mj_formula classical_xmj_tsumo[] = {
     classical_xmj_TSUMO_east, classical_xmj_TSUMO_non_east,
 };
 
-/* The fields of mj_profile; a profile extending this one starts from these. */
+/* The fields of mj_profile that are not 0 or NULL; a profile extending this one starts from these. */
 #define classical_xmj_PROFILE_FIELDS \
     .standard = 1, \
-    .seven_pairs = 0, \
-    .seven_pairs_allow_four_of_a_kind = 0, \
     .thirteen_orphans = 1, \
-    .knitted = 0, \
-    .needs_only_wait = 0, \
     .needs_only_live_wait = 1, \
-    .needs_concealed_triplets = 0, \
     .needs_counts = 1, \
-    .requirements = NULL, \
-    .n_requirements = 0, \
     .patterns = classical_xmj_patterns, \
     .n_patterns = 47, \
-    .group_pick = NULL, \
-    .n_groups = 0, \
-    .has_cap = 0, \
-    .cap = INT64_C(0), \
     .prefer = classical_xmj_prefer, \
     .n_prefer = 2, \
-    .has_minimum = 0, \
-    .minimum_at_least = INT64_C(0), \
-    .minimum_without = NULL, \
-    .n_minimum_without = 0, \
-    .minimum_reason_en = NULL, \
     .has_points = 1, \
     .point_items = classical_xmj_point_items, \
     .n_point_items = 13, \
-    .points_result = NULL, \
     .values = classical_xmj_values, \
     .n_values = 2, \
     .ron = classical_xmj_ron, \
@@ -722,7 +698,6 @@ static MJ_MAYBE_UNUSED const mj_formula classical_xmj_tsumo[] = {
     .hand_value = 1, \
     .n_options = 21, \
     .limit_hands_counted = 2, \
-    .has_combinations = 0, \
     /* end of classical_xmj_PROFILE_FIELDS */
 
 static MJ_MAYBE_UNUSED const mj_profile classical_xmj_profile = {
@@ -732,22 +707,5 @@ static MJ_MAYBE_UNUSED const mj_profile classical_xmj_profile = {
 };
 
 #ifdef MJ_NATIVE_MAIN_classical_xmj
-static struct PyModuleDef module = {
-    PyModuleDef_HEAD_INIT, "_native_classical_xmj", "Native engine of profile classical_xmj (generated).", -1, NULL, NULL, NULL, NULL, NULL,
-};
-
-PyMODINIT_FUNC PyInit__native_classical_xmj(void) {
-    PyObject *m = PyModule_Create(&module);
-    if (m == NULL)
-        return NULL;
-    PyObject *capsule = PyCapsule_New((void *)&classical_xmj_profile, "mjspec.native_profile", NULL);
-    if (capsule == NULL || PyModule_AddObject(m, "PROFILE", capsule) < 0 ||
-        PyModule_AddIntConstant(m, "ABI", MJ_ABI) < 0 ||
-        PyModule_AddStringConstant(m, "DIGEST", "f10db9fb4bb21c088c974432954c3a2b") < 0) {
-        Py_XDECREF(capsule);
-        Py_DECREF(m);
-        return NULL;
-    }
-    return m;
-}
+MJ_NATIVE_MODULE(classical_xmj, "6b0eb57b8002c8cb26424a752775b563")
 #endif

@@ -15,14 +15,7 @@
 
 #include "mjscore.h"
 #include "mjexpr.h"
-
-#ifndef MJ_MAYBE_UNUSED
-#if defined(__GNUC__) || defined(__clang__)
-#define MJ_MAYBE_UNUSED __attribute__((unused)) /* a profile extending this one may not use all */
-#else
-#define MJ_MAYBE_UNUSED
-#endif
-#endif
+#include "mjmodule.h"
 
 #ifndef MJ_NATIVE_PARENT
 #define MJ_NATIVE_MAIN_gb_mcr
@@ -815,7 +808,7 @@ static MJ_MAYBE_UNUSED const mj_formula gb_mcr_tsumo[] = {
     gb_mcr_TSUMO_each,
 };
 
-/* The fields of mj_profile; a profile extending this one starts from these. */
+/* The fields of mj_profile that are not 0 or NULL; a profile extending this one starts from these. */
 #define gb_mcr_PROFILE_FIELDS \
     .standard = 1, \
     .seven_pairs = 1, \
@@ -823,17 +816,10 @@ static MJ_MAYBE_UNUSED const mj_formula gb_mcr_tsumo[] = {
     .thirteen_orphans = 1, \
     .knitted = 1, \
     .needs_only_wait = 1, \
-    .needs_only_live_wait = 0, \
     .needs_concealed_triplets = 1, \
     .needs_counts = 1, \
-    .requirements = NULL, \
-    .n_requirements = 0, \
     .patterns = gb_mcr_patterns, \
     .n_patterns = 81, \
-    .group_pick = NULL, \
-    .n_groups = 0, \
-    .has_cap = 0, \
-    .cap = INT64_C(0), \
     .prefer = gb_mcr_prefer, \
     .n_prefer = 1, \
     .has_minimum = 1, \
@@ -841,18 +827,11 @@ static MJ_MAYBE_UNUSED const mj_formula gb_mcr_tsumo[] = {
     .minimum_without = gb_mcr_minimum_without, \
     .n_minimum_without = 1, \
     .minimum_reason_en = "the hand scores fewer than 8 fan without its flowers", \
-    .has_points = 0, \
-    .point_items = NULL, \
-    .n_point_items = 0, \
-    .points_result = NULL, \
-    .values = NULL, \
-    .n_values = 0, \
     .ron = gb_mcr_ron, \
     .n_ron = 2, \
     .tsumo = gb_mcr_tsumo, \
     .n_tsumo = 1, \
     .hand_value = MJ_NONE, \
-    .n_options = 0, \
     .limit_hands_counted = MJ_NONE, \
     .has_combinations = 1, \
     /* end of gb_mcr_PROFILE_FIELDS */
@@ -864,22 +843,5 @@ static MJ_MAYBE_UNUSED const mj_profile gb_mcr_profile = {
 };
 
 #ifdef MJ_NATIVE_MAIN_gb_mcr
-static struct PyModuleDef module = {
-    PyModuleDef_HEAD_INIT, "_native_gb_mcr", "Native engine of profile gb_mcr (generated).", -1, NULL, NULL, NULL, NULL, NULL,
-};
-
-PyMODINIT_FUNC PyInit__native_gb_mcr(void) {
-    PyObject *m = PyModule_Create(&module);
-    if (m == NULL)
-        return NULL;
-    PyObject *capsule = PyCapsule_New((void *)&gb_mcr_profile, "mjspec.native_profile", NULL);
-    if (capsule == NULL || PyModule_AddObject(m, "PROFILE", capsule) < 0 ||
-        PyModule_AddIntConstant(m, "ABI", MJ_ABI) < 0 ||
-        PyModule_AddStringConstant(m, "DIGEST", "be8b857fd6396520501213048ad25802") < 0) {
-        Py_XDECREF(capsule);
-        Py_DECREF(m);
-        return NULL;
-    }
-    return m;
-}
+MJ_NATIVE_MODULE(gb_mcr, "58967c8d1800322354bb777427183d04")
 #endif

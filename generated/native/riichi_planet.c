@@ -15,14 +15,7 @@
 
 #include "mjscore.h"
 #include "mjexpr.h"
-
-#ifndef MJ_MAYBE_UNUSED
-#if defined(__GNUC__) || defined(__clang__)
-#define MJ_MAYBE_UNUSED __attribute__((unused)) /* a profile extending this one may not use all */
-#else
-#define MJ_MAYBE_UNUSED
-#endif
-#endif
+#include "mjmodule.h"
 
 #ifndef MJ_NATIVE_PARENT
 #define MJ_NATIVE_MAIN_riichi_planet
@@ -548,25 +541,15 @@ static MJ_MAYBE_UNUSED const mj_formula riichi_planet_tsumo[] = {
     riichi_planet_TSUMO_dealer, riichi_planet_TSUMO_non_dealer,
 };
 
-/* The fields of mj_profile; a profile extending this one starts from these. */
+/* The fields of mj_profile that are not 0 or NULL; a profile extending this one starts from these. */
 #define riichi_planet_PROFILE_FIELDS \
     .standard = 1, \
     .seven_pairs = 1, \
-    .seven_pairs_allow_four_of_a_kind = 0, \
     .thirteen_orphans = 1, \
-    .knitted = 0, \
-    .needs_only_wait = 0, \
-    .needs_only_live_wait = 0, \
     .needs_concealed_triplets = 1, \
     .needs_counts = 1, \
-    .requirements = NULL, \
-    .n_requirements = 0, \
     .patterns = riichi_planet_patterns, \
     .n_patterns = 48, \
-    .group_pick = NULL, \
-    .n_groups = 0, \
-    .has_cap = 0, \
-    .cap = INT64_C(0), \
     .prefer = riichi_planet_prefer, \
     .n_prefer = 3, \
     .has_minimum = 1, \
@@ -585,9 +568,7 @@ static MJ_MAYBE_UNUSED const mj_formula riichi_planet_tsumo[] = {
     .tsumo = riichi_planet_tsumo, \
     .n_tsumo = 2, \
     .hand_value = MJ_NONE, \
-    .n_options = 0, \
     .limit_hands_counted = MJ_NONE, \
-    .has_combinations = 0, \
     /* end of riichi_planet_PROFILE_FIELDS */
 
 static MJ_MAYBE_UNUSED const mj_profile riichi_planet_profile = {
@@ -597,22 +578,5 @@ static MJ_MAYBE_UNUSED const mj_profile riichi_planet_profile = {
 };
 
 #ifdef MJ_NATIVE_MAIN_riichi_planet
-static struct PyModuleDef module = {
-    PyModuleDef_HEAD_INIT, "_native_riichi_planet", "Native engine of profile riichi_planet (generated).", -1, NULL, NULL, NULL, NULL, NULL,
-};
-
-PyMODINIT_FUNC PyInit__native_riichi_planet(void) {
-    PyObject *m = PyModule_Create(&module);
-    if (m == NULL)
-        return NULL;
-    PyObject *capsule = PyCapsule_New((void *)&riichi_planet_profile, "mjspec.native_profile", NULL);
-    if (capsule == NULL || PyModule_AddObject(m, "PROFILE", capsule) < 0 ||
-        PyModule_AddIntConstant(m, "ABI", MJ_ABI) < 0 ||
-        PyModule_AddStringConstant(m, "DIGEST", "c289cbe2d4bbe3df4f72186d32b7ebfe") < 0) {
-        Py_XDECREF(capsule);
-        Py_DECREF(m);
-        return NULL;
-    }
-    return m;
-}
+MJ_NATIVE_MODULE(riichi_planet, "4c88e44223024ac36966ee2cdbc92dd7")
 #endif

@@ -4,7 +4,7 @@
  * Native engine of profile riichi_tenhou: the profile's tables and one C
  * function per spec expression, lowered by compiler/native.py; every mechanism
  * lives in the native core (runtime/native/score.c), which reads PROFILE.
- * It extends riichi_planet: this file includes that one's (digest c289cbe2d4bbe3df4f72186d32b7ebfe)
+ * It extends riichi_planet: this file includes that one's (digest 4c88e44223024ac36966ee2cdbc92dd7)
  * and writes only the functions, tables and table rows that differ from those it includes.
  * Every name starts with the profile id, so that a profile extending this one can
  * include this file in turn; its module init is compiled only when this file is the
@@ -17,14 +17,7 @@
 
 #include "mjscore.h"
 #include "mjexpr.h"
-
-#ifndef MJ_MAYBE_UNUSED
-#if defined(__GNUC__) || defined(__clang__)
-#define MJ_MAYBE_UNUSED __attribute__((unused)) /* a profile extending this one may not use all */
-#else
-#define MJ_MAYBE_UNUSED
-#endif
-#endif
+#include "mjmodule.h"
 
 #ifndef MJ_NATIVE_PARENT
 #define MJ_NATIVE_MAIN_riichi_tenhou
@@ -72,22 +65,5 @@ static MJ_MAYBE_UNUSED const mj_profile riichi_tenhou_profile = {
 };
 
 #ifdef MJ_NATIVE_MAIN_riichi_tenhou
-static struct PyModuleDef module = {
-    PyModuleDef_HEAD_INIT, "_native_riichi_tenhou", "Native engine of profile riichi_tenhou (generated).", -1, NULL, NULL, NULL, NULL, NULL,
-};
-
-PyMODINIT_FUNC PyInit__native_riichi_tenhou(void) {
-    PyObject *m = PyModule_Create(&module);
-    if (m == NULL)
-        return NULL;
-    PyObject *capsule = PyCapsule_New((void *)&riichi_tenhou_profile, "mjspec.native_profile", NULL);
-    if (capsule == NULL || PyModule_AddObject(m, "PROFILE", capsule) < 0 ||
-        PyModule_AddIntConstant(m, "ABI", MJ_ABI) < 0 ||
-        PyModule_AddStringConstant(m, "DIGEST", "a2bc12320a28c739ce696667c4dc0d99") < 0) {
-        Py_XDECREF(capsule);
-        Py_DECREF(m);
-        return NULL;
-    }
-    return m;
-}
+MJ_NATIVE_MODULE(riichi_tenhou, "dc8d8a5d6edcb31103dba8de42163df2")
 #endif

@@ -4,7 +4,7 @@
  * Native engine of profile sichuan_planet: the profile's tables and one C
  * function per spec expression, lowered by compiler/native.py; every mechanism
  * lives in the native core (runtime/native/score.c), which reads PROFILE.
- * It extends sichuan_tfmj: this file includes that one's (digest f59a2abae466b6bfc0d1a27900575e47)
+ * It extends sichuan_tfmj: this file includes that one's (digest c35578b846ac5bace175cf7a9b0b389a)
  * and writes only the functions, tables and table rows that differ from those it includes.
  * Every name starts with the profile id, so that a profile extending this one can
  * include this file in turn; its module init is compiled only when this file is the
@@ -17,14 +17,7 @@
 
 #include "mjscore.h"
 #include "mjexpr.h"
-
-#ifndef MJ_MAYBE_UNUSED
-#if defined(__GNUC__) || defined(__clang__)
-#define MJ_MAYBE_UNUSED __attribute__((unused)) /* a profile extending this one may not use all */
-#else
-#define MJ_MAYBE_UNUSED
-#endif
-#endif
+#include "mjmodule.h"
 
 #ifndef MJ_NATIVE_PARENT
 #define MJ_NATIVE_MAIN_sichuan_planet
@@ -77,22 +70,5 @@ static MJ_MAYBE_UNUSED const mj_profile sichuan_planet_profile = {
 };
 
 #ifdef MJ_NATIVE_MAIN_sichuan_planet
-static struct PyModuleDef module = {
-    PyModuleDef_HEAD_INIT, "_native_sichuan_planet", "Native engine of profile sichuan_planet (generated).", -1, NULL, NULL, NULL, NULL, NULL,
-};
-
-PyMODINIT_FUNC PyInit__native_sichuan_planet(void) {
-    PyObject *m = PyModule_Create(&module);
-    if (m == NULL)
-        return NULL;
-    PyObject *capsule = PyCapsule_New((void *)&sichuan_planet_profile, "mjspec.native_profile", NULL);
-    if (capsule == NULL || PyModule_AddObject(m, "PROFILE", capsule) < 0 ||
-        PyModule_AddIntConstant(m, "ABI", MJ_ABI) < 0 ||
-        PyModule_AddStringConstant(m, "DIGEST", "ec984d2a0f2272544c75737f2a563dd7") < 0) {
-        Py_XDECREF(capsule);
-        Py_DECREF(m);
-        return NULL;
-    }
-    return m;
-}
+MJ_NATIVE_MODULE(sichuan_planet, "406fa83ad570337769ccf0cec73dd5e4")
 #endif

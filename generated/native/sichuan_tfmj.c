@@ -15,14 +15,7 @@
 
 #include "mjscore.h"
 #include "mjexpr.h"
-
-#ifndef MJ_MAYBE_UNUSED
-#if defined(__GNUC__) || defined(__clang__)
-#define MJ_MAYBE_UNUSED __attribute__((unused)) /* a profile extending this one may not use all */
-#else
-#define MJ_MAYBE_UNUSED
-#endif
-#endif
+#include "mjmodule.h"
 
 #ifndef MJ_NATIVE_PARENT
 #define MJ_NATIVE_MAIN_sichuan_tfmj
@@ -167,17 +160,11 @@ static MJ_MAYBE_UNUSED const mj_formula sichuan_tfmj_tsumo[] = {
     sichuan_tfmj_TSUMO_each,
 };
 
-/* The fields of mj_profile; a profile extending this one starts from these. */
+/* The fields of mj_profile that are not 0 or NULL; a profile extending this one starts from these. */
 #define sichuan_tfmj_PROFILE_FIELDS \
     .standard = 1, \
     .seven_pairs = 1, \
     .seven_pairs_allow_four_of_a_kind = 1, \
-    .thirteen_orphans = 0, \
-    .knitted = 0, \
-    .needs_only_wait = 0, \
-    .needs_only_live_wait = 0, \
-    .needs_concealed_triplets = 0, \
-    .needs_counts = 0, \
     .requirements = sichuan_tfmj_requirements, \
     .n_requirements = 1, \
     .patterns = sichuan_tfmj_patterns, \
@@ -188,15 +175,6 @@ static MJ_MAYBE_UNUSED const mj_formula sichuan_tfmj_tsumo[] = {
     .cap = INT64_C(3), \
     .prefer = sichuan_tfmj_prefer, \
     .n_prefer = 1, \
-    .has_minimum = 0, \
-    .minimum_at_least = INT64_C(0), \
-    .minimum_without = NULL, \
-    .n_minimum_without = 0, \
-    .minimum_reason_en = NULL, \
-    .has_points = 0, \
-    .point_items = NULL, \
-    .n_point_items = 0, \
-    .points_result = NULL, \
     .values = sichuan_tfmj_values, \
     .n_values = 1, \
     .ron = sichuan_tfmj_ron, \
@@ -204,9 +182,7 @@ static MJ_MAYBE_UNUSED const mj_formula sichuan_tfmj_tsumo[] = {
     .tsumo = sichuan_tfmj_tsumo, \
     .n_tsumo = 1, \
     .hand_value = MJ_NONE, \
-    .n_options = 0, \
     .limit_hands_counted = MJ_NONE, \
-    .has_combinations = 0, \
     /* end of sichuan_tfmj_PROFILE_FIELDS */
 
 static MJ_MAYBE_UNUSED const mj_profile sichuan_tfmj_profile = {
@@ -216,22 +192,5 @@ static MJ_MAYBE_UNUSED const mj_profile sichuan_tfmj_profile = {
 };
 
 #ifdef MJ_NATIVE_MAIN_sichuan_tfmj
-static struct PyModuleDef module = {
-    PyModuleDef_HEAD_INIT, "_native_sichuan_tfmj", "Native engine of profile sichuan_tfmj (generated).", -1, NULL, NULL, NULL, NULL, NULL,
-};
-
-PyMODINIT_FUNC PyInit__native_sichuan_tfmj(void) {
-    PyObject *m = PyModule_Create(&module);
-    if (m == NULL)
-        return NULL;
-    PyObject *capsule = PyCapsule_New((void *)&sichuan_tfmj_profile, "mjspec.native_profile", NULL);
-    if (capsule == NULL || PyModule_AddObject(m, "PROFILE", capsule) < 0 ||
-        PyModule_AddIntConstant(m, "ABI", MJ_ABI) < 0 ||
-        PyModule_AddStringConstant(m, "DIGEST", "f59a2abae466b6bfc0d1a27900575e47") < 0) {
-        Py_XDECREF(capsule);
-        Py_DECREF(m);
-        return NULL;
-    }
-    return m;
-}
+MJ_NATIVE_MODULE(sichuan_tfmj, "c35578b846ac5bace175cf7a9b0b389a")
 #endif
