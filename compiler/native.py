@@ -47,36 +47,7 @@ class NativeUnsupported(Exception):
     """An expression (or a profile feature) the native lowering cannot express."""
 
 
-#: C constants of every enum member, by the enum's vocabulary name (mjscore.h numbers them).
-_ENUM_C: dict[str, dict[str, str]] = {
-    SUIT.name: {"m": "MJ_SUIT_M", "p": "MJ_SUIT_P", "s": "MJ_SUIT_S", "z": "MJ_SUIT_Z"},
-    SHAPE.name: {
-        "standard": "MJ_SHAPE_STANDARD",
-        "seven_pairs": "MJ_SHAPE_SEVEN_PAIRS",
-        "thirteen_orphans": "MJ_SHAPE_THIRTEEN_ORPHANS",
-        "knitted_straight": "MJ_SHAPE_KNITTED_STRAIGHT",
-        "honors_and_knitted": "MJ_SHAPE_HONORS_AND_KNITTED",
-    },
-    WAIT.name: {
-        "two_sided": "MJ_WAIT_TWO_SIDED",
-        "edge": "MJ_WAIT_EDGE",
-        "closed": "MJ_WAIT_CLOSED",
-        "single": "MJ_WAIT_SINGLE",
-        "dual_pon": "MJ_WAIT_DUAL_PON",
-        "thirteen_sided": "MJ_WAIT_THIRTEEN_SIDED",
-        "other": "MJ_WAIT_OTHER",
-    },
-    GROUP_KIND.name: {
-        "sequence": "MJ_GK_SEQUENCE",
-        "triplet": "MJ_GK_TRIPLET",
-        "kong": "MJ_GK_KONG",
-        "pair": "MJ_GK_PAIR",
-        "knitted": "MJ_GK_KNITTED",
-        "single": "MJ_GK_SINGLE",
-    },
-    WIND.name: {"E": "MJ_WIND_E", "S": "MJ_WIND_S", "W": "MJ_WIND_W", "N": "MJ_WIND_N"},
-}
-#: The numeric value of each C constant above (the order mjscore.h gives them).
+#: The number mjscore.h gives each enum member, by the enum's vocabulary name.
 _ENUM_VALUE: dict[str, dict[str, int]] = {
     SUIT.name: {"m": 0, "p": 1, "s": 2, "z": 3},
     SHAPE.name: {
@@ -98,9 +69,21 @@ _ENUM_VALUE: dict[str, dict[str, int]] = {
     GROUP_KIND.name: {"sequence": 0, "triplet": 1, "kong": 2, "pair": 3, "knitted": 4, "single": 5},
     WIND.name: {"E": 0, "S": 1, "W": 2, "N": 3},
 }
+#: The stem of each enum's C constants in mjscore.h: member ``x`` is ``MJ_<stem>_<X>``.
+_ENUM_STEM = {
+    SUIT.name: "SUIT",
+    SHAPE.name: "SHAPE",
+    WAIT.name: "WAIT",
+    GROUP_KIND.name: "GK",
+    WIND.name: "WIND",
+}
+#: The C constant of every enum member, by the enum's vocabulary name.
+_ENUM_C: dict[str, dict[str, str]] = {
+    name: {member: f"MJ_{_ENUM_STEM[name]}_{member.upper()}" for member in members}
+    for name, members in _ENUM_VALUE.items()
+}
 for _enum in (SUIT, SHAPE, WAIT, GROUP_KIND, WIND):
     assert set(_ENUM_VALUE[_enum.name]) == set(_enum.values), _enum.name
-    assert set(_ENUM_C[_enum.name]) == set(_enum.values), _enum.name
 
 #: How a hand-view list reads in C: (items, count, whether the items are pointers).
 _LISTS: dict[str, tuple[str, str, bool]] = {
