@@ -813,11 +813,11 @@ def native_module(
                 known[key] = f"{ir.id}_{stem}_{tail}"
                 new.append((known[key], text))
             names.append(known[key])
-        key = ("table", ctype, *names)
-        if key not in known:
-            known[key] = f"{ir.id}_{name}"
-            tables.append(CTable(ctype, known[key], tuple(new), _listing(names)))
-        return known[key]
+        listed: tuple[str, ...] = ("table", ctype, *names)
+        if listed not in known:
+            known[listed] = f"{ir.id}_{name}"
+            tables.append(CTable(ctype, known[listed], tuple(new), _listing(names)))
+        return known[listed]
 
     def amount(value: "int | ExprIR | None", name: str, what: str) -> str:
         if value is None:
