@@ -33,6 +33,9 @@ if TYPE_CHECKING:
 #: A build's output: each file's path and its exact bytes.
 Outputs = list[tuple[Path, bytes]]
 
+#: The header the build writes into the native core's folder (Layout.core).
+SITUATION_HEADER = "mjsituation.h"
+
 
 @dataclass(frozen=True)
 class Layout:
@@ -44,6 +47,10 @@ class Layout:
     root: Path
     locale: Path | None = None
     """The message catalogs of the rule documents (None: the ones bundled with the compiler)."""
+    core: Path | None = None
+    """The native core's folder (``runtime/native``), which gets the header written from
+    runtime/context.py's SITUATION (``mjsituation.h``); None: a project of its own, whose build
+    leaves the installed runtime alone."""
 
     @classmethod
     def at(cls, root: Path) -> "Layout":
@@ -72,7 +79,14 @@ class Layout:
             )
         root = specs.parent
         generated = package_folder("mjspec.generated") or root / "generated"
-        return cls(specs=specs, generated=generated, docs=root / "docs", root=root)
+        runtime = package_folder("mjspec.runtime") or root / "runtime"
+        return cls(
+            specs=specs,
+            generated=generated,
+            docs=root / "docs",
+            root=root,
+            core=runtime / "native",
+        )
 
 
 class LayoutError(Exception):
@@ -205,6 +219,10 @@ def compile_library(layout: Layout, memo: "cache.Memo | None" = None) -> BuildOu
         if c.native is not None:
             files[layout.generated / "native" / f"{pid}.c"] = c.native
     if not out.errors:
+        if layout.core is not None:
+            from .native import situation_header
+
+            files[layout.core / SITUATION_HEADER] = situation_header()
         files[layout.generated / "__init__.py"] = render_registry(
             [p.id for p in out.profiles], memo
         )

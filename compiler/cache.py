@@ -81,8 +81,11 @@ def inputs_digest(layout: "Layout", sources: Iterable[Path]) -> str:
         "specs",
         "generated",
         "docs",
+        "core",
     ):  # where output goes, relative to the root as output names are
-        place: Path = getattr(layout, role)
+        place: Path | None = getattr(layout, role)
+        if place is None:
+            continue
         shown = place.relative_to(layout.root) if place.is_relative_to(layout.root) else place
         add(f"layout {role}", str(shown).encode("utf-8", "surrogateescape"))
     tops = [("specs", layout.specs)] + [(f"source {i}", p) for i, p in enumerate(sources)]

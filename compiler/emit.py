@@ -137,11 +137,11 @@ def render_engine_raw(
         e
     ) in ir.expressions:  # every mask named once, in a fixed order, before the module is written
         masks.named(e.python)
-    listed: dict[str, tuple[str, int]] = {}
+    listed: dict[str, tuple[str, int]] = {}  # pattern id: (fused function, the pattern's bit)
     for func, _, patterns in ir.whole_hand_lists:
         for i, p in enumerate(patterns):
             if p.when is not None:
-                listed[p.id] = (func, 1 << i)
+                listed[p.id] = (func, i)
     return (
         environment()
         .get_template("engine.py.j2")

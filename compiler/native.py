@@ -40,43 +40,14 @@ from .vocabulary import (
 if TYPE_CHECKING:
     from .ir import ExprIR, ProfileIR
 
-__all__ = ["NativeUnsupported", "Scope", "lower", "c_string", "c_comment"]
+__all__ = ["NativeUnsupported", "Scope", "lower", "c_string", "c_comment", "situation_header"]
 
 
 class NativeUnsupported(Exception):
     """An expression (or a profile feature) the native lowering cannot express."""
 
 
-#: C constants of every enum member, by the enum's vocabulary name (mjscore.h numbers them).
-_ENUM_C: dict[str, dict[str, str]] = {
-    SUIT.name: {"m": "MJ_SUIT_M", "p": "MJ_SUIT_P", "s": "MJ_SUIT_S", "z": "MJ_SUIT_Z"},
-    SHAPE.name: {
-        "standard": "MJ_SHAPE_STANDARD",
-        "seven_pairs": "MJ_SHAPE_SEVEN_PAIRS",
-        "thirteen_orphans": "MJ_SHAPE_THIRTEEN_ORPHANS",
-        "knitted_straight": "MJ_SHAPE_KNITTED_STRAIGHT",
-        "honors_and_knitted": "MJ_SHAPE_HONORS_AND_KNITTED",
-    },
-    WAIT.name: {
-        "two_sided": "MJ_WAIT_TWO_SIDED",
-        "edge": "MJ_WAIT_EDGE",
-        "closed": "MJ_WAIT_CLOSED",
-        "single": "MJ_WAIT_SINGLE",
-        "dual_pon": "MJ_WAIT_DUAL_PON",
-        "thirteen_sided": "MJ_WAIT_THIRTEEN_SIDED",
-        "other": "MJ_WAIT_OTHER",
-    },
-    GROUP_KIND.name: {
-        "sequence": "MJ_GK_SEQUENCE",
-        "triplet": "MJ_GK_TRIPLET",
-        "kong": "MJ_GK_KONG",
-        "pair": "MJ_GK_PAIR",
-        "knitted": "MJ_GK_KNITTED",
-        "single": "MJ_GK_SINGLE",
-    },
-    WIND.name: {"E": "MJ_WIND_E", "S": "MJ_WIND_S", "W": "MJ_WIND_W", "N": "MJ_WIND_N"},
-}
-#: The numeric value of each C constant above (the order mjscore.h gives them).
+#: The number mjscore.h gives each enum member, by the enum's vocabulary name.
 _ENUM_VALUE: dict[str, dict[str, int]] = {
     SUIT.name: {"m": 0, "p": 1, "s": 2, "z": 3},
     SHAPE.name: {
@@ -98,9 +69,21 @@ _ENUM_VALUE: dict[str, dict[str, int]] = {
     GROUP_KIND.name: {"sequence": 0, "triplet": 1, "kong": 2, "pair": 3, "knitted": 4, "single": 5},
     WIND.name: {"E": 0, "S": 1, "W": 2, "N": 3},
 }
+#: The stem of each enum's C constants in mjscore.h: member ``x`` is ``MJ_<stem>_<X>``.
+_ENUM_STEM = {
+    SUIT.name: "SUIT",
+    SHAPE.name: "SHAPE",
+    WAIT.name: "WAIT",
+    GROUP_KIND.name: "GK",
+    WIND.name: "WIND",
+}
+#: The C constant of every enum member, by the enum's vocabulary name.
+_ENUM_C: dict[str, dict[str, str]] = {
+    name: {member: f"MJ_{_ENUM_STEM[name]}_{member.upper()}" for member in members}
+    for name, members in _ENUM_VALUE.items()
+}
 for _enum in (SUIT, SHAPE, WAIT, GROUP_KIND, WIND):
     assert set(_ENUM_VALUE[_enum.name]) == set(_enum.values), _enum.name
-    assert set(_ENUM_C[_enum.name]) == set(_enum.values), _enum.name
 
 #: How a hand-view list reads in C: (items, count, whether the items are pointers).
 _LISTS: dict[str, tuple[str, str, bool]] = {
@@ -685,6 +668,41 @@ class CFunction:
 
 
 @dataclass(frozen=True)
+class CTable:
+    """One table of the profile (``const <ctype> <name>[]``): each row is a macro named for what
+    it stands for (a pattern's id, ...), and the table lists the macros by name. ``rows`` are the
+    (macro, initializer) this file defines; a row the same as an ancestor's (or one defined
+    earlier here) is that one's macro, so a profile extending another writes only the rows it
+    changes, and its table reads as the parent's list with those names replaced."""
+
+    ctype: str
+    name: str
+    rows: tuple[tuple[str, str], ...]
+    listing: tuple[str, ...]
+    """The table's row macros, a few to a line (each line ends with a comma)."""
+
+
+#: Width of a line listing a table's row macros (the generated C is not reformatted).
+_LISTING_WIDTH = 100
+
+
+def _listing(names: list[str]) -> tuple[str, ...]:
+    """``names`` joined by commas, as few to a line as fit in :data:`_LISTING_WIDTH`."""
+    lines: list[str] = []
+    line = ""
+    for n in names:
+        item = f"{n},"
+        if line and len(line) + 1 + len(item) > _LISTING_WIDTH:
+            lines.append(line)
+            line = item
+        else:
+            line = f"{line} {item}" if line else item
+    if line:
+        lines.append(line)
+    return tuple(lines)
+
+
+@dataclass(frozen=True)
 class NativeModule:
     """Everything ``templates/engine.c.j2`` interpolates: functions, then the profile's tables as
     C initializers (each built here from the IR; the template only loops).
@@ -699,9 +717,8 @@ class NativeModule:
     """The functions written in this file (not those it shares)."""
     arrays: tuple[tuple[str, str, str], ...]
     """(C type, name, initializer) of the small index arrays the tables point at, written here."""
-    tables: tuple[tuple[str, str, tuple[str, ...]], ...]
-    """(C type, name, rows) of the tables of patterns, requirements, point items and formulas
-    written here."""
+    tables: "tuple[CTable, ...]"
+    """The tables of patterns, requirements, point items and formulas written here."""
     fields: tuple[tuple[str, str], ...]
     """The scalar fields of mj_profile, (name, C value)."""
     parent: "NativeModule | None" = None
@@ -711,6 +728,19 @@ class NativeModule:
     known: "dict[tuple[str, ...], str]" = field(default_factory=dict, compare=False)
     """Every function, array and table this module can use (its own and its ancestors'), by what
     it is (its C text), with its C name: what a child module looks its own up in."""
+
+    @property
+    def written_fields(self) -> tuple[tuple[str, str], ...]:
+        """The fields of mj_profile this file writes: those that differ from the parent's, or
+        (no parent) those that are not 0 or NULL, which a designated initializer leaves so."""
+        if self.parent is not None:
+            inherited = set(self.parent.fields)
+            return tuple(f for f in self.fields if f not in inherited)
+        return tuple(f for f in self.fields if f[1] not in _ZERO)
+
+
+#: C values a designated initializer gives a field it leaves out.
+_ZERO = frozenset({"0", "NULL", "INT64_C(0)"})
 
 
 _PREFER_C = {
@@ -744,7 +774,7 @@ def native_module(
     hand = Scope(payment=False, pattern_ids=pattern_ids, option_names=option_names)
     functions: list[CFunction] = []
     arrays: list[tuple[str, str, str]] = []
-    tables: list[tuple[str, str, tuple[str, ...]]] = []
+    tables: list[CTable] = []
     known: dict[tuple[str, ...], str] = dict(parent.known) if parent is not None else {}
 
     def fn(e: "ExprIR | None", name: str, what: str, scope: Scope = hand) -> str:
@@ -768,14 +798,26 @@ def native_module(
             arrays.append((ctype, known[key], init))
         return known[key]
 
-    def table(ctype: str, name: str, rows: list[str]) -> str:
+    def table(ctype: str, name: str, stem: str, rows: list[tuple[str, str]]) -> str:
+        """The table of ``rows`` ((what the row stands for, its initializer)), each row a macro
+        ``<id>_<STEM>_<what>`` (an upper-case stem: no function shares the name)."""
         if not rows:
             return "NULL"
-        key = ("table", ctype, *rows)
-        if key not in known:
-            known[key] = f"{ir.id}_{name}"
-            tables.append((ctype, known[key], tuple(rows)))
-        return known[key]
+        new: list[tuple[str, str]] = []
+        names: list[str] = []
+        for i, (what, text) in enumerate(rows):
+            key = ("row", ctype, text)
+            if key not in known:
+                # an id is a plain identifier (the schema says so); anything else goes by position
+                tail = what if re.fullmatch(r"[a-z][a-z0-9_]*", what) else f"_{i}"
+                known[key] = f"{ir.id}_{stem}_{tail}"
+                new.append((known[key], text))
+            names.append(known[key])
+        listed: tuple[str, ...] = ("table", ctype, *names)
+        if listed not in known:
+            known[listed] = f"{ir.id}_{name}"
+            tables.append(CTable(ctype, known[listed], tuple(new), _listing(names)))
+        return known[listed]
 
     def amount(value: "int | ExprIR | None", name: str, what: str) -> str:
         if value is None:
@@ -785,7 +827,7 @@ def native_module(
         return f"{{INT64_C({int(value)}), NULL}}"
 
     group_ids = tuple(g.id for g in ir.groups)
-    patterns: list[str] = []
+    patterns: list[tuple[str, str]] = []
     for i, p in enumerate(ir.patterns):
         where = f"scoring.patterns.{p.id}"
         excludes = [pattern_ids.index(x) for x in p.excludes if x in pattern_ids]
@@ -800,62 +842,59 @@ def native_module(
             )
         combine = _COMBINE_C[p.combine[0]] if p.combine is not None else "MJ_NONE"
         size = p.combine[1] if p.combine is not None else 0
-        patterns.append(
-            "{"
-            + ", ".join(
-                [
-                    c_string(p.id),
-                    c_string(p.names.en),
-                    c_string(p.section),
-                    fn(p.when, f"when_{i}", f"{where}.when"),
-                    fn(p.count, f"count_{i}", f"{where}.count"),
-                    amount(p.value, f"value_{i}", f"{where}.value"),
-                    "1" if p.open_value is not None else "0",
-                    amount(p.open_value, f"open_value_{i}", f"{where}.open_value"),
-                    str(group_ids.index(p.group)) if p.group is not None else "MJ_NONE",
-                    ex_name,
-                    lim_name,
-                    str(len(excludes)),
-                    combine,
-                    str(size),
-                    *(
-                        "1" if flag else "0"
-                        for flag in (p.fallback, p.bonus, p.limit, p.tiles_only, p.members_only)
-                    ),
-                ]
-            )
-            + "}"
+        row = ", ".join(
+            [
+                c_string(p.id),
+                c_string(p.names.en),
+                c_string(p.section),
+                fn(p.when, f"when_{i}", f"{where}.when"),
+                fn(p.count, f"count_{i}", f"{where}.count"),
+                amount(p.value, f"value_{i}", f"{where}.value"),
+                "1" if p.open_value is not None else "0",
+                amount(p.open_value, f"open_value_{i}", f"{where}.open_value"),
+                str(group_ids.index(p.group)) if p.group is not None else "MJ_NONE",
+                ex_name,
+                lim_name,
+                str(len(excludes)),
+                combine,
+                str(size),
+                *(
+                    "1" if flag else "0"
+                    for flag in (p.fallback, p.bonus, p.limit, p.tiles_only, p.members_only)
+                ),
+            ]
         )
+        patterns.append((p.id, "{" + row + "}"))
     requirements = [
-        "{"
-        + f"{c_string(r.reason.en)}, {fn(r.when, f'require_{i}', f'win.requirements.{r.id}')}"
-        + "}"
+        (
+            r.id,
+            "{"
+            + f"{c_string(r.reason.en)}, {fn(r.when, f'require_{i}', f'win.requirements.{r.id}')}"
+            + "}",
+        )
         for i, r in enumerate(ir.requirements)
     ]
-    point_items: list[str] = []
+    point_items: list[tuple[str, str]] = []
     result = "NULL"
     if ir.points is not None:
         for i, it in enumerate(ir.points.items):
             where = f"scoring.points.items.{it.id}"
-            point_items.append(
-                "{"
-                + ", ".join(
-                    [
-                        c_string(it.id),
-                        c_string(it.names.en),
-                        c_string(it.section),
-                        fn(it.when, f"point_when_{i}", f"{where}.when"),
-                        amount(it.value, f"point_value_{i}", f"{where}.value"),
-                    ]
-                )
-                + "}"
+            row = ", ".join(
+                [
+                    c_string(it.id),
+                    c_string(it.names.en),
+                    c_string(it.section),
+                    fn(it.when, f"point_when_{i}", f"{where}.when"),
+                    amount(it.value, f"point_value_{i}", f"{where}.value"),
+                ]
             )
+            point_items.append((it.id, "{" + row + "}"))
         result = fn(ir.points.result, "points_result", "scoring.points.result")
     named = tuple(a.name for a in ir.payment_values)
     if len(named) > 16:
         raise NativeUnsupported(f"{ir.spec_file}: more than 16 named payment values")
 
-    def formulas(amounts: tuple[object, ...], kind: str) -> list[str]:
+    def formulas(amounts: tuple[object, ...], kind: str) -> list[tuple[str, str]]:
         out = []
         for i, a in enumerate(amounts):
             scope = Scope(
@@ -863,7 +902,8 @@ def native_module(
                 option_names=option_names,
                 named_values=named[:i] if kind == "values" else named,
             )
-            out.append("{" + f"{c_string(a.name)}, {fn(a.expr, f'{kind}_{i}', f'payments.{kind}.{a.name}', scope)}" + "}")  # type: ignore[attr-defined]
+            body = fn(a.expr, f"{kind}_{i}", f"payments.{kind}.{a.name}", scope)  # type: ignore[attr-defined]
+            out.append((a.name, "{" + f"{c_string(a.name)}, {body}" + "}"))  # type: ignore[attr-defined]
         return out
 
     values = formulas(ir.payment_values, "values")
@@ -885,12 +925,12 @@ def native_module(
         minimum_without = array(
             "int", "minimum_without", ", ".join(str(pattern_ids.index(x)) for x in minimum.without)
         )
-    requirements_table = table("mj_requirement", "requirements", requirements)
-    patterns_table = table("mj_pattern", "patterns", patterns)
-    point_items_table = table("mj_point_item", "point_items", point_items)
-    values_table = table("mj_formula", "values", values)
-    ron_table = table("mj_formula", "ron", ron)
-    tsumo_table = table("mj_formula", "tsumo", tsumo)
+    requirements_table = table("mj_requirement", "requirements", "REQUIREMENT", requirements)
+    patterns_table = table("mj_pattern", "patterns", "PATTERN", patterns)
+    point_items_table = table("mj_point_item", "point_items", "POINT_ITEM", point_items)
+    values_table = table("mj_formula", "values", "VALUE", values)
+    ron_table = table("mj_formula", "ron", "RON", ron)
+    tsumo_table = table("mj_formula", "tsumo", "TSUMO", tsumo)
     needs = set(ir.needs)
     shapes = ir.shapes
     fields = (
@@ -975,3 +1015,71 @@ def render_native(
     body = template.render(m=module, digest="@DIGEST@")
     digest = hashlib.sha256(body.encode("utf-8")).hexdigest()[:32]
     return body.replace("@DIGEST@", digest), digest, module
+
+
+# --------------------------------------------------------------------------- the situation header
+
+
+def situation_header() -> str:
+    """``runtime/native/mjsituation.h``: runtime/context.py's SITUATION as C, the one place the
+    native side takes the situation's names from (mjscore.h's ``mj_view``, score.c, request.c)."""
+    from mjspec.runtime.context import SITUATION, SlotRead
+
+    def macro(name: str, args: str, rows: list[str]) -> list[str]:
+        head = f"#define {name}({args})"
+        width = max(len(head) - 4, *(len(r) for r in rows))
+        return [f"{head.ljust(width + 4)} \\"] + [
+            f"    {r.ljust(width)} \\" if i < len(rows) - 1 else f"    {r}"
+            for i, r in enumerate(rows)
+        ]
+
+    slot = {s.name: f"MJ_SIT_{s.name.upper()}" for s in SITUATION}
+    reads = list(SlotRead)
+    lines = [
+        "/* Generated by mjspec from runtime/context.py (SITUATION).",
+        " * Do not edit: change that table and run `mjspec build`.",
+        " *",
+        " * The situation of a win as the native core takes it beside the tiles: the slots of the",
+        " * `situation` tuple (runtime/native_score.py packs it, runtime/native/request.c reads it",
+        " * from a request), the situation fields of mj_view (mjscore.h) and the WinContext fields",
+        " * score.c reads. A change of the table changes mj_view: bump MJ_ABI with it.",
+        " */",
+        "#ifndef MJSITUATION_H",
+        "#define MJSITUATION_H",
+        "",
+        "/* The slots, in order. */",
+        "enum {",
+        *(f"    {slot[s.name]} = {i}, /* {s.read.value} */" for i, s in enumerate(SITUATION)),
+        f"    MJ_N_SITUATION = {len(SITUATION)}",
+        "};",
+        "",
+        "/* How a reader fills a slot (runtime/context.py SlotRead). */",
+        "enum {",
+        *(
+            f"    MJ_READ_{r.name} = {i}{',' if i < len(reads) - 1 else ''}"
+            for i, r in enumerate(reads)
+        ),
+        "};",
+        "",
+        "/* X(C type, name, slot): the slots mj_view holds (a field of each name), in slot order. */",
+        *macro(
+            "MJ_SITUATION_VIEW",
+            "X",
+            [f"X({s.view}, {s.name}, {slot[s.name]})" for s in SITUATION if s.view is not None],
+        ),
+        "",
+        "/* X(name, slot, read): the slots read from the WinContext field of their name. */",
+        *macro(
+            "MJ_SITUATION_CONTEXT",
+            "X",
+            [
+                f"X({s.name}, {slot[s.name]}, MJ_READ_{s.read.name})"
+                for s in SITUATION
+                if s.read is not SlotRead.DERIVED
+            ],
+        ),
+        "",
+        "#endif",
+        "",
+    ]
+    return "\n".join(lines)

@@ -124,12 +124,12 @@ def _when_whole_hand_tiles(v: HandView, asked: int = -1) -> int:
     return int(
         0
         # scoring.patterns.dragon_set: no `when`, always met
-        | (1 if asked & 1 else 0)
+        | (1 << 0 if asked & 1 << 0 else 0)
         # spec: scoring.patterns.little_three_dragons.when = sum(1 for g in sets if g.is_triplet
         #     and g.is_dragon) == 2 and any(g.is_pair and g.is_dragon for g in groups)
         | (
-            2
-            if asked & 2
+            1 << 1
+            if asked & 1 << 1
             and (
                 count_bits(v.set_bits & _GROUP_FIELDS_1) == 2
                 and v.group_bits & _GROUP_FIELDS_3 != 0
@@ -138,12 +138,12 @@ def _when_whole_hand_tiles(v: HandView, asked: int = -1) -> int:
         )
         # spec: scoring.patterns.big_three_dragons.when = sum(1 for g in sets if g.is_triplet
         #     and g.is_dragon) == 3
-        | (4 if asked & 4 and (count_bits(v.set_bits & _GROUP_FIELDS_1) == 3) else 0)
+        | (1 << 2 if asked & 1 << 2 and (count_bits(v.set_bits & _GROUP_FIELDS_1) == 3) else 0)
         # spec: scoring.patterns.little_four_winds.when = sum(1 for g in sets if g.is_triplet
         #     and g.is_wind) == 3 and any(g.is_pair and g.is_wind for g in groups)
         | (
-            8
-            if asked & 8
+            1 << 3
+            if asked & 1 << 3
             and (
                 count_bits(v.set_bits & _GROUP_FIELDS_2) == 3
                 and v.group_bits & _GROUP_FIELDS_4 != 0
@@ -152,7 +152,7 @@ def _when_whole_hand_tiles(v: HandView, asked: int = -1) -> int:
         )
         # spec: scoring.patterns.big_four_winds.when = sum(1 for g in sets if g.is_triplet and
         #     g.is_wind) == 4
-        | (16 if asked & 16 and (count_bits(v.set_bits & _GROUP_FIELDS_2) == 4) else 0)
+        | (1 << 4 if asked & 1 << 4 and (count_bits(v.set_bits & _GROUP_FIELDS_2) == 4) else 0)
     )
 
 
@@ -163,17 +163,21 @@ def _when_whole_hand_situation(v: HandView, asked: int = -1) -> int:
     return int(
         0
         # scoring.patterns.own_bonus_tile_doubles: no `when`, always met
-        | (1 if asked & 1 else 0)
+        | (1 << 0 if asked & 1 << 0 else 0)
         # spec: scoring.patterns.own_flower_and_season.when = own_bonus == 2 and
         #     option_doubles('FlowersOwnBoth') > 0
-        | (2 if asked & 2 and (v.own_bonus == 2 and v.option_doubles("FlowersOwnBoth") > 0) else 0)
+        | (
+            1 << 1
+            if asked & 1 << 1 and (v.own_bonus == 2 and v.option_doubles("FlowersOwnBoth") > 0)
+            else 0
+        )
         # scoring.patterns.bouquet: no `when`, always met
-        | (4 if asked & 4 else 0)
+        | (1 << 2 if asked & 1 << 2 else 0)
         # spec: scoring.patterns.own_wind_set.when = any(g.is_triplet and g.wind is not None and
         #     g.wind == seat_wind for g in sets)
         | (
-            8
-            if asked & 8
+            1 << 3
+            if asked & 1 << 3
             and (
                 v.set_bits & _GROUP_FIELDS_2 != 0
                 and any(
@@ -188,8 +192,8 @@ def _when_whole_hand_situation(v: HandView, asked: int = -1) -> int:
         # spec: scoring.patterns.prevailing_wind_set.when = any(g.is_triplet and g.wind is not
         #     None and g.wind == round_wind for g in sets)
         | (
-            16
-            if asked & 16
+            1 << 4
+            if asked & 1 << 4
             and (
                 v.set_bits & _GROUP_FIELDS_2 != 0
                 and any(
@@ -205,8 +209,8 @@ def _when_whole_hand_situation(v: HandView, asked: int = -1) -> int:
         #     g.is_triplet and (concealed_at_win(g) or (g.is_claimed_kong and
         #     option_on('KongHas3Types')))) >= 3
         | (
-            32
-            if asked & 32
+            1 << 5
+            if asked & 1 << 5
             and (
                 sum(
                     (
@@ -228,8 +232,8 @@ def _when_whole_hand_situation(v: HandView, asked: int = -1) -> int:
         #     not (pair.wind is not None and (pair.wind == seat_wind or pair.wind ==
         #     round_wind))
         | (
-            64
-            if asked & 64
+            1 << 6
+            if asked & 1 << 6
             and (
                 v.winner
                 and v.shape == "standard"
@@ -248,8 +252,8 @@ def _when_whole_hand_situation(v: HandView, asked: int = -1) -> int:
         # spec: scoring.patterns.no_chows.when = winner and shape == 'standard' and not
         #     any(g.is_sequence for g in sets)
         | (
-            128
-            if asked & 128
+            1 << 7
+            if asked & 1 << 7
             and (v.winner and v.shape == "standard" and (not v.set_bits & _GROUP_FIELDS_6 != 0))
             else 0
         )
@@ -257,8 +261,8 @@ def _when_whole_hand_situation(v: HandView, asked: int = -1) -> int:
         #     option_doubles('ConcealedFully') > 0 and all(g.concealed or (g.is_claimed_kong and
         #     option_on('KongHas3Types')) for g in melds)
         | (
-            256
-            if asked & 256
+            1 << 8
+            if asked & 1 << 8
             and (
                 v.winner
                 and v.tsumo
@@ -277,8 +281,8 @@ def _when_whole_hand_situation(v: HandView, asked: int = -1) -> int:
         #     all(g.concealed or (g.is_claimed_kong and option_on('KongHas3Types')) for g in
         #     melds)
         | (
-            512
-            if asked & 512
+            1 << 9
+            if asked & 1 << 9
             and (
                 (v.winner and v.ron or (not v.winner and v.option_on("LosersPurity")))
                 and v.option_doubles("ConcealedAlmost") > 0
@@ -294,8 +298,8 @@ def _when_whole_hand_situation(v: HandView, asked: int = -1) -> int:
         # spec: scoring.patterns.one_suit_with_honours.when = (winner or
         #     option_on('LosersPurity')) and len(suits) == 2 and 'z' in suits
         | (
-            1024
-            if asked & 1024
+            1 << 10
+            if asked & 1 << 10
             and (
                 (v.winner or v.option_on("LosersPurity")) and len(v.suits) == 2 and ("z" in v.suits)
             )
@@ -304,8 +308,8 @@ def _when_whole_hand_situation(v: HandView, asked: int = -1) -> int:
         # spec: scoring.patterns.one_suit_only.when = (winner or option_on('LosersPurity')) and
         #     len(suits) == 1 and 'z' not in suits
         | (
-            2048
-            if asked & 2048
+            1 << 11
+            if asked & 1 << 11
             and (
                 (v.winner or v.option_on("LosersPurity"))
                 and len(v.suits) == 1
@@ -316,16 +320,16 @@ def _when_whole_hand_situation(v: HandView, asked: int = -1) -> int:
         # spec: scoring.patterns.all_majors.when = (winner or option_on('LosersPurity')) and
         #     all(t.is_terminal_or_honor for t in tiles)
         | (
-            4096
-            if asked & 4096
+            1 << 12
+            if asked & 1 << 12
             and ((v.winner or v.option_on("LosersPurity")) and v.tile_mask & _TILE_KINDS_1 == 0)
             else 0
         )
         # spec: scoring.patterns.all_honours.when = (option_on('NoLimit') if winner else
         #     option_on('LosersPurity')) and len(suits) == 1 and 'z' in suits
         | (
-            8192
-            if asked & 8192
+            1 << 13
+            if asked & 1 << 13
             and (
                 (v.option_on("NoLimit") if v.winner else v.option_on("LosersPurity"))
                 and len(v.suits) == 1
@@ -336,8 +340,8 @@ def _when_whole_hand_situation(v: HandView, asked: int = -1) -> int:
         # spec: scoring.patterns.all_terminals.when = (option_on('NoLimit') if winner else
         #     option_on('LosersPurity')) and all(t.is_terminal for t in tiles)
         | (
-            16384
-            if asked & 16384
+            1 << 14
+            if asked & 1 << 14
             and (
                 (v.option_on("NoLimit") if v.winner else v.option_on("LosersPurity"))
                 and v.tile_mask & _TILE_KINDS_2 == 0
@@ -345,28 +349,32 @@ def _when_whole_hand_situation(v: HandView, asked: int = -1) -> int:
             else 0
         )
         # spec: scoring.patterns.loose_tile_win.when = winner and after_kong
-        | (32768 if asked & 32768 and (v.winner and v.after_kong) else 0)
+        | (1 << 15 if asked & 1 << 15 and (v.winner and v.after_kong) else 0)
         # spec: scoring.patterns.last_tile_win.when = winner and last_tile
-        | (65536 if asked & 65536 and (v.winner and v.last_tile) else 0)
+        | (1 << 16 if asked & 1 << 16 and (v.winner and v.last_tile) else 0)
         # spec: scoring.patterns.robbing_a_kong.when = winner and robbing_kong
-        | (131072 if asked & 131072 and (v.winner and v.robbing_kong) else 0)
+        | (1 << 17 if asked & 1 << 17 and (v.winner and v.robbing_kong) else 0)
         # spec: scoring.patterns.original_call_win.when = winner and original_call
-        | (262144 if asked & 262144 and (v.winner and v.original_call) else 0)
+        | (1 << 18 if asked & 1 << 18 and (v.winner and v.original_call) else 0)
         # spec: scoring.patterns.heavens_blessing.when = winner and first_draw and dealer and
         #     tsumo
-        | (524288 if asked & 524288 and (v.winner and v.first_draw and v.dealer and v.tsumo) else 0)
+        | (
+            1 << 19
+            if asked & 1 << 19 and (v.winner and v.first_draw and v.dealer and v.tsumo)
+            else 0
+        )
         # spec: scoring.patterns.earths_blessing.when = winner and first_draw and not dealer and
         #     ron
         | (
-            1048576
-            if asked & 1048576 and (v.winner and v.first_draw and (not v.dealer) and v.ron)
+            1 << 20
+            if asked & 1 << 20 and (v.winner and v.first_draw and (not v.dealer) and v.ron)
             else 0
         )
         # spec: scoring.patterns.plum_blossom.when = winner and after_kong and win_tile.suit ==
         #     'p' and win_tile.number == 5
         | (
-            2097152
-            if asked & 2097152
+            1 << 21
+            if asked & 1 << 21
             and (
                 v.winner and v.after_kong and (v.win_tile.suit == "p") and (v.win_tile.number == 5)
             )
@@ -375,8 +383,8 @@ def _when_whole_hand_situation(v: HandView, asked: int = -1) -> int:
         # spec: scoring.patterns.moon_from_the_sea.when = winner and tsumo and last_tile and not
         #     after_kong and win_tile.suit == 'p' and win_tile.number == 1
         | (
-            4194304
-            if asked & 4194304
+            1 << 22
+            if asked & 1 << 22
             and (
                 v.winner
                 and v.tsumo
@@ -390,8 +398,8 @@ def _when_whole_hand_situation(v: HandView, asked: int = -1) -> int:
         # spec: scoring.patterns.carrying_pole.when = winner and robbing_kong and win_tile.suit
         #     == 's' and win_tile.number == 2
         | (
-            8388608
-            if asked & 8388608
+            1 << 23
+            if asked & 1 << 23
             and (
                 v.winner
                 and v.robbing_kong
@@ -401,20 +409,20 @@ def _when_whole_hand_situation(v: HandView, asked: int = -1) -> int:
             else 0
         )
         # spec: scoring.patterns.kong_upon_kong.when = winner and kong_upon_kong
-        | (16777216 if asked & 16777216 and (v.winner and v.kong_upon_kong) else 0)
+        | (1 << 24 if asked & 1 << 24 and (v.winner and v.kong_upon_kong) else 0)
         # spec: scoring.patterns.fourfold_plenty.when = winner and sum(1 for g in sets if
         #     g.is_kong) == 4
         | (
-            33554432
-            if asked & 33554432 and (v.winner and count_bits(v.set_bits & _GROUP_FIELDS_7) == 4)
+            1 << 25
+            if asked & 1 << 25 and (v.winner and count_bits(v.set_bits & _GROUP_FIELDS_7) == 4)
             else 0
         )
         # spec: scoring.patterns.buried_treasure.when = winner and tsumo and shape == 'standard'
         #     and all(g.is_triplet for g in sets) and all(g.concealed or (g.is_claimed_kong and
         #     option_on('KongHas3Types')) for g in melds)
         | (
-            67108864
-            if asked & 67108864
+            1 << 26
+            if asked & 1 << 26
             and (
                 v.winner
                 and v.tsumo
@@ -431,13 +439,13 @@ def _when_whole_hand_situation(v: HandView, asked: int = -1) -> int:
         )
         # spec: scoring.patterns.thirteen_unique_wonders.when = winner and shape ==
         #     'thirteen_orphans'
-        | (134217728 if asked & 134217728 and (v.winner and v.shape == "thirteen_orphans") else 0)
+        | (1 << 27 if asked & 1 << 27 and (v.winner and v.shape == "thirteen_orphans") else 0)
         # spec: scoring.patterns.three_great_scholars.when = winner and shape == 'standard' and
         #     sum(1 for g in sets if g.is_triplet and g.is_dragon) == 3 and not
         #     any(g.is_sequence for g in sets)
         | (
-            268435456
-            if asked & 268435456
+            1 << 28
+            if asked & 1 << 28
             and (
                 v.winner
                 and v.shape == "standard"
@@ -449,30 +457,26 @@ def _when_whole_hand_situation(v: HandView, asked: int = -1) -> int:
         # spec: scoring.patterns.four_blessings.when = winner and sum(1 for g in sets if
         #     g.is_triplet and g.is_wind) == 4
         | (
-            536870912
-            if asked & 536870912 and (v.winner and count_bits(v.set_bits & _GROUP_FIELDS_2) == 4)
+            1 << 29
+            if asked & 1 << 29 and (v.winner and count_bits(v.set_bits & _GROUP_FIELDS_2) == 4)
             else 0
         )
         # spec: scoring.patterns.all_honours_limit.when = winner and len(suits) == 1 and 'z' in
         #     suits
         | (
-            1073741824
-            if asked & 1073741824 and (v.winner and len(v.suits) == 1 and ("z" in v.suits))
+            1 << 30
+            if asked & 1 << 30 and (v.winner and len(v.suits) == 1 and ("z" in v.suits))
             else 0
         )
         # spec: scoring.patterns.heads_and_tails.when = winner and all(t.is_terminal for t in
         #     tiles)
-        | (
-            2147483648
-            if asked & 2147483648 and (v.winner and v.tile_mask & _TILE_KINDS_2 == 0)
-            else 0
-        )
+        | (1 << 31 if asked & 1 << 31 and (v.winner and v.tile_mask & _TILE_KINDS_2 == 0) else 0)
         # spec: scoring.patterns.concealed_clear_suit.when = winner and tsumo and len(suits) ==
         #     1 and 'z' not in suits and all(g.concealed or (g.is_claimed_kong and
         #     option_on('KongHas3Types')) for g in melds)
         | (
-            4294967296
-            if asked & 4294967296
+            1 << 32
+            if asked & 1 << 32
             and (
                 v.winner
                 and v.tsumo
@@ -489,18 +493,14 @@ def _when_whole_hand_situation(v: HandView, asked: int = -1) -> int:
         )
         # spec: scoring.patterns.imperial_jade.when = winner and all((t.suit == 's' and t.number
         #     in (2, 3, 4, 6, 8)) or (t.suit == 'z' and t.number == 6) for t in tiles)
-        | (
-            8589934592
-            if asked & 8589934592 and (v.winner and v.tile_mask & _TILE_KINDS_3 == 0)
-            else 0
-        )
+        | (1 << 33 if asked & 1 << 33 and (v.winner and v.tile_mask & _TILE_KINDS_3 == 0) else 0)
         # spec: scoring.patterns.nine_gates.when = winner and len(melds) == 0 and len(suits) ==
         #     1 and 'z' not in suits and all(all(concealed_count_of(s, n) - (1 if win_tile.suit
         #     == s and win_tile.number == n else 0) == (3 if n == 1 or n == 9 else 1) for n in
         #     (1, 2, 3, 4, 5, 6, 7, 8, 9)) for s in suits)
         | (
-            17179869184
-            if asked & 17179869184
+            1 << 34
+            if asked & 1 << 34
             and (
                 v.winner
                 and len(v.melds) == 0
@@ -524,11 +524,7 @@ def _when_whole_hand_situation(v: HandView, asked: int = -1) -> int:
         )
         # spec: scoring.patterns.east_thirteenth_win.when = winner and dealer and dealer_wins >=
         #     12
-        | (
-            34359738368
-            if asked & 34359738368 and (v.winner and v.dealer and (v.dealer_wins >= 12))
-            else 0
-        )
+        | (1 << 35 if asked & 1 << 35 and (v.winner and v.dealer and (v.dealer_wins >= 12)) else 0)
         # spec: scoring.patterns.wriggling_snake.when = winner and shape == 'standard' and
         #     len(suits) == 1 and 'z' not in suits and pair is not None and any(g.is_triplet and
         #     g.number == 1 for g in sets) and any(g.is_triplet and g.number == 9 for g in sets)
@@ -539,8 +535,8 @@ def _when_whole_hand_situation(v: HandView, asked: int = -1) -> int:
         #     g.number == 2 for g in sets) and any(g.is_sequence and g.number == 5 for g in
         #     sets)))
         | (
-            68719476736
-            if asked & 68719476736
+            1 << 36
+            if asked & 1 << 36
             and (
                 v.winner
                 and v.shape == "standard"
@@ -570,30 +566,30 @@ def _when_whole_hand_situation(v: HandView, asked: int = -1) -> int:
         # spec: scoring.patterns.own_bonus_tile_limit.when = own_bonus > 0 and
         #     option_limit('FlowersOwnEach')
         | (
-            137438953472
-            if asked & 137438953472 and (v.own_bonus > 0 and v.option_limit("FlowersOwnEach"))
+            1 << 37
+            if asked & 1 << 37 and (v.own_bonus > 0 and v.option_limit("FlowersOwnEach"))
             else 0
         )
         # spec: scoring.patterns.own_flower_and_season_limit.when = own_bonus == 2 and
         #     option_limit('FlowersOwnBoth')
         | (
-            274877906944
-            if asked & 274877906944 and (v.own_bonus == 2 and v.option_limit("FlowersOwnBoth"))
+            1 << 38
+            if asked & 1 << 38 and (v.own_bonus == 2 and v.option_limit("FlowersOwnBoth"))
             else 0
         )
         # spec: scoring.patterns.bouquet_limit.when = bonus_sets > 0 and
         #     option_limit('FlowersBouquet')
         | (
-            549755813888
-            if asked & 549755813888 and (v.bonus_sets > 0 and v.option_limit("FlowersBouquet"))
+            1 << 39
+            if asked & 1 << 39 and (v.bonus_sets > 0 and v.option_limit("FlowersBouquet"))
             else 0
         )
         # spec: scoring.patterns.concealed_fully_limit.when = winner and tsumo and
         #     option_limit('ConcealedFully') and all(g.concealed or (g.is_claimed_kong and
         #     option_on('KongHas3Types')) for g in melds)
         | (
-            1099511627776
-            if asked & 1099511627776
+            1 << 40
+            if asked & 1 << 40
             and (
                 v.winner
                 and v.tsumo
@@ -612,8 +608,8 @@ def _when_whole_hand_situation(v: HandView, asked: int = -1) -> int:
         #     all(g.concealed or (g.is_claimed_kong and option_on('KongHas3Types')) for g in
         #     melds)
         | (
-            2199023255552
-            if asked & 2199023255552
+            1 << 41
+            if asked & 1 << 41
             and (
                 (v.winner and v.ron or (not v.winner and v.option_on("LosersPurity")))
                 and v.option_limit("ConcealedAlmost")
@@ -881,7 +877,7 @@ PROFILE = Profile(
                 fr="sa fleur et sa saison",
             ),
             value=_value_own_flower_and_season,
-            when=ListedWhen(_when_whole_hand_situation, 2),
+            when=ListedWhen(_when_whole_hand_situation, 1 << 1),
             count=None,
             group=None,
             excludes=(),
@@ -930,7 +926,7 @@ PROFILE = Profile(
                 fr="combinaison de son vent",
             ),
             value=1,
-            when=ListedWhen(_when_whole_hand_situation, 8),
+            when=ListedWhen(_when_whole_hand_situation, 1 << 3),
             count=None,
             group=None,
             excludes=(),
@@ -946,7 +942,7 @@ PROFILE = Profile(
                 fr="combinaison du vent dominant",
             ),
             value=1,
-            when=ListedWhen(_when_whole_hand_situation, 16),
+            when=ListedWhen(_when_whole_hand_situation, 1 << 4),
             count=None,
             group=None,
             excludes=(),
@@ -962,7 +958,7 @@ PROFILE = Profile(
                 fr="Trois petits dragons",
             ),
             value=1,
-            when=ListedWhen(_when_whole_hand_tiles, 2),
+            when=ListedWhen(_when_whole_hand_tiles, 1 << 1),
             count=None,
             group=None,
             excludes=(),
@@ -979,7 +975,7 @@ PROFILE = Profile(
                 fr="Trois grands dragons",
             ),
             value=2,
-            when=ListedWhen(_when_whole_hand_tiles, 4),
+            when=ListedWhen(_when_whole_hand_tiles, 1 << 2),
             count=None,
             group=None,
             excludes=(),
@@ -996,7 +992,7 @@ PROFILE = Profile(
                 fr="Quatre petits vents",
             ),
             value=1,
-            when=ListedWhen(_when_whole_hand_tiles, 8),
+            when=ListedWhen(_when_whole_hand_tiles, 1 << 3),
             count=None,
             group=None,
             excludes=(),
@@ -1013,7 +1009,7 @@ PROFILE = Profile(
                 fr="Quatre grands vents",
             ),
             value=2,
-            when=ListedWhen(_when_whole_hand_tiles, 16),
+            when=ListedWhen(_when_whole_hand_tiles, 1 << 4),
             count=None,
             group=None,
             excludes=(),
@@ -1030,7 +1026,7 @@ PROFILE = Profile(
                 fr="trois pungs cachés",
             ),
             value=1,
-            when=ListedWhen(_when_whole_hand_situation, 32),
+            when=ListedWhen(_when_whole_hand_situation, 1 << 5),
             count=None,
             group=None,
             excludes=(),
@@ -1046,7 +1042,7 @@ PROFILE = Profile(
                 fr="main sans points",
             ),
             value=1,
-            when=ListedWhen(_when_whole_hand_situation, 64),
+            when=ListedWhen(_when_whole_hand_situation, 1 << 6),
             count=None,
             group=None,
             excludes=(),
@@ -1056,7 +1052,7 @@ PROFILE = Profile(
             id="no_chows",
             names=Text(en="no chows", zh="无顺子", ja="順子なし", pt="sem chows", fr="sans chow"),
             value=1,
-            when=ListedWhen(_when_whole_hand_situation, 128),
+            when=ListedWhen(_when_whole_hand_situation, 1 << 7),
             count=None,
             group=None,
             excludes=(),
@@ -1072,7 +1068,7 @@ PROFILE = Profile(
                 fr="main entièrement cachée",
             ),
             value=_value_concealed_fully,
-            when=ListedWhen(_when_whole_hand_situation, 256),
+            when=ListedWhen(_when_whole_hand_situation, 1 << 8),
             count=None,
             group=None,
             excludes=(),
@@ -1088,7 +1084,7 @@ PROFILE = Profile(
                 fr="cachée jusqu'à la sortie",
             ),
             value=_value_concealed_almost,
-            when=ListedWhen(_when_whole_hand_situation, 512),
+            when=ListedWhen(_when_whole_hand_situation, 1 << 9),
             count=None,
             group=None,
             excludes=(),
@@ -1104,7 +1100,7 @@ PROFILE = Profile(
                 fr="une couleur avec honneurs",
             ),
             value=1,
-            when=ListedWhen(_when_whole_hand_situation, 1024),
+            when=ListedWhen(_when_whole_hand_situation, 1 << 10),
             count=None,
             group=None,
             excludes=(),
@@ -1120,7 +1116,7 @@ PROFILE = Profile(
                 fr="une seule couleur",
             ),
             value=3,
-            when=ListedWhen(_when_whole_hand_situation, 2048),
+            when=ListedWhen(_when_whole_hand_situation, 1 << 11),
             count=None,
             group=None,
             excludes=(),
@@ -1132,7 +1128,7 @@ PROFILE = Profile(
                 en="all majors", zh="全幺九", ja="混老頭", pt="só maiores", fr="que des majeures"
             ),
             value=1,
-            when=ListedWhen(_when_whole_hand_situation, 4096),
+            when=ListedWhen(_when_whole_hand_situation, 1 << 12),
             count=None,
             group=None,
             excludes=(),
@@ -1144,7 +1140,7 @@ PROFILE = Profile(
                 en="all honours", zh="字一色", ja="字一色", pt="só honras", fr="que des honneurs"
             ),
             value=2,
-            when=ListedWhen(_when_whole_hand_situation, 8192),
+            when=ListedWhen(_when_whole_hand_situation, 1 << 13),
             count=None,
             group=None,
             excludes=(),
@@ -1160,7 +1156,7 @@ PROFILE = Profile(
                 fr="que des extrémités",
             ),
             value=2,
-            when=ListedWhen(_when_whole_hand_situation, 16384),
+            when=ListedWhen(_when_whole_hand_situation, 1 << 14),
             count=None,
             group=None,
             excludes=(),
@@ -1176,7 +1172,7 @@ PROFILE = Profile(
                 fr="victoire sur une tuile libre",
             ),
             value=1,
-            when=ListedWhen(_when_whole_hand_situation, 32768),
+            when=ListedWhen(_when_whole_hand_situation, 1 << 15),
             count=None,
             group=None,
             excludes=(),
@@ -1192,7 +1188,7 @@ PROFILE = Profile(
                 fr="victoire sur la dernière tuile",
             ),
             value=1,
-            when=ListedWhen(_when_whole_hand_situation, 65536),
+            when=ListedWhen(_when_whole_hand_situation, 1 << 16),
             count=None,
             group=None,
             excludes=(),
@@ -1204,7 +1200,7 @@ PROFILE = Profile(
                 en="robbing a kong", zh="抢杠", ja="搶槓", pt="roubar um kong", fr="voler un kong"
             ),
             value=1,
-            when=ListedWhen(_when_whole_hand_situation, 131072),
+            when=ListedWhen(_when_whole_hand_situation, 1 << 17),
             count=None,
             group=None,
             excludes=(),
@@ -1220,7 +1216,7 @@ PROFILE = Profile(
                 fr="réussir une Annonce d'origine",
             ),
             value=1,
-            when=ListedWhen(_when_whole_hand_situation, 262144),
+            when=ListedWhen(_when_whole_hand_situation, 1 << 18),
             count=None,
             group=None,
             excludes=(),
@@ -1236,7 +1232,7 @@ PROFILE = Profile(
                 fr="Bénédiction du ciel",
             ),
             value=1,
-            when=ListedWhen(_when_whole_hand_situation, 524288),
+            when=ListedWhen(_when_whole_hand_situation, 1 << 19),
             count=None,
             group=None,
             excludes=(),
@@ -1253,7 +1249,7 @@ PROFILE = Profile(
                 fr="Bénédiction de la terre",
             ),
             value=1,
-            when=ListedWhen(_when_whole_hand_situation, 1048576),
+            when=ListedWhen(_when_whole_hand_situation, 1 << 20),
             count=None,
             group=None,
             excludes=(),
@@ -1270,7 +1266,7 @@ PROFILE = Profile(
                 fr="Cueillir la fleur de prunier sur le toit",
             ),
             value=1,
-            when=ListedWhen(_when_whole_hand_situation, 2097152),
+            when=ListedWhen(_when_whole_hand_situation, 1 << 21),
             count=None,
             group=None,
             excludes=(),
@@ -1287,7 +1283,7 @@ PROFILE = Profile(
                 fr="Attraper la lune au fond de la mer",
             ),
             value=1,
-            when=ListedWhen(_when_whole_hand_situation, 4194304),
+            when=ListedWhen(_when_whole_hand_situation, 1 << 22),
             count=None,
             group=None,
             excludes=(),
@@ -1304,7 +1300,7 @@ PROFILE = Profile(
                 fr="Gratter la palanche",
             ),
             value=1,
-            when=ListedWhen(_when_whole_hand_situation, 8388608),
+            when=ListedWhen(_when_whole_hand_situation, 1 << 23),
             count=None,
             group=None,
             excludes=(),
@@ -1321,7 +1317,7 @@ PROFILE = Profile(
                 fr="Kong sur kong",
             ),
             value=1,
-            when=ListedWhen(_when_whole_hand_situation, 16777216),
+            when=ListedWhen(_when_whole_hand_situation, 1 << 24),
             count=None,
             group=None,
             excludes=(),
@@ -1338,7 +1334,7 @@ PROFILE = Profile(
                 fr="Quadruple abondance",
             ),
             value=1,
-            when=ListedWhen(_when_whole_hand_situation, 33554432),
+            when=ListedWhen(_when_whole_hand_situation, 1 << 25),
             count=None,
             group=None,
             excludes=(),
@@ -1355,7 +1351,7 @@ PROFILE = Profile(
                 fr="Trésor enfoui",
             ),
             value=1,
-            when=ListedWhen(_when_whole_hand_situation, 67108864),
+            when=ListedWhen(_when_whole_hand_situation, 1 << 26),
             count=None,
             group=None,
             excludes=(),
@@ -1372,7 +1368,7 @@ PROFILE = Profile(
                 fr="Treize merveilles uniques",
             ),
             value=1,
-            when=ListedWhen(_when_whole_hand_situation, 134217728),
+            when=ListedWhen(_when_whole_hand_situation, 1 << 27),
             count=None,
             group=None,
             excludes=(),
@@ -1389,7 +1385,7 @@ PROFILE = Profile(
                 fr="Trois grands lettrés",
             ),
             value=1,
-            when=ListedWhen(_when_whole_hand_situation, 268435456),
+            when=ListedWhen(_when_whole_hand_situation, 1 << 28),
             count=None,
             group=None,
             excludes=(),
@@ -1406,7 +1402,7 @@ PROFILE = Profile(
                 fr="Quatre bénédictions sur la porte",
             ),
             value=1,
-            when=ListedWhen(_when_whole_hand_situation, 536870912),
+            when=ListedWhen(_when_whole_hand_situation, 1 << 29),
             count=None,
             group=None,
             excludes=(),
@@ -1423,7 +1419,7 @@ PROFILE = Profile(
                 fr="Que des honneurs",
             ),
             value=1,
-            when=ListedWhen(_when_whole_hand_situation, 1073741824),
+            when=ListedWhen(_when_whole_hand_situation, 1 << 30),
             count=None,
             group=None,
             excludes=(),
@@ -1440,7 +1436,7 @@ PROFILE = Profile(
                 fr="Têtes et queues",
             ),
             value=1,
-            when=ListedWhen(_when_whole_hand_situation, 2147483648),
+            when=ListedWhen(_when_whole_hand_situation, 1 << 31),
             count=None,
             group=None,
             excludes=(),
@@ -1457,7 +1453,7 @@ PROFILE = Profile(
                 fr="Couleur pure cachée",
             ),
             value=1,
-            when=ListedWhen(_when_whole_hand_situation, 4294967296),
+            when=ListedWhen(_when_whole_hand_situation, 1 << 32),
             count=None,
             group=None,
             excludes=(),
@@ -1474,7 +1470,7 @@ PROFILE = Profile(
                 fr="Jade impérial",
             ),
             value=1,
-            when=ListedWhen(_when_whole_hand_situation, 8589934592),
+            when=ListedWhen(_when_whole_hand_situation, 1 << 33),
             count=None,
             group=None,
             excludes=(),
@@ -1487,7 +1483,7 @@ PROFILE = Profile(
                 en="Nine Gates", zh="九莲宝灯", ja="九蓮宝燈", pt="Nove Portões", fr="Neuf portes"
             ),
             value=1,
-            when=ListedWhen(_when_whole_hand_situation, 17179869184),
+            when=ListedWhen(_when_whole_hand_situation, 1 << 34),
             count=None,
             group=None,
             excludes=(),
@@ -1504,7 +1500,7 @@ PROFILE = Profile(
                 fr="13e victoire consécutive d'Est",
             ),
             value=1,
-            when=ListedWhen(_when_whole_hand_situation, 34359738368),
+            when=ListedWhen(_when_whole_hand_situation, 1 << 35),
             count=None,
             group=None,
             excludes=(),
@@ -1521,7 +1517,7 @@ PROFILE = Profile(
                 fr="Serpent ondulant",
             ),
             value=1,
-            when=ListedWhen(_when_whole_hand_situation, 68719476736),
+            when=ListedWhen(_when_whole_hand_situation, 1 << 36),
             count=None,
             group=None,
             excludes=(),
@@ -1538,7 +1534,7 @@ PROFILE = Profile(
                 fr="fleur ou saison propre (limite de l'option)",
             ),
             value=1,
-            when=ListedWhen(_when_whole_hand_situation, 137438953472),
+            when=ListedWhen(_when_whole_hand_situation, 1 << 37),
             count=None,
             group=None,
             excludes=(),
@@ -1555,7 +1551,7 @@ PROFILE = Profile(
                 fr="sa fleur et sa saison (limite de l'option)",
             ),
             value=1,
-            when=ListedWhen(_when_whole_hand_situation, 274877906944),
+            when=ListedWhen(_when_whole_hand_situation, 1 << 38),
             count=None,
             group=None,
             excludes=(),
@@ -1572,7 +1568,7 @@ PROFILE = Profile(
                 fr="les quatre fleurs ou saisons (limite de l'option)",
             ),
             value=1,
-            when=ListedWhen(_when_whole_hand_situation, 549755813888),
+            when=ListedWhen(_when_whole_hand_situation, 1 << 39),
             count=None,
             group=None,
             excludes=(),
@@ -1589,7 +1585,7 @@ PROFILE = Profile(
                 fr="main entièrement cachée (limite de l'option)",
             ),
             value=1,
-            when=ListedWhen(_when_whole_hand_situation, 1099511627776),
+            when=ListedWhen(_when_whole_hand_situation, 1 << 40),
             count=None,
             group=None,
             excludes=(),
@@ -1606,7 +1602,7 @@ PROFILE = Profile(
                 fr="cachée jusqu'à la sortie (limite de l'option)",
             ),
             value=1,
-            when=ListedWhen(_when_whole_hand_situation, 2199023255552),
+            when=ListedWhen(_when_whole_hand_situation, 1 << 41),
             count=None,
             group=None,
             excludes=(),
@@ -3731,7 +3727,7 @@ PROFILE = Profile(
 #: The digest of this profile's native engine (generated/native/classical_xmj.c) built from the
 #: same spec, or None when the profile runs on the Python backend only. A compiled native module
 #: whose digest differs (built from an older spec) is never used.
-NATIVE_DIGEST: str | None = "59ef259fde8a44ac4c9f4748d7eedd9a"
+NATIVE_DIGEST: str | None = "6b0eb57b8002c8cb26424a752775b563"
 
 # The runtime learns of this engine, and of its native module, from this call alone.
 register_engine(

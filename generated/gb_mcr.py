@@ -334,14 +334,14 @@ def _when_whole_hand_tiles(v: HandView, asked: int = -1) -> int:
         0
         # spec: scoring.patterns.all_green.when = all((t.suit == 's' and t.number in (2, 3, 4,
         #     6, 8)) or (t.suit == 'z' and t.number == 6) for t in tiles)
-        | (1 if asked & 1 and (v.tile_mask & _TILE_KINDS_1 == 0) else 0)
+        | (1 << 0 if asked & 1 << 0 and (v.tile_mask & _TILE_KINDS_1 == 0) else 0)
         # spec: scoring.patterns.nine_gates.when = shape == 'standard' and len(melds) == 0 and
         #     len(suits) == 1 and win_tile.is_suited and all(count_of(win_tile.suit, n) - (1 if
         #     n == win_tile.number else 0) == (3 if n in (1, 9) else 1) for n in (1, 2, 3, 4, 5,
         #     6, 7, 8, 9))
         | (
-            2
-            if asked & 2
+            1 << 1
+            if asked & 1 << 1
             and (
                 v.shape == "standard"
                 and len(v.melds) == 0
@@ -358,13 +358,13 @@ def _when_whole_hand_tiles(v: HandView, asked: int = -1) -> int:
             else 0
         )
         # spec: scoring.patterns.four_kongs.when = len([g for g in melds if g.is_kong]) == 4
-        | (4 if asked & 4 and (len([g for g in v.melds if g.is_kong]) == 4) else 0)
+        | (1 << 2 if asked & 1 << 2 and (len([g for g in v.melds if g.is_kong]) == 4) else 0)
         # spec: scoring.patterns.seven_shifted_pairs.when = shape == 'seven_pairs' and
         #     len(suits) == 1 and 'z' not in suits and len({t.number for t in tiles}) == 7 and
         #     max(t.number for t in tiles) - min(t.number for t in tiles) == 6
         | (
-            8
-            if asked & 8
+            1 << 3
+            if asked & 1 << 3
             and (
                 v.shape == "seven_pairs"
                 and len(v.suits) == 1
@@ -387,15 +387,15 @@ def _when_whole_hand_tiles(v: HandView, asked: int = -1) -> int:
             else 0
         )
         # spec: scoring.patterns.thirteen_orphans.when = shape == 'thirteen_orphans'
-        | (16 if asked & 16 and (v.shape == "thirteen_orphans") else 0)
+        | (1 << 4 if asked & 1 << 4 and (v.shape == "thirteen_orphans") else 0)
         # spec: scoring.patterns.all_terminals.when = all(t.is_terminal for t in tiles)
-        | (32 if asked & 32 and (v.tile_mask & _TILE_KINDS_11 == 0) else 0)
+        | (1 << 5 if asked & 1 << 5 and (v.tile_mask & _TILE_KINDS_11 == 0) else 0)
         # spec: scoring.patterns.little_four_winds.when = shape == 'standard' and pair is not
         #     None and pair.is_wind and len([g for g in sets if g.is_triplet and g.is_wind]) ==
         #     3
         | (
-            64
-            if asked & 64
+            1 << 6
+            if asked & 1 << 6
             and (
                 v.shape == "standard"
                 and v.pair is not None
@@ -408,8 +408,8 @@ def _when_whole_hand_tiles(v: HandView, asked: int = -1) -> int:
         #     None and pair.is_dragon and len([g for g in sets if g.is_triplet and g.is_dragon])
         #     == 2
         | (
-            128
-            if asked & 128
+            1 << 7
+            if asked & 1 << 7
             and (
                 v.shape == "standard"
                 and v.pair is not None
@@ -419,14 +419,14 @@ def _when_whole_hand_tiles(v: HandView, asked: int = -1) -> int:
             else 0
         )
         # spec: scoring.patterns.all_honors.when = all(t.is_honor for t in tiles)
-        | (256 if asked & 256 and (v.tile_mask & _TILE_KINDS_12 == 0) else 0)
+        | (1 << 8 if asked & 1 << 8 and (v.tile_mask & _TILE_KINDS_12 == 0) else 0)
         # spec: scoring.patterns.pure_terminal_chows.when = shape == 'standard' and pair is not
         #     None and pair.suit != 'z' and pair.number == 5 and len([g for g in sets if
         #     g.is_sequence and g.suit == pair.suit and g.number == 1]) == 2 and len([g for g in
         #     sets if g.is_sequence and g.suit == pair.suit and g.number == 7]) == 2
         | (
-            512
-            if asked & 512
+            1 << 9
+            if asked & 1 << 9
             and (
                 v.shape == "standard"
                 and v.pair is not None
@@ -456,25 +456,25 @@ def _when_whole_hand_tiles(v: HandView, asked: int = -1) -> int:
             else 0
         )
         # spec: scoring.patterns.three_kongs.when = len([g for g in melds if g.is_kong]) == 3
-        | (1024 if asked & 1024 and (len([g for g in v.melds if g.is_kong]) == 3) else 0)
+        | (1 << 10 if asked & 1 << 10 and (len([g for g in v.melds if g.is_kong]) == 3) else 0)
         # spec: scoring.patterns.all_terminals_and_honors.when = all(t.is_terminal_or_honor for
         #     t in tiles)
-        | (2048 if asked & 2048 and (v.tile_mask & _TILE_KINDS_13 == 0) else 0)
+        | (1 << 11 if asked & 1 << 11 and (v.tile_mask & _TILE_KINDS_13 == 0) else 0)
         # spec: scoring.patterns.seven_pairs.when = shape == 'seven_pairs'
-        | (4096 if asked & 4096 and (v.shape == "seven_pairs") else 0)
+        | (1 << 12 if asked & 1 << 12 and (v.shape == "seven_pairs") else 0)
         # spec: scoring.patterns.greater_honors_and_knitted_tiles.when = shape ==
         #     'honors_and_knitted' and len([t for t in tiles if t.is_honor]) == 7
         | (
-            8192
-            if asked & 8192
+            1 << 13
+            if asked & 1 << 13
             and (v.shape == "honors_and_knitted" and len([t for t in v.tiles if t.is_honor]) == 7)
             else 0
         )
         # spec: scoring.patterns.all_even_pungs.when = shape == 'standard' and all(g.is_triplet
         #     for g in sets) and all(g.suit != 'z' and g.number % 2 == 0 for g in groups)
         | (
-            16384
-            if asked & 16384
+            1 << 14
+            if asked & 1 << 14
             and (
                 v.shape == "standard"
                 and v.set_bits & _GROUP_FIELDS_3 == 0
@@ -483,23 +483,23 @@ def _when_whole_hand_tiles(v: HandView, asked: int = -1) -> int:
             else 0
         )
         # spec: scoring.patterns.full_flush.when = len(suits) == 1 and 'z' not in suits
-        | (32768 if asked & 32768 and (len(v.suits) == 1 and "z" not in v.suits) else 0)
+        | (1 << 15 if asked & 1 << 15 and (len(v.suits) == 1 and "z" not in v.suits) else 0)
         # spec: scoring.patterns.upper_tiles.when = all(t.is_suited and t.number >= 7 for t in
         #     tiles)
-        | (65536 if asked & 65536 and (v.tile_mask & _TILE_KINDS_14 == 0) else 0)
+        | (1 << 16 if asked & 1 << 16 and (v.tile_mask & _TILE_KINDS_14 == 0) else 0)
         # spec: scoring.patterns.middle_tiles.when = all(t.is_suited and 4 <= t.number <= 6 for
         #     t in tiles)
-        | (131072 if asked & 131072 and (v.tile_mask & _TILE_KINDS_15 == 0) else 0)
+        | (1 << 17 if asked & 1 << 17 and (v.tile_mask & _TILE_KINDS_15 == 0) else 0)
         # spec: scoring.patterns.lower_tiles.when = all(t.is_suited and t.number <= 3 for t in
         #     tiles)
-        | (262144 if asked & 262144 and (v.tile_mask & _TILE_KINDS_16 == 0) else 0)
+        | (1 << 18 if asked & 1 << 18 and (v.tile_mask & _TILE_KINDS_16 == 0) else 0)
         # spec: scoring.patterns.three_suited_terminal_chows.when = shape == 'standard' and pair
         #     is not None and pair.suit != 'z' and pair.number == 5 and all(g.is_sequence and
         #     g.suit != pair.suit for g in sets) and len({g.suit for g in sets if g.number ==
         #     1}) == 2 and len({g.suit for g in sets if g.number == 7}) == 2
         | (
-            524288
-            if asked & 524288
+            1 << 19
+            if asked & 1 << 19
             and (
                 v.shape == "standard"
                 and v.pair is not None
@@ -532,18 +532,18 @@ def _when_whole_hand_tiles(v: HandView, asked: int = -1) -> int:
         #     (g.number >= 3 and g.number <= 5 if g.is_sequence else g.number == 5) for g in
         #     groups)
         | (
-            1048576
-            if asked & 1048576 and (v.shape == "standard" and v.group_bits & _GROUP_FIELDS_14 == 0)
+            1 << 20
+            if asked & 1 << 20 and (v.shape == "standard" and v.group_bits & _GROUP_FIELDS_14 == 0)
             else 0
         )
         # spec: scoring.patterns.lesser_honors_and_knitted_tiles.when = shape ==
         #     'honors_and_knitted'
-        | (2097152 if asked & 2097152 and (v.shape == "honors_and_knitted") else 0)
+        | (1 << 21 if asked & 1 << 21 and (v.shape == "honors_and_knitted") else 0)
         # spec: scoring.patterns.knitted_straight.when = shape == 'knitted_straight' or (shape
         #     == 'honors_and_knitted' and len([t for t in tiles if t.is_suited]) == 9)
         | (
-            4194304
-            if asked & 4194304
+            1 << 22
+            if asked & 1 << 22
             and (
                 v.shape == "knitted_straight"
                 or (
@@ -555,30 +555,30 @@ def _when_whole_hand_tiles(v: HandView, asked: int = -1) -> int:
         )
         # spec: scoring.patterns.upper_four.when = all(t.is_suited and t.number >= 6 for t in
         #     tiles)
-        | (8388608 if asked & 8388608 and (v.tile_mask & _TILE_KINDS_17 == 0) else 0)
+        | (1 << 23 if asked & 1 << 23 and (v.tile_mask & _TILE_KINDS_17 == 0) else 0)
         # spec: scoring.patterns.lower_four.when = all(t.is_suited and t.number <= 4 for t in
         #     tiles)
-        | (16777216 if asked & 16777216 and (v.tile_mask & _TILE_KINDS_18 == 0) else 0)
+        | (1 << 24 if asked & 1 << 24 and (v.tile_mask & _TILE_KINDS_18 == 0) else 0)
         # spec: scoring.patterns.reversible_tiles.when = all((t.suit == 'p' and t.number in (1,
         #     2, 3, 4, 5, 8, 9)) or (t.suit == 's' and t.number in (2, 4, 5, 6, 8, 9)) or
         #     (t.suit == 'z' and t.number == 5) for t in tiles)
-        | (33554432 if asked & 33554432 and (v.tile_mask & _TILE_KINDS_19 == 0) else 0)
+        | (1 << 25 if asked & 1 << 25 and (v.tile_mask & _TILE_KINDS_19 == 0) else 0)
         # spec: scoring.patterns.chicken_hand.when = True
-        | (67108864 if asked & 67108864 and (True) else 0)
+        | (1 << 26 if asked & 1 << 26 and (True) else 0)
         # spec: scoring.patterns.all_pungs.when = shape == 'standard' and all(g.is_triplet for g
         #     in sets)
         | (
-            134217728
-            if asked & 134217728 and (v.shape == "standard" and v.set_bits & _GROUP_FIELDS_3 == 0)
+            1 << 27
+            if asked & 1 << 27 and (v.shape == "standard" and v.set_bits & _GROUP_FIELDS_3 == 0)
             else 0
         )
         # spec: scoring.patterns.half_flush.when = len(suits) == 2 and 'z' in suits
-        | (268435456 if asked & 268435456 and (len(v.suits) == 2 and "z" in v.suits) else 0)
+        | (1 << 28 if asked & 1 << 28 and (len(v.suits) == 2 and "z" in v.suits) else 0)
         # spec: scoring.patterns.all_types.when = len(suits) == 4 and any(t.is_wind for t in
         #     tiles) and any(t.is_dragon for t in tiles)
         | (
-            536870912
-            if asked & 536870912
+            1 << 29
+            if asked & 1 << 29
             and (
                 len(v.suits) == 4
                 and v.tile_mask & _TILE_KINDS_20 != 0
@@ -589,8 +589,8 @@ def _when_whole_hand_tiles(v: HandView, asked: int = -1) -> int:
         # spec: scoring.patterns.two_concealed_kongs.when = len([g for g in melds if g.is_kong])
         #     == 2 and len([g for g in melds if g.is_kong and g.concealed]) == 2
         | (
-            1073741824
-            if asked & 1073741824
+            1 << 30
+            if asked & 1 << 30
             and (
                 len([g for g in v.melds if g.is_kong]) == 2
                 and len([g for g in v.melds if g.is_kong and g.concealed]) == 2
@@ -600,16 +600,15 @@ def _when_whole_hand_tiles(v: HandView, asked: int = -1) -> int:
         # spec: scoring.patterns.outside_hand.when = shape == 'standard' and
         #     all(g.has_terminal_or_honor for g in groups)
         | (
-            2147483648
-            if asked & 2147483648
-            and (v.shape == "standard" and v.group_bits & _GROUP_FIELDS_15 == 0)
+            1 << 31
+            if asked & 1 << 31 and (v.shape == "standard" and v.group_bits & _GROUP_FIELDS_15 == 0)
             else 0
         )
         # spec: scoring.patterns.two_melded_kongs.when = len([g for g in melds if g.is_kong]) ==
         #     2 and len([g for g in melds if g.is_kong and g.concealed]) <= 1
         | (
-            4294967296
-            if asked & 4294967296
+            1 << 32
+            if asked & 1 << 32
             and (
                 len([g for g in v.melds if g.is_kong]) == 2
                 and len([g for g in v.melds if g.is_kong and g.concealed]) <= 1
@@ -619,8 +618,8 @@ def _when_whole_hand_tiles(v: HandView, asked: int = -1) -> int:
         # spec: scoring.patterns.all_chows.when = shape in ('standard', 'knitted_straight') and
         #     all(g.is_sequence for g in sets) and pair is not None and pair.suit != 'z'
         | (
-            8589934592
-            if asked & 8589934592
+            1 << 33
+            if asked & 1 << 33
             and (
                 v.shape in ("standard", "knitted_straight")
                 and v.set_bits & _GROUP_FIELDS_5 == 0
@@ -630,12 +629,12 @@ def _when_whole_hand_tiles(v: HandView, asked: int = -1) -> int:
             else 0
         )
         # scoring.patterns.tile_hog: no `when`, always met
-        | (17179869184 if asked & 17179869184 else 0)
+        | (1 << 34 if asked & 1 << 34 else 0)
         # spec: scoring.patterns.concealed_kong.when = len([g for g in melds if g.is_kong and
         #     g.concealed]) == 1 and len([g for g in melds if g.is_kong]) <= 2
         | (
-            34359738368
-            if asked & 34359738368
+            1 << 35
+            if asked & 1 << 35
             and (
                 len([g for g in v.melds if g.is_kong and g.concealed]) == 1
                 and len([g for g in v.melds if g.is_kong]) <= 2
@@ -644,12 +643,12 @@ def _when_whole_hand_tiles(v: HandView, asked: int = -1) -> int:
         )
         # spec: scoring.patterns.all_simples.when = all(not t.is_terminal_or_honor for t in
         #     tiles)
-        | (68719476736 if asked & 68719476736 and (v.tile_mask & _TILE_KINDS_22 == 0) else 0)
+        | (1 << 36 if asked & 1 << 36 and (v.tile_mask & _TILE_KINDS_22 == 0) else 0)
         # spec: scoring.patterns.melded_kong.when = len([g for g in melds if g.is_kong]) == 1
         #     and len([g for g in melds if g.is_kong and g.concealed]) == 0
         | (
-            137438953472
-            if asked & 137438953472
+            1 << 37
+            if asked & 1 << 37
             and (
                 len([g for g in v.melds if g.is_kong]) == 1
                 and len([g for g in v.melds if g.is_kong and g.concealed]) == 0
@@ -659,8 +658,8 @@ def _when_whole_hand_tiles(v: HandView, asked: int = -1) -> int:
         # spec: scoring.patterns.one_voided_suit.when = len({t.suit for t in tiles if
         #     t.is_suited}) == 2
         | (
-            274877906944
-            if asked & 274877906944
+            1 << 38
+            if asked & 1 << 38
             and (
                 0
                 + (v.tile_mask & _TILE_KINDS_25 != 0)
@@ -671,13 +670,13 @@ def _when_whole_hand_tiles(v: HandView, asked: int = -1) -> int:
             else 0
         )
         # spec: scoring.patterns.no_honors.when = 'z' not in suits
-        | (549755813888 if asked & 549755813888 and ("z" not in v.suits) else 0)
+        | (1 << 39 if asked & 1 << 39 and ("z" not in v.suits) else 0)
         # spec: scoring.patterns.edge_wait.when = wait == 'edge' and only_wait
-        | (1099511627776 if asked & 1099511627776 and (v.wait == "edge" and v.only_wait) else 0)
+        | (1 << 40 if asked & 1 << 40 and (v.wait == "edge" and v.only_wait) else 0)
         # spec: scoring.patterns.closed_wait.when = wait == 'closed' and only_wait
-        | (2199023255552 if asked & 2199023255552 and (v.wait == "closed" and v.only_wait) else 0)
+        | (1 << 41 if asked & 1 << 41 and (v.wait == "closed" and v.only_wait) else 0)
         # spec: scoring.patterns.single_wait.when = wait == 'single' and only_wait
-        | (4398046511104 if asked & 4398046511104 and (v.wait == "single" and v.only_wait) else 0)
+        | (1 << 42 if asked & 1 << 42 and (v.wait == "single" and v.only_wait) else 0)
     )
 
 
@@ -688,44 +687,44 @@ def _when_whole_hand_situation(v: HandView, asked: int = -1) -> int:
     return int(
         0
         # spec: scoring.patterns.four_concealed_pungs.when = concealed_triplets == 4
-        | (1 if asked & 1 and (v.concealed_triplets == 4) else 0)
+        | (1 << 0 if asked & 1 << 0 and (v.concealed_triplets == 4) else 0)
         # spec: scoring.patterns.three_concealed_pungs.when = concealed_triplets == 3
-        | (2 if asked & 2 and (v.concealed_triplets == 3) else 0)
+        | (1 << 1 if asked & 1 << 1 and (v.concealed_triplets == 3) else 0)
         # spec: scoring.patterns.last_tile_draw.when = tsumo and last_tile
-        | (4 if asked & 4 and (v.tsumo and v.last_tile) else 0)
+        | (1 << 2 if asked & 1 << 2 and (v.tsumo and v.last_tile) else 0)
         # spec: scoring.patterns.last_tile_claim.when = ron and last_tile
-        | (8 if asked & 8 and (v.ron and v.last_tile) else 0)
+        | (1 << 3 if asked & 1 << 3 and (v.ron and v.last_tile) else 0)
         # spec: scoring.patterns.out_with_replacement_tile.when = tsumo and after_kong and
         #     any(g.is_kong for g in melds)
         | (
-            16
-            if asked & 16 and (v.tsumo and v.after_kong and any((g.is_kong for g in v.melds)))
+            1 << 4
+            if asked & 1 << 4 and (v.tsumo and v.after_kong and any((g.is_kong for g in v.melds)))
             else 0
         )
         # spec: scoring.patterns.robbing_the_kong.when = ron and robbing_kong and
         #     count_of(win_tile.suit, win_tile.number) == 1
         | (
-            32
-            if asked & 32
+            1 << 5
+            if asked & 1 << 5
             and (v.ron and v.robbing_kong and (v.count_of(v.win_tile.suit, v.win_tile.number) == 1))
             else 0
         )
         # spec: scoring.patterns.melded_hand.when = ron and len([g for g in melds if not
         #     g.concealed]) == 4
         | (
-            64
-            if asked & 64 and (v.ron and len([g for g in v.melds if not g.concealed]) == 4)
+            1 << 6
+            if asked & 1 << 6 and (v.ron and len([g for g in v.melds if not g.concealed]) == 4)
             else 0
         )
         # spec: scoring.patterns.fully_concealed_hand.when = tsumo and is_closed
-        | (128 if asked & 128 and (v.tsumo and v.is_closed) else 0)
+        | (1 << 7 if asked & 1 << 7 and (v.tsumo and v.is_closed) else 0)
         # spec: scoring.patterns.last_tile.when = (fourth_tile and
         #     concealed_count_of(win_tile.suit, win_tile.number) == 1) or
         #     count_of(win_tile.suit, win_tile.number) - concealed_count_of(win_tile.suit,
         #     win_tile.number) == 3
         | (
-            256
-            if asked & 256
+            1 << 8
+            if asked & 1 << 8
             and (
                 v.fourth_tile
                 and v.concealed_count_of(v.win_tile.suit, v.win_tile.number) == 1
@@ -736,13 +735,13 @@ def _when_whole_hand_situation(v: HandView, asked: int = -1) -> int:
             else 0
         )
         # spec: scoring.patterns.concealed_hand.when = ron and is_closed
-        | (512 if asked & 512 and (v.ron and v.is_closed) else 0)
+        | (1 << 9 if asked & 1 << 9 and (v.ron and v.is_closed) else 0)
         # spec: scoring.patterns.two_concealed_pungs.when = concealed_triplets == 2
-        | (1024 if asked & 1024 and (v.concealed_triplets == 2) else 0)
+        | (1 << 10 if asked & 1 << 10 and (v.concealed_triplets == 2) else 0)
         # spec: scoring.patterns.self_drawn.when = tsumo
-        | (2048 if asked & 2048 and (v.tsumo) else 0)
+        | (1 << 11 if asked & 1 << 11 and (v.tsumo) else 0)
         # scoring.patterns.flower_tiles: no `when`, always met
-        | (4096 if asked & 4096 else 0)
+        | (1 << 12 if asked & 1 << 12 else 0)
     )
 
 
@@ -852,7 +851,7 @@ PROFILE = Profile(
             id="all_green",
             names=Text(en="All Green", zh="绿一色", ja="緑一色", pt="Tudo Verde", fr="Tout vert"),
             value=88,
-            when=ListedWhen(_when_whole_hand_tiles, 1),
+            when=ListedWhen(_when_whole_hand_tiles, 1 << 0),
             count=None,
             group=None,
             excludes=(
@@ -868,7 +867,7 @@ PROFILE = Profile(
                 en="Nine Gates", zh="九莲宝灯", ja="九蓮宝燈", pt="Nove Portões", fr="Neuf portes"
             ),
             value=88,
-            when=ListedWhen(_when_whole_hand_tiles, 2),
+            when=ListedWhen(_when_whole_hand_tiles, 1 << 1),
             count=None,
             group=None,
             excludes=(
@@ -887,7 +886,7 @@ PROFILE = Profile(
                 en="Four Kongs", zh="四杠", ja="四槓子", pt="Quatro Kongs", fr="Quatre kongs"
             ),
             value=88,
-            when=ListedWhen(_when_whole_hand_tiles, 4),
+            when=ListedWhen(_when_whole_hand_tiles, 1 << 2),
             count=None,
             group=None,
             excludes=(
@@ -907,7 +906,7 @@ PROFILE = Profile(
                 fr="Sept paires successives",
             ),
             value=88,
-            when=ListedWhen(_when_whole_hand_tiles, 8),
+            when=ListedWhen(_when_whole_hand_tiles, 1 << 3),
             count=None,
             group=None,
             excludes=(
@@ -931,7 +930,7 @@ PROFILE = Profile(
                 fr="Treize orphelins",
             ),
             value=88,
-            when=ListedWhen(_when_whole_hand_tiles, 16),
+            when=ListedWhen(_when_whole_hand_tiles, 1 << 4),
             count=None,
             group=None,
             excludes=(
@@ -954,7 +953,7 @@ PROFILE = Profile(
                 fr="Tout terminaux",
             ),
             value=64,
-            when=ListedWhen(_when_whole_hand_tiles, 32),
+            when=ListedWhen(_when_whole_hand_tiles, 1 << 5),
             count=None,
             group=None,
             excludes=(
@@ -978,7 +977,7 @@ PROFILE = Profile(
                 fr="Quatre petits vents",
             ),
             value=64,
-            when=ListedWhen(_when_whole_hand_tiles, 64),
+            when=ListedWhen(_when_whole_hand_tiles, 1 << 6),
             count=None,
             group=None,
             excludes=(
@@ -998,7 +997,7 @@ PROFILE = Profile(
                 fr="Trois petits dragons",
             ),
             value=64,
-            when=ListedWhen(_when_whole_hand_tiles, 128),
+            when=ListedWhen(_when_whole_hand_tiles, 1 << 7),
             count=None,
             group=None,
             excludes=(
@@ -1014,7 +1013,7 @@ PROFILE = Profile(
                 en="All Honors", zh="字一色", ja="字一色", pt="Todas Honras", fr="Tout honneurs"
             ),
             value=64,
-            when=ListedWhen(_when_whole_hand_tiles, 256),
+            when=ListedWhen(_when_whole_hand_tiles, 1 << 8),
             count=None,
             group=None,
             excludes=(
@@ -1036,7 +1035,7 @@ PROFILE = Profile(
                 fr="Quatre pungs cachés",
             ),
             value=64,
-            when=ListedWhen(_when_whole_hand_situation, 1),
+            when=ListedWhen(_when_whole_hand_situation, 1 << 0),
             count=None,
             group=None,
             excludes=(
@@ -1056,7 +1055,7 @@ PROFILE = Profile(
                 fr="Chows terminaux purs",
             ),
             value=64,
-            when=ListedWhen(_when_whole_hand_tiles, 512),
+            when=ListedWhen(_when_whole_hand_tiles, 1 << 9),
             count=None,
             group=None,
             excludes=(
@@ -1137,7 +1136,7 @@ PROFILE = Profile(
             id="three_kongs",
             names=Text(en="Three Kongs", zh="三杠", ja="三槓子", pt="Três Kongs", fr="Trois kongs"),
             value=32,
-            when=ListedWhen(_when_whole_hand_tiles, 1024),
+            when=ListedWhen(_when_whole_hand_tiles, 1 << 10),
             count=None,
             group=None,
             excludes=(),
@@ -1154,7 +1153,7 @@ PROFILE = Profile(
                 fr="Terminaux et honneurs",
             ),
             value=32,
-            when=ListedWhen(_when_whole_hand_tiles, 2048),
+            when=ListedWhen(_when_whole_hand_tiles, 1 << 11),
             count=None,
             group=None,
             excludes=(
@@ -1169,7 +1168,7 @@ PROFILE = Profile(
             id="seven_pairs",
             names=Text(en="Seven Pairs", zh="七对", ja="七対子", pt="Sete Pares", fr="Sept paires"),
             value=24,
-            when=ListedWhen(_when_whole_hand_tiles, 4096),
+            when=ListedWhen(_when_whole_hand_tiles, 1 << 12),
             count=None,
             group=None,
             excludes=(
@@ -1190,7 +1189,7 @@ PROFILE = Profile(
                 fr="Grands honneurs et tuiles tressées",
             ),
             value=24,
-            when=ListedWhen(_when_whole_hand_tiles, 8192),
+            when=ListedWhen(_when_whole_hand_tiles, 1 << 13),
             count=None,
             group=None,
             excludes=(
@@ -1213,7 +1212,7 @@ PROFILE = Profile(
                 fr="Tous pungs pairs",
             ),
             value=24,
-            when=ListedWhen(_when_whole_hand_tiles, 16384),
+            when=ListedWhen(_when_whole_hand_tiles, 1 << 14),
             count=None,
             group=None,
             excludes=(
@@ -1228,7 +1227,7 @@ PROFILE = Profile(
             id="full_flush",
             names=Text(en="Full Flush", zh="清一色", ja="清一色", pt="Cor Pura", fr="Couleur pure"),
             value=24,
-            when=ListedWhen(_when_whole_hand_tiles, 32768),
+            when=ListedWhen(_when_whole_hand_tiles, 1 << 15),
             count=None,
             group=None,
             excludes=("no_honors",),
@@ -1279,7 +1278,7 @@ PROFILE = Profile(
                 en="Upper Tiles", zh="全大", ja="全大", pt="Peças Altas", fr="Tuiles hautes"
             ),
             value=24,
-            when=ListedWhen(_when_whole_hand_tiles, 65536),
+            when=ListedWhen(_when_whole_hand_tiles, 1 << 16),
             count=None,
             group=None,
             excludes=(
@@ -1295,7 +1294,7 @@ PROFILE = Profile(
                 en="Middle Tiles", zh="全中", ja="全中", pt="Peças Médias", fr="Tuiles moyennes"
             ),
             value=24,
-            when=ListedWhen(_when_whole_hand_tiles, 131072),
+            when=ListedWhen(_when_whole_hand_tiles, 1 << 17),
             count=None,
             group=None,
             excludes=(
@@ -1311,7 +1310,7 @@ PROFILE = Profile(
                 en="Lower Tiles", zh="全小", ja="全小", pt="Peças Baixas", fr="Tuiles basses"
             ),
             value=24,
-            when=ListedWhen(_when_whole_hand_tiles, 262144),
+            when=ListedWhen(_when_whole_hand_tiles, 1 << 18),
             count=None,
             group=None,
             excludes=(
@@ -1349,7 +1348,7 @@ PROFILE = Profile(
                 fr="Chows terminaux en trois couleurs",
             ),
             value=16,
-            when=ListedWhen(_when_whole_hand_tiles, 524288),
+            when=ListedWhen(_when_whole_hand_tiles, 1 << 19),
             count=None,
             group=None,
             excludes=(
@@ -1386,7 +1385,7 @@ PROFILE = Profile(
                 en="All Fives", zh="全带五", ja="全帯五", pt="Todos com Cinco", fr="Tous avec cinq"
             ),
             value=16,
-            when=ListedWhen(_when_whole_hand_tiles, 1048576),
+            when=ListedWhen(_when_whole_hand_tiles, 1 << 20),
             count=None,
             group=None,
             excludes=(
@@ -1421,7 +1420,7 @@ PROFILE = Profile(
                 fr="Trois pungs cachés",
             ),
             value=16,
-            when=ListedWhen(_when_whole_hand_situation, 2),
+            when=ListedWhen(_when_whole_hand_situation, 1 << 1),
             count=None,
             group=None,
             excludes=(),
@@ -1437,7 +1436,7 @@ PROFILE = Profile(
                 fr="Petits honneurs et tuiles tressées",
             ),
             value=12,
-            when=ListedWhen(_when_whole_hand_tiles, 2097152),
+            when=ListedWhen(_when_whole_hand_tiles, 1 << 21),
             count=None,
             group=None,
             excludes=(
@@ -1459,7 +1458,7 @@ PROFILE = Profile(
                 fr="Suite tressée",
             ),
             value=12,
-            when=ListedWhen(_when_whole_hand_tiles, 4194304),
+            when=ListedWhen(_when_whole_hand_tiles, 1 << 22),
             count=None,
             group=None,
             excludes=(),
@@ -1476,7 +1475,7 @@ PROFILE = Profile(
                 fr="Au-dessus de cinq",
             ),
             value=12,
-            when=ListedWhen(_when_whole_hand_tiles, 8388608),
+            when=ListedWhen(_when_whole_hand_tiles, 1 << 23),
             count=None,
             group=None,
             excludes=("no_honors",),
@@ -1493,7 +1492,7 @@ PROFILE = Profile(
                 fr="En dessous de cinq",
             ),
             value=12,
-            when=ListedWhen(_when_whole_hand_tiles, 16777216),
+            when=ListedWhen(_when_whole_hand_tiles, 1 << 24),
             count=None,
             group=None,
             excludes=("no_honors",),
@@ -1544,7 +1543,7 @@ PROFILE = Profile(
                 fr="Tuiles réversibles",
             ),
             value=8,
-            when=ListedWhen(_when_whole_hand_tiles, 33554432),
+            when=ListedWhen(_when_whole_hand_tiles, 1 << 25),
             count=None,
             group=None,
             excludes=("one_voided_suit",),
@@ -1595,7 +1594,7 @@ PROFILE = Profile(
                 en="Chicken Hand", zh="无番和", ja="無番和", pt="Mão Galinha", fr="Main poulet"
             ),
             value=8,
-            when=ListedWhen(_when_whole_hand_tiles, 67108864),
+            when=ListedWhen(_when_whole_hand_tiles, 1 << 26),
             count=None,
             group=None,
             excludes=(),
@@ -1613,7 +1612,7 @@ PROFILE = Profile(
                 fr="Dernière tuile piochée",
             ),
             value=8,
-            when=ListedWhen(_when_whole_hand_situation, 4),
+            when=ListedWhen(_when_whole_hand_situation, 1 << 2),
             count=None,
             group=None,
             excludes=("self_drawn",),
@@ -1629,7 +1628,7 @@ PROFILE = Profile(
                 fr="Dernière tuile réclamée",
             ),
             value=8,
-            when=ListedWhen(_when_whole_hand_situation, 8),
+            when=ListedWhen(_when_whole_hand_situation, 1 << 3),
             count=None,
             group=None,
             excludes=(),
@@ -1645,7 +1644,7 @@ PROFILE = Profile(
                 fr="Sortie sur tuile de remplacement",
             ),
             value=8,
-            when=ListedWhen(_when_whole_hand_situation, 16),
+            when=ListedWhen(_when_whole_hand_situation, 1 << 4),
             count=None,
             group=None,
             excludes=("self_drawn",),
@@ -1661,7 +1660,7 @@ PROFILE = Profile(
                 fr="Voler le kong",
             ),
             value=8,
-            when=ListedWhen(_when_whole_hand_situation, 32),
+            when=ListedWhen(_when_whole_hand_situation, 1 << 5),
             count=None,
             group=None,
             excludes=("last_tile",),
@@ -1671,7 +1670,7 @@ PROFILE = Profile(
             id="all_pungs",
             names=Text(en="All Pungs", zh="碰碰和", ja="対々和", pt="Todos Pungs", fr="Tous pungs"),
             value=6,
-            when=ListedWhen(_when_whole_hand_tiles, 134217728),
+            when=ListedWhen(_when_whole_hand_tiles, 1 << 27),
             count=None,
             group=None,
             excludes=(),
@@ -1682,7 +1681,7 @@ PROFILE = Profile(
             id="half_flush",
             names=Text(en="Half Flush", zh="混一色", ja="混一色", pt="Meia Cor", fr="Semi-couleur"),
             value=6,
-            when=ListedWhen(_when_whole_hand_tiles, 268435456),
+            when=ListedWhen(_when_whole_hand_tiles, 1 << 28),
             count=None,
             group=None,
             excludes=(),
@@ -1714,7 +1713,7 @@ PROFILE = Profile(
                 en="All Types", zh="五门齐", ja="五門斉", pt="Todos os Tipos", fr="Tous les types"
             ),
             value=6,
-            when=ListedWhen(_when_whole_hand_tiles, 536870912),
+            when=ListedWhen(_when_whole_hand_tiles, 1 << 29),
             count=None,
             group=None,
             excludes=(),
@@ -1731,7 +1730,7 @@ PROFILE = Profile(
                 fr="Main toute exposée",
             ),
             value=6,
-            when=ListedWhen(_when_whole_hand_situation, 64),
+            when=ListedWhen(_when_whole_hand_situation, 1 << 6),
             count=None,
             group=None,
             excludes=("single_wait",),
@@ -1747,7 +1746,7 @@ PROFILE = Profile(
                 fr="Deux kongs cachés",
             ),
             value=8,
-            when=ListedWhen(_when_whole_hand_tiles, 1073741824),
+            when=ListedWhen(_when_whole_hand_tiles, 1 << 30),
             count=None,
             group=None,
             excludes=("two_concealed_pungs",),
@@ -1779,7 +1778,7 @@ PROFILE = Profile(
                 en="Outside Hand", zh="全带幺", ja="全帯幺", pt="Mão Exterior", fr="Main extérieure"
             ),
             value=4,
-            when=ListedWhen(_when_whole_hand_tiles, 2147483648),
+            when=ListedWhen(_when_whole_hand_tiles, 1 << 31),
             count=None,
             group=None,
             excludes=(),
@@ -1796,7 +1795,7 @@ PROFILE = Profile(
                 fr="Main entièrement cachée",
             ),
             value=4,
-            when=ListedWhen(_when_whole_hand_situation, 128),
+            when=ListedWhen(_when_whole_hand_situation, 1 << 7),
             count=None,
             group=None,
             excludes=("self_drawn",),
@@ -1812,7 +1811,7 @@ PROFILE = Profile(
                 fr="Deux kongs exposés",
             ),
             value=4,
-            when=ListedWhen(_when_whole_hand_tiles, 4294967296),
+            when=ListedWhen(_when_whole_hand_tiles, 1 << 32),
             count=None,
             group=None,
             excludes=(),
@@ -1825,7 +1824,7 @@ PROFILE = Profile(
                 en="Last Tile", zh="和绝张", ja="和絶張", pt="Última Cópia", fr="Dernier exemplaire"
             ),
             value=4,
-            when=ListedWhen(_when_whole_hand_situation, 256),
+            when=ListedWhen(_when_whole_hand_situation, 1 << 8),
             count=None,
             group=None,
             excludes=(),
@@ -1882,7 +1881,7 @@ PROFILE = Profile(
                 en="Concealed Hand", zh="门前清", ja="門前清", pt="Mão Oculta", fr="Main cachée"
             ),
             value=2,
-            when=ListedWhen(_when_whole_hand_situation, 512),
+            when=ListedWhen(_when_whole_hand_situation, 1 << 9),
             count=None,
             group=None,
             excludes=(),
@@ -1892,7 +1891,7 @@ PROFILE = Profile(
             id="all_chows",
             names=Text(en="All Chows", zh="平和", ja="平和", pt="Todos Chows", fr="Tous chows"),
             value=2,
-            when=ListedWhen(_when_whole_hand_tiles, 8589934592),
+            when=ListedWhen(_when_whole_hand_tiles, 1 << 33),
             count=None,
             group=None,
             excludes=("no_honors",),
@@ -1941,7 +1940,7 @@ PROFILE = Profile(
                 fr="Deux pungs cachés",
             ),
             value=2,
-            when=ListedWhen(_when_whole_hand_situation, 1024),
+            when=ListedWhen(_when_whole_hand_situation, 1 << 10),
             count=None,
             group=None,
             excludes=(),
@@ -1953,7 +1952,7 @@ PROFILE = Profile(
                 en="Concealed Kong", zh="暗杠", ja="暗槓", pt="Kong Oculto", fr="Kong caché"
             ),
             value=2,
-            when=ListedWhen(_when_whole_hand_tiles, 34359738368),
+            when=ListedWhen(_when_whole_hand_tiles, 1 << 35),
             count=None,
             group=None,
             excludes=(),
@@ -1966,7 +1965,7 @@ PROFILE = Profile(
                 en="All Simples", zh="断幺", ja="断么", pt="Todas Simples", fr="Tout simples"
             ),
             value=2,
-            when=ListedWhen(_when_whole_hand_tiles, 68719476736),
+            when=ListedWhen(_when_whole_hand_tiles, 1 << 36),
             count=None,
             group=None,
             excludes=("no_honors",),
@@ -2068,7 +2067,7 @@ PROFILE = Profile(
             id="melded_kong",
             names=Text(en="Melded Kong", zh="明杠", ja="明槓", pt="Kong Exposto", fr="Kong exposé"),
             value=1,
-            when=ListedWhen(_when_whole_hand_tiles, 137438953472),
+            when=ListedWhen(_when_whole_hand_tiles, 1 << 37),
             count=None,
             group=None,
             excludes=(),
@@ -2085,7 +2084,7 @@ PROFILE = Profile(
                 fr="Une couleur absente",
             ),
             value=1,
-            when=ListedWhen(_when_whole_hand_tiles, 274877906944),
+            when=ListedWhen(_when_whole_hand_tiles, 1 << 38),
             count=None,
             group=None,
             excludes=(),
@@ -2096,7 +2095,7 @@ PROFILE = Profile(
             id="no_honors",
             names=Text(en="No Honors", zh="无字", ja="無字", pt="Sem Honras", fr="Sans honneurs"),
             value=1,
-            when=ListedWhen(_when_whole_hand_tiles, 549755813888),
+            when=ListedWhen(_when_whole_hand_tiles, 1 << 39),
             count=None,
             group=None,
             excludes=(),
@@ -2109,7 +2108,7 @@ PROFILE = Profile(
                 en="Edge Wait", zh="边张", ja="辺張", pt="Espera na Borda", fr="Attente au bord"
             ),
             value=1,
-            when=ListedWhen(_when_whole_hand_tiles, 1099511627776),
+            when=ListedWhen(_when_whole_hand_tiles, 1 << 40),
             count=None,
             group=None,
             excludes=(),
@@ -2122,7 +2121,7 @@ PROFILE = Profile(
                 en="Closed Wait", zh="嵌张", ja="嵌張", pt="Espera Fechada", fr="Attente fermée"
             ),
             value=1,
-            when=ListedWhen(_when_whole_hand_tiles, 2199023255552),
+            when=ListedWhen(_when_whole_hand_tiles, 1 << 41),
             count=None,
             group=None,
             excludes=(),
@@ -2135,7 +2134,7 @@ PROFILE = Profile(
                 en="Single Wait", zh="单钓将", ja="単騎", pt="Espera Única", fr="Attente simple"
             ),
             value=1,
-            when=ListedWhen(_when_whole_hand_tiles, 4398046511104),
+            when=ListedWhen(_when_whole_hand_tiles, 1 << 42),
             count=None,
             group=None,
             excludes=(),
@@ -2148,7 +2147,7 @@ PROFILE = Profile(
                 en="Self-Drawn", zh="自摸", ja="自摸", pt="Auto-Compra", fr="Pioché soi-même"
             ),
             value=1,
-            when=ListedWhen(_when_whole_hand_situation, 2048),
+            when=ListedWhen(_when_whole_hand_situation, 1 << 11),
             count=None,
             group=None,
             excludes=(),
@@ -4100,7 +4099,7 @@ PROFILE = Profile(
 #: The digest of this profile's native engine (generated/native/gb_mcr.c) built from the
 #: same spec, or None when the profile runs on the Python backend only. A compiled native module
 #: whose digest differs (built from an older spec) is never used.
-NATIVE_DIGEST: str | None = "03a38da7fa161e0fd0f995a7520b14f4"
+NATIVE_DIGEST: str | None = "58967c8d1800322354bb777427183d04"
 
 # The runtime learns of this engine, and of its native module, from this call alone.
 register_engine(

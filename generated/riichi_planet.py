@@ -135,12 +135,12 @@ def _when_whole_hand_tiles(v: HandView, asked: int = -1) -> int:
     return int(
         0
         # spec: scoring.patterns.tanyao.when = all(not t.is_terminal_or_honor for t in tiles)
-        | (1 if asked & 1 and (v.tile_mask & _TILE_KINDS_1 == 0) else 0)
+        | (1 << 0 if asked & 1 << 0 and (v.tile_mask & _TILE_KINDS_1 == 0) else 0)
         # spec: scoring.patterns.iipeikou.when = any(g.is_sequence and sum(1 for h in sets if
         #     h.is_sequence and h.suit == g.suit and h.number == g.number) >= 2 for g in sets)
         | (
-            2
-            if asked & 2
+            1 << 1
+            if asked & 1 << 1
             and (
                 count_bits(v.set_bits & _GROUP_FIELDS_2) >= 2
                 and any(
@@ -162,30 +162,30 @@ def _when_whole_hand_tiles(v: HandView, asked: int = -1) -> int:
         )
         # spec: scoring.patterns.white_dragon.when = any(g.is_triplet and g.is_dragon and
         #     g.number == 5 for g in sets)
-        | (4 if asked & 4 and (v.set_bits & _GROUP_FIELDS_3 != 0) else 0)
+        | (1 << 2 if asked & 1 << 2 and (v.set_bits & _GROUP_FIELDS_3 != 0) else 0)
         # spec: scoring.patterns.green_dragon.when = any(g.is_triplet and g.is_dragon and
         #     g.number == 6 for g in sets)
-        | (8 if asked & 8 and (v.set_bits & _GROUP_FIELDS_4 != 0) else 0)
+        | (1 << 3 if asked & 1 << 3 and (v.set_bits & _GROUP_FIELDS_4 != 0) else 0)
         # spec: scoring.patterns.red_dragon.when = any(g.is_triplet and g.is_dragon and g.number
         #     == 7 for g in sets)
-        | (16 if asked & 16 and (v.set_bits & _GROUP_FIELDS_5 != 0) else 0)
+        | (1 << 4 if asked & 1 << 4 and (v.set_bits & _GROUP_FIELDS_5 != 0) else 0)
         # spec: scoring.patterns.chiitoitsu.when = shape == 'seven_pairs'
-        | (32 if asked & 32 and (v.shape == "seven_pairs") else 0)
+        | (1 << 5 if asked & 1 << 5 and (v.shape == "seven_pairs") else 0)
         # spec: scoring.patterns.toitoi.when = shape == 'standard' and all(g.is_triplet for g in
         #     sets)
         | (
-            64
-            if asked & 64 and (v.shape == "standard" and v.set_bits & _GROUP_FIELDS_7 == 0)
+            1 << 6
+            if asked & 1 << 6 and (v.shape == "standard" and v.set_bits & _GROUP_FIELDS_7 == 0)
             else 0
         )
         # spec: scoring.patterns.sankantsu.when = sum(1 for g in sets if g.is_kong) == 3
-        | (128 if asked & 128 and (count_bits(v.set_bits & _GROUP_FIELDS_8) == 3) else 0)
+        | (1 << 7 if asked & 1 << 7 and (count_bits(v.set_bits & _GROUP_FIELDS_8) == 3) else 0)
         # spec: scoring.patterns.sanshoku_doukou.when = any(g.is_triplet and len({h.suit for h
         #     in sets if h.is_triplet and h.number == g.number and h.suit != 'z'}) == 3 for g in
         #     sets)
         | (
-            256
-            if asked & 256
+            1 << 8
+            if asked & 1 << 8
             and (
                 count_bits(v.set_bits & _GROUP_FIELDS_9) >= 3
                 and any(
@@ -206,12 +206,12 @@ def _when_whole_hand_tiles(v: HandView, asked: int = -1) -> int:
             else 0
         )
         # spec: scoring.patterns.honroutou.when = all(t.is_terminal_or_honor for t in tiles)
-        | (512 if asked & 512 and (v.tile_mask & _TILE_KINDS_2 == 0) else 0)
+        | (1 << 9 if asked & 1 << 9 and (v.tile_mask & _TILE_KINDS_2 == 0) else 0)
         # spec: scoring.patterns.shousangen.when = sum(1 for g in sets if g.is_triplet and
         #     g.is_dragon) == 2 and pair is not None and pair.is_dragon
         | (
-            1024
-            if asked & 1024
+            1 << 10
+            if asked & 1 << 10
             and (
                 count_bits(v.set_bits & _GROUP_FIELDS_10) == 2
                 and v.pair is not None
@@ -222,8 +222,8 @@ def _when_whole_hand_tiles(v: HandView, asked: int = -1) -> int:
         # spec: scoring.patterns.sanshoku.when = any(g.is_sequence and len({h.suit for h in sets
         #     if h.is_sequence and h.number == g.number}) == 3 for g in sets)
         | (
-            2048
-            if asked & 2048
+            1 << 11
+            if asked & 1 << 11
             and (
                 count_bits(v.set_bits & _GROUP_FIELDS_2) >= 3
                 and any(
@@ -242,8 +242,8 @@ def _when_whole_hand_tiles(v: HandView, asked: int = -1) -> int:
         #     any(h.is_sequence and h.suit == g.suit and h.number == 7 for h in sets) for g in
         #     sets)
         | (
-            4096
-            if asked & 4096
+            1 << 12
+            if asked & 1 << 12
             and (
                 v.set_bits & _GROUP_FIELDS_11 != 0
                 and v.set_bits & _GROUP_FIELDS_12 != 0
@@ -280,8 +280,8 @@ def _when_whole_hand_tiles(v: HandView, asked: int = -1) -> int:
         #     all(g.has_terminal_or_honor for g in groups) and any(g.is_sequence for g in sets)
         #     and 'z' in suits
         | (
-            8192
-            if asked & 8192
+            1 << 13
+            if asked & 1 << 13
             and (
                 v.shape == "standard"
                 and v.group_bits & _GROUP_FIELDS_14 == 0
@@ -294,8 +294,8 @@ def _when_whole_hand_tiles(v: HandView, asked: int = -1) -> int:
         #     sum(1 for h in sets if h.is_sequence and h.suit == g.suit and h.number ==
         #     g.number) in (2, 4) for g in sets)
         | (
-            16384
-            if asked & 16384
+            1 << 14
+            if asked & 1 << 14
             and (
                 v.shape == "standard"
                 and (
@@ -319,13 +319,13 @@ def _when_whole_hand_tiles(v: HandView, asked: int = -1) -> int:
             else 0
         )
         # spec: scoring.patterns.honitsu.when = len(suits) == 2 and 'z' in suits
-        | (32768 if asked & 32768 and (len(v.suits) == 2 and "z" in v.suits) else 0)
+        | (1 << 15 if asked & 1 << 15 and (len(v.suits) == 2 and "z" in v.suits) else 0)
         # spec: scoring.patterns.junchan.when = shape == 'standard' and
         #     all(g.has_terminal_or_honor for g in groups) and any(g.is_sequence for g in sets)
         #     and 'z' not in suits
         | (
-            65536
-            if asked & 65536
+            1 << 16
+            if asked & 1 << 16
             and (
                 v.shape == "standard"
                 and v.group_bits & _GROUP_FIELDS_14 == 0
@@ -335,26 +335,26 @@ def _when_whole_hand_tiles(v: HandView, asked: int = -1) -> int:
             else 0
         )
         # spec: scoring.patterns.chinitsu.when = len(suits) == 1 and 'z' not in suits
-        | (131072 if asked & 131072 and (len(v.suits) == 1 and "z" not in v.suits) else 0)
+        | (1 << 17 if asked & 1 << 17 and (len(v.suits) == 1 and "z" not in v.suits) else 0)
         # scoring.patterns.red_fives: no `when`, always met
-        | (262144 if asked & 262144 else 0)
+        | (1 << 18 if asked & 1 << 18 else 0)
         # spec: scoring.patterns.kokushi.when = shape == 'thirteen_orphans'
-        | (524288 if asked & 524288 and (v.shape == "thirteen_orphans") else 0)
+        | (1 << 19 if asked & 1 << 19 and (v.shape == "thirteen_orphans") else 0)
         # spec: scoring.patterns.kokushi_thirteen_wait.when = shape == 'thirteen_orphans' and
         #     wait == 'thirteen_sided'
         | (
-            1048576
-            if asked & 1048576 and (v.shape == "thirteen_orphans" and v.wait == "thirteen_sided")
+            1 << 20
+            if asked & 1 << 20 and (v.shape == "thirteen_orphans" and v.wait == "thirteen_sided")
             else 0
         )
         # spec: scoring.patterns.daisangen.when = sum(1 for g in sets if g.is_triplet and
         #     g.is_dragon) == 3
-        | (2097152 if asked & 2097152 and (count_bits(v.set_bits & _GROUP_FIELDS_10) == 3) else 0)
+        | (1 << 21 if asked & 1 << 21 and (count_bits(v.set_bits & _GROUP_FIELDS_10) == 3) else 0)
         # spec: scoring.patterns.shousuushii.when = sum(1 for g in sets if g.is_triplet and
         #     g.is_wind) == 3 and pair is not None and pair.is_wind
         | (
-            4194304
-            if asked & 4194304
+            1 << 22
+            if asked & 1 << 22
             and (
                 count_bits(v.set_bits & _GROUP_FIELDS_6) == 3
                 and v.pair is not None
@@ -364,20 +364,20 @@ def _when_whole_hand_tiles(v: HandView, asked: int = -1) -> int:
         )
         # spec: scoring.patterns.daisuushii.when = sum(1 for g in sets if g.is_triplet and
         #     g.is_wind) == 4
-        | (8388608 if asked & 8388608 and (count_bits(v.set_bits & _GROUP_FIELDS_6) == 4) else 0)
+        | (1 << 23 if asked & 1 << 23 and (count_bits(v.set_bits & _GROUP_FIELDS_6) == 4) else 0)
         # spec: scoring.patterns.tsuuiisou.when = all(t.is_honor for t in tiles)
-        | (16777216 if asked & 16777216 and (v.tile_mask & _TILE_KINDS_3 == 0) else 0)
+        | (1 << 24 if asked & 1 << 24 and (v.tile_mask & _TILE_KINDS_3 == 0) else 0)
         # spec: scoring.patterns.chinroutou.when = all(t.is_terminal for t in tiles)
-        | (33554432 if asked & 33554432 and (v.tile_mask & _TILE_KINDS_4 == 0) else 0)
+        | (1 << 25 if asked & 1 << 25 and (v.tile_mask & _TILE_KINDS_4 == 0) else 0)
         # spec: scoring.patterns.ryuuiisou.when = all((t.suit == 's' and t.number in (2, 3, 4,
         #     6, 8)) or (t.suit == 'z' and t.number == 6) for t in tiles)
-        | (67108864 if asked & 67108864 and (v.tile_mask & _TILE_KINDS_5 == 0) else 0)
+        | (1 << 26 if asked & 1 << 26 and (v.tile_mask & _TILE_KINDS_5 == 0) else 0)
         # spec: scoring.patterns.chuuren.when = len(melds) == 0 and len(suits) == 1 and 'z' not
         #     in suits and all(count_of(win_tile.suit, n) >= (3 if n == 1 or n == 9 else 1) for
         #     n in (1, 2, 3, 4, 5, 6, 7, 8, 9))
         | (
-            134217728
-            if asked & 134217728
+            1 << 27
+            if asked & 1 << 27
             and (
                 len(v.melds) == 0
                 and len(v.suits) == 1
@@ -396,8 +396,8 @@ def _when_whole_hand_tiles(v: HandView, asked: int = -1) -> int:
         #     win_tile.number else 0) == (3 if n == 1 or n == 9 else 1) for n in (1, 2, 3, 4, 5,
         #     6, 7, 8, 9))
         | (
-            268435456
-            if asked & 268435456
+            1 << 28
+            if asked & 1 << 28
             and (
                 len(v.melds) == 0
                 and len(v.suits) == 1
@@ -414,11 +414,7 @@ def _when_whole_hand_tiles(v: HandView, asked: int = -1) -> int:
             else 0
         )
         # spec: scoring.patterns.suukantsu.when = sum(1 for g in sets if g.is_kong) == 4
-        | (
-            536870912
-            if asked & 536870912 and (count_bits(v.set_bits & _GROUP_FIELDS_8) == 4)
-            else 0
-        )
+        | (1 << 29 if asked & 1 << 29 and (count_bits(v.set_bits & _GROUP_FIELDS_8) == 4) else 0)
     )
 
 
@@ -429,19 +425,19 @@ def _when_whole_hand_situation(v: HandView, asked: int = -1) -> int:
     return int(
         0
         # spec: scoring.patterns.riichi.when = riichi
-        | (1 if asked & 1 and (v.riichi) else 0)
+        | (1 << 0 if asked & 1 << 0 and (v.riichi) else 0)
         # spec: scoring.patterns.double_riichi.when = double_riichi
-        | (2 if asked & 2 and (v.double_riichi) else 0)
+        | (1 << 1 if asked & 1 << 1 and (v.double_riichi) else 0)
         # spec: scoring.patterns.ippatsu.when = ippatsu and riichi
-        | (4 if asked & 4 and (v.ippatsu and v.riichi) else 0)
+        | (1 << 2 if asked & 1 << 2 and (v.ippatsu and v.riichi) else 0)
         # spec: scoring.patterns.menzen_tsumo.when = tsumo
-        | (8 if asked & 8 and (v.tsumo) else 0)
+        | (1 << 3 if asked & 1 << 3 and (v.tsumo) else 0)
         # spec: scoring.patterns.pinfu.when = shape == 'standard' and wait == 'two_sided' and
         #     all(g.is_sequence for g in sets) and not (pair is not None and (pair.is_dragon or
         #     pair.wind is not None and (pair.wind == seat_wind or pair.wind == round_wind)))
         | (
-            16
-            if asked & 16
+            1 << 4
+            if asked & 1 << 4
             and (
                 v.shape == "standard"
                 and v.wait == "two_sided"
@@ -464,8 +460,8 @@ def _when_whole_hand_situation(v: HandView, asked: int = -1) -> int:
         # spec: scoring.patterns.seat_wind.when = any(g.is_triplet and g.wind is not None and
         #     g.wind == seat_wind for g in sets)
         | (
-            32
-            if asked & 32
+            1 << 5
+            if asked & 1 << 5
             and (
                 v.set_bits & _GROUP_FIELDS_6 != 0
                 and any(
@@ -480,8 +476,8 @@ def _when_whole_hand_situation(v: HandView, asked: int = -1) -> int:
         # spec: scoring.patterns.round_wind.when = any(g.is_triplet and g.wind is not None and
         #     g.wind == round_wind for g in sets)
         | (
-            64
-            if asked & 64
+            1 << 6
+            if asked & 1 << 6
             and (
                 v.set_bits & _GROUP_FIELDS_6 != 0
                 and any(
@@ -494,28 +490,28 @@ def _when_whole_hand_situation(v: HandView, asked: int = -1) -> int:
             else 0
         )
         # spec: scoring.patterns.haitei.when = last_tile and tsumo
-        | (128 if asked & 128 and (v.last_tile and v.tsumo) else 0)
+        | (1 << 7 if asked & 1 << 7 and (v.last_tile and v.tsumo) else 0)
         # spec: scoring.patterns.houtei.when = last_tile and ron
-        | (256 if asked & 256 and (v.last_tile and v.ron) else 0)
+        | (1 << 8 if asked & 1 << 8 and (v.last_tile and v.ron) else 0)
         # spec: scoring.patterns.rinshan.when = after_kong and tsumo
-        | (512 if asked & 512 and (v.after_kong and v.tsumo) else 0)
+        | (1 << 9 if asked & 1 << 9 and (v.after_kong and v.tsumo) else 0)
         # spec: scoring.patterns.chankan.when = robbing_kong
-        | (1024 if asked & 1024 and (v.robbing_kong) else 0)
+        | (1 << 10 if asked & 1 << 10 and (v.robbing_kong) else 0)
         # spec: scoring.patterns.sanankou.when = concealed_triplets >= 3
-        | (2048 if asked & 2048 and (v.concealed_triplets >= 3) else 0)
+        | (1 << 11 if asked & 1 << 11 and (v.concealed_triplets >= 3) else 0)
         # scoring.patterns.dora: no `when`, always met
-        | (4096 if asked & 4096 else 0)
+        | (1 << 12 if asked & 1 << 12 else 0)
         # scoring.patterns.ura_dora: no `when`, always met
-        | (8192 if asked & 8192 else 0)
+        | (1 << 13 if asked & 1 << 13 else 0)
         # spec: scoring.patterns.suuankou.when = concealed_triplets == 4
-        | (16384 if asked & 16384 and (v.concealed_triplets == 4) else 0)
+        | (1 << 14 if asked & 1 << 14 and (v.concealed_triplets == 4) else 0)
         # spec: scoring.patterns.suuankou_single_wait.when = concealed_triplets == 4 and wait ==
         #     'single'
-        | (32768 if asked & 32768 and (v.concealed_triplets == 4 and v.wait == "single") else 0)
+        | (1 << 15 if asked & 1 << 15 and (v.concealed_triplets == 4 and v.wait == "single") else 0)
         # spec: scoring.patterns.tenhou.when = first_draw and tsumo and dealer
-        | (65536 if asked & 65536 and (v.first_draw and v.tsumo and v.dealer) else 0)
+        | (1 << 16 if asked & 1 << 16 and (v.first_draw and v.tsumo and v.dealer) else 0)
         # spec: scoring.patterns.chiihou.when = first_draw and tsumo and not dealer
-        | (131072 if asked & 131072 and (v.first_draw and v.tsumo and (not v.dealer)) else 0)
+        | (1 << 17 if asked & 1 << 17 and (v.first_draw and v.tsumo and (not v.dealer)) else 0)
     )
 
 
@@ -666,7 +662,7 @@ PROFILE = Profile(
             id="riichi",
             names=Text(en="Riichi", zh="立直", ja="立直", pt="Riichi", fr="Riichi"),
             value=1,
-            when=ListedWhen(_when_whole_hand_situation, 1),
+            when=ListedWhen(_when_whole_hand_situation, 1 << 0),
             count=None,
             group=None,
             excludes=(),
@@ -683,7 +679,7 @@ PROFILE = Profile(
                 fr="Double riichi",
             ),
             value=2,
-            when=ListedWhen(_when_whole_hand_situation, 2),
+            when=ListedWhen(_when_whole_hand_situation, 1 << 1),
             count=None,
             group=None,
             excludes=("riichi",),
@@ -694,7 +690,7 @@ PROFILE = Profile(
             id="ippatsu",
             names=Text(en="Ippatsu", zh="一发", ja="一発", pt="Ippatsu", fr="Ippatsu"),
             value=1,
-            when=ListedWhen(_when_whole_hand_situation, 4),
+            when=ListedWhen(_when_whole_hand_situation, 1 << 2),
             count=None,
             group=None,
             excludes=(),
@@ -711,7 +707,7 @@ PROFILE = Profile(
                 fr="Main fermée gagnée sur pioche",
             ),
             value=1,
-            when=ListedWhen(_when_whole_hand_situation, 8),
+            when=ListedWhen(_when_whole_hand_situation, 1 << 3),
             count=None,
             group=None,
             excludes=(),
@@ -724,7 +720,7 @@ PROFILE = Profile(
                 en="All simples", zh="断幺九", ja="断幺九", pt="Todas simples", fr="Tout simples"
             ),
             value=1,
-            when=ListedWhen(_when_whole_hand_tiles, 1),
+            when=ListedWhen(_when_whole_hand_tiles, 1 << 0),
             count=None,
             group=None,
             excludes=(),
@@ -735,7 +731,7 @@ PROFILE = Profile(
             id="pinfu",
             names=Text(en="Pinfu", zh="平和", ja="平和", pt="Pinfu", fr="Pinfu"),
             value=1,
-            when=ListedWhen(_when_whole_hand_situation, 16),
+            when=ListedWhen(_when_whole_hand_situation, 1 << 4),
             count=None,
             group=None,
             excludes=(),
@@ -752,7 +748,7 @@ PROFILE = Profile(
                 fr="Double suite pure",
             ),
             value=1,
-            when=ListedWhen(_when_whole_hand_tiles, 2),
+            when=ListedWhen(_when_whole_hand_tiles, 1 << 1),
             count=None,
             group=None,
             excludes=(),
@@ -770,7 +766,7 @@ PROFILE = Profile(
                 fr="Honneur de valeur : dragon blanc",
             ),
             value=1,
-            when=ListedWhen(_when_whole_hand_tiles, 4),
+            when=ListedWhen(_when_whole_hand_tiles, 1 << 2),
             count=None,
             group=None,
             excludes=(),
@@ -787,7 +783,7 @@ PROFILE = Profile(
                 fr="Honneur de valeur : dragon vert",
             ),
             value=1,
-            when=ListedWhen(_when_whole_hand_tiles, 8),
+            when=ListedWhen(_when_whole_hand_tiles, 1 << 3),
             count=None,
             group=None,
             excludes=(),
@@ -804,7 +800,7 @@ PROFILE = Profile(
                 fr="Honneur de valeur : dragon rouge",
             ),
             value=1,
-            when=ListedWhen(_when_whole_hand_tiles, 16),
+            when=ListedWhen(_when_whole_hand_tiles, 1 << 4),
             count=None,
             group=None,
             excludes=(),
@@ -821,7 +817,7 @@ PROFILE = Profile(
                 fr="Honneur de valeur : vent de la place",
             ),
             value=1,
-            when=ListedWhen(_when_whole_hand_situation, 32),
+            when=ListedWhen(_when_whole_hand_situation, 1 << 5),
             count=None,
             group=None,
             excludes=(),
@@ -837,7 +833,7 @@ PROFILE = Profile(
                 fr="Honneur de valeur : vent du tour",
             ),
             value=1,
-            when=ListedWhen(_when_whole_hand_situation, 64),
+            when=ListedWhen(_when_whole_hand_situation, 1 << 6),
             count=None,
             group=None,
             excludes=(),
@@ -853,7 +849,7 @@ PROFILE = Profile(
                 fr="Victoire sur la dernière tuile du mur",
             ),
             value=1,
-            when=ListedWhen(_when_whole_hand_situation, 128),
+            when=ListedWhen(_when_whole_hand_situation, 1 << 7),
             count=None,
             group=None,
             excludes=(),
@@ -869,7 +865,7 @@ PROFILE = Profile(
                 fr="Victoire sur la dernière défausse",
             ),
             value=1,
-            when=ListedWhen(_when_whole_hand_situation, 256),
+            when=ListedWhen(_when_whole_hand_situation, 1 << 8),
             count=None,
             group=None,
             excludes=(),
@@ -885,7 +881,7 @@ PROFILE = Profile(
                 fr="Après un kan",
             ),
             value=1,
-            when=ListedWhen(_when_whole_hand_situation, 512),
+            when=ListedWhen(_when_whole_hand_situation, 1 << 9),
             count=None,
             group=None,
             excludes=(),
@@ -897,7 +893,7 @@ PROFILE = Profile(
                 en="Robbing a kan", zh="抢杠", ja="槍槓", pt="Roubando um kan", fr="Vol de kan"
             ),
             value=1,
-            when=ListedWhen(_when_whole_hand_situation, 1024),
+            when=ListedWhen(_when_whole_hand_situation, 1 << 10),
             count=None,
             group=None,
             excludes=(),
@@ -909,7 +905,7 @@ PROFILE = Profile(
                 en="Seven pairs", zh="七对子", ja="七対子", pt="Sete pares", fr="Sept paires"
             ),
             value=2,
-            when=ListedWhen(_when_whole_hand_tiles, 32),
+            when=ListedWhen(_when_whole_hand_tiles, 1 << 5),
             count=None,
             group=None,
             excludes=(),
@@ -923,7 +919,7 @@ PROFILE = Profile(
                 en="All triplets", zh="对对和", ja="対々和", pt="Todas trincas", fr="Tout brelans"
             ),
             value=2,
-            when=ListedWhen(_when_whole_hand_tiles, 64),
+            when=ListedWhen(_when_whole_hand_tiles, 1 << 6),
             count=None,
             group=None,
             excludes=(),
@@ -940,7 +936,7 @@ PROFILE = Profile(
                 fr="Trois brelans cachés",
             ),
             value=2,
-            when=ListedWhen(_when_whole_hand_situation, 2048),
+            when=ListedWhen(_when_whole_hand_situation, 1 << 11),
             count=None,
             group=None,
             excludes=(),
@@ -950,7 +946,7 @@ PROFILE = Profile(
             id="sankantsu",
             names=Text(en="Three kans", zh="三杠子", ja="三槓子", pt="Três kans", fr="Trois kans"),
             value=2,
-            when=ListedWhen(_when_whole_hand_tiles, 128),
+            when=ListedWhen(_when_whole_hand_tiles, 1 << 7),
             count=None,
             group=None,
             excludes=(),
@@ -967,7 +963,7 @@ PROFILE = Profile(
                 fr="Trois brelans identiques",
             ),
             value=2,
-            when=ListedWhen(_when_whole_hand_tiles, 256),
+            when=ListedWhen(_when_whole_hand_tiles, 1 << 8),
             count=None,
             group=None,
             excludes=(),
@@ -984,7 +980,7 @@ PROFILE = Profile(
                 fr="Tout terminaux et honneurs",
             ),
             value=2,
-            when=ListedWhen(_when_whole_hand_tiles, 512),
+            when=ListedWhen(_when_whole_hand_tiles, 1 << 9),
             count=None,
             group=None,
             excludes=(),
@@ -1001,7 +997,7 @@ PROFILE = Profile(
                 fr="Trois petits dragons",
             ),
             value=2,
-            when=ListedWhen(_when_whole_hand_tiles, 1024),
+            when=ListedWhen(_when_whole_hand_tiles, 1 << 10),
             count=None,
             group=None,
             excludes=(),
@@ -1018,7 +1014,7 @@ PROFILE = Profile(
                 fr="Triple suite mélangée",
             ),
             value=2,
-            when=ListedWhen(_when_whole_hand_tiles, 2048),
+            when=ListedWhen(_when_whole_hand_tiles, 1 << 11),
             count=None,
             group=None,
             excludes=(),
@@ -1036,7 +1032,7 @@ PROFILE = Profile(
                 fr="Grande suite pure",
             ),
             value=2,
-            when=ListedWhen(_when_whole_hand_tiles, 4096),
+            when=ListedWhen(_when_whole_hand_tiles, 1 << 12),
             count=None,
             group=None,
             excludes=(),
@@ -1054,7 +1050,7 @@ PROFILE = Profile(
                 fr="Main extérieure mélangée",
             ),
             value=2,
-            when=ListedWhen(_when_whole_hand_tiles, 8192),
+            when=ListedWhen(_when_whole_hand_tiles, 1 << 13),
             count=None,
             group=None,
             excludes=(),
@@ -1072,7 +1068,7 @@ PROFILE = Profile(
                 fr="Deux doubles suites pures",
             ),
             value=3,
-            when=ListedWhen(_when_whole_hand_tiles, 16384),
+            when=ListedWhen(_when_whole_hand_tiles, 1 << 14),
             count=None,
             group=None,
             excludes=("iipeikou",),
@@ -1084,7 +1080,7 @@ PROFILE = Profile(
             id="honitsu",
             names=Text(en="Half flush", zh="混一色", ja="混一色", pt="Meio flush", fr="Semi-pure"),
             value=3,
-            when=ListedWhen(_when_whole_hand_tiles, 32768),
+            when=ListedWhen(_when_whole_hand_tiles, 1 << 15),
             count=None,
             group=None,
             excludes=(),
@@ -1102,7 +1098,7 @@ PROFILE = Profile(
                 fr="Main extérieure pure",
             ),
             value=3,
-            when=ListedWhen(_when_whole_hand_tiles, 65536),
+            when=ListedWhen(_when_whole_hand_tiles, 1 << 16),
             count=None,
             group=None,
             excludes=(),
@@ -1116,7 +1112,7 @@ PROFILE = Profile(
                 en="Full flush", zh="清一色", ja="清一色", pt="Flush completo", fr="Main pure"
             ),
             value=6,
-            when=ListedWhen(_when_whole_hand_tiles, 131072),
+            when=ListedWhen(_when_whole_hand_tiles, 1 << 17),
             count=None,
             group=None,
             excludes=(),
@@ -1170,7 +1166,7 @@ PROFILE = Profile(
                 fr="Treize orphelins",
             ),
             value=13,
-            when=ListedWhen(_when_whole_hand_tiles, 524288),
+            when=ListedWhen(_when_whole_hand_tiles, 1 << 19),
             count=None,
             group=None,
             excludes=(),
@@ -1188,7 +1184,7 @@ PROFILE = Profile(
                 fr="Treize orphelins (attente à treize tuiles)",
             ),
             value=26,
-            when=ListedWhen(_when_whole_hand_tiles, 1048576),
+            when=ListedWhen(_when_whole_hand_tiles, 1 << 20),
             count=None,
             group=None,
             excludes=("kokushi",),
@@ -1206,7 +1202,7 @@ PROFILE = Profile(
                 fr="Quatre brelans cachés",
             ),
             value=13,
-            when=ListedWhen(_when_whole_hand_situation, 16384),
+            when=ListedWhen(_when_whole_hand_situation, 1 << 14),
             count=None,
             group=None,
             excludes=(),
@@ -1223,7 +1219,7 @@ PROFILE = Profile(
                 fr="Quatre brelans cachés (attente sur la paire)",
             ),
             value=26,
-            when=ListedWhen(_when_whole_hand_situation, 32768),
+            when=ListedWhen(_when_whole_hand_situation, 1 << 15),
             count=None,
             group=None,
             excludes=("suuankou",),
@@ -1240,7 +1236,7 @@ PROFILE = Profile(
                 fr="Trois grands dragons",
             ),
             value=13,
-            when=ListedWhen(_when_whole_hand_tiles, 2097152),
+            when=ListedWhen(_when_whole_hand_tiles, 1 << 21),
             count=None,
             group=None,
             excludes=(),
@@ -1258,7 +1254,7 @@ PROFILE = Profile(
                 fr="Quatre petits vents",
             ),
             value=13,
-            when=ListedWhen(_when_whole_hand_tiles, 4194304),
+            when=ListedWhen(_when_whole_hand_tiles, 1 << 22),
             count=None,
             group=None,
             excludes=(),
@@ -1276,7 +1272,7 @@ PROFILE = Profile(
                 fr="Quatre grands vents",
             ),
             value=26,
-            when=ListedWhen(_when_whole_hand_tiles, 8388608),
+            when=ListedWhen(_when_whole_hand_tiles, 1 << 23),
             count=None,
             group=None,
             excludes=(),
@@ -1290,7 +1286,7 @@ PROFILE = Profile(
                 en="All honors", zh="字一色", ja="字一色", pt="Todas as honras", fr="Tout honneurs"
             ),
             value=13,
-            when=ListedWhen(_when_whole_hand_tiles, 16777216),
+            when=ListedWhen(_when_whole_hand_tiles, 1 << 24),
             count=None,
             group=None,
             excludes=(),
@@ -1308,7 +1304,7 @@ PROFILE = Profile(
                 fr="Tout terminaux",
             ),
             value=13,
-            when=ListedWhen(_when_whole_hand_tiles, 33554432),
+            when=ListedWhen(_when_whole_hand_tiles, 1 << 25),
             count=None,
             group=None,
             excludes=(),
@@ -1320,7 +1316,7 @@ PROFILE = Profile(
             id="ryuuiisou",
             names=Text(en="All green", zh="绿一色", ja="緑一色", pt="Tudo verde", fr="Tout vert"),
             value=13,
-            when=ListedWhen(_when_whole_hand_tiles, 67108864),
+            when=ListedWhen(_when_whole_hand_tiles, 1 << 26),
             count=None,
             group=None,
             excludes=(),
@@ -1334,7 +1330,7 @@ PROFILE = Profile(
                 en="Nine gates", zh="九莲宝灯", ja="九蓮宝燈", pt="Nove portões", fr="Neuf portes"
             ),
             value=13,
-            when=ListedWhen(_when_whole_hand_tiles, 134217728),
+            when=ListedWhen(_when_whole_hand_tiles, 1 << 27),
             count=None,
             group=None,
             excludes=(),
@@ -1353,7 +1349,7 @@ PROFILE = Profile(
                 fr="Neuf portes pures (attente à neuf tuiles)",
             ),
             value=26,
-            when=ListedWhen(_when_whole_hand_tiles, 268435456),
+            when=ListedWhen(_when_whole_hand_tiles, 1 << 28),
             count=None,
             group=None,
             excludes=("chuuren",),
@@ -1368,7 +1364,7 @@ PROFILE = Profile(
                 en="Four kans", zh="四杠子", ja="四槓子", pt="Quatro kans", fr="Quatre kans"
             ),
             value=13,
-            when=ListedWhen(_when_whole_hand_tiles, 536870912),
+            when=ListedWhen(_when_whole_hand_tiles, 1 << 29),
             count=None,
             group=None,
             excludes=(),
@@ -1382,7 +1378,7 @@ PROFILE = Profile(
                 en="Heavenly hand", zh="天和", ja="天和", pt="Mão celestial", fr="Main céleste"
             ),
             value=13,
-            when=ListedWhen(_when_whole_hand_situation, 65536),
+            when=ListedWhen(_when_whole_hand_situation, 1 << 16),
             count=None,
             group=None,
             excludes=(),
@@ -1395,7 +1391,7 @@ PROFILE = Profile(
                 en="Earthly hand", zh="地和", ja="地和", pt="Mão terrena", fr="Main terrestre"
             ),
             value=13,
-            when=ListedWhen(_when_whole_hand_situation, 131072),
+            when=ListedWhen(_when_whole_hand_situation, 1 << 17),
             count=None,
             group=None,
             excludes=(),
@@ -2432,7 +2428,7 @@ PROFILE = Profile(
 #: The digest of this profile's native engine (generated/native/riichi_planet.c) built from the
 #: same spec, or None when the profile runs on the Python backend only. A compiled native module
 #: whose digest differs (built from an older spec) is never used.
-NATIVE_DIGEST: str | None = "5f7e1d1562ab5e0f8a09dbbc1aceffb4"
+NATIVE_DIGEST: str | None = "4c88e44223024ac36966ee2cdbc92dd7"
 
 # The runtime learns of this engine, and of its native module, from this call alone.
 register_engine(

@@ -51,7 +51,7 @@ PROFILE = replace(
                     fr="Treize orphelins (attente à treize tuiles)",
                 ),
                 value=13,
-                when=ListedWhen(_when_whole_hand_tiles, 1048576),
+                when=ListedWhen(_when_whole_hand_tiles, 1 << 20),
                 count=None,
                 group=None,
                 excludes=("kokushi",),
@@ -69,7 +69,7 @@ PROFILE = replace(
                     fr="Quatre brelans cachés (attente sur la paire)",
                 ),
                 value=13,
-                when=ListedWhen(_when_whole_hand_situation, 32768),
+                when=ListedWhen(_when_whole_hand_situation, 1 << 15),
                 count=None,
                 group=None,
                 excludes=("suuankou",),
@@ -86,7 +86,7 @@ PROFILE = replace(
                     fr="Quatre grands vents",
                 ),
                 value=13,
-                when=ListedWhen(_when_whole_hand_tiles, 8388608),
+                when=ListedWhen(_when_whole_hand_tiles, 1 << 23),
                 count=None,
                 group=None,
                 excludes=(),
@@ -104,7 +104,7 @@ PROFILE = replace(
                     fr="Neuf portes pures (attente à neuf tuiles)",
                 ),
                 value=13,
-                when=ListedWhen(_when_whole_hand_tiles, 268435456),
+                when=ListedWhen(_when_whole_hand_tiles, 1 << 28),
                 count=None,
                 group=None,
                 excludes=("chuuren",),
@@ -274,7 +274,7 @@ PROFILE = replace(
 #: The digest of this profile's native engine (generated/native/riichi_tenhou.c) built from the
 #: same spec, or None when the profile runs on the Python backend only. A compiled native module
 #: whose digest differs (built from an older spec) is never used.
-NATIVE_DIGEST: str | None = "59aaffde734b9df963853f75e1935788"
+NATIVE_DIGEST: str | None = "dc8d8a5d6edcb31103dba8de42163df2"
 
 # The runtime learns of this engine, and of its native module, from this call alone.
 register_engine(

@@ -40,21 +40,25 @@ def _when_whole_hand_tiles(v: HandView, asked: int = -1) -> int:
     return int(
         0
         # spec: scoring.patterns.ping_hu.when = shape == 'standard'
-        | (1 if asked & 1 and (v.shape == "standard") else 0)
+        | (1 << 0 if asked & 1 << 0 and (v.shape == "standard") else 0)
         # spec: scoring.patterns.all_triplets.when = shape == 'standard' and all(g.is_triplet
         #     for g in sets)
-        | (2 if asked & 2 and (v.shape == "standard" and v.set_bits & _GROUP_FIELDS_1 == 0) else 0)
+        | (
+            1 << 1
+            if asked & 1 << 1 and (v.shape == "standard" and v.set_bits & _GROUP_FIELDS_1 == 0)
+            else 0
+        )
         # spec: scoring.patterns.full_flush.when = len(suits) == 1
-        | (4 if asked & 4 and (len(v.suits) == 1) else 0)
+        | (1 << 2 if asked & 1 << 2 and (len(v.suits) == 1) else 0)
         # spec: scoring.patterns.seven_pairs.when = shape == 'seven_pairs'
-        | (8 if asked & 8 and (v.shape == "seven_pairs") else 0)
+        | (1 << 3 if asked & 1 << 3 and (v.shape == "seven_pairs") else 0)
         # scoring.patterns.root: no `when`, always met
-        | (16 if asked & 16 else 0)
+        | (1 << 4 if asked & 1 << 4 else 0)
         # spec: scoring.patterns.golden_hook.when = shape == 'standard' and all(g.is_triplet for
         #     g in sets) and len(melds) == 4 and wait == 'single'
         | (
-            32
-            if asked & 32
+            1 << 5
+            if asked & 1 << 5
             and (
                 v.shape == "standard"
                 and v.set_bits & _GROUP_FIELDS_1 == 0
@@ -73,11 +77,11 @@ def _when_whole_hand_situation(v: HandView, asked: int = -1) -> int:
     return int(
         0
         # spec: scoring.patterns.hai_di.when = last_tile
-        | (1 if asked & 1 and (v.last_tile) else 0)
+        | (1 << 0 if asked & 1 << 0 and (v.last_tile) else 0)
         # spec: scoring.patterns.kong_bloom.when = tsumo and after_kong
-        | (2 if asked & 2 and (v.tsumo and v.after_kong) else 0)
+        | (1 << 1 if asked & 1 << 1 and (v.tsumo and v.after_kong) else 0)
         # spec: scoring.patterns.robbing_kong.when = ron and robbing_kong
-        | (4 if asked & 4 and (v.ron and v.robbing_kong) else 0)
+        | (1 << 2 if asked & 1 << 2 and (v.ron and v.robbing_kong) else 0)
     )
 
 
@@ -123,7 +127,7 @@ PROFILE = replace(
                 fr="Main Standard",
             ),
             value=0,
-            when=ListedWhen(_when_whole_hand_tiles, 1),
+            when=ListedWhen(_when_whole_hand_tiles, 1 << 0),
             count=None,
             group="base",
             excludes=(),
@@ -140,7 +144,7 @@ PROFILE = replace(
                 fr="Tous pung (Dui Dui Hu)",
             ),
             value=1,
-            when=ListedWhen(_when_whole_hand_tiles, 2),
+            when=ListedWhen(_when_whole_hand_tiles, 1 << 1),
             count=None,
             group="base",
             excludes=(),
@@ -157,7 +161,7 @@ PROFILE = replace(
                 fr="Couleur pure (Qing Yi Se)",
             ),
             value=2,
-            when=ListedWhen(_when_whole_hand_tiles, 4),
+            when=ListedWhen(_when_whole_hand_tiles, 1 << 2),
             count=None,
             group=None,
             excludes=(),
@@ -174,7 +178,7 @@ PROFILE = replace(
                 fr="Sept paires (Qi Dui)",
             ),
             value=2,
-            when=ListedWhen(_when_whole_hand_tiles, 8),
+            when=ListedWhen(_when_whole_hand_tiles, 1 << 3),
             count=None,
             group="base",
             excludes=("all_triplets",),
@@ -204,7 +208,7 @@ PROFILE = replace(
                 fr="Crochet doré (Jin Gou Diao)",
             ),
             value=1,
-            when=ListedWhen(_when_whole_hand_tiles, 32),
+            when=ListedWhen(_when_whole_hand_tiles, 1 << 5),
             count=None,
             group=None,
             excludes=(),
@@ -221,7 +225,7 @@ PROFILE = replace(
                 fr="Dernière tuile (Hai Di)",
             ),
             value=1,
-            when=ListedWhen(_when_whole_hand_situation, 1),
+            when=ListedWhen(_when_whole_hand_situation, 1 << 0),
             count=None,
             group=None,
             excludes=(),
@@ -237,7 +241,7 @@ PROFILE = replace(
                 fr="Fleur du kong (Gang Shang Hua)",
             ),
             value=1,
-            when=ListedWhen(_when_whole_hand_situation, 2),
+            when=ListedWhen(_when_whole_hand_situation, 1 << 1),
             count=None,
             group=None,
             excludes=(),
@@ -253,7 +257,7 @@ PROFILE = replace(
                 fr="Voler le kong (Qiang Gang Hu)",
             ),
             value=1,
-            when=ListedWhen(_when_whole_hand_situation, 4),
+            when=ListedWhen(_when_whole_hand_situation, 1 << 2),
             count=None,
             group=None,
             excludes=(),
@@ -482,7 +486,7 @@ PROFILE = replace(
 #: The digest of this profile's native engine (generated/native/sichuan_planet.c) built from the
 #: same spec, or None when the profile runs on the Python backend only. A compiled native module
 #: whose digest differs (built from an older spec) is never used.
-NATIVE_DIGEST: str | None = "ae24c91179f1aff07b4c0e6d788d2b1b"
+NATIVE_DIGEST: str | None = "406fa83ad570337769ccf0cec73dd5e4"
 
 # The runtime learns of this engine, and of its native module, from this call alone.
 register_engine(

@@ -55,21 +55,25 @@ def _when_whole_hand_tiles(v: HandView, asked: int = -1) -> int:
     return int(
         0
         # spec: scoring.patterns.ping_hu.when = True
-        | (1 if asked & 1 and (True) else 0)
+        | (1 << 0 if asked & 1 << 0 and (True) else 0)
         # spec: scoring.patterns.all_triplets.when = shape == 'standard' and all(g.is_triplet
         #     for g in sets)
-        | (2 if asked & 2 and (v.shape == "standard" and v.set_bits & _GROUP_FIELDS_1 == 0) else 0)
+        | (
+            1 << 1
+            if asked & 1 << 1 and (v.shape == "standard" and v.set_bits & _GROUP_FIELDS_1 == 0)
+            else 0
+        )
         # spec: scoring.patterns.full_flush.when = len(suits) == 1
-        | (4 if asked & 4 and (len(v.suits) == 1) else 0)
+        | (1 << 2 if asked & 1 << 2 and (len(v.suits) == 1) else 0)
         # spec: scoring.patterns.seven_pairs.when = shape == 'seven_pairs'
-        | (8 if asked & 8 and (v.shape == "seven_pairs") else 0)
+        | (1 << 3 if asked & 1 << 3 and (v.shape == "seven_pairs") else 0)
         # scoring.patterns.root: no `when`, always met
-        | (16 if asked & 16 else 0)
+        | (1 << 4 if asked & 1 << 4 else 0)
         # spec: scoring.patterns.golden_hook.when = shape == 'standard' and all(g.is_triplet for
         #     g in sets) and len(melds) == 4 and wait == 'single'
         | (
-            32
-            if asked & 32
+            1 << 5
+            if asked & 1 << 5
             and (
                 v.shape == "standard"
                 and v.set_bits & _GROUP_FIELDS_1 == 0
@@ -88,13 +92,13 @@ def _when_whole_hand_situation(v: HandView, asked: int = -1) -> int:
     return int(
         0
         # spec: scoring.patterns.hai_di.when = last_tile
-        | (1 if asked & 1 and (v.last_tile) else 0)
+        | (1 << 0 if asked & 1 << 0 and (v.last_tile) else 0)
         # spec: scoring.patterns.kong_bloom.when = tsumo and after_kong
-        | (2 if asked & 2 and (v.tsumo and v.after_kong) else 0)
+        | (1 << 1 if asked & 1 << 1 and (v.tsumo and v.after_kong) else 0)
         # spec: scoring.patterns.kong_shot.when = ron and kong_shot
-        | (4 if asked & 4 and (v.ron and v.kong_shot) else 0)
+        | (1 << 2 if asked & 1 << 2 and (v.ron and v.kong_shot) else 0)
         # spec: scoring.patterns.robbing_kong.when = ron and robbing_kong
-        | (8 if asked & 8 and (v.ron and v.robbing_kong) else 0)
+        | (1 << 3 if asked & 1 << 3 and (v.ron and v.robbing_kong) else 0)
     )
 
 
@@ -176,7 +180,7 @@ PROFILE = Profile(
                 fr="Main de base (Ping Hu)",
             ),
             value=0,
-            when=ListedWhen(_when_whole_hand_tiles, 1),
+            when=ListedWhen(_when_whole_hand_tiles, 1 << 0),
             count=None,
             group="base",
             excludes=(),
@@ -193,7 +197,7 @@ PROFILE = Profile(
                 fr="Tous pung (Dui Dui Hu)",
             ),
             value=1,
-            when=ListedWhen(_when_whole_hand_tiles, 2),
+            when=ListedWhen(_when_whole_hand_tiles, 1 << 1),
             count=None,
             group="base",
             excludes=(),
@@ -210,7 +214,7 @@ PROFILE = Profile(
                 fr="Couleur pure (Qing Yi Se)",
             ),
             value=2,
-            when=ListedWhen(_when_whole_hand_tiles, 4),
+            when=ListedWhen(_when_whole_hand_tiles, 1 << 2),
             count=None,
             group=None,
             excludes=(),
@@ -227,7 +231,7 @@ PROFILE = Profile(
                 fr="Sept paires (Qi Dui)",
             ),
             value=2,
-            when=ListedWhen(_when_whole_hand_tiles, 8),
+            when=ListedWhen(_when_whole_hand_tiles, 1 << 3),
             count=None,
             group="base",
             excludes=(),
@@ -257,7 +261,7 @@ PROFILE = Profile(
                 fr="Crochet doré (Jin Gou Diao)",
             ),
             value=1,
-            when=ListedWhen(_when_whole_hand_tiles, 32),
+            when=ListedWhen(_when_whole_hand_tiles, 1 << 5),
             count=None,
             group=None,
             excludes=(),
@@ -274,7 +278,7 @@ PROFILE = Profile(
                 fr="Dernière tuile (Hai Di)",
             ),
             value=1,
-            when=ListedWhen(_when_whole_hand_situation, 1),
+            when=ListedWhen(_when_whole_hand_situation, 1 << 0),
             count=None,
             group=None,
             excludes=(),
@@ -290,7 +294,7 @@ PROFILE = Profile(
                 fr="Fleur du kong (Gang Shang Hua)",
             ),
             value=1,
-            when=ListedWhen(_when_whole_hand_situation, 2),
+            when=ListedWhen(_when_whole_hand_situation, 1 << 1),
             count=None,
             group=None,
             excludes=(),
@@ -306,7 +310,7 @@ PROFILE = Profile(
                 fr="Tir après kong (Gang Shang Pao)",
             ),
             value=1,
-            when=ListedWhen(_when_whole_hand_situation, 4),
+            when=ListedWhen(_when_whole_hand_situation, 1 << 2),
             count=None,
             group=None,
             excludes=(),
@@ -322,7 +326,7 @@ PROFILE = Profile(
                 fr="Voler le kong (Qiang Gang Hu)",
             ),
             value=1,
-            when=ListedWhen(_when_whole_hand_situation, 8),
+            when=ListedWhen(_when_whole_hand_situation, 1 << 3),
             count=None,
             group=None,
             excludes=(),
@@ -770,7 +774,7 @@ PROFILE = Profile(
 #: The digest of this profile's native engine (generated/native/sichuan_tfmj.c) built from the
 #: same spec, or None when the profile runs on the Python backend only. A compiled native module
 #: whose digest differs (built from an older spec) is never used.
-NATIVE_DIGEST: str | None = "bc3aaf7e0e4650d02fdd79bbd813b677"
+NATIVE_DIGEST: str | None = "c35578b846ac5bace175cf7a9b0b389a"
 
 # The runtime learns of this engine, and of its native module, from this call alone.
 register_engine(

@@ -109,29 +109,26 @@ def _field_names(cls: type) -> frozenset[str]:
 
 _WIND_OF_LETTER: dict[str, Wind] = {w.value: w for w in Wind}
 
-_BOOL_KEYS = {
-    "original_call",
-    "kong_upon_kong",
-    "losing_hand",
-    "riichi",
-    "double_riichi",
-    "ippatsu",
-    "last_tile",
-    "after_kong",
-    "kong_shot",
-    "robbing_kong",
-    "first_draw",
-    "fourth_tile",
-}
-_INT_KEYS = {"honba", "riichi_sticks", "dealer_wins"}
+
+def _keys_of_type(*types: str) -> frozenset[str]:
+    """The context keys whose WinContext field is declared with one of ``types`` (as written:
+    this module's annotations are text), so that a field added above is read by its type."""
+    return frozenset(f.name for f in fields(WinContext) if f.type in types)
+
+
+#: Keys given as true or false (``dealer`` may also be left out: the seat wind decides).
+_BOOL_KEYS = _keys_of_type("bool", "bool | None")
+#: Keys given as whole numbers from 0 to MAX_COUNT.
+_INT_KEYS = _keys_of_type("int")
 #: The greatest count a context may give (honba, riichi sticks, consecutive dealer wins). No table comes
 #: near it; beyond it a number is a mistake (or an attack: 10**4000 honba make an answer too long to write).
 MAX_COUNT = 100
-_TILE_KEYS = {"dora_indicators", "ura_indicators", "flowers", "exhausted"}
+#: Keys given as mpsz text (indicators, flowers, exhausted kinds).
+_TILE_KEYS = _keys_of_type("str")
 
 
 def _coerce(key: str, value: Any) -> Any:
-    if key in _BOOL_KEYS or key == "dealer":
+    if key in _BOOL_KEYS:
         if not isinstance(value, bool):
             raise ContextError(f"context.{key} must be true or false, got {value!r}")
         return value
@@ -172,3 +169,67 @@ def _coerce(key: str, value: Any) -> Any:
     raise ContextError(
         f"context.{key} is not supported"
     )  # pragma: no cover - guarded by the caller
+
+
+# --------------------------------------------------------------------------- the native situation
+
+
+class SlotRead(StrEnum):
+    """How the native readers (runtime/native/score.c, request.c) fill a slot of the situation."""
+
+    FLAG = "flag"
+    """The WinContext bool field of the slot's name (``riichi``: ``riichi or double_riichi``)."""
+    DEALER = "dealer"
+    """WinContext.dealer: a bool, or None (``is_dealer``: the seat wind decides)."""
+    WIND = "wind"
+    """A Wind field: MJ_WIND_* (E S W N)."""
+    SUIT = "suit"
+    """``missing_suit``: MJ_SUIT_* (m p s), or MJ_NONE."""
+    COUNT = "count"
+    """A whole-number field (0 to MAX_COUNT)."""
+    DERIVED = "derived"
+    """Worked out by the reader from other fields or from the hand (flower counts, waits)."""
+
+
+@dataclass(frozen=True, slots=True)
+class SituationSlot:
+    """One slot of the situation the native scoring core reads beside the tiles."""
+
+    name: str
+    """The slot's name: the WinContext field it reads, and the hand-view name it fills."""
+    view: str | None
+    """The C type of the ``mj_view`` field of that name (None: no hand expression reads it)."""
+    read: SlotRead
+
+
+#: The situation of a win as the native core takes it, slot by slot, in order: the one list the
+#: native side's names come from. `mjspec build` writes runtime/native/mjsituation.h from it (the
+#: slot numbers, the situation fields of ``mj_view``, the context fields the readers read), and
+#: runtime/native_score.py packs the situation tuple in this order (its ``SITUATION``).
+SITUATION: tuple[SituationSlot, ...] = (
+    SituationSlot("last_tile", "int", SlotRead.FLAG),
+    SituationSlot("after_kong", "int", SlotRead.FLAG),
+    SituationSlot("kong_shot", "int", SlotRead.FLAG),
+    SituationSlot("robbing_kong", "int", SlotRead.FLAG),
+    SituationSlot("first_draw", "int", SlotRead.FLAG),
+    SituationSlot("fourth_tile", "int", SlotRead.FLAG),
+    SituationSlot("riichi", "int", SlotRead.FLAG),
+    SituationSlot("double_riichi", "int", SlotRead.FLAG),
+    SituationSlot("ippatsu", "int", SlotRead.FLAG),
+    SituationSlot("dealer", "int", SlotRead.DEALER),
+    SituationSlot("seat_wind", "int", SlotRead.WIND),
+    SituationSlot("round_wind", "int", SlotRead.WIND),
+    SituationSlot("missing_suit", "int", SlotRead.SUIT),
+    # the number of flowers shown, the winner's own flowers, the full sets of four (scoring.py
+    # _flower_count, bonus_tiles)
+    SituationSlot("flowers", "int64_t", SlotRead.DERIVED),
+    SituationSlot("own_bonus", "int64_t", SlotRead.DERIVED),
+    SituationSlot("bonus_sets", "int64_t", SlotRead.DERIVED),
+    SituationSlot("original_call", "int", SlotRead.FLAG),
+    SituationSlot("kong_upon_kong", "int", SlotRead.FLAG),
+    SituationSlot("dealer_wins", "int64_t", SlotRead.COUNT),
+    SituationSlot("honba", None, SlotRead.COUNT),  # read by payment formulas (mj_pay.honba)
+    # 1 or 0, or -1 when the profile reads neither (the core works them out on first read)
+    SituationSlot("only_wait", "int", SlotRead.DERIVED),
+    SituationSlot("only_live_wait", "int", SlotRead.DERIVED),
+)

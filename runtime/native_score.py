@@ -20,6 +20,7 @@ from types import ModuleType
 from typing import Any
 
 from .backend import NATIVE_ALLOWED, load_native, native_module
+from . import context
 from .context import WinContext, WinKind
 from .engines import compiled_engine
 from .hand import GroupKind, Meld, MeldType, ShapeKind, WaitKind
@@ -71,31 +72,9 @@ KIND_CODE: dict[GroupKind, int] = {k: i for i, k in enumerate(GroupKind)}
 SHAPE_CODE: dict[ShapeKind, int] = {s: i for i, s in enumerate(ShapeKind)}
 WAIT_CODE: dict[WaitKind, int] = {w: i for i, w in enumerate(WaitKind)}
 
-#: The order of the ``situation`` tuple (score.c's header and runtime/native/request.c say the same).
-SITUATION = (
-    "last_tile",
-    "after_kong",
-    "kong_shot",
-    "robbing_kong",
-    "first_draw",
-    "fourth_tile",
-    "riichi",
-    "double_riichi",
-    "ippatsu",
-    "dealer",
-    "seat_wind",
-    "round_wind",
-    "missing_suit",
-    "flowers",
-    "own_bonus",
-    "bonus_sets",
-    "original_call",
-    "kong_upon_kong",
-    "dealer_wins",
-    "honba",
-    "only_wait",
-    "only_live_wait",
-)
+#: The order of the ``situation`` tuple: runtime/context.py's SITUATION, whose table the native
+#: side reads too (runtime/native/mjsituation.h, written from it by `mjspec build`).
+SITUATION: tuple[str, ...] = tuple(slot.name for slot in context.SITUATION)
 
 
 def native_core() -> ModuleType | None:
@@ -479,6 +458,7 @@ def _pack(
         missing = ctx.missing_suit
         # Bools and ints as they are (the core reads both as ints); winds and suits are StrEnum
         # members, so str.index finds their letter without the enum's Python-level machinery.
+        # Slot by slot in SITUATION's order (tests/test_native_score.py holds each slot to it).
         situation = (
             ctx.last_tile,
             ctx.after_kong,

@@ -14,13 +14,14 @@ import importlib
 from types import ModuleType
 from typing import Any
 
+from mjspec.runtime.context import SITUATION, SlotRead
 from mjspec.runtime.hand import Group, GroupKind, MeldType
 from mjspec.runtime.tiles import Tile
 
 U8, I8, INT, I64, U64 = ctypes.c_uint8, ctypes.c_int8, ctypes.c_int, ctypes.c_int64, ctypes.c_uint64
 
 MAX_GROUPS, MAX_TILES, MAX_INDICATORS, MAX_PATTERNS = 14, 18, 16, 192
-ABI = 2
+ABI = 3
 
 SUITS = {"m": 0, "p": 1, "s": 2, "z": 3}
 SHAPES = {
@@ -94,31 +95,20 @@ class MjGroup(ctypes.Structure):
 G = ctypes.POINTER(MjGroup)
 
 
-#: The view's int fields in mj_view's order (runtime/native/mjscore.h); the flags are the
-#: ones read as booleans, the three others (winds, missing suit) carry a value.
-VIEW_INT_FIELDS = (
-    "is_closed",
-    "tsumo",
-    "ron",
-    "last_tile",
-    "after_kong",
-    "kong_shot",
-    "robbing_kong",
-    "first_draw",
-    "fourth_tile",
-    "riichi",
-    "double_riichi",
-    "ippatsu",
-    "dealer",
-    "seat_wind",
-    "round_wind",
-    "missing_suit",
-    "winner",
-    "original_call",
-    "kong_upon_kong",
+#: The C types of mjsituation.h's view fields, as ctypes has them.
+_CTYPES = {"int": INT, "int64_t": I64}
+#: The situation's fields of mj_view, in its order: the slots runtime/context.py's SITUATION says
+#: the view holds (mjscore.h declares them from the header written from that table).
+VIEW_SITUATION = tuple((s.name, _CTYPES[s.view]) for s in SITUATION if s.view is not None)
+#: The view's flags (read as booleans): the hand's own, then the situation's.
+VIEW_FLAGS = ("is_closed", "tsumo", "ron", "winner") + tuple(
+    s.name for s in SITUATION if s.view is not None and s.read in (SlotRead.FLAG, SlotRead.DEALER)
 )
-VIEW_FLAGS = tuple(
-    n for n in VIEW_INT_FIELDS if n not in ("seat_wind", "round_wind", "missing_suit")
+#: The situation's counts the view holds (int64_t, read as they are).
+VIEW_COUNTS = tuple(
+    s.name
+    for s in SITUATION
+    if s.view == "int64_t" and s.read in (SlotRead.COUNT, SlotRead.DERIVED)
 )
 
 
@@ -140,15 +130,11 @@ class MjView(ctypes.Structure):
             ("suits", ctypes.c_uint),
             ("tile_mask", U64),
             ("four_of_a_kinds", I64),
+            ("concealed_triplets", I64),
         ]
-        + [(n, INT) for n in VIEW_INT_FIELDS]
+        + [(n, INT) for n in ("is_closed", "tsumo", "ron", "winner")]
+        + list(VIEW_SITUATION)
         + [
-            (n, I64)
-            for n in ("flowers", "own_bonus", "bonus_sets", "dealer_wins", "concealed_triplets")
-        ]
-        + [
-            ("only_wait", INT),
-            ("only_live_wait", INT),
             ("resolve_waits", ctypes.c_void_p),
             ("waits_request", ctypes.c_void_p),
             ("dora_indicators", MjTile * MAX_INDICATORS),
@@ -382,15 +368,7 @@ class ViewBuilder:
             setattr(out, count, len(items))
         out.suits = sum(1 << SUITS[s] for s in get("suits", frozenset()) or ())
         out.tile_mask = get("tile_mask", 0) or 0
-        for name in (
-            "four_of_a_kinds",
-            "flowers",
-            "own_bonus",
-            "bonus_sets",
-            "dealer_wins",
-            "concealed_triplets",
-            "points",
-        ):
+        for name in ("four_of_a_kinds", "concealed_triplets", "points", *VIEW_COUNTS):
             setattr(out, name, int(get(name, 0) or 0))
         for name in VIEW_FLAGS:
             setattr(out, name, int(bool(get(name, False))))

@@ -915,3 +915,42 @@ def test_examples_under_bound_options_equal_python(pid: str) -> None:
     if not bound_examples:
         pytest.skip(f"{pid} has no example stating options")
     print(f"\n{pid}: {bound_examples} examples with options answered natively under bound profiles")
+
+
+def test_the_situation_is_packed_in_the_order_of_its_table() -> None:
+    """The general path's ``_pack`` writes each context field into the slot runtime/context.py's
+    SITUATION gives it: the table runtime/native/mjsituation.h (and so the core) numbers the
+    slots from. One field changed at a time changes that slot alone (double_riichi: riichi too,
+    which the core reads as ``riichi or double_riichi``)."""
+    from mjspec.runtime.context import SITUATION, SlotRead
+    from mjspec.runtime.native_score import SITUATION as NAMES
+    from mjspec.runtime.native_score import _native, _pack
+    from mjspec.runtime.tiles import Suit
+
+    assert NAMES == tuple(s.name for s in SITUATION) and len(NAMES) == core.SITUATION_FIELDS
+    profile = load_profile("riichi_planet")
+    hand, _ = example_hand(profile, profile.examples[0])
+    native = _native(profile)
+    base_ctx = WinContext(seat_wind=Wind.SOUTH)  # not the dealer, so that `dealer` shows
+    base = _pack(native, profile, hand, base_ctx)
+    assert base is not None
+    given: dict[SlotRead, tuple[Any, int]] = {
+        SlotRead.FLAG: (True, 1),
+        SlotRead.DEALER: (True, 1),
+        SlotRead.WIND: (Wind.WEST, 2),
+        SlotRead.SUIT: (Suit("p"), 1),
+        SlotRead.COUNT: (3, 3),
+    }
+    read = 0
+    for i, slot in enumerate(SITUATION):
+        if slot.read is SlotRead.DERIVED:
+            continue  # worked out from other fields: the differential tests hold those
+        value, code = given[slot.read]
+        packed = _pack(native, profile, hand, replace(base_ctx, **{slot.name: value}))
+        assert packed is not None, slot.name
+        moved = {j for j, (a, b) in enumerate(zip(base[5], packed[5])) if a != b}
+        expected = {i} | ({NAMES.index("riichi")} if slot.name == "double_riichi" else set())
+        assert moved == expected, (slot.name, moved)
+        assert packed[5][i] == code, slot.name
+        read += 1
+    assert read >= 17

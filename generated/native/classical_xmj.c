@@ -6,21 +6,16 @@
  * lives in the native core (runtime/native/score.c), which reads PROFILE.
  * Every name starts with the profile id, so that a profile extending this one can
  * include this file in turn; its module init is compiled only when this file is the
- * module being built (MJ_NATIVE_PARENT is undefined then).
+ * module being built (MJ_NATIVE_PARENT is undefined then). Each table row is a macro
+ * named for what it stands for (<id>_PATTERN_<pattern id>, ...), so that a table of a
+ * profile extending this one lists these rows by name, writing out only those it changes.
  */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
 
 #include "mjscore.h"
 #include "mjexpr.h"
-
-#ifndef MJ_MAYBE_UNUSED
-#if defined(__GNUC__) || defined(__clang__)
-#define MJ_MAYBE_UNUSED __attribute__((unused)) /* a profile extending this one may not use all */
-#else
-#define MJ_MAYBE_UNUSED
-#endif
-#endif
+#include "mjmodule.h"
 
 #ifndef MJ_NATIVE_PARENT
 #define MJ_NATIVE_MAIN_classical_xmj
@@ -567,117 +562,133 @@ static MJ_MAYBE_UNUSED int64_t classical_xmj_tsumo_1(mj_pay *v) {
 
 static MJ_MAYBE_UNUSED const int classical_xmj_prefer[] = { MJ_PREFER_PAYMENT, MJ_PREFER_TOTAL };
 
+#define classical_xmj_PATTERN_own_bonus_tile_doubles {"own_bonus_tile_doubles", "own flower or season (option doubles)", "M 116(a)", NULL, classical_xmj_count_0, {0, classical_xmj_value_0}, 0, {0, NULL}, MJ_NONE, NULL, NULL, 0, MJ_NONE, 0, 0, 0, 0, 0, 0}
+#define classical_xmj_PATTERN_own_flower_and_season {"own_flower_and_season", "own flower and own season", "M 116(a)", classical_xmj_when_1, NULL, {0, classical_xmj_value_1}, 0, {0, NULL}, MJ_NONE, NULL, NULL, 0, MJ_NONE, 0, 0, 0, 0, 0, 0}
+#define classical_xmj_PATTERN_bouquet {"bouquet", "all four flowers or all four seasons", "M 116(b)", NULL, classical_xmj_count_2, {0, classical_xmj_value_2}, 0, {0, NULL}, MJ_NONE, NULL, NULL, 0, MJ_NONE, 0, 0, 0, 0, 0, 0}
+#define classical_xmj_PATTERN_dragon_set {"dragon_set", "set of dragons", "M 116(d)", NULL, classical_xmj_count_3, {INT64_C(1), NULL}, 0, {0, NULL}, MJ_NONE, NULL, NULL, 0, MJ_NONE, 0, 0, 0, 0, 1, 0}
+#define classical_xmj_PATTERN_own_wind_set {"own_wind_set", "set of own wind", "M 116(e)", classical_xmj_when_4, NULL, {INT64_C(1), NULL}, 0, {0, NULL}, MJ_NONE, NULL, NULL, 0, MJ_NONE, 0, 0, 0, 0, 0, 0}
+#define classical_xmj_PATTERN_prevailing_wind_set {"prevailing_wind_set", "set of the prevailing wind", "M 116(f)", classical_xmj_when_5, NULL, {INT64_C(1), NULL}, 0, {0, NULL}, MJ_NONE, NULL, NULL, 0, MJ_NONE, 0, 0, 0, 0, 0, 0}
+#define classical_xmj_PATTERN_little_three_dragons {"little_three_dragons", "Little Three Dragons", "M 116(g)", classical_xmj_when_6, NULL, {INT64_C(1), NULL}, 0, {0, NULL}, MJ_NONE, NULL, NULL, 0, MJ_NONE, 0, 0, 0, 0, 1, 0}
+#define classical_xmj_PATTERN_big_three_dragons {"big_three_dragons", "Big Three Dragons", "M 116(h)", classical_xmj_when_7, NULL, {INT64_C(2), NULL}, 0, {0, NULL}, MJ_NONE, NULL, NULL, 0, MJ_NONE, 0, 0, 0, 0, 1, 0}
+#define classical_xmj_PATTERN_little_four_winds {"little_four_winds", "Little Four Winds", "M 116(i)", classical_xmj_when_8, NULL, {INT64_C(1), NULL}, 0, {0, NULL}, MJ_NONE, NULL, NULL, 0, MJ_NONE, 0, 0, 0, 0, 1, 0}
+#define classical_xmj_PATTERN_big_four_winds {"big_four_winds", "Big Four Winds", "M 116(j)", classical_xmj_when_9, NULL, {INT64_C(2), NULL}, 0, {0, NULL}, MJ_NONE, NULL, NULL, 0, MJ_NONE, 0, 0, 0, 0, 1, 0}
+#define classical_xmj_PATTERN_three_concealed_pungs {"three_concealed_pungs", "three concealed pungs", "M 116(k)", classical_xmj_when_10, NULL, {INT64_C(1), NULL}, 0, {0, NULL}, MJ_NONE, NULL, NULL, 0, MJ_NONE, 0, 0, 0, 0, 0, 0}
+#define classical_xmj_PATTERN_no_score_hand {"no_score_hand", "no score hand", "M 117(a)", classical_xmj_when_11, NULL, {INT64_C(1), NULL}, 0, {0, NULL}, MJ_NONE, NULL, NULL, 0, MJ_NONE, 0, 0, 0, 0, 0, 0}
+#define classical_xmj_PATTERN_no_chows {"no_chows", "no chows", "M 117(b)", classical_xmj_when_12, NULL, {INT64_C(1), NULL}, 0, {0, NULL}, MJ_NONE, NULL, NULL, 0, MJ_NONE, 0, 0, 0, 0, 0, 0}
+#define classical_xmj_PATTERN_concealed_fully {"concealed_fully", "fully concealed hand", "M 117(c)", classical_xmj_when_13, NULL, {0, classical_xmj_value_13}, 0, {0, NULL}, MJ_NONE, NULL, NULL, 0, MJ_NONE, 0, 0, 0, 0, 0, 0}
+#define classical_xmj_PATTERN_concealed_almost {"concealed_almost", "concealed until going out", NULL, classical_xmj_when_14, NULL, {0, classical_xmj_value_14}, 0, {0, NULL}, MJ_NONE, NULL, NULL, 0, MJ_NONE, 0, 0, 0, 0, 0, 0}
+#define classical_xmj_PATTERN_one_suit_with_honours {"one_suit_with_honours", "one suit with honours", "M 117(d)", classical_xmj_when_15, NULL, {INT64_C(1), NULL}, 0, {0, NULL}, MJ_NONE, NULL, NULL, 0, MJ_NONE, 0, 0, 0, 0, 0, 0}
+#define classical_xmj_PATTERN_one_suit_only {"one_suit_only", "one suit only", "M 117(e)", classical_xmj_when_16, NULL, {INT64_C(3), NULL}, 0, {0, NULL}, MJ_NONE, NULL, NULL, 0, MJ_NONE, 0, 0, 0, 0, 0, 0}
+#define classical_xmj_PATTERN_all_majors {"all_majors", "all majors", "M 117(f)", classical_xmj_when_17, NULL, {INT64_C(1), NULL}, 0, {0, NULL}, MJ_NONE, NULL, NULL, 0, MJ_NONE, 0, 0, 0, 0, 0, 0}
+#define classical_xmj_PATTERN_all_honours {"all_honours", "all honours", "M 117(g)", classical_xmj_when_18, NULL, {INT64_C(2), NULL}, 0, {0, NULL}, MJ_NONE, NULL, NULL, 0, MJ_NONE, 0, 0, 0, 0, 0, 0}
+#define classical_xmj_PATTERN_all_terminals {"all_terminals", "all terminals", NULL, classical_xmj_when_19, NULL, {INT64_C(2), NULL}, 0, {0, NULL}, MJ_NONE, NULL, NULL, 0, MJ_NONE, 0, 0, 0, 0, 0, 0}
+#define classical_xmj_PATTERN_loose_tile_win {"loose_tile_win", "winning with a loose tile", NULL, classical_xmj_when_20, NULL, {INT64_C(1), NULL}, 0, {0, NULL}, MJ_NONE, NULL, NULL, 0, MJ_NONE, 0, 0, 0, 0, 0, 0}
+#define classical_xmj_PATTERN_last_tile_win {"last_tile_win", "winning with the last tile", NULL, classical_xmj_when_21, NULL, {INT64_C(1), NULL}, 0, {0, NULL}, MJ_NONE, NULL, NULL, 0, MJ_NONE, 0, 0, 0, 0, 0, 0}
+#define classical_xmj_PATTERN_robbing_a_kong {"robbing_a_kong", "robbing a kong", "M 57-60", classical_xmj_when_22, NULL, {INT64_C(1), NULL}, 0, {0, NULL}, MJ_NONE, NULL, NULL, 0, MJ_NONE, 0, 0, 0, 0, 0, 0}
+#define classical_xmj_PATTERN_original_call_win {"original_call_win", "completing an Original Call", "M 55", classical_xmj_when_23, NULL, {INT64_C(1), NULL}, 0, {0, NULL}, MJ_NONE, NULL, NULL, 0, MJ_NONE, 0, 0, 0, 0, 0, 0}
+#define classical_xmj_PATTERN_heavens_blessing {"heavens_blessing", "Heaven's Blessing", NULL, classical_xmj_when_24, NULL, {INT64_C(1), NULL}, 0, {0, NULL}, MJ_NONE, NULL, NULL, 0, MJ_NONE, 0, 0, 0, 1, 0, 0}
+#define classical_xmj_PATTERN_earths_blessing {"earths_blessing", "Earth's Blessing", NULL, classical_xmj_when_25, NULL, {INT64_C(1), NULL}, 0, {0, NULL}, MJ_NONE, NULL, NULL, 0, MJ_NONE, 0, 0, 0, 1, 0, 0}
+#define classical_xmj_PATTERN_plum_blossom {"plum_blossom", "Gathering Plum Blossom from the Roof", NULL, classical_xmj_when_26, NULL, {INT64_C(1), NULL}, 0, {0, NULL}, MJ_NONE, NULL, NULL, 0, MJ_NONE, 0, 0, 0, 1, 0, 0}
+#define classical_xmj_PATTERN_moon_from_the_sea {"moon_from_the_sea", "Catching the Moon from the Bottom of the Sea", NULL, classical_xmj_when_27, NULL, {INT64_C(1), NULL}, 0, {0, NULL}, MJ_NONE, NULL, NULL, 0, MJ_NONE, 0, 0, 0, 1, 0, 0}
+#define classical_xmj_PATTERN_carrying_pole {"carrying_pole", "Scratching a Carrying Pole", NULL, classical_xmj_when_28, NULL, {INT64_C(1), NULL}, 0, {0, NULL}, MJ_NONE, NULL, NULL, 0, MJ_NONE, 0, 0, 0, 1, 0, 0}
+#define classical_xmj_PATTERN_kong_upon_kong {"kong_upon_kong", "Kong upon Kong", NULL, classical_xmj_when_29, NULL, {INT64_C(1), NULL}, 0, {0, NULL}, MJ_NONE, NULL, NULL, 0, MJ_NONE, 0, 0, 0, 1, 0, 0}
+#define classical_xmj_PATTERN_fourfold_plenty {"fourfold_plenty", "Fourfold Plenty", NULL, classical_xmj_when_30, NULL, {INT64_C(1), NULL}, 0, {0, NULL}, MJ_NONE, NULL, NULL, 0, MJ_NONE, 0, 0, 0, 1, 0, 0}
+#define classical_xmj_PATTERN_buried_treasure {"buried_treasure", "Buried Treasure", NULL, classical_xmj_when_31, NULL, {INT64_C(1), NULL}, 0, {0, NULL}, MJ_NONE, NULL, NULL, 0, MJ_NONE, 0, 0, 0, 1, 0, 0}
+#define classical_xmj_PATTERN_thirteen_unique_wonders {"thirteen_unique_wonders", "Thirteen Unique Wonders", NULL, classical_xmj_when_32, NULL, {INT64_C(1), NULL}, 0, {0, NULL}, MJ_NONE, NULL, NULL, 0, MJ_NONE, 0, 0, 0, 1, 0, 0}
+#define classical_xmj_PATTERN_three_great_scholars {"three_great_scholars", "Three Great Scholars", NULL, classical_xmj_when_33, NULL, {INT64_C(1), NULL}, 0, {0, NULL}, MJ_NONE, NULL, NULL, 0, MJ_NONE, 0, 0, 0, 1, 0, 0}
+#define classical_xmj_PATTERN_four_blessings {"four_blessings", "Four Blessings o'er the Door", NULL, classical_xmj_when_34, NULL, {INT64_C(1), NULL}, 0, {0, NULL}, MJ_NONE, NULL, NULL, 0, MJ_NONE, 0, 0, 0, 1, 0, 0}
+#define classical_xmj_PATTERN_all_honours_limit {"all_honours_limit", "All Honours", NULL, classical_xmj_when_35, NULL, {INT64_C(1), NULL}, 0, {0, NULL}, MJ_NONE, NULL, NULL, 0, MJ_NONE, 0, 0, 0, 1, 0, 0}
+#define classical_xmj_PATTERN_heads_and_tails {"heads_and_tails", "Heads and Tails", NULL, classical_xmj_when_36, NULL, {INT64_C(1), NULL}, 0, {0, NULL}, MJ_NONE, NULL, NULL, 0, MJ_NONE, 0, 0, 0, 1, 0, 0}
+#define classical_xmj_PATTERN_concealed_clear_suit {"concealed_clear_suit", "Concealed Clear Suit", NULL, classical_xmj_when_37, NULL, {INT64_C(1), NULL}, 0, {0, NULL}, MJ_NONE, NULL, NULL, 0, MJ_NONE, 0, 0, 0, 1, 0, 0}
+#define classical_xmj_PATTERN_imperial_jade {"imperial_jade", "Imperial Jade", NULL, classical_xmj_when_38, NULL, {INT64_C(1), NULL}, 0, {0, NULL}, MJ_NONE, NULL, NULL, 0, MJ_NONE, 0, 0, 0, 1, 0, 0}
+#define classical_xmj_PATTERN_nine_gates {"nine_gates", "Nine Gates", NULL, classical_xmj_when_39, NULL, {INT64_C(1), NULL}, 0, {0, NULL}, MJ_NONE, NULL, NULL, 0, MJ_NONE, 0, 0, 0, 1, 0, 0}
+#define classical_xmj_PATTERN_east_thirteenth_win {"east_thirteenth_win", "East's 13th consecutive win", NULL, classical_xmj_when_40, NULL, {INT64_C(1), NULL}, 0, {0, NULL}, MJ_NONE, NULL, NULL, 0, MJ_NONE, 0, 0, 0, 1, 0, 0}
+#define classical_xmj_PATTERN_wriggling_snake {"wriggling_snake", "Wriggling Snake", NULL, classical_xmj_when_41, NULL, {INT64_C(1), NULL}, 0, {0, NULL}, MJ_NONE, NULL, NULL, 0, MJ_NONE, 0, 0, 0, 1, 0, 0}
+#define classical_xmj_PATTERN_own_bonus_tile_limit {"own_bonus_tile_limit", "own flower or season (option limit)", "M 116(a)", classical_xmj_when_42, NULL, {INT64_C(1), NULL}, 0, {0, NULL}, MJ_NONE, NULL, NULL, 0, MJ_NONE, 0, 0, 0, 1, 0, 0}
+#define classical_xmj_PATTERN_own_flower_and_season_limit {"own_flower_and_season_limit", "own flower and season (option limit)", "M 116(a)", classical_xmj_when_43, NULL, {INT64_C(1), NULL}, 0, {0, NULL}, MJ_NONE, NULL, NULL, 0, MJ_NONE, 0, 0, 0, 1, 0, 0}
+#define classical_xmj_PATTERN_bouquet_limit {"bouquet_limit", "all four flowers or seasons (option limit)", "M 116(b)", classical_xmj_when_44, NULL, {INT64_C(1), NULL}, 0, {0, NULL}, MJ_NONE, NULL, NULL, 0, MJ_NONE, 0, 0, 0, 1, 0, 0}
+#define classical_xmj_PATTERN_concealed_fully_limit {"concealed_fully_limit", "fully concealed hand (option limit)", "M 117(c)", classical_xmj_when_45, NULL, {INT64_C(1), NULL}, 0, {0, NULL}, MJ_NONE, NULL, NULL, 0, MJ_NONE, 0, 0, 0, 1, 0, 0}
+#define classical_xmj_PATTERN_concealed_almost_limit {"concealed_almost_limit", "concealed until going out (option limit)", NULL, classical_xmj_when_46, NULL, {INT64_C(1), NULL}, 0, {0, NULL}, MJ_NONE, NULL, NULL, 0, MJ_NONE, 0, 0, 0, 1, 0, 0}
 static MJ_MAYBE_UNUSED const mj_pattern classical_xmj_patterns[] = {
-    {"own_bonus_tile_doubles", "own flower or season (option doubles)", "M 116(a)", NULL, classical_xmj_count_0, {0, classical_xmj_value_0}, 0, {0, NULL}, MJ_NONE, NULL, NULL, 0, MJ_NONE, 0, 0, 0, 0, 0, 0},
-    {"own_flower_and_season", "own flower and own season", "M 116(a)", classical_xmj_when_1, NULL, {0, classical_xmj_value_1}, 0, {0, NULL}, MJ_NONE, NULL, NULL, 0, MJ_NONE, 0, 0, 0, 0, 0, 0},
-    {"bouquet", "all four flowers or all four seasons", "M 116(b)", NULL, classical_xmj_count_2, {0, classical_xmj_value_2}, 0, {0, NULL}, MJ_NONE, NULL, NULL, 0, MJ_NONE, 0, 0, 0, 0, 0, 0},
-    {"dragon_set", "set of dragons", "M 116(d)", NULL, classical_xmj_count_3, {INT64_C(1), NULL}, 0, {0, NULL}, MJ_NONE, NULL, NULL, 0, MJ_NONE, 0, 0, 0, 0, 1, 0},
-    {"own_wind_set", "set of own wind", "M 116(e)", classical_xmj_when_4, NULL, {INT64_C(1), NULL}, 0, {0, NULL}, MJ_NONE, NULL, NULL, 0, MJ_NONE, 0, 0, 0, 0, 0, 0},
-    {"prevailing_wind_set", "set of the prevailing wind", "M 116(f)", classical_xmj_when_5, NULL, {INT64_C(1), NULL}, 0, {0, NULL}, MJ_NONE, NULL, NULL, 0, MJ_NONE, 0, 0, 0, 0, 0, 0},
-    {"little_three_dragons", "Little Three Dragons", "M 116(g)", classical_xmj_when_6, NULL, {INT64_C(1), NULL}, 0, {0, NULL}, MJ_NONE, NULL, NULL, 0, MJ_NONE, 0, 0, 0, 0, 1, 0},
-    {"big_three_dragons", "Big Three Dragons", "M 116(h)", classical_xmj_when_7, NULL, {INT64_C(2), NULL}, 0, {0, NULL}, MJ_NONE, NULL, NULL, 0, MJ_NONE, 0, 0, 0, 0, 1, 0},
-    {"little_four_winds", "Little Four Winds", "M 116(i)", classical_xmj_when_8, NULL, {INT64_C(1), NULL}, 0, {0, NULL}, MJ_NONE, NULL, NULL, 0, MJ_NONE, 0, 0, 0, 0, 1, 0},
-    {"big_four_winds", "Big Four Winds", "M 116(j)", classical_xmj_when_9, NULL, {INT64_C(2), NULL}, 0, {0, NULL}, MJ_NONE, NULL, NULL, 0, MJ_NONE, 0, 0, 0, 0, 1, 0},
-    {"three_concealed_pungs", "three concealed pungs", "M 116(k)", classical_xmj_when_10, NULL, {INT64_C(1), NULL}, 0, {0, NULL}, MJ_NONE, NULL, NULL, 0, MJ_NONE, 0, 0, 0, 0, 0, 0},
-    {"no_score_hand", "no score hand", "M 117(a)", classical_xmj_when_11, NULL, {INT64_C(1), NULL}, 0, {0, NULL}, MJ_NONE, NULL, NULL, 0, MJ_NONE, 0, 0, 0, 0, 0, 0},
-    {"no_chows", "no chows", "M 117(b)", classical_xmj_when_12, NULL, {INT64_C(1), NULL}, 0, {0, NULL}, MJ_NONE, NULL, NULL, 0, MJ_NONE, 0, 0, 0, 0, 0, 0},
-    {"concealed_fully", "fully concealed hand", "M 117(c)", classical_xmj_when_13, NULL, {0, classical_xmj_value_13}, 0, {0, NULL}, MJ_NONE, NULL, NULL, 0, MJ_NONE, 0, 0, 0, 0, 0, 0},
-    {"concealed_almost", "concealed until going out", NULL, classical_xmj_when_14, NULL, {0, classical_xmj_value_14}, 0, {0, NULL}, MJ_NONE, NULL, NULL, 0, MJ_NONE, 0, 0, 0, 0, 0, 0},
-    {"one_suit_with_honours", "one suit with honours", "M 117(d)", classical_xmj_when_15, NULL, {INT64_C(1), NULL}, 0, {0, NULL}, MJ_NONE, NULL, NULL, 0, MJ_NONE, 0, 0, 0, 0, 0, 0},
-    {"one_suit_only", "one suit only", "M 117(e)", classical_xmj_when_16, NULL, {INT64_C(3), NULL}, 0, {0, NULL}, MJ_NONE, NULL, NULL, 0, MJ_NONE, 0, 0, 0, 0, 0, 0},
-    {"all_majors", "all majors", "M 117(f)", classical_xmj_when_17, NULL, {INT64_C(1), NULL}, 0, {0, NULL}, MJ_NONE, NULL, NULL, 0, MJ_NONE, 0, 0, 0, 0, 0, 0},
-    {"all_honours", "all honours", "M 117(g)", classical_xmj_when_18, NULL, {INT64_C(2), NULL}, 0, {0, NULL}, MJ_NONE, NULL, NULL, 0, MJ_NONE, 0, 0, 0, 0, 0, 0},
-    {"all_terminals", "all terminals", NULL, classical_xmj_when_19, NULL, {INT64_C(2), NULL}, 0, {0, NULL}, MJ_NONE, NULL, NULL, 0, MJ_NONE, 0, 0, 0, 0, 0, 0},
-    {"loose_tile_win", "winning with a loose tile", NULL, classical_xmj_when_20, NULL, {INT64_C(1), NULL}, 0, {0, NULL}, MJ_NONE, NULL, NULL, 0, MJ_NONE, 0, 0, 0, 0, 0, 0},
-    {"last_tile_win", "winning with the last tile", NULL, classical_xmj_when_21, NULL, {INT64_C(1), NULL}, 0, {0, NULL}, MJ_NONE, NULL, NULL, 0, MJ_NONE, 0, 0, 0, 0, 0, 0},
-    {"robbing_a_kong", "robbing a kong", "M 57-60", classical_xmj_when_22, NULL, {INT64_C(1), NULL}, 0, {0, NULL}, MJ_NONE, NULL, NULL, 0, MJ_NONE, 0, 0, 0, 0, 0, 0},
-    {"original_call_win", "completing an Original Call", "M 55", classical_xmj_when_23, NULL, {INT64_C(1), NULL}, 0, {0, NULL}, MJ_NONE, NULL, NULL, 0, MJ_NONE, 0, 0, 0, 0, 0, 0},
-    {"heavens_blessing", "Heaven's Blessing", NULL, classical_xmj_when_24, NULL, {INT64_C(1), NULL}, 0, {0, NULL}, MJ_NONE, NULL, NULL, 0, MJ_NONE, 0, 0, 0, 1, 0, 0},
-    {"earths_blessing", "Earth's Blessing", NULL, classical_xmj_when_25, NULL, {INT64_C(1), NULL}, 0, {0, NULL}, MJ_NONE, NULL, NULL, 0, MJ_NONE, 0, 0, 0, 1, 0, 0},
-    {"plum_blossom", "Gathering Plum Blossom from the Roof", NULL, classical_xmj_when_26, NULL, {INT64_C(1), NULL}, 0, {0, NULL}, MJ_NONE, NULL, NULL, 0, MJ_NONE, 0, 0, 0, 1, 0, 0},
-    {"moon_from_the_sea", "Catching the Moon from the Bottom of the Sea", NULL, classical_xmj_when_27, NULL, {INT64_C(1), NULL}, 0, {0, NULL}, MJ_NONE, NULL, NULL, 0, MJ_NONE, 0, 0, 0, 1, 0, 0},
-    {"carrying_pole", "Scratching a Carrying Pole", NULL, classical_xmj_when_28, NULL, {INT64_C(1), NULL}, 0, {0, NULL}, MJ_NONE, NULL, NULL, 0, MJ_NONE, 0, 0, 0, 1, 0, 0},
-    {"kong_upon_kong", "Kong upon Kong", NULL, classical_xmj_when_29, NULL, {INT64_C(1), NULL}, 0, {0, NULL}, MJ_NONE, NULL, NULL, 0, MJ_NONE, 0, 0, 0, 1, 0, 0},
-    {"fourfold_plenty", "Fourfold Plenty", NULL, classical_xmj_when_30, NULL, {INT64_C(1), NULL}, 0, {0, NULL}, MJ_NONE, NULL, NULL, 0, MJ_NONE, 0, 0, 0, 1, 0, 0},
-    {"buried_treasure", "Buried Treasure", NULL, classical_xmj_when_31, NULL, {INT64_C(1), NULL}, 0, {0, NULL}, MJ_NONE, NULL, NULL, 0, MJ_NONE, 0, 0, 0, 1, 0, 0},
-    {"thirteen_unique_wonders", "Thirteen Unique Wonders", NULL, classical_xmj_when_32, NULL, {INT64_C(1), NULL}, 0, {0, NULL}, MJ_NONE, NULL, NULL, 0, MJ_NONE, 0, 0, 0, 1, 0, 0},
-    {"three_great_scholars", "Three Great Scholars", NULL, classical_xmj_when_33, NULL, {INT64_C(1), NULL}, 0, {0, NULL}, MJ_NONE, NULL, NULL, 0, MJ_NONE, 0, 0, 0, 1, 0, 0},
-    {"four_blessings", "Four Blessings o'er the Door", NULL, classical_xmj_when_34, NULL, {INT64_C(1), NULL}, 0, {0, NULL}, MJ_NONE, NULL, NULL, 0, MJ_NONE, 0, 0, 0, 1, 0, 0},
-    {"all_honours_limit", "All Honours", NULL, classical_xmj_when_35, NULL, {INT64_C(1), NULL}, 0, {0, NULL}, MJ_NONE, NULL, NULL, 0, MJ_NONE, 0, 0, 0, 1, 0, 0},
-    {"heads_and_tails", "Heads and Tails", NULL, classical_xmj_when_36, NULL, {INT64_C(1), NULL}, 0, {0, NULL}, MJ_NONE, NULL, NULL, 0, MJ_NONE, 0, 0, 0, 1, 0, 0},
-    {"concealed_clear_suit", "Concealed Clear Suit", NULL, classical_xmj_when_37, NULL, {INT64_C(1), NULL}, 0, {0, NULL}, MJ_NONE, NULL, NULL, 0, MJ_NONE, 0, 0, 0, 1, 0, 0},
-    {"imperial_jade", "Imperial Jade", NULL, classical_xmj_when_38, NULL, {INT64_C(1), NULL}, 0, {0, NULL}, MJ_NONE, NULL, NULL, 0, MJ_NONE, 0, 0, 0, 1, 0, 0},
-    {"nine_gates", "Nine Gates", NULL, classical_xmj_when_39, NULL, {INT64_C(1), NULL}, 0, {0, NULL}, MJ_NONE, NULL, NULL, 0, MJ_NONE, 0, 0, 0, 1, 0, 0},
-    {"east_thirteenth_win", "East's 13th consecutive win", NULL, classical_xmj_when_40, NULL, {INT64_C(1), NULL}, 0, {0, NULL}, MJ_NONE, NULL, NULL, 0, MJ_NONE, 0, 0, 0, 1, 0, 0},
-    {"wriggling_snake", "Wriggling Snake", NULL, classical_xmj_when_41, NULL, {INT64_C(1), NULL}, 0, {0, NULL}, MJ_NONE, NULL, NULL, 0, MJ_NONE, 0, 0, 0, 1, 0, 0},
-    {"own_bonus_tile_limit", "own flower or season (option limit)", "M 116(a)", classical_xmj_when_42, NULL, {INT64_C(1), NULL}, 0, {0, NULL}, MJ_NONE, NULL, NULL, 0, MJ_NONE, 0, 0, 0, 1, 0, 0},
-    {"own_flower_and_season_limit", "own flower and season (option limit)", "M 116(a)", classical_xmj_when_43, NULL, {INT64_C(1), NULL}, 0, {0, NULL}, MJ_NONE, NULL, NULL, 0, MJ_NONE, 0, 0, 0, 1, 0, 0},
-    {"bouquet_limit", "all four flowers or seasons (option limit)", "M 116(b)", classical_xmj_when_44, NULL, {INT64_C(1), NULL}, 0, {0, NULL}, MJ_NONE, NULL, NULL, 0, MJ_NONE, 0, 0, 0, 1, 0, 0},
-    {"concealed_fully_limit", "fully concealed hand (option limit)", "M 117(c)", classical_xmj_when_45, NULL, {INT64_C(1), NULL}, 0, {0, NULL}, MJ_NONE, NULL, NULL, 0, MJ_NONE, 0, 0, 0, 1, 0, 0},
-    {"concealed_almost_limit", "concealed until going out (option limit)", NULL, classical_xmj_when_46, NULL, {INT64_C(1), NULL}, 0, {0, NULL}, MJ_NONE, NULL, NULL, 0, MJ_NONE, 0, 0, 0, 1, 0, 0},
+    classical_xmj_PATTERN_own_bonus_tile_doubles, classical_xmj_PATTERN_own_flower_and_season,
+    classical_xmj_PATTERN_bouquet, classical_xmj_PATTERN_dragon_set, classical_xmj_PATTERN_own_wind_set,
+    classical_xmj_PATTERN_prevailing_wind_set, classical_xmj_PATTERN_little_three_dragons,
+    classical_xmj_PATTERN_big_three_dragons, classical_xmj_PATTERN_little_four_winds,
+    classical_xmj_PATTERN_big_four_winds, classical_xmj_PATTERN_three_concealed_pungs,
+    classical_xmj_PATTERN_no_score_hand, classical_xmj_PATTERN_no_chows,
+    classical_xmj_PATTERN_concealed_fully, classical_xmj_PATTERN_concealed_almost,
+    classical_xmj_PATTERN_one_suit_with_honours, classical_xmj_PATTERN_one_suit_only,
+    classical_xmj_PATTERN_all_majors, classical_xmj_PATTERN_all_honours,
+    classical_xmj_PATTERN_all_terminals, classical_xmj_PATTERN_loose_tile_win,
+    classical_xmj_PATTERN_last_tile_win, classical_xmj_PATTERN_robbing_a_kong,
+    classical_xmj_PATTERN_original_call_win, classical_xmj_PATTERN_heavens_blessing,
+    classical_xmj_PATTERN_earths_blessing, classical_xmj_PATTERN_plum_blossom,
+    classical_xmj_PATTERN_moon_from_the_sea, classical_xmj_PATTERN_carrying_pole,
+    classical_xmj_PATTERN_kong_upon_kong, classical_xmj_PATTERN_fourfold_plenty,
+    classical_xmj_PATTERN_buried_treasure, classical_xmj_PATTERN_thirteen_unique_wonders,
+    classical_xmj_PATTERN_three_great_scholars, classical_xmj_PATTERN_four_blessings,
+    classical_xmj_PATTERN_all_honours_limit, classical_xmj_PATTERN_heads_and_tails,
+    classical_xmj_PATTERN_concealed_clear_suit, classical_xmj_PATTERN_imperial_jade,
+    classical_xmj_PATTERN_nine_gates, classical_xmj_PATTERN_east_thirteenth_win,
+    classical_xmj_PATTERN_wriggling_snake, classical_xmj_PATTERN_own_bonus_tile_limit,
+    classical_xmj_PATTERN_own_flower_and_season_limit, classical_xmj_PATTERN_bouquet_limit,
+    classical_xmj_PATTERN_concealed_fully_limit, classical_xmj_PATTERN_concealed_almost_limit,
 };
 
+#define classical_xmj_POINT_ITEM_bonus_tiles {"bonus_tiles", "bonus tiles (4 each)", "M 114(a)", NULL, {0, classical_xmj_point_value_0}}
+#define classical_xmj_POINT_ITEM_pungs_and_kongs {"pungs_and_kongs", "pungs and kongs", "M 114(b), M 114(c)", NULL, {0, classical_xmj_point_value_1}}
+#define classical_xmj_POINT_ITEM_pairs {"pairs", "scoring pairs", "M 114(e)", NULL, {0, classical_xmj_point_value_2}}
+#define classical_xmj_POINT_ITEM_mah_jong {"mah_jong", "going Mah Jong", "M 115(a)", classical_xmj_point_when_3, {0, classical_xmj_point_value_3}}
+#define classical_xmj_POINT_ITEM_seven_pairs_bonus {"seven_pairs_bonus", "seven pairs", NULL, classical_xmj_point_when_4, {0, classical_xmj_point_value_4}}
+#define classical_xmj_POINT_ITEM_from_the_wall {"from_the_wall", "winning from the wall", "M 115(b)", classical_xmj_point_when_5, {INT64_C(2), NULL}}
+#define classical_xmj_POINT_ITEM_only_place {"only_place", "filling the only place", "M 115(c)", classical_xmj_point_when_6, {INT64_C(2), NULL}}
+#define classical_xmj_POINT_ITEM_fishing_the_eyes {"fishing_the_eyes", "fishing the eyes", "M 115(d)", classical_xmj_point_when_7, {0, classical_xmj_point_value_7}}
+#define classical_xmj_POINT_ITEM_own_bonus_tile_points {"own_bonus_tile_points", "own flower or season (option points)", "M 116(a)", NULL, {0, classical_xmj_point_value_8}}
+#define classical_xmj_POINT_ITEM_own_flower_and_season_points {"own_flower_and_season_points", "own flower and season (option points)", "M 116(a)", classical_xmj_point_when_9, {0, classical_xmj_point_value_9}}
+#define classical_xmj_POINT_ITEM_bouquet_points {"bouquet_points", "all four flowers or seasons (option points)", "M 116(b)", NULL, {0, classical_xmj_point_value_10}}
+#define classical_xmj_POINT_ITEM_concealed_fully_points {"concealed_fully_points", "fully concealed hand (option points)", "M 117(c)", classical_xmj_point_when_11, {0, classical_xmj_point_value_11}}
+#define classical_xmj_POINT_ITEM_concealed_almost_points {"concealed_almost_points", "concealed until going out (option points)", NULL, classical_xmj_point_when_12, {0, classical_xmj_point_value_12}}
 static MJ_MAYBE_UNUSED const mj_point_item classical_xmj_point_items[] = {
-    {"bonus_tiles", "bonus tiles (4 each)", "M 114(a)", NULL, {0, classical_xmj_point_value_0}},
-    {"pungs_and_kongs", "pungs and kongs", "M 114(b), M 114(c)", NULL, {0, classical_xmj_point_value_1}},
-    {"pairs", "scoring pairs", "M 114(e)", NULL, {0, classical_xmj_point_value_2}},
-    {"mah_jong", "going Mah Jong", "M 115(a)", classical_xmj_point_when_3, {0, classical_xmj_point_value_3}},
-    {"seven_pairs_bonus", "seven pairs", NULL, classical_xmj_point_when_4, {0, classical_xmj_point_value_4}},
-    {"from_the_wall", "winning from the wall", "M 115(b)", classical_xmj_point_when_5, {INT64_C(2), NULL}},
-    {"only_place", "filling the only place", "M 115(c)", classical_xmj_point_when_6, {INT64_C(2), NULL}},
-    {"fishing_the_eyes", "fishing the eyes", "M 115(d)", classical_xmj_point_when_7, {0, classical_xmj_point_value_7}},
-    {"own_bonus_tile_points", "own flower or season (option points)", "M 116(a)", NULL, {0, classical_xmj_point_value_8}},
-    {"own_flower_and_season_points", "own flower and season (option points)", "M 116(a)", classical_xmj_point_when_9, {0, classical_xmj_point_value_9}},
-    {"bouquet_points", "all four flowers or seasons (option points)", "M 116(b)", NULL, {0, classical_xmj_point_value_10}},
-    {"concealed_fully_points", "fully concealed hand (option points)", "M 117(c)", classical_xmj_point_when_11, {0, classical_xmj_point_value_11}},
-    {"concealed_almost_points", "concealed until going out (option points)", NULL, classical_xmj_point_when_12, {0, classical_xmj_point_value_12}},
+    classical_xmj_POINT_ITEM_bonus_tiles, classical_xmj_POINT_ITEM_pungs_and_kongs,
+    classical_xmj_POINT_ITEM_pairs, classical_xmj_POINT_ITEM_mah_jong,
+    classical_xmj_POINT_ITEM_seven_pairs_bonus, classical_xmj_POINT_ITEM_from_the_wall,
+    classical_xmj_POINT_ITEM_only_place, classical_xmj_POINT_ITEM_fishing_the_eyes,
+    classical_xmj_POINT_ITEM_own_bonus_tile_points,
+    classical_xmj_POINT_ITEM_own_flower_and_season_points, classical_xmj_POINT_ITEM_bouquet_points,
+    classical_xmj_POINT_ITEM_concealed_fully_points, classical_xmj_POINT_ITEM_concealed_almost_points,
 };
 
+#define classical_xmj_VALUE_counted {"counted", classical_xmj_values_0}
+#define classical_xmj_VALUE_score {"score", classical_xmj_values_1}
 static MJ_MAYBE_UNUSED const mj_formula classical_xmj_values[] = {
-    {"counted", classical_xmj_values_0},
-    {"score", classical_xmj_values_1},
+    classical_xmj_VALUE_counted, classical_xmj_VALUE_score,
 };
 
+#define classical_xmj_RON_east {"east", classical_xmj_ron_0}
+#define classical_xmj_RON_non_east {"non_east", classical_xmj_ron_1}
 static MJ_MAYBE_UNUSED const mj_formula classical_xmj_ron[] = {
-    {"east", classical_xmj_ron_0},
-    {"non_east", classical_xmj_ron_1},
+    classical_xmj_RON_east, classical_xmj_RON_non_east,
 };
 
+#define classical_xmj_TSUMO_east {"east", classical_xmj_tsumo_0}
+#define classical_xmj_TSUMO_non_east {"non_east", classical_xmj_tsumo_1}
 static MJ_MAYBE_UNUSED const mj_formula classical_xmj_tsumo[] = {
-    {"east", classical_xmj_tsumo_0},
-    {"non_east", classical_xmj_tsumo_1},
+    classical_xmj_TSUMO_east, classical_xmj_TSUMO_non_east,
 };
 
-/* The fields of mj_profile; a profile extending this one starts from these. */
+/* The fields of mj_profile that are not 0 or NULL; a profile extending this one starts from these. */
 #define classical_xmj_PROFILE_FIELDS \
     .standard = 1, \
-    .seven_pairs = 0, \
-    .seven_pairs_allow_four_of_a_kind = 0, \
     .thirteen_orphans = 1, \
-    .knitted = 0, \
-    .needs_only_wait = 0, \
     .needs_only_live_wait = 1, \
-    .needs_concealed_triplets = 0, \
     .needs_counts = 1, \
-    .requirements = NULL, \
-    .n_requirements = 0, \
     .patterns = classical_xmj_patterns, \
     .n_patterns = 47, \
-    .group_pick = NULL, \
-    .n_groups = 0, \
-    .has_cap = 0, \
-    .cap = INT64_C(0), \
     .prefer = classical_xmj_prefer, \
     .n_prefer = 2, \
-    .has_minimum = 0, \
-    .minimum_at_least = INT64_C(0), \
-    .minimum_without = NULL, \
-    .n_minimum_without = 0, \
-    .minimum_reason_en = NULL, \
     .has_points = 1, \
     .point_items = classical_xmj_point_items, \
     .n_point_items = 13, \
-    .points_result = NULL, \
     .values = classical_xmj_values, \
     .n_values = 2, \
     .ron = classical_xmj_ron, \
@@ -687,7 +698,6 @@ static MJ_MAYBE_UNUSED const mj_formula classical_xmj_tsumo[] = {
     .hand_value = 1, \
     .n_options = 21, \
     .limit_hands_counted = 2, \
-    .has_combinations = 0, \
     /* end of classical_xmj_PROFILE_FIELDS */
 
 static MJ_MAYBE_UNUSED const mj_profile classical_xmj_profile = {
@@ -697,22 +707,5 @@ static MJ_MAYBE_UNUSED const mj_profile classical_xmj_profile = {
 };
 
 #ifdef MJ_NATIVE_MAIN_classical_xmj
-static struct PyModuleDef module = {
-    PyModuleDef_HEAD_INIT, "_native_classical_xmj", "Native engine of profile classical_xmj (generated).", -1, NULL, NULL, NULL, NULL, NULL,
-};
-
-PyMODINIT_FUNC PyInit__native_classical_xmj(void) {
-    PyObject *m = PyModule_Create(&module);
-    if (m == NULL)
-        return NULL;
-    PyObject *capsule = PyCapsule_New((void *)&classical_xmj_profile, "mjspec.native_profile", NULL);
-    if (capsule == NULL || PyModule_AddObject(m, "PROFILE", capsule) < 0 ||
-        PyModule_AddIntConstant(m, "ABI", MJ_ABI) < 0 ||
-        PyModule_AddStringConstant(m, "DIGEST", "59ef259fde8a44ac4c9f4748d7eedd9a") < 0) {
-        Py_XDECREF(capsule);
-        Py_DECREF(m);
-        return NULL;
-    }
-    return m;
-}
+MJ_NATIVE_MODULE(classical_xmj, "6b0eb57b8002c8cb26424a752775b563")
 #endif

@@ -6,21 +6,16 @@
  * lives in the native core (runtime/native/score.c), which reads PROFILE.
  * Every name starts with the profile id, so that a profile extending this one can
  * include this file in turn; its module init is compiled only when this file is the
- * module being built (MJ_NATIVE_PARENT is undefined then).
+ * module being built (MJ_NATIVE_PARENT is undefined then). Each table row is a macro
+ * named for what it stands for (<id>_PATTERN_<pattern id>, ...), so that a table of a
+ * profile extending this one lists these rows by name, writing out only those it changes.
  */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
 
 #include "mjscore.h"
 #include "mjexpr.h"
-
-#ifndef MJ_MAYBE_UNUSED
-#if defined(__GNUC__) || defined(__clang__)
-#define MJ_MAYBE_UNUSED __attribute__((unused)) /* a profile extending this one may not use all */
-#else
-#define MJ_MAYBE_UNUSED
-#endif
-#endif
+#include "mjmodule.h"
 
 #ifndef MJ_NATIVE_PARENT
 #define MJ_NATIVE_MAIN_gb_mcr
@@ -688,100 +683,132 @@ static MJ_MAYBE_UNUSED const int gb_mcr_prefer[] = { MJ_PREFER_TOTAL };
 
 static MJ_MAYBE_UNUSED const int gb_mcr_minimum_without[] = { 80 };
 
+#define gb_mcr_PATTERN_big_four_winds {"big_four_winds", "Big Four Winds", "\302\2474", gb_mcr_when_0, NULL, {INT64_C(88), NULL}, 0, {0, NULL}, MJ_NONE, gb_mcr_excludes_0, gb_mcr_exclude_limit_0, 5, MJ_COMBINE_TRIPLETS, 4, 0, 0, 0, 1, 1}
+#define gb_mcr_PATTERN_big_three_dragons {"big_three_dragons", "Big Three Dragons", "\302\2474", gb_mcr_when_1, NULL, {INT64_C(88), NULL}, 0, {0, NULL}, MJ_NONE, gb_mcr_excludes_1, gb_mcr_exclude_limit_1, 2, MJ_COMBINE_TRIPLETS, 3, 0, 0, 0, 1, 1}
+#define gb_mcr_PATTERN_all_green {"all_green", "All Green", "\302\2474", gb_mcr_when_2, NULL, {INT64_C(88), NULL}, 0, {0, NULL}, MJ_NONE, gb_mcr_excludes_2, gb_mcr_exclude_limit_1, 2, MJ_NONE, 0, 0, 0, 0, 1, 0}
+#define gb_mcr_PATTERN_nine_gates {"nine_gates", "Nine Gates", "\302\2474", gb_mcr_when_3, NULL, {INT64_C(88), NULL}, 0, {0, NULL}, MJ_NONE, gb_mcr_excludes_3, gb_mcr_exclude_limit_0, 5, MJ_NONE, 0, 0, 0, 0, 1, 0}
+#define gb_mcr_PATTERN_four_kongs {"four_kongs", "Four Kongs", "\302\2474", gb_mcr_when_4, NULL, {INT64_C(88), NULL}, 0, {0, NULL}, MJ_NONE, gb_mcr_excludes_4, gb_mcr_exclude_limit_1, 2, MJ_NONE, 0, 0, 0, 0, 1, 0}
+#define gb_mcr_PATTERN_seven_shifted_pairs {"seven_shifted_pairs", "Seven Shifted Pairs", "\302\2474", gb_mcr_when_5, NULL, {INT64_C(88), NULL}, 0, {0, NULL}, MJ_NONE, gb_mcr_excludes_5, gb_mcr_exclude_limit_5, 6, MJ_NONE, 0, 0, 0, 0, 1, 0}
+#define gb_mcr_PATTERN_thirteen_orphans {"thirteen_orphans", "Thirteen Orphans", "\302\2474", gb_mcr_when_6, NULL, {INT64_C(88), NULL}, 0, {0, NULL}, MJ_NONE, gb_mcr_excludes_6, gb_mcr_exclude_limit_0, 5, MJ_NONE, 0, 0, 0, 0, 1, 0}
+#define gb_mcr_PATTERN_all_terminals {"all_terminals", "All Terminals", "\302\2474", gb_mcr_when_7, NULL, {INT64_C(64), NULL}, 0, {0, NULL}, MJ_NONE, gb_mcr_excludes_7, gb_mcr_exclude_limit_5, 6, MJ_NONE, 0, 0, 0, 0, 1, 0}
+#define gb_mcr_PATTERN_little_four_winds {"little_four_winds", "Little Four Winds", "\302\2474", gb_mcr_when_8, NULL, {INT64_C(64), NULL}, 0, {0, NULL}, MJ_NONE, gb_mcr_excludes_8, gb_mcr_exclude_limit_1, 2, MJ_NONE, 0, 0, 0, 0, 1, 0}
+#define gb_mcr_PATTERN_little_three_dragons {"little_three_dragons", "Little Three Dragons", "\302\2474", gb_mcr_when_9, NULL, {INT64_C(64), NULL}, 0, {0, NULL}, MJ_NONE, gb_mcr_excludes_1, gb_mcr_exclude_limit_1, 2, MJ_NONE, 0, 0, 0, 0, 1, 0}
+#define gb_mcr_PATTERN_all_honors {"all_honors", "All Honors", "\302\2474", gb_mcr_when_10, NULL, {INT64_C(64), NULL}, 0, {0, NULL}, MJ_NONE, gb_mcr_excludes_10, gb_mcr_exclude_limit_10, 4, MJ_NONE, 0, 0, 0, 0, 1, 0}
+#define gb_mcr_PATTERN_four_concealed_pungs {"four_concealed_pungs", "Four Concealed Pungs", "\302\2474", gb_mcr_when_11, NULL, {INT64_C(64), NULL}, 0, {0, NULL}, MJ_NONE, gb_mcr_excludes_11, gb_mcr_exclude_limit_11, 3, MJ_NONE, 0, 0, 0, 0, 0, 0}
+#define gb_mcr_PATTERN_pure_terminal_chows {"pure_terminal_chows", "Pure Terminal Chows", "\302\2474", gb_mcr_when_12, NULL, {INT64_C(64), NULL}, 0, {0, NULL}, MJ_NONE, gb_mcr_excludes_12, gb_mcr_exclude_limit_0, 5, MJ_NONE, 0, 0, 0, 0, 1, 0}
+#define gb_mcr_PATTERN_quadruple_chow {"quadruple_chow", "Quadruple Chow", "\302\2474", gb_mcr_when_13, NULL, {INT64_C(48), NULL}, 0, {0, NULL}, MJ_NONE, gb_mcr_excludes_13, gb_mcr_exclude_limit_11, 3, MJ_COMBINE_SEQUENCES, 4, 0, 0, 0, 1, 1}
+#define gb_mcr_PATTERN_four_pure_shifted_pungs {"four_pure_shifted_pungs", "Four Pure Shifted Pungs", "\302\2474", gb_mcr_when_14, NULL, {INT64_C(48), NULL}, 0, {0, NULL}, MJ_NONE, gb_mcr_excludes_14, gb_mcr_exclude_limit_1, 2, MJ_COMBINE_TRIPLETS, 4, 0, 0, 0, 1, 1}
+#define gb_mcr_PATTERN_four_pure_shifted_chows {"four_pure_shifted_chows", "Four Pure Shifted Chows", "\302\2474", gb_mcr_when_15, NULL, {INT64_C(32), NULL}, 0, {0, NULL}, MJ_NONE, gb_mcr_excludes_15, gb_mcr_exclude_limit_15, 1, MJ_COMBINE_SEQUENCES, 4, 0, 0, 0, 1, 1}
+#define gb_mcr_PATTERN_three_kongs {"three_kongs", "Three Kongs", "\302\2474", gb_mcr_when_16, NULL, {INT64_C(32), NULL}, 0, {0, NULL}, MJ_NONE, NULL, NULL, 0, MJ_NONE, 0, 0, 0, 0, 1, 0}
+#define gb_mcr_PATTERN_all_terminals_and_honors {"all_terminals_and_honors", "All Terminals and Honors", "\302\2474", gb_mcr_when_17, NULL, {INT64_C(32), NULL}, 0, {0, NULL}, MJ_NONE, gb_mcr_excludes_17, gb_mcr_exclude_limit_11, 3, MJ_NONE, 0, 0, 0, 0, 1, 0}
+#define gb_mcr_PATTERN_seven_pairs {"seven_pairs", "Seven Pairs", "\302\2474", gb_mcr_when_18, NULL, {INT64_C(24), NULL}, 0, {0, NULL}, MJ_NONE, gb_mcr_excludes_18, gb_mcr_exclude_limit_11, 3, MJ_NONE, 0, 0, 0, 0, 1, 0}
+#define gb_mcr_PATTERN_greater_honors_and_knitted_tiles {"greater_honors_and_knitted_tiles", "Greater Honors and Knitted Tiles", "\302\2474", gb_mcr_when_19, NULL, {INT64_C(24), NULL}, 0, {0, NULL}, MJ_NONE, gb_mcr_excludes_19, gb_mcr_exclude_limit_0, 5, MJ_NONE, 0, 0, 0, 0, 1, 0}
+#define gb_mcr_PATTERN_all_even_pungs {"all_even_pungs", "All Even Pungs", "\302\2474", gb_mcr_when_20, NULL, {INT64_C(24), NULL}, 0, {0, NULL}, MJ_NONE, gb_mcr_excludes_20, gb_mcr_exclude_limit_11, 3, MJ_NONE, 0, 0, 0, 0, 1, 0}
+#define gb_mcr_PATTERN_full_flush {"full_flush", "Full Flush", "\302\2474", gb_mcr_when_21, NULL, {INT64_C(24), NULL}, 0, {0, NULL}, MJ_NONE, gb_mcr_excludes_21, gb_mcr_exclude_limit_15, 1, MJ_NONE, 0, 0, 0, 0, 1, 0}
+#define gb_mcr_PATTERN_pure_triple_chow {"pure_triple_chow", "Pure Triple Chow", "\302\2474", gb_mcr_when_22, NULL, {INT64_C(24), NULL}, 0, {0, NULL}, MJ_NONE, gb_mcr_excludes_22, gb_mcr_exclude_limit_15, 1, MJ_COMBINE_SEQUENCES, 3, 0, 0, 0, 1, 1}
+#define gb_mcr_PATTERN_pure_shifted_pungs {"pure_shifted_pungs", "Pure Shifted Pungs", "\302\2474", gb_mcr_when_23, NULL, {INT64_C(24), NULL}, 0, {0, NULL}, MJ_NONE, NULL, NULL, 0, MJ_COMBINE_TRIPLETS, 3, 0, 0, 0, 1, 1}
+#define gb_mcr_PATTERN_upper_tiles {"upper_tiles", "Upper Tiles", "\302\2474", gb_mcr_when_24, NULL, {INT64_C(24), NULL}, 0, {0, NULL}, MJ_NONE, gb_mcr_excludes_24, gb_mcr_exclude_limit_1, 2, MJ_NONE, 0, 0, 0, 0, 1, 0}
+#define gb_mcr_PATTERN_middle_tiles {"middle_tiles", "Middle Tiles", "\302\2474", gb_mcr_when_25, NULL, {INT64_C(24), NULL}, 0, {0, NULL}, MJ_NONE, gb_mcr_excludes_25, gb_mcr_exclude_limit_1, 2, MJ_NONE, 0, 0, 0, 0, 1, 0}
+#define gb_mcr_PATTERN_lower_tiles {"lower_tiles", "Lower Tiles", "\302\2474", gb_mcr_when_26, NULL, {INT64_C(24), NULL}, 0, {0, NULL}, MJ_NONE, gb_mcr_excludes_26, gb_mcr_exclude_limit_1, 2, MJ_NONE, 0, 0, 0, 0, 1, 0}
+#define gb_mcr_PATTERN_pure_straight {"pure_straight", "Pure Straight", "\302\2474", gb_mcr_when_27, NULL, {INT64_C(16), NULL}, 0, {0, NULL}, MJ_NONE, gb_mcr_excludes_27, gb_mcr_exclude_limit_1, 2, MJ_COMBINE_SEQUENCES, 3, 0, 0, 0, 1, 1}
+#define gb_mcr_PATTERN_three_suited_terminal_chows {"three_suited_terminal_chows", "Three-Suited Terminal Chows", "\302\2474", gb_mcr_when_28, NULL, {INT64_C(16), NULL}, 0, {0, NULL}, MJ_NONE, gb_mcr_excludes_28, gb_mcr_exclude_limit_10, 4, MJ_NONE, 0, 0, 0, 0, 1, 0}
+#define gb_mcr_PATTERN_pure_shifted_chows {"pure_shifted_chows", "Pure Shifted Chows", "\302\2474", gb_mcr_when_29, NULL, {INT64_C(16), NULL}, 0, {0, NULL}, MJ_NONE, NULL, NULL, 0, MJ_COMBINE_SEQUENCES, 3, 0, 0, 0, 1, 1}
+#define gb_mcr_PATTERN_all_fives {"all_fives", "All Fives", "\302\2474", gb_mcr_when_30, NULL, {INT64_C(16), NULL}, 0, {0, NULL}, MJ_NONE, gb_mcr_excludes_25, gb_mcr_exclude_limit_1, 2, MJ_NONE, 0, 0, 0, 0, 1, 0}
+#define gb_mcr_PATTERN_triple_pung {"triple_pung", "Triple Pung", "\302\2474", gb_mcr_when_31, NULL, {INT64_C(16), NULL}, 0, {0, NULL}, MJ_NONE, gb_mcr_excludes_31, gb_mcr_exclude_limit_15, 1, MJ_COMBINE_TRIPLETS, 3, 0, 0, 0, 1, 1}
+#define gb_mcr_PATTERN_three_concealed_pungs {"three_concealed_pungs", "Three Concealed Pungs", "\302\2474", gb_mcr_when_32, NULL, {INT64_C(16), NULL}, 0, {0, NULL}, MJ_NONE, NULL, NULL, 0, MJ_NONE, 0, 0, 0, 0, 0, 0}
+#define gb_mcr_PATTERN_lesser_honors_and_knitted_tiles {"lesser_honors_and_knitted_tiles", "Lesser Honors and Knitted Tiles", "\302\2474", gb_mcr_when_33, NULL, {INT64_C(12), NULL}, 0, {0, NULL}, MJ_NONE, gb_mcr_excludes_33, gb_mcr_exclude_limit_10, 4, MJ_NONE, 0, 0, 0, 0, 1, 0}
+#define gb_mcr_PATTERN_knitted_straight {"knitted_straight", "Knitted Straight", "\302\2474", gb_mcr_when_34, NULL, {INT64_C(12), NULL}, 0, {0, NULL}, MJ_NONE, NULL, NULL, 0, MJ_NONE, 0, 0, 0, 0, 1, 0}
+#define gb_mcr_PATTERN_upper_four {"upper_four", "Upper Four", "\302\2474", gb_mcr_when_35, NULL, {INT64_C(12), NULL}, 0, {0, NULL}, MJ_NONE, gb_mcr_excludes_21, gb_mcr_exclude_limit_15, 1, MJ_NONE, 0, 0, 0, 0, 1, 0}
+#define gb_mcr_PATTERN_lower_four {"lower_four", "Lower Four", "\302\2474", gb_mcr_when_36, NULL, {INT64_C(12), NULL}, 0, {0, NULL}, MJ_NONE, gb_mcr_excludes_21, gb_mcr_exclude_limit_15, 1, MJ_NONE, 0, 0, 0, 0, 1, 0}
+#define gb_mcr_PATTERN_big_three_winds {"big_three_winds", "Big Three Winds", "\302\2474", gb_mcr_when_0, NULL, {INT64_C(12), NULL}, 0, {0, NULL}, MJ_NONE, gb_mcr_excludes_37, gb_mcr_exclude_limit_15, 1, MJ_COMBINE_TRIPLETS, 3, 0, 0, 0, 1, 1}
+#define gb_mcr_PATTERN_mixed_straight {"mixed_straight", "Mixed Straight", "\302\2474", gb_mcr_when_38, NULL, {INT64_C(8), NULL}, 0, {0, NULL}, MJ_NONE, NULL, NULL, 0, MJ_COMBINE_SEQUENCES, 3, 0, 0, 0, 1, 1}
+#define gb_mcr_PATTERN_reversible_tiles {"reversible_tiles", "Reversible Tiles", "\302\2474", gb_mcr_when_39, NULL, {INT64_C(8), NULL}, 0, {0, NULL}, MJ_NONE, gb_mcr_excludes_39, gb_mcr_exclude_limit_15, 1, MJ_NONE, 0, 0, 0, 0, 1, 0}
+#define gb_mcr_PATTERN_mixed_triple_chow {"mixed_triple_chow", "Mixed Triple Chow", "\302\2474", gb_mcr_when_40, NULL, {INT64_C(8), NULL}, 0, {0, NULL}, MJ_NONE, gb_mcr_excludes_40, gb_mcr_exclude_limit_15, 1, MJ_COMBINE_SEQUENCES, 3, 0, 0, 0, 1, 1}
+#define gb_mcr_PATTERN_mixed_shifted_pungs {"mixed_shifted_pungs", "Mixed Shifted Pungs", "\302\2474", gb_mcr_when_41, NULL, {INT64_C(8), NULL}, 0, {0, NULL}, MJ_NONE, NULL, NULL, 0, MJ_COMBINE_TRIPLETS, 3, 0, 0, 0, 1, 1}
+#define gb_mcr_PATTERN_chicken_hand {"chicken_hand", "Chicken Hand", "\302\2474", gb_mcr_when_42, NULL, {INT64_C(8), NULL}, 0, {0, NULL}, MJ_NONE, NULL, NULL, 0, MJ_NONE, 0, 1, 0, 0, 1, 0}
+#define gb_mcr_PATTERN_last_tile_draw {"last_tile_draw", "Last Tile Draw", "\302\2474", gb_mcr_when_43, NULL, {INT64_C(8), NULL}, 0, {0, NULL}, MJ_NONE, gb_mcr_excludes_43, gb_mcr_exclude_limit_15, 1, MJ_NONE, 0, 0, 0, 0, 0, 0}
+#define gb_mcr_PATTERN_last_tile_claim {"last_tile_claim", "Last Tile Claim", "\302\2474", gb_mcr_when_44, NULL, {INT64_C(8), NULL}, 0, {0, NULL}, MJ_NONE, NULL, NULL, 0, MJ_NONE, 0, 0, 0, 0, 0, 0}
+#define gb_mcr_PATTERN_out_with_replacement_tile {"out_with_replacement_tile", "Out with Replacement Tile", "\302\2474", gb_mcr_when_45, NULL, {INT64_C(8), NULL}, 0, {0, NULL}, MJ_NONE, gb_mcr_excludes_43, gb_mcr_exclude_limit_15, 1, MJ_NONE, 0, 0, 0, 0, 0, 0}
+#define gb_mcr_PATTERN_robbing_the_kong {"robbing_the_kong", "Robbing the Kong", "\302\2474", gb_mcr_when_46, NULL, {INT64_C(8), NULL}, 0, {0, NULL}, MJ_NONE, gb_mcr_excludes_46, gb_mcr_exclude_limit_15, 1, MJ_NONE, 0, 0, 0, 0, 0, 0}
+#define gb_mcr_PATTERN_all_pungs {"all_pungs", "All Pungs", "\302\2474", gb_mcr_when_47, NULL, {INT64_C(6), NULL}, 0, {0, NULL}, MJ_NONE, NULL, NULL, 0, MJ_NONE, 0, 0, 0, 0, 1, 0}
+#define gb_mcr_PATTERN_half_flush {"half_flush", "Half Flush", "\302\2474", gb_mcr_when_48, NULL, {INT64_C(6), NULL}, 0, {0, NULL}, MJ_NONE, NULL, NULL, 0, MJ_NONE, 0, 0, 0, 0, 1, 0}
+#define gb_mcr_PATTERN_mixed_shifted_chows {"mixed_shifted_chows", "Mixed Shifted Chows", "\302\2474", gb_mcr_when_49, NULL, {INT64_C(6), NULL}, 0, {0, NULL}, MJ_NONE, NULL, NULL, 0, MJ_COMBINE_SEQUENCES, 3, 0, 0, 0, 1, 1}
+#define gb_mcr_PATTERN_all_types {"all_types", "All Types", "\302\2474", gb_mcr_when_50, NULL, {INT64_C(6), NULL}, 0, {0, NULL}, MJ_NONE, NULL, NULL, 0, MJ_NONE, 0, 0, 0, 0, 1, 0}
+#define gb_mcr_PATTERN_melded_hand {"melded_hand", "Melded Hand", "\302\2474", gb_mcr_when_51, NULL, {INT64_C(6), NULL}, 0, {0, NULL}, MJ_NONE, gb_mcr_excludes_51, gb_mcr_exclude_limit_15, 1, MJ_NONE, 0, 0, 0, 0, 0, 0}
+#define gb_mcr_PATTERN_two_concealed_kongs {"two_concealed_kongs", "Two Concealed Kongs", "\302\2474", gb_mcr_when_52, NULL, {INT64_C(8), NULL}, 0, {0, NULL}, MJ_NONE, gb_mcr_excludes_52, gb_mcr_exclude_limit_15, 1, MJ_NONE, 0, 0, 0, 0, 1, 0}
+#define gb_mcr_PATTERN_two_dragon_pungs {"two_dragon_pungs", "Two Dragon Pungs", "\302\2474", gb_mcr_when_53, NULL, {INT64_C(6), NULL}, 0, {0, NULL}, MJ_NONE, gb_mcr_excludes_53, gb_mcr_exclude_limit_15, 1, MJ_COMBINE_TRIPLETS, 2, 0, 0, 0, 1, 1}
+#define gb_mcr_PATTERN_outside_hand {"outside_hand", "Outside Hand", "\302\2474", gb_mcr_when_54, NULL, {INT64_C(4), NULL}, 0, {0, NULL}, MJ_NONE, NULL, NULL, 0, MJ_NONE, 0, 0, 0, 0, 1, 0}
+#define gb_mcr_PATTERN_fully_concealed_hand {"fully_concealed_hand", "Fully Concealed Hand", "\302\2474", gb_mcr_when_55, NULL, {INT64_C(4), NULL}, 0, {0, NULL}, MJ_NONE, gb_mcr_excludes_43, gb_mcr_exclude_limit_15, 1, MJ_NONE, 0, 0, 0, 0, 0, 0}
+#define gb_mcr_PATTERN_two_melded_kongs {"two_melded_kongs", "Two Melded Kongs", "\302\2474", gb_mcr_when_56, NULL, {INT64_C(4), NULL}, 0, {0, NULL}, MJ_NONE, NULL, NULL, 0, MJ_NONE, 0, 0, 0, 0, 1, 0}
+#define gb_mcr_PATTERN_last_tile {"last_tile", "Last Tile", "\302\2474", gb_mcr_when_57, NULL, {INT64_C(4), NULL}, 0, {0, NULL}, MJ_NONE, NULL, NULL, 0, MJ_NONE, 0, 0, 0, 0, 0, 0}
+#define gb_mcr_PATTERN_dragon_pung {"dragon_pung", "Dragon Pung", "\302\2474", gb_mcr_when_58, NULL, {INT64_C(2), NULL}, 0, {0, NULL}, MJ_NONE, NULL, NULL, 0, MJ_COMBINE_TRIPLETS, 1, 0, 0, 0, 1, 1}
+#define gb_mcr_PATTERN_prevalent_wind {"prevalent_wind", "Prevalent Wind", "\302\2474", gb_mcr_when_59, NULL, {INT64_C(2), NULL}, 0, {0, NULL}, MJ_NONE, gb_mcr_excludes_37, gb_mcr_exclude_limit_15, 1, MJ_COMBINE_TRIPLETS, 1, 0, 0, 0, 0, 0}
+#define gb_mcr_PATTERN_seat_wind {"seat_wind", "Seat Wind", "\302\2474", gb_mcr_when_60, NULL, {INT64_C(2), NULL}, 0, {0, NULL}, MJ_NONE, gb_mcr_excludes_37, gb_mcr_exclude_limit_15, 1, MJ_COMBINE_TRIPLETS, 1, 0, 0, 0, 0, 0}
+#define gb_mcr_PATTERN_concealed_hand {"concealed_hand", "Concealed Hand", "\302\2474", gb_mcr_when_61, NULL, {INT64_C(2), NULL}, 0, {0, NULL}, MJ_NONE, NULL, NULL, 0, MJ_NONE, 0, 0, 0, 0, 0, 0}
+#define gb_mcr_PATTERN_all_chows {"all_chows", "All Chows", "\302\2474", gb_mcr_when_62, NULL, {INT64_C(2), NULL}, 0, {0, NULL}, MJ_NONE, gb_mcr_excludes_21, gb_mcr_exclude_limit_15, 1, MJ_NONE, 0, 0, 0, 0, 1, 0}
+#define gb_mcr_PATTERN_tile_hog {"tile_hog", "Tile Hog", "\302\2474", NULL, gb_mcr_count_63, {INT64_C(2), NULL}, 0, {0, NULL}, MJ_NONE, NULL, NULL, 0, MJ_NONE, 0, 0, 0, 0, 1, 0}
+#define gb_mcr_PATTERN_double_pung {"double_pung", "Double Pung", "\302\2474", gb_mcr_when_64, NULL, {INT64_C(2), NULL}, 0, {0, NULL}, MJ_NONE, NULL, NULL, 0, MJ_COMBINE_TRIPLETS, 2, 0, 0, 0, 1, 1}
+#define gb_mcr_PATTERN_two_concealed_pungs {"two_concealed_pungs", "Two Concealed Pungs", "\302\2474", gb_mcr_when_65, NULL, {INT64_C(2), NULL}, 0, {0, NULL}, MJ_NONE, NULL, NULL, 0, MJ_NONE, 0, 0, 0, 0, 0, 0}
+#define gb_mcr_PATTERN_concealed_kong {"concealed_kong", "Concealed Kong", "\302\2474", gb_mcr_when_66, NULL, {INT64_C(2), NULL}, 0, {0, NULL}, MJ_NONE, NULL, NULL, 0, MJ_NONE, 0, 0, 0, 0, 1, 0}
+#define gb_mcr_PATTERN_all_simples {"all_simples", "All Simples", "\302\2474", gb_mcr_when_67, NULL, {INT64_C(2), NULL}, 0, {0, NULL}, MJ_NONE, gb_mcr_excludes_21, gb_mcr_exclude_limit_15, 1, MJ_NONE, 0, 0, 0, 0, 1, 0}
+#define gb_mcr_PATTERN_pure_double_chow {"pure_double_chow", "Pure Double Chow", "\302\2474", gb_mcr_when_68, NULL, {INT64_C(1), NULL}, 0, {0, NULL}, MJ_NONE, NULL, NULL, 0, MJ_COMBINE_SEQUENCES, 2, 0, 0, 0, 1, 1}
+#define gb_mcr_PATTERN_mixed_double_chow {"mixed_double_chow", "Mixed Double Chow", "\302\2474", gb_mcr_when_69, NULL, {INT64_C(1), NULL}, 0, {0, NULL}, MJ_NONE, NULL, NULL, 0, MJ_COMBINE_SEQUENCES, 2, 0, 0, 0, 1, 1}
+#define gb_mcr_PATTERN_short_straight {"short_straight", "Short Straight", "\302\2474", gb_mcr_when_70, NULL, {INT64_C(1), NULL}, 0, {0, NULL}, MJ_NONE, NULL, NULL, 0, MJ_COMBINE_SEQUENCES, 2, 0, 0, 0, 1, 1}
+#define gb_mcr_PATTERN_two_terminal_chows {"two_terminal_chows", "Two Terminal Chows", "\302\2474", gb_mcr_when_71, NULL, {INT64_C(1), NULL}, 0, {0, NULL}, MJ_NONE, NULL, NULL, 0, MJ_COMBINE_SEQUENCES, 2, 0, 0, 0, 1, 1}
+#define gb_mcr_PATTERN_pung_of_terminals_or_honors {"pung_of_terminals_or_honors", "Pung of Terminals or Honors", "\302\2474", gb_mcr_when_72, NULL, {INT64_C(1), NULL}, 0, {0, NULL}, MJ_NONE, NULL, NULL, 0, MJ_COMBINE_TRIPLETS, 1, 0, 0, 0, 1, 1}
+#define gb_mcr_PATTERN_melded_kong {"melded_kong", "Melded Kong", "\302\2474", gb_mcr_when_73, NULL, {INT64_C(1), NULL}, 0, {0, NULL}, MJ_NONE, NULL, NULL, 0, MJ_NONE, 0, 0, 0, 0, 1, 0}
+#define gb_mcr_PATTERN_one_voided_suit {"one_voided_suit", "One Voided Suit", "\302\2474", gb_mcr_when_74, NULL, {INT64_C(1), NULL}, 0, {0, NULL}, MJ_NONE, NULL, NULL, 0, MJ_NONE, 0, 0, 0, 0, 1, 0}
+#define gb_mcr_PATTERN_no_honors {"no_honors", "No Honors", "\302\2474", gb_mcr_when_75, NULL, {INT64_C(1), NULL}, 0, {0, NULL}, MJ_NONE, NULL, NULL, 0, MJ_NONE, 0, 0, 0, 0, 1, 0}
+#define gb_mcr_PATTERN_edge_wait {"edge_wait", "Edge Wait", "\302\2474", gb_mcr_when_76, NULL, {INT64_C(1), NULL}, 0, {0, NULL}, MJ_NONE, NULL, NULL, 0, MJ_NONE, 0, 0, 0, 0, 1, 0}
+#define gb_mcr_PATTERN_closed_wait {"closed_wait", "Closed Wait", "\302\2474", gb_mcr_when_77, NULL, {INT64_C(1), NULL}, 0, {0, NULL}, MJ_NONE, NULL, NULL, 0, MJ_NONE, 0, 0, 0, 0, 1, 0}
+#define gb_mcr_PATTERN_single_wait {"single_wait", "Single Wait", "\302\2474", gb_mcr_when_78, NULL, {INT64_C(1), NULL}, 0, {0, NULL}, MJ_NONE, NULL, NULL, 0, MJ_NONE, 0, 0, 0, 0, 1, 0}
+#define gb_mcr_PATTERN_self_drawn {"self_drawn", "Self-Drawn", "\302\2474", gb_mcr_when_79, NULL, {INT64_C(1), NULL}, 0, {0, NULL}, MJ_NONE, NULL, NULL, 0, MJ_NONE, 0, 0, 0, 0, 0, 0}
+#define gb_mcr_PATTERN_flower_tiles {"flower_tiles", "Flower Tiles", "\302\2474", NULL, gb_mcr_count_80, {INT64_C(1), NULL}, 0, {0, NULL}, MJ_NONE, NULL, NULL, 0, MJ_NONE, 0, 0, 1, 0, 0, 0}
 static MJ_MAYBE_UNUSED const mj_pattern gb_mcr_patterns[] = {
-    {"big_four_winds", "Big Four Winds", "\302\2474", gb_mcr_when_0, NULL, {INT64_C(88), NULL}, 0, {0, NULL}, MJ_NONE, gb_mcr_excludes_0, gb_mcr_exclude_limit_0, 5, MJ_COMBINE_TRIPLETS, 4, 0, 0, 0, 1, 1},
-    {"big_three_dragons", "Big Three Dragons", "\302\2474", gb_mcr_when_1, NULL, {INT64_C(88), NULL}, 0, {0, NULL}, MJ_NONE, gb_mcr_excludes_1, gb_mcr_exclude_limit_1, 2, MJ_COMBINE_TRIPLETS, 3, 0, 0, 0, 1, 1},
-    {"all_green", "All Green", "\302\2474", gb_mcr_when_2, NULL, {INT64_C(88), NULL}, 0, {0, NULL}, MJ_NONE, gb_mcr_excludes_2, gb_mcr_exclude_limit_1, 2, MJ_NONE, 0, 0, 0, 0, 1, 0},
-    {"nine_gates", "Nine Gates", "\302\2474", gb_mcr_when_3, NULL, {INT64_C(88), NULL}, 0, {0, NULL}, MJ_NONE, gb_mcr_excludes_3, gb_mcr_exclude_limit_0, 5, MJ_NONE, 0, 0, 0, 0, 1, 0},
-    {"four_kongs", "Four Kongs", "\302\2474", gb_mcr_when_4, NULL, {INT64_C(88), NULL}, 0, {0, NULL}, MJ_NONE, gb_mcr_excludes_4, gb_mcr_exclude_limit_1, 2, MJ_NONE, 0, 0, 0, 0, 1, 0},
-    {"seven_shifted_pairs", "Seven Shifted Pairs", "\302\2474", gb_mcr_when_5, NULL, {INT64_C(88), NULL}, 0, {0, NULL}, MJ_NONE, gb_mcr_excludes_5, gb_mcr_exclude_limit_5, 6, MJ_NONE, 0, 0, 0, 0, 1, 0},
-    {"thirteen_orphans", "Thirteen Orphans", "\302\2474", gb_mcr_when_6, NULL, {INT64_C(88), NULL}, 0, {0, NULL}, MJ_NONE, gb_mcr_excludes_6, gb_mcr_exclude_limit_0, 5, MJ_NONE, 0, 0, 0, 0, 1, 0},
-    {"all_terminals", "All Terminals", "\302\2474", gb_mcr_when_7, NULL, {INT64_C(64), NULL}, 0, {0, NULL}, MJ_NONE, gb_mcr_excludes_7, gb_mcr_exclude_limit_5, 6, MJ_NONE, 0, 0, 0, 0, 1, 0},
-    {"little_four_winds", "Little Four Winds", "\302\2474", gb_mcr_when_8, NULL, {INT64_C(64), NULL}, 0, {0, NULL}, MJ_NONE, gb_mcr_excludes_8, gb_mcr_exclude_limit_1, 2, MJ_NONE, 0, 0, 0, 0, 1, 0},
-    {"little_three_dragons", "Little Three Dragons", "\302\2474", gb_mcr_when_9, NULL, {INT64_C(64), NULL}, 0, {0, NULL}, MJ_NONE, gb_mcr_excludes_1, gb_mcr_exclude_limit_1, 2, MJ_NONE, 0, 0, 0, 0, 1, 0},
-    {"all_honors", "All Honors", "\302\2474", gb_mcr_when_10, NULL, {INT64_C(64), NULL}, 0, {0, NULL}, MJ_NONE, gb_mcr_excludes_10, gb_mcr_exclude_limit_10, 4, MJ_NONE, 0, 0, 0, 0, 1, 0},
-    {"four_concealed_pungs", "Four Concealed Pungs", "\302\2474", gb_mcr_when_11, NULL, {INT64_C(64), NULL}, 0, {0, NULL}, MJ_NONE, gb_mcr_excludes_11, gb_mcr_exclude_limit_11, 3, MJ_NONE, 0, 0, 0, 0, 0, 0},
-    {"pure_terminal_chows", "Pure Terminal Chows", "\302\2474", gb_mcr_when_12, NULL, {INT64_C(64), NULL}, 0, {0, NULL}, MJ_NONE, gb_mcr_excludes_12, gb_mcr_exclude_limit_0, 5, MJ_NONE, 0, 0, 0, 0, 1, 0},
-    {"quadruple_chow", "Quadruple Chow", "\302\2474", gb_mcr_when_13, NULL, {INT64_C(48), NULL}, 0, {0, NULL}, MJ_NONE, gb_mcr_excludes_13, gb_mcr_exclude_limit_11, 3, MJ_COMBINE_SEQUENCES, 4, 0, 0, 0, 1, 1},
-    {"four_pure_shifted_pungs", "Four Pure Shifted Pungs", "\302\2474", gb_mcr_when_14, NULL, {INT64_C(48), NULL}, 0, {0, NULL}, MJ_NONE, gb_mcr_excludes_14, gb_mcr_exclude_limit_1, 2, MJ_COMBINE_TRIPLETS, 4, 0, 0, 0, 1, 1},
-    {"four_pure_shifted_chows", "Four Pure Shifted Chows", "\302\2474", gb_mcr_when_15, NULL, {INT64_C(32), NULL}, 0, {0, NULL}, MJ_NONE, gb_mcr_excludes_15, gb_mcr_exclude_limit_15, 1, MJ_COMBINE_SEQUENCES, 4, 0, 0, 0, 1, 1},
-    {"three_kongs", "Three Kongs", "\302\2474", gb_mcr_when_16, NULL, {INT64_C(32), NULL}, 0, {0, NULL}, MJ_NONE, NULL, NULL, 0, MJ_NONE, 0, 0, 0, 0, 1, 0},
-    {"all_terminals_and_honors", "All Terminals and Honors", "\302\2474", gb_mcr_when_17, NULL, {INT64_C(32), NULL}, 0, {0, NULL}, MJ_NONE, gb_mcr_excludes_17, gb_mcr_exclude_limit_11, 3, MJ_NONE, 0, 0, 0, 0, 1, 0},
-    {"seven_pairs", "Seven Pairs", "\302\2474", gb_mcr_when_18, NULL, {INT64_C(24), NULL}, 0, {0, NULL}, MJ_NONE, gb_mcr_excludes_18, gb_mcr_exclude_limit_11, 3, MJ_NONE, 0, 0, 0, 0, 1, 0},
-    {"greater_honors_and_knitted_tiles", "Greater Honors and Knitted Tiles", "\302\2474", gb_mcr_when_19, NULL, {INT64_C(24), NULL}, 0, {0, NULL}, MJ_NONE, gb_mcr_excludes_19, gb_mcr_exclude_limit_0, 5, MJ_NONE, 0, 0, 0, 0, 1, 0},
-    {"all_even_pungs", "All Even Pungs", "\302\2474", gb_mcr_when_20, NULL, {INT64_C(24), NULL}, 0, {0, NULL}, MJ_NONE, gb_mcr_excludes_20, gb_mcr_exclude_limit_11, 3, MJ_NONE, 0, 0, 0, 0, 1, 0},
-    {"full_flush", "Full Flush", "\302\2474", gb_mcr_when_21, NULL, {INT64_C(24), NULL}, 0, {0, NULL}, MJ_NONE, gb_mcr_excludes_21, gb_mcr_exclude_limit_15, 1, MJ_NONE, 0, 0, 0, 0, 1, 0},
-    {"pure_triple_chow", "Pure Triple Chow", "\302\2474", gb_mcr_when_22, NULL, {INT64_C(24), NULL}, 0, {0, NULL}, MJ_NONE, gb_mcr_excludes_22, gb_mcr_exclude_limit_15, 1, MJ_COMBINE_SEQUENCES, 3, 0, 0, 0, 1, 1},
-    {"pure_shifted_pungs", "Pure Shifted Pungs", "\302\2474", gb_mcr_when_23, NULL, {INT64_C(24), NULL}, 0, {0, NULL}, MJ_NONE, NULL, NULL, 0, MJ_COMBINE_TRIPLETS, 3, 0, 0, 0, 1, 1},
-    {"upper_tiles", "Upper Tiles", "\302\2474", gb_mcr_when_24, NULL, {INT64_C(24), NULL}, 0, {0, NULL}, MJ_NONE, gb_mcr_excludes_24, gb_mcr_exclude_limit_1, 2, MJ_NONE, 0, 0, 0, 0, 1, 0},
-    {"middle_tiles", "Middle Tiles", "\302\2474", gb_mcr_when_25, NULL, {INT64_C(24), NULL}, 0, {0, NULL}, MJ_NONE, gb_mcr_excludes_25, gb_mcr_exclude_limit_1, 2, MJ_NONE, 0, 0, 0, 0, 1, 0},
-    {"lower_tiles", "Lower Tiles", "\302\2474", gb_mcr_when_26, NULL, {INT64_C(24), NULL}, 0, {0, NULL}, MJ_NONE, gb_mcr_excludes_26, gb_mcr_exclude_limit_1, 2, MJ_NONE, 0, 0, 0, 0, 1, 0},
-    {"pure_straight", "Pure Straight", "\302\2474", gb_mcr_when_27, NULL, {INT64_C(16), NULL}, 0, {0, NULL}, MJ_NONE, gb_mcr_excludes_27, gb_mcr_exclude_limit_1, 2, MJ_COMBINE_SEQUENCES, 3, 0, 0, 0, 1, 1},
-    {"three_suited_terminal_chows", "Three-Suited Terminal Chows", "\302\2474", gb_mcr_when_28, NULL, {INT64_C(16), NULL}, 0, {0, NULL}, MJ_NONE, gb_mcr_excludes_28, gb_mcr_exclude_limit_10, 4, MJ_NONE, 0, 0, 0, 0, 1, 0},
-    {"pure_shifted_chows", "Pure Shifted Chows", "\302\2474", gb_mcr_when_29, NULL, {INT64_C(16), NULL}, 0, {0, NULL}, MJ_NONE, NULL, NULL, 0, MJ_COMBINE_SEQUENCES, 3, 0, 0, 0, 1, 1},
-    {"all_fives", "All Fives", "\302\2474", gb_mcr_when_30, NULL, {INT64_C(16), NULL}, 0, {0, NULL}, MJ_NONE, gb_mcr_excludes_25, gb_mcr_exclude_limit_1, 2, MJ_NONE, 0, 0, 0, 0, 1, 0},
-    {"triple_pung", "Triple Pung", "\302\2474", gb_mcr_when_31, NULL, {INT64_C(16), NULL}, 0, {0, NULL}, MJ_NONE, gb_mcr_excludes_31, gb_mcr_exclude_limit_15, 1, MJ_COMBINE_TRIPLETS, 3, 0, 0, 0, 1, 1},
-    {"three_concealed_pungs", "Three Concealed Pungs", "\302\2474", gb_mcr_when_32, NULL, {INT64_C(16), NULL}, 0, {0, NULL}, MJ_NONE, NULL, NULL, 0, MJ_NONE, 0, 0, 0, 0, 0, 0},
-    {"lesser_honors_and_knitted_tiles", "Lesser Honors and Knitted Tiles", "\302\2474", gb_mcr_when_33, NULL, {INT64_C(12), NULL}, 0, {0, NULL}, MJ_NONE, gb_mcr_excludes_33, gb_mcr_exclude_limit_10, 4, MJ_NONE, 0, 0, 0, 0, 1, 0},
-    {"knitted_straight", "Knitted Straight", "\302\2474", gb_mcr_when_34, NULL, {INT64_C(12), NULL}, 0, {0, NULL}, MJ_NONE, NULL, NULL, 0, MJ_NONE, 0, 0, 0, 0, 1, 0},
-    {"upper_four", "Upper Four", "\302\2474", gb_mcr_when_35, NULL, {INT64_C(12), NULL}, 0, {0, NULL}, MJ_NONE, gb_mcr_excludes_21, gb_mcr_exclude_limit_15, 1, MJ_NONE, 0, 0, 0, 0, 1, 0},
-    {"lower_four", "Lower Four", "\302\2474", gb_mcr_when_36, NULL, {INT64_C(12), NULL}, 0, {0, NULL}, MJ_NONE, gb_mcr_excludes_21, gb_mcr_exclude_limit_15, 1, MJ_NONE, 0, 0, 0, 0, 1, 0},
-    {"big_three_winds", "Big Three Winds", "\302\2474", gb_mcr_when_0, NULL, {INT64_C(12), NULL}, 0, {0, NULL}, MJ_NONE, gb_mcr_excludes_37, gb_mcr_exclude_limit_15, 1, MJ_COMBINE_TRIPLETS, 3, 0, 0, 0, 1, 1},
-    {"mixed_straight", "Mixed Straight", "\302\2474", gb_mcr_when_38, NULL, {INT64_C(8), NULL}, 0, {0, NULL}, MJ_NONE, NULL, NULL, 0, MJ_COMBINE_SEQUENCES, 3, 0, 0, 0, 1, 1},
-    {"reversible_tiles", "Reversible Tiles", "\302\2474", gb_mcr_when_39, NULL, {INT64_C(8), NULL}, 0, {0, NULL}, MJ_NONE, gb_mcr_excludes_39, gb_mcr_exclude_limit_15, 1, MJ_NONE, 0, 0, 0, 0, 1, 0},
-    {"mixed_triple_chow", "Mixed Triple Chow", "\302\2474", gb_mcr_when_40, NULL, {INT64_C(8), NULL}, 0, {0, NULL}, MJ_NONE, gb_mcr_excludes_40, gb_mcr_exclude_limit_15, 1, MJ_COMBINE_SEQUENCES, 3, 0, 0, 0, 1, 1},
-    {"mixed_shifted_pungs", "Mixed Shifted Pungs", "\302\2474", gb_mcr_when_41, NULL, {INT64_C(8), NULL}, 0, {0, NULL}, MJ_NONE, NULL, NULL, 0, MJ_COMBINE_TRIPLETS, 3, 0, 0, 0, 1, 1},
-    {"chicken_hand", "Chicken Hand", "\302\2474", gb_mcr_when_42, NULL, {INT64_C(8), NULL}, 0, {0, NULL}, MJ_NONE, NULL, NULL, 0, MJ_NONE, 0, 1, 0, 0, 1, 0},
-    {"last_tile_draw", "Last Tile Draw", "\302\2474", gb_mcr_when_43, NULL, {INT64_C(8), NULL}, 0, {0, NULL}, MJ_NONE, gb_mcr_excludes_43, gb_mcr_exclude_limit_15, 1, MJ_NONE, 0, 0, 0, 0, 0, 0},
-    {"last_tile_claim", "Last Tile Claim", "\302\2474", gb_mcr_when_44, NULL, {INT64_C(8), NULL}, 0, {0, NULL}, MJ_NONE, NULL, NULL, 0, MJ_NONE, 0, 0, 0, 0, 0, 0},
-    {"out_with_replacement_tile", "Out with Replacement Tile", "\302\2474", gb_mcr_when_45, NULL, {INT64_C(8), NULL}, 0, {0, NULL}, MJ_NONE, gb_mcr_excludes_43, gb_mcr_exclude_limit_15, 1, MJ_NONE, 0, 0, 0, 0, 0, 0},
-    {"robbing_the_kong", "Robbing the Kong", "\302\2474", gb_mcr_when_46, NULL, {INT64_C(8), NULL}, 0, {0, NULL}, MJ_NONE, gb_mcr_excludes_46, gb_mcr_exclude_limit_15, 1, MJ_NONE, 0, 0, 0, 0, 0, 0},
-    {"all_pungs", "All Pungs", "\302\2474", gb_mcr_when_47, NULL, {INT64_C(6), NULL}, 0, {0, NULL}, MJ_NONE, NULL, NULL, 0, MJ_NONE, 0, 0, 0, 0, 1, 0},
-    {"half_flush", "Half Flush", "\302\2474", gb_mcr_when_48, NULL, {INT64_C(6), NULL}, 0, {0, NULL}, MJ_NONE, NULL, NULL, 0, MJ_NONE, 0, 0, 0, 0, 1, 0},
-    {"mixed_shifted_chows", "Mixed Shifted Chows", "\302\2474", gb_mcr_when_49, NULL, {INT64_C(6), NULL}, 0, {0, NULL}, MJ_NONE, NULL, NULL, 0, MJ_COMBINE_SEQUENCES, 3, 0, 0, 0, 1, 1},
-    {"all_types", "All Types", "\302\2474", gb_mcr_when_50, NULL, {INT64_C(6), NULL}, 0, {0, NULL}, MJ_NONE, NULL, NULL, 0, MJ_NONE, 0, 0, 0, 0, 1, 0},
-    {"melded_hand", "Melded Hand", "\302\2474", gb_mcr_when_51, NULL, {INT64_C(6), NULL}, 0, {0, NULL}, MJ_NONE, gb_mcr_excludes_51, gb_mcr_exclude_limit_15, 1, MJ_NONE, 0, 0, 0, 0, 0, 0},
-    {"two_concealed_kongs", "Two Concealed Kongs", "\302\2474", gb_mcr_when_52, NULL, {INT64_C(8), NULL}, 0, {0, NULL}, MJ_NONE, gb_mcr_excludes_52, gb_mcr_exclude_limit_15, 1, MJ_NONE, 0, 0, 0, 0, 1, 0},
-    {"two_dragon_pungs", "Two Dragon Pungs", "\302\2474", gb_mcr_when_53, NULL, {INT64_C(6), NULL}, 0, {0, NULL}, MJ_NONE, gb_mcr_excludes_53, gb_mcr_exclude_limit_15, 1, MJ_COMBINE_TRIPLETS, 2, 0, 0, 0, 1, 1},
-    {"outside_hand", "Outside Hand", "\302\2474", gb_mcr_when_54, NULL, {INT64_C(4), NULL}, 0, {0, NULL}, MJ_NONE, NULL, NULL, 0, MJ_NONE, 0, 0, 0, 0, 1, 0},
-    {"fully_concealed_hand", "Fully Concealed Hand", "\302\2474", gb_mcr_when_55, NULL, {INT64_C(4), NULL}, 0, {0, NULL}, MJ_NONE, gb_mcr_excludes_43, gb_mcr_exclude_limit_15, 1, MJ_NONE, 0, 0, 0, 0, 0, 0},
-    {"two_melded_kongs", "Two Melded Kongs", "\302\2474", gb_mcr_when_56, NULL, {INT64_C(4), NULL}, 0, {0, NULL}, MJ_NONE, NULL, NULL, 0, MJ_NONE, 0, 0, 0, 0, 1, 0},
-    {"last_tile", "Last Tile", "\302\2474", gb_mcr_when_57, NULL, {INT64_C(4), NULL}, 0, {0, NULL}, MJ_NONE, NULL, NULL, 0, MJ_NONE, 0, 0, 0, 0, 0, 0},
-    {"dragon_pung", "Dragon Pung", "\302\2474", gb_mcr_when_58, NULL, {INT64_C(2), NULL}, 0, {0, NULL}, MJ_NONE, NULL, NULL, 0, MJ_COMBINE_TRIPLETS, 1, 0, 0, 0, 1, 1},
-    {"prevalent_wind", "Prevalent Wind", "\302\2474", gb_mcr_when_59, NULL, {INT64_C(2), NULL}, 0, {0, NULL}, MJ_NONE, gb_mcr_excludes_37, gb_mcr_exclude_limit_15, 1, MJ_COMBINE_TRIPLETS, 1, 0, 0, 0, 0, 0},
-    {"seat_wind", "Seat Wind", "\302\2474", gb_mcr_when_60, NULL, {INT64_C(2), NULL}, 0, {0, NULL}, MJ_NONE, gb_mcr_excludes_37, gb_mcr_exclude_limit_15, 1, MJ_COMBINE_TRIPLETS, 1, 0, 0, 0, 0, 0},
-    {"concealed_hand", "Concealed Hand", "\302\2474", gb_mcr_when_61, NULL, {INT64_C(2), NULL}, 0, {0, NULL}, MJ_NONE, NULL, NULL, 0, MJ_NONE, 0, 0, 0, 0, 0, 0},
-    {"all_chows", "All Chows", "\302\2474", gb_mcr_when_62, NULL, {INT64_C(2), NULL}, 0, {0, NULL}, MJ_NONE, gb_mcr_excludes_21, gb_mcr_exclude_limit_15, 1, MJ_NONE, 0, 0, 0, 0, 1, 0},
-    {"tile_hog", "Tile Hog", "\302\2474", NULL, gb_mcr_count_63, {INT64_C(2), NULL}, 0, {0, NULL}, MJ_NONE, NULL, NULL, 0, MJ_NONE, 0, 0, 0, 0, 1, 0},
-    {"double_pung", "Double Pung", "\302\2474", gb_mcr_when_64, NULL, {INT64_C(2), NULL}, 0, {0, NULL}, MJ_NONE, NULL, NULL, 0, MJ_COMBINE_TRIPLETS, 2, 0, 0, 0, 1, 1},
-    {"two_concealed_pungs", "Two Concealed Pungs", "\302\2474", gb_mcr_when_65, NULL, {INT64_C(2), NULL}, 0, {0, NULL}, MJ_NONE, NULL, NULL, 0, MJ_NONE, 0, 0, 0, 0, 0, 0},
-    {"concealed_kong", "Concealed Kong", "\302\2474", gb_mcr_when_66, NULL, {INT64_C(2), NULL}, 0, {0, NULL}, MJ_NONE, NULL, NULL, 0, MJ_NONE, 0, 0, 0, 0, 1, 0},
-    {"all_simples", "All Simples", "\302\2474", gb_mcr_when_67, NULL, {INT64_C(2), NULL}, 0, {0, NULL}, MJ_NONE, gb_mcr_excludes_21, gb_mcr_exclude_limit_15, 1, MJ_NONE, 0, 0, 0, 0, 1, 0},
-    {"pure_double_chow", "Pure Double Chow", "\302\2474", gb_mcr_when_68, NULL, {INT64_C(1), NULL}, 0, {0, NULL}, MJ_NONE, NULL, NULL, 0, MJ_COMBINE_SEQUENCES, 2, 0, 0, 0, 1, 1},
-    {"mixed_double_chow", "Mixed Double Chow", "\302\2474", gb_mcr_when_69, NULL, {INT64_C(1), NULL}, 0, {0, NULL}, MJ_NONE, NULL, NULL, 0, MJ_COMBINE_SEQUENCES, 2, 0, 0, 0, 1, 1},
-    {"short_straight", "Short Straight", "\302\2474", gb_mcr_when_70, NULL, {INT64_C(1), NULL}, 0, {0, NULL}, MJ_NONE, NULL, NULL, 0, MJ_COMBINE_SEQUENCES, 2, 0, 0, 0, 1, 1},
-    {"two_terminal_chows", "Two Terminal Chows", "\302\2474", gb_mcr_when_71, NULL, {INT64_C(1), NULL}, 0, {0, NULL}, MJ_NONE, NULL, NULL, 0, MJ_COMBINE_SEQUENCES, 2, 0, 0, 0, 1, 1},
-    {"pung_of_terminals_or_honors", "Pung of Terminals or Honors", "\302\2474", gb_mcr_when_72, NULL, {INT64_C(1), NULL}, 0, {0, NULL}, MJ_NONE, NULL, NULL, 0, MJ_COMBINE_TRIPLETS, 1, 0, 0, 0, 1, 1},
-    {"melded_kong", "Melded Kong", "\302\2474", gb_mcr_when_73, NULL, {INT64_C(1), NULL}, 0, {0, NULL}, MJ_NONE, NULL, NULL, 0, MJ_NONE, 0, 0, 0, 0, 1, 0},
-    {"one_voided_suit", "One Voided Suit", "\302\2474", gb_mcr_when_74, NULL, {INT64_C(1), NULL}, 0, {0, NULL}, MJ_NONE, NULL, NULL, 0, MJ_NONE, 0, 0, 0, 0, 1, 0},
-    {"no_honors", "No Honors", "\302\2474", gb_mcr_when_75, NULL, {INT64_C(1), NULL}, 0, {0, NULL}, MJ_NONE, NULL, NULL, 0, MJ_NONE, 0, 0, 0, 0, 1, 0},
-    {"edge_wait", "Edge Wait", "\302\2474", gb_mcr_when_76, NULL, {INT64_C(1), NULL}, 0, {0, NULL}, MJ_NONE, NULL, NULL, 0, MJ_NONE, 0, 0, 0, 0, 1, 0},
-    {"closed_wait", "Closed Wait", "\302\2474", gb_mcr_when_77, NULL, {INT64_C(1), NULL}, 0, {0, NULL}, MJ_NONE, NULL, NULL, 0, MJ_NONE, 0, 0, 0, 0, 1, 0},
-    {"single_wait", "Single Wait", "\302\2474", gb_mcr_when_78, NULL, {INT64_C(1), NULL}, 0, {0, NULL}, MJ_NONE, NULL, NULL, 0, MJ_NONE, 0, 0, 0, 0, 1, 0},
-    {"self_drawn", "Self-Drawn", "\302\2474", gb_mcr_when_79, NULL, {INT64_C(1), NULL}, 0, {0, NULL}, MJ_NONE, NULL, NULL, 0, MJ_NONE, 0, 0, 0, 0, 0, 0},
-    {"flower_tiles", "Flower Tiles", "\302\2474", NULL, gb_mcr_count_80, {INT64_C(1), NULL}, 0, {0, NULL}, MJ_NONE, NULL, NULL, 0, MJ_NONE, 0, 0, 1, 0, 0, 0},
+    gb_mcr_PATTERN_big_four_winds, gb_mcr_PATTERN_big_three_dragons, gb_mcr_PATTERN_all_green,
+    gb_mcr_PATTERN_nine_gates, gb_mcr_PATTERN_four_kongs, gb_mcr_PATTERN_seven_shifted_pairs,
+    gb_mcr_PATTERN_thirteen_orphans, gb_mcr_PATTERN_all_terminals, gb_mcr_PATTERN_little_four_winds,
+    gb_mcr_PATTERN_little_three_dragons, gb_mcr_PATTERN_all_honors, gb_mcr_PATTERN_four_concealed_pungs,
+    gb_mcr_PATTERN_pure_terminal_chows, gb_mcr_PATTERN_quadruple_chow,
+    gb_mcr_PATTERN_four_pure_shifted_pungs, gb_mcr_PATTERN_four_pure_shifted_chows,
+    gb_mcr_PATTERN_three_kongs, gb_mcr_PATTERN_all_terminals_and_honors, gb_mcr_PATTERN_seven_pairs,
+    gb_mcr_PATTERN_greater_honors_and_knitted_tiles, gb_mcr_PATTERN_all_even_pungs,
+    gb_mcr_PATTERN_full_flush, gb_mcr_PATTERN_pure_triple_chow, gb_mcr_PATTERN_pure_shifted_pungs,
+    gb_mcr_PATTERN_upper_tiles, gb_mcr_PATTERN_middle_tiles, gb_mcr_PATTERN_lower_tiles,
+    gb_mcr_PATTERN_pure_straight, gb_mcr_PATTERN_three_suited_terminal_chows,
+    gb_mcr_PATTERN_pure_shifted_chows, gb_mcr_PATTERN_all_fives, gb_mcr_PATTERN_triple_pung,
+    gb_mcr_PATTERN_three_concealed_pungs, gb_mcr_PATTERN_lesser_honors_and_knitted_tiles,
+    gb_mcr_PATTERN_knitted_straight, gb_mcr_PATTERN_upper_four, gb_mcr_PATTERN_lower_four,
+    gb_mcr_PATTERN_big_three_winds, gb_mcr_PATTERN_mixed_straight, gb_mcr_PATTERN_reversible_tiles,
+    gb_mcr_PATTERN_mixed_triple_chow, gb_mcr_PATTERN_mixed_shifted_pungs, gb_mcr_PATTERN_chicken_hand,
+    gb_mcr_PATTERN_last_tile_draw, gb_mcr_PATTERN_last_tile_claim,
+    gb_mcr_PATTERN_out_with_replacement_tile, gb_mcr_PATTERN_robbing_the_kong, gb_mcr_PATTERN_all_pungs,
+    gb_mcr_PATTERN_half_flush, gb_mcr_PATTERN_mixed_shifted_chows, gb_mcr_PATTERN_all_types,
+    gb_mcr_PATTERN_melded_hand, gb_mcr_PATTERN_two_concealed_kongs, gb_mcr_PATTERN_two_dragon_pungs,
+    gb_mcr_PATTERN_outside_hand, gb_mcr_PATTERN_fully_concealed_hand, gb_mcr_PATTERN_two_melded_kongs,
+    gb_mcr_PATTERN_last_tile, gb_mcr_PATTERN_dragon_pung, gb_mcr_PATTERN_prevalent_wind,
+    gb_mcr_PATTERN_seat_wind, gb_mcr_PATTERN_concealed_hand, gb_mcr_PATTERN_all_chows,
+    gb_mcr_PATTERN_tile_hog, gb_mcr_PATTERN_double_pung, gb_mcr_PATTERN_two_concealed_pungs,
+    gb_mcr_PATTERN_concealed_kong, gb_mcr_PATTERN_all_simples, gb_mcr_PATTERN_pure_double_chow,
+    gb_mcr_PATTERN_mixed_double_chow, gb_mcr_PATTERN_short_straight, gb_mcr_PATTERN_two_terminal_chows,
+    gb_mcr_PATTERN_pung_of_terminals_or_honors, gb_mcr_PATTERN_melded_kong,
+    gb_mcr_PATTERN_one_voided_suit, gb_mcr_PATTERN_no_honors, gb_mcr_PATTERN_edge_wait,
+    gb_mcr_PATTERN_closed_wait, gb_mcr_PATTERN_single_wait, gb_mcr_PATTERN_self_drawn,
+    gb_mcr_PATTERN_flower_tiles,
 };
 
+#define gb_mcr_RON_discarder {"discarder", gb_mcr_ron_0}
+#define gb_mcr_RON_others {"others", gb_mcr_ron_1}
 static MJ_MAYBE_UNUSED const mj_formula gb_mcr_ron[] = {
-    {"discarder", gb_mcr_ron_0},
-    {"others", gb_mcr_ron_1},
+    gb_mcr_RON_discarder, gb_mcr_RON_others,
 };
 
+#define gb_mcr_TSUMO_each {"each", gb_mcr_ron_0}
 static MJ_MAYBE_UNUSED const mj_formula gb_mcr_tsumo[] = {
-    {"each", gb_mcr_ron_0},
+    gb_mcr_TSUMO_each,
 };
 
-/* The fields of mj_profile; a profile extending this one starts from these. */
+/* The fields of mj_profile that are not 0 or NULL; a profile extending this one starts from these. */
 #define gb_mcr_PROFILE_FIELDS \
     .standard = 1, \
     .seven_pairs = 1, \
@@ -789,17 +816,10 @@ static MJ_MAYBE_UNUSED const mj_formula gb_mcr_tsumo[] = {
     .thirteen_orphans = 1, \
     .knitted = 1, \
     .needs_only_wait = 1, \
-    .needs_only_live_wait = 0, \
     .needs_concealed_triplets = 1, \
     .needs_counts = 1, \
-    .requirements = NULL, \
-    .n_requirements = 0, \
     .patterns = gb_mcr_patterns, \
     .n_patterns = 81, \
-    .group_pick = NULL, \
-    .n_groups = 0, \
-    .has_cap = 0, \
-    .cap = INT64_C(0), \
     .prefer = gb_mcr_prefer, \
     .n_prefer = 1, \
     .has_minimum = 1, \
@@ -807,18 +827,11 @@ static MJ_MAYBE_UNUSED const mj_formula gb_mcr_tsumo[] = {
     .minimum_without = gb_mcr_minimum_without, \
     .n_minimum_without = 1, \
     .minimum_reason_en = "the hand scores fewer than 8 fan without its flowers", \
-    .has_points = 0, \
-    .point_items = NULL, \
-    .n_point_items = 0, \
-    .points_result = NULL, \
-    .values = NULL, \
-    .n_values = 0, \
     .ron = gb_mcr_ron, \
     .n_ron = 2, \
     .tsumo = gb_mcr_tsumo, \
     .n_tsumo = 1, \
     .hand_value = MJ_NONE, \
-    .n_options = 0, \
     .limit_hands_counted = MJ_NONE, \
     .has_combinations = 1, \
     /* end of gb_mcr_PROFILE_FIELDS */
@@ -830,22 +843,5 @@ static MJ_MAYBE_UNUSED const mj_profile gb_mcr_profile = {
 };
 
 #ifdef MJ_NATIVE_MAIN_gb_mcr
-static struct PyModuleDef module = {
-    PyModuleDef_HEAD_INIT, "_native_gb_mcr", "Native engine of profile gb_mcr (generated).", -1, NULL, NULL, NULL, NULL, NULL,
-};
-
-PyMODINIT_FUNC PyInit__native_gb_mcr(void) {
-    PyObject *m = PyModule_Create(&module);
-    if (m == NULL)
-        return NULL;
-    PyObject *capsule = PyCapsule_New((void *)&gb_mcr_profile, "mjspec.native_profile", NULL);
-    if (capsule == NULL || PyModule_AddObject(m, "PROFILE", capsule) < 0 ||
-        PyModule_AddIntConstant(m, "ABI", MJ_ABI) < 0 ||
-        PyModule_AddStringConstant(m, "DIGEST", "03a38da7fa161e0fd0f995a7520b14f4") < 0) {
-        Py_XDECREF(capsule);
-        Py_DECREF(m);
-        return NULL;
-    }
-    return m;
-}
+MJ_NATIVE_MODULE(gb_mcr, "58967c8d1800322354bb777427183d04")
 #endif

@@ -6,21 +6,16 @@
  * lives in the native core (runtime/native/score.c), which reads PROFILE.
  * Every name starts with the profile id, so that a profile extending this one can
  * include this file in turn; its module init is compiled only when this file is the
- * module being built (MJ_NATIVE_PARENT is undefined then).
+ * module being built (MJ_NATIVE_PARENT is undefined then). Each table row is a macro
+ * named for what it stands for (<id>_PATTERN_<pattern id>, ...), so that a table of a
+ * profile extending this one lists these rows by name, writing out only those it changes.
  */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
 
 #include "mjscore.h"
 #include "mjexpr.h"
-
-#ifndef MJ_MAYBE_UNUSED
-#if defined(__GNUC__) || defined(__clang__)
-#define MJ_MAYBE_UNUSED __attribute__((unused)) /* a profile extending this one may not use all */
-#else
-#define MJ_MAYBE_UNUSED
-#endif
-#endif
+#include "mjmodule.h"
 
 #ifndef MJ_NATIVE_PARENT
 #define MJ_NATIVE_MAIN_riichi_planet
@@ -448,98 +443,113 @@ static MJ_MAYBE_UNUSED const int riichi_planet_prefer[] = { MJ_PREFER_PAYMENT, M
 
 static MJ_MAYBE_UNUSED const int riichi_planet_minimum_without[] = { 30, 31, 32 };
 
+#define riichi_planet_PATTERN_riichi {"riichi", "Riichi", "Refer\303\252ncia Yaku", riichi_planet_when_0, NULL, {INT64_C(1), NULL}, 1, {INT64_C(0), NULL}, MJ_NONE, NULL, NULL, 0, MJ_NONE, 0, 0, 0, 0, 0, 0}
+#define riichi_planet_PATTERN_double_riichi {"double_riichi", "Double riichi", "Refer\303\252ncia Yaku", riichi_planet_when_1, NULL, {INT64_C(2), NULL}, 1, {INT64_C(0), NULL}, MJ_NONE, riichi_planet_excludes_1, riichi_planet_exclude_limit_1, 1, MJ_NONE, 0, 0, 0, 0, 0, 0}
+#define riichi_planet_PATTERN_ippatsu {"ippatsu", "Ippatsu", "Refer\303\252ncia Yaku", riichi_planet_when_2, NULL, {INT64_C(1), NULL}, 1, {INT64_C(0), NULL}, MJ_NONE, NULL, NULL, 0, MJ_NONE, 0, 0, 0, 0, 0, 0}
+#define riichi_planet_PATTERN_menzen_tsumo {"menzen_tsumo", "Fully concealed hand (self-draw)", "Refer\303\252ncia Yaku", riichi_planet_when_3, NULL, {INT64_C(1), NULL}, 1, {INT64_C(0), NULL}, MJ_NONE, NULL, NULL, 0, MJ_NONE, 0, 0, 0, 0, 0, 0}
+#define riichi_planet_PATTERN_tanyao {"tanyao", "All simples", "Refer\303\252ncia Yaku", riichi_planet_when_4, NULL, {INT64_C(1), NULL}, 0, {0, NULL}, MJ_NONE, NULL, NULL, 0, MJ_NONE, 0, 0, 0, 0, 1, 0}
+#define riichi_planet_PATTERN_pinfu {"pinfu", "Pinfu", "Refer\303\252ncia Yaku", riichi_planet_when_5, NULL, {INT64_C(1), NULL}, 1, {INT64_C(0), NULL}, MJ_NONE, NULL, NULL, 0, MJ_NONE, 0, 0, 0, 0, 0, 0}
+#define riichi_planet_PATTERN_iipeikou {"iipeikou", "Pure double sequence", "Refer\303\252ncia Yaku", riichi_planet_when_6, NULL, {INT64_C(1), NULL}, 1, {INT64_C(0), NULL}, MJ_NONE, NULL, NULL, 0, MJ_NONE, 0, 0, 0, 0, 1, 0}
+#define riichi_planet_PATTERN_white_dragon {"white_dragon", "Value honor: white dragon", "Refer\303\252ncia Yaku", riichi_planet_when_7, NULL, {INT64_C(1), NULL}, 0, {0, NULL}, MJ_NONE, NULL, NULL, 0, MJ_NONE, 0, 0, 0, 0, 1, 0}
+#define riichi_planet_PATTERN_green_dragon {"green_dragon", "Value honor: green dragon", "Refer\303\252ncia Yaku", riichi_planet_when_8, NULL, {INT64_C(1), NULL}, 0, {0, NULL}, MJ_NONE, NULL, NULL, 0, MJ_NONE, 0, 0, 0, 0, 1, 0}
+#define riichi_planet_PATTERN_red_dragon {"red_dragon", "Value honor: red dragon", "Refer\303\252ncia Yaku", riichi_planet_when_9, NULL, {INT64_C(1), NULL}, 0, {0, NULL}, MJ_NONE, NULL, NULL, 0, MJ_NONE, 0, 0, 0, 0, 1, 0}
+#define riichi_planet_PATTERN_seat_wind {"seat_wind", "Value honor: seat wind", "Refer\303\252ncia Yaku", riichi_planet_when_10, NULL, {INT64_C(1), NULL}, 0, {0, NULL}, MJ_NONE, NULL, NULL, 0, MJ_NONE, 0, 0, 0, 0, 0, 0}
+#define riichi_planet_PATTERN_round_wind {"round_wind", "Value honor: round wind", "Refer\303\252ncia Yaku", riichi_planet_when_11, NULL, {INT64_C(1), NULL}, 0, {0, NULL}, MJ_NONE, NULL, NULL, 0, MJ_NONE, 0, 0, 0, 0, 0, 0}
+#define riichi_planet_PATTERN_haitei {"haitei", "Win on the last wall tile", "Refer\303\252ncia Yaku", riichi_planet_when_12, NULL, {INT64_C(1), NULL}, 0, {0, NULL}, MJ_NONE, NULL, NULL, 0, MJ_NONE, 0, 0, 0, 0, 0, 0}
+#define riichi_planet_PATTERN_houtei {"houtei", "Win on the last discard", "Refer\303\252ncia Yaku", riichi_planet_when_13, NULL, {INT64_C(1), NULL}, 0, {0, NULL}, MJ_NONE, NULL, NULL, 0, MJ_NONE, 0, 0, 0, 0, 0, 0}
+#define riichi_planet_PATTERN_rinshan {"rinshan", "After a kan", "Refer\303\252ncia Yaku", riichi_planet_when_14, NULL, {INT64_C(1), NULL}, 0, {0, NULL}, MJ_NONE, NULL, NULL, 0, MJ_NONE, 0, 0, 0, 0, 0, 0}
+#define riichi_planet_PATTERN_chankan {"chankan", "Robbing a kan", "Refer\303\252ncia Yaku", riichi_planet_when_15, NULL, {INT64_C(1), NULL}, 0, {0, NULL}, MJ_NONE, NULL, NULL, 0, MJ_NONE, 0, 0, 0, 0, 0, 0}
+#define riichi_planet_PATTERN_chiitoitsu {"chiitoitsu", "Seven pairs", "Refer\303\252ncia Yaku", riichi_planet_when_16, NULL, {INT64_C(2), NULL}, 1, {INT64_C(0), NULL}, MJ_NONE, NULL, NULL, 0, MJ_NONE, 0, 0, 0, 0, 1, 0}
+#define riichi_planet_PATTERN_toitoi {"toitoi", "All triplets", "Refer\303\252ncia Yaku", riichi_planet_when_17, NULL, {INT64_C(2), NULL}, 0, {0, NULL}, MJ_NONE, NULL, NULL, 0, MJ_NONE, 0, 0, 0, 0, 1, 0}
+#define riichi_planet_PATTERN_sanankou {"sanankou", "Three concealed triplets", "Refer\303\252ncia Yaku", riichi_planet_when_18, NULL, {INT64_C(2), NULL}, 0, {0, NULL}, MJ_NONE, NULL, NULL, 0, MJ_NONE, 0, 0, 0, 0, 0, 0}
+#define riichi_planet_PATTERN_sankantsu {"sankantsu", "Three kans", "Refer\303\252ncia Yaku", riichi_planet_when_19, NULL, {INT64_C(2), NULL}, 0, {0, NULL}, MJ_NONE, NULL, NULL, 0, MJ_NONE, 0, 0, 0, 0, 1, 0}
+#define riichi_planet_PATTERN_sanshoku_doukou {"sanshoku_doukou", "Triple triplets", "Refer\303\252ncia Yaku", riichi_planet_when_20, NULL, {INT64_C(2), NULL}, 0, {0, NULL}, MJ_NONE, NULL, NULL, 0, MJ_NONE, 0, 0, 0, 0, 1, 0}
+#define riichi_planet_PATTERN_honroutou {"honroutou", "All terminals and honors", "Refer\303\252ncia Yaku", riichi_planet_when_21, NULL, {INT64_C(2), NULL}, 0, {0, NULL}, MJ_NONE, NULL, NULL, 0, MJ_NONE, 0, 0, 0, 0, 1, 0}
+#define riichi_planet_PATTERN_shousangen {"shousangen", "Little three dragons", "Refer\303\252ncia Yaku", riichi_planet_when_22, NULL, {INT64_C(2), NULL}, 0, {0, NULL}, MJ_NONE, NULL, NULL, 0, MJ_NONE, 0, 0, 0, 0, 1, 0}
+#define riichi_planet_PATTERN_sanshoku {"sanshoku", "Mixed triple sequence", "Refer\303\252ncia Yaku", riichi_planet_when_23, NULL, {INT64_C(2), NULL}, 1, {INT64_C(1), NULL}, MJ_NONE, NULL, NULL, 0, MJ_NONE, 0, 0, 0, 0, 1, 0}
+#define riichi_planet_PATTERN_ittsu {"ittsu", "Pure straight", "Refer\303\252ncia Yaku", riichi_planet_when_24, NULL, {INT64_C(2), NULL}, 1, {INT64_C(1), NULL}, MJ_NONE, NULL, NULL, 0, MJ_NONE, 0, 0, 0, 0, 1, 0}
+#define riichi_planet_PATTERN_chanta {"chanta", "Half outside hand", "Refer\303\252ncia Yaku", riichi_planet_when_25, NULL, {INT64_C(2), NULL}, 1, {INT64_C(1), NULL}, MJ_NONE, NULL, NULL, 0, MJ_NONE, 0, 0, 0, 0, 1, 0}
+#define riichi_planet_PATTERN_ryanpeikou {"ryanpeikou", "Twice pure double sequence", "Refer\303\252ncia Yaku", riichi_planet_when_26, NULL, {INT64_C(3), NULL}, 1, {INT64_C(0), NULL}, MJ_NONE, riichi_planet_excludes_26, riichi_planet_exclude_limit_1, 1, MJ_NONE, 0, 0, 0, 0, 1, 0}
+#define riichi_planet_PATTERN_honitsu {"honitsu", "Half flush", "Refer\303\252ncia Yaku", riichi_planet_when_27, NULL, {INT64_C(3), NULL}, 1, {INT64_C(2), NULL}, MJ_NONE, NULL, NULL, 0, MJ_NONE, 0, 0, 0, 0, 1, 0}
+#define riichi_planet_PATTERN_junchan {"junchan", "Fully outside hand", "Refer\303\252ncia Yaku", riichi_planet_when_28, NULL, {INT64_C(3), NULL}, 1, {INT64_C(2), NULL}, MJ_NONE, NULL, NULL, 0, MJ_NONE, 0, 0, 0, 0, 1, 0}
+#define riichi_planet_PATTERN_chinitsu {"chinitsu", "Full flush", "Refer\303\252ncia Yaku", riichi_planet_when_29, NULL, {INT64_C(6), NULL}, 1, {INT64_C(5), NULL}, MJ_NONE, NULL, NULL, 0, MJ_NONE, 0, 0, 0, 0, 1, 0}
+#define riichi_planet_PATTERN_dora {"dora", "Dora", "Chamadas, riichi e dora", NULL, riichi_planet_count_30, {INT64_C(1), NULL}, 0, {0, NULL}, MJ_NONE, NULL, NULL, 0, MJ_NONE, 0, 0, 1, 0, 0, 0}
+#define riichi_planet_PATTERN_ura_dora {"ura_dora", "Ura-dora", "Chamadas, riichi e dora", NULL, riichi_planet_count_31, {INT64_C(1), NULL}, 0, {0, NULL}, MJ_NONE, NULL, NULL, 0, MJ_NONE, 0, 0, 1, 0, 0, 0}
+#define riichi_planet_PATTERN_red_fives {"red_fives", "Red five", "Chamadas, riichi e dora", NULL, riichi_planet_count_32, {INT64_C(1), NULL}, 0, {0, NULL}, MJ_NONE, NULL, NULL, 0, MJ_NONE, 0, 0, 1, 0, 1, 0}
+#define riichi_planet_PATTERN_kokushi {"kokushi", "Thirteen orphans", "Yakuman e m\303\243os limitadas", riichi_planet_when_33, NULL, {INT64_C(13), NULL}, 0, {0, NULL}, MJ_NONE, NULL, NULL, 0, MJ_NONE, 0, 0, 0, 1, 1, 0}
+#define riichi_planet_PATTERN_kokushi_thirteen_wait {"kokushi_thirteen_wait", "Thirteen orphans (thirteen-sided wait)", "Yakuman e m\303\243os limitadas", riichi_planet_when_34, NULL, {INT64_C(26), NULL}, 0, {0, NULL}, MJ_NONE, riichi_planet_excludes_34, riichi_planet_exclude_limit_1, 1, MJ_NONE, 0, 0, 0, 1, 1, 0}
+#define riichi_planet_PATTERN_suuankou {"suuankou", "Four concealed triplets", "Yakuman e m\303\243os limitadas", riichi_planet_when_35, NULL, {INT64_C(13), NULL}, 0, {0, NULL}, MJ_NONE, NULL, NULL, 0, MJ_NONE, 0, 0, 0, 1, 0, 0}
+#define riichi_planet_PATTERN_suuankou_single_wait {"suuankou_single_wait", "Four concealed triplets (pair wait)", "Yakuman e m\303\243os limitadas", riichi_planet_when_36, NULL, {INT64_C(26), NULL}, 0, {0, NULL}, MJ_NONE, riichi_planet_excludes_36, riichi_planet_exclude_limit_1, 1, MJ_NONE, 0, 0, 0, 1, 0, 0}
+#define riichi_planet_PATTERN_daisangen {"daisangen", "Big three dragons", "Yakuman e m\303\243os limitadas", riichi_planet_when_37, NULL, {INT64_C(13), NULL}, 0, {0, NULL}, MJ_NONE, NULL, NULL, 0, MJ_NONE, 0, 0, 0, 1, 1, 0}
+#define riichi_planet_PATTERN_shousuushii {"shousuushii", "Little four winds", "Yakuman e m\303\243os limitadas", riichi_planet_when_38, NULL, {INT64_C(13), NULL}, 0, {0, NULL}, MJ_NONE, NULL, NULL, 0, MJ_NONE, 0, 0, 0, 1, 1, 0}
+#define riichi_planet_PATTERN_daisuushii {"daisuushii", "Big four winds", "Yakuman e m\303\243os limitadas", riichi_planet_when_39, NULL, {INT64_C(26), NULL}, 0, {0, NULL}, MJ_NONE, NULL, NULL, 0, MJ_NONE, 0, 0, 0, 1, 1, 0}
+#define riichi_planet_PATTERN_tsuuiisou {"tsuuiisou", "All honors", "Yakuman e m\303\243os limitadas", riichi_planet_when_40, NULL, {INT64_C(13), NULL}, 0, {0, NULL}, MJ_NONE, NULL, NULL, 0, MJ_NONE, 0, 0, 0, 1, 1, 0}
+#define riichi_planet_PATTERN_chinroutou {"chinroutou", "All terminals", "Yakuman e m\303\243os limitadas", riichi_planet_when_41, NULL, {INT64_C(13), NULL}, 0, {0, NULL}, MJ_NONE, NULL, NULL, 0, MJ_NONE, 0, 0, 0, 1, 1, 0}
+#define riichi_planet_PATTERN_ryuuiisou {"ryuuiisou", "All green", "Yakuman e m\303\243os limitadas", riichi_planet_when_42, NULL, {INT64_C(13), NULL}, 0, {0, NULL}, MJ_NONE, NULL, NULL, 0, MJ_NONE, 0, 0, 0, 1, 1, 0}
+#define riichi_planet_PATTERN_chuuren {"chuuren", "Nine gates", "Yakuman e m\303\243os limitadas", riichi_planet_when_43, NULL, {INT64_C(13), NULL}, 1, {INT64_C(0), NULL}, MJ_NONE, NULL, NULL, 0, MJ_NONE, 0, 0, 0, 1, 1, 0}
+#define riichi_planet_PATTERN_junsei_chuuren {"junsei_chuuren", "Pure nine gates (nine-sided wait)", "Yakuman e m\303\243os limitadas", riichi_planet_when_44, NULL, {INT64_C(26), NULL}, 1, {INT64_C(0), NULL}, MJ_NONE, riichi_planet_excludes_44, riichi_planet_exclude_limit_1, 1, MJ_NONE, 0, 0, 0, 1, 1, 0}
+#define riichi_planet_PATTERN_suukantsu {"suukantsu", "Four kans", "Yakuman e m\303\243os limitadas", riichi_planet_when_45, NULL, {INT64_C(13), NULL}, 0, {0, NULL}, MJ_NONE, NULL, NULL, 0, MJ_NONE, 0, 0, 0, 1, 1, 0}
+#define riichi_planet_PATTERN_tenhou {"tenhou", "Heavenly hand", "Yakuman e m\303\243os limitadas", riichi_planet_when_46, NULL, {INT64_C(13), NULL}, 0, {0, NULL}, MJ_NONE, NULL, NULL, 0, MJ_NONE, 0, 0, 0, 1, 0, 0}
+#define riichi_planet_PATTERN_chiihou {"chiihou", "Earthly hand", "Yakuman e m\303\243os limitadas", riichi_planet_when_47, NULL, {INT64_C(13), NULL}, 0, {0, NULL}, MJ_NONE, NULL, NULL, 0, MJ_NONE, 0, 0, 0, 1, 0, 0}
 static MJ_MAYBE_UNUSED const mj_pattern riichi_planet_patterns[] = {
-    {"riichi", "Riichi", "Refer\303\252ncia Yaku", riichi_planet_when_0, NULL, {INT64_C(1), NULL}, 1, {INT64_C(0), NULL}, MJ_NONE, NULL, NULL, 0, MJ_NONE, 0, 0, 0, 0, 0, 0},
-    {"double_riichi", "Double riichi", "Refer\303\252ncia Yaku", riichi_planet_when_1, NULL, {INT64_C(2), NULL}, 1, {INT64_C(0), NULL}, MJ_NONE, riichi_planet_excludes_1, riichi_planet_exclude_limit_1, 1, MJ_NONE, 0, 0, 0, 0, 0, 0},
-    {"ippatsu", "Ippatsu", "Refer\303\252ncia Yaku", riichi_planet_when_2, NULL, {INT64_C(1), NULL}, 1, {INT64_C(0), NULL}, MJ_NONE, NULL, NULL, 0, MJ_NONE, 0, 0, 0, 0, 0, 0},
-    {"menzen_tsumo", "Fully concealed hand (self-draw)", "Refer\303\252ncia Yaku", riichi_planet_when_3, NULL, {INT64_C(1), NULL}, 1, {INT64_C(0), NULL}, MJ_NONE, NULL, NULL, 0, MJ_NONE, 0, 0, 0, 0, 0, 0},
-    {"tanyao", "All simples", "Refer\303\252ncia Yaku", riichi_planet_when_4, NULL, {INT64_C(1), NULL}, 0, {0, NULL}, MJ_NONE, NULL, NULL, 0, MJ_NONE, 0, 0, 0, 0, 1, 0},
-    {"pinfu", "Pinfu", "Refer\303\252ncia Yaku", riichi_planet_when_5, NULL, {INT64_C(1), NULL}, 1, {INT64_C(0), NULL}, MJ_NONE, NULL, NULL, 0, MJ_NONE, 0, 0, 0, 0, 0, 0},
-    {"iipeikou", "Pure double sequence", "Refer\303\252ncia Yaku", riichi_planet_when_6, NULL, {INT64_C(1), NULL}, 1, {INT64_C(0), NULL}, MJ_NONE, NULL, NULL, 0, MJ_NONE, 0, 0, 0, 0, 1, 0},
-    {"white_dragon", "Value honor: white dragon", "Refer\303\252ncia Yaku", riichi_planet_when_7, NULL, {INT64_C(1), NULL}, 0, {0, NULL}, MJ_NONE, NULL, NULL, 0, MJ_NONE, 0, 0, 0, 0, 1, 0},
-    {"green_dragon", "Value honor: green dragon", "Refer\303\252ncia Yaku", riichi_planet_when_8, NULL, {INT64_C(1), NULL}, 0, {0, NULL}, MJ_NONE, NULL, NULL, 0, MJ_NONE, 0, 0, 0, 0, 1, 0},
-    {"red_dragon", "Value honor: red dragon", "Refer\303\252ncia Yaku", riichi_planet_when_9, NULL, {INT64_C(1), NULL}, 0, {0, NULL}, MJ_NONE, NULL, NULL, 0, MJ_NONE, 0, 0, 0, 0, 1, 0},
-    {"seat_wind", "Value honor: seat wind", "Refer\303\252ncia Yaku", riichi_planet_when_10, NULL, {INT64_C(1), NULL}, 0, {0, NULL}, MJ_NONE, NULL, NULL, 0, MJ_NONE, 0, 0, 0, 0, 0, 0},
-    {"round_wind", "Value honor: round wind", "Refer\303\252ncia Yaku", riichi_planet_when_11, NULL, {INT64_C(1), NULL}, 0, {0, NULL}, MJ_NONE, NULL, NULL, 0, MJ_NONE, 0, 0, 0, 0, 0, 0},
-    {"haitei", "Win on the last wall tile", "Refer\303\252ncia Yaku", riichi_planet_when_12, NULL, {INT64_C(1), NULL}, 0, {0, NULL}, MJ_NONE, NULL, NULL, 0, MJ_NONE, 0, 0, 0, 0, 0, 0},
-    {"houtei", "Win on the last discard", "Refer\303\252ncia Yaku", riichi_planet_when_13, NULL, {INT64_C(1), NULL}, 0, {0, NULL}, MJ_NONE, NULL, NULL, 0, MJ_NONE, 0, 0, 0, 0, 0, 0},
-    {"rinshan", "After a kan", "Refer\303\252ncia Yaku", riichi_planet_when_14, NULL, {INT64_C(1), NULL}, 0, {0, NULL}, MJ_NONE, NULL, NULL, 0, MJ_NONE, 0, 0, 0, 0, 0, 0},
-    {"chankan", "Robbing a kan", "Refer\303\252ncia Yaku", riichi_planet_when_15, NULL, {INT64_C(1), NULL}, 0, {0, NULL}, MJ_NONE, NULL, NULL, 0, MJ_NONE, 0, 0, 0, 0, 0, 0},
-    {"chiitoitsu", "Seven pairs", "Refer\303\252ncia Yaku", riichi_planet_when_16, NULL, {INT64_C(2), NULL}, 1, {INT64_C(0), NULL}, MJ_NONE, NULL, NULL, 0, MJ_NONE, 0, 0, 0, 0, 1, 0},
-    {"toitoi", "All triplets", "Refer\303\252ncia Yaku", riichi_planet_when_17, NULL, {INT64_C(2), NULL}, 0, {0, NULL}, MJ_NONE, NULL, NULL, 0, MJ_NONE, 0, 0, 0, 0, 1, 0},
-    {"sanankou", "Three concealed triplets", "Refer\303\252ncia Yaku", riichi_planet_when_18, NULL, {INT64_C(2), NULL}, 0, {0, NULL}, MJ_NONE, NULL, NULL, 0, MJ_NONE, 0, 0, 0, 0, 0, 0},
-    {"sankantsu", "Three kans", "Refer\303\252ncia Yaku", riichi_planet_when_19, NULL, {INT64_C(2), NULL}, 0, {0, NULL}, MJ_NONE, NULL, NULL, 0, MJ_NONE, 0, 0, 0, 0, 1, 0},
-    {"sanshoku_doukou", "Triple triplets", "Refer\303\252ncia Yaku", riichi_planet_when_20, NULL, {INT64_C(2), NULL}, 0, {0, NULL}, MJ_NONE, NULL, NULL, 0, MJ_NONE, 0, 0, 0, 0, 1, 0},
-    {"honroutou", "All terminals and honors", "Refer\303\252ncia Yaku", riichi_planet_when_21, NULL, {INT64_C(2), NULL}, 0, {0, NULL}, MJ_NONE, NULL, NULL, 0, MJ_NONE, 0, 0, 0, 0, 1, 0},
-    {"shousangen", "Little three dragons", "Refer\303\252ncia Yaku", riichi_planet_when_22, NULL, {INT64_C(2), NULL}, 0, {0, NULL}, MJ_NONE, NULL, NULL, 0, MJ_NONE, 0, 0, 0, 0, 1, 0},
-    {"sanshoku", "Mixed triple sequence", "Refer\303\252ncia Yaku", riichi_planet_when_23, NULL, {INT64_C(2), NULL}, 1, {INT64_C(1), NULL}, MJ_NONE, NULL, NULL, 0, MJ_NONE, 0, 0, 0, 0, 1, 0},
-    {"ittsu", "Pure straight", "Refer\303\252ncia Yaku", riichi_planet_when_24, NULL, {INT64_C(2), NULL}, 1, {INT64_C(1), NULL}, MJ_NONE, NULL, NULL, 0, MJ_NONE, 0, 0, 0, 0, 1, 0},
-    {"chanta", "Half outside hand", "Refer\303\252ncia Yaku", riichi_planet_when_25, NULL, {INT64_C(2), NULL}, 1, {INT64_C(1), NULL}, MJ_NONE, NULL, NULL, 0, MJ_NONE, 0, 0, 0, 0, 1, 0},
-    {"ryanpeikou", "Twice pure double sequence", "Refer\303\252ncia Yaku", riichi_planet_when_26, NULL, {INT64_C(3), NULL}, 1, {INT64_C(0), NULL}, MJ_NONE, riichi_planet_excludes_26, riichi_planet_exclude_limit_1, 1, MJ_NONE, 0, 0, 0, 0, 1, 0},
-    {"honitsu", "Half flush", "Refer\303\252ncia Yaku", riichi_planet_when_27, NULL, {INT64_C(3), NULL}, 1, {INT64_C(2), NULL}, MJ_NONE, NULL, NULL, 0, MJ_NONE, 0, 0, 0, 0, 1, 0},
-    {"junchan", "Fully outside hand", "Refer\303\252ncia Yaku", riichi_planet_when_28, NULL, {INT64_C(3), NULL}, 1, {INT64_C(2), NULL}, MJ_NONE, NULL, NULL, 0, MJ_NONE, 0, 0, 0, 0, 1, 0},
-    {"chinitsu", "Full flush", "Refer\303\252ncia Yaku", riichi_planet_when_29, NULL, {INT64_C(6), NULL}, 1, {INT64_C(5), NULL}, MJ_NONE, NULL, NULL, 0, MJ_NONE, 0, 0, 0, 0, 1, 0},
-    {"dora", "Dora", "Chamadas, riichi e dora", NULL, riichi_planet_count_30, {INT64_C(1), NULL}, 0, {0, NULL}, MJ_NONE, NULL, NULL, 0, MJ_NONE, 0, 0, 1, 0, 0, 0},
-    {"ura_dora", "Ura-dora", "Chamadas, riichi e dora", NULL, riichi_planet_count_31, {INT64_C(1), NULL}, 0, {0, NULL}, MJ_NONE, NULL, NULL, 0, MJ_NONE, 0, 0, 1, 0, 0, 0},
-    {"red_fives", "Red five", "Chamadas, riichi e dora", NULL, riichi_planet_count_32, {INT64_C(1), NULL}, 0, {0, NULL}, MJ_NONE, NULL, NULL, 0, MJ_NONE, 0, 0, 1, 0, 1, 0},
-    {"kokushi", "Thirteen orphans", "Yakuman e m\303\243os limitadas", riichi_planet_when_33, NULL, {INT64_C(13), NULL}, 0, {0, NULL}, MJ_NONE, NULL, NULL, 0, MJ_NONE, 0, 0, 0, 1, 1, 0},
-    {"kokushi_thirteen_wait", "Thirteen orphans (thirteen-sided wait)", "Yakuman e m\303\243os limitadas", riichi_planet_when_34, NULL, {INT64_C(26), NULL}, 0, {0, NULL}, MJ_NONE, riichi_planet_excludes_34, riichi_planet_exclude_limit_1, 1, MJ_NONE, 0, 0, 0, 1, 1, 0},
-    {"suuankou", "Four concealed triplets", "Yakuman e m\303\243os limitadas", riichi_planet_when_35, NULL, {INT64_C(13), NULL}, 0, {0, NULL}, MJ_NONE, NULL, NULL, 0, MJ_NONE, 0, 0, 0, 1, 0, 0},
-    {"suuankou_single_wait", "Four concealed triplets (pair wait)", "Yakuman e m\303\243os limitadas", riichi_planet_when_36, NULL, {INT64_C(26), NULL}, 0, {0, NULL}, MJ_NONE, riichi_planet_excludes_36, riichi_planet_exclude_limit_1, 1, MJ_NONE, 0, 0, 0, 1, 0, 0},
-    {"daisangen", "Big three dragons", "Yakuman e m\303\243os limitadas", riichi_planet_when_37, NULL, {INT64_C(13), NULL}, 0, {0, NULL}, MJ_NONE, NULL, NULL, 0, MJ_NONE, 0, 0, 0, 1, 1, 0},
-    {"shousuushii", "Little four winds", "Yakuman e m\303\243os limitadas", riichi_planet_when_38, NULL, {INT64_C(13), NULL}, 0, {0, NULL}, MJ_NONE, NULL, NULL, 0, MJ_NONE, 0, 0, 0, 1, 1, 0},
-    {"daisuushii", "Big four winds", "Yakuman e m\303\243os limitadas", riichi_planet_when_39, NULL, {INT64_C(26), NULL}, 0, {0, NULL}, MJ_NONE, NULL, NULL, 0, MJ_NONE, 0, 0, 0, 1, 1, 0},
-    {"tsuuiisou", "All honors", "Yakuman e m\303\243os limitadas", riichi_planet_when_40, NULL, {INT64_C(13), NULL}, 0, {0, NULL}, MJ_NONE, NULL, NULL, 0, MJ_NONE, 0, 0, 0, 1, 1, 0},
-    {"chinroutou", "All terminals", "Yakuman e m\303\243os limitadas", riichi_planet_when_41, NULL, {INT64_C(13), NULL}, 0, {0, NULL}, MJ_NONE, NULL, NULL, 0, MJ_NONE, 0, 0, 0, 1, 1, 0},
-    {"ryuuiisou", "All green", "Yakuman e m\303\243os limitadas", riichi_planet_when_42, NULL, {INT64_C(13), NULL}, 0, {0, NULL}, MJ_NONE, NULL, NULL, 0, MJ_NONE, 0, 0, 0, 1, 1, 0},
-    {"chuuren", "Nine gates", "Yakuman e m\303\243os limitadas", riichi_planet_when_43, NULL, {INT64_C(13), NULL}, 1, {INT64_C(0), NULL}, MJ_NONE, NULL, NULL, 0, MJ_NONE, 0, 0, 0, 1, 1, 0},
-    {"junsei_chuuren", "Pure nine gates (nine-sided wait)", "Yakuman e m\303\243os limitadas", riichi_planet_when_44, NULL, {INT64_C(26), NULL}, 1, {INT64_C(0), NULL}, MJ_NONE, riichi_planet_excludes_44, riichi_planet_exclude_limit_1, 1, MJ_NONE, 0, 0, 0, 1, 1, 0},
-    {"suukantsu", "Four kans", "Yakuman e m\303\243os limitadas", riichi_planet_when_45, NULL, {INT64_C(13), NULL}, 0, {0, NULL}, MJ_NONE, NULL, NULL, 0, MJ_NONE, 0, 0, 0, 1, 1, 0},
-    {"tenhou", "Heavenly hand", "Yakuman e m\303\243os limitadas", riichi_planet_when_46, NULL, {INT64_C(13), NULL}, 0, {0, NULL}, MJ_NONE, NULL, NULL, 0, MJ_NONE, 0, 0, 0, 1, 0, 0},
-    {"chiihou", "Earthly hand", "Yakuman e m\303\243os limitadas", riichi_planet_when_47, NULL, {INT64_C(13), NULL}, 0, {0, NULL}, MJ_NONE, NULL, NULL, 0, MJ_NONE, 0, 0, 0, 1, 0, 0},
+    riichi_planet_PATTERN_riichi, riichi_planet_PATTERN_double_riichi, riichi_planet_PATTERN_ippatsu,
+    riichi_planet_PATTERN_menzen_tsumo, riichi_planet_PATTERN_tanyao, riichi_planet_PATTERN_pinfu,
+    riichi_planet_PATTERN_iipeikou, riichi_planet_PATTERN_white_dragon,
+    riichi_planet_PATTERN_green_dragon, riichi_planet_PATTERN_red_dragon,
+    riichi_planet_PATTERN_seat_wind, riichi_planet_PATTERN_round_wind, riichi_planet_PATTERN_haitei,
+    riichi_planet_PATTERN_houtei, riichi_planet_PATTERN_rinshan, riichi_planet_PATTERN_chankan,
+    riichi_planet_PATTERN_chiitoitsu, riichi_planet_PATTERN_toitoi, riichi_planet_PATTERN_sanankou,
+    riichi_planet_PATTERN_sankantsu, riichi_planet_PATTERN_sanshoku_doukou,
+    riichi_planet_PATTERN_honroutou, riichi_planet_PATTERN_shousangen, riichi_planet_PATTERN_sanshoku,
+    riichi_planet_PATTERN_ittsu, riichi_planet_PATTERN_chanta, riichi_planet_PATTERN_ryanpeikou,
+    riichi_planet_PATTERN_honitsu, riichi_planet_PATTERN_junchan, riichi_planet_PATTERN_chinitsu,
+    riichi_planet_PATTERN_dora, riichi_planet_PATTERN_ura_dora, riichi_planet_PATTERN_red_fives,
+    riichi_planet_PATTERN_kokushi, riichi_planet_PATTERN_kokushi_thirteen_wait,
+    riichi_planet_PATTERN_suuankou, riichi_planet_PATTERN_suuankou_single_wait,
+    riichi_planet_PATTERN_daisangen, riichi_planet_PATTERN_shousuushii,
+    riichi_planet_PATTERN_daisuushii, riichi_planet_PATTERN_tsuuiisou, riichi_planet_PATTERN_chinroutou,
+    riichi_planet_PATTERN_ryuuiisou, riichi_planet_PATTERN_chuuren,
+    riichi_planet_PATTERN_junsei_chuuren, riichi_planet_PATTERN_suukantsu, riichi_planet_PATTERN_tenhou,
+    riichi_planet_PATTERN_chiihou,
 };
 
+#define riichi_planet_POINT_ITEM_base {"base", "base", NULL, NULL, {INT64_C(20), NULL}}
+#define riichi_planet_POINT_ITEM_closed_ron {"closed_ron", "closed ron", NULL, riichi_planet_point_when_1, {INT64_C(10), NULL}}
+#define riichi_planet_POINT_ITEM_tsumo {"tsumo", "self-draw (not pinfu)", NULL, riichi_planet_point_when_2, {INT64_C(2), NULL}}
+#define riichi_planet_POINT_ITEM_value_pair {"value_pair", "value pair (double wind 4)", NULL, NULL, {0, riichi_planet_point_value_3}}
+#define riichi_planet_POINT_ITEM_wait {"wait", "edge, closed or pair wait", NULL, riichi_planet_point_when_4, {INT64_C(2), NULL}}
+#define riichi_planet_POINT_ITEM_triplets {"triplets", "triplets and kans", NULL, NULL, {0, riichi_planet_point_value_5}}
 static MJ_MAYBE_UNUSED const mj_point_item riichi_planet_point_items[] = {
-    {"base", "base", NULL, NULL, {INT64_C(20), NULL}},
-    {"closed_ron", "closed ron", NULL, riichi_planet_point_when_1, {INT64_C(10), NULL}},
-    {"tsumo", "self-draw (not pinfu)", NULL, riichi_planet_point_when_2, {INT64_C(2), NULL}},
-    {"value_pair", "value pair (double wind 4)", NULL, NULL, {0, riichi_planet_point_value_3}},
-    {"wait", "edge, closed or pair wait", NULL, riichi_planet_point_when_4, {INT64_C(2), NULL}},
-    {"triplets", "triplets and kans", NULL, NULL, {0, riichi_planet_point_value_5}},
+    riichi_planet_POINT_ITEM_base, riichi_planet_POINT_ITEM_closed_ron, riichi_planet_POINT_ITEM_tsumo,
+    riichi_planet_POINT_ITEM_value_pair, riichi_planet_POINT_ITEM_wait,
+    riichi_planet_POINT_ITEM_triplets,
 };
 
+#define riichi_planet_VALUE_base {"base", riichi_planet_values_0}
 static MJ_MAYBE_UNUSED const mj_formula riichi_planet_values[] = {
-    {"base", riichi_planet_values_0},
+    riichi_planet_VALUE_base,
 };
 
+#define riichi_planet_RON_discarder {"discarder", riichi_planet_ron_0}
 static MJ_MAYBE_UNUSED const mj_formula riichi_planet_ron[] = {
-    {"discarder", riichi_planet_ron_0},
+    riichi_planet_RON_discarder,
 };
 
+#define riichi_planet_TSUMO_dealer {"dealer", riichi_planet_tsumo_0}
+#define riichi_planet_TSUMO_non_dealer {"non_dealer", riichi_planet_tsumo_1}
 static MJ_MAYBE_UNUSED const mj_formula riichi_planet_tsumo[] = {
-    {"dealer", riichi_planet_tsumo_0},
-    {"non_dealer", riichi_planet_tsumo_1},
+    riichi_planet_TSUMO_dealer, riichi_planet_TSUMO_non_dealer,
 };
 
-/* The fields of mj_profile; a profile extending this one starts from these. */
+/* The fields of mj_profile that are not 0 or NULL; a profile extending this one starts from these. */
 #define riichi_planet_PROFILE_FIELDS \
     .standard = 1, \
     .seven_pairs = 1, \
-    .seven_pairs_allow_four_of_a_kind = 0, \
     .thirteen_orphans = 1, \
-    .knitted = 0, \
-    .needs_only_wait = 0, \
-    .needs_only_live_wait = 0, \
     .needs_concealed_triplets = 1, \
     .needs_counts = 1, \
-    .requirements = NULL, \
-    .n_requirements = 0, \
     .patterns = riichi_planet_patterns, \
     .n_patterns = 48, \
-    .group_pick = NULL, \
-    .n_groups = 0, \
-    .has_cap = 0, \
-    .cap = INT64_C(0), \
     .prefer = riichi_planet_prefer, \
     .n_prefer = 3, \
     .has_minimum = 1, \
@@ -558,9 +568,7 @@ static MJ_MAYBE_UNUSED const mj_formula riichi_planet_tsumo[] = {
     .tsumo = riichi_planet_tsumo, \
     .n_tsumo = 2, \
     .hand_value = MJ_NONE, \
-    .n_options = 0, \
     .limit_hands_counted = MJ_NONE, \
-    .has_combinations = 0, \
     /* end of riichi_planet_PROFILE_FIELDS */
 
 static MJ_MAYBE_UNUSED const mj_profile riichi_planet_profile = {
@@ -570,22 +578,5 @@ static MJ_MAYBE_UNUSED const mj_profile riichi_planet_profile = {
 };
 
 #ifdef MJ_NATIVE_MAIN_riichi_planet
-static struct PyModuleDef module = {
-    PyModuleDef_HEAD_INIT, "_native_riichi_planet", "Native engine of profile riichi_planet (generated).", -1, NULL, NULL, NULL, NULL, NULL,
-};
-
-PyMODINIT_FUNC PyInit__native_riichi_planet(void) {
-    PyObject *m = PyModule_Create(&module);
-    if (m == NULL)
-        return NULL;
-    PyObject *capsule = PyCapsule_New((void *)&riichi_planet_profile, "mjspec.native_profile", NULL);
-    if (capsule == NULL || PyModule_AddObject(m, "PROFILE", capsule) < 0 ||
-        PyModule_AddIntConstant(m, "ABI", MJ_ABI) < 0 ||
-        PyModule_AddStringConstant(m, "DIGEST", "5f7e1d1562ab5e0f8a09dbbc1aceffb4") < 0) {
-        Py_XDECREF(capsule);
-        Py_DECREF(m);
-        return NULL;
-    }
-    return m;
-}
+MJ_NATIVE_MODULE(riichi_planet, "4c88e44223024ac36966ee2cdbc92dd7")
 #endif

@@ -4,25 +4,20 @@
  * Native engine of profile riichi_tenhou_east: the profile's tables and one C
  * function per spec expression, lowered by compiler/native.py; every mechanism
  * lives in the native core (runtime/native/score.c), which reads PROFILE.
- * It extends riichi_tenhou: this file includes that one's (digest 59aaffde734b9df963853f75e1935788)
- * and writes only the functions and tables that differ from those it includes.
+ * It extends riichi_tenhou: this file includes that one's (digest dc8d8a5d6edcb31103dba8de42163df2)
+ * and writes only the functions, tables and table rows that differ from those it includes.
  * Every name starts with the profile id, so that a profile extending this one can
  * include this file in turn; its module init is compiled only when this file is the
- * module being built (MJ_NATIVE_PARENT is undefined then).
+ * module being built (MJ_NATIVE_PARENT is undefined then). Each table row is a macro
+ * named for what it stands for (<id>_PATTERN_<pattern id>, ...), so that a table of a
+ * profile extending this one lists these rows by name, writing out only those it changes.
  */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
 
 #include "mjscore.h"
 #include "mjexpr.h"
-
-#ifndef MJ_MAYBE_UNUSED
-#if defined(__GNUC__) || defined(__clang__)
-#define MJ_MAYBE_UNUSED __attribute__((unused)) /* a profile extending this one may not use all */
-#else
-#define MJ_MAYBE_UNUSED
-#endif
-#endif
+#include "mjmodule.h"
 
 #ifndef MJ_NATIVE_PARENT
 #define MJ_NATIVE_MAIN_riichi_tenhou_east
@@ -43,22 +38,5 @@ static MJ_MAYBE_UNUSED const mj_profile riichi_tenhou_east_profile = {
 };
 
 #ifdef MJ_NATIVE_MAIN_riichi_tenhou_east
-static struct PyModuleDef module = {
-    PyModuleDef_HEAD_INIT, "_native_riichi_tenhou_east", "Native engine of profile riichi_tenhou_east (generated).", -1, NULL, NULL, NULL, NULL, NULL,
-};
-
-PyMODINIT_FUNC PyInit__native_riichi_tenhou_east(void) {
-    PyObject *m = PyModule_Create(&module);
-    if (m == NULL)
-        return NULL;
-    PyObject *capsule = PyCapsule_New((void *)&riichi_tenhou_east_profile, "mjspec.native_profile", NULL);
-    if (capsule == NULL || PyModule_AddObject(m, "PROFILE", capsule) < 0 ||
-        PyModule_AddIntConstant(m, "ABI", MJ_ABI) < 0 ||
-        PyModule_AddStringConstant(m, "DIGEST", "25a35792381370212054135239520493") < 0) {
-        Py_XDECREF(capsule);
-        Py_DECREF(m);
-        return NULL;
-    }
-    return m;
-}
+MJ_NATIVE_MODULE(riichi_tenhou_east, "a623d1220667178231aa7fad926d3a15")
 #endif

@@ -4,25 +4,20 @@
  * Native engine of profile sichuan_planet: the profile's tables and one C
  * function per spec expression, lowered by compiler/native.py; every mechanism
  * lives in the native core (runtime/native/score.c), which reads PROFILE.
- * It extends sichuan_tfmj: this file includes that one's (digest bc3aaf7e0e4650d02fdd79bbd813b677)
- * and writes only the functions and tables that differ from those it includes.
+ * It extends sichuan_tfmj: this file includes that one's (digest c35578b846ac5bace175cf7a9b0b389a)
+ * and writes only the functions, tables and table rows that differ from those it includes.
  * Every name starts with the profile id, so that a profile extending this one can
  * include this file in turn; its module init is compiled only when this file is the
- * module being built (MJ_NATIVE_PARENT is undefined then).
+ * module being built (MJ_NATIVE_PARENT is undefined then). Each table row is a macro
+ * named for what it stands for (<id>_PATTERN_<pattern id>, ...), so that a table of a
+ * profile extending this one lists these rows by name, writing out only those it changes.
  */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
 
 #include "mjscore.h"
 #include "mjexpr.h"
-
-#ifndef MJ_MAYBE_UNUSED
-#if defined(__GNUC__) || defined(__clang__)
-#define MJ_MAYBE_UNUSED __attribute__((unused)) /* a profile extending this one may not use all */
-#else
-#define MJ_MAYBE_UNUSED
-#endif
-#endif
+#include "mjmodule.h"
 
 #ifndef MJ_NATIVE_PARENT
 #define MJ_NATIVE_MAIN_sichuan_planet
@@ -43,16 +38,20 @@ static MJ_MAYBE_UNUSED const int sichuan_planet_exclude_limit_3[] = { -1 };
 
 static MJ_MAYBE_UNUSED const int sichuan_planet_group_pick[] = { MJ_PICK_ALL };
 
+#define sichuan_planet_PATTERN_ping_hu {"ping_hu", "Standard Hand", "Mod\303\250les de notation", sichuan_planet_when_0, NULL, {INT64_C(0), NULL}, 0, {0, NULL}, 0, NULL, NULL, 0, MJ_NONE, 0, 0, 0, 0, 1, 0}
+#define sichuan_planet_PATTERN_all_triplets {"all_triplets", "All Triplets (Dui Dui Hu)", "Mod\303\250les de notation", sichuan_tfmj_when_1, NULL, {INT64_C(1), NULL}, 0, {0, NULL}, 0, NULL, NULL, 0, MJ_NONE, 0, 0, 0, 0, 1, 0}
+#define sichuan_planet_PATTERN_full_flush {"full_flush", "Full Flush (Qing Yi Se)", "Mod\303\250les de notation", sichuan_tfmj_when_2, NULL, {INT64_C(2), NULL}, 0, {0, NULL}, MJ_NONE, NULL, NULL, 0, MJ_NONE, 0, 0, 0, 0, 1, 0}
+#define sichuan_planet_PATTERN_seven_pairs {"seven_pairs", "Seven Pairs (Qi Dui)", "Mod\303\250les de notation", sichuan_tfmj_when_3, NULL, {INT64_C(2), NULL}, 0, {0, NULL}, 0, sichuan_planet_excludes_3, sichuan_planet_exclude_limit_3, 1, MJ_NONE, 0, 0, 0, 0, 1, 0}
+#define sichuan_planet_PATTERN_root {"root", "Root (Gen)", "Mod\303\250les de notation", NULL, sichuan_tfmj_count_4, {INT64_C(1), NULL}, 0, {0, NULL}, MJ_NONE, NULL, NULL, 0, MJ_NONE, 0, 0, 0, 0, 1, 0}
+#define sichuan_planet_PATTERN_golden_hook {"golden_hook", "Golden Hook (Jin Gou Diao)", "Mod\303\250les de notation", sichuan_tfmj_when_5, NULL, {INT64_C(1), NULL}, 0, {0, NULL}, MJ_NONE, NULL, NULL, 0, MJ_NONE, 0, 0, 0, 0, 1, 0}
+#define sichuan_planet_PATTERN_hai_di {"hai_di", "Last Tile (Hai Di)", "Mod\303\250les de notation", sichuan_tfmj_when_6, NULL, {INT64_C(1), NULL}, 0, {0, NULL}, MJ_NONE, NULL, NULL, 0, MJ_NONE, 0, 0, 0, 0, 0, 0}
+#define sichuan_planet_PATTERN_kong_bloom {"kong_bloom", "Kong Bloom (Gang Shang Hua)", "Mod\303\250les de notation", sichuan_tfmj_when_7, NULL, {INT64_C(1), NULL}, 0, {0, NULL}, MJ_NONE, NULL, NULL, 0, MJ_NONE, 0, 0, 0, 0, 0, 0}
+#define sichuan_planet_PATTERN_robbing_kong {"robbing_kong", "Robbing the Kong (Qiang Gang Hu)", "Mod\303\250les de notation; Kongs, vol et passage", sichuan_tfmj_when_9, NULL, {INT64_C(1), NULL}, 0, {0, NULL}, MJ_NONE, NULL, NULL, 0, MJ_NONE, 0, 0, 0, 0, 0, 0}
 static MJ_MAYBE_UNUSED const mj_pattern sichuan_planet_patterns[] = {
-    {"ping_hu", "Standard Hand", "Mod\303\250les de notation", sichuan_planet_when_0, NULL, {INT64_C(0), NULL}, 0, {0, NULL}, 0, NULL, NULL, 0, MJ_NONE, 0, 0, 0, 0, 1, 0},
-    {"all_triplets", "All Triplets (Dui Dui Hu)", "Mod\303\250les de notation", sichuan_tfmj_when_1, NULL, {INT64_C(1), NULL}, 0, {0, NULL}, 0, NULL, NULL, 0, MJ_NONE, 0, 0, 0, 0, 1, 0},
-    {"full_flush", "Full Flush (Qing Yi Se)", "Mod\303\250les de notation", sichuan_tfmj_when_2, NULL, {INT64_C(2), NULL}, 0, {0, NULL}, MJ_NONE, NULL, NULL, 0, MJ_NONE, 0, 0, 0, 0, 1, 0},
-    {"seven_pairs", "Seven Pairs (Qi Dui)", "Mod\303\250les de notation", sichuan_tfmj_when_3, NULL, {INT64_C(2), NULL}, 0, {0, NULL}, 0, sichuan_planet_excludes_3, sichuan_planet_exclude_limit_3, 1, MJ_NONE, 0, 0, 0, 0, 1, 0},
-    {"root", "Root (Gen)", "Mod\303\250les de notation", NULL, sichuan_tfmj_count_4, {INT64_C(1), NULL}, 0, {0, NULL}, MJ_NONE, NULL, NULL, 0, MJ_NONE, 0, 0, 0, 0, 1, 0},
-    {"golden_hook", "Golden Hook (Jin Gou Diao)", "Mod\303\250les de notation", sichuan_tfmj_when_5, NULL, {INT64_C(1), NULL}, 0, {0, NULL}, MJ_NONE, NULL, NULL, 0, MJ_NONE, 0, 0, 0, 0, 1, 0},
-    {"hai_di", "Last Tile (Hai Di)", "Mod\303\250les de notation", sichuan_tfmj_when_6, NULL, {INT64_C(1), NULL}, 0, {0, NULL}, MJ_NONE, NULL, NULL, 0, MJ_NONE, 0, 0, 0, 0, 0, 0},
-    {"kong_bloom", "Kong Bloom (Gang Shang Hua)", "Mod\303\250les de notation", sichuan_tfmj_when_7, NULL, {INT64_C(1), NULL}, 0, {0, NULL}, MJ_NONE, NULL, NULL, 0, MJ_NONE, 0, 0, 0, 0, 0, 0},
-    {"robbing_kong", "Robbing the Kong (Qiang Gang Hu)", "Mod\303\250les de notation; Kongs, vol et passage", sichuan_tfmj_when_9, NULL, {INT64_C(1), NULL}, 0, {0, NULL}, MJ_NONE, NULL, NULL, 0, MJ_NONE, 0, 0, 0, 0, 0, 0},
+    sichuan_planet_PATTERN_ping_hu, sichuan_planet_PATTERN_all_triplets,
+    sichuan_planet_PATTERN_full_flush, sichuan_planet_PATTERN_seven_pairs, sichuan_planet_PATTERN_root,
+    sichuan_planet_PATTERN_golden_hook, sichuan_planet_PATTERN_hai_di,
+    sichuan_planet_PATTERN_kong_bloom, sichuan_planet_PATTERN_robbing_kong,
 };
 
 /* The fields of mj_profile that differ from sichuan_tfmj's, after its own (a later
@@ -71,22 +70,5 @@ static MJ_MAYBE_UNUSED const mj_profile sichuan_planet_profile = {
 };
 
 #ifdef MJ_NATIVE_MAIN_sichuan_planet
-static struct PyModuleDef module = {
-    PyModuleDef_HEAD_INIT, "_native_sichuan_planet", "Native engine of profile sichuan_planet (generated).", -1, NULL, NULL, NULL, NULL, NULL,
-};
-
-PyMODINIT_FUNC PyInit__native_sichuan_planet(void) {
-    PyObject *m = PyModule_Create(&module);
-    if (m == NULL)
-        return NULL;
-    PyObject *capsule = PyCapsule_New((void *)&sichuan_planet_profile, "mjspec.native_profile", NULL);
-    if (capsule == NULL || PyModule_AddObject(m, "PROFILE", capsule) < 0 ||
-        PyModule_AddIntConstant(m, "ABI", MJ_ABI) < 0 ||
-        PyModule_AddStringConstant(m, "DIGEST", "ae24c91179f1aff07b4c0e6d788d2b1b") < 0) {
-        Py_XDECREF(capsule);
-        Py_DECREF(m);
-        return NULL;
-    }
-    return m;
-}
+MJ_NATIVE_MODULE(sichuan_planet, "406fa83ad570337769ccf0cec73dd5e4")
 #endif

@@ -6,21 +6,16 @@
  * lives in the native core (runtime/native/score.c), which reads PROFILE.
  * Every name starts with the profile id, so that a profile extending this one can
  * include this file in turn; its module init is compiled only when this file is the
- * module being built (MJ_NATIVE_PARENT is undefined then).
+ * module being built (MJ_NATIVE_PARENT is undefined then). Each table row is a macro
+ * named for what it stands for (<id>_PATTERN_<pattern id>, ...), so that a table of a
+ * profile extending this one lists these rows by name, writing out only those it changes.
  */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
 
 #include "mjscore.h"
 #include "mjexpr.h"
-
-#ifndef MJ_MAYBE_UNUSED
-#if defined(__GNUC__) || defined(__clang__)
-#define MJ_MAYBE_UNUSED __attribute__((unused)) /* a profile extending this one may not use all */
-#else
-#define MJ_MAYBE_UNUSED
-#endif
-#endif
+#include "mjmodule.h"
 
 #ifndef MJ_NATIVE_PARENT
 #define MJ_NATIVE_MAIN_sichuan_tfmj
@@ -128,46 +123,48 @@ static MJ_MAYBE_UNUSED const int sichuan_tfmj_group_pick[] = { MJ_PICK_HIGHEST }
 
 static MJ_MAYBE_UNUSED const int sichuan_tfmj_prefer[] = { MJ_PREFER_TOTAL };
 
+#define sichuan_tfmj_REQUIREMENT_missing_suit_absent {"the hand still holds the missing suit (with none declared, it holds all three suits)", sichuan_tfmj_require_0}
 static MJ_MAYBE_UNUSED const mj_requirement sichuan_tfmj_requirements[] = {
-    {"the hand still holds the missing suit (with none declared, it holds all three suits)", sichuan_tfmj_require_0},
+    sichuan_tfmj_REQUIREMENT_missing_suit_absent,
 };
 
+#define sichuan_tfmj_PATTERN_ping_hu {"ping_hu", "Basic Hand (Ping Hu)", "\302\2477", sichuan_tfmj_when_0, NULL, {INT64_C(0), NULL}, 0, {0, NULL}, 0, NULL, NULL, 0, MJ_NONE, 0, 0, 0, 0, 1, 0}
+#define sichuan_tfmj_PATTERN_all_triplets {"all_triplets", "All Triplets (Dui Dui Hu)", "\302\2477", sichuan_tfmj_when_1, NULL, {INT64_C(1), NULL}, 0, {0, NULL}, 0, NULL, NULL, 0, MJ_NONE, 0, 0, 0, 0, 1, 0}
+#define sichuan_tfmj_PATTERN_full_flush {"full_flush", "Full Flush (Qing Yi Se)", "\302\2477", sichuan_tfmj_when_2, NULL, {INT64_C(2), NULL}, 0, {0, NULL}, MJ_NONE, NULL, NULL, 0, MJ_NONE, 0, 0, 0, 0, 1, 0}
+#define sichuan_tfmj_PATTERN_seven_pairs {"seven_pairs", "Seven Pairs (Qi Dui)", "\302\2477", sichuan_tfmj_when_3, NULL, {INT64_C(2), NULL}, 0, {0, NULL}, 0, NULL, NULL, 0, MJ_NONE, 0, 0, 0, 0, 1, 0}
+#define sichuan_tfmj_PATTERN_root {"root", "Root (Gen)", "\302\2477", NULL, sichuan_tfmj_count_4, {INT64_C(1), NULL}, 0, {0, NULL}, MJ_NONE, NULL, NULL, 0, MJ_NONE, 0, 0, 0, 0, 1, 0}
+#define sichuan_tfmj_PATTERN_golden_hook {"golden_hook", "Golden Hook (Jin Gou Diao)", "\302\2477", sichuan_tfmj_when_5, NULL, {INT64_C(1), NULL}, 0, {0, NULL}, MJ_NONE, NULL, NULL, 0, MJ_NONE, 0, 0, 0, 0, 1, 0}
+#define sichuan_tfmj_PATTERN_hai_di {"hai_di", "Last Tile (Hai Di)", "\302\2476, \302\2477", sichuan_tfmj_when_6, NULL, {INT64_C(1), NULL}, 0, {0, NULL}, MJ_NONE, NULL, NULL, 0, MJ_NONE, 0, 0, 0, 0, 0, 0}
+#define sichuan_tfmj_PATTERN_kong_bloom {"kong_bloom", "Kong Bloom (Gang Shang Hua)", "\302\2477", sichuan_tfmj_when_7, NULL, {INT64_C(1), NULL}, 0, {0, NULL}, MJ_NONE, NULL, NULL, 0, MJ_NONE, 0, 0, 0, 0, 0, 0}
+#define sichuan_tfmj_PATTERN_kong_shot {"kong_shot", "Shoot After Kong (Gang Shang Pao)", "\302\2477", sichuan_tfmj_when_8, NULL, {INT64_C(1), NULL}, 0, {0, NULL}, MJ_NONE, NULL, NULL, 0, MJ_NONE, 0, 0, 0, 0, 0, 0}
+#define sichuan_tfmj_PATTERN_robbing_kong {"robbing_kong", "Robbing the Kong (Qiang Gang Hu)", "\302\2473, \302\2477", sichuan_tfmj_when_9, NULL, {INT64_C(1), NULL}, 0, {0, NULL}, MJ_NONE, NULL, NULL, 0, MJ_NONE, 0, 0, 0, 0, 0, 0}
 static MJ_MAYBE_UNUSED const mj_pattern sichuan_tfmj_patterns[] = {
-    {"ping_hu", "Basic Hand (Ping Hu)", "\302\2477", sichuan_tfmj_when_0, NULL, {INT64_C(0), NULL}, 0, {0, NULL}, 0, NULL, NULL, 0, MJ_NONE, 0, 0, 0, 0, 1, 0},
-    {"all_triplets", "All Triplets (Dui Dui Hu)", "\302\2477", sichuan_tfmj_when_1, NULL, {INT64_C(1), NULL}, 0, {0, NULL}, 0, NULL, NULL, 0, MJ_NONE, 0, 0, 0, 0, 1, 0},
-    {"full_flush", "Full Flush (Qing Yi Se)", "\302\2477", sichuan_tfmj_when_2, NULL, {INT64_C(2), NULL}, 0, {0, NULL}, MJ_NONE, NULL, NULL, 0, MJ_NONE, 0, 0, 0, 0, 1, 0},
-    {"seven_pairs", "Seven Pairs (Qi Dui)", "\302\2477", sichuan_tfmj_when_3, NULL, {INT64_C(2), NULL}, 0, {0, NULL}, 0, NULL, NULL, 0, MJ_NONE, 0, 0, 0, 0, 1, 0},
-    {"root", "Root (Gen)", "\302\2477", NULL, sichuan_tfmj_count_4, {INT64_C(1), NULL}, 0, {0, NULL}, MJ_NONE, NULL, NULL, 0, MJ_NONE, 0, 0, 0, 0, 1, 0},
-    {"golden_hook", "Golden Hook (Jin Gou Diao)", "\302\2477", sichuan_tfmj_when_5, NULL, {INT64_C(1), NULL}, 0, {0, NULL}, MJ_NONE, NULL, NULL, 0, MJ_NONE, 0, 0, 0, 0, 1, 0},
-    {"hai_di", "Last Tile (Hai Di)", "\302\2476, \302\2477", sichuan_tfmj_when_6, NULL, {INT64_C(1), NULL}, 0, {0, NULL}, MJ_NONE, NULL, NULL, 0, MJ_NONE, 0, 0, 0, 0, 0, 0},
-    {"kong_bloom", "Kong Bloom (Gang Shang Hua)", "\302\2477", sichuan_tfmj_when_7, NULL, {INT64_C(1), NULL}, 0, {0, NULL}, MJ_NONE, NULL, NULL, 0, MJ_NONE, 0, 0, 0, 0, 0, 0},
-    {"kong_shot", "Shoot After Kong (Gang Shang Pao)", "\302\2477", sichuan_tfmj_when_8, NULL, {INT64_C(1), NULL}, 0, {0, NULL}, MJ_NONE, NULL, NULL, 0, MJ_NONE, 0, 0, 0, 0, 0, 0},
-    {"robbing_kong", "Robbing the Kong (Qiang Gang Hu)", "\302\2473, \302\2477", sichuan_tfmj_when_9, NULL, {INT64_C(1), NULL}, 0, {0, NULL}, MJ_NONE, NULL, NULL, 0, MJ_NONE, 0, 0, 0, 0, 0, 0},
+    sichuan_tfmj_PATTERN_ping_hu, sichuan_tfmj_PATTERN_all_triplets, sichuan_tfmj_PATTERN_full_flush,
+    sichuan_tfmj_PATTERN_seven_pairs, sichuan_tfmj_PATTERN_root, sichuan_tfmj_PATTERN_golden_hook,
+    sichuan_tfmj_PATTERN_hai_di, sichuan_tfmj_PATTERN_kong_bloom, sichuan_tfmj_PATTERN_kong_shot,
+    sichuan_tfmj_PATTERN_robbing_kong,
 };
 
+#define sichuan_tfmj_VALUE_unit {"unit", sichuan_tfmj_values_0}
 static MJ_MAYBE_UNUSED const mj_formula sichuan_tfmj_values[] = {
-    {"unit", sichuan_tfmj_values_0},
+    sichuan_tfmj_VALUE_unit,
 };
 
+#define sichuan_tfmj_RON_discarder {"discarder", sichuan_tfmj_ron_0}
 static MJ_MAYBE_UNUSED const mj_formula sichuan_tfmj_ron[] = {
-    {"discarder", sichuan_tfmj_ron_0},
+    sichuan_tfmj_RON_discarder,
 };
 
+#define sichuan_tfmj_TSUMO_each {"each", sichuan_tfmj_tsumo_0}
 static MJ_MAYBE_UNUSED const mj_formula sichuan_tfmj_tsumo[] = {
-    {"each", sichuan_tfmj_tsumo_0},
+    sichuan_tfmj_TSUMO_each,
 };
 
-/* The fields of mj_profile; a profile extending this one starts from these. */
+/* The fields of mj_profile that are not 0 or NULL; a profile extending this one starts from these. */
 #define sichuan_tfmj_PROFILE_FIELDS \
     .standard = 1, \
     .seven_pairs = 1, \
     .seven_pairs_allow_four_of_a_kind = 1, \
-    .thirteen_orphans = 0, \
-    .knitted = 0, \
-    .needs_only_wait = 0, \
-    .needs_only_live_wait = 0, \
-    .needs_concealed_triplets = 0, \
-    .needs_counts = 0, \
     .requirements = sichuan_tfmj_requirements, \
     .n_requirements = 1, \
     .patterns = sichuan_tfmj_patterns, \
@@ -178,15 +175,6 @@ static MJ_MAYBE_UNUSED const mj_formula sichuan_tfmj_tsumo[] = {
     .cap = INT64_C(3), \
     .prefer = sichuan_tfmj_prefer, \
     .n_prefer = 1, \
-    .has_minimum = 0, \
-    .minimum_at_least = INT64_C(0), \
-    .minimum_without = NULL, \
-    .n_minimum_without = 0, \
-    .minimum_reason_en = NULL, \
-    .has_points = 0, \
-    .point_items = NULL, \
-    .n_point_items = 0, \
-    .points_result = NULL, \
     .values = sichuan_tfmj_values, \
     .n_values = 1, \
     .ron = sichuan_tfmj_ron, \
@@ -194,9 +182,7 @@ static MJ_MAYBE_UNUSED const mj_formula sichuan_tfmj_tsumo[] = {
     .tsumo = sichuan_tfmj_tsumo, \
     .n_tsumo = 1, \
     .hand_value = MJ_NONE, \
-    .n_options = 0, \
     .limit_hands_counted = MJ_NONE, \
-    .has_combinations = 0, \
     /* end of sichuan_tfmj_PROFILE_FIELDS */
 
 static MJ_MAYBE_UNUSED const mj_profile sichuan_tfmj_profile = {
@@ -206,22 +192,5 @@ static MJ_MAYBE_UNUSED const mj_profile sichuan_tfmj_profile = {
 };
 
 #ifdef MJ_NATIVE_MAIN_sichuan_tfmj
-static struct PyModuleDef module = {
-    PyModuleDef_HEAD_INIT, "_native_sichuan_tfmj", "Native engine of profile sichuan_tfmj (generated).", -1, NULL, NULL, NULL, NULL, NULL,
-};
-
-PyMODINIT_FUNC PyInit__native_sichuan_tfmj(void) {
-    PyObject *m = PyModule_Create(&module);
-    if (m == NULL)
-        return NULL;
-    PyObject *capsule = PyCapsule_New((void *)&sichuan_tfmj_profile, "mjspec.native_profile", NULL);
-    if (capsule == NULL || PyModule_AddObject(m, "PROFILE", capsule) < 0 ||
-        PyModule_AddIntConstant(m, "ABI", MJ_ABI) < 0 ||
-        PyModule_AddStringConstant(m, "DIGEST", "bc3aaf7e0e4650d02fdd79bbd813b677") < 0) {
-        Py_XDECREF(capsule);
-        Py_DECREF(m);
-        return NULL;
-    }
-    return m;
-}
+MJ_NATIVE_MODULE(sichuan_tfmj, "c35578b846ac5bace175cf7a9b0b389a")
 #endif

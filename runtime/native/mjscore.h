@@ -16,7 +16,9 @@
 
 #include <stdint.h>
 
-#define MJ_ABI 2 /* bumped whenever a struct below changes: the core refuses other modules */
+#include "mjsituation.h" /* the situation's slots and fields (written from runtime/context.py) */
+
+#define MJ_ABI 3 /* bumped whenever a struct below (or mjsituation.h) changes: the core refuses other modules */
 
 /* suit: m p s z (the vocabulary's SUIT; flowers never reach expressions) */
 enum { MJ_SUIT_M = 0, MJ_SUIT_P = 1, MJ_SUIT_S = 2, MJ_SUIT_Z = 3 };
@@ -90,17 +92,17 @@ typedef struct mj_view {
     int n_tiles;
     unsigned suits; /* bit MJ_SUIT_x */
     uint64_t tile_mask;
-    int64_t four_of_a_kinds;
-    int is_closed, tsumo, ron, last_tile, after_kong, kong_shot, robbing_kong, first_draw, fourth_tile;
-    int riichi, double_riichi, ippatsu, dealer;
-    int seat_wind, round_wind; /* MJ_WIND_* */
-    int missing_suit;          /* MJ_SUIT_* or MJ_NONE */
-    int winner, original_call, kong_upon_kong;
-    int64_t flowers, own_bonus, bonus_sets, dealer_wins, concealed_triplets;
-    /* -1: not computed yet. Expressions read them through mj_only_wait / mj_only_live_wait
-     * (mjexpr.h), which ask resolve_waits the first time: the formal waits cost a search that
-     * most hands never need (GB reads only_wait only after an edge, closed or single wait). */
-    int only_wait, only_live_wait;
+    int64_t four_of_a_kinds, concealed_triplets;
+    int is_closed, tsumo, ron, winner;
+    /* The situation, one field per slot mjsituation.h says the view holds (runtime/context.py
+     * SITUATION): flags; dealer; seat_wind, round_wind (MJ_WIND_*); missing_suit (MJ_SUIT_* or
+     * MJ_NONE); the flower counts; dealer_wins; only_wait and only_live_wait. These two are -1
+     * when not computed yet: expressions read them through mj_wait_fact (mjexpr.h), which asks
+     * resolve_waits the first time: the formal waits cost a search that most hands never need
+     * (GB reads only_wait only after an edge, closed or single wait). */
+#define MJ_VIEW_FIELD(ctype, name, slot) ctype name;
+    MJ_SITUATION_VIEW(MJ_VIEW_FIELD)
+#undef MJ_VIEW_FIELD
     void (*resolve_waits)(struct mj_view *v); /* the core's; NULL: an unknown one is not computable */
     const void *waits_request;                /* what resolve_waits reads besides the view */
     mj_tile dora_indicators[MJ_MAX_INDICATORS];

@@ -6,7 +6,7 @@
  *
  *     (concealed, melds, win, tsumo, situation, dora, ura)
  *
- * (tile codes kind * 2 + red; `situation` in the order of runtime/native_score.py SITUATION,
+ * (tile codes kind * 2 + red; `situation` slot by slot as mjsituation.h numbers them,
  * with only_wait and only_live_wait -1), or None. None means "the Python path reads this
  * request": anything this reader is not sure of, every malformed request among them, so that
  * every error message is the one runtime/request.py and runtime/scoring.py write. It accepts
@@ -23,6 +23,8 @@
 #include <Python.h>
 #include <stdint.h>
 #include <string.h>
+
+#include "mjsituation.h" /* the situation's slots (MJ_SIT_*), written from runtime/context.py */
 
 #define N_CODES 84
 #define MAX_PARSED 32
@@ -170,13 +172,6 @@ static int meld_shape_ok(int type, const uint8_t *codes, int n) {
     return 1;
 }
 
-/* Situation slots (runtime/native_score.py SITUATION). */
-enum {
-    S_LAST_TILE, S_AFTER_KONG, S_KONG_SHOT, S_ROBBING_KONG, S_FIRST_DRAW, S_FOURTH_TILE, S_RIICHI,
-    S_DOUBLE_RIICHI, S_IPPATSU, S_DEALER, S_SEAT_WIND, S_ROUND_WIND, S_MISSING_SUIT, S_FLOWERS,
-    S_OWN_BONUS, S_BONUS_SETS, S_ORIGINAL_CALL, S_KONG_UPON_KONG, S_DEALER_WINS, S_HONBA,
-    S_ONLY_WAIT, S_ONLY_LIVE_WAIT, N_SITUATION
-};
 
 /* The facts a row of runtime/situation.py CONTRADICTIONS may name, by bit (the module's FACTS):
  * the context's flags as given (riichi before `or double_riichi`), how the hand was won, whether it
@@ -204,11 +199,11 @@ static PyObject *pack(PyObject *self, PyObject *args) {
     uint8_t meld_tiles[4][MAX_PARSED];
     int meld_n[4], meld_type[4], n_melds = 0;
     int tsumo = -1;
-    long long sit[N_SITUATION];
-    for (int i = 0; i < N_SITUATION; i++)
+    long long sit[MJ_N_SITUATION];
+    for (int i = 0; i < MJ_N_SITUATION; i++)
         sit[i] = 0;
-    sit[S_MISSING_SUIT] = -1;
-    sit[S_ONLY_WAIT] = sit[S_ONLY_LIVE_WAIT] = -1;
+    sit[MJ_SIT_MISSING_SUIT] = -1;
+    sit[MJ_SIT_ONLY_WAIT] = sit[MJ_SIT_ONLY_LIVE_WAIT] = -1;
     int dealer_given = -1, riichi = 0, double_riichi = 0;
     PyObject *key, *value;
     Py_ssize_t pos = 0;
@@ -271,22 +266,16 @@ static PyObject *pack(PyObject *self, PyObject *args) {
                 long long x;
                 if (c == NULL)
                     goto none;
-#define BOOL_KEY(name, slot)                                                                                 \
-    if (strcmp(c, name) == 0) {                                                                          \
+/* every flag of the situation (mjsituation.h), but the riichi flags, read below as given */
+#define BOOL_KEY(name, slot, read)                                                                           \
+    if (read == MJ_READ_FLAG && slot != MJ_SIT_RIICHI && slot != MJ_SIT_DOUBLE_RIICHI &&                \
+        strcmp(c, #name) == 0) {                                                                         \
         if (!read_bool(cv, &b))                                                                          \
             goto none;                                                                                   \
         sit[slot] = b;                                                                                   \
         continue;                                                                                        \
     }
-                BOOL_KEY("last_tile", S_LAST_TILE)
-                BOOL_KEY("after_kong", S_AFTER_KONG)
-                BOOL_KEY("kong_shot", S_KONG_SHOT)
-                BOOL_KEY("robbing_kong", S_ROBBING_KONG)
-                BOOL_KEY("first_draw", S_FIRST_DRAW)
-                BOOL_KEY("fourth_tile", S_FOURTH_TILE)
-                BOOL_KEY("ippatsu", S_IPPATSU)
-                BOOL_KEY("original_call", S_ORIGINAL_CALL)
-                BOOL_KEY("kong_upon_kong", S_KONG_UPON_KONG)
+                MJ_SITUATION_CONTEXT(BOOL_KEY)
 #undef BOOL_KEY
                 if (strcmp(c, "riichi") == 0) {
                     if (!read_bool(cv, &riichi))
@@ -303,11 +292,11 @@ static PyObject *pack(PyObject *self, PyObject *args) {
                 } else if (strcmp(c, "honba") == 0) {
                     if (!read_count(cv, &x))
                         goto none;
-                    sit[S_HONBA] = x;
+                    sit[MJ_SIT_HONBA] = x;
                 } else if (strcmp(c, "dealer_wins") == 0) {
                     if (!read_count(cv, &x))
                         goto none;
-                    sit[S_DEALER_WINS] = x;
+                    sit[MJ_SIT_DEALER_WINS] = x;
                 } else if (strcmp(c, "riichi_sticks") == 0) {
                     if (!read_count(cv, &x))
                         goto none;
@@ -315,7 +304,7 @@ static PyObject *pack(PyObject *self, PyObject *args) {
                     int w = wind_code(cv);
                     if (w < 0)
                         goto none;
-                    sit[c[0] == 's' ? S_SEAT_WIND : S_ROUND_WIND] = w;
+                    sit[c[0] == 's' ? MJ_SIT_SEAT_WIND : MJ_SIT_ROUND_WIND] = w;
                 } else if (strcmp(c, "missing_suit") == 0) {
                     if (cv == Py_None)
                         continue;
@@ -327,11 +316,11 @@ static PyObject *pack(PyObject *self, PyObject *args) {
                         goto none;
                     }
                     if (strcmp(m, "m") == 0)
-                        sit[S_MISSING_SUIT] = 0;
+                        sit[MJ_SIT_MISSING_SUIT] = 0;
                     else if (strcmp(m, "p") == 0)
-                        sit[S_MISSING_SUIT] = 1;
+                        sit[MJ_SIT_MISSING_SUIT] = 1;
                     else if (strcmp(m, "s") == 0)
-                        sit[S_MISSING_SUIT] = 2;
+                        sit[MJ_SIT_MISSING_SUIT] = 2;
                     else
                         goto none;
                 } else if (strcmp(c, "dora_indicators") == 0 || strcmp(c, "ura_indicators") == 0) {
@@ -387,11 +376,14 @@ static PyObject *pack(PyObject *self, PyObject *args) {
         goto none; /* more indicators than the dead wall shows (runtime/situation.py too_many_copies) */
     /* Situations that exclude each other (runtime/situation.py contradictory_situation, its
      * CONTRADICTIONS rows as masks over FACTS): the Python path refuses them with its reason. */
-    uint32_t facts = (tsumo ? 1u << 11 : 1u << 12) | (n_melds ? 1u << 13 : 0) | (sit[S_AFTER_KONG] ? 0 : 1u << 14);
+    uint32_t facts = (tsumo ? 1u << 11 : 1u << 12) | (n_melds ? 1u << 13 : 0) | (sit[MJ_SIT_AFTER_KONG] ? 0 : 1u << 14);
+    _Static_assert(MJ_SIT_LAST_TILE == 0 && MJ_SIT_FOURTH_TILE == 5 && MJ_SIT_RIICHI == 6 &&
+                       MJ_SIT_DOUBLE_RIICHI == 7 && MJ_SIT_IPPATSU == 8,
+                   "FACTS 0-8 are the situation's slots 0-8");
     for (int i = 0; i < 9; i++) /* FACTS 0-8 are situation slots 0-8 (the riichi flags as given) */
-        if (i == S_RIICHI ? riichi : i == S_DOUBLE_RIICHI ? double_riichi : sit[i]) facts |= 1u << i;
-    if (sit[S_ORIGINAL_CALL]) facts |= 1u << 9;
-    if (sit[S_KONG_UPON_KONG]) facts |= 1u << 10;
+        if (i == MJ_SIT_RIICHI ? riichi : i == MJ_SIT_DOUBLE_RIICHI ? double_riichi : sit[i]) facts |= 1u << i;
+    if (sit[MJ_SIT_ORIGINAL_CALL]) facts |= 1u << 9;
+    if (sit[MJ_SIT_KONG_UPON_KONG]) facts |= 1u << 10;
     for (Py_ssize_t i = 0; i < PyTuple_GET_SIZE(contradictions); i++) {
         PyObject *row = PyTuple_GET_ITEM(contradictions, i);
         long mask = PyLong_Check(row) ? PyLong_AsLong(row) : -1;
@@ -422,16 +414,16 @@ static PyObject *pack(PyObject *self, PyObject *args) {
         if (seen_flower[f]++)
             goto none;
     }
-    sit[S_FLOWERS] = n_flowers;
+    sit[MJ_SIT_FLOWERS] = n_flowers;
     if (n_flowers) {
-        int own = (int)sit[S_SEAT_WIND]; /* East owns 1f and 5f, South 2f and 6f... */
-        sit[S_OWN_BONUS] = seen_flower[own] + seen_flower[own + 4];
-        sit[S_BONUS_SETS] = (seen_flower[0] && seen_flower[1] && seen_flower[2] && seen_flower[3]) +
+        int own = (int)sit[MJ_SIT_SEAT_WIND]; /* East owns 1f and 5f, South 2f and 6f... */
+        sit[MJ_SIT_OWN_BONUS] = seen_flower[own] + seen_flower[own + 4];
+        sit[MJ_SIT_BONUS_SETS] = (seen_flower[0] && seen_flower[1] && seen_flower[2] && seen_flower[3]) +
                             (seen_flower[4] && seen_flower[5] && seen_flower[6] && seen_flower[7]);
     }
-    sit[S_RIICHI] = riichi || double_riichi;
-    sit[S_DOUBLE_RIICHI] = double_riichi;
-    sit[S_DEALER] = dealer_given >= 0 ? dealer_given : sit[S_SEAT_WIND] == 0;
+    sit[MJ_SIT_RIICHI] = riichi || double_riichi;
+    sit[MJ_SIT_DOUBLE_RIICHI] = double_riichi;
+    sit[MJ_SIT_DEALER] = dealer_given >= 0 ? dealer_given : sit[MJ_SIT_SEAT_WIND] == 0;
 
     PyObject *melds = PyTuple_New(n_melds);
     if (melds == NULL)
@@ -444,12 +436,12 @@ static PyObject *pack(PyObject *self, PyObject *args) {
         }
         PyTuple_SET_ITEM(melds, m, item);
     }
-    PyObject *situation = PyTuple_New(N_SITUATION);
+    PyObject *situation = PyTuple_New(MJ_N_SITUATION);
     if (situation == NULL) {
         Py_DECREF(melds);
         goto done;
     }
-    for (int i = 0; i < N_SITUATION; i++) {
+    for (int i = 0; i < MJ_N_SITUATION; i++) {
         PyObject *x = PyLong_FromLongLong(sit[i]);
         if (x == NULL) {
             Py_DECREF(melds);

@@ -15,13 +15,11 @@
  *   melds      tuple of (MJ_MELD_* code, bytes of tile codes)
  *   win        int: the winning tile's code
  *   tsumo      bool
- *   situation  tuple of SITUATION_FIELDS ints, in this order (runtime/native_score.py packs it):
- *                0 last_tile  1 after_kong  2 kong_shot  3 robbing_kong  4 first_draw
- *                5 fourth_tile  6 riichi (already `riichi or double_riichi`)  7 double_riichi
- *                8 ippatsu  9 dealer (WinContext.is_dealer)  10 seat_wind  11 round_wind (MJ_WIND_*)
- *                12 missing_suit (MJ_SUIT_* or MJ_NONE)  13 flowers  14 own_bonus  15 bonus_sets
- *                16 original_call  17 kong_upon_kong  18 dealer_wins  19 honba
- *                20 only_wait  21 only_live_wait (1/0, or -1 when the profile reads neither)
+ *   situation  tuple of SITUATION_FIELDS ints, slot by slot as mjsituation.h numbers them
+ *              (runtime/context.py SITUATION; runtime/native_score.py packs it): riichi is
+ *              already `riichi or double_riichi`, dealer WinContext.is_dealer, the winds
+ *              MJ_WIND_*, missing_suit MJ_SUIT_* or MJ_NONE, only_wait and only_live_wait 1/0,
+ *              or -1 when the profile reads neither
  *   dora, ura  bytes: indicator tile codes
  *   options    bytes: 3 native int64 per declared option (value or points, doubles, limit)
  * -> (legal, reason, patterns, total, capped, fu, payments, limit, point_items, value) or None
@@ -73,7 +71,7 @@
 #include "mjscore.h"
 
 #define N_KINDS 34
-#define SITUATION_FIELDS 22
+#define SITUATION_FIELDS MJ_N_SITUATION
 #define MAX_SUIT_WAYS 64   /* distinct decompositions of one suit's tiles (far fewer occur) */
 #define MAX_READINGS 256   /* complete readings of one hand */
 #define MAX_ARRS 1024      /* arrangements of one hand (readings x distinct winning groups) */
@@ -1926,14 +1924,11 @@ static int score(const request_t *q, result_t *out, result_t *cur, result_t *und
         if (q->melds.groups[m].meld != MJ_MELD_ANKAN) v.is_closed = 0;
     v.tsumo = q->tsumo;
     v.ron = !q->tsumo;
-    const int64_t *s = q->sit;
-    v.last_tile = (int)s[0], v.after_kong = (int)s[1], v.kong_shot = (int)s[2], v.robbing_kong = (int)s[3];
-    v.first_draw = (int)s[4], v.fourth_tile = (int)s[5], v.riichi = (int)s[6], v.double_riichi = (int)s[7];
-    v.ippatsu = (int)s[8], v.dealer = (int)s[9], v.seat_wind = (int)s[10], v.round_wind = (int)s[11];
-    v.missing_suit = (int)s[12], v.flowers = s[13], v.own_bonus = s[14], v.bonus_sets = s[15];
-    v.original_call = (int)s[16], v.kong_upon_kong = (int)s[17], v.dealer_wins = s[18];
-    /* not passed (-1): the core's own, on the first read of either (resolve_waits) */
-    v.only_wait = (int)s[20], v.only_live_wait = (int)s[21];
+    /* every slot the view holds (only_wait, only_live_wait not passed, -1: the core's own, on
+     * the first read of either, by resolve_waits) */
+#define FILL(ctype, name, slot) v.name = (ctype)q->sit[slot];
+    MJ_SITUATION_VIEW(FILL)
+#undef FILL
     v.resolve_waits = resolve_waits;
     v.waits_request = q;
     v.winner = 1;
@@ -2055,13 +2050,13 @@ static int score(const request_t *q, result_t *out, result_t *cur, result_t *und
         pay.fan = total;
         pay.capped = cur->capped;
         pay.points = cur->has_fu ? cur->fu : 0; /* points=fu or 0 */
-        pay.honba = s[19];
+        pay.honba = q->sit[MJ_SIT_HONBA];
         pay.tsumo = q->tsumo;
         pay.ron = !q->tsumo;
-        pay.dealer = (int)s[9];
+        pay.dealer = (int)q->sit[MJ_SIT_DEALER];
         pay.limit = limit;
         pay.options = q->options;
-        if (payments(P, &pay, q->tsumo, (int)s[9], cur) != OK) goto unsupported;
+        if (payments(P, &pay, q->tsumo, (int)q->sit[MJ_SIT_DEALER], cur) != OK) goto unsupported;
         if (P->hand_value != MJ_NONE) {
             cur->has_value = 1;
             cur->value = pay.named[P->hand_value];
@@ -2220,8 +2215,10 @@ static PyObject *py_evaluate(PyObject *self, PyObject *args) {
         if (val == -1 && PyErr_Occurred()) goto done;
         q.sit[i] = val;
     }
-    if (q.sit[10] < 0 || q.sit[10] > 3 || q.sit[11] < 0 || q.sit[11] > 3 || q.sit[12] < MJ_NONE || q.sit[12] > 2 ||
-        q.sit[20] < -1 || q.sit[20] > 1 || q.sit[21] < -1 || q.sit[21] > 1) {
+    if (q.sit[MJ_SIT_SEAT_WIND] < 0 || q.sit[MJ_SIT_SEAT_WIND] > 3 || q.sit[MJ_SIT_ROUND_WIND] < 0 ||
+        q.sit[MJ_SIT_ROUND_WIND] > 3 || q.sit[MJ_SIT_MISSING_SUIT] < MJ_NONE || q.sit[MJ_SIT_MISSING_SUIT] > 2 ||
+        q.sit[MJ_SIT_ONLY_WAIT] < -1 || q.sit[MJ_SIT_ONLY_WAIT] > 1 || q.sit[MJ_SIT_ONLY_LIVE_WAIT] < -1 ||
+        q.sit[MJ_SIT_ONLY_LIVE_WAIT] > 1) {
         PyErr_SetString(PyExc_ValueError, "situation field out of range");
         goto done;
     }
@@ -2242,17 +2239,24 @@ done:
  * Everything a profile object decides is learnt once into a scorer; what a request holds (its
  * tiles, its situation, the texts of its indicators and flowers) is read on every call. */
 static PyObject *A_concealed, *A_melds, *A_win_tile, *A_win, *A_kind, *A_red, *A_type, *A_tiles;
-static PyObject *A_ctx[17], *A_options, *A_losing_hand, *A_exhausted, *A_flowers, *A_dora, *A_ura;
-/* The WinContext fields read here, in situation order (flowers, own_bonus, bonus_sets and the
- * waits come from elsewhere); "riichi" is `riichi or double_riichi`, "dealer" is_dealer. */
-static const char *CTX_FIELDS[17] = {"last_tile", "after_kong", "kong_shot", "robbing_kong", "first_draw",
-                                     "fourth_tile", "riichi", "double_riichi", "ippatsu", "dealer",
-                                     "seat_wind", "round_wind", "missing_suit", "original_call",
-                                     "kong_upon_kong", "dealer_wins", "honba"};
-static const int CTX_SLOT[17] = {0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 16, 17, 18, 19};
+/* The WinContext fields read here (mjsituation.h MJ_SITUATION_CONTEXT: the slots not derived),
+ * in slot order, with each one's slot and how it is read; "riichi" becomes `riichi or
+ * double_riichi`, "dealer" is_dealer, after the loop. */
+#define CTX_NAME(name, slot, read) #name,
+#define CTX_SLOT_OF(name, slot, read) slot,
+#define CTX_READ_OF(name, slot, read) read,
+static const char *CTX_FIELDS[] = {MJ_SITUATION_CONTEXT(CTX_NAME)};
+#define N_CTX ((int)(sizeof CTX_FIELDS / sizeof CTX_FIELDS[0]))
+static const int CTX_SLOT[N_CTX] = {MJ_SITUATION_CONTEXT(CTX_SLOT_OF)};
+static const int CTX_READ[N_CTX] = {MJ_SITUATION_CONTEXT(CTX_READ_OF)};
+#undef CTX_NAME
+#undef CTX_SLOT_OF
+#undef CTX_READ_OF
+static int CTX_FACT[N_CTX]; /* the FACTS bit of a flag of that name, or -1 (set at module init) */
+static PyObject *A_ctx[N_CTX], *A_options, *A_losing_hand, *A_exhausted, *A_flowers, *A_dora, *A_ura;
 
 /* The facts a row of runtime/situation.py CONTRADICTIONS may name, by bit (the module's FACTS):
- * the context's flags as given (situation slots 0-8, 16, 17; riichi before `or double_riichi`),
+ * the context's flags as given (the MJ_READ_FLAG slots; riichi before `or double_riichi`),
  * how the hand was won, and whether it has melds. The profile's own facts (a dead wall) are
  * settled by the glue when it builds the scorer. */
 #define N_FACTS 15
@@ -2304,7 +2308,7 @@ static PyObject *learn_attr(PyObject *obj, PyObject *name, slot_cache *c) {
 }
 
 static slot_cache C_exhausted, C_kind, C_red, C_options, C_losing, C_concealed, C_melds, C_win_tile, C_win, C_type, C_tiles,
-    C_flowers, C_dora, C_ura, C_ctx[17];
+    C_flowers, C_dora, C_ura, C_ctx[N_CTX];
 
 /* The code of a Tile (kind * 2 + red), or -1 when it is not plainly one. */
 static int tile_code(PyObject *t) {
@@ -2656,14 +2660,14 @@ static PyObject *py_score_hand(PyObject *self, PyObject *const *args, Py_ssize_t
     else NOT_SURE();
     /* the situation */
     uint32_t facts = (q.tsumo ? 1u << FACT_TSUMO : 1u << FACT_RON) | (nm ? 1u << FACT_MELDS : 0);
-    for (int i = 0; i < 17; i++) {
+    for (int i = 0; i < N_CTX; i++) {
         /* the slot read in place (the context holds it for the call), else get_attr */
         PyObject *f = C_ctx[i].type == Py_TYPE(ctx) && C_ctx[i].offset > 0
                           ? *(PyObject **)((char *)ctx + C_ctx[i].offset)
                           : NULL,
                  *owned = NULL;
-        int slot = CTX_SLOT[i];
-        if (f == Py_False && (slot < 10 || slot == 16 || slot == 17)) { /* the usual: a flag not set */
+        int slot = CTX_SLOT[i], read = CTX_READ[i];
+        if (f == Py_False && (read == MJ_READ_FLAG || read == MJ_READ_DEALER)) { /* the usual: a flag not set */
             q.sit[slot] = 0;
             continue;
         }
@@ -2672,29 +2676,30 @@ static PyObject *py_score_hand(PyObject *self, PyObject *const *args, Py_ssize_t
             if (!f) NOT_SURE();
         }
         long long val = 0;
-        if (slot == 10 || slot == 11) { /* seat_wind, round_wind */
+        if (read == MJ_READ_WIND) { /* seat_wind, round_wind */
             const char *at = strchr("ESWN", letter(f));
             val = letter(f) && at ? at - "ESWN" : -2;
-        } else if (slot == 12) { /* missing_suit: None or m, p, s */
+        } else if (read == MJ_READ_SUIT) { /* missing_suit: None or m, p, s */
             const char *at = f == Py_None ? NULL : strchr("mps", letter(f));
             val = f == Py_None ? MJ_NONE : letter(f) && at ? at - "mps" : -2;
-        } else if (slot == 9) { /* dealer: None (seat wind East decides) or a bool */
+        } else if (read == MJ_READ_DEALER) { /* dealer: None (seat wind East decides) or a bool */
             val = f == Py_None ? -3 : f == Py_True ? 1 : f == Py_False ? 0 : -2;
-        } else if (slot == 18 || slot == 19) { /* dealer_wins, honba */
+        } else if (read == MJ_READ_COUNT) { /* dealer_wins, honba */
             int of = 0;
             val = PyLong_CheckExact(f) ? PyLong_AsLongLongAndOverflow(f, &of) : -2;
             if (of || val < 0) val = -2;
-        } else { /* a flag: slots 0-8 are FACTS 0-8, original_call and kong_upon_kong 9 and 10 */
+        } else { /* a flag, which may be a fact of CONTRADICTIONS */
             val = f == Py_True ? 1 : f == Py_False ? 0 : -2;
-            if (val == 1) facts |= 1u << (slot < 9 ? slot : slot - 7);
+            if (val == 1 && CTX_FACT[i] >= 0) facts |= 1u << CTX_FACT[i];
         }
         Py_XDECREF(owned);
         if (val == -2) NOT_SURE();
         q.sit[slot] = val;
     }
-    if (!q.sit[1]) facts |= 1u << FACT_NOT_AFTER_KONG; /* slot 1: after_kong */
-    q.sit[6] = q.sit[6] || q.sit[7]; /* view.riichi = ctx.riichi or ctx.double_riichi */
-    if (q.sit[9] == -3) q.sit[9] = q.sit[10] == MJ_WIND_E; /* WinContext.is_dealer */
+    if (!q.sit[MJ_SIT_AFTER_KONG]) facts |= 1u << FACT_NOT_AFTER_KONG;
+    /* view.riichi = ctx.riichi or ctx.double_riichi */
+    q.sit[MJ_SIT_RIICHI] = q.sit[MJ_SIT_RIICHI] || q.sit[MJ_SIT_DOUBLE_RIICHI];
+    if (q.sit[MJ_SIT_DEALER] == -3) q.sit[MJ_SIT_DEALER] = q.sit[MJ_SIT_SEAT_WIND] == MJ_WIND_E; /* is_dealer */
     /* situation.py contradictory_situation: the first row of CONTRADICTIONS that holds refuses a
      * legal win (missing_call, which comes first, declined above; too_many_copies comes after) */
     for (int i = 0; i < S->n_contradictions && !q.refusal && !q.refuse; i++)
@@ -2712,12 +2717,12 @@ static PyObject *py_score_hand(PyObject *self, PyObject *const *args, Py_ssize_t
         if (numbers & bit) NOT_SURE();
         numbers |= bit;
     }
-    int own = (int)q.sit[10] + 1; /* scoring.py _SEAT_NUMBER: E 1, S 2, W 3, N 4 */
-    q.sit[13] = n_flowers;
-    q.sit[14] = (numbers >> own & 1) + (numbers >> (own + 4) & 1);
-    q.sit[15] = (numbers & 0x1e) == 0x1e ? 1 : 0;
-    q.sit[15] += (numbers & 0x1e0) == 0x1e0 ? 1 : 0;
-    q.sit[20] = q.sit[21] = -1;
+    int own = (int)q.sit[MJ_SIT_SEAT_WIND] + 1; /* scoring.py _SEAT_NUMBER: E 1, S 2, W 3, N 4 */
+    q.sit[MJ_SIT_FLOWERS] = n_flowers;
+    q.sit[MJ_SIT_OWN_BONUS] = (numbers >> own & 1) + (numbers >> (own + 4) & 1);
+    q.sit[MJ_SIT_BONUS_SETS] = (numbers & 0x1e) == 0x1e ? 1 : 0;
+    q.sit[MJ_SIT_BONUS_SETS] += (numbers & 0x1e0) == 0x1e0 ? 1 : 0;
+    q.sit[MJ_SIT_ONLY_WAIT] = q.sit[MJ_SIT_ONLY_LIVE_WAIT] = -1;
     /* the indicators (scoring.py _indicators), and situation.py too_many_copies */
     x = text_attr(ctx, A_dora, &C_dora);
     q.n_dora = x ? mpsz_codes(x, dora, MJ_MAX_INDICATORS) : -1;
@@ -2901,7 +2906,12 @@ PyMODINIT_FUNC PyInit__score(void) {
     INTERN(A_flowers, "flowers");
     INTERN(A_dora, "dora_indicators");
     INTERN(A_ura, "ura_indicators");
-    for (int i = 0; i < 17; i++) INTERN(A_ctx[i], CTX_FIELDS[i]);
+    for (int i = 0; i < N_CTX; i++) {
+        INTERN(A_ctx[i], CTX_FIELDS[i]);
+        CTX_FACT[i] = -1;
+        for (int k = 0; k < N_FACTS; k++)
+            if (CTX_READ[i] == MJ_READ_FLAG && strcmp(CTX_FIELDS[i], FACTS[k]) == 0) CTX_FACT[i] = k;
+    }
     PyObject *m = PyModule_Create(&MODULE);
     if (!m) return NULL;
     if (PyModule_AddIntConstant(m, "ABI", MJ_ABI) < 0 || PyModule_AddIntConstant(m, "SITUATION_FIELDS", SITUATION_FIELDS) < 0) {
