@@ -54,7 +54,8 @@ class Layout:
 
     @classmethod
     def at(cls, root: Path) -> "Layout":
-        """A project folder laid out like this one: ``specs/``, ``generated/``, ``docs/`` under ``root``."""
+        """A project folder laid out like this one: ``specs/``, ``generated/``, ``docs/`` under
+        ``root``."""
         return cls(
             specs=root / "specs", generated=root / "generated", docs=root / "docs", root=root
         )
@@ -104,7 +105,8 @@ def package_folder(name: str) -> Path | None:
     folders = sorted({str(Path(p).resolve()) for p in spec.submodule_search_locations})
     if len(folders) > 1:
         raise LayoutError(
-            f"{name} is found in {len(folders)} folders ({', '.join(folders)}): cannot tell which to use; "
+            f"{name} is found in {len(folders)} folders ({', '.join(folders)}): cannot tell "
+            "which to use; "
             f"restore {name.rsplit('.', 1)[-1]}/__init__.py"
         )
     return Path(folders[0]) if folders else None
@@ -120,7 +122,8 @@ class ProfileSummary:
     examples: int
     invariants: int
     python_only: str | None = None
-    """Why the profile has no native engine (file:line of what the lowering could not take), or None."""
+    """Why the profile has no native engine (file:line of what the lowering could not take), or
+    None."""
 
 
 @dataclass
@@ -144,14 +147,16 @@ class BuildOutput:
 
 
 def source_folders() -> list[Path]:
-    """The code a build runs on, whose every byte can shape its output: the compiler and the runtime."""
+    """The code a build runs on, whose every byte can shape its output: the compiler and the
+    runtime."""
     here = Path(__file__).resolve().parent
     runtime = package_folder("mjspec.runtime")
     return [here, runtime if runtime is not None else here.parent / "runtime"]
 
 
 def build(layout: Layout) -> BuildOutput:
-    """The output of ``layout``'s specs: from the cache when no input changed, else compiled (and cached)."""
+    """The output of ``layout``'s specs: from the cache when no input changed, else compiled (and
+    cached)."""
     digest = cache.inputs_digest(layout, source_folders())
     hit = cache.load(layout, digest)
     if hit is not None:
@@ -236,9 +241,9 @@ def compile_library(layout: Layout, memo: "cache.Memo | None" = None) -> BuildOu
 
 
 def _parents_first(lib: "SpecLibrary") -> list[str]:
-    """Every profile id, each after the profile it extends (the child's module imports the parent's),
-    otherwise in the library's order; a spec that cannot be read comes in that order too (its
-    error is reported when it is compiled)."""
+    """Every profile id, each after the profile it extends (the child's module imports the
+    parent's), otherwise in the library's order; a spec that cannot be read comes in that order too
+    (its error is reported when it is compiled)."""
     from .errors import SpecErrors
 
     ids = lib.profile_ids()
@@ -266,7 +271,8 @@ def _parents_first(lib: "SpecLibrary") -> list[str]:
 
 
 def stale_files(layout: Layout, output: BuildOutput) -> list[Path]:
-    """Files whose content differs from what the specs generate, and generated files no spec makes."""
+    """Files whose content differs from what the specs generate, and generated files no spec
+    makes."""
     stale = [p for p, data in sorted(output.outputs) if not p.exists() or p.read_bytes() != data]
     wanted = {p for p, _ in output.outputs}
     for p in sorted([*layout.generated.glob("*.py"), *layout.generated.glob("native/*.c")]):
@@ -279,7 +285,8 @@ def stale_files(layout: Layout, output: BuildOutput) -> list[Path]:
 
 
 def write_outputs(layout: Layout, output: BuildOutput) -> list[Path]:
-    """Write every changed file atomically and remove generated files no spec makes; return what changed."""
+    """Write every changed file atomically and remove generated files no spec makes; return what
+    changed."""
     changed = []
     data = dict(output.outputs)
     for path in stale_files(layout, output):

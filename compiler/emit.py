@@ -64,7 +64,8 @@ def _plain(value: str) -> str:
 
 
 def _construct(value: Any) -> str:
-    """Python source that rebuilds a table-rules value: dataclasses and enums of ``mjspec.runtime.rules`` and literals."""
+    """Python source that rebuilds a table-rules value: dataclasses and enums of
+    ``mjspec.runtime.rules`` and literals."""
     if is_dataclass(value) and not isinstance(value, type):
         cls = type(value)
         if getattr(rules, cls.__name__, None) is not cls:
@@ -96,9 +97,11 @@ def _option(value: OptionSpec) -> str:
     else:
         shown = _pyrepr(default)
     return (
-        f"OptionSpec(name={_pyrepr(value.name)}, type=OptionType({_pyrepr(value.type.value)}), default={shown}, "
+        f"OptionSpec(name={_pyrepr(value.name)}, type=OptionType({_pyrepr(value.type.value)}), "
+        f"default={shown}, "
         f"description={_text(value.description)}, sets={_pyrepr(value.sets)}, "
-        f"minimum={_pyrepr(value.minimum)}, maximum={_pyrepr(value.maximum)}, section={_pyrepr(value.section)})"
+        f"minimum={_pyrepr(value.minimum)}, maximum={_pyrepr(value.maximum)}, "
+        f"section={_pyrepr(value.section)})"
     )
 
 
@@ -129,8 +132,9 @@ def render_engine(ir: ProfileIR, memo: Memo | None = None, native_digest: str | 
 def render_engine_raw(
     ir: ProfileIR, native_digest: str | None = None, shares: str | None = None
 ) -> str:
-    """The source of ``generated/<id>.py`` before black: the whole profile, as if it extended nothing
-    (``shares``: the parent whose module compiler/share.py will make this one share, for the docstring).
+    """The source of ``generated/<id>.py`` before black: the whole profile, as if it extended
+    nothing (``shares``: the parent whose module compiler/share.py will make this one share, for the
+    docstring).
     """
     masks = MaskNames()
     for (
@@ -186,8 +190,9 @@ def render_registry(ids: list[str], memo: Memo | None = None) -> str:
 
 
 def format_python(raw: str, memo: Memo | None = None) -> str:
-    """``raw`` formatted by black; with a ``memo``, black runs only on text it has not formatted before
-    (it is most of a build's time, and formatting is a pure function of the text, black's version and mode).
+    """``raw`` formatted by black; with a ``memo``, black runs only on text it has not formatted
+    before (it is most of a build's time, and formatting is a pure function of the text, black's
+    version and mode).
     """
     if memo is not None:
         done = memo.get(raw)

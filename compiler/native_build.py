@@ -30,7 +30,8 @@ def module_path(generated: Path, profile_id: str) -> Path:
 
 
 def compile_engines(generated: Path, profile_ids: list[str]) -> list[str]:
-    """Compile every engine of ``profile_ids`` whose module is missing or stale; return what to tell the user."""
+    """Compile every engine of ``profile_ids`` whose module is missing or stale; return what to tell
+    the user."""
     notes: list[str] = []
     for pid in profile_ids:
         source = generated / "native" / f"{pid}.c"
@@ -43,7 +44,8 @@ def compile_engines(generated: Path, profile_ids: list[str]) -> list[str]:
             _compile(source, target, pid)
         except Exception as e:  # a compiler's failure of any kind leaves the Python backend
             notes.append(
-                f"{pid}: native engine not compiled ({_first_line(e)}); it runs on the Python backend"
+                f"{pid}: native engine not compiled ({_first_line(e)}); it runs on the Python "
+                "backend"
             )
         else:
             notes.append(f"{pid}: native engine compiled -> {target.name}")

@@ -52,7 +52,8 @@ _RECORDS: dict[str, type] = {
 
 
 def _record(func: str) -> type | None:
-    """The record class a constructor call in an engine module names, if it is one to ``replace`` in."""
+    """The record class a constructor call in an engine module names, if it is one to ``replace``
+    in."""
     if func.startswith("rules."):
         found = getattr(rules, func.removeprefix("rules."), None)
         return found if isinstance(found, type) and is_dataclass(found) else None
@@ -251,9 +252,9 @@ def _changed(
     name: str,
     owner: type,
 ) -> str:
-    """The text of a changed field ``name`` of an ``owner``: a nested ``replace`` or ``with_changes``
-    where that is shorter, else whole. A field that may be None is written whole (the parent's
-    value is then no record to ``replace`` in as far as the type checker knows)."""
+    """The text of a changed field ``name`` of an ``owner``: a nested ``replace`` or
+    ``with_changes`` where that is shorter, else whole. A field that may be None is written whole
+    (the parent's value is then no record to ``replace`` in as far as the type checker knows)."""
     record = _record(child.text(value.func)) if isinstance(value, ast.Call) else None
     if (
         record is not None

@@ -44,9 +44,11 @@ class ActionKind(StrEnum):
     RIICHI = "riichi"
     """Declare riichi with a closed ready hand and discard ``tile`` sideways."""
     ORIGINAL_CALL = "original_call"
-    """Discard ``tile`` as one's first discard and declare Original Call: the hand may not change after it (M 55)."""
+    """Discard ``tile`` as one's first discard and declare Original Call: the hand may not change
+    after it (M 55)."""
     NINE_TERMINALS = "nine_terminals"
-    """Declare an abortive draw with nine distinct terminal and honor kinds on an uninterrupted first turn."""
+    """Declare an abortive draw with nine distinct terminal and honor kinds on an uninterrupted
+    first turn."""
 
 
 class IllegalAction(ValueError):
@@ -102,11 +104,12 @@ class Action:
 
 
 class EventKind(StrEnum):
-    """What the table did (an :class:`Event`'s kind). A ``StrEnum``: ``ev.kind == "draw"`` holds and a
-    record stores the plain string (docs/records.md lists each event's data)."""
+    """What the table did (an :class:`Event`'s kind). A ``StrEnum``: ``ev.kind == "draw"`` holds and
+    a record stores the plain string (docs/records.md lists each event's data)."""
 
     DEAL = "deal"
-    """The tiles are dealt: ``dealer``, ``dice``, ``wall`` (its size) and the first ``indicators``."""
+    """The tiles are dealt: ``dealer``, ``dice``, ``wall`` (its size) and the first
+    ``indicators``."""
     FLOWER = "flower"
     """A bonus tile exposed (``tile``; ``deal``: during the deal, M 32-33)."""
     EXCHANGE_CHOSEN = "exchange_chosen"
@@ -120,7 +123,8 @@ class EventKind(StrEnum):
     DRAW = "draw"
     """The seat on turn drew (``replacement``: a replacement tile; ``left``: live tiles left)."""
     DISCARD = "discard"
-    """A discard (``tile``; ``riichi``: the declaration's; ``automatic``: made by the table, 001)."""
+    """A discard (``tile``; ``riichi``: the declaration's; ``automatic``: made by the table,
+    001)."""
     RESPOND = "respond"
     """A seat answered a claim window (hidden until it closes)."""
     CHI = "chi"
@@ -150,7 +154,8 @@ class EventKind(StrEnum):
     WIN = "win"
     """A win (``tile``, ``ron``, ``from``, ``robbing``, ``patterns``, ``total``)."""
     WIN_PAYMENT = "win_payment"
-    """A loser pays a winner (``from``, ``amount``; ``for``: a cannon pays for another; ``liability``: pao)."""
+    """A loser pays a winner (``from``, ``amount``; ``for``: a cannon pays for another;
+    ``liability``: pao)."""
     KONG_PAYMENT = "kong_payment"
     """A kong is paid at once (``from``, ``amount``, ``kong``, 004)."""
     KONG_TRANSFER = "kong_transfer"
@@ -194,7 +199,8 @@ class Event:
 
     @property
     def payer(self) -> int | None:
-        """Who pays, for a payment; who gave the tile, for a claim or a discard win (``data["from"]``)."""
+        """Who pays, for a payment; who gave the tile, for a claim or a discard win
+        (``data["from"]``)."""
         raw = self.data.get("from")
         return raw if isinstance(raw, int) else None
 

@@ -67,7 +67,8 @@ class GreedyBot:
                 if self._shanten(hand, rest, len(hand.melds[seat])) == 0:
                     return Action(ActionKind.ORIGINAL_CALL, seat, tile=choice.tile)
             if ActionKind.RIICHI in kinds and choice.kind is ActionKind.DISCARD:
-                # Ready and closed: declare riichi (its yaku and its bonus make the hand worth winning).
+                # Ready and closed: declare riichi (its yaku and its bonus make the hand worth
+                # winning).
                 riichi = [a for a in legal if a.kind is ActionKind.RIICHI]
                 same = [a for a in riichi if a.tile == choice.tile]
                 return (
@@ -79,7 +80,8 @@ class GreedyBot:
                 )
             return choice
         if hand.rules.riichi is not None:
-            # Where riichi exists, a closed hand is the bot's way to a yaku: it does not call (wins were taken above).
+            # Where riichi exists, a closed hand is the bot's way to a yaku: it does not call (wins
+            # were taken above).
             return next(a for a in legal if a.kind is ActionKind.PASS)
         return self._claim(hand, seat, legal)
 
@@ -99,10 +101,15 @@ class GreedyBot:
         discards = [a for a in legal if a.kind is ActionKind.DISCARD]
         if hand.holds_missing(seat):
             # The missing suit must go first: throw its least connected tile.
-            counts = hand.counts[
-                seat
-            ]  # ties by tile order: a tile's (kind, red) key orders as the tile
-            return min(discards, key=lambda a: (_connectivity(counts, a.tile), 2 * a.tile.kind + a.tile.red))  # type: ignore[union-attr]
+            counts = hand.counts[seat]
+
+            def least_connected(a: Action) -> tuple[int, int]:
+                tile = a.tile
+                assert tile is not None  # a discard names its tile
+                # ties by tile order: a tile's (kind, red) key orders as the tile
+                return (_connectivity(counts, tile), 2 * tile.kind + tile.red)
+
+            return min(discards, key=least_connected)
         n_melds = len(hand.melds[seat])
         # The table keeps the seat's tiles counted by kind, flowers after the 34 hand-forming kinds.
         held = hand.counts[seat]
@@ -138,7 +145,8 @@ class GreedyBot:
             # is a legal win: prefer the discards whose waits score, and score the most.
             best = _best_scoring_waits(hand, seat, best)
         # Among equals, throw the least connected tile (terminals and isolated tiles first), ties
-        # broken by a draw of the bot's generator: min(best, key=(connectivity, rng.random())) written
+        # broken by a draw of the bot's generator: min(best, key=(connectivity, rng.random()))
+        # written
         # out, one draw per candidate in order, the first of equal keys kept.
         draw = self.rng.random
         choice = best[0]
@@ -208,7 +216,8 @@ class GreedyBot:
 
 
 def _best_scoring_waits(hand: Round, seat: int, candidates: list[Action]) -> list[Action]:
-    """The candidate discards that leave the best legal discard win among their waits (all of them if none do)."""
+    """The candidate discards that leave the best legal discard win among their waits (all of them
+    if none do)."""
     profile = hand.profile
     tiles = hand.hands[seat]
     melds = tuple(hand.melds[seat])

@@ -71,9 +71,10 @@ class WinContext:
     dealer_wins: int = 0
     """The winner's consecutive wins as dealer before this hand (East's 13th consecutive win)."""
     exhausted: str = ""
-    """Kinds (mpsz) whose four copies were all exposed on the table (discards and declared sets) when the
-    hand went out: they cannot complete a hand, so they do not count as waits for ``only_live_wait``
-    (003 "Filling the only place"). The winning tile's kind never counts as exhausted."""
+    """Kinds (mpsz) whose four copies were all exposed on the table (discards and declared sets)
+    when the hand went out: they cannot complete a hand, so they do not count as waits for
+    ``only_live_wait`` (003 "Filling the only place"). The winning tile's kind never counts as
+    exhausted."""
 
     @property
     def is_dealer(self) -> bool:
@@ -82,7 +83,8 @@ class WinContext:
 
     @classmethod
     def from_mapping(cls, raw: Mapping[str, Any]) -> "WinContext":
-        """Build a context from a request's ``context`` object, refusing unknown keys and wrong types."""
+        """Build a context from a request's ``context`` object, refusing unknown keys and wrong
+        types."""
         known = _field_names(cls)
         values: dict[str, Any] = {}
         for key, value in raw.items():
@@ -100,7 +102,8 @@ _FIELD_NAMES: dict[type, frozenset[str]] = {}
 
 
 def _field_names(cls: type) -> frozenset[str]:
-    """The context's field names (read once: ``dataclasses.fields`` builds them anew on every call)."""
+    """The context's field names (read once: ``dataclasses.fields`` builds them anew on every
+    call)."""
     names = _FIELD_NAMES.get(cls)
     if names is None:
         names = _FIELD_NAMES[cls] = frozenset(f.name for f in fields(cls))
@@ -120,8 +123,10 @@ def _keys_of_type(*types: str) -> frozenset[str]:
 _BOOL_KEYS = _keys_of_type("bool", "bool | None")
 #: Keys given as whole numbers from 0 to MAX_COUNT.
 _INT_KEYS = _keys_of_type("int")
-#: The greatest count a context may give (honba, riichi sticks, consecutive dealer wins). No table comes
-#: near it; beyond it a number is a mistake (or an attack: 10**4000 honba make an answer too long to write).
+#: The greatest count a context may give (honba, riichi sticks, consecutive dealer wins). No table
+#: comes
+#: near it; beyond it a number is a mistake (or an attack: 10**4000 honba make an answer too long to
+#: write).
 MAX_COUNT = 100
 #: Keys given as mpsz text (indicators, flowers, exhausted kinds).
 _TILE_KEYS = _keys_of_type("str")

@@ -108,7 +108,8 @@ def score_contract(profile: Profile, raw: Any) -> dict[str, Any] | None:
 
 
 def _fragments(profile: Profile) -> tuple[str, ...]:
-    """Each pattern's answer object up to its value, as json.dumps writes it (written once per profile)."""
+    """Each pattern's answer object up to its value, as json.dumps writes it (written once per
+    profile)."""
     frags: tuple[str, ...] | None = profile.memo.get("native_fragments")
     if frags is None:
         frags = tuple(
@@ -184,11 +185,11 @@ def native_lines(
     max_depth: int, load: Callable[[str], Profile]
 ) -> Callable[[list[Any], int], tuple[bytes, int]] | None:
     """The native line loop (runtime/native/batch.c ``answer``) bound to a fresh profile cache, or
-    None (not built, or ``MJSPEC_BACKEND=python``): ``answer(lines, start)`` answers ``lines[start:]``
-    up to the first line the Python path must answer and returns the answer bytes and that index.
-    A line nested deeper than ``max_depth`` is the Python path's; ``load`` finds a request's
-    profile by id (the application's registry: the runtime names no profile), and a profile it
-    does not find is the Python path's to refuse."""
+    None (not built, or ``MJSPEC_BACKEND=python``): ``answer(lines, start)`` answers
+    ``lines[start:]`` up to the first line the Python path must answer and returns the answer bytes
+    and that index. A line nested deeper than ``max_depth`` is the Python path's; ``load`` finds a
+    request's profile by id (the application's registry: the runtime names no profile), and a
+    profile it does not find is the Python path's to refuse."""
     loop = native_module("runtime._batch")
     if loop is None or native_module("runtime._request") is None or native_core() is None:
         return None

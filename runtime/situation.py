@@ -31,7 +31,8 @@ _MELD_CALL = {
 
 
 def impossible_win(profile: Profile, hand: WinningHand, ctx: WinContext) -> str | None:
-    """Why the win ``hand`` in situation ``ctx`` cannot happen under ``profile`` (None if it can)."""
+    """Why the win ``hand`` in situation ``ctx`` cannot happen under ``profile`` (None if it
+    can)."""
     return (
         missing_call(profile, hand)
         or contradictory_situation(profile, hand, ctx)
@@ -40,19 +41,24 @@ def impossible_win(profile: Profile, hand: WinningHand, ctx: WinContext) -> str 
 
 
 def missing_call(profile: Profile, hand: WinningHand) -> str | None:
-    """A meld of a kind the profile's calls do not allow (000 and 004 have no chi, issue 13 item 4)."""
+    """A meld of a kind the profile's calls do not allow (000 and 004 have no chi, issue 13 item
+    4)."""
     calls = profile.table.calls
     for i, meld in enumerate(hand.melds):
         name = _MELD_CALL[meld.type]
         if not getattr(calls, name):
-            return f"melds[{i}] is a {meld.type.value}, which {profile.id} does not allow (no {name} in its calls)"
+            return (
+                f"melds[{i}] is a {meld.type.value}, which {profile.id} does not allow (no "
+                f"{name} in its calls)"
+            )
     return None
 
 
 #: Situations that exclude each other at any table (001: Tenhou and Chiihou come before any call
 #: or kong; robbing a kong is a win on another's tile; issue 13 item 8): the facts that cannot all
 #: hold, and why. A fact is a flag of the context, how the hand was won ("tsumo", "ron"), "melds"
-#: (the hand has melds), "not after_kong" (that flag unset) or a fact of the profile (profile_facts). Data, so that the native reader
+#: (the hand has melds), "not after_kong" (that flag unset) or a fact of the profile
+#: (profile_facts). Data, so that the native reader
 #: (runtime/native_score.py) checks these very rows.
 CONTRADICTIONS: tuple[tuple[tuple[str, ...], str], ...] = (
     (
@@ -81,18 +87,21 @@ CONTRADICTIONS: tuple[tuple[tuple[str, ...], str], ...] = (
     # kong_shot is a win on the discard that follows the discarder's kong (000 §7 Shoot After Kong).
     (
         ("kong_shot", "tsumo"),
-        "kong_shot contradicts a tsumo win: a shot after a kong is a win on the kong player's discard",
+        "kong_shot contradicts a tsumo win: a shot after a kong is a win on the kong player's "
+        "discard",
     ),
     (
         ("kong_shot", "robbing_kong"),
-        "kong_shot contradicts robbing_kong: the winning tile is either a discard or the tile added to a kong",
+        "kong_shot contradicts robbing_kong: the winning tile is either a discard or the tile "
+        "added to a kong",
     ),
     # 001: Tenhou/Chiihou come before any kan; classical_xmj: the opening bonus tiles' replacements
     # belong to the deal (its bonus-tile reading), and a kong is a call: a first draw is never a
     # kong's replacement, nor a discard made after a kong.
     (
         ("first_draw", "after_kong"),
-        "first_draw contradicts after_kong: a first draw comes before any kong, so it is no replacement tile",
+        "first_draw contradicts after_kong: a first draw comes before any kong, so it is no "
+        "replacement tile",
     ),
     (
         ("first_draw", "kong_shot"),
@@ -102,23 +111,28 @@ CONTRADICTIONS: tuple[tuple[tuple[str, ...], str], ...] = (
         ("first_draw", "robbing_kong"),
         "first_draw contradicts robbing_kong: a first draw or first discard comes before any kong",
     ),
-    # 001: riichi is declared with a discard (the sideways tile); Tenhou and Chiihou are won before the
-    # winner's first discard. classical_xmj (M 55): Original Call is declared with the first discard,
+    # 001: riichi is declared with a discard (the sideways tile); Tenhou and Chiihou are won before
+    # the
+    # winner's first discard. classical_xmj (M 55): Original Call is declared with the first
+    # discard,
     # and both blessings are won before the winner discards.
     *(
         (
             ("first_draw", declared),
-            f"first_draw contradicts {declared}: it is declared with a discard, and a first-draw win "
+            f"first_draw contradicts {declared}: it is declared with a discard, and a "
+            "first-draw win "
             "comes before the winner's first discard",
         )
         for declared in ("riichi", "double_riichi", "ippatsu", "original_call")
     ),
-    # classical-complement.md Kong upon Kong: "winning on a loose tile drawn after a kong made with a
+    # classical-complement.md Kong upon Kong: "winning on a loose tile drawn after a kong made with
+    # a
     # previous loose tile": a self-draw on a loose tile.
     *(
         (
             ("kong_upon_kong", fact),
-            "kong_upon_kong contradicts the win: kong upon kong is a self-draw on a loose tile (after_kong, tsumo)",
+            "kong_upon_kong contradicts the win: kong upon kong is a self-draw on a loose tile "
+            "(after_kong, tsumo)",
         )
         for fact in ("ron", "not after_kong")
     ),
@@ -171,9 +185,15 @@ def too_many_copies(profile: Profile, hand: WinningHand, ctx: WinContext) -> str
     if dora or ura:
         limit = indicator_limit(profile)
         if len(dora) > limit:
-            return f"context.dora_indicators names {len(dora)} indicators; the dead wall shows at most {limit}"
+            return (
+                f"context.dora_indicators names {len(dora)} indicators; the dead wall shows "
+                f"at most {limit}"
+            )
         if len(ura) > limit:
-            return f"context.ura_indicators names {len(ura)} tiles; at most {limit} lie under the indicators"
+            return (
+                f"context.ura_indicators names {len(ura)} tiles; at most {limit} lie under "
+                "the indicators"
+            )
     counts = [0] * N_KINDS
     reds = [0] * N_KINDS
     tiles: list[Tile] = [*hand.concealed, hand.win_tile, *dora, *ura]
@@ -187,7 +207,10 @@ def too_many_copies(profile: Profile, hand: WinningHand, ctx: WinContext) -> str
     red_suits = set(profile.tiles.red_fives)
     for kind in range(N_KINDS):
         if counts[kind] > copies:
-            return f"{counts[kind]} copies of {Tile(kind)} in the hand, its melds and the indicators: the set has {copies}"
+            return (
+                f"{counts[kind]} copies of {Tile(kind)} in the hand, its melds and the "
+                f"indicators: the set has {copies}"
+            )
         if reds[kind]:
             held = 1 if Tile(kind).suit in red_suits else 0
             if reds[kind] > held:

@@ -195,7 +195,8 @@ class Bridge:
             kind, size = (_COMBINE[p.combine[0].value], p.combine[1]) if p.combine else (-1, 0)
             group = gidx[p.group] if p.group is not None else -1
             pats.append(
-                f'{{"{p.id}", "", NULL, {when}, {count}, {value}, {int(has_open)}, {open_value}, {group}, EX{i}, EL{i}, '
+                f'{{"{p.id}", "", NULL, {when}, {count}, {value}, {int(has_open)}, '
+                f"{open_value}, {group}, EX{i}, EL{i}, "
                 f"{len(ex)}, {kind}, {size}, {int(p.fallback)}, {int(p.bonus)}, {int(p.limit)}, "
                 f"{int(p.tiles_only)}, {int(p.members_only)}}}"
             )
@@ -244,12 +245,16 @@ class Bridge:
         m = P.minimum
         body.append(
             "static const mj_profile PROFILE = {MJ_ABI, "
-            f'"{P.id}", {int(s.standard)}, {int(s.seven_pairs)}, {int(s.seven_pairs_allow_four_of_a_kind)}, '
-            f"{int(s.thirteen_orphans)}, {int(s.knitted)}, 0, 0, 0, 0, REQS, {len(reqs)}, PATTERNS, {len(pats)}, "
+            f'"{P.id}", {int(s.standard)}, {int(s.seven_pairs)}, '
+            f"{int(s.seven_pairs_allow_four_of_a_kind)}, "
+            f"{int(s.thirteen_orphans)}, {int(s.knitted)}, 0, 0, 0, 0, REQS, {len(reqs)}, "
+            f"PATTERNS, {len(pats)}, "
             f"PICKS, {len(picks)}, {int(P.cap is not None)}, {P.cap or 0}, PREFER, {len(prefer)}, "
             f"{int(m is not None)}, {m.at_least if m else 0}, WITHOUT, {len(without)}, "
-            f"{_c(m.reason.en) if m else 'NULL'}, {int(P.points is not None)}, ITEMS, {len(items)}, {result}, "
-            f"VALUES, {len(values)}, RON, {len(ron)}, TSUMO, {len(tsumo)}, {hv}, {len(options)}, {lhc}, "
+            f"{_c(m.reason.en) if m else 'NULL'}, {int(P.points is not None)}, ITEMS, "
+            f"{len(items)}, {result}, "
+            f"VALUES, {len(values)}, RON, {len(ron)}, TSUMO, {len(tsumo)}, {hv}, "
+            f"{len(options)}, {lhc}, "
             f"{int(any(p.combine for p in P.patterns))}}};"
         )
         body.append(
@@ -298,7 +303,8 @@ PyMODINIT_FUNC PyInit_NAME(void) {
 
 
 def _c(text: str) -> str:
-    """A C string literal of ``text`` (UTF-8, every byte escaped; the empty literal ends the escapes)."""
+    """A C string literal of ``text`` (UTF-8, every byte escaped; the empty literal ends the
+    escapes)."""
     return '"' + "".join(f"\\x{b:02x}" for b in text.encode("utf-8")) + '" ""'
 
 

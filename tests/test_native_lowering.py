@@ -232,11 +232,15 @@ def _use(name: str, typ: X.Type) -> str:
     if isinstance(typ, X.Optional):
         if isinstance(typ.inner, X.Record):
             return f"{name} is not None and {name}.number == 1"
-        return f"{name} is not None and {name} == {sorted(typ.inner.values)[0]!r}"  # type: ignore[attr-defined]
+        # type: ignore[attr-defined]
+        return f"{name} is not None and {name} == {sorted(typ.inner.values)[0]!r}"
     if isinstance(typ, X.Record):
         return f"{name}.number == 1"
     if isinstance(typ, X.ListOf):
-        return f"len({name}) > 1 and any(x.number == 1 for x in {name}) and sum(x.number for x in {name}) > 3"
+        return (
+            f"len({name}) > 1 and any(x.number == 1 for x in {name}) and sum(x.number for x "
+            f"in {name}) > 3"
+        )
     if isinstance(typ, X.SetOf):
         return f"'m' in {name} and len({name}) == 2"
     raise AssertionError(f"no use written for {typ.describe()}")
@@ -265,7 +269,8 @@ def test_every_combination_name_lowers(name: str) -> None:
     [
         "count_of('m', 1) + concealed_count_of(win_tile.suit, win_tile.number) > 2",
         "all(concealed_at_win(g) for g in sets)",
-        "len({g.suit for g in sets if g.is_sequence}) == 3 and {g.number for g in sets} == {1, 4, 7}",
+        "len({g.suit for g in sets if g.is_sequence}) == 3 and {g.number for g in sets} == {1, "
+        "4, 7}",
         "len([g for g in melds if g.is_kong]) == 2",
         "min(t.number for t in tiles) == 1 and max(fan for fan in (1, 2)) == 2",
         "(3 if riichi else 2) ** 2 // 4 % 3 == abs(-1)",
@@ -346,7 +351,8 @@ def test_spec_strings_reach_c_only_as_escaped_literals() -> None:
 
 
 def test_a_new_house_rule_gets_its_native_engine_from_the_build(tmp_path: Any) -> None:
-    """`mjspec build` writes a new profile's C source and compiles it, as setup.py does the bundled ones."""
+    """`mjspec build` writes a new profile's C source and compiles it, as setup.py does the bundled
+    ones."""
     import importlib.util
     import shutil
 

@@ -86,7 +86,8 @@ STRAIGHTS = knitted_straights()
 
 @functools.lru_cache(maxsize=None)
 def bf_sets(counts: tuple[int, ...], sets: int, pair: bool) -> bool:
-    """Whether counts split into exactly ``sets`` sets and (``pair``) one pair, trying every group at the lowest tile."""
+    """Whether counts split into exactly ``sets`` sets and (``pair``) one pair, trying every group
+    at the lowest tile."""
     i = next((k for k in range(34) if counts[k]), None)
     if i is None:
         return sets == 0 and not pair
@@ -155,7 +156,8 @@ def bf_waits(
 
 @functools.lru_cache(maxsize=None)
 def bf_blocks(counts: tuple[int, ...]) -> frozenset[tuple[int, int, int]]:
-    """Every (head, sets, partials) the whole vector can be split into, any tile left alone allowed."""
+    """Every (head, sets, partials) the whole vector can be split into, any tile left alone
+    allowed."""
     i = next((k for k in range(34) if counts[k]), None)
     if i is None:
         return frozenset({(0, 0, 0)})
@@ -322,7 +324,8 @@ def test_is_complete_hypothesis(rng: random.Random, rules: ShapeRules) -> None:
     check_complete(*random_hand14(rng), rules)
 
 
-# --- waits ------------------------------------------------------------------------------------------
+# --- waits
+# ------------------------------------------------------------------------------------------
 
 
 def check_waits(counts: list[int], melds: list[Meld], rules: ShapeRules) -> None:
@@ -402,7 +405,8 @@ def test_knitted_with_one_meld() -> None:
     assert NATIVE.shanten(c("1z"), 4, rules) == 99 == shapes._py_shanten(c("1z"), 4, rules)
 
 
-# --- shanten ------------------------------------------------------------------------------------------
+# --- shanten
+# ------------------------------------------------------------------------------------------
 
 
 def check_shanten(counts: list[int], melds: list[Meld], rules: ShapeRules) -> None:
@@ -471,7 +475,8 @@ def test_discard_shanten_seeded(rules: ShapeRules) -> None:
             assert native[k] == shapes._py_shanten(rest, n, rules)
 
 
-# --- the native domain and the reference's errors ------------------------------------------------------
+# --- the native domain and the reference's errors
+# ------------------------------------------------------
 
 
 BAD_COUNTS: list[object] = [
