@@ -75,11 +75,14 @@ static PyObject *raw_view(mj_view *v) {
     PyObject *groups = PyTuple_New(v->n_groups);
     for (int i = 0; i < v->n_groups; i++) PyTuple_SET_ITEM(groups, i, group_tuple(v->groups[i]));
     PyObject *sets = PyTuple_New(v->n_sets);
-    for (int i = 0; i < v->n_sets; i++) PyTuple_SET_ITEM(sets, i, PyLong_FromLong(index_of(v, v->sets[i])));
+    for (int i = 0; i < v->n_sets; i++)
+        PyTuple_SET_ITEM(sets, i, PyLong_FromLong(index_of(v, v->sets[i])));
     PyObject *melds = PyTuple_New(v->n_melds);
-    for (int i = 0; i < v->n_melds; i++) PyTuple_SET_ITEM(melds, i, PyLong_FromLong(index_of(v, v->melds[i])));
+    for (int i = 0; i < v->n_melds; i++)
+        PyTuple_SET_ITEM(melds, i, PyLong_FromLong(index_of(v, v->melds[i])));
     PyObject *members = PyTuple_New(v->n_members);
-    for (int i = 0; i < v->n_members; i++) PyTuple_SET_ITEM(members, i, PyLong_FromLong(index_of(v, v->members[i])));
+    for (int i = 0; i < v->n_members; i++)
+        PyTuple_SET_ITEM(members, i, PyLong_FromLong(index_of(v, v->members[i])));
     PyObject *counted = PyTuple_New((MJ_MAX_PATTERNS + 63) / 64);
     for (int i = 0; i < (MJ_MAX_PATTERNS + 63) / 64; i++)
         PyTuple_SET_ITEM(counted, i, PyLong_FromUnsignedLongLong(v->counted[i]));
@@ -87,17 +90,21 @@ static PyObject *raw_view(mj_view *v) {
         "(iiNNiNiNNIKLi iiiiiiii iiiii iiiii LLLLL iiNNNNiNLN)",
         v->shape, v->wait, groups, sets, v->pair ? index_of(v, v->pair) : -1, melds,
         v->win_tile.kind * 2 + v->win_tile.red, tiles_bytes(v->tiles, v->n_tiles),
-        PyBytes_FromStringAndSize((const char *)v->counts, 34), v->suits, (unsigned long long)v->tile_mask,
+        PyBytes_FromStringAndSize((const char *)v->counts, 34), v->suits,
+        (unsigned long long)v->tile_mask,
         (long long)v->four_of_a_kinds, v->is_closed,
-        v->tsumo, v->ron, v->last_tile, v->after_kong, v->kong_shot, v->robbing_kong, v->first_draw, v->fourth_tile,
+        v->tsumo, v->ron, v->last_tile, v->after_kong, v->kong_shot, v->robbing_kong, v->first_draw,
+        v->fourth_tile,
         v->riichi, v->double_riichi, v->ippatsu, v->dealer, v->seat_wind,
         v->round_wind, v->missing_suit, v->winner, v->original_call, v->kong_upon_kong,
-        (long long)v->flowers, (long long)v->own_bonus, (long long)v->bonus_sets, (long long)v->dealer_wins,
+        (long long)v->flowers, (long long)v->own_bonus, (long long)v->bonus_sets,
+        (long long)v->dealer_wins,
         (long long)v->concealed_triplets,
         v->only_wait, v->only_live_wait, tiles_bytes(v->dora_indicators, v->n_dora_indicators),
         tiles_bytes(v->ura_indicators, v->n_ura_indicators),
         PyBytes_FromStringAndSize((const char *)v->concealed_counts, 34), members,
-        v->discard_group ? index_of(v, v->discard_group) : -1, counted, (long long)v->points, PyLong_FromVoidPtr((void *)v->options));
+        v->discard_group ? index_of(v, v->discard_group) : -1, counted, (long long)v->points,
+        PyLong_FromVoidPtr((void *)v->options));
     if (!raw) return NULL;
     Py_XDECREF(LAST_RAW);
     LAST_RAW = Py_NewRef(raw);
@@ -132,9 +139,10 @@ static int64_t hand(int slot, mj_view *v) {
 static int64_t pay(int slot, mj_pay *p) {
     PyObject *named = PyTuple_New(16);
     for (int i = 0; i < 16; i++) PyTuple_SET_ITEM(named, i, PyLong_FromLongLong(p->named[i]));
-    PyObject *r = PyObject_CallFunction(PAY_DISPATCH, "i(LLLLiiiiN)", slot, (long long)p->fan, (long long)p->capped,
-                                        (long long)p->points, (long long)p->honba, p->tsumo, p->ron, p->dealer,
-                                        p->limit, named);
+    PyObject *r = PyObject_CallFunction(PAY_DISPATCH, "i(LLLLiiiiN)", slot, (long long)p->fan,
+                                        (long long)p->capped, (long long)p->points,
+                                        (long long)p->honba, p->tsumo, p->ron, p->dealer, p->limit,
+                                        named);
     return answer(r, &p->overflow);
 }
 
@@ -259,12 +267,14 @@ class Bridge:
         )
         body.append(
             r"""
-static PyMethodDef METHODS[] = {{"set_dispatch", py_set, METH_VARARGS, ""}, {"reset", py_reset, METH_NOARGS, ""}, {NULL}};
+static PyMethodDef METHODS[] = {
+    {"set_dispatch", py_set, METH_VARARGS, ""}, {"reset", py_reset, METH_NOARGS, ""}, {NULL}};
 static struct PyModuleDef MODULE = {PyModuleDef_HEAD_INIT, "NAME", "", -1, METHODS};
 PyMODINIT_FUNC PyInit_NAME(void) {
     PyObject *m = PyModule_Create(&MODULE);
     if (!m) return NULL;
-    PyModule_AddObject(m, "PROFILE", PyCapsule_New((void *)&PROFILE, "mjspec.native_profile", NULL));
+    PyModule_AddObject(m, "PROFILE",
+                       PyCapsule_New((void *)&PROFILE, "mjspec.native_profile", NULL));
     return m;
 }
 """.replace(
@@ -319,7 +329,8 @@ def _view(raw: tuple[Any, ...], options: dict[str, Any]) -> HandView:
         riichi, double_riichi, ippatsu, dealer, seat_wind,
         round_wind, missing_suit, winner, original_call, kong_upon_kong,
         flowers, own_bonus, bonus_sets, dealer_wins, concealed_triplets,
-        only_wait, only_live_wait, dora, ura, concealed_counts, members, discard, counted, points, _options,
+        only_wait, only_live_wait, dora, ura, concealed_counts, members, discard, counted, points,
+        _options,
     ) = raw  # fmt: skip
     gs = tuple(Group(_KINDS[k], t, bool(c), None if m < 0 else _MELDS[m]) for k, t, c, m in groups)
     v = HandView()
@@ -408,8 +419,10 @@ def bridge_module(profile: Profile) -> ModuleType:
     so = folder / f"_bridge_{profile.id}{suffix}"
     cc = os.environ.get("CC", "cc")
     subprocess.run(
-        [cc, "-shared", "-fPIC", "-O0", "-w", f"-I{sysconfig.get_paths()['include']}", f"-I{ROOT / 'runtime' / 'native'}",
-         str(c_file), "-o", str(so)],
+        [
+            cc, "-shared", "-fPIC", "-O0", "-w", f"-I{sysconfig.get_paths()['include']}",
+            f"-I{ROOT / 'runtime' / 'native'}", str(c_file), "-o", str(so),
+        ],
         check=True,
     )  # fmt: skip
     spec = importlib.util.spec_from_file_location(f"_bridge_{profile.id}", so)
