@@ -51,6 +51,15 @@ class Claims:
         """Seats the claimed tile would complete (a completing tile let pass makes furiten)."""
         self.kuikae: set[int] = set()
         """Kinds the caller may not discard now (001 kuikae)."""
+        self.wire(
+            passing=None,
+            riichi=None,
+            missing=None,
+            watch=None,
+            riichi_furiten=False,
+            counts_as_pass=False,
+            original_call=None,
+        )
 
     def open(self, tile: Tile, discarder: Seat, *, after_kong: bool, last_tile: bool) -> None:
         self.tile = tile
@@ -59,6 +68,35 @@ class Claims:
         self.is_last_tile = last_tile
         self.responses = {}
         self.completes = set()
+
+    def wire(
+        self,
+        *,
+        passing: Passing | None,
+        riichi: Sequence[bool] | None,
+        missing: Sequence[Suit | None] | None,
+        watch: Sequence[bool] | None,
+        riichi_furiten: bool,
+        counts_as_pass: bool,
+        original_call: Callable[[Seat, list[Action]], list[Action]] | None,
+    ) -> None:
+        """What the windows read of the other mechanisms, handed in once by the machine (lists
+        their mechanisms keep up to date, read here and never changed): ``passing`` (this module's
+        :class:`Passing`), ``riichi`` (who declared: after riichi only a win, 001), ``missing``
+        (the declared suits, when holding or discarding one's missing suit blocks calls),
+        ``watch`` (who is furiten by a passed completion, when a completion let pass makes
+        furiten: the others a tile completes are noted in :attr:`completes`), ``riichi_furiten``
+        (a win declined after riichi makes furiten), ``counts_as_pass``
+        (``PassRules.call_counts_as_pass``) and ``original_call`` (M 55: what a declarer may still
+        claim). Nothing here refers back to the table, so a round is freed as soon as it is let go
+        (no reference cycle for the garbage collector to find)."""
+        self.passing = passing
+        self.riichi = riichi
+        self.missing = missing
+        self.watch = watch
+        self.riichi_furiten = riichi_furiten
+        self.counts_as_pass = counts_as_pass
+        self.original_call = original_call
 
     def open_window(
         self,
@@ -69,27 +107,19 @@ class Claims:
         after_kong: bool,
         last_tile: bool,
         live_wall: bool,
-        passing: Passing | None,
-        riichi: Sequence[bool] | None,
-        missing: Sequence[Suit | None] | None,
-        watch: Sequence[bool] | None,
         kong_allowed: Callable[[], bool],
-        original_call: Callable[[Seat, list[Action]], list[Action]] | None,
     ) -> bool:
         """Open the window on a discard: each seat's options (a win, a pon, an open kong, a chi, and
-        a pass), nearest the discarder first; True when anyone may answer.
-
-        What other mechanisms hold comes in: ``live_wall`` (tiles left to draw; the last discard is
-        callable only under ``CallRules.last_discard_callable``), ``riichi`` (who declared: after
-        riichi only a win, 001), ``missing`` (the declared suits, when holding or discarding one's
-        missing suit blocks calls), ``watch`` (who is already furiten by a passed completion, when
-        a completion let pass makes furiten: the others are noted in :attr:`completes`),
-        ``kong_allowed`` (a replacement tile and room under the kong limit) and ``original_call``
-        (M 55: what a declarer may still claim). A win is the table's to score
-        (:meth:`~.common.Table.ron_score`)."""
+        a pass), nearest the discarder first; True when anyone may answer. ``live_wall``: tiles are
+        left to draw (the last discard is callable only under ``CallRules.last_discard_callable``);
+        ``kong_allowed``: a replacement tile and room under the kong limit (asked only of a seat
+        that could make an open kong). A win is the table's to score
+        (:meth:`~.common.Table.ron_score`); the rest as :meth:`wire` says."""
         self.open(tile, discarder, after_kong=after_kong, last_tile=last_tile)
         options: dict[int, list[Action]] = {}
         calls = self.rules
+        passing, riichi, missing, watch = self.passing, self.riichi, self.missing, self.watch
+        original_call = self.original_call
         kind = tile.kind
         # A discarded flower cannot be claimed (002 §1); the last discard only where the rules
         # allow.
@@ -140,14 +170,11 @@ class Claims:
         table: Table,
         tile: Tile,
         declarer: Seat,
-        *,
-        watch: Sequence[bool] | None,
         patterns: frozenset[str] | None = None,
     ) -> bool:
         """Open the window on a kong's tile that may be robbed (an added kong; a concealed one
         under ``CallRules.rob_concealed_kong``, where the win must include one of ``patterns``):
-        a win or a pass for each seat that may rob it; True when anyone may. ``watch`` as for
-        :meth:`open_window`."""
+        a win or a pass for each seat that may rob it; True when anyone may."""
         self.open(tile, declarer, after_kong=False, last_tile=False)
         options: dict[int, list[Action]] = {}
         for offset in range(1, SEATS):
@@ -155,13 +182,13 @@ class Claims:
             if not table.active[other]:
                 continue
             if patterns is None:
-                self.note_completion(table, other, tile, watch)
+                self.note_completion(table, other, tile)
                 if table.ron_score(other, tile, robbing=True) is not None:
                     options[other] = [RON[other], PASS[other]]
                 continue
             score = table.ron_score(other, tile, robbing=True)
             if score is not None and any(p.id in patterns for p in score.patterns):
-                self.note_completion(table, other, tile, watch)
+                self.note_completion(table, other, tile)
                 options[other] = [RON[other], PASS[other]]
         if not options:
             return False
@@ -169,11 +196,10 @@ class Claims:
         self.responses = {}
         return True
 
-    def note_completion(
-        self, table: Table, seat: Seat, tile: Tile, watch: Sequence[bool] | None
-    ) -> None:
+    def note_completion(self, table: Table, seat: Seat, tile: Tile) -> None:
         """Letting a completing tile pass makes the seat furiten until its next draw, yaku or not
-        (001): a seat not yet furiten (``watch``) whose tiles ``tile`` completes is noted."""
+        (001): a seat not yet furiten (:meth:`wire`) whose tiles ``tile`` completes is noted."""
+        watch = self.watch
         if watch is None or watch[seat] or tile.is_flower:
             return
         if any(table.counts[seat][N_KINDS:]):
@@ -198,19 +224,22 @@ class Claims:
     def passes(
         self,
         table: Table,
-        passing: Passing | None,
         *,
         robbing: bool,
-        riichi_furiten: bool,
-        counts_as_pass: bool,
     ) -> tuple[list[Seat], list[Seat]]:
         """The window has closed: the passing rules note each declined win and pon (a win declined
-        by a call too, under ``counts_as_pass``: ``PassRules.call_counts_as_pass``). Returns, for
-        furiten, the seats in riichi that declined a legal win (``riichi_furiten``: 001 makes them
-        furiten for the rest of the hand) and the seats that let a completing tile pass (until their
-        next draw)."""
+        by a call too, under ``PassRules.call_counts_as_pass``). Returns, for furiten, the seats in
+        riichi that declined a legal win (001 makes them furiten for the rest of the hand) and the
+        seats that let a completing tile pass (until their next draw)."""
+        if not self.responses and not self.completes:
+            return [], []  # a window nobody could answer, completing nobody's tiles
         tile = self.tile
         assert tile is not None
+        passing, riichi_furiten, counts_as_pass = (
+            self.passing,
+            self.riichi_furiten,
+            self.counts_as_pass,
+        )
         riichi_passed: list[Seat] = []
         for seat, resp in self.responses.items():
             opts = {a.kind for a in self.options[seat]}

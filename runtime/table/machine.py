@@ -8,14 +8,15 @@ the caller's choice (:class:`~.common.Automation`; by default all, as every reco
 step left to the caller waits as :attr:`Round.pending_step` until :meth:`Round.step`. Every
 random choice comes from one seeded generator or an explicit wall, so a round replays exactly.
 
-The machine holds what every mechanism reads (the seats' tiles, melds and discards, the turn)
-and composes the mechanisms, each in its own module and owning its state, built only when its
-rules block is present: the wall (:mod:`.wall`), the opening (:mod:`.opening`), claims and passing
-(:mod:`.claims`), kongs (:mod:`.kongs`), riichi (:mod:`.riichi`), furiten (:mod:`.furiten`),
-abortive draws (:mod:`.abortive`), settlement (:mod:`.settlement`), exhaustion
-(:mod:`.exhaustion`), clocks (:mod:`.clocks`) and the snapshot (:mod:`.snapshot`). A mechanism
-never calls another: it answers the machine with actions, events and :class:`~.common.Transfer`
-values, and the machine pays them and moves on.
+The machine holds what every mechanism reads (the seats' tiles, melds and discards, the turn;
+:class:`~.common.Table`) and composes the mechanisms, each in its own module and owning its
+state, built only when its rules block is present: the wall (:mod:`.wall`), the opening
+(:mod:`.opening`), claims and passing (:mod:`.claims`), kongs (:mod:`.kongs`), wins
+(:mod:`.wins`), riichi (:mod:`.riichi`), furiten (:mod:`.furiten`), abortive draws
+(:mod:`.abortive`), settlement (:mod:`.settlement`), exhaustion (:mod:`.exhaustion`), clocks
+(:mod:`.clocks`) and the snapshot (:mod:`.snapshot`). A mechanism never calls another: it
+answers the machine with actions, events, steps and :class:`~.common.Transfer` values, and the
+machine emits and pays them and moves on.
 
 Nothing here looks at a profile's id: ``profile.table`` (:class:`TableRules`) and the profile's
 scoring rules decide.
@@ -137,6 +138,23 @@ class Round:
         self.winning = Wins(profile)
         self.exhaustion = Exhaustion(rules.exhaustion)
         self.clocks = Clocks(rules.timeout)
+        # What the claim windows and the self-draw read of the other mechanisms: lists those keep
+        # up to date, handed over once (every discard opens a window).
+        furiten, riichi, ms = self.furiten, self.riichi, self.missing_suit
+        oc, passing = self.original_call, self.passing
+        self.claims.wire(
+            passing=passing,
+            riichi=riichi.declared if riichi is not None else None,
+            missing=(
+                ms.declared if ms is not None and rules.calls.missing_suit_blocks_calls else None
+            ),
+            watch=furiten.passed if furiten and furiten.rules.passed_completion else None,
+            riichi_furiten=furiten is not None and furiten.rules.riichi_passed,
+            counts_as_pass=rules.passing.call_counts_as_pass,
+            original_call=oc.claims if oc is not None else None,
+        )
+        self._fan_limits = passing.fan if passing is not None else None
+        """A passed win's fan per seat, which the seat's next win must exceed."""
 
         # Carried from the match.
         self.round_wind = round_wind
@@ -471,7 +489,8 @@ class Round:
         holds_missing = ms is not None and ms.holds(seat, counts)
         blocked = self.rules.calls.missing_suit_blocks_calls and holds_missing
         if not self.must_discard and not blocked:
-            if self._tsumo_score(seat) is not None:
+            wins = self.winning  # asked every turn: no wrapper
+            if wins.tsumo_score(self, seat, self.kongs.upon_kong, self._fan_limits) is not None:
                 out.append(TSUMO[seat])
             calls = self.rules.calls
             melds = self.melds[seat]
@@ -610,13 +629,7 @@ class Round:
         return f is not None and f.applies(seat, lambda: self._shape_waits(seat))
 
     def _tsumo_score(self, seat: Seat) -> Score | None:
-        passing = self.passing
-        return self.winning.tsumo_score(
-            self,
-            seat,
-            upon_kong=self.kongs.upon_kong,
-            fan_limit=passing.fan[seat] if passing is not None else None,
-        )
+        return self.winning.tsumo_score(self, seat, self.kongs.upon_kong, self._fan_limits)
 
     def ron_score(
         self, seat: Seat, tile: Tile, *, robbing: bool, honba: int | None = None
@@ -884,28 +897,17 @@ class Round:
     def _open_claims(
         self, discarder: Seat, tile: Tile, *, after_kong: bool, last_tile: bool
     ) -> None:
-        """The claim window on a discard (:meth:`.claims.Claims.open_window`), with what the other
-        mechanisms hold; a window nobody can answer closes at once, or waits for the caller."""
-        riichi = self.riichi
-        ms = self.missing_suit
-        oc = self.original_call
+        """The claim window on a discard (:meth:`.claims.Claims.open_window`); a window nobody can
+        answer closes at once, or waits for the caller."""
+        wall = self.wall
         if self.claims.open_window(
             self,
             tile,
             discarder,
             after_kong=after_kong,
             last_tile=last_tile,
-            live_wall=self.wall.back != self.wall.front,
-            passing=self.passing,
-            riichi=riichi.declared if riichi is not None else None,
-            missing=(
-                ms.declared
-                if ms is not None and self.rules.calls.missing_suit_blocks_calls
-                else None
-            ),
-            watch=self._completion_watch(),
+            live_wall=wall.back != wall.front,
             kong_allowed=self._kong_allowed,
-            original_call=oc.claims if oc is not None else None,
         ):
             self.phase = Phase.CLAIM
         elif not self._auto_claim_pass:
@@ -913,16 +915,10 @@ class Round:
         else:
             self._close_empty_window(discarder)
 
-    def _completion_watch(self) -> list[bool] | None:
-        """Who is furiten by a passed completion, when a completing tile let pass makes furiten
-        (001): the claim windows note the others a tile completes."""
-        f = self.furiten
-        return f.passed if f is not None and f.rules.passed_completion else None
-
     def _close_empty_window(self, discarder: Seat) -> None:
         """A discard nobody could answer: the window closes, and play goes on."""
-        # A completing tile nobody could take still makes furiten.
-        self._passes_on_claims(robbing=False)
+        if self.claims.completes:  # a completing tile nobody could take still makes furiten
+            self._passes_on_claims(robbing=False)
         self.kongs.end_chain()
         if self._after_discard_passed(discarder):
             return
@@ -941,14 +937,8 @@ class Round:
     def _passes_on_claims(self, *, robbing: bool) -> None:
         """The window has closed: the passing rules note the declined wins and pons
         (:meth:`.claims.Claims.passes`), furiten the declined wins and completions (001)."""
+        riichi_passed, passed = self.claims.passes(self, robbing=robbing)
         furiten = self.furiten
-        riichi_passed, passed = self.claims.passes(
-            self,
-            self.passing,
-            robbing=robbing,
-            riichi_furiten=furiten is not None and furiten.rules.riichi_passed,
-            counts_as_pass=self.rules.passing.call_counts_as_pass,
-        )
         if furiten is not None:
             for seat in riichi_passed:
                 furiten.passed_riichi_win(seat)  # 001: for the rest of the hand
@@ -1141,10 +1131,7 @@ class Round:
             # A win with a listed pattern (thirteen orphans) may rob a concealed kong: one copy is
             # set out as the claimed tile, the others stay in hand until the kong completes.
             shown = set_out_copy(self.hands[seat], tile.kind)
-            watch = self._completion_watch()
-            if self.claims.open_robbery(
-                self, shown, seat, watch=watch, patterns=frozenset(robbable)
-            ):
+            if self.claims.open_robbery(self, shown, seat, patterns=frozenset(robbable)):
                 self._take(seat, shown)
                 self._emit(Event(EventKind.ANKAN_DECLARED, seat, {"tile": shown.mpsz}))
                 self.last_draw = None
@@ -1177,10 +1164,7 @@ class Round:
         self._take(seat, added)
         self._emit(Event(EventKind.KAKAN_DECLARED, seat, {"tile": added.mpsz}))
         self.last_draw = None
-        watch = self._completion_watch()
-        if self.rules.calls.robbable_kakan and self.claims.open_robbery(
-            self, added, seat, watch=watch
-        ):
+        if self.rules.calls.robbable_kakan and self.claims.open_robbery(self, added, seat):
             self.kongs.await_robbery(seat, added, concealed=False)
             self.phase = Phase.ROB
             return

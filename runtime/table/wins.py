@@ -10,7 +10,7 @@ suit) stay theirs: the machine asks them, then this module scores. Who pays a wi
 from __future__ import annotations
 
 from dataclasses import replace
-from typing import Any, Callable, Mapping
+from typing import Any, Callable, Mapping, Sequence
 
 from ..actions import Event, EventKind
 from ..context import WinContext, WinKind
@@ -92,14 +92,20 @@ class Wins:
     # ------------------------------------------------------------ scores
 
     def tsumo_score(
-        self, table: Table, seat: Seat, *, upon_kong: bool, fan_limit: int | None
+        self,
+        table: Table,
+        seat: Seat,
+        upon_kong: bool,
+        fan_limits: Sequence[int | None] | None,
     ) -> Score | None:
         """The score of ``seat`` winning on its drawn tile now (None: no legal win), kept until the
         next event. ``upon_kong``: the draw follows a kong made with a loose tile (Kong upon Kong);
-        ``fan_limit``: a passed win's fan, which this win must exceed (``TableRules.passing``)."""
+        ``fan_limits``: per seat, a passed win's fan, which this win must exceed
+        (``TableRules.passing``)."""
         if self._tsumo_at != (seat, len(table.events)):
             self._tsumo_at = (seat, len(table.events))
-            self._tsumo_cached = self._tsumo_score(table, seat, upon_kong, fan_limit)
+            limit = fan_limits[seat] if fan_limits is not None else None
+            self._tsumo_cached = self._tsumo_score(table, seat, upon_kong, limit)
         return self._tsumo_cached
 
     def _tsumo_score(
