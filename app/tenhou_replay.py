@@ -40,6 +40,7 @@ from mjspec.runtime.profile import Profile
 from mjspec.runtime.record import match_record
 from mjspec.runtime.record_check import seal
 from mjspec.runtime.table import SEATS, WINDS, Round, closed_wall
+from mjspec.runtime.table.wall import deal_order as table_deal_order
 from mjspec.app.tenhou import (
     YAKU,
     Call,
@@ -97,21 +98,14 @@ class HandWall:
 
 def deal_order(profile: Profile, dealer: int) -> list[int]:
     """The seat that receives each dealt tile, in drawing order, as the table deals
-    (runtime/table/machine.py ``Round._deal``)."""
+    (runtime/table/wall.py ``deal_order``)."""
     deal = profile.deal
-    order = [(dealer + i) % SEATS for i in range(SEATS)]
-    out: list[int] = []
-    if profile.table.deal_in_blocks:
-        for _ in range(3):
-            for seat in order:
-                out.extend([seat] * 4)
-        for seat in order:
-            out.extend([seat] * (deal.others - 12))
-        out.extend([dealer] * (deal.dealer - deal.others))
-    else:
-        for seat in order:
-            out.extend([seat] * (deal.dealer if seat == dealer else deal.others))
-    return out
+    return table_deal_order(
+        dealer,
+        dealer_tiles=deal.dealer,
+        others=deal.others,
+        in_blocks=profile.table.deal_in_blocks,
+    )
 
 
 def _is_kan(step: object, seat: int) -> bool:

@@ -12,7 +12,7 @@ from .context import Wind
 from .profile import Profile
 from .rules import DealerRule, ExchangeDirection
 from .tiles import Tile
-from .table import SEATS, WINDS, Phase, Round
+from .table import ALL_AUTOMATIONS, SEATS, WINDS, Automation, Phase, Round
 
 
 @dataclass(frozen=True, slots=True)
@@ -77,6 +77,9 @@ class Match:
     excerpt: MatchStart | None = None
     """An excerpt of a match: it starts here instead of at the profile's start, and may end before the
     match rules end it (an imported log that holds only some hands of a game)."""
+    automations: Automation = ALL_AUTOMATIONS
+    """The non-player steps each hand's engine performs itself (:class:`~.table.Automation`,
+    pokerkit's ``automations``); ``play_hand`` performs the others with ``Round.step``."""
 
     def __post_init__(self) -> None:
         self.rng = random.Random(self.seed)
@@ -154,6 +157,7 @@ class Match:
             deposits=self.deposits,
             points=tuple(self.totals),
             dealer_wins=self.dealer_wins,
+            automations=self.automations,
         )
         if self.clock is not None:
             from .clock import hand_clock  # 001, 004: the reserve starts full again every hand

@@ -12,7 +12,8 @@ from typing import Any
 from mjspec.runtime.context import WinContext, WinKind
 from mjspec.runtime.hand import Meld, MeldType
 from mjspec.runtime.profile import Example, Profile
-from mjspec.runtime.scoring import WinningHand
+from mjspec.runtime.scoring import Score, WinningHand
+from mjspec.runtime.table import Round
 from mjspec.runtime.tiles import Tile, parse_tiles
 
 
@@ -306,3 +307,21 @@ def special_shape_hand(rng: "random.Random") -> WinningHand:
     return WinningHand(
         tuple(Tile(k) for k in kinds), tuple(melds), Tile(win), rng.choice(list(WinKind))
     )
+
+
+def scored_settlement(
+    hand: Round, winner: int, score: Score, discarder: int | None, *, tile: Tile | None
+) -> None:
+    """The scored settlement of a win (``Settlement.scored_win``, runtime/table/settlement.py),
+    its events and payments emitted by the machine as a win's would be."""
+    paid = hand.settlement.scored_win(
+        winner,
+        score,
+        discarder,
+        tile,
+        hand.melds[winner],
+        hand.hands,
+        hand.dealer,
+        lambda s: hand.winning.losing_value(hand, s),
+    )
+    hand._settle(paid)

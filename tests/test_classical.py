@@ -26,6 +26,8 @@ from mjspec.runtime.scoring import evaluate, score_losing_hand
 from mjspec.runtime.table import Round
 from mjspec.runtime.tiles import parse_tiles
 
+from handkit import scored_settlement
+
 PID = "classical_xmj"
 
 #: Non-default option sets a full match is played under (plus the defaults).
@@ -207,7 +209,7 @@ def test_a_cannon_pays_for_everybody_and_losers_do_not_settle() -> None:
     )
     score = evaluate(hand.profile, win, ctx)
     before = list(hand.scores)
-    hand._scored_settlement(1, score, 2, tile=parse_tiles("2s")[0])
+    scored_settlement(hand, 1, score, 2, tile=parse_tiles("2s")[0])
     paid = [a - b for a, b in zip(hand.scores, before)]
     value = score.value or 0
     assert paid[1] == 2 * value + value + value  # East pays double; all of it through the cannon
@@ -236,7 +238,7 @@ def test_losers_pay_one_another_the_differences_with_easts_double() -> None:
     )
     score = evaluate(hand.profile, win, ctx)
     before = list(hand.scores)
-    hand._scored_settlement(1, score, None, tile=None)
+    scored_settlement(hand, 1, score, None, tile=None)
     paid = [a - b for a, b in zip(hand.scores, before)]
     values = {e.seat: e.data["score"] for e in hand.events if e.kind == "hand_score"}
     assert values == {0: 0, 2: 64, 3: 2}

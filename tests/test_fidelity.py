@@ -16,6 +16,7 @@ from mjspec.runtime.table import Phase, Round
 from mjspec.runtime.tiles import Tile
 
 from test_table import GB, act, arranged, options, pass_claims, tsumogiri
+from handkit import scored_settlement
 
 CLASSICAL = load_profile("classical_xmj")
 
@@ -137,7 +138,7 @@ def test_02_winning_on_the_last_copy_in_view_scores_last_tile() -> None:
         act(hand, ActionKind.DISCARD, 0, "5p")
         assert ActionKind.RON in options(hand, 1)
         if turn == 0:  # the first copy: nothing else of it in view
-            score = hand._ron_score(1, Tile.parse("5p"), robbing=False)
+            score = hand.ron_score(1, Tile.parse("5p"), robbing=False)
             assert score is not None and "last_tile" not in [p.id for p in score.patterns]
         pass_claims(hand)
         for _ in range(3 if turn < 2 else 1):
@@ -590,7 +591,7 @@ def test_15_a_claimed_dangerous_discard_makes_its_discarder_pay_for_a_later_win(
     from mjspec.runtime.scoring import evaluate
 
     hand = _cannon_table(["111s", "555s", "999s"], "123m4p5p")
-    hand._note_call(1, Tile.parse("8s"), 2, liability=False)
+    hand.settlement.note_call(1, Tile.parse("8s"), 2, hand.melds[1], hand.hands[2], liability=False)
     assert hand.scored.cannon_liable[1] == 2
     request = {
         "concealed": "7z",
@@ -603,13 +604,15 @@ def test_15_a_claimed_dangerous_discard_makes_its_discarder_pay_for_a_later_win(
     score = evaluate(CLASSICAL, win, ctx)
     assert score.legal
     before = list(hand.scores)
-    hand._scored_settlement(1, score, None, tile=None)
+    scored_settlement(hand, 1, score, None, tile=None)
     paid = [a - b for a, b in zip(hand.scores, before)]
     assert paid[2] == -paid[1] and paid[0] == paid[3] == 0
     assert any(e.kind == "cannon" and e.seat == 2 for e in hand.events)
     # An honour claimed against the three bamboo sets records nothing.
     other = _cannon_table(["111s", "555s", "999s"], "123m4p5p")
-    other._note_call(1, Tile.parse("6z"), 2, liability=False)
+    other.settlement.note_call(
+        1, Tile.parse("6z"), 2, other.melds[1], other.hands[2], liability=False
+    )
     assert other.scored.cannon_liable[1] is None
 
 

@@ -831,7 +831,7 @@ def test_tenhou_games_score_natively_as_python(monkeypatch: pytest.MonkeyPatch) 
     """
     if "riichi_tenhou" not in NATIVE_IDS:
         pytest.skip("generated._native_riichi_tenhou is not built")
-    import mjspec.runtime.table.machine as table
+    import mjspec.runtime.table.wins as table  # the win flow scores every win of the table
     import test_tenhou_replay as replays
 
     from mjspec.app.tenhou import load_log

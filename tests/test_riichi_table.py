@@ -148,7 +148,8 @@ def scorer(monkeypatch: pytest.MonkeyPatch) -> dict[str, object]:
     """Replace the table's scorer: every complete hand scores one 'test' pattern (1 han), a ron pays
     1000 + 300 per honba, a self-draw 500 / 1000 (+100 per honba); ``no_yaku`` kinds win without a yaku
     (illegal); ``patterns`` adds patterns by id and han."""
-    from mjspec.runtime.table import machine as table_module
+    # The win flow scores (runtime/table/wins.py).
+    from mjspec.runtime.table import wins as table_module
     from mjspec.runtime.context import WinKind
     from mjspec.runtime.scoring import Score, ScoredPattern
 

@@ -129,3 +129,34 @@ def test_a_riichi_players_forced_discard_can_be_left_to_the_player() -> None:
         for e in auto.events
     ]
     assert [{**e.to_json(), "data": e.data} for e in manual.events] == plain
+
+
+@pytest.mark.parametrize("pid", ["riichi_tenhou", "sichuan_tfmj"])
+def test_a_match_hands_its_automations_to_every_round(pid: str) -> None:
+    """``Match(automations=...)`` (pokerkit lets the caller choose them): every hand is dealt with
+    the caller's automations, ``play_hand`` performs the steps they leave out, and the match is
+    the same match, hand for hand and event for event."""
+    from mjspec.app.records import match_record
+    from mjspec.runtime.match import Match
+
+    profile = load_profile(pid)
+    kept = Automation.RIICHI_DISCARD
+    records = []
+    for automations in (ALL_AUTOMATIONS, kept):
+        match = Match(profile, 7, 3, automations=automations)
+        steps = 0
+        while not match.over:
+            hand = match.new_hand()
+            assert hand.automations == automations
+            while not hand.over:
+                if hand.pending_step is not None:
+                    steps += 1
+                    hand.step()
+                    continue
+                seat = hand.pending_seats()[0]
+                hand.apply(GreedyBot(seat).choose(hand, seat, hand.legal_actions(seat)))
+        match.finish()
+        assert (steps > 0) is (automations == kept)
+        records.append(match_record(match))
+    assert records[0]["hands"] == records[1]["hands"]
+    assert records[0]["totals"] == records[1]["totals"]

@@ -7,8 +7,9 @@ are built only when their rules block is present, and import none of each other 
 :mod:`.common`, the shared vocabulary): :mod:`.wall` (dice, the break, dead wall, loose tiles),
 :mod:`.opening` (exchange, missing suit, bonus tiles at the deal, Original Call), :mod:`.claims`
 (priority, the ron limit, kuikae, passing), :mod:`.kongs` (robbing, kong payments),
-:mod:`.riichi` (deposits, ippatsu), :mod:`.furiten`, :mod:`.abortive`, :mod:`.settlement`
-(the one reading of the payment roles, pao, scored settlement and the cannon),
+:mod:`.wins` (the win's situation and score, the round's wins), :mod:`.riichi` (deposits,
+ippatsu), :mod:`.furiten`, :mod:`.abortive`, :mod:`.settlement` (the one reading of the payment
+roles, pao, scored settlement and the cannon),
 :mod:`.exhaustion` (and nagashi), :mod:`.turn` (what the player on turn may declare and
 discard: kongs from hand, bonus tiles, the missing suit first, kuikae), :mod:`.clocks` and
 :mod:`.snapshot`.

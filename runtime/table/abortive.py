@@ -20,7 +20,8 @@ class Abortive:
     def __init__(self, rules: AbortiveDraws) -> None:
         self.rules = rules
         self.four_kongs_due = False
-        """Four kongs by more than one player: the round ends once the next discard is not won on."""
+        """Four kongs by more than one player: the round ends once the next discard is not won
+        on."""
 
     def nine_terminals_held(self, counts: Sequence[int]) -> bool:
         """Nine different terminal and honor kinds held (asked on an uninterrupted first turn)."""
@@ -42,7 +43,8 @@ class Abortive:
         turns_taken: Sequence[int],
         river: Sequence[Sequence[Tile]],
     ) -> str | None:
-        """The draw that ends the round once a discard is not won on, if any (in the rules' order)."""
+        """The draw that ends the round once a discard is not won on, if any (in the rules'
+        order)."""
         rules = self.rules
         if deposit_stood and rules.four_riichi and riichi is not None and all(riichi):
             return "four_riichi"

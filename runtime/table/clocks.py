@@ -1,6 +1,6 @@
-"""Clocks at the table (003 "Precedence of claims for discard" M 61-65, 001 and 004's presets):
-how long a seat has for the decision awaited, and the documented default when its time runs out.
-The match charges the time (:mod:`mjspec.runtime.clock`); the table keeps each decision's seconds."""
+"""Clocks at the table (003 "Precedence of claims for discard" M 61-65, 001 and 004's presets): how
+long a seat has for the decision awaited, and the documented default when its time runs out. The
+match charges the time (:mod:`mjspec.runtime.clock`); the table keeps each decision's seconds."""
 
 from __future__ import annotations
 
@@ -18,9 +18,11 @@ class Clocks:
     def __init__(self, rules: TimeoutRules) -> None:
         self.rules = rules
         self.clock: Any = None
-        """The round's :class:`~mjspec.runtime.clock.HandClock` when the match is played on a clock (001, 004)."""
+        """The round's :class:`~mjspec.runtime.clock.HandClock` when the match is played on a clock
+        (001, 004)."""
         self.timing: list[tuple[float, bool] | None] = []
-        """Per decision: the seconds it took and whether it came too late (its timeout default was applied), when timed."""
+        """Per decision: the seconds it took and whether it came too late (its timeout default was
+        applied), when timed."""
 
     def time_limit(self, phase: Phase, waiting: Callable[[], bool]) -> int | None:
         """Seconds a seat has for the decision the table waits for from it (``waiting``), when the
@@ -40,7 +42,8 @@ class Clocks:
         least_held_suit: Suit | None,
         last_draw: Tile | None,
     ) -> Action | None:
-        """The documented default for a seat whose clock ran out (None if the table is not waiting for it)."""
+        """The documented default for a seat whose clock ran out (None if the table is not waiting
+        for it)."""
         if not legal:
             return None
         kinds = {a.kind for a in legal}

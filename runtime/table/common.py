@@ -10,10 +10,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from enum import Flag, StrEnum, auto
-from typing import Any, Sequence, TypeAlias
+from typing import Any, Protocol, Sequence, TypeAlias
 
-from ..actions import Action, ActionKind, EventKind
-from ..context import Wind
+from ..actions import Action, ActionKind, Event, EventKind
+from ..context import WinContext, Wind
 from ..hand import Meld, MeldType
 from ..scoring import Score
 from ..profile import Profile
@@ -52,7 +52,8 @@ class Phase(StrEnum):
     ROB = "rob"
     """The other players may rob an added kong."""
     STEP = "step"
-    """The table waits for a non-player step the caller chose to perform itself (:class:`Automation`)."""
+    """The table waits for a non-player step the caller chose to perform itself
+    (:class:`Automation`)."""
     OVER = "over"
     """The round has ended."""
 
@@ -114,7 +115,8 @@ class WinRecord:
 
 @dataclass(frozen=True, slots=True)
 class Transfer:
-    """Points ``payer`` owes ``receiver``: what a mechanism hands the machine to pay (an event each)."""
+    """Points ``payer`` owes ``receiver``: what a mechanism hands the machine to pay (an event
+    each)."""
 
     kind: EventKind
     """The payment event's kind (``win_payment``, ``kong_payment``, ``not_ready_payment`` ...)."""
@@ -122,6 +124,75 @@ class Transfer:
     payer: Seat
     amount: int
     data: dict[str, Any] = field(default_factory=dict)
+
+
+class Table(Protocol):
+    """The table's shared state as a mechanism may read it: the seats' tiles, the turn's facts, what
+    the match carried in, and the few answers the machine composes from several mechanisms.
+
+    :class:`~.machine.Round` owns this state and is the only one to change it; a mechanism function
+    takes the table to read it (the machine passes itself, which spares copying the state every
+    turn), keeps its own state in its own object, and hands its effects back to the machine as
+    actions, events, steps and :class:`Transfer` values."""
+
+    @property
+    def profile(self) -> Profile: ...
+    @property
+    def dealer(self) -> Seat: ...
+    @property
+    def round_wind(self) -> Wind: ...
+    @property
+    def honba(self) -> int: ...
+    @property
+    def deposits(self) -> int: ...
+    @property
+    def dealer_wins(self) -> int: ...
+    @property
+    def hands(self) -> list[list[Tile]]: ...
+    @property
+    def counts(self) -> list[list[int]]: ...
+    @property
+    def melds(self) -> list[list[Meld]]: ...
+    @property
+    def discards(self) -> list[list[Tile]]: ...
+    @property
+    def flowers(self) -> list[list[Tile]]: ...
+    @property
+    def river(self) -> list[list[Tile]]: ...
+    @property
+    def discard_called(self) -> list[bool]: ...
+    @property
+    def active(self) -> list[bool]: ...
+    @property
+    def events(self) -> list[Event]: ...
+    @property
+    def interrupted(self) -> bool: ...
+    @property
+    def turns_taken(self) -> list[int]: ...
+    @property
+    def discards_made(self) -> int: ...
+    @property
+    def last_draw(self) -> Tile | None: ...
+    @property
+    def drew_replacement(self) -> bool: ...
+    @property
+    def drew_last_tile(self) -> bool: ...
+
+    def completed_by(self, seat: Seat, kind: int) -> bool:
+        """Whether one more ``kind`` completes the seat's concealed tiles by shape."""
+        ...
+
+    def in_riichi(self, seat: Seat) -> bool: ...
+
+    def win_context(self, seat: Seat, **situation: Any) -> WinContext:
+        """The situation of a win for ``seat`` now (every mechanism's facts about the seat)."""
+        ...
+
+    def ron_score(
+        self, seat: Seat, tile: Tile, *, robbing: bool, honba: int | None = None
+    ) -> Score | None:
+        """The score of ``seat`` winning on ``tile`` now, None where no rule lets it win."""
+        ...
 
 
 KONG_TYPES = frozenset((MeldType.ANKAN, MeldType.MINKAN, MeldType.KAKAN))
@@ -150,7 +221,8 @@ SUIT_FIRST_KIND = {suit: first for suit, (first, _) in SUIT_LAYOUT.items()}
 
 
 def tile_key(t: Tile) -> int:
-    """A tile's order (a red five right after the plain fives), as one int that hashes at C speed."""
+    """A tile's order (a red five right after the plain fives), as one int that hashes at C
+    speed."""
     return 2 * t.kind + t.red
 
 
@@ -185,7 +257,8 @@ def kind_discards(seat: Seat, counts: Sequence[int]) -> list[Action]:
 
 
 def discard_actions(seat: Seat, tiles: Sequence[Tile]) -> list[Action]:
-    """One DISCARD per distinct tile of ``tiles``, in tile order (a red five after the plain fives)."""
+    """One DISCARD per distinct tile of ``tiles``, in tile order (a red five after the plain
+    fives)."""
     by_key = _DISCARD_ACTIONS[seat]
     keys = sorted({2 * t.kind + t.red for t in tiles})
     for k in keys:
@@ -250,7 +323,8 @@ def held_copies(tiles: Sequence[Tile], kind: int) -> tuple[Tile | None, int, Til
 
 
 def distinct_copies(tiles: Sequence[Tile], kind: int) -> list[Tile]:
-    """The distinct tiles of ``kind`` among ``tiles`` in tile order: a plain one, then a red five."""
+    """The distinct tiles of ``kind`` among ``tiles`` in tile order: a plain one, then a red
+    five."""
     plain, _, red, _ = held_copies(tiles, kind)
     return [t for t in (plain, red) if t is not None]
 
@@ -264,8 +338,9 @@ def holds_suit(counts: Sequence[int], suit: Suit) -> bool:
 def shape_waits(
     tiles: Sequence[Tile], melds: Sequence[Meld], profile: Profile, *, held_waits: bool = False
 ) -> frozenset[int]:
-    """The kinds that would complete ``tiles`` with ``melds`` by shape alone (a kind whose every copy
-    the player holds only with ``held_waits``); empty for a hand of the wrong size or with a flower.
+    """The kinds that would complete ``tiles`` with ``melds`` by shape alone (a kind whose every
+    copy the player holds only with ``held_waits``); empty for a hand of the wrong size or with a
+    flower.
     """
     counts = [0] * N_KINDS
     for t in tiles:

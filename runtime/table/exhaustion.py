@@ -11,8 +11,8 @@ from typing import Any, Callable, Sequence
 
 from ..actions import EventKind
 from ..rules import ExhaustionRules
-from ..tiles import Tile
-from .common import SEATS, Seat, Transfer
+from ..tiles import Suit, Tile
+from .common import SEATS, Seat, Table, Transfer, holds_suit, shape_waits
 
 
 class Exhaustion:
@@ -29,6 +29,38 @@ class Exhaustion:
     def needs_ready(self) -> bool:
         return self.rules.not_ready_pays_ready or self.rules.refund_kong_income
 
+    def settle_table(
+        self,
+        table: Table,
+        *,
+        missing: Sequence[Suit | None],
+        ready_value: Callable[[Seat], int | None],
+        refunds: Callable[[Sequence[Seat]], list[Transfer]],
+    ) -> tuple[dict[str, Any], list[Transfer]]:
+        """The wall has run out: the ready pool (who is ready by shape, their rivers), or the
+        settlements of the active players (``missing``: the declared missing suits, whose holders
+        are never ready; ``ready_value``: a seat's ready value; ``refunds``: the kong refunds)."""
+        if self.by_ready_pool:
+            held = self.rules.ready_with_held_waits
+            profile = table.profile
+            ready = [
+                s
+                for s in range(SEATS)
+                if shape_waits(table.hands[s], table.melds[s], profile, held_waits=held)
+            ]
+            return self.ready_pool(ready, table.river, table.discard_called, dealer=table.dealer)
+        players = [s for s in range(SEATS) if table.active[s]]
+        holders = [
+            s
+            for s in players
+            if (suit := missing[s]) is not None
+            and (
+                holds_suit(table.counts[s], suit)
+                or any(t.suit == suit for m in table.melds[s] for t in m.tiles)
+            )
+        ]
+        return self.settle(players, holders, ready_value, refunds)
+
     def ready_pool(
         self,
         ready: Sequence[Seat],
@@ -37,8 +69,8 @@ class Exhaustion:
         *,
         dealer: Seat,
     ) -> tuple[dict[str, Any], list[Transfer]]:
-        """001: nagashi mangan first; otherwise the ready pool passes from not-ready to ready players.
-        Returns the ``exhaustion`` event's data and the payments."""
+        """001: nagashi mangan first; otherwise the ready pool passes from not-ready to ready
+        players. Returns the ``exhaustion`` event's data and the payments."""
         rules = self.rules
         not_ready = [s for s in range(SEATS) if s not in ready]
         self.ready_at_end = list(ready)

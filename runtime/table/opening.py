@@ -22,7 +22,8 @@ _SHIFT = {ExchangeDirection.RIGHT: 1, ExchangeDirection.ACROSS: 2, ExchangeDirec
 
 
 class Exchange:
-    """The opening exchange (``TableRules.exchange``): each seat's hidden choice and the direction."""
+    """The opening exchange (``TableRules.exchange``): each seat's hidden choice and the
+    direction."""
 
     def __init__(
         self, rules: ExchangeRules, rng: random.Random, direction: ExchangeDirection | None
@@ -35,7 +36,8 @@ class Exchange:
         return [s for s in range(SEATS) if self.choice[s] is None]
 
     def options(self, seat: Seat, held: Sequence[Tile], suits: Sequence[Suit]) -> list[Action]:
-        """Every distinct choice of ``rules.tiles`` tiles (of one suit, under ``same_suit``), in tile order."""
+        """Every distinct choice of ``rules.tiles`` tiles (of one suit, under ``same_suit``), in
+        tile order."""
         ex = self.rules
         out: list[Action] = []
         # The choices made so far, as tile keys (ints hash at C speed).
@@ -93,7 +95,8 @@ class MissingSuit:
         return all(m is not None for m in self.declared)
 
     def holds(self, seat: Seat, counts: Sequence[int]) -> bool:
-        """Whether ``counts`` still hold the suit ``seat`` declared missing (000 §3: it must go first)."""
+        """Whether ``counts`` still hold the suit ``seat`` declared missing (000 §3: it must go
+        first)."""
         suit = self.declared[seat]
         return suit is not None and holds_suit(counts, suit)
 
@@ -104,14 +107,16 @@ class MissingSuit:
 
 
 def dealt_bonus_tile(held: Sequence[Tile], counts: Sequence[int]) -> Tile | None:
-    """``BonusTiles.declare_at_deal`` (M 32-33): the lowest bonus tile still in a dealt hand, if any."""
+    """``BonusTiles.declare_at_deal`` (M 32-33): the lowest bonus tile still in a dealt hand, if
+    any."""
     if not any(counts[N_KINDS:]):
         return None
     return min((t for t in held if t.is_flower), key=tile_key)
 
 
 class OriginalCall:
-    """003 / M 55 (``TableRules.original_call``): who declared Original Call; their hand may not change."""
+    """003 / M 55 (``TableRules.original_call``): who declared Original Call; their hand may not
+    change."""
 
     def __init__(self) -> None:
         self.called = [False] * SEATS

@@ -16,7 +16,8 @@ from .common import SEATS, Seat, action, closed, discard_action, shape_waits
 
 
 class Riichi:
-    """Who declared riichi, their waits and one-shot go-around, and the declaration awaiting its deposit."""
+    """Who declared riichi, their waits and one-shot go-around, and the declaration awaiting its
+    deposit."""
 
     def __init__(self, rules: RiichiRules) -> None:
         self.rules = rules
@@ -25,7 +26,8 @@ class Riichi:
         self.ippatsu = [False] * SEATS
         self.waits: list[frozenset[int]] = [frozenset()] * SEATS
         self.pending: Seat | None = None
-        """The declarer whose sideways discard awaits the claims (the deposit is paid once it passes)."""
+        """The declarer whose sideways discard awaits the claims (the deposit is paid once it
+        passes)."""
 
     def declarations(
         self,
@@ -39,8 +41,8 @@ class Riichi:
         wall_remaining: int,
         profile: Profile,
     ) -> list[Action]:
-        """RIICHI with each discard that leaves a closed hand ready, when the declarer has the points
-        and the wall has the tiles (the machine asks only when no call was just made)."""
+        """RIICHI with each discard that leaves a closed hand ready, when the declarer has the
+        points and the wall has the tiles (the machine asks only when no call was just made)."""
         rules = self.rules
         if not closed(melds):
             return []
@@ -102,7 +104,8 @@ class Riichi:
         return out
 
     def automatic_discard(self, seat: Seat, legal: Sequence[Action]) -> Tile | None:
-        """The drawn tile a riichi player discards without a decision: when it is their only option (001)."""
+        """The drawn tile a riichi player discards without a decision: when it is their only option
+        (001)."""
         if not self.declared[seat] or not self.rules.automatic_discard:
             return None
         if len(legal) == 1 and legal[0].kind is ActionKind.DISCARD:
@@ -110,7 +113,8 @@ class Riichi:
         return None
 
     def declare(self, seat: Seat, *, first_turn: bool, waits: frozenset[int]) -> Event:
-        """Declare riichi (the sideways discard follows); double riichi on an uninterrupted first turn."""
+        """Declare riichi (the sideways discard follows); double riichi on an uninterrupted first
+        turn."""
         self.declared[seat] = True
         self.double[seat] = first_turn and self.rules.double_riichi
         self.ippatsu[seat] = self.rules.ippatsu
@@ -127,7 +131,8 @@ class Riichi:
         self.pending = None
 
     def stand(self) -> Event | None:
-        """No one won on the declaration discard: the deposit goes on the table (a ``deposit`` event)."""
+        """No one won on the declaration discard: the deposit goes on the table (a ``deposit``
+        event)."""
         seat = self.pending
         if seat is None:
             return None

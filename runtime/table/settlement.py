@@ -16,7 +16,7 @@ from ..hand import Meld, MeldType
 from ..rules import Pao, ScoredSettlement
 from ..scoring import Score
 from ..tiles import Tile
-from .common import SEATS, Seat, Transfer
+from .common import SEATS, Seat, Table, Transfer
 
 
 class PaymentRole(StrEnum):
@@ -89,8 +89,8 @@ def win_transfers(
 
 
 class Liability:
-    """Pao (001, ``TableRules.pao``): the call that completes the third dragon set or the fourth wind
-    set makes its discarder liable for that yakuman."""
+    """Pao (001, ``TableRules.pao``): the call that completes the third dragon set or the fourth
+    wind set makes its discarder liable for that yakuman."""
 
     def __init__(self, rules: Pao) -> None:
         self.rules = rules
@@ -214,9 +214,10 @@ class Scored:
     def note_call(
         self, seat: Seat, tile: Tile, discarder: Seat, melds: Sequence[Meld], held: Sequence[Tile]
     ) -> None:
-        """M 90-96 (as xmj records it): claiming a dangerous discard for a set makes its discarder
-        liable for the claimer's next win, not only a dangerous discard won on. The discard's tile is
-        still in the discarder's river, the claimer's sets are those exposed before this claim."""
+        """M 90-96 (as xmj records it): claiming a dangerous discard for a set makes its
+        discarder liable for the claimer's next win, not only a dangerous discard won on. The
+        discard's tile is still in the discarder's river, the claimer's sets are those exposed
+        before this claim."""
         if (
             self.rules.cannon
             and self.cannon_liable[seat] is None
@@ -290,3 +291,122 @@ def let_off_cannon(exposed: Sequence[Meld], tile: Tile, discarder_hand: Sequence
     if tile.suit is not suit:
         return False
     return any(t.suit is not suit for t in discarder_hand if not t.is_flower)
+
+
+Paid = Event | Transfer
+"""What a settlement hands the machine, in the order it happens: a payment, or an announcement
+(a cannon, a loser's hand value)."""
+
+
+class Settlement:
+    """How a win is paid: by the payment roles alone, with pao where ``TableRules.pao`` names it
+    (:class:`Liability`), or by the scored settlement (:class:`Scored`). Each procedure returns
+    the events and payments in order; the machine emits and pays them."""
+
+    def __init__(self, pao: Pao | None, scored: ScoredSettlement | None) -> None:
+        self.liability = Liability(pao) if pao is not None else None
+        self.scored = Scored(scored) if scored is not None else None
+
+    def note_call(
+        self,
+        seat: Seat,
+        tile: Tile,
+        discarder: Seat,
+        melds: Sequence[Meld],
+        held: Sequence[Tile],
+        *,
+        liability: bool,
+    ) -> None:
+        """A claim for a set: pao (001) and the cannon (M 90-96) note who gave the tile
+        (``held``: the discarder's tiles)."""
+        if liability and self.liability is not None:
+            self.liability.note_call(seat, tile, discarder, melds)
+        if self.scored is not None:
+            self.scored.note_call(seat, tile, discarder, melds, held)
+
+    def ron(
+        self,
+        table: Table,
+        seat: Seat,
+        score: Score,
+        discarder: Seat,
+        tile: Tile | None,
+        *,
+        nearest: bool,
+        values: Callable[[Seat], tuple[int, Event]],
+        without_honba: Callable[[], Mapping[str, int]],
+    ) -> list[Paid]:
+        """A discard win's payments (``tile``: the discard, None for a robbed kong's tile, which
+        lets off no cannon). ``nearest``: the winner nearest the discarder, who alone takes the
+        honba; ``values``: a loser's hand value (scored settlement); ``without_honba``: the win's
+        payments with no honba (pao). The losers are the table's other active seats."""
+        dealer = table.dealer
+        if self.scored is not None:
+            return self.scored_win(
+                seat, score, discarder, tile, table.melds[seat], table.hands, dealer, values
+            )
+        liability = self.liability
+        if liability is not None and liability.splits_ron(seat, discarder):
+            # Only the nearest winner takes the honba: the others' payment has none to take out.
+            base = (lambda: discarder_payment(without_honba())) if nearest else None
+            return list(liability.ron(seat, discarder, score, base))
+        losers = [o for o in range(SEATS) if table.active[o] and o != seat]
+        return list(win_transfers(seat, score.payments, losers, discarder=discarder, dealer=dealer))
+
+    def tsumo(
+        self,
+        table: Table,
+        seat: Seat,
+        score: Score,
+        *,
+        values: Callable[[Seat], tuple[int, Event]],
+        without_honba: Callable[[], Mapping[str, int]],
+    ) -> list[Paid]:
+        """A self-draw's payments (as :meth:`ron`)."""
+        dealer = table.dealer
+        if self.scored is not None:
+            return self.scored_win(
+                seat, score, None, None, table.melds[seat], table.hands, dealer, values
+            )
+        losers = [o for o in range(SEATS) if table.active[o] and o != seat]
+        owed = payers(score.payments, losers, discarder=None, dealer=dealer)
+        if self.liability is not None:
+            owed = self.liability.tsumo(
+                seat,
+                score,
+                owed,
+                lambda: payers(without_honba(), losers, discarder=None, dealer=dealer),
+            )
+        return [
+            Transfer(EventKind.WIN_PAYMENT, seat, other, amount) for other, amount in owed.items()
+        ]
+
+    def scored_win(
+        self,
+        winner: Seat,
+        score: Score,
+        discarder: Seat | None,
+        tile: Tile | None,
+        melds: Sequence[Meld],
+        hands: Sequence[Sequence[Tile]],
+        dealer: Seat,
+        values: Callable[[Seat], tuple[int, Event]],
+    ) -> list[Paid]:
+        """003 "Procedure in Settlement" / M 107-111 (:class:`Scored`): the cannon, the losers'
+        payments to the winner, then each loser's hand value and the payments between them."""
+        scored = self.scored
+        assert scored is not None
+        out: list[Paid] = []
+        cannon = scored.cannon(winner, discarder, tile, melds, hands)
+        if cannon is not None:
+            out.append(cannon_event(cannon, winner, tile))
+        out += scored.win(winner, score, discarder, cannon, dealer=dealer)
+        if not scored.losers_settle(cannon):
+            return out
+        valued: dict[Seat, int] = {}
+        for s in range(SEATS):
+            if s != winner:
+                valued[s], event = values(s)
+                out.append(event)
+        out += scored.between_losers(valued, dealer=dealer)
+        return out

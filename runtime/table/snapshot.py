@@ -4,9 +4,10 @@ from __future__ import annotations
 
 from typing import Any, Sequence
 
+from ..deadwall import DeadWall
 from ..hand import Meld
 from ..tiles import Suit, Tile, format_tiles
-from .common import SEATS, Seat
+from .common import SEATS, Seat, Table, WinRecord
 
 
 def player_view(
@@ -41,3 +42,75 @@ def player_view(
 def masked(seat: Seat | None) -> list[bool]:
     """Per seat: whether the viewer (``seat``; None: everybody) sees its concealed tiles."""
     return [seat is None or s == seat for s in range(SEATS)]
+
+
+def table_view(
+    table: Table,
+    seat: Seat | None,
+    *,
+    phase: str,
+    turn: Seat,
+    wall_remaining: int,
+    claim_tile: Tile | None,
+    pending: list[Seat],
+    dead: DeadWall | None,
+    missing: Sequence[Suit | None],
+    missing_shown: bool,
+    exchange: Sequence[tuple[Tile, ...] | None] | None,
+    riichi: Sequence[bool],
+    scores: Sequence[int],
+) -> dict[str, Any]:
+    """The table as plain data; with ``seat``, other players' concealed tiles and hidden choices
+    masked. What the mechanisms hold comes in: the claim window's tile, the dead wall's
+    indicators, the declared missing suits, the exchange's choices, who declared riichi."""
+    players = [
+        player_view(
+            s,
+            own=own,
+            hand=table.hands[s],
+            melds=table.melds[s],
+            discards=table.discards[s],
+            missing=missing[s],
+            missing_shown=missing_shown,
+            exchange=exchange[s] if exchange is not None else None,
+            active=table.active[s],
+            score=scores[s],
+            riichi=riichi[s],
+        )
+        for s, own in enumerate(masked(seat))
+    ]
+    return {
+        "profile": table.profile.id,
+        "phase": phase,
+        "dealer": table.dealer,
+        "turn": turn,
+        "wall_remaining": wall_remaining,
+        "claim_tile": claim_tile.mpsz if claim_tile else None,
+        "pending": pending,
+        "dora_indicators": format_tiles(dead.indicators()) if dead is not None else "",
+        "honba": table.honba,
+        "deposits": table.deposits,
+        "players": players,
+    }
+
+
+def census(
+    table: Table, wall: list[Tile], wins: Sequence[WinRecord], pending_kong: Tile | None
+) -> list[Tile]:
+    """Every tile at the table: ``wall`` (the wall's tiles not yet dealt or drawn), hands, melds,
+    discards, flowers, won tiles and a kong's tile awaiting its robbery window."""
+    out = wall
+    for s in range(SEATS):
+        out += table.hands[s]
+        out += table.discards[s]
+        out += table.flowers[s]
+        for m in table.melds[s]:
+            out += m.tiles
+    seen: set[int] = set()
+    for w in wins:
+        if w.order not in seen:  # several rons on one discard share one tile
+            seen.add(w.order)
+            out.append(w.tile)
+    if pending_kong is not None:
+        out.append(pending_kong)
+    return out

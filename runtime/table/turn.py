@@ -59,8 +59,8 @@ def discards(
     missing_first: Suit | None,
     kuikae: set[int],
 ) -> list[Action]:
-    """One DISCARD per distinct tile that may go now, in tile order (``keep_flowers``: no bonus tile,
-    M 31; ``missing_first``: only that suit, 000 §3; ``kuikae``: not those kinds, 001)."""
+    """One DISCARD per distinct tile that may go now, in tile order (``keep_flowers``: no bonus
+    tile, M 31; ``missing_first``: only that suit, 000 §3; ``kuikae``: not those kinds, 001)."""
     out = discard_actions(seat, hand) if red_fives else kind_discards(seat, counts)
     if keep_flowers:
         out = [a for a in out if not a.tile.is_flower]  # type: ignore[union-attr]
@@ -70,3 +70,79 @@ def discards(
     if kuikae:
         out = [a for a in out if a.tile.kind not in kuikae]  # type: ignore[union-attr]
     return out
+
+
+def refusal(
+    action: Action,
+    legal: Sequence[Action],
+    *,
+    on_turn: bool,
+    hand: Sequence[Tile],
+    in_riichi: bool,
+    kuikae: set[int],
+    missing: Suit | None,
+    no_riichi: str,
+    kong_limit: int | None,
+    kongs: int,
+    wall_remaining: int,
+    riichi_kong: bool,
+    no_nine_terminals: tuple[str, str] | None,
+    no_exchange: tuple[str, str],
+    kakan_drawn_tile_only: bool,
+) -> tuple[str, str]:
+    """The rule that refuses ``action`` (not among the ``legal`` ones) and why, for
+    :class:`~mjspec.runtime.actions.IllegalAction`. ``on_turn``: the seat is on turn. What the
+    mechanisms say comes in: ``no_riichi`` (why riichi is refused), ``riichi_kong`` (after riichi a
+    concealed kong must keep the waits, 001), ``no_nine_terminals`` (the abortive draw's rule, when
+    the table has it), ``no_exchange`` (the exchange's rule)."""
+    kinds = sorted({a.kind.value for a in legal})
+    kind = action.kind
+    if kind is ActionKind.RIICHI and on_turn and ActionKind.DISCARD.value in kinds:
+        return ("riichi", no_riichi)
+    if on_turn and kind in (ActionKind.ANKAN, ActionKind.KAKAN, ActionKind.MINKAN):
+        # The rules that refuse a kong on one's turn (001).
+        if kong_limit is not None and kongs >= kong_limit:
+            return (
+                "kong-limit",
+                f"no kong may be declared once {kong_limit} kongs are on the table",
+            )
+        if wall_remaining <= 0:
+            return ("kong-wall", "no kong with no tile left to draw in the live wall")
+        if kind is ActionKind.ANKAN and in_riichi and riichi_kong:
+            return (
+                "riichi-kong",
+                "after riichi a concealed kong must be made with the drawn tile and keep exactly "
+                "the same waits",
+            )
+    if on_turn and kind is ActionKind.NINE_TERMINALS and no_nine_terminals is not None:
+        return no_nine_terminals
+    if kind.value not in kinds:
+        return ("phase", f"{kind.value} is not possible now; legal: {', '.join(kinds)}")
+    seat = action.seat
+    if kind in (ActionKind.DISCARD, ActionKind.RIICHI) and action.tile is not None:
+        if action.tile not in hand:
+            return ("own-tiles", f"seat {seat} does not hold {action.tile}")
+        if in_riichi:
+            return (
+                "riichi-fixed-hand",
+                f"after riichi seat {seat} may only discard the drawn tile",
+            )
+        if action.tile.kind in kuikae:
+            return (
+                "kuikae",
+                f"after the call seat {seat} may not discard {action.tile} (kuikae)",
+            )
+        if kind is ActionKind.RIICHI:
+            return ("riichi", no_riichi)
+        return (
+            "missing-suit-first",
+            f"seat {seat} must discard the declared missing suit ({missing}) first",
+        )
+    if kind is ActionKind.EXCHANGE:
+        return no_exchange
+    if kind is ActionKind.KAKAN and kakan_drawn_tile_only:
+        return ("kakan-drawn-tile", "the tile added to a pon must be the tile just drawn")
+    return (
+        "tiles",
+        f"{action} does not match any legal {kind.value}: the tiles are not there",
+    )

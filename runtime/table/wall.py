@@ -13,14 +13,14 @@ from typing import Any, Sequence
 from ..deadwall import DeadWall
 from ..profile import Profile
 from ..rules import IndicatorTiming
-from ..tiles import Tile
-from .common import SEATS
+from ..tiles import Tile, format_tiles
+from .common import SEATS, Seat
 
 
 class Wall:
     """The wall in drawing order: the live wall is ``tiles[front:back]``; the loose tiles are
-    ``tiles[back:loose_end]`` (with :class:`~mjspec.runtime.rules.LooseTiles`), the dead wall the last
-    tiles (with :class:`~mjspec.runtime.rules.DeadWallRules`)."""
+    ``tiles[back:loose_end]`` (with :class:`~mjspec.runtime.rules.LooseTiles`), the dead wall the
+    last tiles (with :class:`~mjspec.runtime.rules.DeadWallRules`)."""
 
     __slots__ = (
         "initial",
@@ -59,7 +59,8 @@ class Wall:
         self.tiles: list[Tile] = _break_wall(list(tiles), self.dice)
         self.front = 0
         self.back = len(self.tiles)
-        # 001: a dead wall at the wall's end holds the replacements and indicators; the live wall stops before it.
+        # 001: a dead wall at the wall's end holds the replacements and indicators; the live wall
+        # stops before it.
         self.dead: DeadWall | None = None
         if rules.dead_wall is not None:
             size = rules.dead_wall.tiles
@@ -82,12 +83,28 @@ class Wall:
         self.front += 1
         return tile
 
+    def deal(
+        self, dealer: Seat, *, dealer_tiles: int, others: int, in_blocks: bool
+    ) -> list[tuple[Seat, Tile]]:
+        """The deal from the front of the wall: who takes each tile, in order
+        (:func:`deal_order`)."""
+        order = deal_order(dealer, dealer_tiles=dealer_tiles, others=others, in_blocks=in_blocks)
+        return [(seat, self.pop_front()) for seat in order]
+
+    def dealt(self, dealer: Seat) -> dict[str, Any]:
+        """The ``deal`` event's data: the dealer, the dice, the wall's size, the indicators."""
+        data: dict[str, Any] = {"dealer": dealer, "dice": list(self.dice), "wall": len(self.tiles)}
+        if self.dead is not None:
+            data["indicators"] = format_tiles(self.dead.indicators())
+        return data
+
     def pop_back(self) -> Tile:
         self.back -= 1
         return self.tiles[self.back]
 
     def replacement(self, *, kong: bool) -> Tile:
-        """The tile that replaces a kong or a bonus tile: from the dead wall, the loose tiles or the wall's end."""
+        """The tile that replaces a kong or a bonus tile: from the dead wall, the loose tiles or the
+        wall's end."""
         self.loose_from_live = False
         if self.dead is not None:
             self.back -= 1  # the live wall's last tile joins the dead wall
@@ -116,7 +133,8 @@ class Wall:
         return tile
 
     def replacement_is_loose(self) -> bool:
-        """Whether the last replacement was a loose tile (a win on it is a win on a loose tile, 003)."""
+        """Whether the last replacement was a loose tile (a win on it is a win on a loose tile,
+        003)."""
         return self._loose is not None and not self.loose_from_live
 
     def replacement_is_never_last(self) -> bool:
@@ -132,7 +150,8 @@ class Wall:
     # ------------------------------------------------------------ indicators (001)
 
     def reveal_pending(self) -> list[Tile]:
-        """The indicators kongs left pending, turned now (an open kong's with its replacement discard)."""
+        """The indicators kongs left pending, turned now (an open kong's with its replacement
+        discard)."""
         dead = self.dead
         out: list[Tile] = []
         if dead is None:
@@ -178,9 +197,28 @@ class Wall:
 _ALL_TILES: dict[Any, tuple[Tile, ...]] = {}
 
 
+def deal_order(dealer: Seat, *, dealer_tiles: int, others: int, in_blocks: bool) -> list[Seat]:
+    """The seat that receives each dealt tile, in drawing order, the dealer first. ``in_blocks``
+    (002 §2): four tiles to each seat, three passes; one more each; the dealer's jump draw.
+    Otherwise each seat takes its tiles at once."""
+    order = [(dealer + i) % SEATS for i in range(SEATS)]
+    out: list[Seat] = []
+    if in_blocks:
+        for _ in range(3):
+            for seat in order:
+                out.extend([seat] * 4)
+        for seat in order:
+            out.extend([seat] * (others - 12))
+        out.extend([dealer] * (dealer_tiles - others))
+    else:
+        for seat in order:
+            out.extend([seat] * (dealer_tiles if seat == dealer else others))
+    return out
+
+
 def _all_tiles(profile: Profile) -> tuple[Tile, ...]:
-    """The profile's tile set in its fixed order (the order a seed shuffles), made once per tile set:
-    making 136 tiles is a tenth of a first-legal hand's time."""
+    """The profile's tile set in its fixed order (the order a seed shuffles), made once per tile
+    set: making 136 tiles is a tenth of a first-legal hand's time."""
     tiles = _ALL_TILES.get(profile.tiles)
     if tiles is None:
         tiles = _ALL_TILES[profile.tiles] = tuple(profile.tiles.all_tiles())
@@ -205,12 +243,14 @@ def _break_wall(tiles: list[Tile], dice: Sequence[int]) -> list[Tile]:
 
 
 def open_wall(tiles: Sequence[Tile], dice: Sequence[int]) -> list[Tile]:
-    """The wall in drawing order (deal, draws, then the dead wall at the end) that ``dice`` make of a record's wall."""
+    """The wall in drawing order (deal, draws, then the dead wall at the end) that ``dice`` make of
+    a record's wall."""
     return _break_wall(list(tiles), dice)
 
 
 def closed_wall(drawing_order: Sequence[Tile], dice: Sequence[int]) -> list[Tile]:
-    """The record's wall (before the dice open it) that ``dice`` turn into ``drawing_order``: the inverse of :func:`open_wall`.
+    """The record's wall (before the dice open it) that ``dice`` turn into ``drawing_order``: the
+    inverse of :func:`open_wall`.
 
     An importer of real games writes the tiles in the order they are dealt and drawn, the
     dead wall last (docs/records.md), and stores this."""
