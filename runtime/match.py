@@ -65,7 +65,8 @@ class Match:
     totals: list[int] = field(init=False)
     hands: list[Round] = field(default_factory=list)
     settled: int = 0  # how many hands' scores are in ``totals``
-    # Round play (001): dealer turns so far (four per wind round), repeat counter, deposits on the table.
+    # Round play (001): dealer turns so far (four per wind round), repeat counter, deposits on the
+    # table.
     dealer_turns: int = 0
     honba: int = 0
     deposits: int = 0
@@ -73,10 +74,11 @@ class Match:
     leftover_paid: bool = False
     dealer_wins: int = 0  # the dealer's consecutive wins (East's 13th consecutive win)
     clock: str | None = None
-    """The id of one of the profile's clocks (``TableRules.clocks``) the match is played on, or None."""
+    """The id of one of the profile's clocks (``TableRules.clocks``) the match is played on, or
+    None."""
     excerpt: MatchStart | None = None
-    """An excerpt of a match: it starts here instead of at the profile's start, and may end before the
-    match rules end it (an imported log that holds only some hands of a game)."""
+    """An excerpt of a match: it starts here instead of at the profile's start, and may end before
+    the match rules end it (an imported log that holds only some hands of a game)."""
     automations: Automation = ALL_AUTOMATIONS
     """The non-player steps each hand's engine performs itself (:class:`~.table.Automation`,
     pokerkit's ``automations``); ``play_hand`` performs the others with ``Round.step``."""
@@ -94,9 +96,10 @@ class Match:
             raise ValueError(f"{self.profile.id} has no clock {self.clock!r} (its clocks: {known})")
 
     def _start_at(self, start: MatchStart) -> None:
-        """Set the match where ``start`` says. Only a match played in wind rounds from seat 0 with the
-        dealer passing to the next seat can be entered so: there the round wind and the dealer say how
-        many dealer turns have passed (four a wind round), which is all the match rules count."""
+        """Set the match where ``start`` says. Only a match played in wind rounds from seat 0 with
+        the dealer passing to the next seat can be entered so: there the round wind and the dealer
+        say how many dealer turns have passed (four a wind round), which is all the match rules
+        count."""
         rules = self.profile.table.match
         if not rules.rounds or rules.dealer not in (DealerRule.REPEAT, DealerRule.ROTATE):
             raise ValueError(
@@ -110,15 +113,18 @@ class Match:
             or start.deposits < 0
         ):
             raise ValueError(
-                "an excerpt's start needs a dealer 0-3, four points and honba and deposits of at least 0"
+                "an excerpt's start needs a dealer 0-3, four points and honba and deposits of "
+                "at least 0"
             )
         if start.honba and not rules.honba:
             raise ValueError(
-                f"{self.profile.id} keeps no repeat counter: an excerpt cannot start at honba {start.honba}"
+                f"{self.profile.id} keeps no repeat counter: an excerpt cannot start at honba "
+                f"{start.honba}"
             )
         if start.deposits and self.profile.table.riichi is None:
             raise ValueError(
-                f"{self.profile.id} has no riichi deposits: an excerpt cannot start with {start.deposits}"
+                f"{self.profile.id} has no riichi deposits: an excerpt cannot start with "
+                f"{start.deposits}"
             )
         self.dealer = start.dealer
         self.dealer_turns = WINDS.index(start.round_wind) * SEATS + start.dealer
@@ -144,7 +150,8 @@ class Match:
         dice: tuple[int, ...] | None = None,
         exchange_direction: ExchangeDirection | None = None,
     ) -> Round:
-        """A hand that starts where the match stands (dealer, round wind, honba, deposits, points), with this chance."""
+        """A hand that starts where the match stands (dealer, round wind, honba, deposits, points),
+        with this chance."""
         hand = Round(
             self.profile,
             dealer=self.dealer,
@@ -179,7 +186,8 @@ class Match:
         return hand
 
     def finish(self) -> None:
-        """Add the scores of every finished hand to the totals (and, at the end, leftover deposits to first place)."""
+        """Add the scores of every finished hand to the totals (and, at the end, leftover deposits
+        to first place)."""
         self._settle()
         rules = self.profile.table.match
         if (
@@ -217,13 +225,15 @@ class Match:
                 self.finished = True  # 001: a score below zero ends the game
 
     def _advance_round(self, hand: Round) -> None:
-        """001: the dealer repeats after winning or ready at an exhaustive draw (and after an abortive draw);
-        honba count drawn hands and dealer wins; the all-last dealer's stop; the extension rounds.
+        """001: the dealer repeats after winning or ready at an exhaustive draw (and after an
+        abortive draw); honba count drawn hands and dealer wins; the all-last dealer's stop; the
+        extension rounds.
         """
         rules = self.profile.table.match
         winners = {w.seat for w in hand.wins}
         if rules.dealer is DealerRule.KEEP_ON_WIN_OR_WASHOUT:
-            # 003 / M 11-14: East keeps the deal after winning and after a wash-out (but not past the win limit).
+            # 003 / M 11-14: East keeps the deal after winning and after a wash-out (but not past
+            # the win limit).
             if hand.dealer in winners:
                 self.dealer_wins += 1
             repeat = hand.dealer in winners or not winners
@@ -270,7 +280,8 @@ class Match:
             self.finished = True
 
     def result(self) -> list[float] | None:
-        """Each seat's result in thousands: points against the return, the winner bonus to first, placement adjustments (001)."""
+        """Each seat's result in thousands: points against the return, the winner bonus to first,
+        placement adjustments (001)."""
         rules = self.profile.table.match.result
         if rules is None:
             return None

@@ -352,8 +352,8 @@ def test_easts_deal_passes_after_the_thirteenth_consecutive_win() -> None:
     )
     for n in range(12):
         match._advance_round(won)  # type: ignore[arg-type]
-        # type: ignore[arg-type]  # a wash-out neither counts nor breaks the run
-        match._advance_round(washout)
+        # a wash-out neither counts nor breaks the run
+        match._advance_round(washout)  # type: ignore[arg-type]
         assert match.dealer == 0 and match.dealer_wins == n + 1
     assert match.make_hand(1).win_context(0).dealer_wins == 12
     match._advance_round(won)  # type: ignore[arg-type]
@@ -429,8 +429,8 @@ def _play_with_a_slow_seat(
     slow = _Recorder(seed)
     players[2] = slow
     applied: list[Action] = []
-    # type: ignore[arg-type]
-    play_hand(hand, players, on_step=applied.append, clock=_SlowAt(hand, 2, seconds))
+    slow_at = _SlowAt(hand, 2, seconds)
+    play_hand(hand, players, on_step=applied.append, clock=slow_at)  # type: ignore[arg-type]
     return hand, slow, applied
 
 

@@ -253,8 +253,8 @@ def test_table_rules_are_read_only_where_the_engine_plays_them(tmp_path: Path) -
         def __getattribute__(self, name: str) -> Any:
             raise AssertionError(f"the renderer read table.{name} of a profile it does not play")
 
-    # type: ignore[arg-type]
-    unplayed = dataclasses.replace(ir, playable=False, table=Untouchable())
+    untouchable = Untouchable()
+    unplayed = dataclasses.replace(ir, playable=False, table=untouchable)  # type: ignore[arg-type]
     tr = Translator("en", load_catalogs()["en"])
     doc = render_document(unplayed, engine, "en", tr, {ir.id: ir.names})
     assert not tr.missing

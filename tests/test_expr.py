@@ -402,8 +402,8 @@ def test_string_constants_cannot_break_out() -> None:
     tricky = "'''\"\"\"\\\\'; import os #"
     compiled = compile_expr(repr(tricky) + " == name", VOCAB, BOOL)
     tree = ast.parse(compiled.python, mode="eval")
-    # type: ignore[attr-defined]
-    assert isinstance(tree.body, ast.Compare) and tree.body.left.value == tricky
+    assert isinstance(tree.body, ast.Compare)
+    assert tree.body.left.value == tricky  # type: ignore[attr-defined]
     assert run(compiled) is False
 
 

@@ -742,8 +742,8 @@ def test_11_an_excerpt_record_is_checked_where_it_starts_and_how_it_ends(
         "(an excerpt of a match: from S round, dealer seat 0, honba 0; the match not over)" in shown
     )
     assert main(["replay", str(out)]) == 0
-    # type: ignore[attr-defined]
-    assert capsys.readouterr().out.rstrip().endswith("; an excerpt of a match")
+    shown = capsys.readouterr().out  # type: ignore[attr-defined]
+    assert shown.rstrip().endswith("; an excerpt of a match")
 
     def edited(edit: object) -> dict[str, object]:
         bad = copy.deepcopy(record)
@@ -923,7 +923,7 @@ def test_10_play_with_a_clock_records_a_bot_match_that_replay_rechecks(
     capsys.readouterr()  # type: ignore[attr-defined]
     # A clock the profile lacks, and --think without a clock, are the user's errors.
     assert main(["play", "gb_mcr", "--clock", "bullet", "--quiet"]) == 2
-    # type: ignore[attr-defined]
-    assert "gb_mcr has no clock 'bullet' (its clocks: none)" in capsys.readouterr().err
+    said = capsys.readouterr().err  # type: ignore[attr-defined]
+    assert "gb_mcr has no clock 'bullet' (its clocks: none)" in said
     assert main(["play", "riichi_planet", "--think", "2", "--quiet"]) == 2
     assert "--think needs --clock" in capsys.readouterr().err  # type: ignore[attr-defined]

@@ -5,10 +5,11 @@
     generated/  the emitted engines: data plus thin glue over the runtime
     runtime/    the mechanisms, standard library only
 
-So ``runtime`` imports the standard library and itself; ``generated`` the runtime (and the
-standard library, and a child engine its parent engine's module); ``compiler`` the runtime and its own third-party tools, never the app layer or
-the engines it emits. The rule is read off the source (every ``import`` statement, at any
-depth, and every dynamic ``importlib`` call), so a lazy import inside a function counts too.
+So ``runtime`` imports the standard library and itself; ``generated`` the runtime (and the standard
+library, and a child engine its parent engine's module); ``compiler`` the runtime and its own
+third-party tools, never the app layer or the engines it emits. The rule is read off the source
+(every ``import`` statement, at any depth, and every dynamic ``importlib`` call), so a lazy import
+inside a function counts too.
 """
 
 from __future__ import annotations
@@ -60,7 +61,8 @@ def sources(layer: str) -> list[Path]:
 
 
 def package_of(path: Path) -> str:
-    """The package a module of the project sits in (``mjspec.runtime.table`` for runtime/table/x.py)."""
+    """The package a module of the project sits in (``mjspec.runtime.table`` for
+    runtime/table/x.py)."""
     return ".".join(["mjspec", *path.parent.relative_to(ROOT).parts])
 
 
@@ -77,9 +79,10 @@ def test_each_layer_imports_only_the_layers_below_it(layer: str) -> None:
 
 
 def test_the_runtime_names_no_engine_and_imports_dynamically_in_one_place() -> None:
-    """The runtime learns of engines only through ``runtime/engines.py`` (each generated module registers
-    itself), so no runtime module may spell an engine's module name or import by a computed name,
-    except ``backend.load_native``, which loads the native module an engine registered."""
+    """The runtime learns of engines only through ``runtime/engines.py`` (each generated module
+    registers itself), so no runtime module may spell an engine's module name or import by a
+    computed name, except ``backend.load_native``, which loads the native module an engine
+    registered."""
     wrong = []
     for path in sources("runtime"):
         tree = ast.parse(path.read_text("utf-8"))
@@ -103,7 +106,8 @@ def test_the_runtime_names_no_engine_and_imports_dynamically_in_one_place() -> N
 
 
 def _is_docstring(tree: ast.Module, node: ast.Constant) -> bool:
-    """A string standing alone as a statement documents (a docstring, or an attribute's), it is not code."""
+    """A string standing alone as a statement documents (a docstring, or an attribute's), it is not
+    code."""
     return any(isinstance(stmt, ast.Expr) and stmt.value is node for stmt in ast.walk(tree))
 
 

@@ -232,8 +232,7 @@ def _use(name: str, typ: X.Type) -> str:
     if isinstance(typ, X.Optional):
         if isinstance(typ.inner, X.Record):
             return f"{name} is not None and {name}.number == 1"
-        # type: ignore[attr-defined]
-        return f"{name} is not None and {name} == {sorted(typ.inner.values)[0]!r}"
+        return f"{name} is not None and {name} == {sorted(typ.inner.values)[0]!r}"  # type: ignore[attr-defined]
     if isinstance(typ, X.Record):
         return f"{name}.number == 1"
     if isinstance(typ, X.ListOf):

@@ -1,4 +1,5 @@
-"""Riichi table rules (book 001) on arranged walls: each test sets the tiles so that one rule must act.
+"""Riichi table rules (book 001) on arranged walls: each test sets the tiles so that one rule must
+act.
 
 Section names are the book's (Portuguese) headings. Payments are whatever the
 profile's scorer says a hand is worth (the scorer has its own tests); these
@@ -38,7 +39,8 @@ def riichi_wall(
     dealer: int = 0,
     profile: Profile = RIICHI,
 ) -> tuple[Tile, ...]:
-    """An explicit wall (before the dice break) dealing ``hands`` by seat, then ``draws`` from the front.
+    """An explicit wall (before the dice break) dealing ``hands`` by seat, then ``draws`` from the
+    front.
 
     ``replacements``, ``indicators`` and ``under`` fill the dead wall's replacement,
     indicator and under-indicator positions in order (docs/records.md). A seat given
@@ -77,7 +79,8 @@ def riichi_wall(
         for pos, t in zip(positions, tiles):
             dead[pos] = t
     rest = sorted(pool.elements())
-    # Fill the dead wall's unset positions with tiles no scenario cares about (kept off the live wall's front).
+    # Fill the dead wall's unset positions with tiles no scenario cares about (kept off the live
+    # wall's front).
     for i in range(14):
         if dead[i] is None:
             dead[i] = rest.pop()
@@ -101,7 +104,9 @@ def arranged(
 ) -> Round:
     options = {k: v for k, v in kw.items() if k in ("replacements", "indicators", "under")}
     setup = {k: v for k, v in kw.items() if k not in options}
-    wall = riichi_wall(hands, draws, dealer=dealer, profile=profile, **options)  # type: ignore[arg-type]
+    wall = riichi_wall(
+        hands, draws, dealer=dealer, profile=profile, **options  # type: ignore[arg-type]
+    )
     return Round(profile, dealer=dealer, wall=wall, dice=DICE, **setup)  # type: ignore[arg-type]
 
 
@@ -134,7 +139,8 @@ def test_dead_wall_holds_fourteen_tiles_and_the_first_indicator() -> None:
 
 
 def test_indicator_cycles() -> None:
-    """'adequado 9 ciclos a 1; ciclo dos ventos Leste-Sul-Oeste-Norte; ciclo dos dragões Branco-Verde-Vermelho'."""
+    """'adequado 9 ciclos a 1; ciclo dos ventos Leste-Sul-Oeste-Norte; ciclo dos dragões
+    Branco-Verde-Vermelho'."""
     pairs = {"9m": "1m", "5p": "6p", "4z": "1z", "1z": "2z", "7z": "5z", "5z": "6z"}
     for indicator, dora in pairs.items():
         assert next_kind(Tile.parse(indicator).kind) == Tile.parse(dora).kind
@@ -146,8 +152,8 @@ def test_indicator_cycles() -> None:
 @pytest.fixture
 def scorer(monkeypatch: pytest.MonkeyPatch) -> dict[str, object]:
     """Replace the table's scorer: every complete hand scores one 'test' pattern (1 han), a ron pays
-    1000 + 300 per honba, a self-draw 500 / 1000 (+100 per honba); ``no_yaku`` kinds win without a yaku
-    (illegal); ``patterns`` adds patterns by id and han."""
+    1000 + 300 per honba, a self-draw 500 / 1000 (+100 per honba); ``no_yaku`` kinds win without a
+    yaku (illegal); ``patterns`` adds patterns by id and han."""
     # The win flow scores (runtime/table/wins.py).
     from mjspec.runtime.table import wins as table_module
     from mjspec.runtime.context import WinKind
@@ -160,7 +166,10 @@ def scorer(monkeypatch: pytest.MonkeyPatch) -> dict[str, object]:
         if hand.win_tile.kind in state["no_yaku"]:  # type: ignore[attr-defined, operator]
             return Score(False, "no yaku")
         extra = state["patterns"]
-        patterns = [ScoredPattern("test", "Test", 1, 1)] + [ScoredPattern(k, k, v, 1) for k, v in extra.items()]  # type: ignore[attr-defined]
+        listed = extra.items()  # type: ignore[attr-defined]
+        patterns = [ScoredPattern("test", "Test", 1, 1)] + [
+            ScoredPattern(k, k, v, 1) for k, v in listed
+        ]
         total = sum(p.points for p in patterns)
         honba = ctx.honba  # type: ignore[attr-defined]
         if hand.win is WinKind.RON:  # type: ignore[attr-defined]
@@ -183,7 +192,8 @@ READY_1P4P = "123456789m1123p"  # waits on 1p and 4p
 
 
 def safe_discard(hand: Round, seat: int, avoid: str = "1p4p") -> None:
-    """Discard the drawn tile, or else a tile no scenario cares about (an honor or terminal first), never one in ``avoid``."""
+    """Discard the drawn tile, or else a tile no scenario cares about (an honor or terminal first),
+    never one in ``avoid``."""
     banned = {t.kind for t in parse_tiles(avoid)}
     options = [
         a
@@ -194,7 +204,9 @@ def safe_discard(hand: Round, seat: int, avoid: str = "1p4p") -> None:
     if drawn:
         hand.apply(drawn[0])
         return
-    options.sort(key=lambda a: (not a.tile.is_terminal_or_honor, a.tile))  # type: ignore[union-attr]
+    options.sort(
+        key=lambda a: (not a.tile.is_terminal_or_honor, a.tile)  # type: ignore[union-attr]
+    )
     hand.apply(options[0])
 
 
@@ -271,7 +283,8 @@ def test_ron_on_the_declaration_discard_voids_the_riichi(scorer: dict[str, objec
 
 
 def test_own_discard_furiten_blocks_ron_not_tsumo(scorer: dict[str, object]) -> None:
-    """A wait in one's own discards (called ones included) blocks every discard win; self-draw stays."""
+    """A wait in one's own discards (called ones included) blocks every discard win; self-draw
+    stays."""
     hand = arranged(
         [DEALER_JUNK, "123456789m1234p", None, None], "4p" + "1z2z3z" + "9s" + "5z6z7z" + "1p"
     )
@@ -354,7 +367,8 @@ def test_two_rons_nearest_takes_deposits_and_honba(scorer: dict[str, object]) ->
     act(hand, ActionKind.RON, 2)
     pass_all(hand)
     assert hand.over and sorted(w.seat for w in hand.wins) == [1, 2]
-    # Seat 1 (nearest after the discarder) gets 1000 + 2 x 300 honba and the deposit; seat 2 gets 1000.
+    # Seat 1 (nearest after the discarder) gets 1000 + 2 x 300 honba and the deposit; seat 2 gets
+    # 1000.
     assert hand.scores == [-1000 - 600 - 1000, 1000 + 600 + 1000, 1000, 0]
     assert hand.deposits == 0
 
@@ -417,7 +431,8 @@ def test_an_added_kong_may_be_robbed(scorer: dict[str, object]) -> None:
     act(hand, ActionKind.KAKAN, 1, "5p")
     assert hand.phase is Phase.ROB and ActionKind.RON in kinds(hand, 2)
     act(hand, ActionKind.RON, 2)
-    assert hand.over and hand.wins[0].seat == 2 and scorer["contexts"][-1].robbing_kong  # type: ignore[index]
+    assert hand.over and hand.wins[0].seat == 2
+    assert scorer["contexts"][-1].robbing_kong  # type: ignore[index]
 
 
 # ---- indicators after kongs ("Chamadas, riichi e dora")
@@ -441,14 +456,16 @@ def test_concealed_kong_turns_its_indicator_at_once_from_the_dead_wall(
 
 
 def test_open_kong_indicator_waits_for_the_replacement_discard(scorer: dict[str, object]) -> None:
-    """Reading: an exposed kong's indicator is turned when its player discards after the replacement."""
+    """Reading: an exposed kong's indicator is turned when its player discards after the
+    replacement."""
     hand = arranged(
         ["9p123567z147s2589m", "999p1234567s134m", None, None], replacements="8s", indicators="1s2s"
     )
     discard(hand, 0, "9p")
     act(hand, ActionKind.MINKAN, 1)
     pass_all(hand)
-    assert hand.turn == 1 and [t.mpsz for t in hand.dead.indicators()] == ["1s"]  # type: ignore[union-attr]
+    assert hand.turn == 1
+    assert [t.mpsz for t in hand.dead.indicators()] == ["1s"]  # type: ignore[union-attr]
     discard(hand, 1, "8s")
     assert [t.mpsz for t in hand.dead.indicators()] == ["1s", "2s"]  # type: ignore[union-attr]
 
@@ -585,7 +602,8 @@ def test_exhaustive_draw_ready_pool_of_3000(scorer: dict[str, object]) -> None:
 def test_nagashi_mangan_is_checked_first_and_replaces_the_ready_pool(
     scorer: dict[str, object]
 ) -> None:
-    """Seat 2 draws (and discards) only terminals and honors, none called: 4,000 from the dealer, 2,000 from each other."""
+    """Seat 2 draws (and discards) only terminals and honors, none called: 4,000 from the dealer,
+    2,000 from each other."""
     seat2 = "2345678m2345p66s"
     pool = Counter(RIICHI.tiles.all_tiles())
     pool.subtract(Counter(parse_tiles(DEALER_JUNK + READY_1P4P + seat2 + FILLER_HAND)))
@@ -640,7 +658,8 @@ def settle(match: Match, hand: _Done) -> None:
 
 
 def test_dealer_repeats_and_honba() -> None:
-    """'Leste repete quando estiver pronto ou depois de vencer; honba aumenta em uma mão sem vencedor ou dealer.'"""
+    """'Leste repete quando estiver pronto ou depois de vencer; honba aumenta em uma mão sem
+    vencedor ou dealer.'"""
     m = Match(RIICHI, 0)
     settle(m, _Done(0, [3000, -3000, 0, 0], winners=[0]))
     assert (m.dealer, m.honba) == (0, 1)
@@ -687,7 +706,8 @@ def test_a_score_below_zero_ends_the_game() -> None:
 
 
 def test_result_with_return_winner_bonus_and_placement() -> None:
-    """'um retorno de 30.000 pontos, um bônus de vencedor de 20.000 pontos e ajustes de +20/+10/−10/−20'."""
+    """'um retorno de 30.000 pontos, um bônus de vencedor de 20.000 pontos e ajustes de
+    +20/+10/−10/−20'."""
     m = Match(RIICHI, 0)
     m.totals = [40000, 30000, 20000, 10000]
     assert m.result() == [40000 / 1000 - 30 + 20 + 20, 0 + 10, -10 - 10, -20 - 20]
@@ -706,7 +726,8 @@ TENHOU = load_profile("riichi_tenhou")
 
 
 def test_tenhou_west_round_until_someone_has_30000() -> None:
-    """[A] 'Sudden death brings the game into the next wind. As soon as someone attains 30,000 points [...] the game ends.'"""
+    """[A] 'Sudden death brings the game into the next wind. As soon as someone attains 30,000
+    points [...] the game ends.'"""
     m = Match(TENHOU, 0)
     for turn in range(8):
         settle(m, _Done(turn % 4, [0, 0, 0, 0], winners=[(turn + 1) % 4]))
@@ -768,7 +789,8 @@ def _pao_to_ready(hand: Round) -> None:
     discard(hand, 1, "3m")  # waits on 2m
     pass_all(hand)
     assert hand.liability.liable[1] == ("big_three_dragons", 3)
-    # Taking the 6z by pon when it completed the hand made seat 1 furiten until its next draw: let it draw once.
+    # Taking the 6z by pon when it completed the hand made seat 1 furiten until its next draw: let
+    # it draw once.
     for seat in (2, 3, 0, 1, 2, 3):
         assert hand.turn == seat
         safe_discard(hand, seat, avoid="2m")
@@ -783,7 +805,8 @@ def test_pao_on_a_discard_win_splits_the_covered_value(scorer: dict[str, object]
     discard(hand, 0, "2m")
     act(hand, ActionKind.RON, 1)
     pass_all(hand)
-    # Covered: 13/14 of 14,000 = 13,000, half of it from the liable seat 3, the rest from the discarder.
+    # Covered: 13/14 of 14,000 = 13,000, half of it from the liable seat 3, the rest from the
+    # discarder.
     assert hand.scores == [-7500, 14000, 0, -6500]
 
 
@@ -796,7 +819,8 @@ def test_pao_on_a_self_draw_the_liable_player_pays_the_covered_value(
     discard(hand, 0, "7s")
     pass_all(hand)
     act(hand, ActionKind.TSUMO, 1)
-    # 28,000 in all (14,000 + 7,000 + 7,000): seat 3 pays the covered 26,000 and its share of the rest.
+    # 28,000 in all (14,000 + 7,000 + 7,000): seat 3 pays the covered 26,000 and its share of the
+    # rest.
     assert hand.scores == [-1000, 28000, -500, -26500]
 
 
@@ -831,7 +855,8 @@ def test_clocks_are_data_and_timeouts_follow_the_book(scorer: dict[str, object])
 
 
 def test_closed_wall_inverts_the_dice_opening() -> None:
-    """An importer writes tiles in drawing order; the record stores the wall before the dice open it."""
+    """An importer writes tiles in drawing order; the record stores the wall before the dice open
+    it."""
     from mjspec.runtime.table import closed_wall, open_wall
 
     order = list(RIICHI.tiles.all_tiles())
@@ -842,15 +867,16 @@ def test_closed_wall_inverts_the_dice_opening() -> None:
 
 
 def test_tenhou_result_rounds_a_half_away_from_zero() -> None:
-    """Tenhou log 2009022116gm-00a9-0000-77155835 (tests/data/tenhou, bug3.xml): -7,500 rounds to -8,000."""
+    """Tenhou log 2009022116gm-00a9-0000-77155835 (tests/data/tenhou, bug3.xml): -7,500 rounds to
+    -8,000."""
     m = Match(TENHOU, 0)
     m.totals = [26900, 29200, 51400, -7500]
     assert m.result() == [-13.0, 9.0, 62.0, -58.0]
 
 
 def test_pao_self_draw_with_honba(scorer: dict[str, object]) -> None:
-    """With honba on the table the covered value is measured without them (a regression: the winning tile
-    had already left the hand when the payments were split)."""
+    """With honba on the table the covered value is measured without them (a regression: the winning
+    tile had already left the hand when the payments were split)."""
     scorer["patterns"] = {"big_three_dragons": 13}
     hand = arranged(PAO_HANDS, "8s8s8s8p8p8p1s9m9m7s2m", profile=PAO, honba=1)
     _pao_to_ready(hand)
@@ -861,7 +887,8 @@ def test_pao_self_draw_with_honba(scorer: dict[str, object]) -> None:
     assert hand.scores == [-1100, 28300, -600, -26600]
 
 
-# ---- real Tenhou games at this table (tests/data/tenhou; see its README for provenance and licences)
+# ---- real Tenhou games at this table (tests/data/tenhou; see its README for provenance and
+# licences)
 
 from pathlib import Path  # noqa: E402
 
@@ -869,7 +896,8 @@ TENHOU_DATA = Path(__file__).parent / "data" / "tenhou"
 TENHOU_EAST = load_profile("riichi_tenhou_east")
 #: Games whose match flow differs from the current rules, with the rule that explains it.
 KNOWN_FLOW_DIFFERENCES = {
-    # 2009022022gm-00a9-0000-cd94aac8: after South 4's exhaustive draw the dealer, first with 37,400 and
+    # 2009022022gm-00a9-0000-cd94aac8: after South 4's exhaustive draw the dealer, first with 37,400
+    # and
     # ready, dealt again; the rules described today ([A] in riichi_tenhou.yaml) stop the game there.
     "bug1.xml",
 }
@@ -901,7 +929,8 @@ def test_every_standard_tenhou_game_replays_at_the_table() -> None:
     assert hands == 467 and exact_games == 46
 
 
-# ---- robbing kongs: the two-ron limit and the triple-ron abort ("Chamadas, riichi e dora"; "Empates")
+# ---- robbing kongs: the two-ron limit and the triple-ron abort ("Chamadas, riichi e dora";
+# "Empates")
 
 ROB_HANDS = ["5p123567z147s2589m", "55p1234567s1289m", "123456789s34p99p", "123m789m67p11z234s"]
 
@@ -919,15 +948,16 @@ def _to_added_kong(hand: Round) -> None:
 def test_two_players_rob_an_added_kong_and_the_nearest_takes_honba_and_deposits(
     scorer: dict[str, object]
 ) -> None:
-    """Reading: a robbed kong's tile is claimed like a discard, so two may win on it and only the nearest
-    winner takes the honba and the deposits (as on a discard)."""
+    """Reading: a robbed kong's tile is claimed like a discard, so two may win on it and only the
+    nearest winner takes the honba and the deposits (as on a discard)."""
     hand = arranged(ROB_HANDS, "4z4z4z0p", honba=2, deposits=1)
     _to_added_kong(hand)
     assert hand.phase is Phase.ROB and set(hand.claims.options) == {2, 3}
     act(hand, ActionKind.RON, 3)
     act(hand, ActionKind.RON, 2)
     assert hand.over and [w.seat for w in hand.wins] == [2, 3]
-    # Seat 2 (nearest after the kong's player): 1000 + 2 x 300 honba + the deposit; seat 3: 1000, no honba.
+    # Seat 2 (nearest after the kong's player): 1000 + 2 x 300 honba + the deposit; seat 3: 1000, no
+    # honba.
     assert hand.scores == [0, -1000 - 600 - 1000, 1000 + 600 + 1000, 1000]
     assert hand.deposits == 0 and all(w.score.total == 1 for w in hand.wins)
     assert not any(e.kind == "kakan" for e in hand.events)  # the kong was never completed
@@ -942,14 +972,15 @@ KOKUSHI_ROBS = dataclasses.replace(
         ),
     ),
 )
-#: Three thirteen-orphans hands waiting on 1m (pairs 7z, 6z, 5z) against a dealer who holds all four 1m.
+#: Three thirteen-orphans hands waiting on 1m (pairs 7z, 6z, 5z) against a dealer who holds all four
+#: 1m.
 KOKUSHI_WAITS = ["9m19p19s12345677z", "9m19p19s12345667z", "9m19p19s12345567z"]
 ANKAN_DEALER = "1111m234567m2345p"
 
 
 def test_concealed_kong_robbed_by_thirteen_orphans_where_a_table_allows_it() -> None:
-    """``calls.rob_concealed_kong``: the mechanism, on a table that lists thirteen orphans (neither riichi
-    profile does). The real scorer: a thirteen-orphans ron of 32,000 from the dealer."""
+    """``calls.rob_concealed_kong``: the mechanism, on a table that lists thirteen orphans (neither
+    riichi profile does). The real scorer: a thirteen-orphans ron of 32,000 from the dealer."""
     hand = arranged([ANKAN_DEALER, KOKUSHI_WAITS[0], None, None], profile=KOKUSHI_ROBS)
     act(hand, ActionKind.ANKAN, 0, "1m")
     assert hand.phase is Phase.ROB and set(hand.claims.options) == {1}
@@ -1012,12 +1043,14 @@ def test_neither_riichi_profile_lets_thirteen_orphans_rob_a_concealed_kong(profi
     assert hand.phase is Phase.TURN and hand.turn == 0 and not hand.furiten.passed[1]
 
 
-# ---- riichi's conditions ("Chamadas, riichi e dora": "pelo menos uma oportunidade restante para compra")
+# ---- riichi's conditions ("Chamadas, riichi e dora": "pelo menos uma oportunidade restante para
+# compra")
 
 
 def test_riichi_needs_four_live_wall_tiles(scorer: dict[str, object]) -> None:
-    """Seat 1 stays ready to the end (the stand-in scorer gives its waits no yaku, so it never wins and
-    discards every draw): riichi is offered exactly while four or more tiles are left to draw."""
+    """Seat 1 stays ready to the end (the stand-in scorer gives its waits no yaku, so it never wins
+    and discards every draw): riichi is offered exactly while four or more tiles are left to
+    draw."""
     scorer["no_yaku"] = {Tile.parse("1p").kind, Tile.parse("4p").kind}
     hand = arranged([DEALER_JUNK, READY_1P4P, None, None])
     seen: dict[int, bool] = {}
@@ -1047,7 +1080,8 @@ def test_riichi_needs_four_live_wall_tiles(scorer: dict[str, object]) -> None:
 
 
 def test_riichi_needs_a_closed_hand(scorer: dict[str, object]) -> None:
-    """After a chi the hand is ready (1p/4p) but open: no riichi, and asking for it names the rule."""
+    """After a chi the hand is ready (1p/4p) but open: no riichi, and asking for it names the
+    rule."""
     hand = arranged(["3m123567z147s2589p", "12m456789m1123p9s", None, None], "6z6z6z" + "5z")
     discard(hand, 0, "3m")
     chi = next(a for a in hand.legal_actions(1) if a.kind is ActionKind.CHI)
@@ -1063,8 +1097,8 @@ def test_riichi_needs_a_closed_hand(scorer: dict[str, object]) -> None:
 
 
 def test_double_riichi_only_on_an_uninterrupted_first_discard(scorer: dict[str, object]) -> None:
-    """'Riichi no seu primeiro descarte, antes de qualquer call': a pon before seat 1's first discard makes
-    its riichi a plain one; so does a declaration on a later discard."""
+    """'Riichi no seu primeiro descarte, antes de qualquer call': a pon before seat 1's first
+    discard makes its riichi a plain one; so does a declaration on a later discard."""
     hand = arranged(["7z123567z147s2589p", READY_1P4P, "77z1589p147s1236m", None], "5z6z" + "9s")
     discard(hand, 0, "7z")
     act(hand, ActionKind.PON, 2)
@@ -1107,7 +1141,8 @@ def test_self_draw_stays_allowed_in_permanent_furiten(scorer: dict[str, object])
 def test_temporary_furiten_blocks_the_next_discard_but_not_the_own_draw(
     scorer: dict[str, object]
 ) -> None:
-    """Seat 1 passes 1p from seat 2; seat 3's 4p in the same go-around is no ron; its own draw of 4p wins."""
+    """Seat 1 passes 1p from seat 2; seat 3's 4p in the same go-around is no ron; its own draw of 4p
+    wins."""
     hand = arranged(
         [DEALER_JUNK, READY_1P4P, "1p1234567z258s9p1m", "4p1234567z369s8m9m"],
         "9s" + "5m" + "6m" + "7m" + "4p",
@@ -1151,7 +1186,8 @@ def test_self_draw_stays_allowed_in_riichi_furiten(scorer: dict[str, object]) ->
     assert hand.wins[0].seat == 1 and scorer["contexts"][-1].riichi  # type: ignore[index]
 
 
-# ---- the four-kong abort and the kong limit ("Empates": "quatro kans compartilhados por vários jogadores")
+# ---- the four-kong abort and the kong limit ("Empates": "quatro kans compartilhados por vários
+# jogadores")
 
 
 def test_four_kongs_by_two_players_abort_after_the_next_discard(scorer: dict[str, object]) -> None:
@@ -1173,7 +1209,8 @@ def test_four_kongs_by_two_players_abort_after_the_next_discard(scorer: dict[str
 
 
 def test_four_kongs_by_one_player_play_on_and_a_fifth_is_refused(scorer: dict[str, object]) -> None:
-    """Four kongs all by the dealer: no abort (a four-kongs yakuman stays possible); nobody may make a fifth."""
+    """Four kongs all by the dealer: no abort (a four-kongs yakuman stays possible); nobody may make
+    a fifth."""
     hand = arranged(
         ["1111m2222m3333m4m9s", "4m123567z147s369p", None, "0555p1234567z19s"],
         "1z" + "5z",
@@ -1215,17 +1252,20 @@ def test_an_intervening_kong_turns_the_open_kongs_indicator_first(
     assert [t.mpsz for t in hand.dead.indicators()] == ["1s"]  # type: ignore[union-attr]
     act(hand, ActionKind.ANKAN, 1, "5s")
     # The exposed kong's indicator is turned at the second kong, then the concealed kong's at once.
-    assert [t.mpsz for t in hand.dead.indicators()] == ["1s", "2s", "3s"]  # type: ignore[union-attr]
+    shown = [t.mpsz for t in hand.dead.indicators()]  # type: ignore[union-attr]
+    assert shown == ["1s", "2s", "3s"]
     indicators = [e.data["tile"] for e in hand.events if e.kind == "indicator"]
     assert indicators == ["2s", "3s"]
     discard(hand, 1, hand.last_draw.mpsz)  # type: ignore[union-attr]
-    assert [t.mpsz for t in hand.dead.indicators()] == ["1s", "2s", "3s"]  # type: ignore[union-attr]
+    shown = [t.mpsz for t in hand.dead.indicators()]  # type: ignore[union-attr]
+    assert shown == ["1s", "2s", "3s"]
 
 
 def test_a_ron_on_the_replacement_discard_counts_the_open_kongs_indicator(
     scorer: dict[str, object]
 ) -> None:
-    """Reading: the indicator is turned when the kong's player discards, so a win on that discard counts it."""
+    """Reading: the indicator is turned when the kong's player discards, so a win on that discard
+    counts it."""
     hand = arranged(
         ["9p123567z147s2589m", "999p1234567s134m", "234567s12399m23p", None],
         replacements="1p",
@@ -1237,7 +1277,8 @@ def test_a_ron_on_the_replacement_discard_counts_the_open_kongs_indicator(
     discard(hand, 1, "1p")
     act(hand, ActionKind.RON, 2)
     pass_all(hand)
-    assert hand.wins[0].seat == 2 and scorer["contexts"][-1].dora_indicators == "12s"  # type: ignore[index]
+    assert hand.wins[0].seat == 2
+    assert scorer["contexts"][-1].dora_indicators == "12s"  # type: ignore[index]
 
 
 def test_a_replacement_self_draw_after_an_open_kong_does_not_count_its_indicator(
@@ -1303,13 +1344,15 @@ def test_ippatsu_is_broken_by_a_chi_and_by_a_concealed_kong_and_lapses_after_a_g
     ] == ["9m"]
 
 
-# ---- after riichi: a concealed kong must keep the waits ("um kan oculto permitido que preserve suas esperas")
+# ---- after riichi: a concealed kong must keep the waits ("um kan oculto permitido que preserve
+# suas esperas")
 
 
 def test_after_riichi_a_kong_that_changes_the_waits_is_refused_by_name(
     scorer: dict[str, object]
 ) -> None:
-    """11123m 456p 789p 99s waits on 1m, 4m and 9s; a kong of the drawn fourth 1m would leave 1m and 4m only."""
+    """11123m 456p 789p 99s waits on 1m, 4m and 9s; a kong of the drawn fourth 1m would leave 1m and
+    4m only."""
     hand = arranged([DEALER_JUNK, "11123m456p789p99s", None, None], "9m" + "1z2z3z" + "1m")
     discard(hand, 0, "1z")
     pass_all(hand)
@@ -1397,7 +1440,8 @@ def test_all_last_dealer_first_with_30000_stops_on_a_ready_draw() -> None:
     assert not m.finished  # an abortive draw repeats and never stops the match
 
 
-# ---- timeouts ("Após o tempo limite, as vitórias são reivindicadas automaticamente [...] Chamadas opcionais passam")
+# ---- timeouts ("Após o tempo limite, as vitórias são reivindicadas automaticamente [...] Chamadas
+# opcionais passam")
 
 
 def test_timeout_claims_a_self_draw_and_a_discard_win(scorer: dict[str, object]) -> None:
@@ -1433,7 +1477,8 @@ def test_timeout_passes_an_optional_call_and_after_a_call_discards_the_rightmost
 
 
 def test_the_clock_gives_thinking_time_then_the_reserve_and_the_reserve_resets_each_hand() -> None:
-    """'Cada descarte proporciona um novo tempo para pensar e depois usa sua reserva. A reserva reinicia cada mão.'"""
+    """'Cada descarte proporciona um novo tempo para pensar e depois usa sua reserva. A reserva
+    reinicia cada mão.'"""
     from mjspec.runtime.clock import HandClock
 
     bullet = next(
@@ -1475,7 +1520,8 @@ def test_a_late_decision_becomes_the_timeout_default(scorer: dict[str, object]) 
 
 
 def test_clock_ids_are_unique_and_every_clock_has_a_reserve() -> None:
-    """Bullet, Blitz, Standard and Relaxed as data: a reserve per hand larger than one action's time."""
+    """Bullet, Blitz, Standard and Relaxed as data: a reserve per hand larger than one action's
+    time."""
     clocks = RIICHI.table.clocks
     assert len({c.id for c in clocks}) == 4 and all(c.reserve > c.per_action > 0 for c in clocks)
     assert (
@@ -1486,18 +1532,21 @@ def test_clock_ids_are_unique_and_every_clock_has_a_reserve() -> None:
 def test_pao_covers_only_the_liable_yakuman_under_001_and_the_whole_hand_on_tenhou(
     scorer: dict[str, object]
 ) -> None:
-    """001: "As demais parcelas yakuman são pagas normalmente"; Tenhou ([A], [R] in riichi_tenhou.yaml): the
-    liable player pays all of a self-draw, stacked yakuman included. Stand-in: 1 + 13 + 13 = 27 han, a
-    self-draw of 27,000 from the dealer and 13,500 from each other player (54,000 in all)."""
+    """001: "As demais parcelas yakuman são pagas normalmente"; Tenhou ([A], [R] in
+    riichi_tenhou.yaml): the liable player pays all of a self-draw, stacked yakuman included.
+    Stand-in: 1 + 13 + 13 = 27 han, a self-draw of 27,000 from the dealer and 13,500 from each other
+    player (54,000 in all)."""
     scorer["patterns"] = {"big_three_dragons": 13, "all_honors": 13}
     hand = arranged(PAO_HANDS, "8s8s8s8p8p8p1s9m9m7s2m", profile=PAO)
     _pao_to_ready(hand)
     discard(hand, 0, "7s")
     pass_all(hand)
     act(hand, ActionKind.TSUMO, 1)
-    # The covered 13 of 27 han: 26,000 from seat 3; the rest (28,000) as usual, seat 3 paying its part too.
+    # The covered 13 of 27 han: 26,000 from seat 3; the rest (28,000) as usual, seat 3 paying its
+    # part too.
     assert hand.scores[1] == 54000 and hand.scores[3] == -(26000 + 13500 * 14 // 27)
-    whole = dataclasses.replace(PAO, table=dataclasses.replace(PAO.table, pao=dataclasses.replace(PAO.table.pao, covers_whole_hand=True)))  # type: ignore[arg-type]
+    pao = dataclasses.replace(PAO.table.pao, covers_whole_hand=True)  # type: ignore[arg-type]
+    whole = dataclasses.replace(PAO, table=dataclasses.replace(PAO.table, pao=pao))
     hand = arranged(PAO_HANDS, "8s8s8s8p8p8p1s9m9m7s2m", profile=whole)
     _pao_to_ready(hand)
     discard(hand, 0, "7s")
@@ -1518,8 +1567,9 @@ def test_pao_covers_only_the_liable_yakuman_under_001_and_the_whole_hand_on_tenh
 def test_a_passed_wins_furiten_ends_at_the_next_draw_or_on_tenhou_at_the_own_discard(
     scorer: dict[str, object], profile_id: str, still_furiten: bool
 ) -> None:
-    """Seat 1 pons the 1p it could have won on, then discards: under 001 it stays furiten until its next
-    draw ("até a próxima compra de peça"); on Tenhou the discard ends it ([T] in riichi_tenhou.yaml).
+    """Seat 1 pons the 1p it could have won on, then discards: under 001 it stays furiten until its
+    next draw ("até a próxima compra de peça"); on Tenhou the discard ends it ([T] in
+    riichi_tenhou.yaml).
     """
     hand = arranged(
         ["123567z147s2589p1p", READY_1P4P, None, None], profile=load_profile(profile_id)
@@ -1534,8 +1584,8 @@ def test_a_passed_wins_furiten_ends_at_the_next_draw_or_on_tenhou_at_the_own_dis
 
 
 def test_four_same_wind_first_discards_do_not_abort_after_a_kong(scorer: dict[str, object]) -> None:
-    """'quatro descartes de primeiro vento correspondentes' counts only an uninterrupted first go-around:
-    seat 1's concealed kong before its first discard keeps the hand going."""
+    """'quatro descartes de primeiro vento correspondentes' counts only an uninterrupted first
+    go-around: seat 1's concealed kong before its first discard keeps the hand going."""
     hand = arranged(
         ["1z23567z147s2589p9m", "1z7777m258p369s23z", "1z258m147p369s467z", "1z369m369p147s456z"],
         "8s8s8s",
@@ -1558,8 +1608,8 @@ def test_four_same_wind_first_discards_do_not_abort_after_a_kong(scorer: dict[st
 def test_a_chi_that_would_leave_no_legal_discard_under_kuikae_is_not_offered(
     scorer: dict[str, object]
 ) -> None:
-    """Reading (calls): seat 1, with three pons and 23m 44m left, may not chi 1m: 1m and 4m (the other end)
-    would be forbidden, and it holds nothing else to discard."""
+    """Reading (calls): seat 1, with three pons and 23m 44m left, may not chi 1m: 1m and 4m (the
+    other end) would be forbidden, and it holds nothing else to discard."""
     hand = arranged(
         [
             "6z1m147s258p369m123z",

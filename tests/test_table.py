@@ -39,7 +39,8 @@ def arranged(
     missing: Sequence[str] = ("s", "s", "s", "s"),
     direction: ExchangeDirection = ExchangeDirection.LEFT,
 ) -> Round:
-    """A hand whose deal gives ``hands`` by seat (the dealer's has 14 tiles), then ``draws`` from the front.
+    """A hand whose deal gives ``hands`` by seat (the dealer's has 14 tiles), then ``draws`` from
+    the front.
 
     ``back`` lists replacement tiles in the order they are drawn. A seat given as
     None gets scattered tiles (1-4-7 style, not near ready) outside its missing
@@ -115,7 +116,8 @@ def pass_claims(hand: Round) -> None:
 
 
 def tsumogiri(hand: Round) -> None:
-    """The player on turn discards the drawn tile (or the first legal discard); claims are passed."""
+    """The player on turn discards the drawn tile (or the first legal discard); claims are
+    passed."""
     seat = hand.turn
     legal = [a for a in hand.legal_actions(seat) if a.kind is ActionKind.DISCARD]
     drawn = [a for a in legal if a.tile == hand.last_draw]
@@ -240,7 +242,8 @@ def test_passing_leaves_a_strictly_higher_fan_legal() -> None:
 
 
 def test_planet_passing_blocks_every_discard_win() -> None:
-    # 004: passing a discard win blocks further discard wins until the next draw, whatever their value.
+    # 004: passing a discard win blocks further discard wins until the next draw, whatever their
+    # value.
     hand = _pass_setup(PLANET_NO_EXCHANGE, "6p")
     assert 2 not in hand.claims.options or ActionKind.RON not in options(hand, 2)
 

@@ -416,9 +416,11 @@ class Round:
         if self.phase is Phase.OVER:
             raise IllegalAction("hand-over", "the hand is over")
         if self.phase is Phase.STEP:
+            step = self.pending_step
+            assert step is not None  # Phase.STEP holds a pending step
             raise IllegalAction(
                 "automation",
-                f"the table waits for a {self.pending_step.kind.value} step (Round.step), not a decision",  # type: ignore[union-attr]
+                f"the table waits for a {step.kind.value} step (Round.step), not a decision",
             )
         if not 0 <= action.seat < SEATS:
             raise IllegalAction("seats", f"there is no seat {action.seat}")
@@ -426,7 +428,8 @@ class Round:
             who = ", ".join(map(str, self.pending_seats()))
             raise IllegalAction(
                 "turn-order",
-                f"seat {action.seat} is not to act now (waiting for seat {who} in phase {self.phase.value})",
+                f"seat {action.seat} is not to act now (waiting for seat {who} in phase "
+                f"{self.phase.value})",
             )
         legal = self.legal_actions(action.seat)
         for (

@@ -141,7 +141,10 @@ class OriginalCall:
                 or (a.kind is ActionKind.DISCARD and a.tile == last_draw)
             ]
         if first_discard:
-            out.extend(action(ActionKind.ORIGINAL_CALL, seat, a.tile) for a in discards if a.tile.kind < N_KINDS)  # type: ignore[union-attr]
+            for a in discards:
+                tile = a.tile
+                if tile is not None and tile.kind < N_KINDS:
+                    out.append(action(ActionKind.ORIGINAL_CALL, seat, tile))
         return out
 
     def claims(self, seat: Seat, acts: list[Action]) -> list[Action]:
