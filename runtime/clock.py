@@ -18,10 +18,24 @@ engine.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import Protocol
 
 from .actions import Action
-from .rules import Clock
-from .table import SEATS, Phase, Round
+from .rules import Clock, TableRules
+from .table.common import SEATS, Phase
+
+
+class ClockedRound(Protocol):
+    """What a clock reads of the round it times (:class:`~mjspec.runtime.table.Round` is one): the
+    phase says whether a decision answers a call or is an opening choice, the rules give the opening
+    minimum, and a seat out of time plays the round's timeout default. The round imports the clock,
+    so the clock names no class of the table's machine."""
+
+    @property
+    def phase(self) -> Phase: ...
+    @property
+    def rules(self) -> TableRules: ...
+    def timeout_action(self, seat: int) -> Action | None: ...
 
 
 @dataclass(slots=True)
@@ -68,13 +82,13 @@ class HandClock:
         return True
 
 
-def hand_clock(hand: Round, clock: Clock) -> HandClock:
+def hand_clock(hand: ClockedRound, clock: Clock) -> HandClock:
     """A fresh clock for ``hand`` under one of its profile's time controls, with the profile's
     opening minimum."""
     return HandClock(clock, opening_seconds=hand.rules.timeout.opening_seconds)
 
 
-def charge(hand: Round, clock: HandClock, seat: int, seconds: float) -> bool:
+def charge(hand: ClockedRound, clock: HandClock, seat: int, seconds: float) -> bool:
     """Charge ``seat``'s decision now pending at ``hand`` with ``seconds``; True when its time ran
     out."""
     call = hand.phase in (Phase.CLAIM, Phase.ROB)
@@ -85,7 +99,9 @@ def charge(hand: Round, clock: HandClock, seat: int, seconds: float) -> bool:
     return clock.spend(seat, seconds, call=call, opening=opening)
 
 
-def timed_decision(hand: Round, clock: HandClock | None, action: Action, seconds: float) -> Action:
+def timed_decision(
+    hand: ClockedRound, clock: HandClock | None, action: Action, seconds: float
+) -> Action:
     """The decision the table applies when ``action`` took ``seconds``: the action itself in time,
     else the documented timeout default for its seat (001: "Após o tempo limite [...]"). Without a
     clock, the action.
