@@ -233,3 +233,134 @@ class Event:
             dict(raw.get("data", {})),
             tuple(raw.get("deltas", (0, 0, 0, 0))),
         )
+
+
+# --------------------------------------------------------------------------- event payloads
+
+
+@dataclass(frozen=True, slots=True)
+class PayloadField:
+    """One field of an event's ``data``: its name, its JSON type (and a list's item type), and
+    whether every event of the kind carries it."""
+
+    name: str
+    type: type
+    items: type | None = None
+    required: bool = True
+    nullable: bool = False
+    """The field may be null (a cannon's tile when the win was self-drawn)."""
+
+    def errors(self, value: Any) -> list[str]:
+        if value is None and self.nullable:
+            return []
+        # bool is an int in Python, never in a payload: a count is not true and a flag is not 1
+        if type(value) is not self.type:
+            return [f"{self.name}: {value!r} is not {self.type.__name__}"]
+        if self.items is not None and any(type(x) is not self.items for x in value):
+            return [f"{self.name}: {value!r} is not a list of {self.items.__name__}"]
+        return []
+
+
+def _fields(
+    required: str = "", optional: str = "", nullable: str = "", **types: type | tuple[type, type]
+) -> tuple[PayloadField, ...]:
+    """Fields named by ``required`` and ``optional`` (space-separated), typed by ``types``
+    (``(list, int)``: a list of numbers); those also named in ``nullable`` may be null. Names that
+    are Python keywords (``from``, ``for``) are given with a trailing underscore."""
+    out = []
+    for names, needed in ((required, True), (optional, False)):
+        for name in names.split():
+            typ = types[name]
+            kind, items = typ if isinstance(typ, tuple) else (typ, None)
+            null = name in nullable.split()
+            out.append(PayloadField(name.rstrip("_"), kind, items, needed, null))
+    return tuple(out)
+
+
+_TILE = {"tile": str}
+_PAY = {"from_": int, "amount": int}
+_NONE: tuple[PayloadField, ...] = ()
+
+#: What each kind of event carries in ``Event.data``, field by field (the docstrings of
+#: :class:`EventKind` say what each field means). The table emits exactly these: the tests hold
+#: every event of every profile's seeded games to them (:func:`payload_errors`).
+PAYLOADS: dict[EventKind, tuple[PayloadField, ...]] = {
+    EventKind.DEAL: _fields(
+        "dealer dice wall", "indicators", dealer=int, dice=(list, int), wall=int, indicators=str
+    ),
+    EventKind.FLOWER: _fields("tile", "deal", deal=bool, **_TILE),
+    EventKind.EXCHANGE_CHOSEN: _NONE,
+    EventKind.EXCHANGE: _fields("direction", direction=str),
+    EventKind.DECLARE_CHOSEN: _NONE,
+    EventKind.DECLARE: _fields("missing", missing=(list, str)),
+    EventKind.DRAW: _fields("replacement left", replacement=bool, left=int),
+    EventKind.DISCARD: _fields("tile", "riichi automatic", riichi=bool, automatic=bool, **_TILE),
+    EventKind.RESPOND: _NONE,
+    EventKind.CHI: _fields("tile tiles from_", tiles=str, from_=int, **_TILE),
+    EventKind.PON: _fields("tile from_", from_=int, **_TILE),
+    EventKind.MINKAN: _fields("tile from_", from_=int, **_TILE),
+    EventKind.ANKAN_DECLARED: _fields("tile", **_TILE),
+    EventKind.ANKAN: _fields("tile", **_TILE),
+    EventKind.KAKAN_DECLARED: _fields("tile", **_TILE),
+    EventKind.KAKAN: _fields("tile", **_TILE),
+    EventKind.INDICATOR: _fields("tile", **_TILE),
+    EventKind.RIICHI: _fields("double", double=bool),
+    EventKind.DEPOSIT: _fields("amount table", amount=int, table=int),
+    EventKind.DEPOSITS: _fields("sticks amount table", sticks=int, amount=int, table=int),
+    EventKind.ORIGINAL_CALL: _fields("tile", **_TILE),
+    EventKind.WIN: _fields(
+        "tile ron patterns total",
+        "from_ robbing",
+        ron=bool,
+        patterns=(list, str),
+        total=int,
+        from_=int,
+        robbing=bool,
+        **_TILE,
+    ),
+    EventKind.WIN_PAYMENT: _fields(
+        "from_ amount", "for_ liability", for_=int, liability=str, **_PAY
+    ),
+    EventKind.KONG_PAYMENT: _fields("from_ amount kong", kong=str, **_PAY),
+    EventKind.KONG_TRANSFER: _fields("from_ amount", **_PAY),
+    EventKind.KONG_REFUND: _fields("from_ amount", **_PAY),
+    EventKind.CANNON: _fields("winner tile", nullable="tile", winner=int, **_TILE),
+    EventKind.HAND_SCORE: _fields(
+        "score patterns points", score=int, patterns=(list, str), points=int
+    ),
+    EventKind.LOSERS_PAYMENT: _fields("from_ amount", **_PAY),
+    EventKind.EXHAUSTION: _fields(
+        "",
+        "settlement ready not_ready nagashi missing_suit_held",
+        settlement=str,
+        ready=(list, int),
+        not_ready=(list, int),
+        nagashi=(list, int),
+        missing_suit_held=(list, int),
+    ),
+    EventKind.MISSING_SUIT_PENALTY: _fields("from_ amount", **_PAY),
+    EventKind.NOT_READY_PAYMENT: _fields("from_ amount", **_PAY),
+    EventKind.NAGASHI_MANGAN: _fields("from_ amount", **_PAY),
+    EventKind.ABORTIVE_DRAW: _fields("reason", reason=str),
+    EventKind.HAND_END: _fields(
+        "scores winners exhausted", scores=(list, int), winners=(list, int), exhausted=bool
+    ),
+}
+
+
+def payload_errors(event: Event) -> list[str]:
+    """How ``event.data`` departs from its kind's :data:`PAYLOADS`: a field missing, unknown, or
+    of another type (empty: it conforms)."""
+    fields = PAYLOADS[event.kind]
+    known = {f.name: f for f in fields}
+    where = f"{event.kind.value} event"
+    out = [
+        f"{where}: {f.name} is missing" for f in fields if f.required and f.name not in event.data
+    ]
+    for name, value in event.data.items():
+        spec = known.get(name)
+        if spec is None:
+            out.append(f"{where}: unknown field {name!r} (known: {', '.join(known) or 'none'})")
+        else:
+            out.extend(f"{where}: {e}" for e in spec.errors(value))
+    return out

@@ -136,3 +136,24 @@ def _once(marker: Path, step: "Callable[[], None]") -> None:
         if not marker.exists():
             step()
             marker.touch()
+
+
+@pytest.fixture(autouse=True)
+def _every_event_carries_its_kinds_payload(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
+    """Every event of every round a test plays carries the fields its kind declares
+    (runtime/actions.py ``PAYLOADS``): the rare ones too (pao, kong transfers, nagashi, the
+    missing-suit penalty, abortive draws), which the scenario tests reach."""
+    from mjspec.runtime.actions import payload_errors
+    from mjspec.runtime.table import Round
+
+    played: list[Round] = []
+    make = Round.__init__
+
+    def init(self: Round, *args: object, **kwargs: object) -> None:
+        make(self, *args, **kwargs)  # type: ignore[arg-type]
+        played.append(self)
+
+    monkeypatch.setattr(Round, "__init__", init)
+    yield
+    wrong = [e for r in played for ev in r.events for e in payload_errors(ev)]
+    assert not wrong, f"{len(wrong)} event field(s) unlike their kind's payload: {wrong[:5]}"
