@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from enum import StrEnum
-from typing import Any, Mapping
+from typing import Any, Mapping, cast
 
 from .tiles import NotationError, Suit, Tile, format_tiles, parse_tiles
 
@@ -244,7 +244,7 @@ class PayloadField:
     whether every event of the kind carries it."""
 
     name: str
-    type: type
+    json_type: type
     items: type | None = None
     required: bool = True
     nullable: bool = False
@@ -254,10 +254,11 @@ class PayloadField:
         if value is None and self.nullable:
             return []
         # bool is an int in Python, never in a payload: a count is not true and a flag is not 1
-        if type(value) is not self.type:
-            return [f"{self.name}: {value!r} is not {self.type.__name__}"]
-        if self.items is not None and any(type(x) is not self.items for x in value):
-            return [f"{self.name}: {value!r} is not a list of {self.items.__name__}"]
+        if type(value) is not self.json_type:
+            return [f"{self.name}: {value!r} is not {self.json_type.__name__}"]
+        items = self.items
+        if items is not None and any(type(x) is not items for x in cast("list[Any]", value)):
+            return [f"{self.name}: {value!r} is not a list of {items.__name__}"]
         return []
 
 
@@ -277,8 +278,6 @@ def _fields(
     return tuple(out)
 
 
-_TILE = {"tile": str}
-_PAY = {"from_": int, "amount": int}
 _NONE: tuple[PayloadField, ...] = ()
 
 #: What each kind of event carries in ``Event.data``, field by field (the docstrings of
@@ -288,26 +287,26 @@ PAYLOADS: dict[EventKind, tuple[PayloadField, ...]] = {
     EventKind.DEAL: _fields(
         "dealer dice wall", "indicators", dealer=int, dice=(list, int), wall=int, indicators=str
     ),
-    EventKind.FLOWER: _fields("tile", "deal", deal=bool, **_TILE),
+    EventKind.FLOWER: _fields("tile", "deal", deal=bool, tile=str),
     EventKind.EXCHANGE_CHOSEN: _NONE,
     EventKind.EXCHANGE: _fields("direction", direction=str),
     EventKind.DECLARE_CHOSEN: _NONE,
     EventKind.DECLARE: _fields("missing", missing=(list, str)),
     EventKind.DRAW: _fields("replacement left", replacement=bool, left=int),
-    EventKind.DISCARD: _fields("tile", "riichi automatic", riichi=bool, automatic=bool, **_TILE),
+    EventKind.DISCARD: _fields("tile", "riichi automatic", riichi=bool, automatic=bool, tile=str),
     EventKind.RESPOND: _NONE,
-    EventKind.CHI: _fields("tile tiles from_", tiles=str, from_=int, **_TILE),
-    EventKind.PON: _fields("tile from_", from_=int, **_TILE),
-    EventKind.MINKAN: _fields("tile from_", from_=int, **_TILE),
-    EventKind.ANKAN_DECLARED: _fields("tile", **_TILE),
-    EventKind.ANKAN: _fields("tile", **_TILE),
-    EventKind.KAKAN_DECLARED: _fields("tile", **_TILE),
-    EventKind.KAKAN: _fields("tile", **_TILE),
-    EventKind.INDICATOR: _fields("tile", **_TILE),
+    EventKind.CHI: _fields("tile tiles from_", tiles=str, from_=int, tile=str),
+    EventKind.PON: _fields("tile from_", from_=int, tile=str),
+    EventKind.MINKAN: _fields("tile from_", from_=int, tile=str),
+    EventKind.ANKAN_DECLARED: _fields("tile", tile=str),
+    EventKind.ANKAN: _fields("tile", tile=str),
+    EventKind.KAKAN_DECLARED: _fields("tile", tile=str),
+    EventKind.KAKAN: _fields("tile", tile=str),
+    EventKind.INDICATOR: _fields("tile", tile=str),
     EventKind.RIICHI: _fields("double", double=bool),
     EventKind.DEPOSIT: _fields("amount table", amount=int, table=int),
     EventKind.DEPOSITS: _fields("sticks amount table", sticks=int, amount=int, table=int),
-    EventKind.ORIGINAL_CALL: _fields("tile", **_TILE),
+    EventKind.ORIGINAL_CALL: _fields("tile", tile=str),
     EventKind.WIN: _fields(
         "tile ron patterns total",
         "from_ robbing",
@@ -316,19 +315,19 @@ PAYLOADS: dict[EventKind, tuple[PayloadField, ...]] = {
         total=int,
         from_=int,
         robbing=bool,
-        **_TILE,
+        tile=str,
     ),
     EventKind.WIN_PAYMENT: _fields(
-        "from_ amount", "for_ liability", for_=int, liability=str, **_PAY
+        "from_ amount", "for_ liability", for_=int, liability=str, from_=int, amount=int
     ),
-    EventKind.KONG_PAYMENT: _fields("from_ amount kong", kong=str, **_PAY),
-    EventKind.KONG_TRANSFER: _fields("from_ amount", **_PAY),
-    EventKind.KONG_REFUND: _fields("from_ amount", **_PAY),
-    EventKind.CANNON: _fields("winner tile", nullable="tile", winner=int, **_TILE),
+    EventKind.KONG_PAYMENT: _fields("from_ amount kong", kong=str, from_=int, amount=int),
+    EventKind.KONG_TRANSFER: _fields("from_ amount", from_=int, amount=int),
+    EventKind.KONG_REFUND: _fields("from_ amount", from_=int, amount=int),
+    EventKind.CANNON: _fields("winner tile", nullable="tile", winner=int, tile=str),
     EventKind.HAND_SCORE: _fields(
         "score patterns points", score=int, patterns=(list, str), points=int
     ),
-    EventKind.LOSERS_PAYMENT: _fields("from_ amount", **_PAY),
+    EventKind.LOSERS_PAYMENT: _fields("from_ amount", from_=int, amount=int),
     EventKind.EXHAUSTION: _fields(
         "",
         "settlement ready not_ready nagashi missing_suit_held",
@@ -338,9 +337,9 @@ PAYLOADS: dict[EventKind, tuple[PayloadField, ...]] = {
         nagashi=(list, int),
         missing_suit_held=(list, int),
     ),
-    EventKind.MISSING_SUIT_PENALTY: _fields("from_ amount", **_PAY),
-    EventKind.NOT_READY_PAYMENT: _fields("from_ amount", **_PAY),
-    EventKind.NAGASHI_MANGAN: _fields("from_ amount", **_PAY),
+    EventKind.MISSING_SUIT_PENALTY: _fields("from_ amount", from_=int, amount=int),
+    EventKind.NOT_READY_PAYMENT: _fields("from_ amount", from_=int, amount=int),
+    EventKind.NAGASHI_MANGAN: _fields("from_ amount", from_=int, amount=int),
     EventKind.ABORTIVE_DRAW: _fields("reason", reason=str),
     EventKind.HAND_END: _fields(
         "scores winners exhausted", scores=(list, int), winners=(list, int), exhausted=bool
