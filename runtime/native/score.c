@@ -319,14 +319,17 @@ static int vector_flag(uint32_t idx, int n) {
 
 /* The index of suit s of `counts` and its number of tiles; -1 when a count is above four. */
 static int64_t vector_index(const uint8_t *counts, int s, int *total) {
+    /* written out for the two sizes (every hand asks it of each suit, the formal waits again) */
+    const uint8_t *c = counts + SUIT_BASE[s];
     uint32_t idx = 0;
-    int t = 0;
-    for (int i = SUIT_SIZE[s] - 1; i >= 0; i--) {
-        int c = counts[SUIT_BASE[s] + i];
-        if (c > 4) return -1;
-        idx = idx * 5 + (uint32_t)c;
-        t += c;
+    int t = 0, over = 0;
+#define DIGIT(i) (idx = idx * 5 + (uint32_t)c[i], t += c[i], over |= c[i] > 4)
+    if (s < 3) {
+        DIGIT(8), DIGIT(7);
     }
+    DIGIT(6), DIGIT(5), DIGIT(4), DIGIT(3), DIGIT(2), DIGIT(1), DIGIT(0);
+#undef DIGIT
+    if (over) return -1;
     *total = t;
     return idx;
 }
@@ -1036,6 +1039,32 @@ static int check_profile(const mj_profile *P) {
     return 0;
 }
 
+static const mj_formula *find_role(const mj_formula *f, int n, const char *name) {
+    for (int i = n - 1; i >= 0; i--) /* dict(rules): the last of a name */
+        if (strcmp(f[i].name, name) == 0) return &f[i];
+    return NULL;
+}
+
+/* The roles a profile's rule sets name, looked up once (make_plan) rather than per payment:
+ * per rule set (ron 0, tsumo 1) the "dealer", "non_dealer", "east" and "non_east" rules
+ * (find_role: the last of a name; NULL: none) and whether a name repeats (dict order of a repeat:
+ * left to Python). */
+typedef struct {
+    const mj_formula *dealer, *non_dealer, *east, *non_east;
+    int repeats;
+} roles_t;
+
+static void find_roles(const mj_formula *rules, int n, roles_t *out) {
+    out->dealer = find_role(rules, n, "dealer");
+    out->non_dealer = find_role(rules, n, "non_dealer");
+    out->east = find_role(rules, n, "east");
+    out->non_east = find_role(rules, n, "non_east");
+    out->repeats = 0;
+    for (int i = 0; i < n; i++)
+        for (int j = 0; j < i; j++)
+            if (strcmp(rules[j].name, rules[i].name) == 0) out->repeats = 1;
+}
+
 /* A checked profile's patterns sorted once by how scoring.py _plan splits them: the whole-hand
  * patterns reading the tiles only, and the others, each in declaration order; the combination
  * patterns by (kind, size) in Profile.combination_patterns order (first appearance), each
@@ -1045,6 +1074,7 @@ typedef struct {
     int kind, size;
     int n[3];
     int16_t pat[3][MJ_MAX_PATTERNS];
+    mj_hand_fn when[3][MJ_MAX_PATTERNS]; /* pat's tests beside them (NULL: always) */
 } combo_group_t;
 
 /* A whole-hand pattern as plain_hits reads it: its test beside its index, so that the loop over
@@ -1061,12 +1091,15 @@ typedef struct {
     combo_group_t groups[MAX_COMBO_GROUPS];
     uint8_t has_limits;     /* a limit pattern is declared (Profile.has_limits) */
     uint8_t limit_combines; /* ... and one of them is a combination pattern */
+    roles_t roles[2];       /* the payment roles of P->ron [0] and P->tsumo [1] */
 } plan_t;
 
 static int combo_taken(const mj_pattern *p, int which);
 
 static void make_plan(const mj_profile *P, plan_t *plan) {
     memset(plan, 0, sizeof *plan);
+    find_roles(P->ron, P->n_ron, &plan->roles[0]);
+    find_roles(P->tsumo, P->n_tsumo, &plan->roles[1]);
     for (int i = 0; i < P->n_patterns; i++) {
         const mj_pattern *p = &P->patterns[i];
         if (p->limit) {
@@ -1089,7 +1122,11 @@ static void make_plan(const mj_profile *P, plan_t *plan) {
             plan->n_groups++;
         }
         for (int which = 0; which < 3; which++)
-            if (combo_taken(p, which)) plan->groups[g].pat[which][plan->groups[g].n[which]++] = (int16_t)i;
+            if (combo_taken(p, which)) {
+                combo_group_t *grp = &plan->groups[g];
+                grp->when[which][grp->n[which]] = p->when;
+                grp->pat[which][grp->n[which]++] = (int16_t)i;
+            }
     }
 }
 
@@ -1270,6 +1307,7 @@ static int combo_hits(const mj_profile *P, const plan_t *plan, mj_view *v, const
         const combo_group_t *grp = &plan->groups[g];
         int kind = grp->kind, size = grp->size, n_of = grp->n[which];
         const int16_t *members_of = grp->pat[which];
+        const mj_hand_fn *tests = grp->when[which];
         if (!n_of) continue;
         int pn = pools->n[kind];
         if (pn < size) continue;
@@ -1284,9 +1322,9 @@ static int combo_hits(const mj_profile *P, const plan_t *plan, mj_view *v, const
             }
             v->n_members = size;
             for (int m = 0; m < n_of; m++) {
-                const mj_pattern *p = &P->patterns[members_of[m]];
-                if (p->when && !p->when(v)) continue; /* an overflow is caught below or after the loop */
+                if (tests[m] && !tests[m](v)) continue; /* an overflow is caught below or after the loop */
                 if (v->overflow) return UNSUPPORTED;
+                const mj_pattern *p = &P->patterns[members_of[m]];
                 int64_t value;
                 if (which == COMBO_MEMBER) { /* _member_combination_hits: p.value, no open value */
                     value = amount(&p->value, v);
@@ -1514,14 +1552,8 @@ static int aggregate(const hits_t *h, result_t *r) {
     return OK;
 }
 
-static const mj_formula *find_role(const mj_formula *f, int n, const char *name) {
-    for (int i = n - 1; i >= 0; i--) /* dict(rules): the last of a name */
-        if (strcmp(f[i].name, name) == 0) return &f[i];
-    return NULL;
-}
-
-/* scoring.py compute_payments with its role rules. */
-static int payments(const mj_profile *P, mj_pay *pay, int tsumo, int dealer, result_t *r) {
+/* scoring.py compute_payments with its role rules (`roles`: find_roles of the rule set used). */
+static int payments(const mj_profile *P, const roles_t *roles, mj_pay *pay, int tsumo, int dealer, result_t *r) {
     for (int i = 0; i < P->n_values; i++) {
         pay->named[i] = P->values[i].fn(pay);
         if (pay->overflow) return UNSUPPORTED;
@@ -1529,24 +1561,23 @@ static int payments(const mj_profile *P, mj_pay *pay, int tsumo, int dealer, res
     const mj_formula *rules = tsumo ? P->tsumo : P->ron;
     int n = tsumo ? P->n_tsumo : P->n_ron;
     r->n_pay = 0;
-    if (tsumo && dealer && find_role(rules, n, "dealer")) {
+    if (tsumo && dealer && roles->dealer) {
         /* The dealer's own self-draw: everyone else pays the non-dealer amount of a dealer win. */
-        const mj_formula *f = find_role(rules, n, "non_dealer");
+        const mj_formula *f = roles->non_dealer;
         if (!f) return UNSUPPORTED; /* Python raises KeyError: let it */
         r->role[0] = "non_dealer";
         r->pay[0] = f->fn(pay);
         r->n_pay = 1;
-    } else if (dealer && find_role(rules, n, "east")) {
+    } else if (dealer && roles->east) {
         /* East wins: every loser pays the non-East amount. */
-        const mj_formula *f = find_role(rules, n, "non_east");
+        const mj_formula *f = roles->non_east;
         if (!f) return UNSUPPORTED;
         r->role[0] = "each";
         r->pay[0] = f->fn(pay);
         r->n_pay = 1;
     } else {
+        if (roles->repeats) return UNSUPPORTED; /* dict order of a repeat */
         for (int i = 0; i < n; i++) {
-            for (int j = 0; j < i; j++)
-                if (strcmp(rules[j].name, rules[i].name) == 0) return UNSUPPORTED; /* dict order of a repeat */
             r->role[r->n_pay] = rules[i].name;
             r->pay[r->n_pay] = rules[i].fn(pay);
             r->n_pay++;
@@ -2072,7 +2103,8 @@ static int score(const request_t *q, result_t *out, result_t *cur, result_t *und
         pay.dealer = (int)q->sit[MJ_SIT_DEALER];
         pay.limit = limit;
         pay.options = q->options;
-        if (payments(P, &pay, q->tsumo, (int)q->sit[MJ_SIT_DEALER], cur) != OK) goto unsupported;
+        if (payments(P, &q->plan->roles[q->tsumo != 0], &pay, q->tsumo, (int)q->sit[MJ_SIT_DEALER], cur) != OK)
+            goto unsupported;
         if (P->hand_value != MJ_NONE) {
             cur->has_value = 1;
             cur->value = pay.named[P->hand_value];
@@ -2374,8 +2406,34 @@ static char letter(PyObject *x) {
     return c < 128 ? (char)c : 0;
 }
 
+/* The str objects already read as a word of `names` (StrEnum members: the same few objects on
+ * every request), known by identity (strong references, so no other object takes the address). */
+typedef struct {
+    PyObject *seen[8];
+    int8_t code[8];
+} word_cache;
+
+static int cached_word(const word_cache *w, PyObject *x) {
+    for (int i = 0; i < 8 && w->seen[i]; i++)
+        if (w->seen[i] == x) return w->code[i];
+    return -1;
+}
+
+static void remember_word(word_cache *w, PyObject *x, int code) {
+    for (int i = 0; i < 8; i++)
+        if (!w->seen[i]) {
+            w->seen[i] = Py_NewRef(x);
+            w->code[i] = (int8_t)code;
+            return;
+        }
+}
+
+static word_cache MELD_WORDS, WIN_WORDS;
+
 static int meld_code(PyObject *type) {
     static const char *names[5] = {"chi", "pon", "minkan", "kakan", "ankan"}; /* MJ_MELD_* order */
+    int known = cached_word(&MELD_WORDS, type);
+    if (known >= 0) return known;
     if (!PyUnicode_Check(type)) return -1;
     const char *s = PyUnicode_AsUTF8(type);
     if (!s) {
@@ -2383,7 +2441,10 @@ static int meld_code(PyObject *type) {
         return -1;
     }
     for (int i = 0; i < 5; i++)
-        if (strcmp(s, names[i]) == 0) return i;
+        if (strcmp(s, names[i]) == 0) {
+            remember_word(&MELD_WORDS, type, i);
+            return i;
+        }
     return -1;
 }
 
@@ -2670,11 +2731,16 @@ static PyObject *py_score_hand(PyObject *self, PyObject *const *args, Py_ssize_t
     if (over) NOT_SURE(); /* a kind beyond the set's copies (or four) */
     q.concealed = codes;
     q.n_concealed = nc;
-    const char *ws = PyUnicode_Check(win) ? PyUnicode_AsUTF8(win) : NULL; /* WinKind: "tsumo", "ron" */
-    if (!ws) NOT_SURE();
-    if (strcmp(ws, "tsumo") == 0) q.tsumo = 1;
-    else if (strcmp(ws, "ron") == 0) q.tsumo = 0;
-    else NOT_SURE();
+    int won = cached_word(&WIN_WORDS, win); /* WinKind: "tsumo" 1, "ron" 0 */
+    if (won < 0) {
+        const char *ws = PyUnicode_Check(win) ? PyUnicode_AsUTF8(win) : NULL;
+        if (!ws) NOT_SURE();
+        if (strcmp(ws, "tsumo") == 0) won = 1;
+        else if (strcmp(ws, "ron") == 0) won = 0;
+        else NOT_SURE();
+        remember_word(&WIN_WORDS, win, won);
+    }
+    q.tsumo = won;
     /* the situation */
     uint32_t facts = (q.tsumo ? 1u << FACT_TSUMO : 1u << FACT_RON) | (nm ? 1u << FACT_MELDS : 0);
     for (int i = 0; i < N_CTX; i++) {
