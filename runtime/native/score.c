@@ -1728,18 +1728,26 @@ static PyObject *new_slotted(const slotted_t *t, PyObject **values) {
  * section) per pattern of the profile, `items` the same per point item. */
 typedef struct {
     PyObject *patterns, *items;
-    /* The last ScoredPattern (ScoredPoints) built for each pattern (point item), with its value
-     * and count: frozen, so an answer may share it, as scoring.py _scored_pattern shares its
-     * memo's (strong references; NULL: none yet). */
+    /* ScoredPattern (ScoredPoints) objects built for each pattern (point item), with their value
+     * and count, MEMO_WAYS per pattern, the way chosen by the value and count (a point item's
+     * value varies from hand to hand: one kept would rarely serve): frozen, so an answer may share
+     * them, as scoring.py _scored_pattern shares its memo's (strong references; NULL: none yet). */
+#define MEMO_WAYS 4
     struct {
         int64_t value, count;
         PyObject *scored;
-    } pattern_memo[MJ_MAX_PATTERNS], item_memo[MAX_ITEMS];
+    } pattern_memo[MJ_MAX_PATTERNS][MEMO_WAYS], item_memo[MAX_ITEMS][MEMO_WAYS];
 } builder_t;
 
+static unsigned memo_way(int64_t value, int64_t count) {
+    return (unsigned)(((uint64_t)value * 3u + (uint64_t)count) % MEMO_WAYS);
+}
+
 static void clear_builder(builder_t *b) {
-    for (int i = 0; i < MJ_MAX_PATTERNS; i++) Py_CLEAR(b->pattern_memo[i].scored);
-    for (int i = 0; i < MAX_ITEMS; i++) Py_CLEAR(b->item_memo[i].scored);
+    for (int i = 0; i < MJ_MAX_PATTERNS; i++)
+        for (int w = 0; w < MEMO_WAYS; w++) Py_CLEAR(b->pattern_memo[i][w].scored);
+    for (int i = 0; i < MAX_ITEMS; i++)
+        for (int w = 0; w < MEMO_WAYS; w++) Py_CLEAR(b->item_memo[i][w].scored);
 }
 
 static int parse_builder(PyObject *build, const mj_profile *P, builder_t *b) {
@@ -1802,7 +1810,7 @@ static PyObject *build_score(const result_t *r, builder_t *b) {
     PyObject *pats = PyTuple_New(r->n_pat), *items = PyTuple_New(r->n_items), *pays = PyDict_New();
     if (!pats || !items || !pays) goto fail;
     for (int i = 0; i < r->n_pat; i++) {
-        __typeof__(b->pattern_memo[0]) *memo = &b->pattern_memo[r->pat[i]];
+        __typeof__(b->pattern_memo[0][0]) *memo = &b->pattern_memo[r->pat[i]][memo_way(r->val[i], r->cnt[i])];
         if (memo->scored && memo->value == r->val[i] && memo->count == r->cnt[i]) {
             PyTuple_SET_ITEM(pats, i, Py_NewRef(memo->scored));
             continue;
@@ -1822,7 +1830,7 @@ static PyObject *build_score(const result_t *r, builder_t *b) {
         memo->value = r->val[i], memo->count = r->cnt[i];
     }
     for (int i = 0; i < r->n_items; i++) {
-        __typeof__(b->item_memo[0]) *memo = &b->item_memo[r->item[i]];
+        __typeof__(b->item_memo[0][0]) *memo = &b->item_memo[r->item[i]][memo_way(r->item_val[i], 1)];
         if (memo->scored && memo->value == r->item_val[i]) {
             PyTuple_SET_ITEM(items, i, Py_NewRef(memo->scored));
             continue;
