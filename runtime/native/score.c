@@ -137,6 +137,10 @@ static mj_group CONCEALED[6][N_KINDS];
 
 static const mj_group *cg(int kind, int tile) { return &CONCEALED[kind][tile]; }
 
+/* The group of each meld type (MJ_MELD_*) from each lowest kind, made once: a declared meld's
+ * group is copied from here (fill_group works out its flags once, not per request). */
+static mj_group MELDED[5][N_KINDS];
+
 static int covers(const mj_group *g, int kind) {
     for (int i = 0; i < 4 && OFFSETS[g->kind][i] >= 0; i++)
         if (g->tile + OFFSETS[g->kind][i] == kind) return 1;
@@ -315,14 +319,17 @@ static int vector_flag(uint32_t idx, int n) {
 
 /* The index of suit s of `counts` and its number of tiles; -1 when a count is above four. */
 static int64_t vector_index(const uint8_t *counts, int s, int *total) {
+    /* written out for the two sizes (every hand asks it of each suit, the formal waits again) */
+    const uint8_t *c = counts + SUIT_BASE[s];
     uint32_t idx = 0;
-    int t = 0;
-    for (int i = SUIT_SIZE[s] - 1; i >= 0; i--) {
-        int c = counts[SUIT_BASE[s] + i];
-        if (c > 4) return -1;
-        idx = idx * 5 + (uint32_t)c;
-        t += c;
+    int t = 0, over = 0;
+#define DIGIT(i) (idx = idx * 5 + (uint32_t)c[i], t += c[i], over |= c[i] > 4)
+    if (s < 3) {
+        DIGIT(8), DIGIT(7);
     }
+    DIGIT(6), DIGIT(5), DIGIT(4), DIGIT(3), DIGIT(2), DIGIT(1), DIGIT(0);
+#undef DIGIT
+    if (over) return -1;
     *total = t;
     return idx;
 }
@@ -1032,6 +1039,32 @@ static int check_profile(const mj_profile *P) {
     return 0;
 }
 
+static const mj_formula *find_role(const mj_formula *f, int n, const char *name) {
+    for (int i = n - 1; i >= 0; i--) /* dict(rules): the last of a name */
+        if (strcmp(f[i].name, name) == 0) return &f[i];
+    return NULL;
+}
+
+/* The roles a profile's rule sets name, looked up once (make_plan) rather than per payment:
+ * per rule set (ron 0, tsumo 1) the "dealer", "non_dealer", "east" and "non_east" rules
+ * (find_role: the last of a name; NULL: none) and whether a name repeats (dict order of a repeat:
+ * left to Python). */
+typedef struct {
+    const mj_formula *dealer, *non_dealer, *east, *non_east;
+    int repeats;
+} roles_t;
+
+static void find_roles(const mj_formula *rules, int n, roles_t *out) {
+    out->dealer = find_role(rules, n, "dealer");
+    out->non_dealer = find_role(rules, n, "non_dealer");
+    out->east = find_role(rules, n, "east");
+    out->non_east = find_role(rules, n, "non_east");
+    out->repeats = 0;
+    for (int i = 0; i < n; i++)
+        for (int j = 0; j < i; j++)
+            if (strcmp(rules[j].name, rules[i].name) == 0) out->repeats = 1;
+}
+
 /* A checked profile's patterns sorted once by how scoring.py _plan splits them: the whole-hand
  * patterns reading the tiles only, and the others, each in declaration order; the combination
  * patterns by (kind, size) in Profile.combination_patterns order (first appearance), each
@@ -1041,21 +1074,32 @@ typedef struct {
     int kind, size;
     int n[3];
     int16_t pat[3][MJ_MAX_PATTERNS];
+    mj_hand_fn when[3][MJ_MAX_PATTERNS]; /* pat's tests beside them (NULL: always) */
 } combo_group_t;
 
+/* A whole-hand pattern as plain_hits reads it: its test beside its index, so that the loop over
+ * the patterns that do not hit (most of them) reads one array. */
 typedef struct {
-    int n_plain[2];
-    int16_t plain[2][MJ_MAX_PATTERNS]; /* [1]: tiles_only */
+    mj_hand_fn when; /* NULL: always */
+    int pat;
+} plain_t;
+
+typedef struct {
+    int n_plain[2][2];
+    plain_t plain[2][2][MJ_MAX_PATTERNS]; /* [skip_limits][tiles_only]: [1][.] leaves the limit patterns out */
     int n_groups;
     combo_group_t groups[MAX_COMBO_GROUPS];
     uint8_t has_limits;     /* a limit pattern is declared (Profile.has_limits) */
     uint8_t limit_combines; /* ... and one of them is a combination pattern */
+    roles_t roles[2];       /* the payment roles of P->ron [0] and P->tsumo [1] */
 } plan_t;
 
 static int combo_taken(const mj_pattern *p, int which);
 
 static void make_plan(const mj_profile *P, plan_t *plan) {
     memset(plan, 0, sizeof *plan);
+    find_roles(P->ron, P->n_ron, &plan->roles[0]);
+    find_roles(P->tsumo, P->n_tsumo, &plan->roles[1]);
     for (int i = 0; i < P->n_patterns; i++) {
         const mj_pattern *p = &P->patterns[i];
         if (p->limit) {
@@ -1064,7 +1108,8 @@ static void make_plan(const mj_profile *P, plan_t *plan) {
         }
         if (p->combine_kind == MJ_NONE) {
             int t = p->tiles_only ? 1 : 0;
-            plan->plain[t][plan->n_plain[t]++] = (int16_t)i;
+            for (int skip = 0; skip < 2; skip++)
+                if (!(skip && p->limit)) plan->plain[skip][t][plan->n_plain[skip][t]++] = (plain_t){p->when, i};
             continue;
         }
         int g = 0;
@@ -1077,7 +1122,11 @@ static void make_plan(const mj_profile *P, plan_t *plan) {
             plan->n_groups++;
         }
         for (int which = 0; which < 3; which++)
-            if (combo_taken(p, which)) plan->groups[g].pat[which][plan->groups[g].n[which]++] = (int16_t)i;
+            if (combo_taken(p, which)) {
+                combo_group_t *grp = &plan->groups[g];
+                grp->when[which][grp->n[which]] = p->when;
+                grp->pat[which][grp->n[which]++] = (int16_t)i;
+            }
     }
 }
 
@@ -1163,36 +1212,39 @@ static int64_t amount(const mj_amount *a, mj_view *v) { return a->fn ? a->fn(v) 
  * combination occurrence, its sets as bits of their positions in view.sets (0: None; an
  * occurrence always has at least one set). */
 typedef struct {
+    int64_t val, cnt;
+    uint32_t key; /* pat << 16 | ci: the order of _by_key in one comparison (ci < C(14, 4)) */
+    int16_t pat;
+    uint16_t members;
+} hit_t;
+
+/* One struct per hit: sorting and filtering move a hit with one copy. */
+typedef struct {
     int n;
-    int pat[MAX_HITS], ci[MAX_HITS];
-    int64_t val[MAX_HITS], cnt[MAX_HITS];
-    uint16_t members[MAX_HITS];
+    hit_t h[MAX_HITS];
 } hits_t;
 
 static int push_hit(hits_t *h, int pat, int ci, int64_t val, int64_t cnt, uint16_t members) {
     if (h->n >= MAX_HITS) return UNSUPPORTED;
-    h->pat[h->n] = pat, h->ci[h->n] = ci, h->val[h->n] = val, h->cnt[h->n] = cnt, h->members[h->n] = members;
+    h->h[h->n] = (hit_t){val, cnt, (uint32_t)pat << 16 | (uint32_t)ci, (int16_t)pat, members};
     h->n++;
     return OK;
 }
 
-static void copy_hit(hits_t *to, int k, const hits_t *from, int i) {
-    to->pat[k] = from->pat[i], to->ci[k] = from->ci[i], to->val[k] = from->val[i], to->cnt[k] = from->cnt[i];
-    to->members[k] = from->members[i];
-}
+static void copy_hit(hits_t *to, int k, const hits_t *from, int i) { to->h[k] = from->h[i]; }
 
 /* scoring.py _met_hits: the whole-hand patterns with tiles_only == `tiles_only`, in declaration order. */
 static int plain_hits(const mj_profile *P, const plan_t *plan, mj_view *v, hits_t *h, int tiles_only, int skip_limits) {
     int is_open = !v->is_closed;
-    for (int k = 0; k < plan->n_plain[tiles_only]; k++) {
-        int i = plan->plain[tiles_only][k];
+    const plain_t *list = plan->plain[skip_limits != 0][tiles_only];
+    int n_list = plan->n_plain[skip_limits != 0][tiles_only];
+    for (int k = 0; k < n_list; k++) {
+        /* v->overflow stays set once set: a test that overflowed and answered 0 is caught after
+         * the loop, one that answered otherwise right here (the request is the Python engine's) */
+        if (list[k].when && !list[k].when(v)) continue;
+        if (v->overflow) return UNSUPPORTED;
+        int i = list[k].pat;
         const mj_pattern *p = &P->patterns[i];
-        if (skip_limits && p->limit) continue;
-        if (p->when) {
-            int64_t ok = p->when(v);
-            if (v->overflow) return UNSUPPORTED;
-            if (!ok) continue;
-        }
         int use_open = is_open && p->has_open_value;
         if (use_open && !p->open_value.fn && p->open_value.constant == 0) continue; /* closed only */
         int64_t n = 1;
@@ -1206,7 +1258,7 @@ static int plain_hits(const mj_profile *P, const plan_t *plan, mj_view *v, hits_
         if (use_open && value <= 0) continue;
         if (push_hit(h, i, 0, value, n, 0) != OK) return UNSUPPORTED;
     }
-    return OK;
+    return v->overflow ? UNSUPPORTED : OK;
 }
 
 /* Which combination patterns a pass takes (scoring.py _plan): the member ones (members_only),
@@ -1255,6 +1307,7 @@ static int combo_hits(const mj_profile *P, const plan_t *plan, mj_view *v, const
         const combo_group_t *grp = &plan->groups[g];
         int kind = grp->kind, size = grp->size, n_of = grp->n[which];
         const int16_t *members_of = grp->pat[which];
+        const mj_hand_fn *tests = grp->when[which];
         if (!n_of) continue;
         int pn = pools->n[kind];
         if (pn < size) continue;
@@ -1269,12 +1322,9 @@ static int combo_hits(const mj_profile *P, const plan_t *plan, mj_view *v, const
             }
             v->n_members = size;
             for (int m = 0; m < n_of; m++) {
+                if (tests[m] && !tests[m](v)) continue; /* an overflow is caught below or after the loop */
+                if (v->overflow) return UNSUPPORTED;
                 const mj_pattern *p = &P->patterns[members_of[m]];
-                if (p->when) {
-                    int64_t ok = p->when(v);
-                    if (v->overflow) return UNSUPPORTED;
-                    if (!ok) continue;
-                }
                 int64_t value;
                 if (which == COMBO_MEMBER) { /* _member_combination_hits: p.value, no open value */
                     value = amount(&p->value, v);
@@ -1294,21 +1344,20 @@ static int combo_hits(const mj_profile *P, const plan_t *plan, mj_view *v, const
             for (int j = k + 1; j < size; j++) idx[j] = idx[j - 1] + 1;
         }
     }
-    return OK;
+    return v->overflow ? UNSUPPORTED : OK;
 }
 
 /* keyed.sort(key=_by_key): the keys (declaration index, combination index) are distinct. */
 static void sort_by_key(hits_t *h, int from) {
     for (int i = from + 1; i < h->n; i++) {
+        if (h->h[i - 1].key < h->h[i].key) continue; /* in place already: the usual */
+        hit_t x = h->h[i];
         int j = i;
-        while (j > from && (h->pat[j - 1] > h->pat[j] || (h->pat[j - 1] == h->pat[j] && h->ci[j - 1] > h->ci[j]))) {
-            int tp = h->pat[j], tc = h->ci[j];
-            int64_t tv = h->val[j], tn = h->cnt[j];
-            uint16_t tm = h->members[j];
-            copy_hit(h, j, h, j - 1);
-            h->pat[j - 1] = tp, h->ci[j - 1] = tc, h->val[j - 1] = tv, h->cnt[j - 1] = tn, h->members[j - 1] = tm;
+        while (j > from && h->h[j - 1].key > x.key) {
+            h->h[j] = h->h[j - 1];
             j--;
         }
+        h->h[j] = x;
     }
 }
 
@@ -1351,9 +1400,9 @@ static int apply_relations(const mj_profile *P, hits_t *h, int has_limits, hits_
     for (int i = 0; i < P->n_patterns; i++) removed_pat[i] = has_hit[i] = 0, used[i] = 0;
     for (int i = 0; i < n; i++) {
         int64_t pts;
-        if (__builtin_mul_overflow(h->val[i], h->cnt[i], &pts) || pts == INT64_MIN) return UNSUPPORTED;
+        if (__builtin_mul_overflow(h->h[i].val, h->h[i].cnt, &pts) || pts == INT64_MIN) return UNSUPPORTED;
         key[i] = pts;
-        has_hit[h->pat[i]] = 1;
+        has_hit[h->h[i].pat] = 1;
         removed[i] = counted[i] = 0;
         reduced[i] = 0;
         /* sorted(range(n), key=-points): stable, so equal points keep their order */
@@ -1366,15 +1415,15 @@ static int apply_relations(const mj_profile *P, hits_t *h, int has_limits, hits_
     }
     for (int o = 0; o < n; o++) {
         int i = order[o];
-        const mj_pattern *p = &P->patterns[h->pat[i]];
-        uint16_t members = h->members[i];
+        const mj_pattern *p = &P->patterns[h->h[i].pat];
+        uint16_t members = h->h[i].members;
         if (p->bonus) {
             counted[i] = 1;
             continue;
         }
-        if (removed[i] || removed_pat[h->pat[i]]) continue;
+        if (removed[i] || removed_pat[h->h[i].pat]) continue;
         if (members) {
-            if (used[h->pat[i]] & members) continue; /* non-identical: a set forms each fan once */
+            if (used[h->h[i].pat] & members) continue; /* non-identical: a set forms each fan once */
             int roots[16], n_roots = 0, n_members = 0;
             for (int m = 0; m < 16; m++) {
                 if (!(members >> m & 1)) continue;
@@ -1386,21 +1435,21 @@ static int apply_relations(const mj_profile *P, hits_t *h, int has_limits, hits_
             }
             if (n_roots < n_members) continue; /* account once: no cycle of combined sets */
             for (int k = 1; k < n_roots; k++) parent[roots[k]] = (int8_t)roots[0];
-            used[h->pat[i]] |= members;
+            used[h->h[i].pat] |= members;
         }
         counted[i] = 1;
         for (int x = 0; x < p->n_excludes; x++) {
             int target = p->excludes[x];
-            if (target == h->pat[i] || !has_hit[target]) continue; /* removing what did not hit changes nothing */
+            if (target == h->h[i].pat || !has_hit[target]) continue; /* removing what did not hit changes nothing */
             /* targets: the excluded pattern's hits not removed, in visiting order */
             int first_target = -1;
             for (int q = 0; q < n && first_target < 0; q++)
-                if (h->pat[order[q]] == target && !removed[order[q]]) first_target = order[q];
-            if (members && first_target >= 0 && h->members[first_target]) {
+                if (h->h[order[q]].pat == target && !removed[order[q]]) first_target = order[q];
+            if (members && first_target >= 0 && h->h[first_target].members) {
                 /* a combination removes the occurrences made only of its own sets */
                 for (int q = 0; q < n; q++) {
                     int j = order[q];
-                    if (h->pat[j] == target && !removed[j] && h->members[j] && !(h->members[j] & ~members)) removed[j] = 1;
+                    if (h->h[j].pat == target && !removed[j] && h->h[j].members && !(h->h[j].members & ~members)) removed[j] = 1;
                 }
                 continue;
             }
@@ -1412,14 +1461,14 @@ static int apply_relations(const mj_profile *P, hits_t *h, int has_limits, hits_
             int64_t lim = limit;
             for (int q = n - 1; q >= 0; q--) { /* reversed(targets): last visited first */
                 int j = order[q];
-                if (h->pat[j] != target || removed[j]) continue;
+                if (h->h[j].pat != target || removed[j]) continue;
                 if (lim <= 0) break;
-                if (!h->members[j]) {
-                    int64_t left = h->cnt[j] - reduced[j];
+                if (!h->h[j].members) {
+                    int64_t left = h->h[j].cnt - reduced[j];
                     int64_t take = lim < left ? lim : left;
                     reduced[j] += take;
                     lim -= take;
-                    if (reduced[j] >= h->cnt[j]) removed[j] = 1;
+                    if (reduced[j] >= h->h[j].cnt) removed[j] = 1;
                 } else {
                     removed[j] = 1;
                     lim -= 1;
@@ -1430,10 +1479,10 @@ static int apply_relations(const mj_profile *P, hits_t *h, int has_limits, hits_
     int k = 0;
     for (int i = 0; i < n; i++) { /* sorted(counted): the hits' own order */
         if (!counted[i]) continue;
-        const mj_pattern *p = &P->patterns[h->pat[i]];
-        if (!p->bonus && (removed[i] || removed_pat[h->pat[i]])) continue;
+        const mj_pattern *p = &P->patterns[h->h[i].pat];
+        if (!p->bonus && (removed[i] || removed_pat[h->h[i].pat])) continue;
         copy_hit(h, k, h, i);
-        h->cnt[k] = h->cnt[i] - reduced[i];
+        h->h[k].cnt = h->h[i].cnt - reduced[i];
         k++;
     }
     h->n = k;
@@ -1443,23 +1492,23 @@ static int apply_relations(const mj_profile *P, hits_t *h, int has_limits, hits_
         int winner = -1, members = 0;
         int64_t best = 0;
         for (int i = 0; i < h->n; i++) {
-            if (P->patterns[h->pat[i]].group != g) continue;
+            if (P->patterns[h->h[i].pat].group != g) continue;
             int64_t pts;
-            if (__builtin_mul_overflow(h->val[i], h->cnt[i], &pts)) return UNSUPPORTED;
+            if (__builtin_mul_overflow(h->h[i].val, h->h[i].cnt, &pts)) return UNSUPPORTED;
             members++;
             if (winner < 0 || pts > best) winner = i, best = pts;
         }
         if (members <= 1) continue;
         k = 0;
         for (int i = 0; i < h->n; i++) {
-            if (P->patterns[h->pat[i]].group == g && i != winner) continue;
+            if (P->patterns[h->h[i].pat].group == g && i != winner) continue;
             copy_hit(h, k++, h, i);
         }
         h->n = k;
     }
     int any_fallback = 0, any_other = 0, any_limit = 0;
     for (int i = 0; i < h->n; i++) {
-        const mj_pattern *p = &P->patterns[h->pat[i]];
+        const mj_pattern *p = &P->patterns[h->h[i].pat];
         if (p->fallback) any_fallback = 1;
         else if (!p->bonus) any_other = 1;
         if (p->limit) any_limit = 1;
@@ -1468,8 +1517,8 @@ static int apply_relations(const mj_profile *P, hits_t *h, int has_limits, hits_
         k = 0;
         any_limit = 0;
         for (int i = 0; i < h->n; i++) {
-            if (P->patterns[h->pat[i]].fallback) continue;
-            if (P->patterns[h->pat[i]].limit) any_limit = 1;
+            if (P->patterns[h->h[i].pat].fallback) continue;
+            if (P->patterns[h->h[i].pat].limit) any_limit = 1;
             copy_hit(h, k++, h, i);
         }
         h->n = k;
@@ -1477,7 +1526,7 @@ static int apply_relations(const mj_profile *P, hits_t *h, int has_limits, hits_
     if (has_limits && any_limit) {
         k = 0;
         for (int i = 0; i < h->n; i++) {
-            if (!P->patterns[h->pat[i]].limit) continue;
+            if (!P->patterns[h->h[i].pat].limit) continue;
             copy_hit(h, k++, h, i);
         }
         h->n = k;
@@ -1492,25 +1541,19 @@ static int aggregate(const hits_t *h, result_t *r) {
     for (int i = 0; i < h->n; i++) {
         int at = -1;
         for (int j = 0; j < r->n_pat; j++)
-            if (r->pat[j] == h->pat[i] && r->val[j] == h->val[i]) at = j;
+            if (r->pat[j] == h->h[i].pat && r->val[j] == h->h[i].val) at = j;
         if (at < 0) {
             if (r->n_pat >= MAX_HITS) return UNSUPPORTED;
             at = r->n_pat++;
-            r->pat[at] = h->pat[i], r->val[at] = h->val[i], r->cnt[at] = 0;
+            r->pat[at] = h->h[i].pat, r->val[at] = h->h[i].val, r->cnt[at] = 0;
         }
-        if (__builtin_add_overflow(r->cnt[at], h->cnt[i], &r->cnt[at])) return UNSUPPORTED;
+        if (__builtin_add_overflow(r->cnt[at], h->h[i].cnt, &r->cnt[at])) return UNSUPPORTED;
     }
     return OK;
 }
 
-static const mj_formula *find_role(const mj_formula *f, int n, const char *name) {
-    for (int i = n - 1; i >= 0; i--) /* dict(rules): the last of a name */
-        if (strcmp(f[i].name, name) == 0) return &f[i];
-    return NULL;
-}
-
-/* scoring.py compute_payments with its role rules. */
-static int payments(const mj_profile *P, mj_pay *pay, int tsumo, int dealer, result_t *r) {
+/* scoring.py compute_payments with its role rules (`roles`: find_roles of the rule set used). */
+static int payments(const mj_profile *P, const roles_t *roles, mj_pay *pay, int tsumo, int dealer, result_t *r) {
     for (int i = 0; i < P->n_values; i++) {
         pay->named[i] = P->values[i].fn(pay);
         if (pay->overflow) return UNSUPPORTED;
@@ -1518,24 +1561,23 @@ static int payments(const mj_profile *P, mj_pay *pay, int tsumo, int dealer, res
     const mj_formula *rules = tsumo ? P->tsumo : P->ron;
     int n = tsumo ? P->n_tsumo : P->n_ron;
     r->n_pay = 0;
-    if (tsumo && dealer && find_role(rules, n, "dealer")) {
+    if (tsumo && dealer && roles->dealer) {
         /* The dealer's own self-draw: everyone else pays the non-dealer amount of a dealer win. */
-        const mj_formula *f = find_role(rules, n, "non_dealer");
+        const mj_formula *f = roles->non_dealer;
         if (!f) return UNSUPPORTED; /* Python raises KeyError: let it */
         r->role[0] = "non_dealer";
         r->pay[0] = f->fn(pay);
         r->n_pay = 1;
-    } else if (dealer && find_role(rules, n, "east")) {
+    } else if (dealer && roles->east) {
         /* East wins: every loser pays the non-East amount. */
-        const mj_formula *f = find_role(rules, n, "non_east");
+        const mj_formula *f = roles->non_east;
         if (!f) return UNSUPPORTED;
         r->role[0] = "each";
         r->pay[0] = f->fn(pay);
         r->n_pay = 1;
     } else {
+        if (roles->repeats) return UNSUPPORTED; /* dict order of a repeat */
         for (int i = 0; i < n; i++) {
-            for (int j = 0; j < i; j++)
-                if (strcmp(rules[j].name, rules[i].name) == 0) return UNSUPPORTED; /* dict order of a repeat */
             r->role[r->n_pay] = rules[i].name;
             r->pay[r->n_pay] = rules[i].fn(pay);
             r->n_pay++;
@@ -1686,18 +1728,26 @@ static PyObject *new_slotted(const slotted_t *t, PyObject **values) {
  * section) per pattern of the profile, `items` the same per point item. */
 typedef struct {
     PyObject *patterns, *items;
-    /* The last ScoredPattern (ScoredPoints) built for each pattern (point item), with its value
-     * and count: frozen, so an answer may share it, as scoring.py _scored_pattern shares its
-     * memo's (strong references; NULL: none yet). */
+    /* ScoredPattern (ScoredPoints) objects built for each pattern (point item), with their value
+     * and count, MEMO_WAYS per pattern, the way chosen by the value and count (a point item's
+     * value varies from hand to hand: one kept would rarely serve): frozen, so an answer may share
+     * them, as scoring.py _scored_pattern shares its memo's (strong references; NULL: none yet). */
+#define MEMO_WAYS 4
     struct {
         int64_t value, count;
         PyObject *scored;
-    } pattern_memo[MJ_MAX_PATTERNS], item_memo[MAX_ITEMS];
+    } pattern_memo[MJ_MAX_PATTERNS][MEMO_WAYS], item_memo[MAX_ITEMS][MEMO_WAYS];
 } builder_t;
 
+static unsigned memo_way(int64_t value, int64_t count) {
+    return (unsigned)(((uint64_t)value * 3u + (uint64_t)count) % MEMO_WAYS);
+}
+
 static void clear_builder(builder_t *b) {
-    for (int i = 0; i < MJ_MAX_PATTERNS; i++) Py_CLEAR(b->pattern_memo[i].scored);
-    for (int i = 0; i < MAX_ITEMS; i++) Py_CLEAR(b->item_memo[i].scored);
+    for (int i = 0; i < MJ_MAX_PATTERNS; i++)
+        for (int w = 0; w < MEMO_WAYS; w++) Py_CLEAR(b->pattern_memo[i][w].scored);
+    for (int i = 0; i < MAX_ITEMS; i++)
+        for (int w = 0; w < MEMO_WAYS; w++) Py_CLEAR(b->item_memo[i][w].scored);
 }
 
 static int parse_builder(PyObject *build, const mj_profile *P, builder_t *b) {
@@ -1760,7 +1810,7 @@ static PyObject *build_score(const result_t *r, builder_t *b) {
     PyObject *pats = PyTuple_New(r->n_pat), *items = PyTuple_New(r->n_items), *pays = PyDict_New();
     if (!pats || !items || !pays) goto fail;
     for (int i = 0; i < r->n_pat; i++) {
-        __typeof__(b->pattern_memo[0]) *memo = &b->pattern_memo[r->pat[i]];
+        __typeof__(b->pattern_memo[0][0]) *memo = &b->pattern_memo[r->pat[i]][memo_way(r->val[i], r->cnt[i])];
         if (memo->scored && memo->value == r->val[i] && memo->count == r->cnt[i]) {
             PyTuple_SET_ITEM(pats, i, Py_NewRef(memo->scored));
             continue;
@@ -1780,7 +1830,7 @@ static PyObject *build_score(const result_t *r, builder_t *b) {
         memo->value = r->val[i], memo->count = r->cnt[i];
     }
     for (int i = 0; i < r->n_items; i++) {
-        __typeof__(b->item_memo[0]) *memo = &b->item_memo[r->item[i]];
+        __typeof__(b->item_memo[0][0]) *memo = &b->item_memo[r->item[i]][memo_way(r->item_val[i], 1)];
         if (memo->scored && memo->value == r->item_val[i]) {
             PyTuple_SET_ITEM(items, i, Py_NewRef(memo->scored));
             continue;
@@ -1882,11 +1932,19 @@ static int score(const request_t *q, result_t *out, result_t *cur, result_t *und
     memcpy(totals, conc, N_KINDS);
     for (int m = 0; m < q->melds.n_melds; m++)
         for (int k = 0; k < q->melds.n_codes[m]; k++) totals[q->melds.codes[m][k] >> 1]++;
-    for (int k = 0; k < N_KINDS; k++)
+    uint64_t tile_mask = 0;
+    unsigned suits = 0;
+    int64_t fours = 0;
+    for (int k = 0; k < N_KINDS; k++) {
+        if (!totals[k]) continue;
         if (totals[k] > 4) { /* a tile set of more copies (check_hand allows it): Python answers */
             *status = UNSUPPORTED;
             return 0;
         }
+        tile_mask |= (uint64_t)1 << k;
+        suits |= 1u << (k < 27 ? k / 9 : MJ_SUIT_Z);
+        fours += totals[k] == 4;
+    }
     if (shapes_arrangements(conc, q->melds.n_melds, q->win >> 1, P, e) < 0) {
         *status = UNSUPPORTED;
         return 0;
@@ -1913,12 +1971,9 @@ static int score(const request_t *q, result_t *out, result_t *cur, result_t *und
     fill_tile_list(v.tiles, &v.n_tiles, q->concealed, q->n_concealed);
     v.tiles[v.n_tiles++] = TILES[q->win];
     for (int m = 0; m < nm; m++) fill_tile_list(v.tiles, &v.n_tiles, q->melds.codes[m], q->melds.n_codes[m]);
-    for (int k = 0; k < N_KINDS; k++)
-        if (totals[k]) {
-            v.tile_mask |= (uint64_t)1 << k;
-            v.suits |= 1u << (k < 27 ? k / 9 : MJ_SUIT_Z);
-            if (totals[k] == 4) v.four_of_a_kinds++;
-        }
+    v.tile_mask = tile_mask;
+    v.suits = suits;
+    v.four_of_a_kinds = fours;
     v.is_closed = 1;
     for (int m = 0; m < nm; m++)
         if (q->melds.groups[m].meld != MJ_MELD_ANKAN) v.is_closed = 0;
@@ -2056,7 +2111,8 @@ static int score(const request_t *q, result_t *out, result_t *cur, result_t *und
         pay.dealer = (int)q->sit[MJ_SIT_DEALER];
         pay.limit = limit;
         pay.options = q->options;
-        if (payments(P, &pay, q->tsumo, (int)q->sit[MJ_SIT_DEALER], cur) != OK) goto unsupported;
+        if (payments(P, &q->plan->roles[q->tsumo != 0], &pay, q->tsumo, (int)q->sit[MJ_SIT_DEALER], cur) != OK)
+            goto unsupported;
         if (P->hand_value != MJ_NONE) {
             cur->has_value = 1;
             cur->value = pay.named[P->hand_value];
@@ -2358,8 +2414,34 @@ static char letter(PyObject *x) {
     return c < 128 ? (char)c : 0;
 }
 
+/* The str objects already read as a word of `names` (StrEnum members: the same few objects on
+ * every request), known by identity (strong references, so no other object takes the address). */
+typedef struct {
+    PyObject *seen[8];
+    int8_t code[8];
+} word_cache;
+
+static int cached_word(const word_cache *w, PyObject *x) {
+    for (int i = 0; i < 8 && w->seen[i]; i++)
+        if (w->seen[i] == x) return w->code[i];
+    return -1;
+}
+
+static void remember_word(word_cache *w, PyObject *x, int code) {
+    for (int i = 0; i < 8; i++)
+        if (!w->seen[i]) {
+            w->seen[i] = Py_NewRef(x);
+            w->code[i] = (int8_t)code;
+            return;
+        }
+}
+
+static word_cache MELD_WORDS, WIN_WORDS;
+
 static int meld_code(PyObject *type) {
     static const char *names[5] = {"chi", "pon", "minkan", "kakan", "ankan"}; /* MJ_MELD_* order */
+    int known = cached_word(&MELD_WORDS, type);
+    if (known >= 0) return known;
     if (!PyUnicode_Check(type)) return -1;
     const char *s = PyUnicode_AsUTF8(type);
     if (!s) {
@@ -2367,7 +2449,10 @@ static int meld_code(PyObject *type) {
         return -1;
     }
     for (int i = 0; i < 5; i++)
-        if (strcmp(s, names[i]) == 0) return i;
+        if (strcmp(s, names[i]) == 0) {
+            remember_word(&MELD_WORDS, type, i);
+            return i;
+        }
     return -1;
 }
 
@@ -2594,15 +2679,18 @@ static PyObject *py_score_hand(PyObject *self, PyObject *const *args, Py_ssize_t
     if (nm > 4 || nc + 1 != 14 - 3 * nm) NOT_SURE(); /* check_hand words the refusal */
     int n_codes = 0;
     uint8_t totals[N_KINDS] = {0}, reds[4] = {0};
+    int most = S->copies < 4 ? S->copies : 4, over = 0, red = 0; /* a kind beyond `most`; any red tile */
     for (Py_ssize_t i = 0; i < nc; i++) {
         int c = known_code(&S->known, PyTuple_GET_ITEM(concealed, i));
         if (c < 0 || !(a[c] & TILE_HAND)) NOT_SURE();
         codes[n_codes++] = (uint8_t)c;
-        totals[c >> 1]++;
+        over |= ++totals[c >> 1] > most;
+        red |= c;
     }
     int wc = known_code(&S->known, wt);
     if (wc < 0 || !(a[wc] & TILE_HAND)) NOT_SURE();
-    totals[wc >> 1]++;
+    over |= ++totals[wc >> 1] > most;
+    red |= wc;
     q.win = wc;
     q.melds.n_melds = (int)nm;
     for (Py_ssize_t m = 0; m < nm; m++) {
@@ -2626,7 +2714,8 @@ static PyObject *py_score_hand(PyObject *self, PyObject *const *args, Py_ssize_t
             }
             q.melds.codes[m][k] = (uint8_t)c;
             kinds[k] = c >> 1;
-            totals[c >> 1]++;
+            over |= ++totals[c >> 1] > most;
+            red |= c;
         }
         Py_DECREF(tiles);
         if (nt != want) NOT_SURE();
@@ -2645,19 +2734,21 @@ static PyObject *py_score_hand(PyObject *self, PyObject *const *args, Py_ssize_t
         else
             for (int i = 1; i < want; i++) ok = ok && kinds[i] == kinds[0];
         if (!ok) NOT_SURE(); /* Meld refuses these when it is made; this is not one */
-        int gk = mc == MJ_MELD_CHI ? MJ_GK_SEQUENCE : mc == MJ_MELD_PON ? MJ_GK_TRIPLET : MJ_GK_KONG;
-        fill_group(&q.melds.groups[m], gk, kinds[0], mc == MJ_MELD_ANKAN, mc);
+        q.melds.groups[m] = MELDED[mc][kinds[0]]; /* fill_group(gk of mc, kinds[0], ankan, mc) */
     }
-    int most = S->copies < 4 ? S->copies : 4;
-    for (int k = 0; k < N_KINDS; k++)
-        if (totals[k] > most) NOT_SURE();
+    if (over) NOT_SURE(); /* a kind beyond the set's copies (or four) */
     q.concealed = codes;
     q.n_concealed = nc;
-    const char *ws = PyUnicode_Check(win) ? PyUnicode_AsUTF8(win) : NULL; /* WinKind: "tsumo", "ron" */
-    if (!ws) NOT_SURE();
-    if (strcmp(ws, "tsumo") == 0) q.tsumo = 1;
-    else if (strcmp(ws, "ron") == 0) q.tsumo = 0;
-    else NOT_SURE();
+    int won = cached_word(&WIN_WORDS, win); /* WinKind: "tsumo" 1, "ron" 0 */
+    if (won < 0) {
+        const char *ws = PyUnicode_Check(win) ? PyUnicode_AsUTF8(win) : NULL;
+        if (!ws) NOT_SURE();
+        if (strcmp(ws, "tsumo") == 0) won = 1;
+        else if (strcmp(ws, "ron") == 0) won = 0;
+        else NOT_SURE();
+        remember_word(&WIN_WORDS, win, won);
+    }
+    q.tsumo = won;
     /* the situation */
     uint32_t facts = (q.tsumo ? 1u << FACT_TSUMO : 1u << FACT_RON) | (nm ? 1u << FACT_MELDS : 0);
     for (int i = 0; i < N_CTX; i++) {
@@ -2702,8 +2793,11 @@ static PyObject *py_score_hand(PyObject *self, PyObject *const *args, Py_ssize_t
     if (q.sit[MJ_SIT_DEALER] == -3) q.sit[MJ_SIT_DEALER] = q.sit[MJ_SIT_SEAT_WIND] == MJ_WIND_E; /* is_dealer */
     /* situation.py contradictory_situation: the first row of CONTRADICTIONS that holds refuses a
      * legal win (missing_call, which comes first, declined above; too_many_copies comes after) */
-    for (int i = 0; i < S->n_contradictions && !q.refusal && !q.refuse; i++)
-        if ((facts & S->contradictions[i]) == S->contradictions[i]) q.refusal = S->reasons[i];
+    for (int i = 0; !q.refuse && i < S->n_contradictions; i++)
+        if ((facts & S->contradictions[i]) == S->contradictions[i]) {
+            q.refusal = S->reasons[i];
+            break;
+        }
     /* context.flowers (scoring.py _flower_count, bonus_tiles): flowers of the set, each once */
     x = text_attr(ctx, A_flowers, &C_flowers);
     if (!x) NOT_SURE();
@@ -2736,6 +2830,7 @@ static PyObject *py_score_hand(PyObject *self, PyObject *const *args, Py_ssize_t
         int c = i < q.n_dora ? dora[i] : ura[i - q.n_dora];
         if (!(a[c] & TILE_HAND)) NOT_SURE();
         totals[c >> 1]++;
+        red |= c;
     }
     if (!q.refusal) { /* too_many_copies: situation.py words it */
         if (q.n_dora > S->indicator_limit || q.n_ura > S->indicator_limit) q.refuse = S->refuse;
@@ -2747,10 +2842,7 @@ static PyObject *py_score_hand(PyObject *self, PyObject *const *args, Py_ssize_t
                                dora, ura};
     int lens[8] = {n_codes, 1, 0, 0, 0, 0, q.n_dora, q.n_ura};
     for (int m = 0; m < nm; m++) lens[2 + m] = q.melds.n_codes[m];
-    int red = 0; /* any red tile at all (the code's low bit): most hands hold none */
-    for (int l = 0; l < 8; l++)
-        for (int i = 0; i < lens[l]; i++) red |= lists[l][i];
-    if (red & 1) {
+    if (red & 1) { /* any red tile at all (a code's low bit, or-ed in as read): most hands hold none */
         for (int l = 0; l < 8; l++)
             for (int i = 0; i < lens[l]; i++)
                 if (lists[l][i] & 1) reds[(lists[l][i] >> 1) / 9]++; /* a red tile of the set is a suited five */
@@ -2890,6 +2982,10 @@ PyMODINIT_FUNC PyInit__score(void) {
     }
     for (int kind = 0; kind < 6; kind++)
         for (int t = 0; t < N_KINDS; t++) fill_group(&CONCEALED[kind][t], kind, t, 1, MJ_NONE);
+    for (int mc = 0; mc < 5; mc++) {
+        int gk = mc == MJ_MELD_CHI ? MJ_GK_SEQUENCE : mc == MJ_MELD_PON ? MJ_GK_TRIPLET : MJ_GK_KONG;
+        for (int t = 0; t < N_KINDS; t++) fill_group(&MELDED[mc][t], gk, t, mc == MJ_MELD_ANKAN, mc);
+    }
 #define INTERN(var, text) \
     if (!(var = PyUnicode_InternFromString(text))) return NULL
     INTERN(A_concealed, "concealed");
