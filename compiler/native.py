@@ -38,7 +38,7 @@ from .vocabulary import (
 )
 
 if TYPE_CHECKING:
-    from .ir import ExprIR, ProfileIR
+    from .ir import AmountIR, ExprIR, ProfileIR
 
 __all__ = ["NativeUnsupported", "Scope", "lower", "c_string", "c_comment", "situation_header"]
 
@@ -352,13 +352,17 @@ class _Lowering:
         return f"UINT64_C({bits:#x})"
 
     def lower_SetComp(self, node: ast.SetComp) -> tuple[str, X.Type]:
-        """The set as a bit mask of its members (each an int 0..63; another value: no native answer)."""
+        """The set as a bit mask of its members (each an int 0..63; another value: no native
+        answer)."""
         mask = self.fresh("m")
         x = self.fresh("x")
         elem: list[X.Type] = []
 
         def body(e: str) -> str:
-            return f"{{ int64_t {x} = (int64_t)({e}); if ({x} < 0 || {x} > 63) v->overflow = 1; else {mask} |= UINT64_C(1) << {x}; }}"
+            return (
+                f"{{ int64_t {x} = (int64_t)({e}); if ({x} < 0 || {x} > 63) v->overflow = "
+                f"1; else {mask} |= UINT64_C(1) << {x}; }}"
+            )
 
         loop = self.loop(node, body, mask, elem_types=elem)
         return "({ uint64_t %s = 0; %s %s; })" % (mask, loop, mask), X.SetOf(
@@ -474,7 +478,8 @@ class _Lowering:
 
     # -- loops
     def iterate(self, iter_node: ast.expr) -> tuple[str, str, X.Type]:
-        """A C loop header over ``iter_node`` binding a fresh variable: (header, variable, element type)."""
+        """A C loop header over ``iter_node`` binding a fresh variable: (header, variable, element
+        type)."""
         i = self.fresh("i")
         var = self.fresh("it")
         if (
@@ -495,7 +500,8 @@ class _Lowering:
                 )
             if iter_node.attr == "suits":
                 return (
-                    f"for (int64_t {var} = 0; {var} < 4; {var}++) {{ if (!((v->suits >> {var}) & 1u)) continue;",
+                    f"for (int64_t {var} = 0; {var} < 4; {var}++) {{ if (!((v->suits >> {var}) "
+                    "& 1u)) continue;",
                     var,
                     SUIT,
                 )
@@ -558,7 +564,8 @@ class _Lowering:
         return f"{header} {inner} }}"
 
     def reduce(self, name: str, arg: ast.expr) -> str:
-        """any / all / sum / min / max / len over a comprehension or a list (Python's order of visits)."""
+        """any / all / sum / min / max / len over a comprehension or a list (Python's order of
+        visits)."""
         if name == "len" and not isinstance(arg, (ast.ListComp, ast.SetComp)):
             if (
                 isinstance(arg, ast.Attribute)
@@ -598,7 +605,8 @@ class _Lowering:
             x = self.fresh("x")
             loop = self.loop(
                 comp,
-                lambda e: f"{{ int64_t {x} = (int64_t)({e}); if (!{have} || {x} {better} {r}) {{ {r} = {x}; {have} = 1; }} }}",
+                lambda e: f"{{ int64_t {x} = (int64_t)({e}); if (!{have} || {x} {better} {r}) "
+                f"{{ {r} = {x}; {have} = 1; }} }}",
                 r,
             )
             # Python raises on an empty sequence: no native answer then.
@@ -894,7 +902,7 @@ def native_module(
     if len(named) > 16:
         raise NativeUnsupported(f"{ir.spec_file}: more than 16 named payment values")
 
-    def formulas(amounts: tuple[object, ...], kind: str) -> list[tuple[str, str]]:
+    def formulas(amounts: tuple[AmountIR, ...], kind: str) -> list[tuple[str, str]]:
         out = []
         for i, a in enumerate(amounts):
             scope = Scope(
@@ -902,8 +910,8 @@ def native_module(
                 option_names=option_names,
                 named_values=named[:i] if kind == "values" else named,
             )
-            body = fn(a.expr, f"{kind}_{i}", f"payments.{kind}.{a.name}", scope)  # type: ignore[attr-defined]
-            out.append((a.name, "{" + f"{c_string(a.name)}, {body}" + "}"))  # type: ignore[attr-defined]
+            body = fn(a.expr, f"{kind}_{i}", f"payments.{kind}.{a.name}", scope)
+            out.append((a.name, "{" + f"{c_string(a.name)}, {body}" + "}"))
         return out
 
     values = formulas(ir.payment_values, "values")
@@ -1061,7 +1069,8 @@ def situation_header() -> str:
         ),
         "};",
         "",
-        "/* X(C type, name, slot): the slots mj_view holds (a field of each name), in slot order. */",
+        "/* X(C type, name, slot): the slots mj_view holds (a field of each name), in slot "
+        "order. */",
         *macro(
             "MJ_SITUATION_VIEW",
             "X",

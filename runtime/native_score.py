@@ -266,7 +266,8 @@ _RULE_FIELDS = (
 
 
 def native_profile(profile: Profile) -> Any | None:
-    """The capsule of the profile's native tables, when they stand for this profile object; else None."""
+    """The capsule of the profile's native tables, when they stand for this profile object; else
+    None."""
     return _native(profile).capsule
 
 
@@ -296,7 +297,8 @@ def _learn(profile: Profile) -> _Native:
     try:
         info = core.profile_info(capsule)
     except (TypeError, ValueError, RuntimeError):
-        return _NO_NATIVE  # tables this core does not read (another MJ_ABI, out of range): Python answers
+        # tables this core does not read (another MJ_ABI, out of range): Python answers
+        return _NO_NATIVE
     items = tuple(i.id for i in profile.points.items) if profile.points else ()
     if (
         info["patterns"] != tuple(p.id for p in profile.patterns)
@@ -324,7 +326,10 @@ def backend_of(profile: Profile) -> str:
     if engine is None:
         return "python (no generated engine announced this profile)"
     if engine.native_module is None:
-        return "python (its spec uses what the native lowering cannot express; mjspec build says where)"
+        return (
+            "python (its spec uses what the native lowering cannot express; mjspec build "
+            "says where)"
+        )
     module = load_native(engine.native_module)
     if module is None:
         return "python (its native engine was not compiled: run mjspec build or pip install -e .)"
@@ -342,7 +347,8 @@ def _melds(melds: tuple[Meld, ...]) -> tuple[tuple[int, bytes], ...]:
 
 
 def evaluate_native(profile: Profile, hand: WinningHand, ctx: WinContext) -> Score | None:
-    """The Score the Python engine gives (``arrangement`` None), or None: let the Python engine answer.
+    """The Score the Python engine gives (``arrangement`` None), or None: let the Python engine
+    answer.
 
     Raises :class:`HandError` exactly where scoring.py's ``evaluate`` does for a malformed hand, and
     refuses a win no table produces as it does (runtime/situation.py, after the scoring)."""
@@ -363,9 +369,9 @@ def evaluate_native(profile: Profile, hand: WinningHand, ctx: WinContext) -> Sco
 
 def native_evaluator(profile: Profile) -> Callable[[Profile, WinningHand, WinContext], Any] | bool:
     """What :func:`mjspec.runtime.scoring.evaluate` calls first for ``profile``, remembered in its
-    memo as ``native_evaluate``: the core's ``score_hand`` bound to the profile's scorer (one C call,
-    no Python frame between; it answers a Score, None for the Python engine, or NotImplemented for
-    :func:`evaluate_general`), :func:`evaluate_native` where the core builds no scorer, or False
+    memo as ``native_evaluate``: the core's ``score_hand`` bound to the profile's scorer (one C
+    call, no Python frame between; it answers a Score, None for the Python engine, or NotImplemented
+    for :func:`evaluate_general`), :func:`evaluate_native` where the core builds no scorer, or False
     where no native tables stand for the profile."""
     native = _native(profile)
     evaluator: Callable[[Profile, WinningHand, WinContext], Any] | bool = False
@@ -378,7 +384,8 @@ def native_evaluator(profile: Profile) -> Callable[[Profile, WinningHand, WinCon
 
 
 def evaluate_general(profile: Profile, hand: WinningHand, ctx: WinContext) -> Score | None:
-    """:func:`evaluate_native` for a request the core's reader declined (it answered NotImplemented)."""
+    """:func:`evaluate_native` for a request the core's reader declined (it answered
+    NotImplemented)."""
     native = _native(profile)
     if native.capsule is None:
         return None
@@ -499,7 +506,8 @@ def _pack(
 
 
 def _indicator_codes(profile: Profile, key: str, text: str) -> bytes:
-    """The codes of ``context.<key>``, checked by scoring.py's own _indicators, remembered per text."""
+    """The codes of ``context.<key>``, checked by scoring.py's own _indicators, remembered per
+    text."""
     if not text:
         return b""
     memo: dict[str, bytes] | None = profile.memo.get("native_indicators")
@@ -527,7 +535,8 @@ def _evaluate(
 
 
 def _score(profile: Profile, out: tuple[Any, ...]) -> Score:
-    """The Score of the core's answer tuple, with the profile's own Pattern and PointItem objects."""
+    """The Score of the core's answer tuple, with the profile's own Pattern and PointItem
+    objects."""
     legal, reason, patterns, total, capped, fu, payments, limit, items, value = out
     declared = profile.patterns
     scored = tuple([_scored_pattern(declared[i], v, n) for i, v, n in patterns])

@@ -39,7 +39,8 @@ class HandError(ValueError):
 
 @dataclass(frozen=True, slots=True)
 class WinningHand:
-    """The tiles of a hand claimed as a win: concealed tiles without the winning tile, melds, the winning tile."""
+    """The tiles of a hand claimed as a win: concealed tiles without the winning tile, melds, the
+    winning tile."""
 
     concealed: tuple[Tile, ...]
     melds: tuple[Meld, ...]
@@ -89,7 +90,8 @@ class Score:
     point_items: tuple[ScoredPoints, ...] = ()
     """The point items that made up ``fu``, before the profile's result formula (rounding)."""
     value: int | None = None
-    """The hand's final value (``payments.hand_value``: classical points after doubling and the limit)."""
+    """The hand's final value (``payments.hand_value``: classical points after doubling and the
+    limit)."""
 
     def to_contract(self) -> dict[str, Any]:
         """The answer object of contracts/scoring.md."""
@@ -109,7 +111,8 @@ class Score:
 
 
 def check_hand(profile: Profile, hand: WinningHand) -> list[int]:
-    """Refuse a malformed hand with a :class:`HandError`; return the concealed counts with the winning tile."""
+    """Refuse a malformed hand with a :class:`HandError`; return the concealed counts with the
+    winning tile."""
     tiles = profile.tiles
     everything: list[Tile] = [*hand.concealed, hand.win_tile]
     for meld in hand.melds:
@@ -123,13 +126,15 @@ def check_hand(profile: Profile, hand: WinningHand) -> list[int]:
             raise HandError(why)
         if tile.is_flower:
             raise HandError(
-                f"a flower ({tile}) is never part of a hand; give exposed flowers in context.flowers"
+                f"a flower ({tile}) is never part of a hand; give exposed flowers in "
+                "context.flowers"
             )
     expected = 14 - 3 * len(hand.melds)
     got = len(hand.concealed) + 1
     if got != expected:
         raise HandError(
-            f"with {len(hand.melds)} meld(s) the concealed tiles plus the winning tile must be {expected}, got {got}"
+            f"with {len(hand.melds)} meld(s) the concealed tiles plus the winning tile must be "
+            f"{expected}, got {got}"
         )
     concealed = [0] * N_KINDS
     for tile in hand.concealed:
@@ -187,7 +192,10 @@ def evaluate(
         if (
             profile.table.settlement is None
         ):  # issue 13 item 17: only a scored settlement scores losers
-            why = f"{profile.id} scores no losing hand: context.losing_hand needs a settlement that scores every hand"
+            why = (
+                f"{profile.id} scores no losing hand: context.losing_hand needs a settlement "
+                "that scores every hand"
+            )
             return Score(False, why)
         return score_losing_hand(profile, (*hand.concealed, hand.win_tile), hand.melds, ctx)
     score = _evaluate(profile, hand, ctx, None)
@@ -313,7 +321,8 @@ def _evaluate(
         view.group_bits = reading.group_bits
         view._discard_group = None if tsumo or arr.win_group is None else arr.groups[arr.win_group]
         if want_triplets:
-            # A triplet the discard completed is exposed (computed per reading, corrected for ron here).
+            # A triplet the discard completed is exposed (computed per reading, corrected for ron
+            # here).
             view.concealed_triplets = reading.concealed_triplets - (
                 not tsumo and reading.discard_triplet
             )
@@ -370,10 +379,10 @@ def _evaluate(
 def _counted_beside_limit(
     profile: Profile, hand: WinningHand, ctx: WinContext, limit: Score
 ) -> Score:
-    """A limit hand in a game whose option ``scoring.limit_hands_counted`` is set (classical NoLimit):
-    the hand is also counted without its limit patterns; when that counted value beats the limit
-    hand's value, the counted figures are the answer (its patterns the counted ones, so that they add up
-    to its total)."""
+    """A limit hand in a game whose option ``scoring.limit_hands_counted`` is set (classical
+    NoLimit): the hand is also counted without its limit patterns; when that counted value beats the
+    limit hand's value, the counted figures are the answer (its patterns the counted ones, so that
+    they add up to its total)."""
     ordinary = replace(
         profile,
         patterns=tuple(p for p in profile.patterns if not p.limit),
@@ -421,7 +430,8 @@ _Counted = tuple[tuple[ScoredPattern, ...], int, bool]
 
 @dataclass(slots=True)
 class _Reading:
-    """One arrangement with what its tiles decide: its view names and the hits of ``tiles_only`` patterns."""
+    """One arrangement with what its tiles decide: its view names and the hits of ``tiles_only``
+    patterns."""
 
     arr: Arrangement
     shape: str
@@ -445,7 +455,8 @@ class _Reading:
 
 @dataclass(slots=True)
 class _Tiles:
-    """What one hand's tiles decide whatever the situation: the hand-wide view names and every reading."""
+    """What one hand's tiles decide whatever the situation: the hand-wide view names and every
+    reading."""
 
     tiles: tuple[Tile, ...]
     meld_groups: tuple[Group, ...]
@@ -459,19 +470,23 @@ class _Tiles:
 
 
 #: A whole-hand pattern as :func:`_plain_hits` reads it: declaration index, the pattern,
-#: its ``when``, ``count``, ``value`` and ``open_value`` (the fields read on every reading, unpacked once).
+#: its ``when``, ``count``, ``value`` and ``open_value`` (the fields read on every reading, unpacked
+#: once).
 _Plain = tuple[int, Pattern, Any, Any, Any, Any]
 
 
 @dataclass(frozen=True, slots=True)
 class _Plan:
-    """A profile's patterns split by what they read: the tiles only (their hits are reused) or the situation too."""
+    """A profile's patterns split by what they read: the tiles only (their hits are reused) or the
+    situation too."""
 
     fixed_plain: tuple[_Plain, ...]
     fixed_conditions: Callable[[HandView], int] | None
-    """The generated test of every ``when`` of ``fixed_plain`` at once (bit i: the i-th), if it fits."""
+    """The generated test of every ``when`` of ``fixed_plain`` at once (bit i: the i-th), if it
+    fits."""
     member_combinations: tuple[tuple[tuple[Combine, int], tuple[tuple[int, Pattern], ...]], ...]
-    """Combination patterns that read only the combined sets: their answers are remembered per sets."""
+    """Combination patterns that read only the combined sets: their answers are remembered per
+    sets."""
     fixed_combinations: tuple[tuple[tuple[Combine, int], tuple[tuple[int, Pattern], ...]], ...]
     situational_plain: tuple[_Plain, ...]
     situational_conditions: Callable[[HandView], int] | None
@@ -507,7 +522,8 @@ def _plan(profile: Profile) -> _Plan:
                     p is profile.pattern_index.get(p.id) for _, p, *_ in listed
                 ):
                     return fn
-            return None  # the patterns were changed (a profile made from another): test them one by one
+            # the patterns were changed (a profile made from another): test them one by one
+            return None
 
         fixed_plain = unpacked(lambda p: p.tiles_only)
         situational_plain = unpacked(lambda p: not p.tiles_only)
@@ -525,7 +541,8 @@ def _plan(profile: Profile) -> _Plan:
 
 
 def clear_memo(profile: Profile) -> None:
-    """Forget every hand ``profile`` has scored (and the formal waits of every hand); for cold measurements."""
+    """Forget every hand ``profile`` has scored (and the formal waits of every hand); for cold
+    measurements."""
     plan = profile.memo.get("plan")
     profile.memo.clear()
     if plan is not None:
@@ -571,7 +588,8 @@ _WIN_MARK = 255
 
 
 def _tiles_key(hand: WinningHand) -> bytes:
-    """The hand's tiles as bytes: every tile (kind and red) in order, each meld's type, the winning tile.
+    """The hand's tiles as bytes: every tile (kind and red) in order, each meld's type, the winning
+    tile.
 
     Everything the tiles decide is read from these (the view's tiles keep this
     order); who a meld was claimed from is not among them. Tile codes are
@@ -587,7 +605,8 @@ def _tiles_key(hand: WinningHand) -> bytes:
 
 
 _NOT_WINNING = _Tiles((), (), frozenset(), 0, 0, True, Lazy(lambda: False), None, [])
-"""What the tiles of every hand that forms no winning shape decide: no reading (nothing else is read)."""
+"""What the tiles of every hand that forms no winning shape decide: no reading (nothing else is
+read)."""
 
 
 def _learn_tiles(profile: Profile, hand: WinningHand) -> _Tiles:
@@ -743,7 +762,8 @@ def _indicators(profile: Profile, key: str, text: str) -> tuple[Tile, ...]:
 
 
 def count_points(rule: Points, view: HandView) -> tuple[int, tuple[ScoredPoints, ...]]:
-    """The hand's points under ``rule`` (riichi fu): every item that applies, then ``rule.result``."""
+    """The hand's points under ``rule`` (riichi fu): every item that applies, then
+    ``rule.result``."""
     items: list[ScoredPoints] = []
     raw = 0
     for item in rule.items:
@@ -784,8 +804,9 @@ def _only_wait(profile: Profile, concealed: list[int], hand: WinningHand) -> boo
 
 
 def _only_live_wait(profile: Profile, hand: WinningHand, exhausted: str) -> bool:
-    """Whether the winning kind is the only one that completes the hand, a kind all four of whose copies
-    were exposed on the table (``context.exhausted``) not counting as one; the winning kind itself always counts.
+    """Whether the winning kind is the only one that completes the hand, a kind all four of whose
+    copies were exposed on the table (``context.exhausted``) not counting as one; the winning kind
+    itself always counts.
     """
     try:
         dead = {t.kind for t in parse_tiles(exhausted)}
@@ -802,8 +823,8 @@ def _only_live_wait(profile: Profile, hand: WinningHand, exhausted: str) -> bool
 
 
 def _concealed_triplets(arr: Arrangement) -> tuple[int, bool]:
-    """The concealed triplets and kongs of a self-drawn win, and whether the winning tile completes a
-    concealed triplet (won on a discard, that one counts as exposed)."""
+    """The concealed triplets and kongs of a self-drawn win, and whether the winning tile completes
+    a concealed triplet (won on a discard, that one counts as exposed)."""
     n = sum(1 for g in arr.groups if g.concealed and g.is_triplet)
     if arr.win_group is not None:
         g = arr.groups[arr.win_group]
@@ -838,7 +859,8 @@ def _plain_hits(
 
 
 def _met_hits(patterns: tuple[_Plain, ...], met: int, view: HandView) -> list[_Keyed]:
-    """The hits of the patterns whose ``when`` holds (bit i of ``met`` for ``patterns[i]``), in declaration order."""
+    """The hits of the patterns whose ``when`` holds (bit i of ``met`` for ``patterns[i]``), in
+    declaration order."""
     out: list[_Keyed] = []
     is_open = not view.is_closed
     while met:
@@ -863,7 +885,8 @@ def _met_hits(patterns: tuple[_Plain, ...], met: int, view: HandView) -> list[_K
 def _valued(
     p: Pattern, view: HandView, is_open: bool, n: int, members: frozenset[int] | None
 ) -> Hit | None:
-    """The hit with its value per occurrence: ``open_value`` in an open hand when given (0: no hit)."""
+    """The hit with its value per occurrence: ``open_value`` in an open hand when given (0: no
+    hit)."""
     if is_open:
         ov = p.open_value
         value = ov if isinstance(ov, int) else ov(view)  # type: ignore[misc]
@@ -872,8 +895,8 @@ def _valued(
 
 
 def _score_reading(profile: Profile, plan: _Plan, reading: _Reading, view: HandView) -> _Counted:
-    """The patterns that count for one reading (its ``tiles_only`` hits plus the situation's, after the
-    relations), their total, and whether a limit pattern counted."""
+    """The patterns that count for one reading (its ``tiles_only`` hits plus the situation's, after
+    the relations), their total, and whether a limit pattern counted."""
     situational = _plain_hits(plan.situational_plain, plan.situational_conditions, view)
     if plan.situational_combinations and reading.pools is not None:
         situational.extend(_combination_hits(plan.situational_combinations, view, reading.pools))
@@ -910,7 +933,8 @@ def _combination_hits(
     view: HandView,
     pools: dict[Combine, list[int]],
 ) -> list[_Keyed]:
-    """Every occurrence of these combination patterns, keyed by (declaration index, combination index)."""
+    """Every occurrence of these combination patterns, keyed by (declaration index, combination
+    index)."""
     sets = view.sets
     out: list[_Keyed] = []
     for (kind, size), patterns in patterns_by_kind:
@@ -1054,7 +1078,8 @@ _NO_LIMITS: dict[str, int] = {}
 
 
 def apply_relations(profile: Profile, hits: list[Hit]) -> list[Hit]:
-    """Decide which hits count together: every relation between patterns is applied here and nowhere else.
+    """Decide which hits count together: every relation between patterns is applied here and nowhere
+    else.
 
     1. Bonus patterns stand aside: they always count and exclude nothing.
     2. The other hits are visited from the highest points down (value times
@@ -1125,7 +1150,11 @@ def apply_relations(profile: Profile, hits: list[Hit]) -> list[Hit]:
                 continue  # removing a pattern with no hit changes nothing
             targets = [j for j in by_id[x] if j not in removed]
             if members is not None and targets and hits[targets[0]][3] is not None:
-                removed.update(j for j in targets if hits[j][3] is not None and hits[j][3] <= members)  # type: ignore[operator]
+                removed.update(
+                    j
+                    for j in targets
+                    if hits[j][3] is not None and hits[j][3] <= members  # type: ignore[operator]
+                )
                 continue
             limit = limits.get(x)
             if limit is None:
@@ -1153,7 +1182,8 @@ def apply_relations(profile: Profile, hits: list[Hit]) -> list[Hit]:
 
 
 def _nothing_removed(hits: list[Hit]) -> bool:
-    """Whether no hit is a combination occurrence and no hit (bonus hits aside) excludes another hit's pattern."""
+    """Whether no hit is a combination occurrence and no hit (bonus hits aside) excludes another
+    hit's pattern."""
     ids: set[str] | None = None
     for p, _, _, members in hits:
         if members is not None:
@@ -1168,7 +1198,8 @@ def _nothing_removed(hits: list[Hit]) -> bool:
 
 
 def _last_steps(profile: Profile, kept: list[Hit]) -> list[Hit]:
-    """Steps 5 to 7 of :func:`apply_relations`: groups that pick the highest, fallback, limit patterns."""
+    """Steps 5 to 7 of :func:`apply_relations`: groups that pick the highest, fallback, limit
+    patterns."""
     kept = _pick_highest(profile, kept)
     if any(h[0].fallback for h in kept) and any(not h[0].fallback and not h[0].bonus for h in kept):
         kept = [h for h in kept if not h[0].fallback]
@@ -1229,7 +1260,8 @@ def compute_payments(
         out["non_dealer"] = roles["non_dealer"](pv)
         return out
     if "east" in roles and dealer:
-        # East (the dealer) wins: every loser pays the non-East amount, doubled by the formula where East doubles.
+        # East (the dealer) wins: every loser pays the non-East amount, doubled by the formula where
+        # East doubles.
         out["each"] = roles["non_east"](pv)
         return out
     for role, fn in rules:

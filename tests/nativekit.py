@@ -1,4 +1,5 @@
-"""The native backend's structs as ctypes sees them, for tests that call lowered expressions directly.
+"""The native backend's structs as ctypes sees them, for tests that call lowered expressions
+directly.
 
 A mirror of runtime/native/mjscore.h, field for field: `test_native_lowering.py`
 fills an ``MjView`` from a Python ``HandView`` and calls a profile's lowered C
@@ -304,7 +305,8 @@ class ViewBuilder:
         self.keep: list[Any] = []
 
     def options_of(self, v: Any) -> Any:
-        """The options the Python view reads (a request's own options included), as mj_view holds them."""
+        """The options the Python view reads (a request's own options included), as mj_view holds
+        them."""
         values = getattr(v, "_options", None) or self.profile.option_values.as_dict()
         for i, slot in enumerate(option_slots(self.profile, values)):
             self.options[i] = slot

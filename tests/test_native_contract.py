@@ -1,4 +1,5 @@
-"""The native contract path (runtime/native/request.c, then the core) answers as the Python path does.
+"""The native contract path (runtime/native/request.c, then the core) answers as the Python path
+does.
 
 `score_contract` answers a request end to end in C, or None (the Python path
 reads it). Wherever it answers, the answer must be the Python engine's to the
@@ -35,7 +36,8 @@ IDS = profile_ids()
 
 
 def _python_answer(request: dict[str, Any]) -> dict[str, Any] | None:
-    """The Python engine's own answer (None where the request is refused: the Python path's error)."""
+    """The Python engine's own answer (None where the request is refused: the Python path's
+    error)."""
     profile = load_profile(request["profile"])
     try:
         hand, ctx = parse_request(profile, request)

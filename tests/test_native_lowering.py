@@ -232,7 +232,8 @@ def _use(name: str, typ: X.Type) -> str:
     if isinstance(typ, X.Optional):
         if isinstance(typ.inner, X.Record):
             return f"{name} is not None and {name}.number == 1"
-        return f"{name} is not None and {name} == {sorted(typ.inner.values)[0]!r}"  # type: ignore[attr-defined]
+        first = sorted(typ.inner.values)[0]  # type: ignore[attr-defined]
+        return f"{name} is not None and {name} == {first!r}"
     if isinstance(typ, X.Record):
         return f"{name}.number == 1"
     if isinstance(typ, X.ListOf):

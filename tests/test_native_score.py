@@ -477,9 +477,9 @@ def _same_bridged(
 
 @pytest.mark.parametrize("pid", profile_ids())
 def test_core_with_python_predicates_equals_python(pid: str) -> None:
-    """The core over tables whose every expression is the generated Python predicate (tests/nativebridge.py):
-    its arrangements, views, relations, points and payments give Python's answers on every example and on
-    seeded random hands and situations."""
+    """The core over tables whose every expression is the generated Python predicate
+    (tests/nativebridge.py): its arrangements, views, relations, points and payments give Python's
+    answers on every example and on seeded random hands and situations."""
     profile = load_profile(pid)
     module = _bridge(pid)
     tally = [0, 0]
@@ -683,8 +683,8 @@ def _check_only_wait(hand: WinningHand, rules: ShapeRules) -> bool | None:
 
 
 def test_only_wait_equals_shapes_is_only_wait() -> None:
-    """The core computes only_wait itself (scoring.py asks shapes.is_only_wait, whose Python reference
-    is _formal_waits): the two agree."""
+    """The core computes only_wait itself (scoring.py asks shapes.is_only_wait, whose Python
+    reference is _formal_waits): the two agree."""
     singles = 0
     for i, hand in enumerate(_seeded_hands(21, 1500)):
         singles += bool(_check_only_wait(hand, ALL_RULES[i % len(ALL_RULES)]))
@@ -745,8 +745,9 @@ def test_general_path_equals_fast_path(pid: str) -> None:
 @pytest.mark.parametrize("pid", _native_params())
 def test_situation_refusals_equal_python(pid: str) -> None:
     """Every combination of the context's flags the core reads as facts (those situation.py
-    CONTRADICTIONS names among them), on a legal win with and without melds, won both ways: the core's refusals (read from that table) are Python's, reason
-    and all, and so are its counts of indicators, copies and red fives (too_many_copies)."""
+    CONTRADICTIONS names among them), on a legal win with and without melds, won both ways: the
+    core's refusals (read from that table) are Python's, reason and all, and so are its counts of
+    indicators, copies and red fives (too_many_copies)."""
     from mjspec.runtime.situation import CONTRADICTIONS
 
     profile = load_profile(pid)
@@ -863,8 +864,8 @@ def test_tenhou_games_score_natively_as_python(monkeypatch: pytest.MonkeyPatch) 
 
 
 def test_tables_the_core_refuses_leave_python_to_answer(monkeypatch: pytest.MonkeyPatch) -> None:
-    """A module whose PROFILE the core does not read (here: not a capsule at all) means no native backend
-    for the profile, never an error: the Python engine answers."""
+    """A module whose PROFILE the core does not read (here: not a capsule at all) means no native
+    backend for the profile, never an error: the Python engine answers."""
     import types
 
     from mjspec.runtime import native_score
@@ -888,9 +889,10 @@ def test_tables_the_core_refuses_leave_python_to_answer(monkeypatch: pytest.Monk
 
 @pytest.mark.parametrize("pid", _native_params())
 def test_examples_under_bound_options_equal_python(pid: str) -> None:
-    """An example stating game options, scored by the profile bound to them (as a table binds its game's
-    options; the request itself then states none): native answers as Python, the options packed from the
-    bound profile, and classical NoLimit's limit hands counted beside their limit natively."""
+    """An example stating game options, scored by the profile bound to them (as a table binds its
+    game's options; the request itself then states none): native answers as Python, the options
+    packed from the bound profile, and classical NoLimit's limit hands counted beside their limit
+    natively."""
     from mjspec.runtime.options import bind_options
 
     profile = load_profile(pid)
