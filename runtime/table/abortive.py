@@ -49,11 +49,7 @@ class Abortive:
         rules = self.rules
         if deposit_stood and rules.four_riichi and riichi is not None and all(riichi):
             return "four_riichi"
-        if (
-            rules.four_winds
-            and not table.interrupted
-            and all(n == 1 for n in table.turns_taken)
-        ):
+        if rules.four_winds and not table.interrupted and all(n == 1 for n in table.turns_taken):
             first = {table.river[s][0].kind for s in range(SEATS)}
             if len(first) == 1 and Tile(first.pop()).is_wind:
                 return "four_winds"

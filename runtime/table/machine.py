@@ -8,13 +8,14 @@ the caller's choice (:class:`~.common.Automation`; by default all, as every reco
 step left to the caller waits as :attr:`Round.pending_step` until :meth:`Round.step`. Every
 random choice comes from one seeded generator or an explicit wall, so a round replays exactly.
 
-The machine holds what every mechanism reads (the seats' tiles, melds and discards, the turn;
-:class:`~.common.Table`) and composes the mechanisms, each in its own module and owning its
-state, built only when its rules block is present: the wall (:mod:`.wall`), the opening
-(:mod:`.opening`), claims and passing (:mod:`.claims`), kongs (:mod:`.kongs`), wins
-(:mod:`.wins`), riichi (:mod:`.riichi`), furiten (:mod:`.furiten`), abortive draws
-(:mod:`.abortive`), settlement (:mod:`.settlement`), exhaustion (:mod:`.exhaustion`), clocks
-(:mod:`.clocks`) and the snapshot (:mod:`.snapshot`). A mechanism never calls another: it
+The machine is the shared state every mechanism reads (:class:`~.state.TableState`: the seats'
+tiles, melds and discards, the turn; read through :class:`~.common.Table`) and composes the
+mechanisms, each in its own module and owning its state, built only when its rules block is
+present: the wall (:mod:`.wall`), the opening (:mod:`.opening`), claims and passing
+(:mod:`.claims`), kongs (:mod:`.kongs`), wins (:mod:`.wins`), riichi (:mod:`.riichi`), furiten
+(:mod:`.furiten`), abortive draws (:mod:`.abortive`), settlement (:mod:`.settlement`),
+exhaustion (:mod:`.exhaustion`), the turn (:mod:`.turn`), the round's end (:mod:`.results`),
+clocks (:mod:`.clocks`) and the snapshot (:mod:`.snapshot`). A mechanism never calls another: it
 answers the machine with actions, events, steps and :class:`~.common.Transfer` values, and the
 machine emits and pays them and moves on.
 
@@ -29,9 +30,9 @@ from typing import Any, Sequence
 
 from ..actions import Action, ActionKind, Event, EventKind, IllegalAction
 from ..context import WinContext, Wind
-from ..deadwall import DeadWall, next_kind
+from ..deadwall import next_kind
 from ..profile import MissingSuitRule, Profile
-from ..hand import MeldType
+from ..hand import Meld, MeldType
 from ..rules import ExchangeDirection, WinFlow
 from ..scoring import Score
 from ..tiles import Suit, Tile
@@ -135,6 +136,14 @@ class Round(TableState):
         self.winning = Wins(profile)
         self.exhaustion = Exhaustion(rules.exhaustion)
         self.clocks = Clocks(rules.timeout)
+        self.timing = self.clocks.timing
+        """Per decision: its seconds and whether it came too late (:attr:`.Clocks.timing`)."""
+        # What a record keeps of the wall and the exchange, fixed once they are made.
+        self.initial_wall = self.wall.initial
+        self.dice = self.wall.dice
+        self.dead = self.wall.dead
+        """The dead wall, under ``TableRules.dead_wall``."""
+        self.exchange_direction = self.exchange.direction if self.exchange is not None else None
         # What the claim windows and the self-draw read of the other mechanisms: lists those keep
         # up to date, handed over once (every discard opens a window).
         furiten, riichi, ms = self.furiten, self.riichi, self.missing_suit
@@ -167,23 +176,6 @@ class Round(TableState):
         return self.wall.back - self.wall.front
 
     @property
-    def dead(self) -> DeadWall | None:
-        """The dead wall, under ``TableRules.dead_wall``."""
-        return self.wall.dead
-
-    @property
-    def dice(self) -> tuple[int, ...]:
-        return self.wall.dice
-
-    @property
-    def initial_wall(self) -> tuple[Tile, ...]:
-        return self.wall.initial
-
-    @property
-    def exchange_direction(self) -> ExchangeDirection | None:
-        return self.exchange.direction if self.exchange is not None else None
-
-    @property
     def missing(self) -> list[Suit | None]:
         """Each seat's declared missing suit (None: none declared, or no declaration in this
         game)."""
@@ -197,10 +189,6 @@ class Round(TableState):
     @clock.setter
     def clock(self, value: Any) -> None:
         self.clocks.clock = value
-
-    @property
-    def timing(self) -> list[tuple[float, bool] | None]:
-        return self.clocks.timing
 
     # ------------------------------------------------------------------ setup
 
@@ -224,9 +212,9 @@ class Round(TableState):
             self._start_play()
 
     def _declare_dealt_bonus_tiles(self) -> None:
-        """Bonus tiles dealt are exposed and replaced before play (:func:`.opening.dealt_bonus_tiles`).
-        These replacements are part of the deal, not draws: the dealer keeps Heaven's Blessing and
-        nobody's first turn is used."""
+        """Bonus tiles dealt are exposed and replaced before play
+        (:func:`.opening.dealt_bonus_tiles`). These replacements are part of the deal, not draws:
+        the dealer keeps Heaven's Blessing and nobody's first turn is used."""
         for seat, flower in dealt_bonus_tiles(self):
             self._expose_flower(seat, flower, {"tile": flower.mpsz, "deal": True})
             self._give(seat, self.wall.replacement(kong=False))
@@ -373,7 +361,9 @@ class Round(TableState):
         out, discards = turn_options(
             self,
             seat,
-            missing=ms.declared[seat] if ms is not None and ms.holds(seat, self.counts[seat]) else None,
+            missing=(
+                ms.declared[seat] if ms is not None and ms.holds(seat, self.counts[seat]) else None
+            ),
             kuikae=self.claims.kuikae,
         )
         if self.original_call is not None:
@@ -647,6 +637,21 @@ class Round(TableState):
         self._emit(Event(EventKind.ABORTIVE_DRAW, seat, {"reason": reason}))
         self._finish()
 
+    def _meld(
+        self, seat: Seat, taken: Sequence[Tile], meld: Meld, event: Event, index: int | None = None
+    ) -> None:
+        """A set a mechanism made (a call, a kong): its tiles leave the hand, the meld joins the
+        seat's (in place of the pon at ``index``, an added kong), its event, and no more first
+        turns."""
+        for t in taken:
+            self._take(seat, t)
+        if index is None:
+            self.melds[seat].append(meld)
+        else:
+            self.melds[seat][index] = meld
+        self._emit(event)
+        self._interrupt()
+
     def _interrupt(self) -> None:
         """A call or kong: no more first turns, and every riichi's one-shot go-around is broken
         (001)."""
@@ -779,14 +784,10 @@ class Round(TableState):
         """A claim for a set (:meth:`.claims.Claims.meld`): pao (001) and the cannon (M 90-96) note
         who gave the tile; the caller is on turn, to discard or, after a kong, to draw."""
         taken, meld, event = self.claims.meld(seat, call, tile, discarder, self.hands[seat])
-        for t in taken:
-            self._take(seat, t)
-        self._interrupt()
         self.settlement.note_call(
             self, seat, tile, discarder, liability=call.kind is not ActionKind.CHI
         )
-        self.melds[seat].append(meld)
-        self._emit(event)
+        self._meld(seat, taken, meld, event)
         self._take_turn(seat)
         if call.kind is ActionKind.MINKAN:
             self._kong_made(seat, MeldType.MINKAN, discarder, concealed=False)
@@ -913,12 +914,7 @@ class Round(TableState):
     def _complete_ankan(self, seat: Seat, tile: Tile, shown: Tile | None = None) -> None:
         if shown is not None:
             self._give(seat, shown)  # nobody robbed it: the set-out copy joins the others
-        taken, meld, event = concealed_kong(seat, self.hands[seat], tile)
-        for t in taken:
-            self._take(seat, t)
-        self.melds[seat].append(meld)
-        self._emit(event)
-        self._interrupt()
+        self._meld(seat, *concealed_kong(seat, self.hands[seat], tile))
         self._kong_made(seat, MeldType.ANKAN, None, concealed=True)
 
     def _do_kakan(self, action: Action) -> None:
@@ -937,9 +933,7 @@ class Round(TableState):
 
     def _complete_kakan(self, seat: Seat, added: Tile) -> None:
         index, kong, event = added_kong(seat, self.melds[seat], added)
-        self.melds[seat][index] = kong
-        self._emit(event)
-        self._interrupt()
+        self._meld(seat, (), kong, event, index)
         self._kong_made(seat, MeldType.KAKAN, None, concealed=False)
 
     def _kong_made(
