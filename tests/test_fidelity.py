@@ -591,7 +591,7 @@ def test_15_a_claimed_dangerous_discard_makes_its_discarder_pay_for_a_later_win(
     from mjspec.runtime.scoring import evaluate
 
     hand = _cannon_table(["111s", "555s", "999s"], "123m4p5p")
-    hand.settlement.note_call(1, Tile.parse("8s"), 2, hand.melds[1], hand.hands[2], liability=False)
+    hand.settlement.note_call(hand, 1, Tile.parse("8s"), 2, liability=False)
     assert hand.scored.cannon_liable[1] == 2
     request = {
         "concealed": "7z",
@@ -610,9 +610,7 @@ def test_15_a_claimed_dangerous_discard_makes_its_discarder_pay_for_a_later_win(
     assert any(e.kind == "cannon" and e.seat == 2 for e in hand.events)
     # An honour claimed against the three bamboo sets records nothing.
     other = _cannon_table(["111s", "555s", "999s"], "123m4p5p")
-    other.settlement.note_call(
-        1, Tile.parse("6z"), 2, other.melds[1], other.hands[2], liability=False
-    )
+    other.settlement.note_call(other, 1, Tile.parse("6z"), 2, liability=False)
     assert other.scored.cannon_liable[1] is None
 
 

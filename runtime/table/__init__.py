@@ -2,17 +2,18 @@
 
 :class:`Round` (:mod:`.machine`) is the state machine: ``legal_actions``, ``verify`` / ``can`` /
 ``apply``, and the automation loop (:class:`Automation`: which non-player steps the engine
-performs itself). The mechanisms it composes each live in their own module, own their state,
-are built only when their rules block is present, and import none of each other (only
-:mod:`.common`, the shared vocabulary): :mod:`.wall` (dice, the break, dead wall, loose tiles),
-:mod:`.opening` (exchange, missing suit, bonus tiles at the deal, Original Call), :mod:`.claims`
-(priority, the ron limit, kuikae, passing), :mod:`.kongs` (robbing, kong payments),
+performs itself), over the shared table state (:mod:`.state`). The mechanisms it composes each
+live in their own module, own their state, are built only when their rules block is present, and
+import none of each other (only :mod:`.common`, the shared vocabulary): :mod:`.wall` (dice, the
+break, dead wall, loose tiles), :mod:`.opening` (exchange, missing suit, bonus tiles at the deal,
+Original Call), :mod:`.claims` (priority, the ron limit, kuikae, passing), :mod:`.kongs` (robbing,
+kong payments),
 :mod:`.wins` (the win's situation and score, the round's wins), :mod:`.riichi` (deposits,
 ippatsu), :mod:`.furiten`, :mod:`.abortive`, :mod:`.settlement` (the one reading of the payment
 roles, pao, scored settlement and the cannon),
 :mod:`.exhaustion` (and nagashi), :mod:`.turn` (what the player on turn may declare and
-discard: kongs from hand, bonus tiles, the missing suit first, kuikae), :mod:`.clocks` and
-:mod:`.snapshot`.
+discard: kongs from hand, bonus tiles, the missing suit first, kuikae), :mod:`.results` (the
+round's end, the next dealer), :mod:`.clocks` and :mod:`.snapshot`.
 """
 
 from .common import (

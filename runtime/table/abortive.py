@@ -10,7 +10,7 @@ from typing import Sequence
 from ..hand import Meld
 from ..rules import AbortiveDraws
 from ..tiles import N_KINDS, Tile
-from .common import KONG_TYPES, SEATS, kong_count
+from .common import KONG_TYPES, SEATS, Seat, Table, kong_count
 
 _TERMINAL_OR_HONOR_KINDS = tuple(k for k in range(N_KINDS) if Tile(k).is_terminal_or_honor)
 """The kinds nine terminals counts (001: nine different terminal and honor kinds)."""
@@ -23,8 +23,15 @@ class Abortive:
         """Four kongs by more than one player: the round ends once the next discard is not won
         on."""
 
-    def nine_terminals_held(self, counts: Sequence[int]) -> bool:
-        """Nine different terminal and honor kinds held (asked on an uninterrupted first turn)."""
+    def nine_terminals_offered(self, table: Table, seat: Seat) -> bool:
+        """Whether the player on turn may declare nine terminals: on an uninterrupted first turn
+        (no call or kong yet, the seat's first discard to come, 001) with nine different terminal
+        and honor kinds held."""
+        if not self.rules.nine_terminals:
+            return False
+        if table.must_discard or table.interrupted or table.turns_taken[seat]:
+            return False
+        counts = table.counts[seat]
         return sum(1 for k in _TERMINAL_OR_HONOR_KINDS if counts[k]) >= 9
 
     def kong_made(self, melds: Sequence[Sequence[Meld]]) -> None:
@@ -35,21 +42,15 @@ class Abortive:
         self.four_kongs_due = kong_count(melds) >= 4 and len(owners) > 1
 
     def after_discard(
-        self,
-        *,
-        deposit_stood: bool,
-        riichi: Sequence[bool] | None,
-        interrupted: bool,
-        turns_taken: Sequence[int],
-        river: Sequence[Sequence[Tile]],
+        self, table: Table, *, deposit_stood: bool, riichi: Sequence[bool] | None
     ) -> str | None:
         """The draw that ends the round once a discard is not won on, if any (in the rules'
         order)."""
         rules = self.rules
         if deposit_stood and rules.four_riichi and riichi is not None and all(riichi):
             return "four_riichi"
-        if rules.four_winds and not interrupted and all(n == 1 for n in turns_taken):
-            first = {river[s][0].kind for s in range(SEATS)}
+        if rules.four_winds and not table.interrupted and all(n == 1 for n in table.turns_taken):
+            first = {table.river[s][0].kind for s in range(SEATS)}
             if len(first) == 1 and Tile(first.pop()).is_wind:
                 return "four_winds"
         if self.four_kongs_due:

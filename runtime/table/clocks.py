@@ -4,12 +4,12 @@ match charges the time (:mod:`mjspec.runtime.clock`); the table keeps each decis
 
 from __future__ import annotations
 
-from typing import Any, Callable, Sequence
+from typing import Any, Sequence
 
 from ..actions import Action, ActionKind
 from ..rules import TimeoutRules
-from ..tiles import Suit, Tile
-from .common import Phase, Seat
+from ..tiles import Suit
+from .common import Phase, Seat, Table
 
 
 class Clocks:
@@ -24,28 +24,28 @@ class Clocks:
         """Per decision: the seconds it took and whether it came too late (its timeout default was
         applied), when timed."""
 
-    def time_limit(self, phase: Phase, waiting: Callable[[], bool]) -> int | None:
-        """Seconds a seat has for the decision the table waits for from it (``waiting``), when the
-        rules limit it: every player answers a claim window within the limit or is deemed to pass;
-        the player on turn has no limit. (``waiting`` is asked last: most tables have no limit.)"""
+    def time_limit(self, table: Table, seat: Seat) -> int | None:
+        """Seconds ``seat`` has for the decision the table waits for from it, when the rules limit
+        it: every player answers a claim window within the limit or is deemed to pass; the player
+        on turn has no limit. (Whether the table waits for the seat is asked last: most tables have
+        no limit.)"""
         limit = self.rules.claim_seconds
-        if limit <= 0 or phase not in (Phase.CLAIM, Phase.ROB) or not waiting():
+        if (
+            limit <= 0
+            or table.phase not in (Phase.CLAIM, Phase.ROB)
+            or seat not in table.pending_seats()
+        ):
             return None
         return limit
 
     def timeout_action(
-        self,
-        seat: Seat,
-        phase: Phase,
-        legal: Sequence[Action],
-        *,
-        least_held_suit: Suit | None,
-        last_draw: Tile | None,
+        self, table: Table, seat: Seat, legal: Sequence[Action], *, least_held_suit: Suit | None
     ) -> Action | None:
         """The documented default for a seat whose clock ran out (None if the table is not waiting
-        for it)."""
+        for it): ``legal`` are its options, ``least_held_suit`` the missing suit's default."""
         if not legal:
             return None
+        phase = table.phase
         kinds = {a.kind for a in legal}
         if phase is Phase.EXCHANGE:
             return legal[
@@ -58,6 +58,6 @@ class Clocks:
             return Action(win_kind, seat)
         if phase is Phase.TURN:
             discards = [a for a in legal if a.kind is ActionKind.DISCARD]
-            drawn = [a for a in discards if a.tile == last_draw]
+            drawn = [a for a in discards if a.tile == table.last_draw]
             return drawn[0] if drawn else discards[-1]
         return Action(ActionKind.PASS, seat)

@@ -46,3 +46,13 @@ class Furiten:
     def passed_riichi_win(self, seat: Seat) -> None:
         if self.rules.riichi_passed:
             self.riichi_passed[seat] = True  # 001: for the rest of the hand
+
+
+def furiten_applies(rules: FuritenRules) -> bool:
+    """Whether any furiten rule is on (else the mechanism is not built)."""
+    return (
+        rules.own_discards
+        or rules.passed_completion
+        or rules.riichi_passed
+        or rules.passed_ends_at_discard
+    )

@@ -8,13 +8,14 @@ the caller's choice (:class:`~.common.Automation`; by default all, as every reco
 step left to the caller waits as :attr:`Round.pending_step` until :meth:`Round.step`. Every
 random choice comes from one seeded generator or an explicit wall, so a round replays exactly.
 
-The machine holds what every mechanism reads (the seats' tiles, melds and discards, the turn;
-:class:`~.common.Table`) and composes the mechanisms, each in its own module and owning its
-state, built only when its rules block is present: the wall (:mod:`.wall`), the opening
-(:mod:`.opening`), claims and passing (:mod:`.claims`), kongs (:mod:`.kongs`), wins
-(:mod:`.wins`), riichi (:mod:`.riichi`), furiten (:mod:`.furiten`), abortive draws
-(:mod:`.abortive`), settlement (:mod:`.settlement`), exhaustion (:mod:`.exhaustion`), clocks
-(:mod:`.clocks`) and the snapshot (:mod:`.snapshot`). A mechanism never calls another: it
+The machine is the shared state every mechanism reads (:class:`~.state.TableState`: the seats'
+tiles, melds and discards, the turn; read through :class:`~.common.Table`) and composes the
+mechanisms, each in its own module and owning its state, built only when its rules block is
+present: the wall (:mod:`.wall`), the opening (:mod:`.opening`), claims and passing
+(:mod:`.claims`), kongs (:mod:`.kongs`), wins (:mod:`.wins`), riichi (:mod:`.riichi`), furiten
+(:mod:`.furiten`), abortive draws (:mod:`.abortive`), settlement (:mod:`.settlement`),
+exhaustion (:mod:`.exhaustion`), the turn (:mod:`.turn`), the round's end (:mod:`.results`),
+clocks (:mod:`.clocks`) and the snapshot (:mod:`.snapshot`). A mechanism never calls another: it
 answers the machine with actions, events, steps and :class:`~.common.Transfer` values, and the
 machine emits and pays them and moves on.
 
@@ -29,13 +30,12 @@ from typing import Any, Sequence
 
 from ..actions import Action, ActionKind, Event, EventKind, IllegalAction
 from ..context import WinContext, Wind
-from ..deadwall import DeadWall, next_kind
+from ..deadwall import next_kind
 from ..profile import MissingSuitRule, Profile
 from ..hand import Meld, MeldType
 from ..rules import ExchangeDirection, WinFlow
 from ..scoring import Score
-from ..shapes import wait_mask
-from ..tiles import N_ALL_KINDS, N_KINDS, Suit, Tile, format_tiles
+from ..tiles import Suit, Tile
 from .abortive import Abortive, abortive_applies
 from .claims import Claims, Passing, passing_applies
 from .clocks import Clocks
@@ -43,33 +43,32 @@ from .common import (
     ALL_AUTOMATIONS,
     SEAT_ACTIONS,
     SEATS,
-    TSUMO,
     Automation,
     Phase,
     Seat,
     Step,
     StepKind,
-    Transfer,
     discard_action,
-    closed,
     kong_count,
-    shape_waits,
 )
 from .exhaustion import Exhaustion
-from .furiten import Furiten
+from .furiten import Furiten, furiten_applies
 from .kongs import Kongs, added_kong, added_tile, concealed_kong, set_out_copy
-from .opening import Exchange, MissingSuit, OriginalCall, dealt_bonus_tile
+from .opening import Exchange, MissingSuit, OriginalCall, dealt_bonus_tiles
+from .results import hand_end, next_dealer
 from .riichi import Riichi
 from .settlement import Settlement, discarder_payment, let_off_cannon
 from .snapshot import census, table_view
-from .turn import discards as turn_discards
-from .turn import flower_offers, kong_offers, refusal
+from .state import TableState
+from .turn import options as turn_options
+from .turn import refusal
 from .wall import Wall
 from .wins import NO_RIICHI, Wins, exhausted_kinds, shown_copies
 
 
-class Round:
-    """One round at the table (a "hand" of mahjong; "hand" is left to a player's tiles)."""
+class Round(TableState):
+    """One round at the table (a "hand" of mahjong; "hand" is left to a player's tiles): the shared
+    state (:class:`~.state.TableState`) and the mechanisms over it."""
 
     def __init__(
         self,
@@ -91,14 +90,18 @@ class Round:
             raise NotImplementedError(
                 f"profile {profile.id}: table play is not implemented yet (it scores hands only)"
             )
-        self.profile = profile
-        self.rules = rules = profile.table
+        super().__init__(
+            profile,
+            dealer=dealer,
+            dealer_wins=dealer_wins,
+            round_wind=round_wind,
+            honba=honba,
+            deposits=deposits,
+            points=points,
+        )
+        rules = self.rules
         self.rng = random.Random(seed)
         self.seed = seed
-        self.dealer = dealer
-        self.dealer_wins = dealer_wins
-        """The dealer's consecutive wins before this round (East's 13th consecutive win is a limit
-        hand)."""
         self.automations = automations
         """The non-player steps the engine performs itself (the rest wait in
         :attr:`pending_step`)."""
@@ -125,12 +128,7 @@ class Round:
         self.passing = Passing(rules.passing) if passing_applies(rules.passing) else None
         self.kongs = Kongs(rules.kongs)
         self.riichi = Riichi(rules.riichi) if rules.riichi is not None else None
-        f = rules.furiten
-        self.furiten = (
-            Furiten(f)
-            if f.own_discards or f.passed_completion or f.riichi_passed or f.passed_ends_at_discard
-            else None
-        )
+        self.furiten = Furiten(rules.furiten) if furiten_applies(rules.furiten) else None
         self.abortive = Abortive(rules.abortive) if abortive_applies(rules.abortive) else None
         self.settlement = Settlement(rules.pao, rules.settlement)
         self.liability = self.settlement.liability
@@ -138,6 +136,14 @@ class Round:
         self.winning = Wins(profile)
         self.exhaustion = Exhaustion(rules.exhaustion)
         self.clocks = Clocks(rules.timeout)
+        self.timing = self.clocks.timing
+        """Per decision: its seconds and whether it came too late (:attr:`.Clocks.timing`)."""
+        # What a record keeps of the wall and the exchange, fixed once they are made.
+        self.initial_wall = self.wall.initial
+        self.dice = self.wall.dice
+        self.dead = self.wall.dead
+        """The dead wall, under ``TableRules.dead_wall``."""
+        self.exchange_direction = self.exchange.direction if self.exchange is not None else None
         # What the claim windows and the self-draw read of the other mechanisms: lists those keep
         # up to date, handed over once (every discard opens a window).
         furiten, riichi, ms = self.furiten, self.riichi, self.missing_suit
@@ -156,54 +162,7 @@ class Round:
         self._fan_limits = passing.fan if passing is not None else None
         """A passed win's fan per seat, which the seat's next win must exceed."""
 
-        # Carried from the match.
-        self.round_wind = round_wind
-        self.honba = honba
-        self.deposits = deposits
-        """Riichi deposits on the table (carried ones included), counted in sticks."""
-        self.deposits_at_start = deposits
-        self.points: list[int] = (
-            list(points) if points is not None else [rules.match.start_score] * SEATS
-        )
-        """Each seat's points when the round began (riichi needs enough of them)."""
-
-        # What every mechanism reads: the seats' tiles.
-        self.hands: list[list[Tile]] = [[] for _ in range(SEATS)]
-        self.counts: list[list[int]] = [[0] * N_ALL_KINDS for _ in range(SEATS)]
-        """Per seat, per kind: kept in step with ``hands`` by _give/_take."""
-        # Each seat's wait mask (bit k: one more k completes its concealed tiles) with the melds
-        # count it was made for; _give/_take drop it, so a claim check on a discard is a bit test.
-        self._wait_masks: list[tuple[int, int] | None] = [None] * SEATS
-        self.flowers: list[list[Tile]] = [[] for _ in range(SEATS)]  # exposed flowers
-        self.melds: list[list[Meld]] = [[] for _ in range(SEATS)]
-        self.discards: list[list[Tile]] = [[] for _ in range(SEATS)]
-        """Discards still in the river (a claimed one leaves it)."""
-        self.river: list[list[Tile]] = [[] for _ in range(SEATS)]
-        """Every discard, called ones included."""
-        self.discard_called = [False] * SEATS
-        self.turns_taken = [0] * SEATS  # discards made
-        self.discards_made = 0  # this round (Earth's Blessing: a win on East's first discard)
-        self.interrupted = False  # a call or kong has been made (ends every "first turn")
-        self.active = [True] * SEATS
-
-        # The log and the outcome.
-        self.scores = [0] * SEATS
-        self.events: list[Event] = []
-        self.decisions: list[Action] = []
         self.wins = self.winning.records
-        self.exhausted = False
-        self.aborted: str | None = None
-
-        # The turn.
-        self.phase = Phase.OVER
-        self.turn = dealer
-        self.last_draw: Tile | None = None
-        self.drew_replacement = False
-        self.drew_last_tile = False
-        self.must_discard = False  # after a pon: no draw, so no win or kong
-
-        self._flowers = profile.tiles.flowers  # whether a seat can hold a flower at all
-        self._red_fives = bool(profile.tiles.red_fives)  # whether two tiles of one kind can differ
         self._cache: dict[int, list[Action]] = {}
         self._cache_at = -1
 
@@ -215,23 +174,6 @@ class Round:
     def wall_remaining(self) -> int:
         """Tiles left to draw (front and replacement tiles come from the same live wall)."""
         return self.wall.back - self.wall.front
-
-    @property
-    def dead(self) -> DeadWall | None:
-        """The dead wall, under ``TableRules.dead_wall``."""
-        return self.wall.dead
-
-    @property
-    def dice(self) -> tuple[int, ...]:
-        return self.wall.dice
-
-    @property
-    def initial_wall(self) -> tuple[Tile, ...]:
-        return self.wall.initial
-
-    @property
-    def exchange_direction(self) -> ExchangeDirection | None:
-        return self.exchange.direction if self.exchange is not None else None
 
     @property
     def missing(self) -> list[Suit | None]:
@@ -247,10 +189,6 @@ class Round:
     @clock.setter
     def clock(self, value: Any) -> None:
         self.clocks.clock = value
-
-    @property
-    def timing(self) -> list[tuple[float, bool] | None]:
-        return self.clocks.timing
 
     # ------------------------------------------------------------------ setup
 
@@ -274,19 +212,12 @@ class Round:
             self._start_play()
 
     def _declare_dealt_bonus_tiles(self) -> None:
-        """``BonusTiles.declare_at_deal`` (M 32-33, the xmj server's opening phase): the dealer
-        first, then each player in turn exposes every bonus tile dealt and takes its replacement
-        (again, when the replacement is a bonus tile). These replacements are part of the deal, not
-        draws: the dealer keeps Heaven's Blessing and nobody's first turn is used."""
-        for seat in ((self.dealer + i) % SEATS for i in range(SEATS)):
-            while self.wall_remaining > 0:
-                flower = dealt_bonus_tile(self.hands[seat], self.counts[seat])
-                if flower is None:
-                    break
-                self._take(seat, flower)
-                self.flowers[seat].append(flower)
-                self._emit(Event(EventKind.FLOWER, seat, {"tile": flower.mpsz, "deal": True}))
-                self._give(seat, self.wall.replacement(kong=False))
+        """Bonus tiles dealt are exposed and replaced before play
+        (:func:`.opening.dealt_bonus_tiles`). These replacements are part of the deal, not draws:
+        the dealer keeps Heaven's Blessing and nobody's first turn is used."""
+        for seat, flower in dealt_bonus_tiles(self):
+            self._expose_flower(seat, flower, {"tile": flower.mpsz, "deal": True})
+            self._give(seat, self.wall.replacement(kong=False))
         self.wall.loose_from_live = False
 
     def _start_play(self) -> None:
@@ -294,44 +225,6 @@ class Round:
         self.turn = self.dealer
         self.last_draw = self.hands[self.dealer][-1]
         self.must_discard = False
-
-    # ------------------------------------------------------------ the seats' tiles
-
-    def _give(self, seat: Seat, tile: Tile) -> None:
-        self.hands[seat].append(tile)
-        self.counts[seat][tile.kind] += 1
-        self._wait_masks[seat] = None
-
-    def _take(self, seat: Seat, tile: Tile) -> None:
-        hand = self.hands[seat]
-        # list.remove(tile) by kind and red: the first equal tile goes, without a dataclass == per
-        # tile.
-        kind, red = tile.kind, tile.red
-        for i, t in enumerate(hand):
-            if t.kind == kind and t.red == red:
-                del hand[i]
-                break
-        else:
-            raise ValueError(f"seat {seat} does not hold {tile}")
-        self.counts[seat][kind] -= 1
-        self._wait_masks[seat] = None
-
-    def completed_by(self, seat: Seat, kind: int) -> bool:
-        """Whether one more tile of ``kind`` completes the seat's concealed tiles (held flowers
-        aside; callers refuse those), by shape: a bit of the seat's wait mask, made once per change
-        of its tiles.
-        """
-        n_melds = len(self.melds[seat])
-        cached = self._wait_masks[seat]
-        if cached is None or cached[0] != n_melds:
-            cached = self._wait_masks[seat] = (
-                n_melds,
-                wait_mask(self.counts[seat][:N_KINDS], n_melds, self.profile.shapes),
-            )
-        return bool(cached[1] >> kind & 1)
-
-    def _shape_waits(self, seat: Seat, *, held_waits: bool = False) -> frozenset[int]:
-        return shape_waits(self.hands[seat], self.melds[seat], self.profile, held_waits=held_waits)
 
     def holds_missing(self, seat: Seat) -> bool:
         """Whether ``seat`` still holds a tile of the suit it declared missing (000 §3: it must go
@@ -348,13 +241,6 @@ class Round:
         return r is not None and r.declared[seat]
 
     # --------------------------------------------------------------- queries
-
-    @property
-    def over(self) -> bool:
-        return self.phase is Phase.OVER
-
-    def active_seats(self) -> list[Seat]:
-        return [s for s in range(SEATS) if self.active[s]]
 
     def pending_seats(self) -> list[Seat]:
         """Seats whose decision the table is waiting for."""
@@ -448,17 +334,12 @@ class Round:
         riichi = self.riichi
         ex = self.exchange
         return refusal(
+            self,
             action,
             legal,
-            on_turn=self.phase is Phase.TURN,
-            hand=self.hands[seat],
-            in_riichi=self.in_riichi(seat),
             kuikae=self.claims.kuikae,
             missing=self._missing_of(seat),
-            no_riichi=self._why_no_riichi(seat),
-            kong_limit=self.rules.calls.max_kongs,
-            kongs=self.kong_count(),
-            wall_remaining=self.wall_remaining,
+            no_riichi=riichi.why_not(self, seat) if riichi else "this profile has no riichi",
             riichi_kong=riichi is not None and riichi.rules.kong_keeps_waits,
             no_nine_terminals=self.abortive.why_no_nine_terminals() if self.abortive else None,
             no_exchange=(
@@ -466,99 +347,34 @@ class Round:
                 if ex is not None
                 else ("exchange", "exchange exactly 0 tiles held")
             ),
-            kakan_drawn_tile_only=self.rules.calls.kakan_drawn_tile_only,
         )
 
     # --------------------------------------------------------------- options
 
     def _turn_options(self, seat: Seat) -> list[Action]:
+        """The turn's own options (:func:`.turn.options`), or riichi's after a declaration, with
+        what Original Call, riichi and nine terminals add."""
         riichi = self.riichi
         if riichi is not None and riichi.declared[seat]:
-            drawn = self.last_draw
-            return riichi.turn_options(
-                seat,
-                tsumo=TSUMO[seat] if self._tsumo_score(seat) is not None else None,
-                drawn=drawn,
-                hand=self.hands[seat],
-                counts=self.counts[seat],
-                melds=self.melds[seat],
-                kong_allowed=self.rules.calls.ankan and drawn is not None and self._kong_allowed(),
-                profile=self.profile,
-            )
-        hand = self.hands[seat]
-        counts = self.counts[seat]
-        out: list[Action] = []
+            return riichi.turn_options(self, seat)
         ms = self.missing_suit
-        holds_missing = ms is not None and ms.holds(seat, counts)
-        blocked = self.rules.calls.missing_suit_blocks_calls and holds_missing
-        if not self.must_discard and not blocked:
-            wins = self.winning  # asked every turn: no wrapper
-            if wins.tsumo_score(self, seat, self.kongs.upon_kong, self._fan_limits) is not None:
-                out.append(TSUMO[seat])
-            calls = self.rules.calls
-            melds = self.melds[seat]
-            # Only four of a kind held or a pon can make a kong: most turns spare the offers' call.
-            if ((calls.ankan and 4 in counts) or (calls.kakan and melds)) and self._kong_allowed():
-                out.extend(kong_offers(seat, counts, melds, calls, self.last_draw))
-        exposable = False
-        if self._flowers and any(counts[N_KINDS:]):
-            # A held flower may be exposed on one's turn, after a call too; its replacement needs a
-            # tile.
-            exposable = self.wall.back > self.wall.front
-            if exposable:
-                out.extend(flower_offers(seat, hand))
-        discards = turn_discards(
+        out, discards = turn_options(
+            self,
             seat,
-            hand,
-            counts,
-            red_fives=self._red_fives,
-            keep_flowers=exposable and not self.rules.bonus.discard,
-            missing_first=(
-                ms.declared[seat]
-                if ms is not None and holds_missing and self.rules.discard_missing_suit_first
-                else None
+            missing=(
+                ms.declared[seat] if ms is not None and ms.holds(seat, self.counts[seat]) else None
             ),
-            kuikae=self.claims.kuikae if self.must_discard else _NO_KINDS,
+            kuikae=self.claims.kuikae,
         )
-        out.extend(discards)
         if self.original_call is not None:
-            out = self.original_call.options(
-                seat,
-                out,
-                discards,
-                first_discard=self.turns_taken[seat] == 0
-                and not self.melds[seat]
-                and not self.must_discard,
-                last_draw=self.last_draw,
-            )
+            out = self.original_call.options(self, seat, out, discards)
         if riichi is not None and not self.must_discard:  # no riichi right after a call
-            out.extend(
-                riichi.declarations(
-                    seat,
-                    discards,
-                    hand=hand,
-                    counts=counts,
-                    melds=self.melds[seat],
-                    points=self.points[seat] + self.scores[seat],
-                    wall_remaining=self.wall.back - self.wall.front,
-                    profile=self.profile,
-                )
-            )
-        abortive = self.abortive
-        if (
-            abortive is not None
-            and abortive.rules.nine_terminals
-            # An uninterrupted first turn: no call or kong yet, the seat's first discard to come
-            # (001).
-            and not self.must_discard
-            and not self.interrupted
-            and not self.turns_taken[seat]
-            and abortive.nine_terminals_held(counts)
-        ):
+            out.extend(riichi.declarations(self, seat, discards))
+        if self.abortive is not None and self.abortive.nine_terminals_offered(self, seat):
             out.append(SEAT_ACTIONS[ActionKind.NINE_TERMINALS][seat])
         return out
 
-    def _kong_allowed(self) -> bool:
+    def kong_allowed(self) -> bool:
         """A kong needs a tile left to draw, a replacement in the dead wall and room under the kong
         limit."""
         if not self.wall.kong_has_replacement():
@@ -566,21 +382,6 @@ class Round:
         limit = self.rules.calls.max_kongs
         # Fewer melds than the limit are fewer kongs than the limit: most turns need no count.
         return limit is None or sum(map(len, self.melds)) < limit or kong_count(self.melds) < limit
-
-    def kong_count(self) -> int:
-        """Kongs on the table, every seat's together."""
-        return kong_count(self.melds)
-
-    def _why_no_riichi(self, seat: Seat) -> str:
-        if self.riichi is None:
-            return "this profile has no riichi"
-        return self.riichi.why_not(
-            seat,
-            may_declare=not self.must_discard,
-            is_closed=closed(self.melds[seat]),
-            points=self.points[seat] + self.scores[seat],
-            wall_remaining=self.wall_remaining,
-        )
 
     def _automatic_discard(self) -> Tile | None:
         """The drawn tile a riichi player discards without a decision: when it is their only option
@@ -631,7 +432,8 @@ class Round:
         f = self.furiten
         return f is not None and f.applies(seat, lambda: self._shape_waits(seat))
 
-    def _tsumo_score(self, seat: Seat) -> Score | None:
+    def tsumo_score(self, seat: Seat) -> Score | None:
+        """The score of ``seat``'s self-drawn win now (:meth:`.wins.Wins.tsumo_score`)."""
         return self.winning.tsumo_score(self, seat, self.kongs.upon_kong, self._fan_limits)
 
     def ron_score(
@@ -719,9 +521,9 @@ class Round:
         start = len(self.events)
         self.pending_step = None
         if step.kind is StepKind.DRAW:
-            self._draw_from_wall(step.seat)
+            self._draw(step.seat, self.wall.pop_front(), replacement=False)
         elif step.kind is StepKind.REPLACEMENT:
-            self._draw_replacement(step.seat, kong=step.kong)
+            self._replacement_draw(step.seat, kong=step.kong, stepped=True)
         else:
             self._close_empty_window(step.seat)
         while (tile := self._automatic_discard()) is not None:
@@ -732,39 +534,6 @@ class Round:
         self.pending_step = step
         self.phase = Phase.STEP
         self._cache_at = -1  # no event marks the wait: the options listed before it are stale
-
-    # ------------------------------------------------------------ payments
-
-    def _emit(self, event: Event) -> None:
-        if any(event.deltas):  # most events move no points
-            for seat, d in enumerate(event.deltas):
-                self.scores[seat] += d
-        self.events.append(event)
-
-    def _pay(
-        self,
-        kind: EventKind,
-        receiver: Seat,
-        payer: Seat,
-        amount: int,
-        data: dict[str, Any] | None = None,
-    ) -> None:
-        if amount == 0 or receiver == payer:
-            return
-        deltas = [0] * SEATS
-        deltas[receiver] += amount
-        deltas[payer] -= amount
-        self._emit(
-            Event(kind, receiver, {"from": payer, "amount": amount, **(data or {})}, tuple(deltas))
-        )
-
-    def _settle(self, paid: Sequence[Event | Transfer]) -> None:
-        """Emit the events and pay the transfers a mechanism handed back, in order."""
-        for p in paid:
-            if isinstance(p, Transfer):
-                self._pay(p.kind, p.receiver, p.payer, p.amount, p.data)
-            else:
-                self._emit(p)
 
     # ------------------------------------------------------------ the opening
 
@@ -804,7 +573,7 @@ class Round:
     def _note_passed_tsumo(self, seat: Seat) -> None:
         if self.must_discard or self.passing is None:
             return
-        score = self._tsumo_score(seat)
+        score = self.tsumo_score(seat)
         if score is not None:
             self.passing.passed_win(seat, score, discard_win=False)
 
@@ -856,14 +625,7 @@ class Round:
         (001)."""
         seat, tile = action.seat, action.tile
         assert tile is not None and self.riichi is not None
-        rest = list(self.hands[seat])
-        rest.remove(tile)
-        event = self.riichi.declare(
-            seat,
-            first_turn=self.turns_taken[seat] == 0 and not self.interrupted,
-            waits=shape_waits(rest, self.melds[seat], self.profile),
-        )
-        self._emit(event)
+        self._emit(self.riichi.declare(self, seat, tile))
         self._do_discard(Action(ActionKind.DISCARD, seat, tile=tile), riichi=True)
 
     def _do_nine_terminals(self, action: Action) -> None:
@@ -875,9 +637,20 @@ class Round:
         self._emit(Event(EventKind.ABORTIVE_DRAW, seat, {"reason": reason}))
         self._finish()
 
-    def _indicators(self, tiles: Sequence[Tile]) -> None:
-        for tile in tiles:
-            self._emit(Event(EventKind.INDICATOR, None, {"tile": tile.mpsz}))
+    def _meld(
+        self, seat: Seat, taken: Sequence[Tile], meld: Meld, event: Event, index: int | None = None
+    ) -> None:
+        """A set a mechanism made (a call, a kong): its tiles leave the hand, the meld joins the
+        seat's (in place of the pon at ``index``, an added kong), its event, and no more first
+        turns."""
+        for t in taken:
+            self._take(seat, t)
+        if index is None:
+            self.melds[seat].append(meld)
+        else:
+            self.melds[seat][index] = meld
+        self._emit(event)
+        self._interrupt()
 
     def _interrupt(self) -> None:
         """A call or kong: no more first turns, and every riichi's one-shot go-around is broken
@@ -910,7 +683,7 @@ class Round:
             after_kong=after_kong,
             last_tile=last_tile,
             live_wall=wall.back != wall.front,
-            kong_allowed=self._kong_allowed,
+            kong_allowed=self.kong_allowed,
         ):
             self.phase = Phase.CLAIM
         elif not self._auto_claim_pass:
@@ -1000,11 +773,7 @@ class Round:
         if self.abortive is None:
             return False
         reason = self.abortive.after_discard(
-            deposit_stood=stood,
-            riichi=self.riichi.declared if self.riichi is not None else None,
-            interrupted=self.interrupted,
-            turns_taken=self.turns_taken,
-            river=self.river,
+            self, deposit_stood=stood, riichi=self.riichi.declared if self.riichi else None
         )
         if reason is None:
             return False
@@ -1015,19 +784,10 @@ class Round:
         """A claim for a set (:meth:`.claims.Claims.meld`): pao (001) and the cannon (M 90-96) note
         who gave the tile; the caller is on turn, to discard or, after a kong, to draw."""
         taken, meld, event = self.claims.meld(seat, call, tile, discarder, self.hands[seat])
-        for t in taken:
-            self._take(seat, t)
-        self._interrupt()
         self.settlement.note_call(
-            seat,
-            tile,
-            discarder,
-            self.melds[seat],
-            self.hands[discarder],
-            liability=call.kind is not ActionKind.CHI,
+            self, seat, tile, discarder, liability=call.kind is not ActionKind.CHI
         )
-        self.melds[seat].append(meld)
-        self._emit(event)
+        self._meld(seat, taken, meld, event)
         self._take_turn(seat)
         if call.kind is ActionKind.MINKAN:
             self._kong_made(seat, MeldType.MINKAN, discarder, concealed=False)
@@ -1045,10 +805,13 @@ class Round:
     def _do_flower(self, action: Action) -> None:
         seat, tile = action.seat, action.tile
         assert tile is not None
+        self._expose_flower(seat, tile, {"tile": tile.mpsz})
+        self._replacement_draw(seat, kong=False)
+
+    def _expose_flower(self, seat: Seat, tile: Tile, data: dict[str, Any]) -> None:
         self._take(seat, tile)
         self.flowers[seat].append(tile)
-        self._emit(Event(EventKind.FLOWER, seat, {"tile": tile.mpsz}))
-        self._replacement_draw(seat, kong=False)
+        self._emit(Event(EventKind.FLOWER, seat, data))
 
     # ------------------------------------------------------------ wins and settlement
 
@@ -1099,7 +862,7 @@ class Round:
 
     def _do_tsumo(self, action: Action) -> None:
         seat = action.seat
-        score = self._tsumo_score(seat)
+        score = self.tsumo_score(seat)
         assert score is not None and self.last_draw is not None
         tile = self.last_draw
         self._take(seat, tile)
@@ -1151,12 +914,7 @@ class Round:
     def _complete_ankan(self, seat: Seat, tile: Tile, shown: Tile | None = None) -> None:
         if shown is not None:
             self._give(seat, shown)  # nobody robbed it: the set-out copy joins the others
-        taken, meld, event = concealed_kong(seat, self.hands[seat], tile)
-        for t in taken:
-            self._take(seat, t)
-        self.melds[seat].append(meld)
-        self._emit(event)
-        self._interrupt()
+        self._meld(seat, *concealed_kong(seat, self.hands[seat], tile))
         self._kong_made(seat, MeldType.ANKAN, None, concealed=True)
 
     def _do_kakan(self, action: Action) -> None:
@@ -1175,9 +933,7 @@ class Round:
 
     def _complete_kakan(self, seat: Seat, added: Tile) -> None:
         index, kong, event = added_kong(seat, self.melds[seat], added)
-        self.melds[seat][index] = kong
-        self._emit(event)
-        self._interrupt()
+        self._meld(seat, (), kong, event, index)
         self._kong_made(seat, MeldType.KAKAN, None, concealed=False)
 
     def _kong_made(
@@ -1211,12 +967,6 @@ class Round:
 
     # ----------------------------------------------------------------- draws
 
-    def _clear_blocks(self, seat: Seat) -> None:
-        if self.furiten is not None:
-            self.furiten.drew(seat)
-        if self.passing is not None:
-            self.passing.drew(seat)
-
     def _next_draw(self, start: Seat) -> None:
         seat = start
         while not self.active[seat]:
@@ -1230,32 +980,25 @@ class Round:
         if not self._auto_draw:
             self._wait_for(Step(StepKind.DRAW, seat))
             return
-        tile = wall.tiles[wall.front]  # _draw_from_wall, without the call (every turn)
+        tile = wall.tiles[wall.front]  # Wall.pop_front, without the call (every turn)
         wall.front += 1
         self._draw(seat, tile, replacement=False)
 
-    def _draw_from_wall(self, seat: Seat) -> None:
-        wall = self.wall
-        tile = wall.tiles[wall.front]
-        wall.front += 1
-        self._draw(seat, tile, replacement=False)
-
-    def _replacement_draw(self, seat: Seat, *, kong: bool = True) -> None:
-        if not self._auto_replacement:
-            if kong:
-                self.kongs.this_turn = True
-            self._wait_for(Step(StepKind.REPLACEMENT, seat, kong))
-            return
-        self._draw_replacement(seat, kong=kong)
-
-    def _draw_replacement(self, seat: Seat, *, kong: bool) -> None:
+    def _replacement_draw(self, seat: Seat, *, kong: bool = True, stepped: bool = False) -> None:
+        """The tile that replaces a kong (``kong``) or an exposed bonus tile, or the wait for it
+        when the caller performs replacements (``stepped``: it does so now)."""
         if kong:
             self.kongs.this_turn = True
-        tile = self.wall.replacement(kong=kong)
-        self._draw(seat, tile, replacement=True, kong=kong)
+        if not (stepped or self._auto_replacement):
+            self._wait_for(Step(StepKind.REPLACEMENT, seat, kong))
+            return
+        self._draw(seat, self.wall.replacement(kong=kong), replacement=True, kong=kong)
 
     def _draw(self, seat: Seat, tile: Tile, *, replacement: bool, kong: bool = False) -> None:
-        self._clear_blocks(seat)
+        if self.furiten is not None:
+            self.furiten.drew(seat)
+        if self.passing is not None:
+            self.passing.drew(seat)
         self._give(seat, tile)
         self.turn = seat
         self.phase = Phase.TURN
@@ -1299,29 +1042,13 @@ class Round:
     def _finish(self) -> None:
         self.phase = Phase.OVER
         self.claims.close()
-        self._emit(
-            Event(
-                EventKind.HAND_END,
-                None,
-                {
-                    "scores": list(self.scores),
-                    "winners": [w.seat for w in self.wins],
-                    "exhausted": self.exhausted,
-                },
-            )
-        )
+        self._emit(hand_end(self, self.wins, exhausted=self.exhausted))
 
     # -------------------------------------------------------------- results
 
     def next_dealer(self) -> Seat:
-        """Who deals next under 000 §11 style rules: first winner; discarder after a multi-ron first
-        win; else the same."""
-        first = [w for w in self.wins if w.order == 0]
-        if not first:
-            return self.dealer
-        if len(first) > 1 and first[0].discarder is not None:
-            return first[0].discarder
-        return first[0].seat
+        """Who deals next (:func:`.results.next_dealer`)."""
+        return next_dealer(self.dealer, self.wins)
 
     def time_limit(self, seat: Seat) -> int | None:
         """Seconds ``seat`` has for the decision the table waits for, when the rules limit it (else
@@ -1331,7 +1058,7 @@ class Round:
         (a discard, or an added kong that may be robbed) within the limit, or is deemed to pass
         (:meth:`timeout_action`). The player on turn has no limit.
         """
-        return self.clocks.time_limit(self.phase, lambda: seat in self.pending_seats())
+        return self.clocks.time_limit(self, seat)
 
     def timeout_action(self, seat: Seat) -> Action | None:
         """The documented default for a seat whose clock ran out (None if the table is not waiting
@@ -1342,28 +1069,19 @@ class Round:
             if self.phase is Phase.DECLARE and self.missing_suit is not None and legal
             else None
         )
-        return self.clocks.timeout_action(
-            seat, self.phase, legal, least_held_suit=least, last_draw=self.last_draw
-        )
+        return self.clocks.timeout_action(self, seat, legal, least_held_suit=least)
 
     def snapshot(self, seat: Seat | None = None) -> dict[str, Any]:
         """The table as plain data (:func:`.snapshot.table_view`); with ``seat``, masked for it."""
         ex = self.exchange
-        claims = self.claims
         return table_view(
             self,
             seat,
-            phase=self.phase.value,
-            turn=self.turn,
-            wall_remaining=self.wall_remaining,
-            claim_tile=claims.tile if self.phase in (Phase.CLAIM, Phase.ROB) else None,
-            pending=self.pending_seats(),
+            claim_tile=self.claims.tile if self.phase in (Phase.CLAIM, Phase.ROB) else None,
             dead=self.wall.dead,
             missing=self.missing,
-            missing_shown=self.phase is not Phase.DECLARE,
             exchange=ex.choice if ex is not None else None,
             riichi=[self.in_riichi(s) for s in range(SEATS)],
-            scores=self.scores,
         )
 
     def tile_census(self) -> list[Tile]:
@@ -1371,9 +1089,6 @@ class Round:
         pending = self.kongs.pending
         return census(self, self.wall.census(), self.wins, pending[1] if pending else None)
 
-
-_NO_KINDS: set[int] = set()
-"""No kind forbidden (kuikae applies only right after a call); never changed."""
 
 _HANDLERS: dict[ActionKind, str] = {
     ActionKind.EXCHANGE: "_do_exchange",

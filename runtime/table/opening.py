@@ -10,13 +10,13 @@ from __future__ import annotations
 
 import random
 from itertools import combinations
-from typing import Sequence
+from typing import Iterator, Sequence
 
 from ..actions import Action, ActionKind
 from ..rules import Exchange as ExchangeRules
 from ..rules import ExchangeDirection
 from ..tiles import N_KINDS, Suit, Tile
-from .common import SEATS, Seat, action, holds_suit, tile_key
+from .common import SEATS, Seat, Table, action, holds_suit, tile_key
 
 _SHIFT = {ExchangeDirection.RIGHT: 1, ExchangeDirection.ACROSS: 2, ExchangeDirection.LEFT: 3}
 
@@ -106,6 +106,19 @@ class MissingSuit:
         return min(suits, key=lambda s: counts[s])
 
 
+def dealt_bonus_tiles(table: Table) -> Iterator[tuple[Seat, Tile]]:
+    """``BonusTiles.declare_at_deal`` (M 32-33, the xmj server's opening phase): the dealer first,
+    then each player in turn exposes every bonus tile dealt and takes its replacement (again, when
+    the replacement is a bonus tile), while the wall has tiles. Yields (seat, bonus tile) in that
+    order; the machine exposes each and gives its replacement before asking for the next."""
+    for seat in ((table.dealer + i) % SEATS for i in range(SEATS)):
+        while table.wall_remaining > 0:
+            flower = dealt_bonus_tile(table.hands[seat], table.counts[seat])
+            if flower is None:
+                break
+            yield seat, flower
+
+
 def dealt_bonus_tile(held: Sequence[Tile], counts: Sequence[int]) -> Tile | None:
     """``BonusTiles.declare_at_deal`` (M 32-33): the lowest bonus tile still in a dealt hand, if
     any."""
@@ -122,25 +135,19 @@ class OriginalCall:
         self.called = [False] * SEATS
 
     def options(
-        self,
-        seat: Seat,
-        out: list[Action],
-        discards: Sequence[Action],
-        *,
-        first_discard: bool,
-        last_draw: Tile | None,
+        self, table: Table, seat: Seat, out: list[Action], discards: Sequence[Action]
     ) -> list[Action]:
-        """Original Call comes with one's first discard, nothing claimed before (``first_discard``);
-        after it the declarer may only go out, expose a bonus tile, or discard the tile just drawn.
+        """Original Call comes with one's first discard, nothing claimed before; after it the
+        declarer may only go out, expose a bonus tile, or discard the tile just drawn.
         """
         if self.called[seat]:
             return [
                 a
                 for a in out
                 if a.kind in (ActionKind.TSUMO, ActionKind.FLOWER)
-                or (a.kind is ActionKind.DISCARD and a.tile == last_draw)
+                or (a.kind is ActionKind.DISCARD and a.tile == table.last_draw)
             ]
-        if first_discard:
+        if table.turns_taken[seat] == 0 and not table.melds[seat] and not table.must_discard:
             for a in discards:
                 tile = a.tile
                 if tile is not None and tile.kind < N_KINDS:

@@ -8,11 +8,10 @@ from typing import Sequence
 
 from ..actions import Action, ActionKind, Event, EventKind
 from ..hand import Meld, MeldType
-from ..profile import Profile
 from ..rules import RiichiRules
 from ..shapes import discard_shanten, shanten
 from ..tiles import N_KINDS, Tile
-from .common import SEATS, Seat, action, closed, discard_action, shape_waits
+from .common import SEATS, TSUMO, Seat, Table, action, closed, discard_action, shape_waits
 
 
 class Riichi:
@@ -29,26 +28,19 @@ class Riichi:
         """The declarer whose sideways discard awaits the claims (the deposit is paid once it
         passes)."""
 
-    def declarations(
-        self,
-        seat: Seat,
-        discards: Sequence[Action],
-        *,
-        hand: Sequence[Tile],
-        counts: Sequence[int],
-        melds: Sequence[Meld],
-        points: int,
-        wall_remaining: int,
-        profile: Profile,
-    ) -> list[Action]:
+    def declarations(self, table: Table, seat: Seat, discards: Sequence[Action]) -> list[Action]:
         """RIICHI with each discard that leaves a closed hand ready, when the declarer has the
         points and the wall has the tiles (the machine asks only when no call was just made)."""
+        melds = table.melds[seat]
         rules = self.rules
         if not closed(melds):
             return []
-        if points < rules.min_points or wall_remaining < rules.min_wall:
+        points = table.points[seat] + table.scores[seat]
+        if points < rules.min_points or table.wall_remaining < rules.min_wall:
             return []
-        plain = list(counts[:N_KINDS])
+        profile = table.profile
+        hand = table.hands[seat]
+        plain = table.counts[seat][:N_KINDS]
         if shanten(plain, len(melds), profile.shapes) > 0:
             return []  # no discard can leave a ready hand (a cheap test before trying each discard)
         after = discard_shanten(plain, len(melds), profile.shapes)
@@ -63,44 +55,39 @@ class Riichi:
                     out.append(action(ActionKind.RIICHI, seat, t))
         return out
 
-    def why_not(
-        self, seat: Seat, *, may_declare: bool, is_closed: bool, points: int, wall_remaining: int
-    ) -> str:
+    def why_not(self, table: Table, seat: Seat) -> str:
+        """Why the seat may not declare riichi now (the first rule its state breaks)."""
         rules = self.rules
         if self.declared[seat]:
             return "riichi is already declared"
-        if not may_declare or not is_closed:
+        if table.must_discard or not closed(table.melds[seat]):
             return "riichi needs a closed hand"
-        if points < rules.min_points:
+        if table.points[seat] + table.scores[seat] < rules.min_points:
             return f"riichi needs at least {rules.min_points} points"
-        if wall_remaining < rules.min_wall:
+        if table.wall_remaining < rules.min_wall:
             return f"riichi needs at least {rules.min_wall} tiles left in the live wall"
         return "that discard does not leave the hand ready"
 
-    def turn_options(
-        self,
-        seat: Seat,
-        *,
-        tsumo: Action | None,
-        drawn: Tile | None,
-        hand: Sequence[Tile],
-        counts: Sequence[int],
-        melds: Sequence[Meld],
-        kong_allowed: bool,
-        profile: Profile,
-    ) -> list[Action]:
+    def turn_options(self, table: Table, seat: Seat) -> list[Action]:
         """After riichi: win, an allowed concealed kong, or the drawn tile goes (001)."""
         out: list[Action] = []
-        if tsumo is not None:
-            out.append(tsumo)
-        if drawn is not None and kong_allowed and counts[drawn.kind] == 4:
+        if table.tsumo_score(seat) is not None:
+            out.append(TSUMO[seat])
+        drawn = table.last_draw
+        if drawn is None:
+            return out
+        hand = table.hands[seat]
+        if (
+            table.counts[seat][drawn.kind] == 4
+            and table.profile.table.calls.ankan
+            and table.kong_allowed()
+        ):
             rest = [t for t in hand if t.kind != drawn.kind]
             kong = Meld(MeldType.ANKAN, tuple(t for t in hand if t.kind == drawn.kind))
-            keeps = shape_waits(rest, [*melds, kong], profile) == self.waits[seat]
+            keeps = shape_waits(rest, [*table.melds[seat], kong], table.profile) == self.waits[seat]
             if keeps or not self.rules.kong_keeps_waits:
                 out.append(action(ActionKind.ANKAN, seat, Tile(drawn.kind)))
-        if drawn is not None:
-            out.append(discard_action(seat, drawn))
+        out.append(discard_action(seat, drawn))
         return out
 
     def automatic_discard(self, seat: Seat, legal: Sequence[Action]) -> Tile | None:
@@ -112,9 +99,13 @@ class Riichi:
             return legal[0].tile
         return None
 
-    def declare(self, seat: Seat, *, first_turn: bool, waits: frozenset[int]) -> Event:
-        """Declare riichi (the sideways discard follows); double riichi on an uninterrupted first
-        turn."""
+    def declare(self, table: Table, seat: Seat, tile: Tile) -> Event:
+        """Declare riichi with ``tile`` to go sideways (the discard follows); double riichi on an
+        uninterrupted first turn."""
+        rest = list(table.hands[seat])
+        rest.remove(tile)
+        waits = shape_waits(rest, table.melds[seat], table.profile)
+        first_turn = table.turns_taken[seat] == 0 and not table.interrupted
         self.declared[seat] = True
         self.double[seat] = first_turn and self.rules.double_riichi
         self.ippatsu[seat] = self.rules.ippatsu

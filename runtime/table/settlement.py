@@ -308,17 +308,12 @@ class Settlement:
         self.scored = Scored(scored) if scored is not None else None
 
     def note_call(
-        self,
-        seat: Seat,
-        tile: Tile,
-        discarder: Seat,
-        melds: Sequence[Meld],
-        held: Sequence[Tile],
-        *,
-        liability: bool,
+        self, table: Table, seat: Seat, tile: Tile, discarder: Seat, *, liability: bool
     ) -> None:
-        """A claim for a set: pao (001) and the cannon (M 90-96) note who gave the tile
-        (``held``: the discarder's tiles)."""
+        """A claim for a set, before its meld joins the seat's: pao (001) and the cannon (M 90-96)
+        note who gave the tile (the seat's sets before the call, the discarder's tiles)."""
+        melds = table.melds[seat]
+        held = table.hands[discarder]
         if liability and self.liability is not None:
             self.liability.note_call(seat, tile, discarder, melds)
         if self.scored is not None:

@@ -7,7 +7,7 @@ from typing import Any, Sequence
 from ..deadwall import DeadWall
 from ..hand import Meld
 from ..tiles import Suit, Tile, format_tiles
-from .common import SEATS, Seat, Table, WinRecord
+from .common import SEATS, Phase, Seat, Table, WinRecord
 
 
 def player_view(
@@ -48,21 +48,18 @@ def table_view(
     table: Table,
     seat: Seat | None,
     *,
-    phase: str,
-    turn: Seat,
-    wall_remaining: int,
     claim_tile: Tile | None,
-    pending: list[Seat],
     dead: DeadWall | None,
     missing: Sequence[Suit | None],
-    missing_shown: bool,
     exchange: Sequence[tuple[Tile, ...] | None] | None,
     riichi: Sequence[bool],
-    scores: Sequence[int],
 ) -> dict[str, Any]:
     """The table as plain data; with ``seat``, other players' concealed tiles and hidden choices
-    masked. What the mechanisms hold comes in: the claim window's tile, the dead wall's
-    indicators, the declared missing suits, the exchange's choices, who declared riichi."""
+    masked (the declared missing suits too, while the declaration is hidden). What the mechanisms
+    hold comes in: the claim window's tile, the dead wall's indicators, the declared missing suits,
+    the exchange's choices, who declared riichi."""
+    missing_shown = table.phase is not Phase.DECLARE
+    scores = table.scores
     players = [
         player_view(
             s,
@@ -81,12 +78,12 @@ def table_view(
     ]
     return {
         "profile": table.profile.id,
-        "phase": phase,
+        "phase": table.phase.value,
         "dealer": table.dealer,
-        "turn": turn,
-        "wall_remaining": wall_remaining,
+        "turn": table.turn,
+        "wall_remaining": table.wall_remaining,
         "claim_tile": claim_tile.mpsz if claim_tile else None,
-        "pending": pending,
+        "pending": table.pending_seats(),
         "dora_indicators": format_tiles(dead.indicators()) if dead is not None else "",
         "honba": table.honba,
         "deposits": table.deposits,

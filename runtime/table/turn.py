@@ -4,7 +4,8 @@ Kongs from hand (concealed, or a tile added to a pon; ``CallRules.kakan_drawn_ti
 exposing a bonus tile (002 §1, M 31), and the discards in tile order with their restrictions: a
 bonus tile that must be declared is never discarded (M 31), the declared missing suit goes
 first (000 §3), and after a call the kinds kuikae forbids (001). Always present (every table has
-turns); it holds no state: the machine hands it the seat's tiles.
+turns); it holds no state: it reads the seat's tiles from the table (:class:`~.common.Table`), and
+the machine hands it what other mechanisms say (the missing suit, kuikae, why riichi is refused).
 """
 
 from __future__ import annotations
@@ -15,7 +16,62 @@ from ..actions import Action, ActionKind
 from ..hand import Meld, MeldType
 from ..rules import CallRules
 from ..tiles import N_KINDS, Suit, Tile
-from .common import SUIT_FIRST_KIND, Seat, action, discard_actions, kind_discards, tile_key
+from .common import (
+    SUIT_FIRST_KIND,
+    TSUMO,
+    Phase,
+    Seat,
+    Table,
+    action,
+    discard_actions,
+    kind_discards,
+    tile_key,
+)
+
+_NO_KINDS: set[int] = set()
+"""No kind forbidden (kuikae applies only right after a call); never changed."""
+
+
+def options(
+    table: Table, seat: Seat, *, missing: Suit | None, kuikae: set[int]
+) -> tuple[list[Action], list[Action]]:
+    """What the player on turn (not in riichi) may do by the turn's own rules, and the discards
+    among them (riichi and Original Call build on those): a self-drawn win and kongs from hand
+    (neither right after a call, nor while the missing suit blocks calls), bonus tiles to expose,
+    the discards. ``missing``: the seat's declared missing suit while it still holds it (000 §3);
+    ``kuikae``: the kinds a call forbids (001), applied only right after the call."""
+    profile = table.profile
+    rules = profile.table
+    calls = rules.calls
+    hand = table.hands[seat]
+    counts = table.counts[seat]
+    must_discard = table.must_discard
+    out: list[Action] = []
+    if not must_discard and not (missing is not None and calls.missing_suit_blocks_calls):
+        if table.tsumo_score(seat) is not None:
+            out.append(TSUMO[seat])
+        melds = table.melds[seat]
+        # Only four of a kind held or a pon can make a kong: most turns spare the offers' call.
+        if ((calls.ankan and 4 in counts) or (calls.kakan and melds)) and table.kong_allowed():
+            out.extend(kong_offers(seat, counts, melds, calls, table.last_draw))
+    exposable = False
+    if profile.tiles.flowers and any(counts[N_KINDS:]):
+        # A held flower may be exposed on one's turn, after a call too; its replacement needs a
+        # tile.
+        exposable = table.wall_remaining > 0
+        if exposable:
+            out.extend(flower_offers(seat, hand))
+    found = discards(
+        seat,
+        hand,
+        counts,
+        red_fives=bool(profile.tiles.red_fives),
+        keep_flowers=exposable and not rules.bonus.discard,
+        missing_first=missing if rules.discard_missing_suit_first else None,
+        kuikae=kuikae if must_discard else _NO_KINDS,
+    )
+    out.extend(found)
+    return out, found
 
 
 def kong_offers(
@@ -73,40 +129,41 @@ def discards(
 
 
 def refusal(
+    table: Table,
     action: Action,
     legal: Sequence[Action],
     *,
-    on_turn: bool,
-    hand: Sequence[Tile],
-    in_riichi: bool,
     kuikae: set[int],
     missing: Suit | None,
     no_riichi: str,
-    kong_limit: int | None,
-    kongs: int,
-    wall_remaining: int,
     riichi_kong: bool,
     no_nine_terminals: tuple[str, str] | None,
     no_exchange: tuple[str, str],
-    kakan_drawn_tile_only: bool,
 ) -> tuple[str, str]:
     """The rule that refuses ``action`` (not among the ``legal`` ones) and why, for
-    :class:`~mjspec.runtime.actions.IllegalAction`. ``on_turn``: the seat is on turn. What the
-    mechanisms say comes in: ``no_riichi`` (why riichi is refused), ``riichi_kong`` (after riichi a
-    concealed kong must keep the waits, 001), ``no_nine_terminals`` (the abortive draw's rule, when
-    the table has it), ``no_exchange`` (the exchange's rule)."""
+    :class:`~mjspec.runtime.actions.IllegalAction`. The seat's tiles, the kongs on the table and
+    the live wall are read from the table; what the mechanisms say comes in: ``no_riichi`` (why
+    riichi is refused), ``riichi_kong`` (after riichi a concealed kong must keep the waits, 001),
+    ``no_nine_terminals`` (the abortive draw's rule, when the table has it), ``no_exchange`` (the
+    exchange's rule)."""
+    seat = action.seat
+    on_turn = table.phase is Phase.TURN
+    hand = table.hands[seat]
+    in_riichi = table.in_riichi(seat)
+    calls = table.profile.table.calls
+    kong_limit = calls.max_kongs
     kinds = sorted({a.kind.value for a in legal})
     kind = action.kind
     if kind is ActionKind.RIICHI and on_turn and ActionKind.DISCARD.value in kinds:
         return ("riichi", no_riichi)
     if on_turn and kind in (ActionKind.ANKAN, ActionKind.KAKAN, ActionKind.MINKAN):
         # The rules that refuse a kong on one's turn (001).
-        if kong_limit is not None and kongs >= kong_limit:
+        if kong_limit is not None and table.kong_count() >= kong_limit:
             return (
                 "kong-limit",
                 f"no kong may be declared once {kong_limit} kongs are on the table",
             )
-        if wall_remaining <= 0:
+        if table.wall_remaining <= 0:
             return ("kong-wall", "no kong with no tile left to draw in the live wall")
         if kind is ActionKind.ANKAN and in_riichi and riichi_kong:
             return (
@@ -118,7 +175,6 @@ def refusal(
         return no_nine_terminals
     if kind.value not in kinds:
         return ("phase", f"{kind.value} is not possible now; legal: {', '.join(kinds)}")
-    seat = action.seat
     if kind in (ActionKind.DISCARD, ActionKind.RIICHI) and action.tile is not None:
         if action.tile not in hand:
             return ("own-tiles", f"seat {seat} does not hold {action.tile}")
@@ -140,7 +196,7 @@ def refusal(
         )
     if kind is ActionKind.EXCHANGE:
         return no_exchange
-    if kind is ActionKind.KAKAN and kakan_drawn_tile_only:
+    if kind is ActionKind.KAKAN and calls.kakan_drawn_tile_only:
         return ("kakan-drawn-tile", "the tile added to a pon must be the tile just drawn")
     return (
         "tiles",

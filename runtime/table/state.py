@@ -1,0 +1,176 @@
+"""The shared table state: what every mechanism reads (:class:`~.common.Table`) and only the
+machine changes.
+
+The seats' tiles (concealed, counted by kind, melds, discards, river, flowers), the turn's facts,
+what the match carried in (round wind, honba, deposits, points), the log (events, decisions) and
+the points moved this round. :class:`~.machine.Round` is this state together with the mechanisms
+it composes; the changes here are the machine's own primitives: a tile given to or taken from a
+seat, an event emitted, a transfer paid. No mechanism lives here, so this module imports only the
+shared vocabulary.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Sequence
+
+from ..actions import Action, Event, EventKind
+from ..context import Wind
+from ..hand import Meld
+from ..profile import Profile
+from ..shapes import wait_mask
+from ..tiles import N_ALL_KINDS, N_KINDS, Tile
+from .common import SEATS, Phase, Seat, Transfer, kong_count, shape_waits
+
+
+class TableState:
+    """The round's shared state (the tiles, the turn, the log, the points) and its primitive
+    changes."""
+
+    def __init__(
+        self,
+        profile: Profile,
+        *,
+        dealer: Seat,
+        dealer_wins: int,
+        round_wind: Wind,
+        honba: int,
+        deposits: int,
+        points: Sequence[int] | None,
+    ) -> None:
+        self.profile = profile
+        self.rules = profile.table
+        self.dealer = dealer
+        self.dealer_wins = dealer_wins
+        """The dealer's consecutive wins before this round (East's 13th consecutive win is a limit
+        hand)."""
+
+        # Carried from the match.
+        self.round_wind = round_wind
+        self.honba = honba
+        self.deposits = deposits
+        """Riichi deposits on the table (carried ones included), counted in sticks."""
+        self.deposits_at_start = deposits
+        self.points: list[int] = (
+            list(points) if points is not None else [self.rules.match.start_score] * SEATS
+        )
+        """Each seat's points when the round began (riichi needs enough of them)."""
+
+        # The seats' tiles.
+        self.hands: list[list[Tile]] = [[] for _ in range(SEATS)]
+        self.counts: list[list[int]] = [[0] * N_ALL_KINDS for _ in range(SEATS)]
+        """Per seat, per kind: kept in step with ``hands`` by _give/_take."""
+        # Each seat's wait mask (bit k: one more k completes its concealed tiles) with the melds
+        # count it was made for; _give/_take drop it, so a claim check on a discard is a bit test.
+        self._wait_masks: list[tuple[int, int] | None] = [None] * SEATS
+        self.flowers: list[list[Tile]] = [[] for _ in range(SEATS)]  # exposed flowers
+        self.melds: list[list[Meld]] = [[] for _ in range(SEATS)]
+        self.discards: list[list[Tile]] = [[] for _ in range(SEATS)]
+        """Discards still in the river (a claimed one leaves it)."""
+        self.river: list[list[Tile]] = [[] for _ in range(SEATS)]
+        """Every discard, called ones included."""
+        self.discard_called = [False] * SEATS
+        self.turns_taken = [0] * SEATS  # discards made
+        self.discards_made = 0  # this round (Earth's Blessing: a win on East's first discard)
+        self.interrupted = False  # a call or kong has been made (ends every "first turn")
+        self.active = [True] * SEATS
+
+        # The log and the outcome.
+        self.scores = [0] * SEATS
+        self.events: list[Event] = []
+        self.decisions: list[Action] = []
+        self.exhausted = False
+        self.aborted: str | None = None
+
+        # The turn.
+        self.phase = Phase.OVER
+        self.turn = dealer
+        self.last_draw: Tile | None = None
+        self.drew_replacement = False
+        self.drew_last_tile = False
+        self.must_discard = False  # after a pon: no draw, so no win or kong
+
+    @property
+    def over(self) -> bool:
+        return self.phase is Phase.OVER
+
+    def active_seats(self) -> list[Seat]:
+        return [s for s in range(SEATS) if self.active[s]]
+
+    def kong_count(self) -> int:
+        """Kongs on the table, every seat's together."""
+        return kong_count(self.melds)
+
+    # ------------------------------------------------------------ the seats' tiles
+
+    def _give(self, seat: Seat, tile: Tile) -> None:
+        self.hands[seat].append(tile)
+        self.counts[seat][tile.kind] += 1
+        self._wait_masks[seat] = None
+
+    def _take(self, seat: Seat, tile: Tile) -> None:
+        hand = self.hands[seat]
+        # list.remove(tile) by kind and red: the first equal tile goes, without a dataclass == per
+        # tile.
+        kind, red = tile.kind, tile.red
+        for i, t in enumerate(hand):
+            if t.kind == kind and t.red == red:
+                del hand[i]
+                break
+        else:
+            raise ValueError(f"seat {seat} does not hold {tile}")
+        self.counts[seat][kind] -= 1
+        self._wait_masks[seat] = None
+
+    def completed_by(self, seat: Seat, kind: int) -> bool:
+        """Whether one more tile of ``kind`` completes the seat's concealed tiles (held flowers
+        aside; callers refuse those), by shape: a bit of the seat's wait mask, made once per change
+        of its tiles.
+        """
+        n_melds = len(self.melds[seat])
+        cached = self._wait_masks[seat]
+        if cached is None or cached[0] != n_melds:
+            cached = self._wait_masks[seat] = (
+                n_melds,
+                wait_mask(self.counts[seat][:N_KINDS], n_melds, self.profile.shapes),
+            )
+        return bool(cached[1] >> kind & 1)
+
+    def _shape_waits(self, seat: Seat, *, held_waits: bool = False) -> frozenset[int]:
+        return shape_waits(self.hands[seat], self.melds[seat], self.profile, held_waits=held_waits)
+
+    # ------------------------------------------------------------ the log and the points
+
+    def _emit(self, event: Event) -> None:
+        if any(event.deltas):  # most events move no points
+            for seat, d in enumerate(event.deltas):
+                self.scores[seat] += d
+        self.events.append(event)
+
+    def _pay(
+        self,
+        kind: EventKind,
+        receiver: Seat,
+        payer: Seat,
+        amount: int,
+        data: dict[str, Any] | None = None,
+    ) -> None:
+        if amount == 0 or receiver == payer:
+            return
+        deltas = [0] * SEATS
+        deltas[receiver] += amount
+        deltas[payer] -= amount
+        self._emit(
+            Event(kind, receiver, {"from": payer, "amount": amount, **(data or {})}, tuple(deltas))
+        )
+
+    def _settle(self, paid: Sequence[Event | Transfer]) -> None:
+        """Emit the events and pay the transfers a mechanism handed back, in order."""
+        for p in paid:
+            if isinstance(p, Transfer):
+                self._pay(p.kind, p.receiver, p.payer, p.amount, p.data)
+            else:
+                self._emit(p)
+
+    def _indicators(self, tiles: Sequence[Tile]) -> None:
+        for tile in tiles:
+            self._emit(Event(EventKind.INDICATOR, None, {"tile": tile.mpsz}))
