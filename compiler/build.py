@@ -33,8 +33,11 @@ if TYPE_CHECKING:
 #: A build's output: each file's path and its exact bytes.
 Outputs = list[tuple[Path, bytes]]
 
-#: The header the build writes into the native core's folder (Layout.core).
+#: The headers the build writes into the native core's folder (Layout.core): the situation's slots
+#: (from runtime/context.py SITUATION) and the numbers of the shared enums (from
+#: runtime/native_enums.py NATIVE_ENUMS).
 SITUATION_HEADER = "mjsituation.h"
+ENUMS_HEADER = "mjenums.h"
 
 
 @dataclass(frozen=True)
@@ -48,9 +51,9 @@ class Layout:
     locale: Path | None = None
     """The message catalogs of the rule documents (None: the ones bundled with the compiler)."""
     core: Path | None = None
-    """The native core's folder (``runtime/native``), which gets the header written from
-    runtime/context.py's SITUATION (``mjsituation.h``); None: a project of its own, whose build
-    leaves the installed runtime alone."""
+    """The native core's folder (``runtime/native``), which gets the headers written from
+    runtime/context.py's SITUATION (``mjsituation.h``) and runtime/native_enums.py's NATIVE_ENUMS
+    (``mjenums.h``); None: a project of its own, whose build leaves the installed runtime alone."""
 
     @classmethod
     def at(cls, root: Path) -> "Layout":
@@ -225,9 +228,10 @@ def compile_library(layout: Layout, memo: "cache.Memo | None" = None) -> BuildOu
             files[layout.generated / "native" / f"{pid}.c"] = c.native
     if not out.errors:
         if layout.core is not None:
-            from .native import situation_header
+            from .native import enums_header, situation_header
 
             files[layout.core / SITUATION_HEADER] = situation_header()
+            files[layout.core / ENUMS_HEADER] = enums_header()
         files[layout.generated / "__init__.py"] = render_registry(
             [p.id for p in out.profiles], memo
         )

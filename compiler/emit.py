@@ -25,6 +25,7 @@ from mjspec.runtime.options import OptionSpec, ScoreValue
 from mjspec.runtime.text import LANGUAGES, Text
 
 from .cache import Memo
+from .fused import WholeHandLayout, whole_hand_layout
 from .hoist import MaskNames
 from .ir import ExprIR, ProfileIR
 from .native import c_comment
@@ -124,28 +125,42 @@ def environment() -> jinja2.Environment:
     return env
 
 
-def render_engine(ir: ProfileIR, memo: Memo | None = None, native_digest: str | None = None) -> str:
-    """The formatted source of ``generated/<id>.py``; ``native_digest`` names its native engine."""
-    return format_python(render_engine_raw(ir, native_digest), memo)
+def render_engine(
+    ir: ProfileIR,
+    memo: Memo | None = None,
+    native_digest: str | None = None,
+    layout: WholeHandLayout | None = None,
+) -> str:
+    """The formatted source of ``generated/<id>.py``; ``native_digest`` names its native engine,
+    ``layout`` its whole-hand functions (compiler/fused.py; None: its own, as extending nothing).
+    """
+    return format_python(render_engine_raw(ir, native_digest, layout=layout), memo)
 
 
 def render_engine_raw(
-    ir: ProfileIR, native_digest: str | None = None, shares: str | None = None
+    ir: ProfileIR,
+    native_digest: str | None = None,
+    shares: str | None = None,
+    layout: WholeHandLayout | None = None,
 ) -> str:
     """The source of ``generated/<id>.py`` before black: the whole profile, as if it extended
     nothing (``shares``: the parent whose module compiler/share.py will make this one share, for the
-    docstring).
+    docstring), except that its whole-hand functions are ``layout``'s (compiler/fused.py: those of
+    its parent with their bits, when it extends one; None: its own).
     """
+    if layout is None:
+        layout = whole_hand_layout(ir)
     masks = MaskNames()
     for (
         e
     ) in ir.expressions:  # every mask named once, in a fixed order, before the module is written
         masks.named(e.python)
-    listed: dict[str, tuple[str, int]] = {}  # pattern id: (fused function, the pattern's bit)
-    for func, _, patterns in ir.whole_hand_lists:
-        for i, p in enumerate(patterns):
+    helpers = set(ir.helpers)
+    for f in layout.functions:  # a shared function's members as its own profile states them
+        for p in f.members:
             if p.when is not None:
-                listed[p.id] = (func, i)
+                masks.named(p.when.python)
+                helpers |= p.when.helpers
     return (
         environment()
         .get_template("engine.py.j2")
@@ -153,7 +168,9 @@ def render_engine_raw(
             ir=ir,
             native_digest=native_digest,
             masks=masks,
-            listed_ids=listed,
+            helpers=sorted(helpers),
+            fused=layout,
+            listed_ids=layout.bits,
             spec=_spec_comment,
             shares=shares,
         )

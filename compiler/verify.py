@@ -40,6 +40,7 @@ from mjspec.runtime.view import PaymentView
 from .check import check
 from .cache import Memo
 from .emit import format_python, render_engine_raw
+from .fused import WholeHandLayout, whole_hand_layout
 from .native import NativeModule, render_native
 from .errors import Location, SpecError, SpecErrors
 from .ir import AmountIR, ProfileIR
@@ -83,6 +84,9 @@ class Compiled:
     native_module: NativeModule | None = None
     """What the native engine holds (for the native engine of a profile extending this one)."""
     native_digest: str | None = None
+    whole_hand: WholeHandLayout | None = None
+    """Its whole-hand functions and their bits (compiler/fused.py), which a profile extending this
+    one keeps."""
 
 
 def compile_profile(
@@ -104,12 +108,13 @@ def compile_profile(
         native_parent = (parent.native_module, parent.native_digest)
     native, digest_or_why, native_module = render_native(ir, native_parent)
     digest = digest_or_why if native is not None else None
-    whole = render_engine_raw(ir, digest)
+    layout = whole_hand_layout(ir, parent.whole_hand if parent is not None else None)
+    whole = render_engine_raw(ir, digest, layout=layout)
     raw, defined_in = whole, {name: ir.id for name in definitions(whole)}
     modules: dict[str, ModuleType] = {}
     if parent is not None:
         shared = share(
-            render_engine_raw(ir, digest, shares=parent.ir.id),
+            render_engine_raw(ir, digest, shares=parent.ir.id, layout=layout),
             parent.whole,
             parent.ir.id,
             parent.defined_in,
@@ -129,7 +134,7 @@ def compile_profile(
         raise SpecErrors.of(errors)
     why = None if native is not None else digest_or_why
     return Compiled(
-        ir, source, engine, native, why, whole, defined_in, modules, native_module, digest
+        ir, source, engine, native, why, whole, defined_in, modules, native_module, digest, layout
     )
 
 

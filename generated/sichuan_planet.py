@@ -27,61 +27,23 @@ from mjspec.runtime.text import Text
 from mjspec.runtime.view import HandView
 from .sichuan_tfmj import PROFILE as PARENT
 from .sichuan_tfmj import (
+    _when_whole_hand_tiles as _when_whole_hand_tiles,
+    _when_whole_hand_situation as _when_whole_hand_situation,
     _require_missing_suit_absent as _require_missing_suit_absent,
     _count_root as _count_root,
-    _GROUP_FIELDS_1 as _GROUP_FIELDS_1,
 )
 
 
-def _when_whole_hand_tiles(v: HandView, asked: int = -1) -> int:
+def _when_whole_hand_tiles_sichuan_planet(v: HandView, asked: int = -1) -> int:
     # The `when` of every whole-hand pattern reading the tiles only, each written once: bit i is set
     # when the i-th of them (declaration order, as listed in whole_hand_conditions) meets it.
     # The scorer asks for every bit in one call; a pattern's own `when` asks for its bit alone.
+    # Only those whose `when` sichuan_planet changes or adds: the function of the profile it
+    #     extends tests the others.
     return int(
         0
         # spec: scoring.patterns.ping_hu.when = shape == 'standard'
         | (1 << 0 if asked & 1 << 0 and (v.shape == "standard") else 0)
-        # spec: scoring.patterns.all_triplets.when = shape == 'standard' and all(g.is_triplet
-        #     for g in sets)
-        | (
-            1 << 1
-            if asked & 1 << 1 and (v.shape == "standard" and v.set_bits & _GROUP_FIELDS_1 == 0)
-            else 0
-        )
-        # spec: scoring.patterns.full_flush.when = len(suits) == 1
-        | (1 << 2 if asked & 1 << 2 and (len(v.suits) == 1) else 0)
-        # spec: scoring.patterns.seven_pairs.when = shape == 'seven_pairs'
-        | (1 << 3 if asked & 1 << 3 and (v.shape == "seven_pairs") else 0)
-        # scoring.patterns.root: no `when`, always met
-        | (1 << 4 if asked & 1 << 4 else 0)
-        # spec: scoring.patterns.golden_hook.when = shape == 'standard' and all(g.is_triplet for
-        #     g in sets) and len(melds) == 4 and wait == 'single'
-        | (
-            1 << 5
-            if asked & 1 << 5
-            and (
-                v.shape == "standard"
-                and v.set_bits & _GROUP_FIELDS_1 == 0
-                and (len(v.melds) == 4)
-                and (v.wait == "single")
-            )
-            else 0
-        )
-    )
-
-
-def _when_whole_hand_situation(v: HandView, asked: int = -1) -> int:
-    # The `when` of every whole-hand pattern reading the situation, each written once: bit i is set
-    # when the i-th of them (declaration order, as listed in whole_hand_conditions) meets it.
-    # The scorer asks for every bit in one call; a pattern's own `when` asks for its bit alone.
-    return int(
-        0
-        # spec: scoring.patterns.hai_di.when = last_tile
-        | (1 << 0 if asked & 1 << 0 and (v.last_tile) else 0)
-        # spec: scoring.patterns.kong_bloom.when = tsumo and after_kong
-        | (1 << 1 if asked & 1 << 1 and (v.tsumo and v.after_kong) else 0)
-        # spec: scoring.patterns.robbing_kong.when = ron and robbing_kong
-        | (1 << 2 if asked & 1 << 2 and (v.ron and v.robbing_kong) else 0)
     )
 
 
@@ -127,7 +89,7 @@ PROFILE = replace(
                 fr="Main Standard",
             ),
             value=0,
-            when=ListedWhen(_when_whole_hand_tiles, 1 << 0),
+            when=ListedWhen(_when_whole_hand_tiles_sichuan_planet, 1 << 0),
             count=None,
             group="base",
             excludes=(),
@@ -257,7 +219,7 @@ PROFILE = replace(
                 fr="Voler le kong (Qiang Gang Hu)",
             ),
             value=1,
-            when=ListedWhen(_when_whole_hand_situation, 1 << 2),
+            when=ListedWhen(_when_whole_hand_situation, 1 << 3),
             count=None,
             group=None,
             excludes=(),
@@ -297,7 +259,7 @@ PROFILE = replace(
         (
             _when_whole_hand_tiles,
             (
-                "ping_hu",
+                None,
                 "all_triplets",
                 "full_flush",
                 "seven_pairs",
@@ -310,9 +272,11 @@ PROFILE = replace(
             (
                 "hai_di",
                 "kong_bloom",
+                None,
                 "robbing_kong",
             ),
         ),
+        (_when_whole_hand_tiles_sichuan_planet, ("ping_hu",)),
     ),
     examples=(
         Example(

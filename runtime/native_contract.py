@@ -15,9 +15,11 @@ from typing import Any, Callable, Literal
 
 from .backend import native_module
 from .context import MAX_COUNT
+from .hand import MeldType
+from .native_enums import MELD_CODES
 from .native_score import _native, contradiction_masks, native_core
 from .profile import Profile
-from .situation import indicator_limit
+from .situation import _MELD_CALL, indicator_limit
 
 __all__ = ["score_contract", "contract_line", "batch_profile", "native_lines"]
 
@@ -32,8 +34,9 @@ def _accepted(profile: Profile) -> bytes:
     return table
 
 
-#: runtime/native/mjscore.h MJ_MELD_* by meld type, and the call rule each needs (situation.py).
-_MELD_BITS = (("chi", 0), ("pon", 1), ("minkan", 2), ("kakan", 3), ("ankan", 4))
+#: The call rule each meld type needs (situation.py), with the core's number of the meld type
+#: (MJ_MELD_*, runtime/native_enums.py).
+_MELD_BITS = tuple((_MELD_CALL[MeldType(v)], code) for v, code in MELD_CODES.codes.items())
 
 
 def _limits(profile: Profile, reader: Any = None) -> tuple[int, int, tuple[int, ...]] | None:

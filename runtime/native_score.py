@@ -24,6 +24,7 @@ from . import context
 from .context import WinContext, WinKind
 from .engines import compiled_engine
 from .hand import GroupKind, Meld, MeldType, ShapeKind, WaitKind
+from .native_enums import GROUP_KIND_CODES, MELD_CODES, SHAPE_CODES, WAIT_CODES
 from .options import ScoreValue
 from .profile import Profile
 from .situation import _MELD_CALL, CONTRADICTIONS, impossible_win, indicator_limit, profile_facts
@@ -60,17 +61,12 @@ __all__ = [
     "WAIT_CODE",
 ]
 
-# The numbering of runtime/native/mjscore.h (fixed there; compiler/vocabulary.py uses the same).
-MELD_CODE: dict[MeldType, int] = {
-    MeldType.CHI: 0,
-    MeldType.PON: 1,
-    MeldType.MINKAN: 2,
-    MeldType.KAKAN: 3,  # MJ_MELD_SHOUMINKAN
-    MeldType.ANKAN: 4,
-}
-KIND_CODE: dict[GroupKind, int] = {k: i for i, k in enumerate(GroupKind)}
-SHAPE_CODE: dict[ShapeKind, int] = {s: i for i, s in enumerate(ShapeKind)}
-WAIT_CODE: dict[WaitKind, int] = {w: i for i, w in enumerate(WaitKind)}
+# The numbers the core gives each meld type, group kind, shape and wait: runtime/native_enums.py's
+# table, which mjspec build writes into runtime/native/mjenums.h.
+MELD_CODE: dict[MeldType, int] = {MeldType(v): i for v, i in MELD_CODES.codes.items()}
+KIND_CODE: dict[GroupKind, int] = {GroupKind(v): i for v, i in GROUP_KIND_CODES.codes.items()}
+SHAPE_CODE: dict[ShapeKind, int] = {ShapeKind(v): i for v, i in SHAPE_CODES.codes.items()}
+WAIT_CODE: dict[WaitKind, int] = {WaitKind(v): i for v, i in WAIT_CODES.codes.items()}
 
 #: The order of the ``situation`` tuple: runtime/context.py's SITUATION, whose table the native
 #: side reads too (runtime/native/mjsituation.h, written from it by `mjspec build`).

@@ -289,11 +289,14 @@ class Profile:
     needs: tuple[str, ...] = ()
     """Hand-view names the profile's expressions read that cost time to compute
     (``only_wait``, ``concealed_triplets``...): the scorer computes only these."""
-    whole_hand_conditions: tuple[tuple[HandAmount, tuple[str, ...]], ...] = ()
-    """Generated functions that test the ``when`` of a list of whole-hand patterns in one call (bit
-    i: the i-th pattern of the list meets it), each with the ids of its list: the patterns reading
-    the tiles only, then the others. The scorer uses one only while its list is exactly the patterns
-    it would test one by one (a profile whose patterns were changed falls back to that)."""
+    whole_hand_conditions: tuple[tuple[ListedConditions, tuple[str | None, ...]], ...] = ()
+    """Generated functions that test the ``when`` of several whole-hand patterns in one call, each
+    with the pattern of each of its bits (bit i set: ``ids[i]`` meets it, when asked for bit i): the
+    patterns reading the tiles only, then the others. A profile that extends another shares its
+    parent's functions (compiler/fused.py): a bit it does not use is None (a pattern it removed,
+    or changed and tests in a function of its own). The scorer uses them only while they test each
+    pattern of a list exactly once, at the bit of its ``ListedWhen`` (a profile whose patterns were
+    changed falls back to testing them one by one)."""
     options: tuple[OptionSpec, ...] = ()
     """The game options the profile declares (runtime/options.py)."""
     option_values: Options = Options()

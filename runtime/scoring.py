@@ -12,12 +12,21 @@ from __future__ import annotations
 
 import itertools
 from dataclasses import dataclass, field, replace
-from typing import Any, Callable, Mapping, Sequence
+from typing import Any, Callable, Mapping, Sequence, cast
 
 from .context import WinContext, WinKind
 from .options import OptionValue, bind_options, options_in_force
 from .hand import Arrangement, Group, GroupKind, Meld, MeldType, group_bits
-from .profile import Combine, Pattern, Pick, PointItem, Points, Profile
+from .profile import (
+    Combine,
+    ListedConditions,
+    ListedWhen,
+    Pattern,
+    Pick,
+    PointItem,
+    Points,
+    Profile,
+)
 from .situation import impossible_win
 from .shapes import arrangements, forget_waits, formal_waits, is_only_wait
 from .tiles import (
@@ -516,14 +525,7 @@ def _plan(profile: Profile) -> _Plan:
             )
 
         def conditions(listed: tuple[_Plain, ...]) -> Callable[[HandView], int] | None:
-            ids = tuple(entry[1].id for entry in listed)
-            for fn, covered in profile.whole_hand_conditions:
-                if covered == ids and all(
-                    p is profile.pattern_index.get(p.id) for _, p, *_ in listed
-                ):
-                    return fn
-            # the patterns were changed (a profile made from another): test them one by one
-            return None
+            return _listed_conditions(profile, tuple(entry[1] for entry in listed))
 
         fixed_plain = unpacked(lambda p: p.tiles_only)
         situational_plain = unpacked(lambda p: not p.tiles_only)
@@ -538,6 +540,67 @@ def _plan(profile: Profile) -> _Plan:
         )
         profile.memo["plan"] = plan
     return plan
+
+
+def _listed_conditions(
+    profile: Profile, listed: tuple[Pattern, ...]
+) -> Callable[[HandView], int] | None:
+    """The test of every ``when`` of ``listed`` at once (bit i: ``listed[i]`` meets it), from the
+    generated functions of ``profile.whole_hand_conditions``; None where they do not fit.
+
+    A profile that extends another shares its parent's functions (compiler/fused.py): one may hold
+    a bit this profile does not use (None in its list: a pattern it removed, or changed and tests
+    in a function of its own), and a list may need several functions, each asked for its bits,
+    whose bits are moved to the positions of ``listed``. Each pattern is tested by exactly one
+    function, at the bit its own ``ListedWhen`` names; anything else (a profile whose patterns
+    were changed after it was generated) is tested one by one."""
+    ids = tuple(p.id for p in listed)
+    position = {pid: i for i, pid in enumerate(ids)}
+    parts: list[tuple[ListedConditions, tuple[str | None, ...], int, dict[int, int]]] = []
+    covered = 0
+    for fn, bits in profile.whole_hand_conditions:
+        if not any(pid in position for pid in bits if pid is not None):
+            continue  # a function of the other list
+        asked = 0
+        moves: dict[int, int] = {}  # how far bits move to their patterns' positions: those bits
+        for bit, pid in enumerate(bits):
+            if pid is None:
+                continue
+            at = position.get(pid)
+            if at is None or covered >> at & 1:
+                return None  # a pattern the profile no longer lists, or one tested twice
+            when = listed[at].when
+            if when is not None and not (
+                isinstance(when, ListedWhen) and when.conditions is fn and when.bit == 1 << bit
+            ):
+                return None  # the pattern's `when` is no longer this function's bit
+            covered |= 1 << at
+            asked |= 1 << bit
+            moves[bit - at] = moves.get(bit - at, 0) | 1 << bit
+        parts.append((fn, bits, asked, moves))
+    if covered != (1 << len(ids)) - 1 or not parts:
+        return None
+    if len(parts) == 1:
+        fn, bits, asked, moves = parts[0]
+        if bits == ids:
+            # Every bit its pattern's, asked for all (the default): the function as generated.
+            return cast(Callable[[HandView], int], fn)
+        if moves == {0: asked}:
+            return lambda view: fn(view, asked)
+    joined = tuple(
+        (fn, asked, tuple((mask, max(by, 0), max(-by, 0)) for by, mask in moves.items()))
+        for fn, _, asked, moves in parts
+    )
+
+    def conditions(view: HandView) -> int:
+        met = 0
+        for fn, asked, shifts in joined:
+            got = fn(view, asked)
+            for mask, right, left in shifts:
+                met |= (got & mask) >> right << left
+        return met
+
+    return conditions
 
 
 def clear_memo(profile: Profile) -> None:

@@ -24,25 +24,31 @@ from types import ModuleType
 from typing import Any, Callable
 
 from mjspec.runtime.hand import Group, GroupKind, MeldType, group_bits
-from mjspec.runtime.profile import Pick, Profile
+from mjspec.runtime.native_enums import (
+    COMBINE_CODES,
+    GROUP_KIND_CODES,
+    MELD_CODES,
+    PICK_CODES,
+    PREFER_CODES,
+    SHAPE_CODES,
+    SUIT_CODES,
+    WAIT_CODES,
+    WIND_CODES,
+)
+from mjspec.runtime.profile import Profile
 from mjspec.runtime.tiles import Tile
 from mjspec.runtime.view import HandView, Lazy, PaymentView
 
 ROOT = Path(__file__).resolve().parent.parent
-_KINDS = list(GroupKind)
-_MELDS = {
-    0: MeldType.CHI,
-    1: MeldType.PON,
-    2: MeldType.MINKAN,
-    3: MeldType.KAKAN,
-    4: MeldType.ANKAN,
-}
-_WINDS = "ESWN"
-_SUITS = "mpsz"
-_SHAPES = ["standard", "seven_pairs", "thirteen_orphans", "knitted_straight", "honors_and_knitted"]
-_WAITS = ["two_sided", "edge", "closed", "single", "dual_pon", "thirteen_sided", "other"]
-_COMBINE = {"sequences": 0, "triplets": 1, "sets": 2}
-_PREFER = {"total": 0, "payment": 1, "points": 2}
+# The core's numbering (runtime/native_enums.py, written into mjenums.h), code to value.
+_KINDS = [GroupKind(k) for k in GROUP_KIND_CODES.values]
+_MELDS = {i: MeldType(m) for i, m in enumerate(MELD_CODES.values)}
+_WINDS = "".join(WIND_CODES.values)
+_SUITS = "".join(SUIT_CODES.values)
+_SHAPES = list(SHAPE_CODES.values)
+_WAITS = list(WAIT_CODES.values)
+_COMBINE = COMBINE_CODES.codes
+_PREFER = PREFER_CODES.codes
 
 _C_HEAD = r"""
 #define PY_SSIZE_T_CLEAN
@@ -224,7 +230,7 @@ class Bridge:
             names.append(name)
         ron = [f'{{"{role}", {self.pay(fn, tuple(names))}}}' for role, fn in P.payments.ron]
         tsumo = [f'{{"{role}", {self.pay(fn, tuple(names))}}}' for role, fn in P.payments.tsumo]
-        picks = [0 if g.pick is Pick.HIGHEST else 1 for g in P.groups]
+        picks = [PICK_CODES.codes[g.pick.value] for g in P.groups]
         without = [idx[x] for x in P.minimum.without if x in idx] if P.minimum else []
         prefer = [_PREFER[k] for k in P.prefer]
         options = [o.name for o in P.options]

@@ -17,6 +17,14 @@ from typing import Any
 
 from mjspec.runtime.context import SITUATION, SlotRead
 from mjspec.runtime.hand import Group, GroupKind, MeldType
+from mjspec.runtime.native_enums import (
+    GROUP_KIND_CODES,
+    MELD_CODES,
+    SHAPE_CODES,
+    SUIT_CODES,
+    WAIT_CODES,
+    WIND_CODES,
+)
 from mjspec.runtime.tiles import Tile
 
 U8, I8, INT, I64, U64 = ctypes.c_uint8, ctypes.c_int8, ctypes.c_int, ctypes.c_int64, ctypes.c_uint64
@@ -24,33 +32,13 @@ U8, I8, INT, I64, U64 = ctypes.c_uint8, ctypes.c_int8, ctypes.c_int, ctypes.c_in
 MAX_GROUPS, MAX_TILES, MAX_INDICATORS, MAX_PATTERNS = 14, 18, 16, 192
 ABI = 3
 
-SUITS = {"m": 0, "p": 1, "s": 2, "z": 3}
-SHAPES = {
-    "standard": 0,
-    "seven_pairs": 1,
-    "thirteen_orphans": 2,
-    "knitted_straight": 3,
-    "honors_and_knitted": 4,
-}
-WAITS = {
-    "two_sided": 0,
-    "edge": 1,
-    "closed": 2,
-    "single": 3,
-    "dual_pon": 4,
-    "thirteen_sided": 5,
-    "other": 6,
-}
-GROUP_KINDS = {
-    GroupKind.SEQUENCE: 0,
-    GroupKind.TRIPLET: 1,
-    GroupKind.KONG: 2,
-    GroupKind.PAIR: 3,
-    GroupKind.KNITTED: 4,
-    GroupKind.SINGLE: 5,
-}
-WINDS = {"E": 0, "S": 1, "W": 2, "N": 3}
-MELDS = {MeldType.CHI: 0, MeldType.PON: 1, MeldType.MINKAN: 2, MeldType.KAKAN: 3, MeldType.ANKAN: 4}
+# The numbers the core gives each value (runtime/native_enums.py, written into mjenums.h).
+SUITS: dict[str, int] = SUIT_CODES.codes
+SHAPES: dict[str, int] = SHAPE_CODES.codes
+WAITS: dict[str, int] = WAIT_CODES.codes
+GROUP_KINDS: dict[GroupKind, int] = {GroupKind(k): i for k, i in GROUP_KIND_CODES.codes.items()}
+WINDS: dict[str, int] = WIND_CODES.codes
+MELDS: dict[MeldType, int] = {MeldType(k): i for k, i in MELD_CODES.codes.items()}
 
 
 class MjTile(ctypes.Structure):
@@ -340,8 +328,8 @@ class ViewBuilder:
         get = lambda name, default=None: getattr(
             v, name, default
         )  # noqa: E731 (slots may be unset)
-        out.shape = SHAPES.get(get("shape", "standard"), 0)
-        out.wait = WAITS.get(get("wait", "other"), 6)
+        out.shape = SHAPES.get(get("shape", "standard"), SHAPES["standard"])
+        out.wait = WAITS.get(get("wait", "other"), WAITS["other"])
         for field, count in (
             ("groups", "n_groups"),
             ("sets", "n_sets"),
@@ -374,8 +362,8 @@ class ViewBuilder:
             setattr(out, name, int(get(name, 0) or 0))
         for name in VIEW_FLAGS:
             setattr(out, name, int(bool(get(name, False))))
-        out.seat_wind = WINDS.get(get("seat_wind", "E"), 0)
-        out.round_wind = WINDS.get(get("round_wind", "E"), 0)
+        out.seat_wind = WINDS.get(get("seat_wind", "E"), WINDS["E"])
+        out.round_wind = WINDS.get(get("round_wind", "E"), WINDS["E"])
         ms = get("missing_suit")
         out.missing_suit = -1 if ms is None else SUITS[ms]
         try:

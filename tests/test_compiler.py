@@ -569,13 +569,23 @@ def test_a_child_module_builds_the_profile_its_whole_module_builds(profile_id: s
     from mjspec.compiler.render import load_engine
     from mjspec.compiler.resolve import SpecLibrary
 
+    from mjspec.compiler.fused import WholeHandLayout, whole_hand_layout
+    from mjspec.compiler.ir import ProfileIR
+
     shared = importlib.import_module(f"mjspec.generated.{profile_id}")
     assert "PARENT" in vars(shared), "the bundled child module does not share its parent's"
     lib = SpecLibrary(ROOT / "specs", ROOT)
-    # The IR a build compiles the child from (compile_profile's first step); the whole module is
-    # rendered from it alone, with no parent to share.
-    ir = check(lib.resolve_file(lib.path_of(profile_id)), expected_id=profile_id)
-    whole = load_engine(render_engine(ir), profile_id)
+
+    def compiled(pid: str) -> tuple[ProfileIR, WholeHandLayout]:
+        # The IR a build compiles a profile from (compile_profile's first step) and its whole-hand
+        # functions, which keep its parent's bits (compiler/fused.py).
+        ir = check(lib.resolve_file(lib.path_of(pid)), expected_id=pid)
+        above = compiled(ir.extends)[1] if ir.extends else None
+        return ir, whole_hand_layout(ir, above)
+
+    # The whole module is rendered from the IR alone, with no parent to share.
+    ir, layout = compiled(profile_id)
+    whole = load_engine(render_engine(ir, layout=layout), profile_id)
     _same(shared.PROFILE, whole)
 
 
@@ -597,6 +607,91 @@ def test_a_child_module_states_only_what_it_changes(tmp_path: Path) -> None:
     # The parent's own module is written whole and the child's engine is the parent's with cap 4.
     engine = out.profiles[[p.id for p in out.profiles].index("house")]
     assert engine.cap == 4
+
+
+def test_a_child_that_changes_a_whole_hand_pattern_shares_its_parents_functions(
+    tmp_path: Path,
+) -> None:
+    """A child that changes one `when` and removes one pattern writes a function for the changed
+    one alone and imports its parent's two (the bits of the others do not move); its grandchild
+    changes another and imports the three, each from the module defining it; both score as the
+    whole profile tested one by one."""
+    import dataclasses
+    from types import ModuleType
+
+    from mjspec.compiler.render import load_engine_module
+    from mjspec.runtime.context import WinContext, WinKind
+    from mjspec.runtime.scoring import WinningHand, _plan, clear_memo, score_every_arrangement
+    from mjspec.runtime.tiles import Tile, parse_tiles
+
+    body = (
+        "scoring:\n  patterns:\n    ping_hu: {when: \"shape == 'standard'\"}\n"
+        "    kong_shot: null\n"
+        "examples: []\n"  # the parent's examples name kong_shot
+    )
+    layout = make_layout(
+        tmp_path,
+        {
+            "sichuan_tfmj": BASE,
+            "house": child(body),
+            "street": child(
+                "scoring:\n  patterns:\n    hai_di: {when: 'last_tile and tsumo'}\n",
+                parent="house",
+                pid="street",
+            ),
+        },
+    )
+    out = compile_library(layout)
+    assert not out.errors, out.errors
+    house = out.files[layout.generated / "house.py"]
+    defined = [n.name for n in ast.parse(house).body if isinstance(n, ast.FunctionDef)]
+    assert defined == ["_when_whole_hand_tiles_house"], defined
+    assert "_when_whole_hand_tiles as _when_whole_hand_tiles" in house
+    assert "_when_whole_hand_situation as _when_whole_hand_situation" in house
+    street = out.files[layout.generated / "street.py"]
+    defined = [n.name for n in ast.parse(street).body if isinstance(n, ast.FunctionDef)]
+    assert defined == ["_when_whole_hand_situation_street"], defined
+    imported = {
+        (n.module, a.name)
+        for n in ast.parse(street).body
+        if isinstance(n, ast.ImportFrom)
+        for a in n.names
+    }
+    assert {
+        ("house", "_when_whole_hand_tiles_house"),
+        ("sichuan_tfmj", "_when_whole_hand_tiles"),
+        ("sichuan_tfmj", "_when_whole_hand_situation"),
+    } <= imported, imported
+    house_ir = next(p for p in out.profiles if p.id == "house")
+    assert "kong_shot" not in {p.id for p in house_ir.patterns}
+    modules: dict[str, ModuleType] = {}
+    for pid in ("sichuan_tfmj", "house", "street"):
+        modules[pid] = load_engine_module(out.files[layout.generated / f"{pid}.py"], pid, modules)
+    hand = WinningHand(tuple(parse_tiles("111m234567m234p9p")), (), Tile.parse("9p"), WinKind.RON)
+    seven = WinningHand(tuple(parse_tiles("1122334455667m")), (), Tile.parse("7m"), WinKind.RON)
+    for pid in ("house", "street"):
+        profile = modules[pid].PROFILE
+        plan = _plan(profile)
+        assert plan.fixed_conditions is not None and plan.situational_conditions is not None
+        one_by_one = dataclasses.replace(profile, whole_hand_conditions=())
+        for won in (hand, seven):
+            for ctx in (
+                WinContext.from_mapping({"missing_suit": "s", "kong_shot": True}),
+                WinContext.from_mapping({"missing_suit": "s", "robbing_kong": True}),
+                WinContext.from_mapping({"missing_suit": "s", "last_tile": True}),
+            ):
+                clear_memo(profile)
+                clear_memo(one_by_one)
+                got = [
+                    (tuple(p.id for p in s.patterns), s.total)
+                    for s in score_every_arrangement(profile, won, ctx)
+                ]
+                want = [
+                    (tuple(p.id for p in s.patterns), s.total)
+                    for s in score_every_arrangement(one_by_one, won, ctx)
+                ]
+                assert got == want, (pid, won, ctx)
+                assert all("kong_shot" not in ids for ids, _ in got)
 
 
 def test_a_child_whose_parent_fails_shares_nothing(tmp_path: Path) -> None:

@@ -383,3 +383,37 @@ def test_a_new_house_rule_gets_its_native_engine_from_the_build(tmp_path: Any) -
     assert table.id == b"house" and table.has_cap == 1 and table.cap == 4
     assert module.DIGEST in out.files[layout.generated / "house.py"]
     assert compile_engines(layout.generated, ["house"]) == []  # up to date: nothing compiled again
+
+
+def test_the_shared_enums_are_numbered_in_one_place() -> None:
+    """runtime/native_enums.py numbers every enum the core shares with the glue; `mjspec build`
+    writes mjenums.h from it (build --check holds the file to the table). No other C file or
+    header of the core or of a generated module gives one of its constants a value, and no C
+    file compares a meld type with a bare number (its order is the table's to change)."""
+    import re
+    from pathlib import Path
+
+    from mjspec.compiler.native import enums_header
+    from mjspec.runtime.native_enums import NATIVE_ENUMS
+
+    root = Path(__file__).resolve().parent.parent
+    header = root / "runtime" / "native" / "mjenums.h"
+    assert header.read_text("utf-8") == enums_header()
+    for e in NATIVE_ENUMS:
+        for i, v in enumerate(e.values):
+            assert f"    {e.constant(v)} = {i}," in enums_header(), e.constant(v)
+    stems = "|".join(e.stem for e in NATIVE_ENUMS)
+    defines = re.compile(rf"\b(?:#define\s+)?MJ_(?:{stems})_[A-Z_]+\s*(?:=|\s\(?-?\d)")
+    # (below 0 is out of range whatever the order)
+    meld_number = re.compile(r"\b(?:type|meld)\s*(?:(?:==|!=|>=|<=|>)\s*\d|<\s*[1-9])")
+    sources = [
+        *(root / "runtime" / "native").glob("*.[ch]"),
+        *(root / "generated" / "native").glob("*.c"),
+    ]
+    assert len(sources) > 10
+    for path in sources:
+        if path == header:
+            continue
+        text = path.read_text("utf-8")
+        assert not defines.search(text), (path.name, defines.search(text))
+        assert not meld_number.search(text), (path.name, meld_number.search(text))

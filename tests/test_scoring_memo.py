@@ -281,3 +281,32 @@ def test_whole_hand_conditions_answer_as_the_patterns_one_by_one(profile_id: str
                     _answer(s) for s in score_every_arrangement(profile, won, situation)
                 ] == want, (won, situation)
                 seen += 1
+
+
+@pytest.mark.parametrize("profile_id", ["sichuan_planet", "riichi_tenhou_east"])
+def test_shared_whole_hand_conditions_answer_as_the_patterns_one_by_one(profile_id: str) -> None:
+    """A profile that extends another tests its whole-hand patterns with its parent's generated
+    functions, each asked for the bits it uses (compiler/fused.py; sichuan_planet changes one
+    `when` and removes a pattern), and that gives the answers of testing each pattern in turn."""
+    from handkit import random_context, random_hand
+
+    from mjspec.runtime.scoring import _plan
+
+    profile = load_profile(profile_id)
+    plan = _plan(profile)
+    assert plan.fixed_conditions is not None and plan.situational_conditions is not None
+    one_by_one = dataclasses.replace(profile, whole_hand_conditions=())
+    rng = random.Random(15)
+    scored = 0
+    for _ in range(400):
+        hand = random_hand(rng, profile)
+        ctx = random_context(rng, profile, hand)
+        clear_memo(profile)
+        clear_memo(one_by_one)
+        try:
+            want = [_answer(s) for s in score_every_arrangement(one_by_one, hand, ctx)]
+        except ValueError:
+            continue  # a hand this profile refuses is refused either way
+        assert [_answer(s) for s in score_every_arrangement(profile, hand, ctx)] == want
+        scored += any(s.legal for s in score_every_arrangement(profile, hand, ctx))
+    assert scored >= 50, scored  # enough legal wins to have met most patterns

@@ -8,8 +8,10 @@
  * of the best arrangement) lives once in the core. Nothing here names a
  * profile: what profiles differ in is a field of mj_profile.
  *
- * Numbering of the vocabulary's enums (compiler/vocabulary.py) is fixed here
- * and nowhere else; the lowering emits these constants.
+ * The numbers of the enums the core shares with the glue and the generated
+ * modules (suit, shape, wait, group kind, wind, meld type, combine, pick,
+ * prefer) come from one table, runtime/native_enums.py, which `mjspec build`
+ * writes into mjenums.h; the lowering emits those constants.
  */
 #ifndef MJSCORE_H
 #define MJSCORE_H
@@ -18,35 +20,10 @@
 
 #include "mjsituation.h" /* the situation's slots and fields (written from runtime/context.py) */
 
-#define MJ_ABI 3 /* bumped whenever a struct below (or mjsituation.h) changes: the core refuses other modules */
+#define MJ_ABI 3 /* bumped whenever a struct below (or mjsituation.h, or a number of mjenums.h) changes: the core refuses other modules */
 
-/* suit: m p s z (the vocabulary's SUIT; flowers never reach expressions) */
-enum { MJ_SUIT_M = 0, MJ_SUIT_P = 1, MJ_SUIT_S = 2, MJ_SUIT_Z = 3 };
-/* shape */
-enum {
-    MJ_SHAPE_STANDARD = 0,
-    MJ_SHAPE_SEVEN_PAIRS = 1,
-    MJ_SHAPE_THIRTEEN_ORPHANS = 2,
-    MJ_SHAPE_KNITTED_STRAIGHT = 3,
-    MJ_SHAPE_HONORS_AND_KNITTED = 4
-};
-/* wait */
-enum {
-    MJ_WAIT_TWO_SIDED = 0,
-    MJ_WAIT_EDGE = 1,
-    MJ_WAIT_CLOSED = 2,
-    MJ_WAIT_SINGLE = 3,
-    MJ_WAIT_DUAL_PON = 4,
-    MJ_WAIT_THIRTEEN_SIDED = 5,
-    MJ_WAIT_OTHER = 6
-};
-/* group kind */
-enum { MJ_GK_SEQUENCE = 0, MJ_GK_TRIPLET = 1, MJ_GK_KONG = 2, MJ_GK_PAIR = 3, MJ_GK_KNITTED = 4, MJ_GK_SINGLE = 5 };
-/* wind: E S W N; an Optional(wind) that is None is MJ_NONE */
-enum { MJ_WIND_E = 0, MJ_WIND_S = 1, MJ_WIND_W = 2, MJ_WIND_N = 3 };
-#define MJ_NONE (-1)
-/* meld type of a declared group (runtime/hand.py MeldType order); MJ_NONE for a group read from the hand */
-enum { MJ_MELD_CHI = 0, MJ_MELD_PON = 1, MJ_MELD_MINKAN = 2, MJ_MELD_SHOUMINKAN = 3, MJ_MELD_ANKAN = 4 }; /* SHOUMINKAN: MeldType.KAKAN */
+#include "mjenums.h" /* the numbers of the shared enums (written from runtime/native_enums.py) */
+#define MJ_NONE (-1) /* no value: an Optional that is None, no meld (a group read from the hand), no group, no combine */
 
 /* A tile as expressions see it: kind 0..33 (1m..9m 0..8, 1p..9p 9..17, 1s..9s 18..26, 1z..7z 27..33). */
 typedef struct {
@@ -157,9 +134,6 @@ typedef struct {
     uint8_t fallback, bonus, limit, tiles_only, members_only;
 } mj_pattern;
 
-enum { MJ_COMBINE_SEQUENCES = 0, MJ_COMBINE_TRIPLETS = 1, MJ_COMBINE_SETS = 2 };
-enum { MJ_PICK_HIGHEST = 0, MJ_PICK_ALL = 1 };
-enum { MJ_PREFER_TOTAL = 0, MJ_PREFER_PAYMENT = 1, MJ_PREFER_POINTS = 2 };
 
 typedef struct {
     const char *id, *name_en, *section;

@@ -25,6 +25,7 @@
 #include <string.h>
 
 #include "mjsituation.h" /* the situation's slots (MJ_SIT_*), written from runtime/context.py */
+#include "mjenums.h"     /* MJ_WIND_*, MJ_MELD_*, written from runtime/native_enums.py */
 
 #define N_CODES 84
 #define MAX_PARSED 32
@@ -128,28 +129,27 @@ static int wind_code(PyObject *v) {
     }
     if (w[0] != '\0' && w[1] == '\0') {
         switch (w[0]) {
-        case 'E': return 0;
-        case 'S': return 1;
-        case 'W': return 2;
-        case 'N': return 3;
+        case 'E': return MJ_WIND_E;
+        case 'S': return MJ_WIND_S;
+        case 'W': return MJ_WIND_W;
+        case 'N': return MJ_WIND_N;
         }
     }
     return -1;
 }
 
 static int meld_code(const char *t) {
-    /* runtime/native/mjscore.h MJ_MELD_* */
-    if (strcmp(t, "chi") == 0) return 0;
-    if (strcmp(t, "pon") == 0) return 1;
-    if (strcmp(t, "minkan") == 0) return 2;
-    if (strcmp(t, "kakan") == 0) return 3;
-    if (strcmp(t, "ankan") == 0) return 4;
+    if (strcmp(t, "chi") == 0) return MJ_MELD_CHI;
+    if (strcmp(t, "pon") == 0) return MJ_MELD_PON;
+    if (strcmp(t, "minkan") == 0) return MJ_MELD_MINKAN;
+    if (strcmp(t, "kakan") == 0) return MJ_MELD_KAKAN;
+    if (strcmp(t, "ankan") == 0) return MJ_MELD_ANKAN;
     return -1;
 }
 
 /* The meld's tiles form its type (runtime/hand.py Meld.__post_init__). */
 static int meld_shape_ok(int type, const uint8_t *codes, int n) {
-    int want = (type >= 2) ? 4 : 3;
+    int want = (type == MJ_MELD_CHI || type == MJ_MELD_PON) ? 3 : 4;
     if (n != want)
         return 0;
     int k[4];
@@ -164,7 +164,7 @@ static int meld_shape_ok(int type, const uint8_t *codes, int n) {
             k[j] = k[j - 1];
             k[j - 1] = t;
         }
-    if (type == 0)
+    if (type == MJ_MELD_CHI)
         return k[0] < 27 && k[1] == k[0] + 1 && k[2] == k[0] + 2 && k[2] / 9 == k[0] / 9;
     for (int i = 1; i < n; i++)
         if (k[i] != k[0])

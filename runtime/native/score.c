@@ -851,7 +851,7 @@ static int parse_melds(PyObject *melds, melds_t *out) {
         }
         long type = PyLong_AsLong(PyTuple_GET_ITEM(m, 0));
         if (type == -1 && PyErr_Occurred()) return -1;
-        if (type < MJ_MELD_CHI || type > MJ_MELD_ANKAN) {
+        if (type < 0 || type >= MJ_N_MELD) {
             PyErr_SetString(PyExc_ValueError, "meld type out of range");
             return -1;
         }
