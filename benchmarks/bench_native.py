@@ -35,10 +35,10 @@ Cold, and how: every round measures a fresh slice of one seeded corpus of distin
 hand is measured twice in a run), in fresh processes (one per side and round: mjspec Python, mjspec
 default, anchor; run in turn, round after round). An mjspec process first scores a separate warm-up
 slice of the corpus (``--warm``, 5,000 hands, with their win checks and shanten: the per-suit
-decomposition tables and the profile's plan fill, as in any long-running engine, and stay warm; a
-suit vector the warm-up missed is still solved inside the timed pass), then calls
+decomposition tables, the profile's plan and its native scorer fill, as in any long-running engine,
+and stay warm; a suit vector the warm-up missed is still solved inside the timed pass), then calls
 ``mjspec.runtime.scoring.clear_memo(profile)`` before each timed pass, so no answer comes from the
-per-hand memo. The figure is the process's CPU time (``time.process_time``) around each pass alone;
+per-hand memo (it keeps only what the profile alone decides: ``scoring.PROFILE_DERIVED``). The figure is the process's CPU time (``time.process_time``) around each pass alone;
 the table gives the median over the rounds with the slowest and fastest round (on a shared machine
 the spread says how far to trust a figure), and each ratio is the median of the rounds' own ratios
 (mjspec and the anchor timed in the same round). After timing, each mjspec process digests its

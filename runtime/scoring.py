@@ -603,13 +603,29 @@ def _listed_conditions(
     return conditions
 
 
+#: The entries of ``Profile.memo`` made from the profile alone, never from a hand: its scoring
+#: plan, its native scorer and what the native glue reads of its rules once. A long-running engine
+#: holds them whatever hands it has seen, so :func:`clear_memo` keeps them.
+PROFILE_DERIVED = frozenset(
+    {
+        "plan",
+        "native_score",
+        "native_evaluate",
+        "accepted",
+        "native_accepted",
+        "native_limits",
+        "native_names",
+        "native_fragments",
+    }
+)
+
+
 def clear_memo(profile: Profile) -> None:
     """Forget every hand ``profile`` has scored (and the formal waits of every hand); for cold
-    measurements."""
-    plan = profile.memo.get("plan")
+    measurements. What the profile alone decides (:data:`PROFILE_DERIVED`) stays."""
+    kept = {k: v for k, v in profile.memo.items() if k in PROFILE_DERIVED}
     profile.memo.clear()
-    if plan is not None:
-        profile.memo["plan"] = plan
+    profile.memo.update(kept)
     forget_waits()
 
 

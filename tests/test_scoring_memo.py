@@ -191,6 +191,38 @@ def test_bundled_patterns_marked_tiles_only_run_on_tiles_alone() -> None:
             evaluate(profile, *got)
 
 
+@pytest.mark.parametrize("profile_id", ["gb_mcr", "classical_xmj"])
+def test_clear_memo_forgets_every_hand_and_keeps_what_the_profile_alone_decides(
+    profile_id: str,
+) -> None:
+    """A cold measurement forgets every hand (the remembered tiles, texts and combinations) but
+    not the profile's plan and native scorer: a long-running engine has those whatever it has
+    seen, so rebuilding them per pass is no part of a hand's cost."""
+    from mjspec.runtime.scoring import PROFILE_DERIVED
+
+    profile = load_profile(profile_id)
+    rng = random.Random(5)
+    wins = [w for w in (random_gb_win(rng) for _ in range(40)) if w is not None]
+    if profile_id != "gb_mcr":  # plain suited hands: every profile scores those
+        wins = [
+            (h, dataclasses.replace(c, flowers="", missing_suit=None))
+            for h, c in wins
+            if not any(t.is_honor or t.is_flower for t in (*h.concealed, h.win_tile))
+            and not h.melds
+        ]
+    assert wins
+    before = [_answer(evaluate(profile, *w))[:-1] for w in wins]  # the native backend, if built (no arrangement)
+    assert [_answer(evaluate(profile, *w, reference=True))[:-1] for w in wins] == before
+    assert "tiles" in profile.memo  # the Python engine remembered the hands ...
+    kept = {k: profile.memo[k] for k in PROFILE_DERIVED if k in profile.memo}
+    assert "plan" in kept and "native_evaluate" in kept
+    clear_memo(profile)
+    assert set(profile.memo) == set(kept)  # ... and are forgotten
+    assert all(profile.memo[k] is v for k, v in kept.items())  # the same plan and scorer
+    assert [_answer(evaluate(profile, *w))[:-1] for w in wins] == before
+    assert [_answer(evaluate(profile, *w, reference=True))[:-1] for w in wins] == before
+
+
 def _formal_waits_by_definition(c: list[int], n_melds: int) -> set[int]:
     out = set()
     for k in range(N_KINDS):
