@@ -38,12 +38,13 @@ slice of the corpus (``--warm``, 5,000 hands, with their win checks and shanten:
 decomposition tables, the profile's plan and its native scorer fill, as in any long-running engine,
 and stay warm; a suit vector the warm-up missed is still solved inside the timed pass), then calls
 ``mjspec.runtime.scoring.clear_memo(profile)`` before each timed pass, so no answer comes from the
-per-hand memo (it keeps only what the profile alone decides: ``scoring.PROFILE_DERIVED``). The figure is the process's CPU time (``time.process_time``) around each pass alone;
-the table gives the median over the rounds with the slowest and fastest round (on a shared machine
-the spread says how far to trust a figure), and each ratio is the median of the rounds' own ratios
-(mjspec and the anchor timed in the same round). After timing, each mjspec process digests its
-answers (legal, total, fu, payments of every hand; every win check and shanten), and the run says
-whether the two backends agreed. Figures are printed, never asserted.
+per-hand memo (it keeps only what the profile alone decides: ``scoring.PROFILE_DERIVED``). The
+figure is the process's CPU time (``time.process_time``) around each pass alone; the table gives the
+median over the rounds with the slowest and fastest round (on a shared machine the spread says how
+far to trust a figure), and each ratio is the median of the rounds' own ratios (mjspec and the
+anchor timed in the same round). After timing, each mjspec process digests its answers (legal,
+total, fu, payments of every hand; every win check and shanten), and the run says whether the two
+backends agreed. Figures are printed, never asserted.
 """
 
 from __future__ import annotations

@@ -211,7 +211,8 @@ def test_clear_memo_forgets_every_hand_and_keeps_what_the_profile_alone_decides(
             and not h.melds
         ]
     assert wins
-    before = [_answer(evaluate(profile, *w))[:-1] for w in wins]  # the native backend, if built (no arrangement)
+    # the native backend, if built (it names no arrangement)
+    before = [_answer(evaluate(profile, *w))[:-1] for w in wins]
     assert [_answer(evaluate(profile, *w, reference=True))[:-1] for w in wins] == before
     assert "tiles" in profile.memo  # the Python engine remembered the hands ...
     kept = {k: profile.memo[k] for k in PROFILE_DERIVED if k in profile.memo}
