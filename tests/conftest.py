@@ -41,6 +41,32 @@ settings.register_profile(
 settings.load_profile("ci")
 
 
+#: The tests of ten seconds and more (CPU on this project's two-core machine), started before all
+#: others: xdist hands the tests out in collection order, so one of these collected near the end
+#: (test_tutorial.py, test_typing.py) would leave one worker running it alone while the other idles.
+STARTED_FIRST = (
+    "test_hostile_specs.py::test_mutated_specs_validate_and_build_alike",
+    "test_tutorial.py::test_tutorial_runs_as_written",
+    "test_hostile_specs.py::test_bundled_specs_validate",
+    "test_compiler.py::test_generation_is_deterministic_across_hash_seeds",
+    "test_build_cache.py::test_a_changed_spec_fails_check_whatever_the_cache_holds",
+    "test_riichi_table.py::test_every_standard_tenhou_game_replays_at_the_table",
+    "test_typing.py::test_mypy_strict",
+    "test_format.py::test_hand_written_code_is_black_formatted",
+)
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """The tests of :data:`STARTED_FIRST` first, longest first; the others keep their order."""
+    rank = {name: i for i, name in enumerate(STARTED_FIRST)}
+
+    def first(item: pytest.Item) -> int:
+        name = f"{item.path.name}::{item.name.split('[')[0]}"
+        return rank.get(name, len(rank))
+
+    items.sort(key=first)
+
+
 def all_profiles() -> list[Profile]:
     return [load_profile(pid) for pid in profile_ids()]
 
