@@ -41,8 +41,8 @@ settings.register_profile(
 settings.load_profile("ci")
 
 
-#: The tests of ten seconds and more (CPU on this project's two-core machine), started before all
-#: others: xdist hands the tests out in collection order, so one of these collected near the end
+#: The tests of ten seconds and more (CPU on this project's two-core machine), longest first.
+#: xdist hands the tests out in collection order, so one of these collected near the end
 #: (test_tutorial.py, test_typing.py) would leave one worker running it alone while the other idles.
 STARTED_FIRST = (
     "test_hostile_specs.py::test_mutated_specs_validate_and_build_alike",
@@ -57,14 +57,23 @@ STARTED_FIRST = (
 
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
-    """The tests of :data:`STARTED_FIRST` first, longest first; the others keep their order."""
+    """The tests of :data:`STARTED_FIRST` spread over the first half of the run, in that order;
+    the others keep theirs. Spread, not gathered at the front: xdist starts each worker on a block
+    of consecutive tests (an eighth of them each, with two workers), and one block holding them
+    all would make that worker the last to finish."""
     rank = {name: i for i, name in enumerate(STARTED_FIRST)}
 
-    def first(item: pytest.Item) -> int:
-        name = f"{item.path.name}::{item.name.split('[')[0]}"
-        return rank.get(name, len(rank))
+    def name(item: pytest.Item) -> str:
+        return f"{item.path.name}::{item.name.split('[')[0]}"
 
-    items.sort(key=first)
+    first = sorted((item for item in items if name(item) in rank), key=lambda i: rank[name(i)])
+    if not first:
+        return
+    rest = [item for item in items if name(item) not in rank]
+    step = max(1, len(items) // 2 // len(first))
+    for place, item in enumerate(first):
+        rest.insert(place * step, item)
+    items[:] = rest
 
 
 def all_profiles() -> list[Profile]:
