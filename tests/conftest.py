@@ -41,6 +41,41 @@ settings.register_profile(
 settings.load_profile("ci")
 
 
+#: The tests of ten seconds and more (CPU on this project's two-core machine), longest first.
+#: xdist hands the tests out in collection order, so one of these collected near the end
+#: (test_tutorial.py, test_typing.py) would leave one worker running it alone while the other idles.
+STARTED_FIRST = (
+    "test_hostile_specs.py::test_mutated_specs_validate_and_build_alike",
+    "test_tutorial.py::test_tutorial_runs_as_written",
+    "test_hostile_specs.py::test_bundled_specs_validate",
+    "test_compiler.py::test_generation_is_deterministic_across_hash_seeds",
+    "test_build_cache.py::test_a_changed_spec_fails_check_whatever_the_cache_holds",
+    "test_riichi_table.py::test_every_standard_tenhou_game_replays_at_the_table",
+    "test_typing.py::test_mypy_strict",
+    "test_format.py::test_hand_written_code_is_black_formatted",
+)
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """The tests of :data:`STARTED_FIRST` spread over the first half of the run, in that order;
+    the others keep theirs. Spread, not gathered at the front: xdist starts each worker on a block
+    of consecutive tests (an eighth of them each, with two workers), and one block holding them
+    all would make that worker the last to finish."""
+    rank = {name: i for i, name in enumerate(STARTED_FIRST)}
+
+    def name(item: pytest.Item) -> str:
+        return f"{item.path.name}::{item.name.split('[')[0]}"
+
+    first = sorted((item for item in items if name(item) in rank), key=lambda i: rank[name(i)])
+    if not first:
+        return
+    rest = [item for item in items if name(item) not in rank]
+    step = max(1, len(items) // 2 // len(first))
+    for place, item in enumerate(first):
+        rest.insert(place * step, item)
+    items[:] = rest
+
+
 def all_profiles() -> list[Profile]:
     return [load_profile(pid) for pid in profile_ids()]
 
@@ -87,22 +122,26 @@ def _run_folder(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 
 @pytest.fixture(scope="session", autouse=True)
-def _black_once_per_text(tmp_path_factory: pytest.TempPathFactory) -> Iterator[None]:
+def _black_once_per_text(
+    request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory
+) -> Iterator[None]:
     """Black's answer kept by its input text for the test run, where a build has no memo of its own.
 
     Exact, not an approximation: ``format_python`` without a memo is black on the text with one
     fixed mode, a pure function, and the memo (``compiler/cache.py``) is the one ``mjspec build``
     keeps: keyed by the text, black's version and mode, each entry checked against its hash (a
     damaged or half-written entry is computed again). The run's memo starts as a copy of the
-    project's, made by the first worker. Builds given a memo (``mjspec build``) keep their own,
-    and builds in a subprocess run black as always.
+    project's and of what the last test run formatted (kept in pytest's cache folder, pruned to
+    what that run used: :func:`pytest_sessionfinish`), made by the first worker. Builds given a
+    memo (``mjspec build``) keep their own, and builds in a subprocess run black as always.
     """
     from mjspec.compiler import cache, emit
     from mjspec.compiler.build import Layout, _black_salt
 
     folder = _run_folder(tmp_path_factory) / "black"
     project = cache.memo_folder(Layout.bundled(), "black")
-    _once(folder.with_name("black.seeded"), lambda: _seed(folder, project))
+    kept = _kept_black(request.config)
+    _once(folder.with_name("black.seeded"), lambda: _seed(folder, project, kept))
     memo = cache.Memo(folder, _black_salt())
     original = emit.format_python
     formatted = functools.lru_cache(maxsize=None)(lambda raw: original(raw, memo))
@@ -115,12 +154,53 @@ def _black_once_per_text(tmp_path_factory: pytest.TempPathFactory) -> Iterator[N
         yield
     finally:
         emit.format_python = original  # type: ignore[assignment]
+        if kept is not None:
+            _keep(folder, kept, memo.used)
 
 
-def _seed(folder: Path, project: Path) -> None:
-    if project.is_dir():
-        shutil.copytree(project, folder, dirs_exist_ok=True)
+def _seed(folder: Path, project: Path, kept: Path | None) -> None:
+    for source in (project, kept):
+        if source is not None and source.is_dir():
+            shutil.copytree(source, folder, dirs_exist_ok=True)
     folder.mkdir(parents=True, exist_ok=True)
+
+
+def _kept_black(config: pytest.Config) -> Path | None:
+    """Where black's answers outlive the test run (None: pytest runs without its cache)."""
+    store = getattr(config, "cache", None)
+    return None if store is None else Path(store.mkdir("mjspec-black"))
+
+
+def _keep(folder: Path, kept: Path, used: set[str]) -> None:
+    """Copy the run memo's entries this process used to ``kept`` (each whole or not at all), and
+    say which they were, for :func:`pytest_sessionfinish` to prune ``kept`` to the run's."""
+    for key in sorted(used):
+        entry, target = folder / key, kept / key
+        if entry.exists() and not target.exists():
+            staged = target.with_name(f".{key}.tmp")
+            shutil.copyfile(entry, staged)
+            os.replace(staged, target)
+    said = folder.with_name("black.used")
+    said.mkdir(exist_ok=True)
+    (said / os.environ.get("PYTEST_XDIST_WORKER", "main")).write_text("\n".join(sorted(used)))
+
+
+def pytest_sessionfinish(session: pytest.Session) -> None:
+    """Prune the kept black answers to those the run's processes used (run once, by the process
+    that started the workers, after they are done)."""
+    if os.environ.get("PYTEST_XDIST_WORKER") is not None:
+        return
+    kept = _kept_black(session.config)
+    factory = getattr(session.config, "_tmp_path_factory", None)
+    if kept is None or factory is None:
+        return
+    said = factory.getbasetemp() / "black.used"
+    if not said.is_dir():  # no test asked for the memo
+        return
+    used = {key for part in said.iterdir() for key in part.read_text().split()}
+    for entry in kept.iterdir():
+        if entry.name not in used:
+            entry.unlink()
 
 
 def _once(marker: Path, step: "Callable[[], None]") -> None:

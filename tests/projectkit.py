@@ -13,10 +13,16 @@ COPIED = ("__init__.py", "py.typed", "app", "compiler", "runtime", "generated", 
 
 def copy_project(tmp_path: Path, extra: tuple[str, ...] = ()) -> Path:
     """The project copied as the package ``mjspec`` under ``tmp_path`` (import it with
-    PYTHONPATH=tmp_path)."""
+    PYTHONPATH=tmp_path).
+
+    The compiled native modules come along, with their times, as in a checkout after ``pip install
+    -e .``: a ``mjspec build`` in the copy then compiles only the engines whose C source it changes
+    or adds (compiler/native_build.py), instead of all of them (about 1 s of CPU each), and a module
+    built from an older source is never used (its ``DIGEST`` must match the engine's).
+    """
     pkg = tmp_path / "mjspec"
     pkg.mkdir()
-    ignore = shutil.ignore_patterns("__pycache__", "*.pyc", "*.so")
+    ignore = shutil.ignore_patterns("__pycache__", "*.pyc")
     for name in COPIED + extra:
         src = ROOT / name
         if src.is_dir():

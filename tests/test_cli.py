@@ -365,8 +365,10 @@ def test_ctrl_c_during_simulate_reports_once_and_leaves_nothing(tmp_path: Path) 
             "mjspec.app.cli",
             "simulate",
             "sichuan_tfmj",
+            # Far more than can finish before the signal, native or not; the progress bar first
+            # shows after 1% of them (app/simulate.py), so every game more is CPU spent waiting.
             "--games",
-            "20000",  # far more than can finish before the signal, native or not
+            "2000",
             "--workers",
             "2",
             "--json",
@@ -382,7 +384,7 @@ def test_ctrl_c_during_simulate_reports_once_and_leaves_nothing(tmp_path: Path) 
     )
     assert proc.stderr is not None
     progress = b""
-    while b"/20000 games" not in progress:  # the progress bar shows that some games have finished
+    while b"/2000 games" not in progress:  # the progress bar shows that some games have finished
         byte = proc.stderr.read(1)
         assert byte, "simulate ended before it could be interrupted"
         progress += byte
@@ -393,7 +395,7 @@ def test_ctrl_c_during_simulate_reports_once_and_leaves_nothing(tmp_path: Path) 
     assert "Traceback" not in stderr and "KeyboardInterrupt" not in stderr
     [line] = [ln for ln in stderr.splitlines() if "interrupted" in ln]
     assert re.fullmatch(
-        r"mjspec: simulate interrupted: \d+ of 20000 game\(s\) finished; nothing written", line
+        r"mjspec: simulate interrupted: \d+ of 2000 game\(s\) finished; nothing written", line
     )
     assert not stats.exists() and not list(tmp_path.iterdir())
     deadline = time.monotonic() + 10

@@ -20,11 +20,17 @@ def test_mypy_strict(tmp_path: Path) -> None:
     # `mjspec` pointing at the project root gives it the real package layout.
     (tmp_path / "mjspec").symlink_to(ROOT, target_is_directory=True)
     mypy = str(Path(sys.executable).parent / "mypy")
+    # mypy's own incremental cache, kept between runs in its usual (git-ignored) folder: a module
+    # is checked again when its text or that of a module it depends on changed (mypy compares
+    # hashes when the path or time differs), so an unchanged tree takes 0.3 s of CPU instead of
+    # 10 s, and a type error in any module is still found.
+    cache_dir = ROOT / ".mypy_cache"
     res = subprocess.run(
         [
             mypy,
             "--strict",
-            "--no-incremental",
+            "--cache-dir",
+            str(cache_dir),
             "-p",
             "mjspec.runtime",
             "-p",
