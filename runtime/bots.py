@@ -14,7 +14,7 @@ from .table import Round
 from .context import WinKind
 from .scoring import WinningHand, evaluate
 from .shapes import discard_shanten, shanten, waits
-from .tiles import N_ALL_KINDS, N_KINDS, Tile
+from .tiles import N_KINDS, Tile
 
 
 class RandomBot:
@@ -58,13 +58,14 @@ class GreedyBot:
             least = min(hand.profile.tiles.suits, key=lambda s: held[s])
             return next(a for a in legal if a.suit == least)
         if ActionKind.DISCARD in kinds:
-            choice = self._turn(hand, seat, legal)
+            choice = self._turn(hand, seat, legal, kinds)
             if ActionKind.ORIGINAL_CALL in kinds and choice.kind is ActionKind.DISCARD:
                 # Original Call (M 55) only with a calling hand: after it the hand may not change.
-                rest = list(hand.hands[seat])
                 assert choice.tile is not None
-                rest.remove(choice.tile)
-                if self._shanten(hand, rest, len(hand.melds[seat])) == 0:
+                rest = hand.counts[seat][:N_KINDS]  # the seat's tiles by kind, less the discard
+                if choice.tile.kind < N_KINDS:  # a flower is no hand-forming kind
+                    rest[choice.tile.kind] -= 1
+                if _shanten_of(hand, rest, len(hand.melds[seat])) == 0:
                     return Action(ActionKind.ORIGINAL_CALL, seat, tile=choice.tile)
             if ActionKind.RIICHI in kinds and choice.kind is ActionKind.DISCARD:
                 # Ready and closed: declare riichi (its yaku and its bonus make the hand worth
@@ -87,18 +88,10 @@ class GreedyBot:
 
     # -- helpers
 
-    def _shanten(self, hand: Round, tiles: Sequence[Tile], n_melds: int) -> int:
-        counts = [0] * N_ALL_KINDS
-        for t in tiles:
-            counts[t.kind] += 1
-        counts = counts[:N_KINDS]
-        if sum(counts) not in (13 - 3 * n_melds, 14 - 3 * n_melds):
-            return 8  # holding a flower: not comparable, and the bot exposes flowers first anyway
-        return shanten(counts, n_melds, hand.profile.shapes)
-
-    def _turn(self, hand: Round, seat: int, legal: Sequence[Action]) -> Action:
-        tiles = hand.hands[seat]
-        discards = [a for a in legal if a.kind is ActionKind.DISCARD]
+    def _turn(
+        self, hand: Round, seat: int, legal: Sequence[Action], kinds: set[ActionKind]
+    ) -> Action:
+        discards = [a for a in legal if a.kind is _DISCARD]
         if hand.holds_missing(seat):
             # The missing suit must go first: throw its least connected tile.
             counts = hand.counts[seat]
@@ -122,24 +115,25 @@ class GreedyBot:
         best_value = 99
         best: list[Action] = []  # the discards of the lowest shanten, in the table's order
         for a in discards:
-            assert a.tile is not None
-            value = after[a.tile.kind]
+            value = after[a.tile.kind]  # type: ignore[union-attr]
             if value < best_value:
                 best_value, best = value, [a]
             elif value == best_value:
                 best.append(a)
-        for kong in legal:
-            if kong.kind is not ActionKind.ANKAN and kong.kind is not ActionKind.KAKAN:
-                continue
-            assert kong.tile is not None
-            kind = kong.tile.kind
-            if kong.kind is ActionKind.ANKAN:
-                rest, melds = [t for t in tiles if t.kind != kind], n_melds + 1
-            else:
-                rest, melds = list(tiles), n_melds
-                rest.remove(next(t for t in tiles if t.kind == kind))
-            if self._shanten(hand, rest, melds) <= best_value:
-                return kong
+        if ActionKind.ANKAN in kinds or ActionKind.KAKAN in kinds:
+            for kong in legal:
+                if kong.kind is not ActionKind.ANKAN and kong.kind is not ActionKind.KAKAN:
+                    continue
+                assert kong.tile is not None
+                kind = kong.tile.kind
+                rest = list(counts)  # the tiles by kind once the kong is made
+                if kong.kind is ActionKind.ANKAN:
+                    rest[kind], melds = 0, n_melds + 1
+                else:
+                    rest[kind] -= 1
+                    melds = n_melds
+                if _shanten_of(hand, rest, melds) <= best_value:
+                    return kong
         if best_value == 0 and hand.profile.minimum is not None and len(best) > 1:
             # Under a win floor (GB's 8 fan) a ready hand is only worth keeping if some wait
             # is a legal win: prefer the discards whose waits score, and score the most.
@@ -152,7 +146,11 @@ class GreedyBot:
         choice = best[0]
         low, luck = _connectivity(counts, choice.tile), draw()
         for a in best[1:]:
-            c, r = _connectivity(counts, a.tile), draw()
+            k = a.tile.kind  # type: ignore[union-attr]
+            c = 2 * counts[k]  # _connectivity, written out: asked for every candidate
+            for n in _NEAR[k]:
+                c += counts[n]
+            r = draw()
             if c < low or (c == low and r < luck):
                 choice, low, luck = a, c, r
         return choice
@@ -163,17 +161,14 @@ class GreedyBot:
         passing = next(a for a in legal if a.kind is ActionKind.PASS)
         if hand.holds_missing(seat) or tile.suit == hand.missing[seat]:
             return passing
-        tiles = hand.hands[seat]
+        # The seat's tiles by kind (a held flower is no hand-forming kind): the table keeps them.
+        held = hand.counts[seat][:N_KINDS]
         n_melds = len(hand.melds[seat])
-        now = self._shanten(hand, tiles, n_melds)
+        now = _shanten_of(hand, held, n_melds)
         for chi in (a for a in legal if a.kind is ActionKind.CHI):
-            rest = list(tiles)
+            counts = list(held)  # less the two tiles the chi takes from the hand
             for t in chi.tiles:
-                rest.remove(t)
-            counts = [0] * 34
-            for t in rest:
-                if t.kind < N_KINDS:  # a held flower is no hand-forming kind
-                    counts[t.kind] += 1
+                counts[t.kind] -= 1
             if sum(counts) == 14 - 3 * (n_melds + 1):
                 if min(discard_shanten(counts, n_melds + 1, hand.profile.shapes).values()) < now:
                     return chi
@@ -181,18 +176,13 @@ class GreedyBot:
             act = next((a for a in legal if a.kind is kind), None)
             if act is None:
                 continue
-            rest = [t for t in tiles if t.kind != tile.kind] + [
-                t for t in tiles if t.kind == tile.kind
-            ][3 if kind is ActionKind.MINKAN else 2 :]
+            counts = list(held)  # less the tiles the call takes (three for a kong, two for a pon)
+            counts[tile.kind] = max(0, counts[tile.kind] - (3 if kind is ActionKind.MINKAN else 2))
             if kind is ActionKind.MINKAN:
-                after = self._shanten(hand, rest, n_melds + 1)
+                after = _shanten_of(hand, counts, n_melds + 1)
                 if after <= now:
                     return act
             else:
-                counts = [0] * 34
-                for t in rest:
-                    if t.kind < N_KINDS:  # a held flower is no hand-forming kind
-                        counts[t.kind] += 1
                 if sum(counts) != 14 - 3 * (n_melds + 1):
                     continue
                 after = min(discard_shanten(counts, n_melds + 1, hand.profile.shapes).values())
@@ -265,3 +255,17 @@ _NEIGHBOURS = [
     for k in range(27)
 ]
 """The kinds within two of each suited kind, in its own suit."""
+
+_NEAR = (*_NEIGHBOURS, *[()] * (N_KINDS - 27))
+""":data:`_NEIGHBOURS` for every hand-forming kind (an honor has none)."""
+
+_DISCARD = ActionKind.DISCARD
+
+
+def _shanten_of(hand: Round, counts: list[int], n_melds: int) -> int:
+    """Shanten of these hand-forming counts (a held flower left out), or 8 when they do not make a
+    waiting or a drawn hand: one holding a flower is not comparable, and the bot exposes flowers
+    first anyway."""
+    if sum(counts) not in (13 - 3 * n_melds, 14 - 3 * n_melds):
+        return 8
+    return shanten(counts, n_melds, hand.profile.shapes)

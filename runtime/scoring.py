@@ -1365,6 +1365,40 @@ def _preference_key(prefer: Sequence[str], s: Score) -> tuple[int, ...]:
 # ---------------------------------------------------------------------------
 
 
+#: The concealed groups a loser's tiles are read as, by kind: a pung where three or more of a kind
+#: are held, a pair where two are (immutable values, made once).
+_LOSING_TRIPLETS = tuple(Group(GroupKind.TRIPLET, kind, True) for kind in range(N_KINDS))
+_LOSING_PAIRS = tuple(Group(GroupKind.PAIR, kind, True) for kind in range(N_KINDS))
+_NEVER = Lazy(lambda: False)
+"""A loser has no winning tile, so no (live) only wait: a shared Lazy that is always False."""
+
+
+def _losing_plan(profile: Profile) -> tuple[Any, ...] | None:
+    """How :func:`score_losing_hand` tests the profile's patterns, remembered in its memo: per
+    list of the scorer's plan (``tiles_only`` patterns, the others), the generated test of every
+    ``when`` at once and each pattern's (declaration index, pattern, count, value); None when a
+    combination pattern (which a loser's reading cannot score) or a pattern tested one by one
+    sends it the long way."""
+    memo = profile.memo
+    if "losing_plan" in memo:
+        return memo["losing_plan"]  # type: ignore[no-any-return]
+    plan = _plan(profile)
+    lists = (
+        (plan.fixed_plain, plan.fixed_conditions),
+        (plan.situational_plain, plan.situational_conditions),
+    )
+    found: tuple[Any, ...] | None = tuple(
+        (conditions, tuple((i, p, count, value) for i, p, _, count, value, _ in plain))
+        for plain, conditions in lists
+    )
+    if profile.combination_patterns or any(
+        conditions is None and plain for plain, conditions in lists
+    ):
+        found = None
+    memo["losing_plan"] = found
+    return found
+
+
 def score_losing_hand(
     profile: Profile, concealed: Sequence[Tile], melds: Sequence[Meld], ctx: WinContext
 ) -> Score:
@@ -1372,39 +1406,44 @@ def score_losing_hand(
     pungs where three or more of a kind are held and pairs where two are (the reading that scores
     most: chows score nothing, and 003 lets losers declare several scoring pairs). The profile's
     patterns and point items see ``winner`` false; ``Score.value`` is the hand's value."""
-    for tile in (*concealed, *(t for m in melds for t in m.tiles)):
-        why = profile.tiles.refusal(tile)
-        if why is not None:
-            raise HandError(why)
-    counts = counts34([t for t in concealed if not t.is_flower])
+    meld_tiles = [t for m in melds for t in m.tiles]
+    accepted = _accepted(profile)  # every tile of the set but the flowers: refusal() says None
+    for tile in (*concealed, *meld_tiles):
+        if not accepted[2 * tile.kind + tile.red]:
+            why = profile.tiles.refusal(tile)
+            if why is not None:
+                raise HandError(why)
+    counts = [0] * N_KINDS
+    for t in concealed:
+        if t.kind < N_KINDS:  # a held flower is never part of a reading
+            counts[t.kind] += 1
     groups: list[Group] = [m.group for m in melds]
     for kind in range(N_KINDS):
-        if counts[kind] >= 3:
-            groups.append(Group(GroupKind.TRIPLET, kind, True))
-        elif counts[kind] == 2:
-            groups.append(Group(GroupKind.PAIR, kind, True))
-    all_tiles = tuple(
-        t for t in (*concealed, *(t for m in melds for t in m.tiles)) if not t.is_flower
-    )
+        n = counts[kind]
+        if n >= 2:
+            groups.append(_LOSING_TRIPLETS[kind] if n >= 3 else _LOSING_PAIRS[kind])
+    all_tiles = tuple([t for t in (*concealed, *meld_tiles) if t.kind < N_KINDS])
     totals = list(counts)
-    for m in melds:
-        for t in m.tiles:
-            totals[t.kind] += 1
+    for t in meld_tiles:
+        totals[t.kind] += 1
+    mask = 0
+    for t in all_tiles:
+        mask |= 1 << t.kind
     options = options_in_force(profile, ctx.options)
     view = HandView()
     view.shape = "standard"
     view.groups = tuple(groups)
-    view.sets = tuple(g for g in groups if g.kind in _SET_KINDS)
+    view.sets = tuple([g for g in groups if g.kind in _SET_KINDS])
     view.set_bits = group_bits(view.sets)
     view.group_bits = group_bits(groups)
     view.pair = None
-    view.melds = tuple(m.group for m in melds)
+    view.melds = tuple([m.group for m in melds])
     view.wait = "other"
     view.win_tile = all_tiles[0] if all_tiles else Tile(0)
     view.tiles = all_tiles
-    view.tile_mask = sum(1 << kind for kind in {t.kind for t in all_tiles})
-    view.suits = frozenset(t.suit.value for t in all_tiles)
-    view.four_of_a_kinds = sum(1 for c in totals if c == 4)
+    view.tile_mask = mask
+    view.suits = frozenset([suit for suit, kinds in _SUIT_MASKS if mask & kinds])
+    view.four_of_a_kinds = totals.count(4)
     view.is_closed = all(m.type.is_concealed for m in melds)
     view.tsumo = view.ron = False
     view.last_tile = view.after_kong = view.kong_shot = view.robbing_kong = view.first_draw = (
@@ -1420,22 +1459,45 @@ def score_losing_hand(
     view.winner = view.original_call = view.kong_upon_kong = False
     view.dealer_wins = 0
     view.dora_indicators = view.ura_indicators = ()
-    view.concealed_triplets = sum(1 for g in groups if g.is_triplet and g.concealed)
-    view._only_wait = view._only_live_wait = Lazy(lambda: False)
+    concealed_triplets = 0
+    for g in groups:
+        if g.is_triplet and g.concealed:
+            concealed_triplets += 1
+    view.concealed_triplets = concealed_triplets
+    view._only_wait = view._only_live_wait = _NEVER
     view._options = options
     view._discard_group = None
     view._counts, view._concealed_counts = totals, counts
     hits: list[Hit] = []
-    for p in profile.patterns:
-        if p.combine is not None:
-            raise NotImplementedError(
-                f"scoring a losing hand with the combination pattern {p.id!r}"
-            )
-        if p.when is not None and not p.when(view):
-            continue
-        n = p.count(view) if p.count is not None else 1
-        if n > 0:
-            hits.append((p, p.value if isinstance(p.value, int) else p.value(view), n, None))
+    losing = _losing_plan(profile)
+    if losing is None:
+        for p in profile.patterns:
+            if p.combine is not None:
+                raise NotImplementedError(
+                    f"scoring a losing hand with the combination pattern {p.id!r}"
+                )
+            if p.when is not None and not p.when(view):
+                continue
+            n = p.count(view) if p.count is not None else 1
+            if n > 0:
+                hits.append((p, p.value if isinstance(p.value, int) else p.value(view), n, None))
+    else:
+        # Every pattern's `when` in one call per list of the plan (the generated test of them
+        # all), the patterns met then taken in declaration order, as the long way takes them.
+        met: list[tuple[int, Pattern, Any, Any]] = []
+        for conditions, entries in losing:
+            if not entries:
+                continue
+            bits = conditions(view)
+            while bits:
+                low = bits & -bits
+                bits ^= low
+                met.append(entries[low.bit_length() - 1])
+        met.sort(key=_first)
+        for _, p, count, value in met:
+            n = count(view) if count is not None else 1
+            if n > 0:
+                hits.append((p, value if isinstance(value, int) else value(view), n, None))
     kept = apply_relations(profile, hits) if len(hits) > 1 else hits
     scored = _aggregate(kept)
     total = sum(p.points for p in scored)
@@ -1460,3 +1522,7 @@ def score_losing_hand(
     )
     value = named.get(profile.payments.hand_value) if profile.payments.hand_value else None
     return Score(True, None, scored, total, capped, fu, {}, None, limit, items, value)
+
+
+def _first(entry: tuple[int, Pattern, Any, Any]) -> int:
+    return entry[0]

@@ -13,7 +13,7 @@ from ..actions import Action, ActionKind, Event, EventKind
 from ..hand import Meld, MeldType
 from ..rules import CallRules, PassRules, PassWinRule
 from ..scoring import Score
-from ..tiles import N_KINDS, Suit, Tile, format_tiles
+from ..tiles import N_ALL_KINDS, N_KINDS, Suit, Tile, format_tiles
 from .common import (
     MINKAN,
     PASS,
@@ -115,47 +115,60 @@ class Claims:
         ``kong_allowed``: a replacement tile and room under the kong limit (asked only of a seat
         that could make an open kong). A win is the table's to score
         (:meth:`~.common.Table.ron_score`); the rest as :meth:`wire` says."""
-        self.open(tile, discarder, after_kong=after_kong, last_tile=last_tile)
+        # open(), written out: every discard opens a window.
+        self.tile = tile
+        self.discarder = discarder
+        self.after_kong = after_kong
+        self.is_last_tile = last_tile
+        self.responses = {}
+        self.completes = completes = set()
         options: dict[int, list[Action]] = {}
+        kind = tile.kind
+        if kind >= N_KINDS:  # a discarded flower cannot be claimed (002 §1)
+            self.options = options
+            return False
         calls = self.rules
         passing, riichi, missing, watch = self.passing, self.riichi, self.missing, self.watch
         original_call = self.original_call
-        kind = tile.kind
-        # A discarded flower cannot be claimed (002 §1); the last discard only where the rules
-        # allow.
-        callable_tile = not tile.is_flower
+        # The last discard is callable only where the rules allow.
         calls_open = calls.last_discard_callable or live_wall
         chi_seat = (discarder + 1) % SEATS if calls.chi and kind < 27 else -1
-        for offset in range(1, SEATS if callable_tile else 1):
-            seat = (discarder + offset) % SEATS
-            if not table.active[seat]:
+        chi_pairs = _CHI_PAIRS[kind]
+        active, all_counts, completed_by = table.active, table.counts, table.completed_by
+        flowers = self.flowers
+        for seat in _OTHERS[discarder]:  # nearest the discarder first
+            if not active[seat]:
                 continue
-            acts: list[Action] = []
-            counts = table.counts[seat]
+            acts: list[Action] | None = None
+            counts = all_counts[seat]
             # The bit test of the seat's wait mask first: most discards complete nobody's hand (a
             # held flower is never part of a winning shape), and neither furiten nor a win need
             # looking at then.
-            if not (self.flowers and any(counts[N_KINDS:])) and table.completed_by(seat, kind):
+            if not (flowers and any(counts[N_KINDS:])) and completed_by(seat, kind):
                 if watch is not None and not watch[seat]:
-                    self.completes.add(seat)
+                    completes.add(seat)
                 if table.ron_score(seat, tile, robbing=False) is not None:
-                    acts.append(RON[seat])
+                    acts = [RON[seat]]
             n = counts[kind]
+            # A chi needs both other tiles of one of its sequences (chi_options finds none else).
+            chi = seat == chi_seat and any(counts[low] and counts[high] for low, high in chi_pairs)
             if (
-                calls_open and (n >= 2 or seat == chi_seat) and (riichi is None or not riichi[seat])
+                calls_open and (n >= 2 or chi) and (riichi is None or not riichi[seat])
             ):  # after riichi only a win (001)
                 suit = missing[seat] if missing is not None else None
-                blocked = suit is not None and (holds_suit(counts, suit) or tile.suit == suit)
+                blocked = suit is not None and (tile.suit == suit or holds_suit(counts, suit))
                 if not blocked:
+                    if acts is None:
+                        acts = []
                     if (
                         calls.pon
                         and n >= 2
                         and (passing is None or kind not in passing.pon_block[seat])
                     ):
-                        acts.extend(self.pon_options(seat, tile, table.hands[seat]))
+                        acts.extend(self.pon_options(seat, tile, table.hands[seat], counts))
                     if calls.minkan and n >= 3 and kong_allowed():
                         acts.append(MINKAN[seat])
-                    if seat == chi_seat:
+                    if chi:
                         acts.extend(self.chi_options(seat, tile, table.hands[seat], counts))
             if acts:
                 if original_call is not None:
@@ -334,7 +347,9 @@ class Claims:
 
     # ------------------------------------------------------------ call options
 
-    def pon_options(self, seat: Seat, tile: Tile, hand: Sequence[Tile]) -> list[Action]:
+    def pon_options(
+        self, seat: Seat, tile: Tile, hand: Sequence[Tile], counts: Sequence[int]
+    ) -> list[Action]:
         """PON; with red fives, one option per distinct pair of tiles the caller could give up (the
         other stays in hand)."""
         plain, n_plain, red, n_red = held_copies(hand, tile.kind)
@@ -345,7 +360,7 @@ class Claims:
             pairs.append((plain, red))  # type: ignore[arg-type]
         if n_red >= 2:
             pairs.append((red, red))  # type: ignore[arg-type]
-        if self.rules.kuikae and not _discard_left_after(hand, pairs[0], {tile.kind}):
+        if self.rules.kuikae and not _discard_left_after(len(hand), counts, {tile.kind}):
             return []
         if len(pairs) == 1:
             return [PON[seat]]
@@ -355,22 +370,16 @@ class Claims:
         self, seat: Seat, tile: Tile, hand: Sequence[Tile], counts: Sequence[int]
     ) -> list[Action]:
         out: list[Action] = []
-        k, n = tile.kind, tile.number
-        for start in (n - 2, n - 1, n):
-            if start < 1 or start + 2 > 9:
-                continue
-            low, high = (
-                (k - 2, k - 1)
-                if start == n - 2
-                else (k - 1, k + 1) if start == n - 1 else (k + 1, k + 2)
-            )
+        kuikae = self.rules.kuikae
+        for low, high in _CHI_PAIRS[tile.kind]:  # the sequences ending, in the middle, starting
             if counts[low] and counts[high]:
-                # One option per distinct choice of tiles (a red five or a plain one).
-                for a in distinct_copies(hand, low):
-                    for b in distinct_copies(hand, high):
+                # One option per distinct choice of tiles (a red five or a plain one): only a five
+                # can be red, so another kind held is its plain tile.
+                for a in distinct_copies(hand, low) if low in _FIVES else (_PLAIN[low],):
+                    for b in distinct_copies(hand, high) if high in _FIVES else (_PLAIN[high],):
                         pair = (a, b)
-                        if self.rules.kuikae and not _discard_left_after(
-                            hand, pair, kuikae_kinds(tile, pair)
+                        if kuikae and not _discard_left_after(
+                            len(hand), counts, kuikae_kinds(tile, pair), pair
                         ):
                             continue
                         out.append(action(ActionKind.CHI, seat, tiles=pair))
@@ -400,17 +409,41 @@ def kuikae_kinds(tile: Tile, tiles: Sequence[Tile]) -> set[int]:
     return out
 
 
-def _discard_left_after(hand: Sequence[Tile], taken: Sequence[Tile], forbidden: set[int]) -> bool:
-    """Whether a tile outside ``forbidden`` stays in hand once ``taken`` (tiles of the hand) leave
+def _discard_left_after(
+    held: int, counts: Sequence[int], forbidden: set[int], taken: Sequence[Tile] = ()
+) -> bool:
+    """Whether a tile outside ``forbidden`` stays in a hand of ``held`` tiles, counted by kind in
+    ``counts``, once ``taken`` (tiles of the hand; none given: tiles of a forbidden kind) leave
     it."""
-    kept = 0
-    for t in hand:
-        if t.kind not in forbidden:
-            kept += 1
+    kept = held
+    for kind in forbidden:
+        kept -= counts[kind]
     for t in taken:
         if t.kind not in forbidden:
             kept -= 1
     return kept > 0
+
+
+_OTHERS = tuple(
+    tuple((discarder + offset) % SEATS for offset in range(1, SEATS)) for discarder in range(SEATS)
+)
+"""The seats that may claim each seat's discard, nearest the discarder first."""
+
+_CHI_PAIRS: tuple[tuple[tuple[int, int], ...], ...] = tuple(
+    tuple(
+        (low, high)
+        for low, high in ((kind - 2, kind - 1), (kind - 1, kind + 1), (kind + 1, kind + 2))
+        if kind < 27 and low // 9 == kind // 9 == high // 9 and low >= 0
+    )
+    for kind in range(N_ALL_KINDS)
+)
+"""Per kind, the other two kinds of each sequence it completes, in the order the sequence starts
+two below it, one below it, at it (within its suit; honors and flowers make none)."""
+
+_FIVES = frozenset(first + 4 for first in (0, 9, 18))
+"""The kinds a red five can be (a five of a suit)."""
+
+_PLAIN = tuple(Tile(kind) for kind in range(N_ALL_KINDS))
 
 
 class Passing:

@@ -262,12 +262,16 @@ def discard_action(seat: Seat, tile: Tile) -> Action:
     return action
 
 
-for _seat in range(
-    SEATS
-):  # the plain tiles' discards exist from the start: kind_discards reads them
+for _seat in range(SEATS):  # every tile's discard exists from the start: kind_discards and
+    # discard_actions read them without a test
     for _kind in range(N_ALL_KINDS):
         _DISCARD_ACTIONS[_seat][2 * _kind] = Action(ActionKind.DISCARD, _seat, tile=Tile(_kind))
-del _seat, _kind
+    for _first, _ in SUIT_LAYOUT.values():
+        if _first + 4 < 27:  # a suit's five, the only kind a red tile can be
+            _DISCARD_ACTIONS[_seat][2 * (_first + 4) + 1] = Action(
+                ActionKind.DISCARD, _seat, tile=Tile(_first + 4, True)
+            )
+del _seat, _kind, _first
 
 _PLAIN_KEYS = [2 * kind for kind in range(N_ALL_KINDS)]
 
@@ -283,11 +287,7 @@ def discard_actions(seat: Seat, tiles: Sequence[Tile]) -> list[Action]:
     """One DISCARD per distinct tile of ``tiles``, in tile order (a red five after the plain
     fives)."""
     by_key = _DISCARD_ACTIONS[seat]
-    keys = sorted({2 * t.kind + t.red for t in tiles})
-    for k in keys:
-        if by_key[k] is None:
-            by_key[k] = Action(ActionKind.DISCARD, seat, tile=Tile(k >> 1, bool(k & 1)))
-    return [by_key[k] for k in keys]  # type: ignore[misc]
+    return [by_key[k] for k in sorted({2 * t.kind + t.red for t in tiles})]  # type: ignore[misc]
 
 
 _ACTIONS: dict[tuple[Any, ...], Action] = {}

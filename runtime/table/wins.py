@@ -33,11 +33,15 @@ class Wins:
 
     def __init__(self, profile: Profile) -> None:
         self.profile = profile
+        self._flowers = profile.tiles.flowers  # whether a seat can hold a flower at all
+        self._shapes = profile.shapes
+        self._live_wait = "only_live_wait" in profile.needs
         self.records: list[WinRecord] = []
         self.events = 0
         """Win events so far (several rons on one discard are one event,
         :attr:`WinRecord.order`)."""
-        self._tsumo_at = (-1, -1)
+        self._tsumo_at = -1  # the event count and seat the kept self-draw score is for
+        self._tsumo_seat = -1
         self._tsumo_cached: Score | None = None
 
     # ------------------------------------------------------------ the situation
@@ -86,7 +90,7 @@ class Wins:
             original_call=original_call,
             dealer_wins=table.dealer_wins if seat == table.dealer else 0,
             riichi_sticks=table.deposits,
-            exhausted=exhausted_kinds(table) if "only_live_wait" in self.profile.needs else "",
+            exhausted=exhausted_kinds(table) if self._live_wait else "",
         )
 
     # ------------------------------------------------------------ scores
@@ -102,8 +106,9 @@ class Wins:
         next event. ``upon_kong``: the draw follows a kong made with a loose tile (Kong upon Kong);
         ``fan_limits``: per seat, a passed win's fan, which this win must exceed
         (``TableRules.passing``)."""
-        if self._tsumo_at != (seat, len(table.events)):
-            self._tsumo_at = (seat, len(table.events))
+        at = len(table.events)
+        if self._tsumo_at != at or self._tsumo_seat != seat:
+            self._tsumo_at, self._tsumo_seat = at, seat
             limit = fan_limits[seat] if fan_limits is not None else None
             self._tsumo_cached = self._tsumo_score(table, seat, upon_kong, limit)
         return self._tsumo_cached
@@ -111,15 +116,15 @@ class Wins:
     def _tsumo_score(
         self, table: Table, seat: Seat, upon_kong: bool, fan_limit: int | None
     ) -> Score | None:
-        hand = table.hands[seat]
         drawn = table.last_draw
         if drawn is None:
             return None
         counts = table.counts[seat]
-        if any(counts[N_KINDS:]) or not is_complete(
-            counts[:N_KINDS], len(table.melds[seat]), self.profile.shapes
+        if (self._flowers and any(counts[N_KINDS:])) or not is_complete(
+            counts[:N_KINDS], len(table.melds[seat]), self._shapes
         ):
             return None  # an unexposed flower is never part of a winning shape
+        hand = table.hands[seat]
         rest = list(hand)
         rest.remove(drawn)
         # Heavenly and earthly hands: the seat's first draw, before any call or kong (001).
@@ -256,12 +261,13 @@ class Wins:
             copies=profile.tiles.copies,
         )
         best: int | None = None
+        if not found:
+            return best
+        # One situation for every wait: nothing at the table changes between them.
+        ctx = table.win_context(seat)
+        concealed, held = tuple(table.hands[seat]), tuple(melds)
         for kind in sorted(found):
-            score = evaluate(
-                profile,
-                WinningHand(tuple(table.hands[seat]), tuple(melds), Tile(kind), WinKind.RON),
-                table.win_context(seat),
-            )
+            score = evaluate(profile, WinningHand(concealed, held, Tile(kind), WinKind.RON), ctx)
             if score.legal:
                 value = payment(score.payments)
                 best = value if best is None else max(best, value)
