@@ -272,6 +272,8 @@ class Round(TableState):
         return list(hit)
 
     def _legal_actions(self, seat: Seat) -> list[Action]:
+        if self.phase is Phase.TURN:  # the commonest first: only the seat to play is asked
+            return self._turn_options(seat) if seat == self.turn else []
         if seat not in self.pending_seats():
             return []
         if self.phase is Phase.EXCHANGE:
@@ -280,8 +282,6 @@ class Round(TableState):
         if self.phase is Phase.DECLARE:
             assert self.missing_suit is not None
             return self.missing_suit.options(seat, self.profile.tiles.suits)
-        if self.phase is Phase.TURN:
-            return self._turn_options(seat)
         return list(self.claims.options[seat])
 
     def can(self, action: Action) -> bool:
@@ -494,8 +494,14 @@ class Round(TableState):
         self.clocks.timing.append(None)
         getattr(self, _HANDLERS.get(action.kind, "_do_response"))(action)
         # Automation: a riichi player's drawn tile goes when discarding it is their only option
-        # (001).
-        while (tile := self._automatic_discard()) is not None:
+        # (001). Most turns are no riichi player's: that is asked before the automation is.
+        riichi = self.riichi
+        while (
+            riichi is not None
+            and self.phase is Phase.TURN
+            and riichi.declared[self.turn]
+            and (tile := self._automatic_discard()) is not None
+        ):
             self._do_discard(discard_action(self.turn, tile), automatic=True)
         return self.events[start:]
 
@@ -580,7 +586,8 @@ class Round(TableState):
     def _do_discard(self, action: Action, *, automatic: bool = False, riichi: bool = False) -> None:
         seat, tile = action.seat, action.tile
         assert tile is not None
-        self._note_passed_tsumo(seat)
+        if self.passing is not None and not self.must_discard:
+            self._note_passed_tsumo(seat)
         self._take(seat, tile)
         self.discards[seat].append(tile)
         self.river[seat].append(tile)
