@@ -806,11 +806,13 @@ def _json_call(text: str) -> _JsonCall:
     if len(body) % 2 or not body.isdigit():
         raise ValueError(f"call {text!r} is not two-digit tile codes around one letter")
     codes = [int(body[i : i + 2]) for i in range(0, len(body), 2)]
-    first = pos // 2
-    ordered = (codes[first],) + tuple(codes[:first] + codes[first + 1 :])
     want = {"c": 3, "p": 3, "m": 4, "k": 4, "a": 4}[letter]
     if len(codes) != want:
         raise ValueError(f"call {text!r} has {len(codes)} tiles, a {letter!r} call has {want}")
+    first = pos // 2
+    if pos % 2 or first >= len(codes):  # the letter marks the tile code that follows it
+        raise ValueError(f"call {text!r}: the letter {letter!r} must stand before a tile code")
+    ordered = (codes[first],) + tuple(codes[:first] + codes[first + 1 :])
     rel = 0 if letter == "a" else _CALL_SOURCE.get((letter, pos), -1)
     if rel < 0:
         raise ValueError(f"call {text!r}: the letter {letter!r} cannot stand at position {pos}")

@@ -75,6 +75,15 @@ def test_tenhou6_huge_integer_is_refused_with_the_file() -> None:
         parse_tenhou6(text, "f.json")
 
 
+def test_a_call_letter_after_its_last_tile_is_refused() -> None:
+    """The letter of a tenhou.net/6 call marks the tile code after it: "1212p12" is a pon of the
+    middle 12, and a letter with no code after it ("121212p", found by the long fuzz run, which
+    crashed on it) names no called tile."""
+    assert '"1212p12"' in TENHOU6
+    message = refusal(TENHOU6.replace('"1212p12"', '"121212p"', 1), parse_tenhou6, "f.json")
+    assert message.startswith("f.json") and "must stand before a tile code" in message
+
+
 def test_cli_refuses_a_bad_log_in_one_line(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
