@@ -14,7 +14,7 @@ from .table import Round
 from .context import WinKind
 from .scoring import WinningHand, evaluate
 from .shapes import discard_shanten, shanten, waits
-from .tiles import N_KINDS, Tile
+from .tiles import N_ALL_KINDS, N_KINDS, Tile
 
 
 class RandomBot:
@@ -245,7 +245,7 @@ def _connectivity(counts: Sequence[int], tile: Tile | None) -> int:
         return 0
     k = tile.kind
     score = 2 * counts[k]
-    for n in _NEIGHBOURS[k] if k < 27 else ():
+    for n in _NEAR[k]:
         score += counts[n]
     return score
 
@@ -256,8 +256,8 @@ _NEIGHBOURS = [
 ]
 """The kinds within two of each suited kind, in its own suit."""
 
-_NEAR = (*_NEIGHBOURS, *[()] * (N_KINDS - 27))
-""":data:`_NEIGHBOURS` for every hand-forming kind (an honor has none)."""
+_NEAR = (*_NEIGHBOURS, *[()] * (N_ALL_KINDS - 27))
+""":data:`_NEIGHBOURS` for every kind (an honor or a flower has none)."""
 
 _DISCARD = ActionKind.DISCARD
 

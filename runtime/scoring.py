@@ -609,6 +609,7 @@ def _listed_conditions(
 PROFILE_DERIVED = frozenset(
     {
         "plan",
+        "losing_plan",
         "native_score",
         "native_evaluate",
         "accepted",

@@ -13,7 +13,7 @@ from ..actions import Action, ActionKind, Event, EventKind
 from ..hand import Meld, MeldType
 from ..rules import CallRules, PassRules, PassWinRule
 from ..scoring import Score
-from ..tiles import N_ALL_KINDS, N_KINDS, Suit, Tile, format_tiles
+from ..tiles import _PLAIN_TILES, _RED_TILES, N_ALL_KINDS, N_KINDS, Suit, Tile, format_tiles
 from .common import (
     MINKAN,
     PASS,
@@ -375,8 +375,10 @@ class Claims:
             if counts[low] and counts[high]:
                 # One option per distinct choice of tiles (a red five or a plain one): only a five
                 # can be red, so another kind held is its plain tile.
-                for a in distinct_copies(hand, low) if low in _FIVES else (_PLAIN[low],):
-                    for b in distinct_copies(hand, high) if high in _FIVES else (_PLAIN[high],):
+                for a in distinct_copies(hand, low) if low in _RED_TILES else (_PLAIN_TILES[low],):
+                    for b in (
+                        distinct_copies(hand, high) if high in _RED_TILES else (_PLAIN_TILES[high],)
+                    ):
                         pair = (a, b)
                         if kuikae and not _discard_left_after(
                             len(hand), counts, kuikae_kinds(tile, pair), pair
@@ -439,11 +441,6 @@ _CHI_PAIRS: tuple[tuple[tuple[int, int], ...], ...] = tuple(
 )
 """Per kind, the other two kinds of each sequence it completes, in the order the sequence starts
 two below it, one below it, at it (within its suit; honors and flowers make none)."""
-
-_FIVES = frozenset(first + 4 for first in (0, 9, 18))
-"""The kinds a red five can be (a five of a suit)."""
-
-_PLAIN = tuple(Tile(kind) for kind in range(N_ALL_KINDS))
 
 
 class Passing:

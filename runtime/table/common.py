@@ -18,7 +18,7 @@ from ..hand import Meld, MeldType
 from ..scoring import Score
 from ..profile import Profile
 from ..shapes import waits
-from ..tiles import N_ALL_KINDS, N_KINDS, SUIT_LAYOUT, Suit, Tile
+from ..tiles import _PLAIN_TILES, _RED_TILES, N_ALL_KINDS, N_KINDS, SUIT_LAYOUT, Suit, Tile
 
 Seat: TypeAlias = int
 """A seat at the table, 0-3, counted from the first dealer (not a wind: the seat wind turns with the
@@ -255,23 +255,18 @@ dataclass) is the costliest step of listing a turn's options (at most 4 x 84 of 
 
 
 def discard_action(seat: Seat, tile: Tile) -> Action:
-    key = 2 * tile.kind + tile.red
-    action = _DISCARD_ACTIONS[seat][key]
-    if action is None:
-        action = _DISCARD_ACTIONS[seat][key] = Action(ActionKind.DISCARD, seat, tile=tile)
-    return action
+    return _DISCARD_ACTIONS[seat][2 * tile.kind + tile.red]  # type: ignore[return-value]
 
 
-for _seat in range(SEATS):  # every tile's discard exists from the start: kind_discards and
-    # discard_actions read them without a test
-    for _kind in range(N_ALL_KINDS):
-        _DISCARD_ACTIONS[_seat][2 * _kind] = Action(ActionKind.DISCARD, _seat, tile=Tile(_kind))
-    for _first, _ in SUIT_LAYOUT.values():
-        if _first + 4 < 27:  # a suit's five, the only kind a red tile can be
-            _DISCARD_ACTIONS[_seat][2 * (_first + 4) + 1] = Action(
-                ActionKind.DISCARD, _seat, tile=Tile(_first + 4, True)
-            )
-del _seat, _kind, _first
+# Every tile's discard exists from the start (the shared tiles of runtime/tiles.py: each kind, and
+# the red five of each suit, the only red tiles there are): the discard functions read them
+# without a test.
+for _seat in range(SEATS):
+    for _tile in (*_PLAIN_TILES, *_RED_TILES.values()):
+        _DISCARD_ACTIONS[_seat][2 * _tile.kind + _tile.red] = Action(
+            ActionKind.DISCARD, _seat, tile=_tile
+        )
+del _seat, _tile
 
 _PLAIN_KEYS = [2 * kind for kind in range(N_ALL_KINDS)]
 
