@@ -1414,10 +1414,7 @@ def score_losing_hand(
             why = profile.tiles.refusal(tile)
             if why is not None:
                 raise HandError(why)
-    counts = [0] * N_KINDS
-    for t in concealed:
-        if t.kind < N_KINDS:  # a held flower is never part of a reading
-            counts[t.kind] += 1
+    counts = counts34([t for t in concealed if t.kind < N_KINDS])  # a flower is in no reading
     groups: list[Group] = [m.group for m in melds]
     for kind in range(N_KINDS):
         n = counts[kind]
