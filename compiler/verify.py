@@ -158,9 +158,43 @@ def document_errors(
         ]
 
 
+#: :func:`payment_domain_errors`' answers in this process, by everything they are a function of.
+_DOMAIN_CHECKED: dict[tuple[Any, ...], tuple[SpecError, ...]] = {}
+#: How many answers :data:`_DOMAIN_CHECKED` keeps (a build holds a few profiles at a time).
+_DOMAIN_KEPT = 64
+
+
 def payment_domain_errors(ir: ProfileIR, engine: Profile) -> list[SpecError]:
     """Evaluate every payment formula of ``engine`` over its domain; one error per failing
-    formula."""
+    formula.
+
+    The answer is a function of the payment blocks (each formula's compiled Python, its text and
+    where it stands), the domain's bounds (cap, points, limit patterns) and the options the
+    formulas may read with their defaults: the engine's payment functions are made from exactly
+    these. So a profile whose payments another one of this process already checked (a house rule
+    that changes only patterns, a child that inherits its parent's payments) is answered from
+    :data:`_DOMAIN_CHECKED` instead of running the same formulas over the same domain again.
+    """
+    key = (
+        ir.payment_values,
+        ir.payment_ron,
+        ir.payment_tsumo,
+        any(p.limit for p in ir.patterns),
+        ir.cap,
+        ir.points is not None,
+        repr(engine.options),
+        repr(sorted(engine.option_values.as_dict().items())),
+    )
+    known = _DOMAIN_CHECKED.get(key)
+    if known is None:
+        known = tuple(_payment_domain_errors(ir, engine))
+        if len(_DOMAIN_CHECKED) >= _DOMAIN_KEPT:
+            _DOMAIN_CHECKED.pop(next(iter(_DOMAIN_CHECKED)))
+        _DOMAIN_CHECKED[key] = known
+    return list(known)
+
+
+def _payment_domain_errors(ir: ProfileIR, engine: Profile) -> list[SpecError]:
     has_limit = any(p.limit for p in ir.patterns)
     fan_top = max(MAX_FAN, (ir.cap or 0) + 1)
     fans = range(fan_top + 1)
