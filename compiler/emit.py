@@ -25,7 +25,7 @@ from mjspec.runtime.options import OptionSpec, ScoreValue
 from mjspec.runtime.text import LANGUAGES, Text
 
 from .cache import Memo
-from .formatting import format_module
+from .formatting import format_module, statement_texts
 from .fused import WholeHandLayout, whole_hand_layout
 from .hoist import MaskNames
 from .ir import ExprIR, ProfileIR
@@ -216,6 +216,8 @@ def format_python(raw: str, memo: Memo | None = None) -> str:
     if memo is not None:
         done = memo.get(raw)
         if done is not None:
+            for text in statement_texts(raw):
+                memo.keep(text)  # for the next build, which may change one definition of many
             return done
     formatted = format_module(raw, lambda text: _black(text, memo))
     if memo is not None:

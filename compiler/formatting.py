@@ -68,6 +68,12 @@ def format_module(raw: str, black: Formatter) -> str:
     return "".join(out)
 
 
+def statement_texts(raw: str) -> list[str]:
+    """The pieces :func:`format_module` hands to black one by one (none where it hands over the
+    whole text)."""
+    return [piece.text for piece in _statements(raw) or ()]
+
+
 @dataclass(frozen=True, slots=True)
 class _Statement:
     """One top-level statement's text, the comments and blank lines above it included."""

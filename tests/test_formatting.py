@@ -145,3 +145,36 @@ def test_each_statement_is_formatted_once_per_text() -> None:
     assert formatting.format_module(first, fmt) == whole(first)
     assert formatting.format_module(second, fmt) == whole(second)
     assert len(calls) == 3  # f once, each g once
+
+
+def test_a_whole_module_memo_hit_keeps_its_statements_for_the_next_build(tmp_path: Path) -> None:
+    """A build answered from the memo for a whole module still keeps that module's statements
+    through :meth:`Memo.prune`: the next build, which changes one definition, finds the rest."""
+    from mjspec.compiler import emit
+    from mjspec.compiler.cache import Memo
+
+    first = "def f():\n    return 1\n\n\ndef g():\n    return 2\n"
+    second = "def f():\n    return 1\n\n\ndef g():\n    return 3\n"
+    formatting._STATEMENTS.clear()
+    emit.format_python(first, Memo(tmp_path, "salt"))
+    stored = len(list(tmp_path.iterdir()))
+    assert stored == 3  # the module and its two statements
+    memo = Memo(tmp_path, "salt")
+    emit.format_python(first, memo)  # the whole module from the memo
+    memo.prune()
+    assert len(list(tmp_path.iterdir())) == stored
+    formatting._STATEMENTS.clear()
+    asked: list[str] = []
+    original = black.format_str
+
+    def counting(text: str, mode: black.Mode) -> str:
+        asked.append(text)
+        return original(text, mode=mode)
+
+    expected = whole(second)
+    emit.black.format_str = counting  # type: ignore[assignment]
+    try:
+        assert emit.format_python(second, Memo(tmp_path, "salt")) == expected
+    finally:
+        emit.black.format_str = original  # type: ignore[assignment]
+    assert asked == ["\n\ndef g():\n    return 3\n"]
