@@ -311,19 +311,36 @@ def _evaluate(
     names = [n for keys, _ in axes for n in keys]
     pv = PaymentView(0, 0, False, False, options=dict(defaults))
     options: dict[str, Any] = pv._options  # type: ignore[assignment]
-    for combo in itertools.product(*(values for _, values in axes)):
-        flat = [x for part in combo for x in part]
-        for name, value in zip(names, flat):
-            if name.startswith("option "):
-                options[name[7:]] = value
-            else:
-                setattr(pv, name, value)
+    # Each axis value as the assignments it makes; a combination sets only the axes that changed
+    # since the one before (the last axis changes every time, the first seldom).
+    steps = [
+        [
+            (
+                values,
+                [(k, v) for k, v in zip(keys, values) if not k.startswith("option ")],
+                [(k[7:], v) for k, v in zip(keys, values) if k.startswith("option ")],
+            )
+            for values in axis
+        ]
+        for keys, axis in axes
+    ]
+    last: list[object] = [None] * len(steps)
+    for combo in itertools.product(*steps):
+        for k, step in enumerate(combo):
+            if step is not last[k]:
+                last[k] = step
+                for name, value in step[1]:
+                    setattr(pv, name, value)
+                for name, value in step[2]:
+                    options[name] = value
         pv.ron = not pv.tsumo
         try:
             result = fn(pv)
         except (ArithmeticError, ValueError, TypeError) as e:
+            flat = [x for step in combo for x in step[0]]
             return f"{type(e).__name__}: {e} (at {_describe(names, flat)})"
         if abs(result) > MAX_AMOUNT:
+            flat = [x for step in combo for x in step[0]]
             return (
                 f"gives {result}, beyond any sensible payment (at most {MAX_AMOUNT}) (at "
                 f"{_describe(names, flat)})"
