@@ -1,4 +1,5 @@
-"""The runtime, the compiler, the command line and every generated engine pass ``mypy --strict``."""
+"""The runtime, the compiler, the command line, the public API and every generated engine pass
+``mypy --strict``."""
 
 from __future__ import annotations
 
@@ -39,6 +40,8 @@ def test_mypy_strict(tmp_path: Path) -> None:
             "mjspec.compiler",
             "-p",
             "mjspec.app",
+            "-m",
+            "mjspec",  # the package root: the public API's names
         ],
         cwd=tmp_path,
         capture_output=True,
