@@ -94,3 +94,18 @@ def test_importing_the_package_loads_neither_the_compiler_nor_the_engines() -> N
         [sys.executable, "-c", code], capture_output=True, text=True, check=True, cwd=ROOT.parent
     )
     assert done.stdout.strip() == "[]", done.stdout
+
+
+def test_the_readme_python_example_runs(tmp_path: Path) -> None:
+    blocks = python_blocks(ROOT / "README.md")
+    assert blocks, "the README lost its Python example"
+    here = os.getcwd()
+    os.chdir(tmp_path)
+    out = io.StringIO()
+    try:
+        for block in blocks:
+            with contextlib.redirect_stdout(out):
+                exec(compile(block, "README.md", "exec"), {"__name__": "__readme__"})
+    finally:
+        os.chdir(here)
+    assert out.getvalue().splitlines()[-1] == "16"  # the GB match's hands, replayed
