@@ -66,28 +66,57 @@ _PUBLIC = {
 
 __all__ = sorted(_PUBLIC) + ["__version__"]
 
-if TYPE_CHECKING:
+if TYPE_CHECKING:  # the names as mypy sees them (``X as X``: exported under --strict)
     from mjspec.app.api import (
-        RecordError,
-        ReplayError,
-        ScoreError,
-        SpecFolderError,
-        load_profile,
-        load_record,
-        replay,
-        save_record,
-        score,
-        score_hand,
+        RecordError as RecordError,
+        ReplayError as ReplayError,
+        ScoreError as ScoreError,
+        SpecFolderError as SpecFolderError,
+        load_profile as load_profile,
+        load_record as load_record,
+        replay as replay,
+        save_record as save_record,
+        score as score,
+        score_hand as score_hand,
     )
-    from mjspec.app.registry import UnknownProfile, profile_ids
-    from mjspec.runtime.actions import Action, ActionKind, IllegalAction
-    from mjspec.runtime.bots import GreedyBot, RandomBot
-    from mjspec.runtime.match import Match, play_hand, play_match
-    from mjspec.runtime.profile import Profile
-    from mjspec.runtime.record import match_record
-    from mjspec.runtime.scoring import Score, ScoredPattern
-    from mjspec.runtime.table import Automation, Phase, Round
-    from mjspec.runtime.tiles import Tile, format_tiles, parse_tiles
+    from mjspec.app.registry import (
+        UnknownProfile as UnknownProfile,
+        profile_ids as profile_ids,
+    )
+    from mjspec.runtime.actions import (
+        Action as Action,
+        ActionKind as ActionKind,
+        IllegalAction as IllegalAction,
+    )
+    from mjspec.runtime.bots import (
+        GreedyBot as GreedyBot,
+        RandomBot as RandomBot,
+    )
+    from mjspec.runtime.match import (
+        Match as Match,
+        play_hand as play_hand,
+        play_match as play_match,
+    )
+    from mjspec.runtime.profile import (
+        Profile as Profile,
+    )
+    from mjspec.runtime.record import (
+        match_record as match_record,
+    )
+    from mjspec.runtime.scoring import (
+        Score as Score,
+        ScoredPattern as ScoredPattern,
+    )
+    from mjspec.runtime.table import (
+        Automation as Automation,
+        Phase as Phase,
+        Round as Round,
+    )
+    from mjspec.runtime.tiles import (
+        Tile as Tile,
+        format_tiles as format_tiles,
+        parse_tiles as parse_tiles,
+    )
 
 
 def __getattr__(name: str) -> Any:
