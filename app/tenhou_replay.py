@@ -333,6 +333,8 @@ def _compare(thand: TenhouHand, table: Round, outcome: HandOutcome) -> None:
         for p in score.patterns:
             if p.points:
                 table_patterns[p.id] = table_patterns.get(p.id, 0) + p.points
+        if not w.scored:  # an mjai hora: the winner and the score changes only (compared below)
+            continue
         log_patterns = _pattern_han(w)
         if w.yakuman:
             if sorted(table_patterns) != sorted(log_patterns):
