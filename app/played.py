@@ -26,7 +26,8 @@ from mjspec.runtime.actions import Action, Event
 from mjspec.runtime.deadwall import INDICATORS, REPLACEMENTS
 from mjspec.runtime.hand import MeldType
 from mjspec.runtime.profile import Profile
-from mjspec.runtime.scoring import Score
+from mjspec.runtime.context import WinKind
+from mjspec.runtime.scoring import Score, WinningHand, evaluate
 from mjspec.runtime.table import SEATS, Round
 from mjspec.runtime.table.wall import deal_order
 from mjspec.runtime.tiles import Tile
@@ -113,6 +114,9 @@ class Won:
     riichi: bool = False
     liable: int | None = None
     """The seat that pays for the win under a liability rule (pao), if any."""
+    base: Mapping[str, int] = field(default_factory=dict)
+    """The win's payments by role without repeat counters (honba), as Tenhou states them (empty:
+    not re-derived, :meth:`_Watcher._without_honba`)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -349,12 +353,45 @@ class _Watcher:
             for w in table.wins
             if w.seat == seat and not any(isinstance(s, Won) and s.seat == seat for s in hand.steps)
         )
-        source = int(ev.data["from"]) if ev.data.get("ron") else seat
+        ron = bool(ev.data.get("ron"))
+        source = int(ev.data["from"]) if ron else seat
+        tile = Tile.parse(ev.data["tile"])
+        robbing = bool(ev.data.get("robbing"))
+        base = self._without_honba(table, seat, tile, ron, record.score, robbing)
         hand.steps.append(
-            Won(
-                seat, source, Tile.parse(ev.data["tile"]), record.score, riichi=seat in self._riichi
-            )
+            Won(seat, source, tile, record.score, riichi=seat in self._riichi, base=base)
         )
+
+    def _without_honba(
+        self, table: Round, seat: int, tile: Tile, ron: bool, score: Score, robbing: bool
+    ) -> dict[str, int]:
+        """The win's payments with no repeat counters (honba), which Tenhou states: the same hand
+        scored again in the same situation with honba 0 (as the table's liability rule does,
+        runtime/table/wins.py ``without_honba``). Empty when that scoring does not reproduce the
+        win's han and fu (then the value is given with the honba)."""
+        if not table.honba:
+            return dict(score.payments)
+        rest = list(self._held[seat])
+        if not ron:
+            _remove(rest, tile, seat)
+        ids = {p.id for p in score.patterns}
+        last_draw = next(
+            (s for s in reversed(self.hands[-1].steps) if isinstance(s, Drew) and s.seat == seat),
+            None,
+        )
+        ctx = table.win_context(
+            seat,
+            after_kong=not ron and last_draw is not None and last_draw.replacement,
+            honba=0,
+            robbing_kong=robbing,
+            last_tile="haitei" in ids or "houtei" in ids,
+        )
+        kind = WinKind.RON if ron else WinKind.TSUMO
+        hand = WinningHand(tuple(rest), tuple(table.melds[seat]), tile, kind)
+        again = evaluate(self.profile, hand, ctx)
+        if again.total != score.total or again.fu != score.fu:
+            return {}
+        return dict(again.payments)
 
     def _finish(self, hand: PlayedHand, table: Round) -> None:
         """The hand's end: each win's (or the draw's) score changes and the indicators shown."""
@@ -393,6 +430,7 @@ class _Watcher:
                     tuple(per_win[st.seat]),
                     st.riichi,
                     liable.get(st.seat),
+                    st.base,
                 )
             elif isinstance(st, Ended):
                 hand.steps[i] = Ended(st.kind, tuple(rest), st.nagashi, st.ready)

@@ -102,7 +102,7 @@ def _value(won: Won, dealer: int) -> str:
     """``30符2飜2000点``, ``満貫8000点``, ``300-500点`` (a non-dealer's self-draw: what each
     non-dealer and the dealer pay), ``500点∀`` (the dealer's: each pays)."""
     score = won.score
-    pay = score.payments
+    pay = won.base or score.payments
     tsumo = won.source == won.seat
     if not tsumo:
         points = f"{pay['discarder']}"
@@ -174,7 +174,7 @@ def _hand(hand: PlayedHand) -> list[Any]:
         elif isinstance(st, Ended):
             if st.kind == "exhaustion":
                 name = "流し満貫" if st.nagashi else _exhaustion_name(st)
-                result = [name, list(st.deltas)]
+                result = [name, list(st.deltas)] if any(st.deltas) else [name]
             else:
                 result = [_DRAWS[st.kind]]
                 if any(st.deltas):
