@@ -279,53 +279,34 @@ def _parser() -> argparse.ArgumentParser:
     rep.set_defaults(run=_cmd_replay)
 
     imp = sub.add_parser(
-        "import-tenhou",
-        help="turn a Tenhou log (mjlog XML or tenhou.net/6 JSON) into a game record",
+        "import",
+        aliases=["import-tenhou"],
+        help="turn a game log (Tenhou mjlog or tenhou.net/6 JSON, or mjai) into a game record",
         description=(
-            "Play a Tenhou log at the table and write its record. A log without the game's end "
-            "(tenhou.net/6 JSON, "
-            "a cut mjlog) that starts mid-match or stops before the match ends is written as "
-            "an excerpt: the match "
-            "starts where its first hand does and may stop unfinished (docs/records.md, "
+            "Play a logged game at the table and write its record: a Tenhou log (--format tenhou, "
+            "the default, as import-tenhou) or an mjai event log (--format mjai, JSON lines, "
+            "docs/mjai.md). A log without the game's end (tenhou.net/6 JSON, mjai, a cut mjlog) "
+            "that starts mid-match or stops before the match ends is written as an excerpt: the "
+            "match starts where its first hand does and may stop unfinished (docs/records.md, "
             '"Excerpts").'
         ),
     )
-    imp.add_argument("log", type=Path, help="the Tenhou log file")
+    imp.add_argument("log", type=Path, help="the log file")
     imp.add_argument(
         "--out", type=Path, required=True, metavar="FILE", help="write the mjspec record here"
     )
     imp.add_argument(
-        "--profile",
-        help="profile to play it under (default: the log's game type: riichi_tenhou, or "
-        "riichi_tenhou_east for an East-only game)",
-    )
-    imp.set_defaults(run=_cmd_import_tenhou)
-
-    gen = sub.add_parser(
-        "import",
-        help="turn a game log (Tenhou mjlog or tenhou.net/6, or mjai) into a game record",
-        description=(
-            "Play a logged game at the table and write its record (docs/records.md). --format "
-            "tenhou (the default) reads what import-tenhou reads; --format mjai reads an mjai "
-            "event log (JSON lines, docs/mjai.md)."
-        ),
-    )
-    gen.add_argument("log", type=Path, help="the log file")
-    gen.add_argument(
-        "--out", type=Path, required=True, metavar="FILE", help="write the mjspec record here"
-    )
-    gen.add_argument(
         "--format",
         choices=["tenhou", "mjai"],
         default="tenhou",
         help="the log's format (default tenhou: mjlog XML or tenhou.net/6 JSON)",
     )
-    gen.add_argument(
+    imp.add_argument(
         "--profile",
         help="profile to play it under (default: the log's game type: riichi_tenhou, or "
         "riichi_tenhou_east for an East-only game)",
     )
-    gen.set_defaults(run=_cmd_import)
+    imp.set_defaults(run=_cmd_import)
 
     exp = sub.add_parser(
         "export",

@@ -61,6 +61,7 @@ from mjspec.app.played import (
     PlayedMatch,
     Won,
 )
+from mjspec.app.tenhou_export import tenhou_code
 from mjspec.app.tenhou import (
     RED_FIVE_IDS,
     Call,
@@ -263,15 +264,6 @@ _FIELDS: dict[str, tuple[str, ...]] = {
 _CONSUMED = {"chi": 2, "pon": 2, "daiminkan": 3, "kakan": 3, "ankan": 4}
 
 
-def _code(tile: Tile) -> int:
-    """The tenhou.net/6 code of a tile (what :class:`mjspec.app.tenhou._Ids` hands ids out by)."""
-    if tile.red:
-        return 51 + tile.kind // 9
-    if tile.kind < 27:
-        return (tile.kind // 9 + 1) * 10 + tile.kind % 9 + 1
-    return 41 + tile.kind - 27
-
-
 def _seat(raw: dict[str, Any], key: str) -> int:
     value = raw[key]
     if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value < SEATS:
@@ -352,7 +344,7 @@ class _Kyoku:
         self.last_draw: dict[int, int] = {}
 
     def _new(self, name: object) -> int:
-        return self.ids.new(_code(tile_of_mjai(name)))
+        return self.ids.new(tenhou_code(tile_of_mjai(name)))
 
     def _pick(self, seat: int, name: object) -> int:
         tile = tile_of_mjai(name)
@@ -626,9 +618,11 @@ def read_mjai(text: str, source: str = "<mjai>") -> tuple[TenhouGame, list[int]]
         if not line.strip():
             continue
         try:
-            raw = loads(line, f"line {n}")
+            raw = loads(line, "event")
         except JsonInputError as e:
-            raise MjaiFormatError(source, f"not JSON: {e}", n) from None
+            # safejson names its source first ("event:1: not JSON: ..."); the line is named here.
+            why = str(e).split(": ", 1)[-1]
+            raise MjaiFormatError(source, why, n) from None
         try:
             if not isinstance(raw, dict):
                 raise ValueError("an mjai event is a JSON object")
