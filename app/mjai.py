@@ -110,6 +110,7 @@ def mjai_tile(tile: Tile) -> str:
     return _HONORS[tile.kind - 27]
 
 
+_TILE_NAMES = "1m-9m, 1p-9p, 1s-9s, E S W N P F C, 5mr 5pr 5sr"
 _BY_NAME: dict[str, Tile] = {mjai_tile(Tile(k)): Tile(k) for k in range(34)} | {
     f"5{s}r": Tile(9 * i + 4, True) for i, s in enumerate(_SUITS)
 }
@@ -120,9 +121,7 @@ def tile_of_mjai(name: object) -> Tile:
     a live stream, included: a log to import must show every tile)."""
     tile = _BY_NAME.get(name) if isinstance(name, str) else None
     if tile is None:
-        raise ValueError(
-            f"{json.dumps(name)} is not an mjai tile (1m-9m, 1p-9p, 1s-9s, E S W N P F C, 5mr 5pr 5sr)"
-        )
+        raise ValueError(f"{json.dumps(name)} is not an mjai tile ({_TILE_NAMES})")
     return tile
 
 
@@ -466,9 +465,8 @@ class _Kyoku:
             raise ValueError(f"seat {seat} cannot chi from seat {target}: only from the left")
         assert self.last_discard is not None
         if tile_of_mjai(raw["pai"]) != _tile(self.last_discard, self.red):
-            raise ValueError(
-                f"pai {raw['pai']} is not the discard just made ({_name(self.last_discard, self.red)})"
-            )
+            made = _name(self.last_discard, self.red)
+            raise ValueError(f"pai {raw['pai']} is not the discard just made ({made})")
         self._accept_reach()
         self.last_draw.pop(seat, None)
         own = [self._pick(seat, t) for t in self._consumed(raw, kind)]

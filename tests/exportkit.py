@@ -11,6 +11,8 @@ from pathlib import Path
 from typing import Any
 
 from mjspec.app.cli import main
+from mjspec.app.mjai import dumps, mjai_events
+from mjspec.app.played import PlayedMatch, played_match
 from mjspec.app.registry import load_profile
 from mjspec.app.tenhou import load_log
 from mjspec.app.tenhou_replay import game_record
@@ -22,11 +24,30 @@ REVIEWER = DATA / "tenhou6json-mjai-reviewer"
 EXCERPTS = sorted(
     p for p in REVIEWER.glob("*.json") if p.name not in ("manifest.json", "confusing_nakis_2.json")
 )
+#: The excerpts the fast tests take (kans and a four-kan abort, a robbed added kan, a double ron,
+#: four riichi, nine terminals, ambiguous calls); every excerpt runs with ``-m slow``.
+FAST = (
+    "suukantsu_1.json",
+    "double_kakan_then_chankan.json",
+    "double_ron.json",
+    "four_reach.json",
+    "kyushukyuhai.json",
+    "confusing_nakis_4.json",
+)
+
+
+def excerpts() -> list[Any]:
+    """EXCERPTS as pytest parameters, the ones not in FAST marked slow."""
+    import pytest
+
+    return [p if p.name in FAST else pytest.param(p, marks=pytest.mark.slow) for p in EXCERPTS]
+
+
 MJLOGS = sorted((DATA / "tenhou-mjx" / "mjlog").glob("*.mjlog"))
-#: Bot matches (profile, seed, bots): the default greedy bots never call, so one match mixes in
-#: random bots for chi, pon and kans.
+#: Bot matches (profile, seed, bots): the default greedy bots never call, so the riichi_tenhou
+#: match seats a random bot (seed 3: six hands, with chi, pon and an open kan).
 BOT_MATCHES = (
-    ("riichi_tenhou", 1, "random,greedy,random,greedy"),
+    ("riichi_tenhou", 3, "random,greedy,greedy,greedy"),
     ("riichi_tenhou_east", 2, "greedy"),
     ("riichi_planet", 3, "greedy"),
 )
@@ -95,11 +116,14 @@ def comparable(record: dict[str, Any], *, chance: bool = False) -> dict[str, Any
 
 
 @functools.lru_cache(maxsize=None)
-def _mjai_text(profile: str, seed: int, bots: str) -> str:
-    from mjspec.app.mjai import dumps, mjai_events
-    from mjspec.app.played import played_match
+def bot_played(profile: str, seed: int, bots: str = "greedy") -> PlayedMatch:
+    """A bot match read tile by tile (replayed once per process; not to be changed)."""
+    return played_match(bot_record(profile, seed, bots))
 
-    return dumps(mjai_events(played_match(bot_record(profile, seed, bots))))
+
+@functools.lru_cache(maxsize=None)
+def _mjai_text(profile: str, seed: int, bots: str) -> str:
+    return dumps(mjai_events(bot_played(profile, seed, bots)))
 
 
 def bot_events(profile: str, seed: int, bots: str = "greedy") -> list[dict[str, Any]]:

@@ -10,18 +10,27 @@ from typing import Any
 import pytest
 
 from mjspec.app.cli import main
-from mjspec.app.played import ExportError, played_match
+from mjspec.app.played import ExportError, PlayedMatch, played_match
 from mjspec.app.registry import load_profile
 from mjspec.app.tenhou import parse_tenhou6
 from mjspec.app.tenhou_export import tenhou6_document
 from mjspec.app.tenhou_replay import game_record
 from mjspec.app.records import replay
 
-from .exportkit import BOT_MATCHES, EXCERPTS, MJLOGS, bot_record, comparable, imported
+from .exportkit import (
+    BOT_MATCHES,
+    EXCERPTS,
+    excerpts,
+    MJLOGS,
+    bot_played,
+    bot_record,
+    comparable,
+    imported,
+)
 
 
-def _round_trip(record: dict[str, Any]) -> dict[str, Any]:
-    document = tenhou6_document(played_match(record))
+def _round_trip(record: dict[str, Any], played: PlayedMatch | None = None) -> dict[str, Any]:
+    document = tenhou6_document(played or played_match(record))
     game = parse_tenhou6(json.dumps(document, ensure_ascii=False), "export.json")
     back = game_record(game, load_profile(record["profile"]))
     # The importer compared every hand with the export: decisions legal, and the same winners,
@@ -30,7 +39,7 @@ def _round_trip(record: dict[str, Any]) -> dict[str, Any]:
     return back
 
 
-@pytest.mark.parametrize("path", EXCERPTS, ids=lambda p: p.name)
+@pytest.mark.parametrize("path", excerpts(), ids=lambda p: p.name)
 def test_tenhou6_excerpts_round_trip_to_the_same_record(path: Path) -> None:
     record = imported(path)
     assert comparable(_round_trip(record)) == comparable(record)
@@ -82,7 +91,7 @@ def test_tenhou6_every_mjlog_game_round_trips(path: Path) -> None:
 @pytest.mark.parametrize("profile,seed,bots", BOT_MATCHES)
 def test_tenhou6_bot_matches_round_trip(profile: str, seed: int, bots: str) -> None:
     record = bot_record(profile, seed, bots)
-    back = _round_trip(record)
+    back = _round_trip(record, bot_played(profile, seed, bots))
     replay(back)
     assert comparable(back, chance=True) == comparable(record, chance=True)
     assert back["totals"] == record["totals"] and back["result"] == record["result"]
@@ -90,14 +99,14 @@ def test_tenhou6_bot_matches_round_trip(profile: str, seed: int, bots: str) -> N
 
 def test_tenhou6_document_shape() -> None:
     record = bot_record(*BOT_MATCHES[0])
-    document = tenhou6_document(played_match(record))
+    document = tenhou6_document(bot_played(*BOT_MATCHES[0]))
     assert document["rule"] == {"disp": "般南喰赤", "aka": 1}
     assert len(document["log"]) == len(record["hands"])
     for hand, raw in zip(document["log"], record["hands"]):
         assert len(hand) == 17
         assert hand[1] == raw["points"]
         assert all(len(hand[4 + 3 * s]) == 13 for s in range(4))
-    east = tenhou6_document(played_match(bot_record(*BOT_MATCHES[1])))
+    east = tenhou6_document(bot_played(*BOT_MATCHES[1]))
     assert east["rule"]["disp"] == "般東喰赤"
 
 

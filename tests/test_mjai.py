@@ -17,7 +17,16 @@ from mjspec.app.records import replay
 from mjspec.app.registry import load_profile
 from mjspec.app.tenhou_replay import game_record
 
-from .exportkit import BOT_MATCHES, EXCERPTS, MJLOGS, bot_events, bot_record, comparable, imported
+from .exportkit import (
+    BOT_MATCHES,
+    excerpts,
+    MJLOGS,
+    bot_events,
+    bot_played,
+    bot_record,
+    comparable,
+    imported,
+)
 
 TILES = {f"{n}{s}" for n in range(1, 10) for s in "mps"} | set("ESWNPFC") | {"5mr", "5pr", "5sr"}
 
@@ -86,7 +95,7 @@ def test_export_import_export_is_the_identity(profile: str, seed: int, bots: str
 
 @pytest.mark.parametrize(
     "path",
-    EXCERPTS + [pytest.param(p, marks=pytest.mark.slow) for p in MJLOGS],
+    excerpts() + [pytest.param(p, marks=pytest.mark.slow) for p in MJLOGS],
     ids=lambda p: p.name,
 )
 def test_tenhou_logs_through_mjai(path: Path) -> None:
@@ -299,7 +308,7 @@ def test_libriichi_accepts_every_action(profile: str, seed: int, bots: str) -> N
     )
 
 
-@pytest.mark.parametrize("path", EXCERPTS, ids=lambda p: p.name)
+@pytest.mark.parametrize("path", excerpts(), ids=lambda p: p.name)
 def test_libriichi_accepts_the_tenhou_excerpts(path: Path) -> None:
     assert _libriichi_check(_events(imported(path))) > 0
 
@@ -339,7 +348,7 @@ def test_riichienv_reads_the_same_scores(tmp_path: Path) -> None:
     scored = 0
     for profile, seed, bots in BOT_MATCHES:
         record = bot_record(profile, seed, bots)
-        played = played_match(record)
+        played = bot_played(profile, seed, bots)
         path = tmp_path / f"{profile}.mjson"
         path.write_text(dumps(mjai_events(played)))
         kyokus = list(riichienv.MjaiReplay.from_jsonl(str(path)).take_kyokus())
