@@ -25,6 +25,7 @@ from mjspec.app.registry import UnknownProfile, load_profile
 from mjspec.runtime.actions import Action, Event
 from mjspec.runtime.deadwall import INDICATORS, REPLACEMENTS
 from mjspec.runtime.hand import MeldType
+from mjspec.runtime.options import OptionError, bind_options
 from mjspec.runtime.profile import Profile
 from mjspec.runtime.context import WinKind
 from mjspec.runtime.scoring import Score, WinningHand, evaluate
@@ -450,6 +451,12 @@ def played_match(record: Mapping[str, Any]) -> PlayedMatch:
     refusal = riichi_refusal(profile)
     if refusal is not None:
         raise ExportError(refusal)
+    options = record.get("options", {})
+    try:
+        # The options the record was played with (replay binds the same and refuses bad ones).
+        profile = bind_options(profile, options if isinstance(options, Mapping) else {})
+    except OptionError as e:
+        raise ExportError(f"not a valid record: options: {e}") from None
     watcher = _Watcher(profile)
     try:
         replay(record, observe=watcher)

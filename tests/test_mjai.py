@@ -107,6 +107,30 @@ def test_tenhou_logs_through_mjai(path: Path) -> None:
     assert dumps(_events(back)) == text
 
 
+THIRD_PARTY = Path(__file__).parent / "data" / "mjai-riichienv" / "126_204_0_mjai.jsonl"
+
+
+def test_a_third_party_mjai_log_imports_and_is_written_back_as_it_was(tmp_path: Path) -> None:
+    """An mjai log another program wrote (RiichiEnv's test data, tests/data/README.md): imported
+    under riichi_tenhou, every hand plays legally with the log's score changes, the record replays,
+    and exported again it is the same stream event for event, but for what the export adds
+    (``start_game``'s ``kyoku_first`` and ``aka_flag``, ``hora.pai``) and the names and seed the
+    record does not keep."""
+    out = tmp_path / "game.json"
+    assert main(["import", str(THIRD_PARTY), "--format", "mjai", "--out", str(out)]) == 0
+    record = json.loads(out.read_text())
+    assert record["source"]["agrees_with_log"] and len(record["hands"]) == 12
+    replay(record)
+    upstream = [json.loads(line) for line in THIRD_PARTY.read_text().splitlines() if line.strip()]
+    ours = _events(record)
+    assert len(ours) == len(upstream)
+    assert ours[0]["type"] == upstream[0]["type"] == "start_game"
+    for mine, theirs in zip(ours[1:], upstream[1:]):
+        if mine["type"] == "hora":
+            mine = {k: v for k, v in mine.items() if k != "pai"}
+        assert mine == theirs
+
+
 # ------------------------------------------------------------------ hostile logs
 
 _START = {"type": "start_game", "names": ["a", "b", "c", "d"]}
