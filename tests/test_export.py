@@ -10,6 +10,7 @@ from typing import Any
 import pytest
 
 from mjspec.app.cli import main
+from mjspec.app.mjai import mjai_events
 from mjspec.app.played import ExportError, PlayedMatch, played_match
 from mjspec.app.registry import load_profile
 from mjspec.app.tenhou import parse_tenhou6
@@ -190,3 +191,71 @@ def test_help_lists_export_and_import(capsys: pytest.CaptureFixture[str]) -> Non
     with pytest.raises(SystemExit) as e:
         main(["export", "r.json", "--format", "xml"])
     assert e.value.code == 2
+
+
+def _without_timing(events: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """The events but the ``dora`` ones and a ``reach_accepted`` right before a ``ryukyoku``
+    (where the two converters differ, see below); of a ``hora``, ``pai`` (which convlog does not
+    write) and ``ura_markers`` (compared on their own) are dropped."""
+    out: list[dict[str, Any]] = []
+    for i, ev in enumerate(events):
+        if ev["type"] == "dora":
+            continue
+        if ev["type"] == "reach_accepted" and events[i + 1]["type"] == "ryukyoku":
+            continue
+        hora = ev["type"] == "hora"
+        out.append({k: v for k, v in ev.items() if k not in ("pai", "ura_markers")} if hora else ev)
+    return out
+
+
+def _doras(events: list[dict[str, Any]]) -> list[list[str]]:
+    hands: list[list[str]] = []
+    for ev in events:
+        if ev["type"] == "start_kyoku":
+            hands.append([])
+        elif ev["type"] == "dora":
+            hands[-1].append(ev["dora_marker"])
+    return hands
+
+
+_CONVLOG_CASES = [pytest.param(m, id=f"{m[0]}-{m[1]}") for m in BOT_MATCHES] + [
+    pytest.param(p, id=p.name)
+    for p in EXCERPTS
+    if p.name
+    in (
+        "suukantsu_0.json",
+        "double_ron.json",
+        "double_kakan_then_chankan.json",
+        "four_reach.json",
+        "kyushukyuhai.json",
+    )
+]
+
+
+@pytest.mark.parametrize("case", _CONVLOG_CASES)
+def test_mjai_reviewers_converter_reads_the_tenhou6_export_as_our_mjai(case: Any) -> None:
+    """mjai-reviewer's own tenhou.net/6-to-mjai converter (convlog, as the ``convlog-rs`` package)
+    reads the tenhou.net/6 export into the same mjai events as ``--format mjai`` writes: every
+    deal, draw, discard with its tsumogiri flag, call, riichi and result; the same indicators in
+    the same order, hand by hand. Two places differ and are left out of the comparison: convlog
+    writes a later kan's indicator before the replacement discard (or the next kan) where the
+    table turned it after (001: an open or added kan's indicator with its replacement discard),
+    it writes no ``reach_accepted`` when the hand ends in an exhaustive draw right after the
+    declaring discard, whose deposit the table (as Tenhou) takes all the same, and it gives a
+    win's under-indicators to a winner without riichi too."""
+    convlog = pytest.importorskip(
+        "convlog_rs", reason="convlog-rs (mjai-reviewer's converter) is not installed"
+    )
+    played = bot_played(*case) if isinstance(case, tuple) else played_match(imported(case))
+    text = json.dumps(tenhou6_document(played), ensure_ascii=False)
+    theirs = [json.loads(line) for line in convlog.tenhou_to_mjai(text)]
+    ours = mjai_events(played)
+    assert theirs[0]["type"] == "start_game"
+    assert _without_timing(theirs)[1:] == _without_timing(ours)[1:]
+    assert _doras(theirs) == _doras(ours)
+    # The under-indicators: convlog gives the hand's to every win, the export to a riichi win only.
+    wins = list(
+        zip([e for e in theirs if e["type"] == "hora"], [e for e in ours if e["type"] == "hora"])
+    )
+    assert all(b["ura_markers"] in (a["ura_markers"], []) for a, b in wins)
+    assert any(b["ura_markers"] for _, b in wins) or not any(a["ura_markers"] for a, _ in wins)
