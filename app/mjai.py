@@ -423,14 +423,46 @@ class _Kyoku:
         elif kind == "ryukyoku":
             if st[0] == "end":
                 self._expect(kind, None, "the hand has already ended")
-            self._accept_reach()
-            # Nine terminals is declared on one's own first draw; any other draw is the table's
-            # (exhaustion, or the abortive draws it declares itself), so the table decides it.
-            declared = st[0] == "turn" and self.steps and isinstance(self.steps[-1], Draw)
-            self.results.append(Drawn(kind="yao9" if declared else "unstated", deltas=_deltas(raw)))
+            which = self._draw_kind()
+            if which != "ron3":
+                self._accept_reach()
+            self.results.append(Drawn(kind=which, deltas=_deltas(raw)))
             self.state = ("end",)
         else:
             raise ValueError(f"{kind} cannot stand inside a hand")
+
+    def _draw_kind(self) -> str:
+        """Which draw a ``ryukyoku`` is, as far as the log shows (mjai names none): nine terminals
+        is declared on one's own first draw; after a discard (or an added kan) with live tiles
+        left and no four riichi, four winds or four kans, only a triple ron ends the hand, whose
+        three ron declarations the table needs; any other draw is the table's own (exhaustion,
+        the abortive draws it declares itself) and is left to it (``unstated``). The table then
+        checks whichever it is."""
+        st = self.state
+        if st[0] == "turn" and self.steps and isinstance(self.steps[-1], Draw):
+            return "yao9"
+        if st[0] not in ("claim", "robbed"):
+            return "unstated"
+        draws = sum(1 for s in self.steps if isinstance(s, Draw))
+        accepted = sum(1 for s in self.steps if isinstance(s, RiichiStep) and s.step == 2)
+        kans = sum(
+            1
+            for s in self.steps
+            if isinstance(s, Call)
+            and s.meld.kind in (MeldKind.MINKAN, MeldKind.ANKAN, MeldKind.KAKAN)
+        )
+        discards = [s for s in self.steps if isinstance(s, Discard)]
+        calls = any(isinstance(s, Call) for s in self.steps)
+        winds = (
+            len(discards) == SEATS
+            and not calls
+            and len({d.tile // 4 for d in discards}) == 1
+            and 27 <= discards[0].tile // 4 <= 30
+        )
+        # The live wall: 136 - 14 (dead wall) - 52 (the deal) tiles, replacements included.
+        if draws >= 136 - 14 - 52 or accepted + (self.reaching is not None) >= SEATS or winds:
+            return "unstated"
+        return "unstated" if kans >= 4 else "ron3"
 
     def _where(self) -> str:
         st = self.state

@@ -131,6 +131,56 @@ def test_a_third_party_mjai_log_imports_and_is_written_back_as_it_was(tmp_path: 
         assert mine == theirs
 
 
+#: A constructed tenhou.net/6 hand: the dealer's first discard, 5p, completes three all-simples
+#: hands waiting on it; three players win on one discard, an abortive draw under Tenhou's rules.
+TRIPLE_RON = {
+    "title": ["", ""],
+    "name": ["A", "B", "C", "D"],
+    "rule": {"disp": "般南喰赤", "aka": 1},
+    "log": [
+        [
+            [0, 0, 0],
+            [25000, 25000, 25000, 25000],
+            [11],
+            [],
+            [11, 19, 21, 29, 31, 39, 41, 42, 43, 44, 45, 46, 47],
+            [25],
+            [25],
+            [12, 13, 14, 15, 16, 17, 36, 37, 38, 32, 32, 24, 26],
+            [],
+            [],
+            [12, 13, 14, 15, 16, 17, 36, 37, 38, 33, 33, 24, 26],
+            [],
+            [],
+            [12, 13, 14, 16, 17, 18, 36, 37, 38, 34, 34, 24, 26],
+            [],
+            [],
+            ["三家和了"],
+        ]
+    ],
+}
+
+
+def test_a_triple_ron_through_both_formats(tmp_path: Path) -> None:
+    """Tenhou writes a triple ron as a draw (三家和了), mjai as a ryukyoku after the discard: both
+    importers give the table the three ron declarations it needs, and every export of the hand
+    reads back to the same record."""
+    log = tmp_path / "triple.json"
+    log.write_text(json.dumps(TRIPLE_RON, ensure_ascii=False), encoding="utf-8")
+    out = tmp_path / "triple-record.json"
+    assert main(["import", str(log), "--out", str(out)]) == 0
+    record = json.loads(out.read_text())
+    assert record["source"]["agrees_with_log"]
+    hand = record["hands"][0]
+    assert [d["kind"] for d in hand["decisions"]] == ["discard", "ron", "ron", "ron"]
+    assert {"kind": "abortive_draw", "data": {"reason": "triple_ron"}} in hand["events"]
+    text = dumps(_events(record))
+    assert text.splitlines()[-3] == '{"type":"ryukyoku","deltas":[0,0,0,0]}'
+    back = _import(text, "riichi_tenhou")
+    assert comparable(back, chance=True) == comparable(record, chance=True)
+    assert dumps(_events(back)) == text
+
+
 # ------------------------------------------------------------------ hostile logs
 
 _START = {"type": "start_game", "names": ["a", "b", "c", "d"]}
