@@ -177,7 +177,8 @@ def _keep(folder: Path, kept: Path, used: set[str]) -> None:
     for key in sorted(used):
         entry, target = folder / key, kept / key
         if entry.exists() and not target.exists():
-            staged = target.with_name(f".{key}.tmp")
+            # Staged under a name of this process's own: both workers may keep the same entry.
+            staged = target.with_name(f".{key}.{os.getpid()}.tmp")
             shutil.copyfile(entry, staged)
             os.replace(staged, target)
     said = folder.with_name("black.used")
