@@ -672,9 +672,9 @@ class _Thinking:
         thinking = self
 
         class Timed:
-            def choose(self, hand: Any, seat: int, legal: Any) -> Any:
+            def choose(self, observation: Any) -> Any:
                 thinking.decided = True
-                return bot.choose(hand, seat, legal)
+                return bot.choose(observation)
 
         return Timed()
 
