@@ -12,7 +12,7 @@ from .actions import Action, IllegalAction
 from .context import Wind
 from .profile import Profile
 from .rules import DealerRule, ExchangeDirection
-from .observation import Agent, Observation
+from .observation import Agent, _refcount, decision_observation
 from .tiles import Tile
 from .table import ALL_AUTOMATIONS, SEATS, WINDS, Automation, Phase, Round
 
@@ -312,7 +312,10 @@ class Match:
         return sorted(range(SEATS), key=lambda s: (-self.totals[s], s))
 
 
-lazy = Observation._of_decision
+lazy = decision_observation
+_HELD_HERE = 2
+"""References to a decision's observation when nobody but :func:`play_hand` holds it: its
+variable, and the count's own argument (a test holds this to what CPython counts)."""
 
 
 def _refuse(agent: object, seat: int, why: str) -> AgentError:
@@ -352,7 +355,7 @@ def play_hand(
         if not pending:
             raise Stalled(f"hand waits for nobody in phase {hand.phase.value}")
         seat = pending[0]
-        legal = hand.legal_actions(seat)
+        legal = hand.offered(seat)
         if not legal:
             raise Stalled(
                 f"seat {seat} is pending with no legal action in phase {hand.phase.value}"
@@ -363,12 +366,13 @@ def play_hand(
         if timed:
             started = clock()
         agent = players[seat]
-        seen = lazy(hand, seat, tuple(legal))
+        seen = lazy(hand, seat, legal)
         try:
             action = agent.choose(seen)
         except Exception as e:  # the agent's own code failed: say so in one line
             raise _refuse(agent, seat, f"raised {type(e).__name__}: {e}") from e
-        seen._settle()  # a kept observation is completed before the table moves on
+        if _refcount is None or _refcount(seen) > _HELD_HERE:
+            seen._complete()  # the agent kept it: it gets its values before the table moves on
         if type(action) is not Action:
             raise _refuse(agent, seat, f"answered {action!r}, which is not an Action")
         if timed:

@@ -68,6 +68,16 @@ situation the seat's win would be scored in, as far as the seat can see it).
 from __future__ import annotations
 
 import sys
+from operator import itemgetter
+
+try:  # the C getter of a named tuple's fields: the fastest read of a tuple's item by name
+    from collections import _tuplegetter as _item  # type: ignore[attr-defined]
+except ImportError:  # another interpreter: an item getter in a property
+
+    def _item(index: int, doc: str) -> Any:
+        return property(itemgetter(index), doc=doc)
+
+
 from typing import TYPE_CHECKING, Any, Callable, Mapping, NamedTuple, Protocol, Sequence
 
 from .actions import Action
@@ -77,6 +87,7 @@ from .profile import Profile
 from .rules import ExchangeDirection
 from .tiles import N_ALL_KINDS, Suit, Tile, format_tiles
 from .table import SEATS, WINDS, Phase, Round
+from .table.common import SUIT_FIRST_KIND
 from .table.wins import exposed_fours
 
 
@@ -131,26 +142,29 @@ FIELDS: tuple[str, ...] = (
 """The observation's fields, in order (the module docstring says what each holds)."""
 
 _refcount: Callable[[object], int] | None = getattr(sys, "getrefcount", None)
-_new = object.__new__
-_set = object.__setattr__
-_get = object.__getattribute__
+"""Reference counts, where the interpreter has them (CPython): :func:`~.match.play_hand` asks
+whether an agent kept its observation."""
+_tuple_new = tuple.__new__
 
 
-class Observation:
+class Observation(tuple):  # type: ignore[type-arg]  # the fields set at once (see below)
     """Everything one seat may know when it is asked to decide (the module docstring lists the
     fields and their JSON form). Immutable: a field cannot be set or deleted.
 
-    The table builds one for every decision, so it is built lazily: the seat and the legal
-    actions are set at once, every other field is read from the table the first time it is asked
-    for during the decision (a bot reads a few), and kept. When the agent has answered, the
-    observation is either dropped by everybody, or, when the agent kept a reference to it (or to
-    something holding it), completed from the table before the table moves on: a kept observation
-    always holds the values of its own decision. :func:`observe` gives a complete one at once.
+    The table builds one for every decision, so it is built lazily: the fields a bot reads on
+    every decision (the seat, the legal actions, its tiles by kind, the melds, the profile ...) are
+    set at once, every other one is read from the table the first time it is asked for during the
+    decision, and kept. When the agent has answered, the observation is either dropped by
+    everybody, or, when the agent kept a reference to it (or to something holding it), completed
+    from the table before the table moves on: a kept observation always holds the values of its
+    own decision. :func:`observe` gives a complete one at once.
     """
 
-    __slots__ = ("_values", "_source")
-
-    if TYPE_CHECKING:  # the fields, as properties made from FIELDS below the class
+    # The fields set at once are the items of a tuple (made in one step, read by a C item getter);
+    # each other one is a property that reads it from the table on first use and keeps it in the
+    # instance's dict. The tuple's last item holds the table while it may be read: a one-item
+    # list, emptied (None) when the observation is completed.
+    if TYPE_CHECKING:
         profile: Profile
         seat: int
         phase: Phase
@@ -190,10 +204,7 @@ class Observation:
         suits: tuple[Suit, ...]
         plays_riichi: bool
 
-    _values: list[Any]
-    _source: Round | None
-
-    def __init__(self, **fields: Any) -> None:
+    def __new__(cls, **fields: Any) -> "Observation":
         """An observation of these fields, every one of :data:`FIELDS` given by name."""
         given = set(fields)
         if given != set(FIELDS):
@@ -202,46 +213,22 @@ class Observation:
             raise TypeError(
                 f"an observation needs every field (missing: {missing}; unknown: {unknown})"
             )
-        _set(self, "_values", [fields[name] for name in FIELDS])
-        _set(self, "_source", None)
-
-    @classmethod
-    def _of_decision(cls, hand: Round, seat: int, legal: tuple[Action, ...]) -> "Observation":
-        """The lazy observation of ``seat``'s decision now (:func:`~.match.play_hand`'s; see the
-        class docstring): it reads the table while the table stands still, until
-        :meth:`_settle`."""
-        obs = _new(cls)
-        values = _BLANK.copy()
-        values[_SEAT] = seat
-        values[_LEGAL] = legal
-        _set(obs, "_values", values)
-        _set(obs, "_source", hand)
+        obs = _tuple_new(cls, (*(fields[name] for name in _AT_ONCE), [None]))
+        obs.__dict__.update((name, fields[name]) for name in _BUILDERS if name not in _AT_ONCE)
         return obs
-
-    def _settle(self) -> None:
-        """After the agent answered: complete the observation if anything but its one caller's
-        variable holds it (the agent kept it), so that it keeps its decision's values; else
-        nobody can read it any more and it is left as it is. Without reference counts (an
-        interpreter other than CPython) it is always completed."""
-        if _refcount is None or _refcount(self) > _ALONE:
-            self._complete()
-
-    def _references(self) -> int:
-        """:meth:`_settle`'s count, asked the same way (the count it compares with is this one's,
-        of an observation held by one variable only)."""
-        return _refcount(self) if _refcount is not None else 0
 
     def _complete(self) -> None:
         """Read every field not yet read, and let go of the table."""
-        hand = self._source
+        source = self[_SOURCE]
+        hand = source[0]
         if hand is None:
             return
-        values = self._values
-        seat = values[_SEAT]
-        for i, build in enumerate(_BUILD_AT):
-            if values[i] is _UNSET:
-                values[i] = build(hand, seat)
-        _set(self, "_source", None)
+        values = self.__dict__
+        seat = self[_SEAT]
+        for name, build in _BUILDERS.items():
+            if name not in values and name not in _AT_ONCE:
+                values[name] = build(hand, seat)
+        source[0] = None
 
     def __setattr__(self, name: str, value: object) -> None:
         raise AttributeError(f"an observation is immutable (cannot set {name!r})")
@@ -252,20 +239,23 @@ class Observation:
     def fields(self) -> dict[str, Any]:
         """Every field by name, in :data:`FIELDS` order."""
         self._complete()
-        return dict(zip(FIELDS, self._values))
+        values = {**self.__dict__, **dict(zip(_AT_ONCE, self))}
+        return {name: values[name] for name in FIELDS}
 
     def __eq__(self, other: object) -> bool:
         if not isinstance(other, Observation):
             return NotImplemented
-        self._complete()
-        other._complete()
-        return self._values == other._values
+        return self.fields() == other.fields()
 
     __hash__ = None  # type: ignore[assignment]  # compared by value, never hashed
 
     def __repr__(self) -> str:
         shown = ", ".join(f"{n}={v!r}" for n, v in self.fields().items() if n != "profile")
         return f"Observation(profile={self.profile.id!r}, {shown})"
+
+    def __ne__(self, other: object) -> bool:
+        equal = self.__eq__(other)
+        return equal if equal is NotImplemented else not equal
 
     def __reduce__(self) -> tuple[Any, ...]:
         return (_rebuild, (self.fields(),))
@@ -469,7 +459,7 @@ def observe(hand: Round, seat: int, legal: Sequence[Action] | None = None) -> Ob
     :meth:`Round.legal_actions` just gave, to spare asking again), every field read at once."""
     if legal is None:
         legal = hand.legal_actions(seat)
-    obs = Observation._of_decision(hand, seat, tuple(legal))
+    obs = decision_observation(hand, seat, tuple(legal))
     obs._complete()
     return obs
 
@@ -595,54 +585,88 @@ _BUILDERS: dict[str, Callable[[Round, int], Any]] = {
     "suits": lambda hand, seat: hand.profile.tiles.suits,
     "plays_riichi": lambda hand, seat: hand.rules.riichi is not None,
 }
-"""How each field not set at once is read (every field but the seat and the legal actions)."""
-assert set(_BUILDERS) | {"seat", "legal"} == set(FIELDS)
+"""How each field is read from the table (every one but the seat and the legal actions, which
+the table gives)."""
 
 
-class _Unset:
-    """A field not read yet."""
+_CLAIM = Phase.CLAIM
+_ROB = Phase.ROB
+_DECLARE = Phase.DECLARE
+_SUIT_FIRST = SUIT_FIRST_KIND
 
-    __slots__ = ()
-
-
-_UNSET = _Unset()
-_BLANK: list[Any] = [_UNSET] * len(FIELDS)
-_SEAT = FIELDS.index("seat")
-_LEGAL = FIELDS.index("legal")
-
-
-def _given(hand: Round, seat: int) -> Any:
-    raise AssertionError("the seat and the legal actions are given when the observation is made")
-
-
-_BUILD_AT: tuple[Callable[[Round, int], Any], ...] = tuple(
-    _BUILDERS.get(name, _given) for name in FIELDS
+#: The fields :func:`decision_observation` sets at once (what a bot reads every decision).
+_AT_ONCE = (
+    "seat",
+    "legal",
+    "phase",
+    "profile",
+    "counts",
+    "melds",
+    "missing",
+    "holds_missing",
+    "claim_tile",
+    "suits",
+    "plays_riichi",
 )
+assert set(_BUILDERS) | {"seat", "legal"} == set(FIELDS) and set(_AT_ONCE) <= set(FIELDS)
+_SEAT = _AT_ONCE.index("seat")
+_SOURCE = len(_AT_ONCE)  # the tuple's last item: the table, while it may be read
 
 
-def _field(index: int, name: str, build: Callable[[Round, int], Any]) -> property:
+def decision_observation(hand: Round, seat: int, legal: tuple[Action, ...]) -> Observation:
+    """The lazy observation of ``seat``'s decision now (:func:`~.match.play_hand`'s, one per
+    decision; see :class:`Observation`): the fields of :data:`_AT_ONCE` set, the table kept to read
+    the others from while it stands still."""
+    phase = hand.phase
+    profile = hand.profile
+    counts = hand.counts[seat]
+    ms = hand.missing_suit
+    if ms is None:
+        missing, holds = _NO_MISSING, False
+    elif phase is _DECLARE:
+        missing, holds = _missing(hand, seat), False
+    else:  # _missing and _holds_missing, written out: Sichuan asks them every decision
+        declared = ms.declared
+        missing, own = tuple(declared), declared[seat]
+        holds = own is not None and any(counts[_SUIT_FIRST[own] : _SUIT_FIRST[own] + 9])
+    return _tuple_new(  # in the order of _AT_ONCE, and the table last
+        Observation,
+        (
+            seat,
+            legal,
+            phase,
+            profile,
+            tuple(counts),
+            tuple(map(tuple, hand.melds)),
+            missing,
+            holds,
+            hand.claims.tile if phase is _CLAIM or phase is _ROB else None,
+            profile.tiles.suits,
+            profile.table.riichi is not None,
+            [hand],
+        ),
+    )
+
+
+def _later(name: str, build: Callable[[Round, int], Any]) -> property:
+    """The property of a field read on first use: from the instance's dict once read."""
+
     def read(self: Observation) -> Any:
-        values = self._values
-        value = values[index]
-        if value is _UNSET:  # first asked during the decision: read it from the table now
-            hand = self._source
-            assert hand is not None  # a completed observation has every field
-            value = values[index] = build(hand, values[_SEAT])
+        values = self.__dict__
+        value = values.get(name, _UNREAD)
+        if value is _UNREAD:
+            hand = self[_SOURCE][0]
+            assert hand is not None, "a completed observation holds every field"
+            value = values[name] = build(hand, self[_SEAT])
         return value
 
     read.__name__ = name
     return property(read, doc=f"The observation's ``{name}`` (the module docstring).")
 
 
-for _index, _name in enumerate(FIELDS):
-    setattr(Observation, _name, _field(_index, _name, _BUILD_AT[_index]))
-
-
-def _alone() -> int:
-    probe = _new(Observation)  # held by this variable only, as play_hand holds its observation
-    return probe._references()
-
-
-_ALONE = _alone()
-"""References to an observation that only its caller's variable holds, as :meth:`_settle` counts
-them."""
+_UNREAD = object()
+for _index, _name in enumerate(_AT_ONCE):
+    setattr(Observation, _name, _item(_index, f"The observation's ``{_name}``."))
+for _name, _build in _BUILDERS.items():
+    if _name not in _AT_ONCE:
+        setattr(Observation, _name, _later(_name, _build))

@@ -12,12 +12,14 @@ import copy
 import json
 import random
 import re
+import sys
 from collections import Counter
 from typing import Iterator
 
 import pytest
 
 from mjspec.app.registry import load_profile, profile_ids
+from mjspec.runtime import match as match_module
 from mjspec.runtime import observation as observation_module
 from mjspec.runtime.actions import Action, ActionKind
 from mjspec.runtime.bots import GreedyBot, RandomBot
@@ -118,6 +120,9 @@ def test_the_public_fields_are_what_the_table_shows() -> None:
             assert obs.melds == tuple(map(tuple, hand.melds))
             assert obs.concealed_counts == tuple(len(h) for h in hand.hands)
             assert obs.wall_remaining == hand.wall_remaining
+            assert obs.holds_missing is (
+                obs.phase is not Phase.DECLARE and hand.holds_missing(seat)
+            )
             called_seen += sum(map(len, obs.called))
             for s, index in enumerate(obs.sideways):
                 if index is not None:
@@ -281,16 +286,27 @@ def test_an_answer_outside_the_legal_actions_stops_the_hand_clearly(
     assert len(hand.events) == before  # the table is as it was
 
 
-def test_the_observation_is_built_lazily() -> None:
-    """play_hand's observation reads nothing from the table but what the agent asks for."""
+def test_the_observation_is_built_lazily(monkeypatch: pytest.MonkeyPatch) -> None:
+    """play_hand's observation holds at first only what a bot reads every decision; the rest is
+    read from the table on first use, and an observation nobody kept is never completed."""
     hand = Round(load_profile("riichi_tenhou"), seed=1)
-    lazy = Observation._of_decision(hand, hand.turn, tuple(hand.legal_actions(hand.turn)))
-    values = lazy._values
-    assert sum(v is not observation_module._UNSET for v in values) == 2  # the seat, the legal
-    assert lazy.counts == tuple(hand.counts[hand.turn])
-    assert sum(v is not observation_module._UNSET for v in values) == 3
-    lazy._settle()  # nobody else holds it: left as it is
-    assert lazy._source is hand
-    keep = [lazy]
-    lazy._settle()  # held by ``keep`` too: completed, and the table let go
-    assert keep[0]._source is None and lazy == observe(hand, hand.turn)
+    lazy = observation_module.decision_observation(
+        hand, hand.turn, tuple(hand.legal_actions(hand.turn))
+    )
+    assert len(lazy) == len(observation_module._AT_ONCE) + 1  # those fields, and the table
+    assert not lazy.__dict__ and lazy.counts == tuple(hand.counts[hand.turn])
+    assert lazy.rivers == tuple(map(tuple, hand.river)) and set(lazy.__dict__) == {"rivers"}
+    completed: list[Observation] = []
+    complete = Observation._complete
+
+    def counted(self: Observation) -> None:
+        if self.__dict__["_source"] is not None:
+            completed.append(self)
+        complete(self)
+
+    monkeypatch.setattr(Observation, "_complete", counted)
+    play_hand(hand, [GreedyBot(s) for s in range(4)])  # GreedyBot keeps no observation
+    assert hand.over and not completed
+    probe = object()  # held by one variable, as play_hand holds its observation
+    counted_here = sys.getrefcount(probe)
+    assert counted_here == match_module._HELD_HERE

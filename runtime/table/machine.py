@@ -163,7 +163,7 @@ class Round(TableState):
         """A passed win's fan per seat, which the seat's next win must exceed."""
 
         self.wins = self.winning.records
-        self._cache: dict[int, list[Action]] = {}
+        self._cache: dict[int, tuple[Action, ...]] = {}
         self._cache_at = -1
 
         self._deal()
@@ -268,8 +268,22 @@ class Round(TableState):
         else:
             hit = self._cache.get(seat)
         if hit is None:
-            hit = self._cache[seat] = self._legal_actions(seat)
+            hit = self._cache[seat] = tuple(self._legal_actions(seat))
         return list(hit)
+
+    def offered(self, seat: Seat) -> tuple[Action, ...]:
+        """:meth:`legal_actions` as the tuple an observation holds (the very one cached: not
+        copied again). The same cache, asked the same way: written out, as the play loop asks it
+        every decision."""
+        if self._cache_at != len(self.events):
+            self._cache_at = len(self.events)
+            self._cache.clear()
+            hit = None
+        else:
+            hit = self._cache.get(seat)
+        if hit is None:
+            hit = self._cache[seat] = tuple(self._legal_actions(seat))
+        return hit
 
     def _legal_actions(self, seat: Seat) -> list[Action]:
         if self.phase is Phase.TURN:  # the commonest first: only the seat to play is asked
