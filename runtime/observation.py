@@ -68,6 +68,7 @@ situation the seat's win would be scored in, as far as the seat can see it).
 from __future__ import annotations
 
 import sys
+from dataclasses import replace
 from operator import itemgetter
 
 try:  # the C getter of a named tuple's fields: the fastest read of a tuple's item by name
@@ -288,7 +289,24 @@ class Observation(tuple):  # type: ignore[type-arg]  # the fields set at once (s
     def win_context(self) -> WinContext:
         """The situation the seat's win would be scored in now, as the seat sees it: what
         :meth:`Round.win_context` gives with no special situation, except that the ura
-        indicators (hidden under the dead wall until a riichi win turns them) stay empty."""
+        indicators (hidden under the dead wall until a riichi win turns them) stay empty. Made
+        once: during the decision by the table itself (every value of it is the seat's to see,
+        the ura taken out), else from the fields."""
+        values = self.__dict__
+        known: WinContext | None = values.get("_situation")
+        if known is None:
+            hand = self[_SOURCE][0]
+            if hand is None:
+                known = self._situation()
+            else:
+                known = hand.win_context(self[_SEAT])
+                if known.ura_indicators:
+                    known = replace(known, ura_indicators="")
+            values["_situation"] = known
+        return known
+
+    def _situation(self) -> WinContext:
+        """:meth:`win_context` from the fields."""
         seat = self.seat
         riichi, double, ippatsu = self.riichi_flags
         live_wait = "only_live_wait" in self.profile.needs
