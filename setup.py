@@ -53,4 +53,55 @@ def _extensions() -> list[Extension]:
     ]
 
 
-setup(ext_modules=_extensions())
+class _PathForTypeCheckers:
+    """setuptools' editable install, plus one ``.pth`` line for type checkers.
+
+    The package's folders map onto ``mjspec.*`` through an import hook (the repository root *is*
+    the ``mjspec`` package), and mypy runs no import hooks, so with a plain editable install it
+    cannot find ``mjspec`` or its ``py.typed``. This adds ``build/__editable_types__`` to the
+    path, a folder whose ``mjspec`` is a symlink to this project: mypy (and Python, which then
+    imports the same files through it) finds the package as it is laid out when installed from a
+    wheel. Where no symlink can be made (Windows without the privilege) the install is as it was.
+    """
+
+    def __init__(self, inner: object, folder: str) -> None:
+        self.inner = inner
+        self.folder = folder
+
+    def __call__(self, wheel: object, files: object, mapping: object) -> None:
+        self.inner(wheel, files, mapping)  # type: ignore[operator]
+        wheel.writestr("__editable__.mjspec-types.pth", self.folder + "\n")  # type: ignore
+
+    def __enter__(self) -> "_PathForTypeCheckers":
+        self.inner.__enter__()  # type: ignore[attr-defined]
+        return self
+
+    def __exit__(self, *exc: object) -> object:
+        return self.inner.__exit__(*exc)  # type: ignore[attr-defined]
+
+
+def _commands() -> dict[str, type]:
+    try:
+        from setuptools.command.editable_wheel import editable_wheel
+    except ImportError:  # a setuptools without PEP 660 editable installs
+        return {}
+
+    class EditableWheel(editable_wheel):  # type: ignore[misc, valid-type]
+        def _select_strategy(self, *args: object, **kwargs: object) -> object:
+            inner = super()._select_strategy(*args, **kwargs)
+            folder = os.path.join(_HERE, "build", "__editable_types__")
+            link = os.path.join(folder, "mjspec")
+            try:
+                os.makedirs(folder, exist_ok=True)
+                if not os.path.islink(link) or os.path.realpath(link) != os.path.realpath(_HERE):
+                    if os.path.lexists(link):
+                        os.unlink(link)
+                    os.symlink(_HERE, link, target_is_directory=True)
+            except OSError:
+                return inner
+            return _PathForTypeCheckers(inner, folder)
+
+    return {"editable_wheel": EditableWheel}
+
+
+setup(ext_modules=_extensions(), cmdclass=_commands())

@@ -281,27 +281,51 @@ def _parser() -> argparse.ArgumentParser:
     rep.set_defaults(run=_cmd_replay)
 
     imp = sub.add_parser(
-        "import-tenhou",
-        help="turn a Tenhou log (mjlog XML or tenhou.net/6 JSON) into a game record",
+        "import",
+        aliases=["import-tenhou"],
+        help="turn a game log (Tenhou mjlog or tenhou.net/6 JSON, or mjai) into a game record",
         description=(
-            "Play a Tenhou log at the table and write its record. A log without the game's end "
-            "(tenhou.net/6 JSON, "
-            "a cut mjlog) that starts mid-match or stops before the match ends is written as "
-            "an excerpt: the match "
-            "starts where its first hand does and may stop unfinished (docs/records.md, "
+            "Play a logged game at the table and write its record: a Tenhou log (--format tenhou, "
+            "the default, as import-tenhou) or an mjai event log (--format mjai, JSON lines, "
+            "docs/mjai.md). A log without the game's end (tenhou.net/6 JSON, mjai, a cut mjlog) "
+            "that starts mid-match or stops before the match ends is written as an excerpt: the "
+            "match starts where its first hand does and may stop unfinished (docs/records.md, "
             '"Excerpts").'
         ),
     )
-    imp.add_argument("log", type=Path, help="the Tenhou log file")
+    imp.add_argument("log", type=Path, help="the log file")
     imp.add_argument(
         "--out", type=Path, required=True, metavar="FILE", help="write the mjspec record here"
+    )
+    imp.add_argument(
+        "--format",
+        choices=["tenhou", "mjai"],
+        default="tenhou",
+        help="the log's format (default tenhou: mjlog XML or tenhou.net/6 JSON)",
     )
     imp.add_argument(
         "--profile",
         help="profile to play it under (default: the log's game type: riichi_tenhou, or "
         "riichi_tenhou_east for an East-only game)",
     )
-    imp.set_defaults(run=_cmd_import_tenhou)
+    imp.set_defaults(run=_cmd_import)
+
+    exp = sub.add_parser(
+        "export",
+        help="write a riichi game record as an mjai event log or as tenhou.net/6 JSON",
+        description=(
+            "Replay a riichi record (it must replay: a tampered record is refused) and write it "
+            "as the mjai event stream of Mortal, akochan and mjai-reviewer (JSON lines) or as "
+            "tenhou.net/6 JSON (the tenhou.net/6 viewer, mjai-reviewer). Other games are "
+            "refused: both formats are riichi only (docs/mjai.md)."
+        ),
+    )
+    exp.add_argument("record", type=Path, help="a record of mjspec play --record or import")
+    exp.add_argument("--format", choices=["mjai", "tenhou6"], required=True, help="the format")
+    exp.add_argument(
+        "--out", type=Path, metavar="FILE", help="write it here (default: standard output)"
+    )
+    exp.set_defaults(run=_cmd_export)
 
     sim = sub.add_parser(
         "simulate", help="play many seeded bot games in parallel and summarise them"
@@ -776,6 +800,68 @@ def _cmd_import_tenhou(args: argparse.Namespace) -> int:
         f"written to {args.out}"
     )
     return 0
+
+
+def _cmd_import(args: argparse.Namespace) -> int:
+    if args.format == "tenhou":
+        return _cmd_import_tenhou(args)
+    from mjspec.app.mjai import MjaiFormatError, load_mjai
+    from mjspec.app.tenhou_replay import WallError, game_record
+
+    try:
+        game, lines = load_mjai(args.log)
+        profile = load_profile(args.profile or TENHOU_PROFILES[game.rules.south_round])
+        record = game_record(game, profile)
+    except MjaiFormatError as e:
+        raise UserError(str(e)) from None
+    except (WallError, ValueError) as e:
+        # The table's message names the hand; say where it starts in the log.
+        text = str(e)
+        for i, line in reversed(list(enumerate(lines))):
+            if f"hand {i}" in text:
+                text += f" (hand {i} starts on line {line})"
+                break
+        raise UserError(text) from None
+    _write_json_atomic(args.out, record)
+    excerpt = " (an excerpt of a match)" if record.get("excerpt") is not None else ""
+    print(
+        f"{args.log}: {len(record['hands'])} hand(s) played under {profile.id}{excerpt}; record "
+        f"written to {args.out}"
+    )
+    return OK
+
+
+def _cmd_export(args: argparse.Namespace) -> int:
+    from mjspec.app import mjai, tenhou_export
+    from mjspec.app.played import ExportError, played_match
+    from mjspec.runtime.files import atomic_write
+    from mjspec.runtime.safejson import MAX_BYTES, JsonInputError, loads
+
+    try:
+        if args.record.stat().st_size > MAX_BYTES:
+            raise UserError(f"{args.record}: larger than {MAX_BYTES} bytes: not a game record")
+        record = loads(args.record.read_bytes(), str(args.record))
+    except OSError as e:
+        raise UserError(f"{args.record}: cannot read: {e.strerror}") from None
+    except JsonInputError as e:
+        raise UserError(str(e)) from None
+    try:
+        played = played_match(record)
+        if args.format == "mjai":
+            text = mjai.dumps(mjai.mjai_events(played))
+        else:
+            text = tenhou_export.dumps(tenhou_export.tenhou6_document(played))
+    except ExportError as e:
+        raise UserError(f"{args.record}: {e}") from None
+    if args.out is None:
+        sys.stdout.write(text)
+        return OK
+    try:
+        atomic_write(args.out, text)
+    except OSError as e:
+        raise UserError(f"{args.out}: cannot write: {e.strerror}") from None
+    print(f"{args.record}: {len(played.hands)} hand(s) written to {args.out} as {args.format}")
+    return OK
 
 
 def _cmd_simulate(args: argparse.Namespace) -> int:

@@ -253,6 +253,9 @@ class Win:
     pao: int | None = None
     closed: tuple[int, ...] = ()
     """The winner's concealed tiles including the winning tile (mjlog ``hai``)."""
+    scored: bool = True
+    """Whether the log states the win's yaku, han and fu (an mjai ``hora`` gives only the winner
+    and the score changes: then ``yaku``, ``han`` and ``fu`` are empty and not compared)."""
 
     @property
     def tsumo(self) -> bool:
@@ -269,7 +272,8 @@ class Drawn:
 
     kind: str
     """``exhaustive`` or Tenhou's type: ``yao9``, ``reach4``, ``kaze4``, ``kan4``, ``ron3``, ``nm``
-    (nagashi mangan)."""
+    (nagashi mangan); ``unstated`` for a log that does not say which draw (an mjai
+    ``ryukyoku``): the table's own draw is then compared by its score changes only."""
     deltas: tuple[int, ...]
     tenpai: tuple[int, ...] = ()
     """Seats shown ready (mjlog ``haiN``)."""

@@ -249,7 +249,21 @@ def log_decisions(hand: TenhouHand, red_fives: bool = True) -> list[Action]:
             out.append(Action(ActionKind.TSUMO if r.tsumo else ActionKind.RON, r.seat))
         elif r.kind == "yao9":
             out.append(Action(ActionKind.NINE_TERMINALS, last_draw_seat))
+        elif r.kind == "ron3":
+            # Three players won on one discard (or robbed kan): the log writes the abortive draw,
+            # the table needs each of the three ron declarations to declare it (001).
+            out.extend(Action(ActionKind.RON, s) for s in range(SEATS) if s != last_giver(hand))
     return out
+
+
+def last_giver(hand: TenhouHand) -> int:
+    """The seat whose discard (or added kan) was the last tile given to the table."""
+    for st in reversed(hand.steps):
+        if isinstance(st, Discard):
+            return st.seat
+        if isinstance(st, Call) and st.meld.kind is MeldKind.KAKAN:
+            return st.meld.seat
+    return hand.dealer
 
 
 def _tile_key(t: Tile) -> tuple[int, bool]:
@@ -333,6 +347,8 @@ def _compare(thand: TenhouHand, table: Round, outcome: HandOutcome) -> None:
         for p in score.patterns:
             if p.points:
                 table_patterns[p.id] = table_patterns.get(p.id, 0) + p.points
+        if not w.scored:  # an mjai hora: the winner and the score changes only (compared below)
+            continue
         log_patterns = _pattern_han(w)
         if w.yakuman:
             if sorted(table_patterns) != sorted(log_patterns):

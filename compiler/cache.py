@@ -201,6 +201,10 @@ class Memo:
             return None  # damaged: compute again
         return result.decode("utf-8")
 
+    def keep(self, text: str) -> None:
+        """Keep the entry for ``text`` past :meth:`prune`, though this build did not ask for it."""
+        self.used.add(self._key(text))
+
     def put(self, text: str, result: str) -> None:
         """Store ``result`` for ``text`` (silently not, where the folder cannot be written)."""
         key = self._key(text)

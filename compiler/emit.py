@@ -25,6 +25,7 @@ from mjspec.runtime.options import OptionSpec, ScoreValue
 from mjspec.runtime.text import LANGUAGES, Text
 
 from .cache import Memo
+from .formatting import format_module, statement_texts
 from .fused import WholeHandLayout, whole_hand_layout
 from .hoist import MaskNames
 from .ir import ExprIR, ProfileIR
@@ -207,17 +208,31 @@ def render_registry(ids: list[str], memo: Memo | None = None) -> str:
 
 
 def format_python(raw: str, memo: Memo | None = None) -> str:
-    """``raw`` formatted by black; with a ``memo``, black runs only on text it has not formatted
-    before (it is most of a build's time, and formatting is a pure function of the text, black's
-    version and mode).
+    """``raw`` formatted by black, one top-level statement at a time (compiler/formatting.py: the
+    answer is black's for the whole text, and a changed spec reformats only the definitions it
+    changed); with a ``memo``, black runs only on text it has not formatted before (it is most of
+    a build's time, and formatting is a pure function of the text, black's version and mode).
     """
     if memo is not None:
         done = memo.get(raw)
         if done is not None:
+            for text in statement_texts(raw):
+                memo.keep(text)  # for the next build, which may change one definition of many
             return done
-    formatted = black.format_str(raw, mode=BLACK_MODE)
+    formatted = format_module(raw, lambda text: _black(text, memo))
     if memo is not None:
         memo.put(raw, formatted)
+    return formatted
+
+
+def _black(text: str, memo: Memo | None) -> str:
+    if memo is not None:
+        done = memo.get(text)
+        if done is not None:
+            return done
+    formatted = black.format_str(text, mode=BLACK_MODE)
+    if memo is not None:
+        memo.put(text, formatted)
     return formatted
 
 

@@ -35,16 +35,30 @@ class Resolved:
 class SpecLibrary:
     """The spec files of one folder, loaded once each and found by profile id."""
 
-    def __init__(self, folder: FilePath, display_root: FilePath | None = None) -> None:
+    def __init__(
+        self,
+        folder: FilePath,
+        display_root: FilePath | None = None,
+        fallback: FilePath | None = None,
+    ) -> None:
         self.folder = folder
         self.display_root = display_root
+        self.fallback = fallback
+        """A second folder where a profile this one lacks is looked for (the bundled specs, for a
+        user's folder whose spec extends one of them)."""
         self._cache: dict[FilePath, Loaded] = {}
 
     def profile_ids(self) -> list[str]:
-        return sorted(p.stem for p in self.folder.glob("*.yaml"))
+        folders = [self.folder] + ([self.fallback] if self.fallback is not None else [])
+        return sorted({p.stem for f in folders for p in f.glob("*.yaml")})
 
     def path_of(self, profile_id: str) -> FilePath:
-        return self.folder / f"{profile_id}.yaml"
+        own = self.folder / f"{profile_id}.yaml"
+        if self.fallback is not None and not own.exists():
+            other = self.fallback / f"{profile_id}.yaml"
+            if other.exists():
+                return other
+        return own
 
     def display(self, path: FilePath) -> str:
         if self.display_root is not None:

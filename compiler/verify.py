@@ -158,9 +158,43 @@ def document_errors(
         ]
 
 
+#: :func:`payment_domain_errors`' answers in this process, by everything they are a function of.
+_DOMAIN_CHECKED: dict[tuple[Any, ...], tuple[SpecError, ...]] = {}
+#: How many answers :data:`_DOMAIN_CHECKED` keeps (a build holds a few profiles at a time).
+_DOMAIN_KEPT = 64
+
+
 def payment_domain_errors(ir: ProfileIR, engine: Profile) -> list[SpecError]:
     """Evaluate every payment formula of ``engine`` over its domain; one error per failing
-    formula."""
+    formula.
+
+    The answer is a function of the payment blocks (each formula's compiled Python, its text and
+    where it stands), the domain's bounds (cap, points, limit patterns) and the options the
+    formulas may read with their defaults: the engine's payment functions are made from exactly
+    these. So a profile whose payments another one of this process already checked (a house rule
+    that changes only patterns, a child that inherits its parent's payments) is answered from
+    :data:`_DOMAIN_CHECKED` instead of running the same formulas over the same domain again.
+    """
+    key = (
+        ir.payment_values,
+        ir.payment_ron,
+        ir.payment_tsumo,
+        any(p.limit for p in ir.patterns),
+        ir.cap,
+        ir.points is not None,
+        repr(engine.options),
+        repr(sorted(engine.option_values.as_dict().items())),
+    )
+    known = _DOMAIN_CHECKED.get(key)
+    if known is None:
+        known = tuple(_payment_domain_errors(ir, engine))
+        if len(_DOMAIN_CHECKED) >= _DOMAIN_KEPT:
+            _DOMAIN_CHECKED.pop(next(iter(_DOMAIN_CHECKED)))
+        _DOMAIN_CHECKED[key] = known
+    return list(known)
+
+
+def _payment_domain_errors(ir: ProfileIR, engine: Profile) -> list[SpecError]:
     has_limit = any(p.limit for p in ir.patterns)
     fan_top = max(MAX_FAN, (ir.cap or 0) + 1)
     fans = range(fan_top + 1)
@@ -277,19 +311,36 @@ def _evaluate(
     names = [n for keys, _ in axes for n in keys]
     pv = PaymentView(0, 0, False, False, options=dict(defaults))
     options: dict[str, Any] = pv._options  # type: ignore[assignment]
-    for combo in itertools.product(*(values for _, values in axes)):
-        flat = [x for part in combo for x in part]
-        for name, value in zip(names, flat):
-            if name.startswith("option "):
-                options[name[7:]] = value
-            else:
-                setattr(pv, name, value)
+    # Each axis value as the assignments it makes; a combination sets only the axes that changed
+    # since the one before (the last axis changes every time, the first seldom).
+    steps = [
+        [
+            (
+                values,
+                [(k, v) for k, v in zip(keys, values) if not k.startswith("option ")],
+                [(k[7:], v) for k, v in zip(keys, values) if k.startswith("option ")],
+            )
+            for values in axis
+        ]
+        for keys, axis in axes
+    ]
+    last: list[object] = [None] * len(steps)
+    for combo in itertools.product(*steps):
+        for k, step in enumerate(combo):
+            if step is not last[k]:
+                last[k] = step
+                for name, value in step[1]:
+                    setattr(pv, name, value)
+                for name, value in step[2]:
+                    options[name] = value
         pv.ron = not pv.tsumo
         try:
             result = fn(pv)
         except (ArithmeticError, ValueError, TypeError) as e:
+            flat = [x for step in combo for x in step[0]]
             return f"{type(e).__name__}: {e} (at {_describe(names, flat)})"
         if abs(result) > MAX_AMOUNT:
+            flat = [x for step in combo for x in step[0]]
             return (
                 f"gives {result}, beyond any sensible payment (at most {MAX_AMOUNT}) (at "
                 f"{_describe(names, flat)})"

@@ -112,8 +112,17 @@ class ReplaySummary:
     """The record is an excerpt of a match (it starts mid-match or stops before the match ends)."""
 
 
+#: Called as each hand is replayed: the hand's index, its table, the decision just applied (None
+#: for the deal) and the events that step produced. An exporter reads the played tiles this way.
+Observer = Callable[[int, Round, Action | None, list[Event]], None]
+
+
 def replay(
-    record: Mapping[str, Any], key: bytes | None = None, *, profiles: Callable[[str], Profile]
+    record: Mapping[str, Any],
+    key: bytes | None = None,
+    *,
+    profiles: Callable[[str], Profile],
+    observe: Observer | None = None,
 ) -> ReplaySummary:
     """Re-execute ``record`` and check it event by event; raise :class:`ReplayError` at the first
     difference.
@@ -125,6 +134,9 @@ def replay(
     A malformed record raises :class:`RecordError` (a ReplayError) before anything is replayed;
     after the replay every recorded field is compared with the replayed match's record, then the
     digest (and, with ``key``, the signature) is checked.
+
+    ``observe`` (optional) sees every step of the replay as it happens (:data:`Observer`); what it
+    saw is only trustworthy once ``replay`` has returned without raising.
     """
     validate_record(record)
     try:
@@ -174,6 +186,8 @@ def replay(
         except ValueError as e:
             raise ReplayError(f"hand {i}: {e}") from None
         pos = _check_events(events, hand.events, 0, i, "the deal")
+        if observe is not None:
+            observe(i, hand, None, list(hand.events))
         for step, a in enumerate(raw.get("decisions", [])):
             try:
                 action = Action.from_json(a)
@@ -188,6 +202,8 @@ def replay(
                     f"hand {i}, decision {step} ({action}): illegal: {e.message} [rule: {e.rule}]"
                 ) from None
             pos = _check_events(events, new, pos, i, f"decision {step} ({action})")
+            if observe is not None:
+                observe(i, hand, action, new)
         if pos != len(events):
             raise ReplayError(
                 f"hand {i}: the record has {len(events) - pos} event(s) the replay never "

@@ -269,6 +269,18 @@ def profile_struct(module: ModuleType) -> MjProfile:
 
 
 def tile_struct(t: Tile) -> MjTile:
+    """The mj_tile of ``t`` (one struct per tile, made once: an array slot assigned from it gets a
+    copy, so sharing it is safe)."""
+    known = _TILE_STRUCTS.get((t.kind, t.red))
+    if known is None:
+        known = _TILE_STRUCTS[(t.kind, t.red)] = _tile_struct(t)
+    return known
+
+
+_TILE_STRUCTS: dict[tuple[int, bool], MjTile] = {}
+
+
+def _tile_struct(t: Tile) -> MjTile:
     return MjTile(
         t.kind,
         int(t.red),
@@ -291,6 +303,7 @@ class ViewBuilder:
         self.profile = profile
         self.options = (I64 * max(1, 3 * len(profile.options)))()
         self.keep: list[Any] = []
+        self.groups: dict[Group, Any] = {}
 
     def options_of(self, v: Any) -> Any:
         """The options the Python view reads (a request's own options included), as mj_view holds
@@ -301,6 +314,14 @@ class ViewBuilder:
         return ctypes.cast(self.options, ctypes.POINTER(I64))
 
     def group(self, g: Group) -> Any:
+        """A pointer to the mj_group of ``g``; equal groups share one struct, which the native
+        code only reads."""
+        known = self.groups.get(g)
+        if known is None:
+            known = self.groups[g] = self._group(g)
+        return known
+
+    def _group(self, g: Group) -> Any:
         s = MjGroup(
             GROUP_KINDS[g.kind],
             g.tile,
