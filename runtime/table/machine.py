@@ -259,22 +259,13 @@ class Round(TableState):
 
     def legal_actions(self, seat: Seat) -> list[Action]:
         """Everything ``seat`` may do now (empty if the table is not waiting for it)."""
-        # Every change of state appends an event, so the event count keys a cache
-        # that spares recomputing the options between asking and applying.
-        if self._cache_at != len(self.events):
-            self._cache_at = len(self.events)
-            self._cache.clear()
-            hit = None
-        else:
-            hit = self._cache.get(seat)
-        if hit is None:
-            hit = self._cache[seat] = tuple(self._legal_actions(seat))
-        return list(hit)
+        return list(self.offered(seat))
 
     def offered(self, seat: Seat) -> tuple[Action, ...]:
-        """:meth:`legal_actions` as the tuple an observation holds (the very one cached: not
-        copied again). The same cache, asked the same way: written out, as the play loop asks it
-        every decision."""
+        """:meth:`legal_actions` as the tuple an observation holds: the very one cached, not
+        copied again."""
+        # Every change of state appends an event, so the event count keys a cache
+        # that spares recomputing the options between asking and applying.
         if self._cache_at != len(self.events):
             self._cache_at = len(self.events)
             self._cache.clear()
@@ -407,7 +398,7 @@ class Round(TableState):
             return None
         if not riichi.rules.automatic_discard:
             return None
-        return riichi.automatic_discard(self.turn, self.legal_actions(self.turn))
+        return riichi.automatic_discard(self.turn, self.offered(self.turn))
 
     # ------------------------------------------------------------------ wins
 
