@@ -55,6 +55,10 @@ _PUBLIC = {
     "IllegalAction": "mjspec.runtime.actions",
     "GreedyBot": "mjspec.runtime.bots",
     "RandomBot": "mjspec.runtime.bots",
+    "Agent": "mjspec.runtime.observation",
+    "Observation": "mjspec.runtime.observation",
+    "observe": "mjspec.runtime.observation",
+    "AgentError": "mjspec.runtime.match",
     # Records
     "match_record": "mjspec.runtime.record",
     "save_record": "mjspec.app.api",
@@ -93,9 +97,15 @@ if TYPE_CHECKING:  # the names as mypy sees them (``X as X``: exported under --s
         RandomBot as RandomBot,
     )
     from mjspec.runtime.match import (
+        AgentError as AgentError,
         Match as Match,
         play_hand as play_hand,
         play_match as play_match,
+    )
+    from mjspec.runtime.observation import (
+        Agent as Agent,
+        Observation as Observation,
+        observe as observe,
     )
     from mjspec.runtime.profile import (
         Profile as Profile,

@@ -163,7 +163,7 @@ class Round(TableState):
         """A passed win's fan per seat, which the seat's next win must exceed."""
 
         self.wins = self.winning.records
-        self._cache: dict[int, list[Action]] = {}
+        self._cache: dict[int, tuple[Action, ...]] = {}
         self._cache_at = -1
 
         self._deal()
@@ -259,6 +259,11 @@ class Round(TableState):
 
     def legal_actions(self, seat: Seat) -> list[Action]:
         """Everything ``seat`` may do now (empty if the table is not waiting for it)."""
+        return list(self.offered(seat))
+
+    def offered(self, seat: Seat) -> tuple[Action, ...]:
+        """:meth:`legal_actions` as the tuple an observation holds: the very one cached, not
+        copied again."""
         # Every change of state appends an event, so the event count keys a cache
         # that spares recomputing the options between asking and applying.
         if self._cache_at != len(self.events):
@@ -268,8 +273,8 @@ class Round(TableState):
         else:
             hit = self._cache.get(seat)
         if hit is None:
-            hit = self._cache[seat] = self._legal_actions(seat)
-        return list(hit)
+            hit = self._cache[seat] = tuple(self._legal_actions(seat))
+        return hit
 
     def _legal_actions(self, seat: Seat) -> list[Action]:
         if self.phase is Phase.TURN:  # the commonest first: only the seat to play is asked
@@ -393,7 +398,7 @@ class Round(TableState):
             return None
         if not riichi.rules.automatic_discard:
             return None
-        return riichi.automatic_discard(self.turn, self.legal_actions(self.turn))
+        return riichi.automatic_discard(self.turn, self.offered(self.turn))
 
     # ------------------------------------------------------------------ wins
 
@@ -752,6 +757,7 @@ class Round(TableState):
         if winners:
             self.discards[discarder].pop()
             self.discard_called[discarder] = True
+            self.called_discards[discarder].append(len(self.river[discarder]) - 1)
             if self.riichi is not None:
                 self.riichi.void_pending()  # a declaration discard won on: no deposit
             self._settle_rons(winners, scores, discarder, tile, robbing=False)
@@ -763,6 +769,7 @@ class Round(TableState):
         if call is not None:
             self.discards[discarder].pop()
             self.discard_called[discarder] = True
+            self.called_discards[discarder].append(len(self.river[discarder]) - 1)
             self._call(*call, tile, discarder)
             return
         self._next_draw((discarder + 1) % SEATS)
