@@ -88,21 +88,11 @@ class _Process:
             start_new_session=os.name == "posix",
         )
         self.lines: queue.Queue[bytes | None] = queue.Queue()
-        reader = threading.Thread(target=self._read, args=(self.proc.stdout,), daemon=True)
+        # The reader holds the pipe and the queue, not this object: dropping the agent drops it,
+        # and its finalizer stops the process (whose output then ends, and the reader with it).
+        reader = threading.Thread(target=_read, args=(self.proc.stdout, self.lines), daemon=True)
         reader.start()
         self._finalizer = weakref.finalize(self, _stop, self.proc, self.stderr)
-
-    def _read(self, out: IO[bytes] | None) -> None:
-        assert out is not None
-        try:
-            while True:
-                line = out.readline(_MAX_LINE)
-                if not line:
-                    break
-                self.lines.put(line)
-        except (OSError, ValueError):  # the pipe was closed under us: the process is gone
-            pass
-        self.lines.put(None)
 
     def send(self, text: str) -> None:
         """Write one line (raises OSError when the process has gone)."""
@@ -136,6 +126,20 @@ class _Process:
 
     def close(self) -> None:
         self._finalizer()
+
+
+def _read(out: IO[bytes] | None, lines: queue.Queue[bytes | None]) -> None:
+    """Put each line the process writes into ``lines``, then None when its output ends."""
+    assert out is not None
+    try:
+        while True:
+            line = out.readline(_MAX_LINE)
+            if not line:
+                break
+            lines.put(line)
+    except (OSError, ValueError):  # the pipe was closed under us: the process is gone
+        pass
+    lines.put(None)
 
 
 def _stop(proc: subprocess.Popen[bytes], stderr: IO[bytes]) -> None:

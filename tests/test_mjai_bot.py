@@ -1,8 +1,8 @@
-"""An external mjai bot at the table (``--bots "mjai:COMMAND"``, app/mjai_bot.py): small bots written
-here as Python scripts, run as subprocesses by ``mjspec play`` and ``mjspec simulate`` (spawned
-workers); what they receive checked against the match's own mjai export and, where the ``mjai``
-package is installed, by its libriichi state (``PlayerState``); every way a bot can fail refused
-in one line with exit status 2, the bot process gone."""
+"""An external mjai bot at the table (``--bots "mjai:COMMAND"``, app/mjai_bot.py): small bots
+written here as Python scripts, run as subprocesses by ``mjspec play`` and ``mjspec simulate``
+(spawned workers); what they receive checked against the match's own mjai export and, where the
+``mjai`` package is installed, by its libriichi state (``PlayerState``); every way a bot can fail
+refused in one line with exit status 2, the bot process gone."""
 
 from __future__ import annotations
 
@@ -349,3 +349,21 @@ def test_a_command_that_cannot_run_is_refused_with_the_spec(
     monkeypatch.setenv("MJSPEC_MJAI_TIMEOUT", "soon")
     with pytest.raises(AgentSpecError, match="MJSPEC_MJAI_TIMEOUT='soon' is not a number"):
         load_agent(f"mjai:{sys.executable} {tmp_path / 'x.py'}")
+
+
+def test_each_game_s_bot_processes_are_stopped_when_the_game_is_done(tmp_path: Path) -> None:
+    from mjspec.app.registry import load_profile
+    from mjspec.app.simulate import make_players
+    from mjspec.runtime.match import play_match
+
+    bot = _bot(tmp_path, "bot.py", TSUMOGIRI_BOT)
+    spec = f"mjai:{sys.executable} {bot} {tmp_path / 'received.jsonl'}"
+
+    def alive() -> int:
+        running = subprocess.run(["ps", "-eo", "args"], capture_output=True, text=True).stdout
+        return sum(str(bot) in line for line in running.splitlines())
+
+    for game in range(2):  # as a simulation worker plays its games: agents made, played, dropped
+        play_match(load_profile("riichi_tenhou"), make_players([spec, "greedy"] * 2, game), game, 1)
+        assert alive() == 0
+    assert len(_received(tmp_path / "received.jsonl")) > 0
