@@ -470,10 +470,19 @@ class MjaiBot:
     text after ``mjai:``, ``argv`` its words; ``timeout``: seconds the bot may take to answer one
     event."""
 
-    def __init__(self, command: str, argv: Sequence[str], timeout: float = DEFAULT_TIMEOUT) -> None:
+    def __init__(
+        self,
+        command: str,
+        argv: Sequence[str],
+        timeout: float = DEFAULT_TIMEOUT,
+        batch: bool = False,
+    ) -> None:
         self.command = command
         self.argv = list(argv)
         self.timeout = timeout
+        self.batch = batch
+        """mjai.app's dialect: the events up to a decision as one JSON array a line, one answer a
+        line (``mjai_batch:COMMAND``)."""
         self._process: _Process | None = None
         self._hand: _Hand | None = None
         self._last: dict[str, Any] | None = None  # the last event sent (for messages)
@@ -487,13 +496,15 @@ class MjaiBot:
 
     # ---------------------------------------------------------------- the conversation
 
-    def _exchange(self, event: dict[str, Any]) -> dict[str, Any]:
-        """Send one event, read the bot's one answer (a JSON object with a ``type``)."""
+    def _exchange(self, *events: dict[str, Any]) -> dict[str, Any]:
+        """Send one event (or, in the batch dialect, these events as one array), read the bot's
+        one answer (a JSON object with a ``type``)."""
         process = self._process
         assert process is not None
-        self._last = event
+        self._last = events[-1]
+        text = "[" + ",".join(map(_line, events)) + "]" if self.batch else _line(events[0])
         try:
-            process.send(_line(event))
+            process.send(text)
         except OSError:
             raise self._fail(f"it stopped reading its input ({process.why_gone()})") from None
         try:
@@ -537,11 +548,14 @@ class MjaiBot:
             events = self._events(obs)
         except _Desync as e:
             raise self._fail(f"the table's view cannot be told in mjai events ({e})") from None
-        reply: dict[str, Any] | None = None
-        for event in events:
-            reply = self._exchange(event)
-        if reply is None:
+        if not events:
             raise self._fail("nothing happened since its last decision")
+        if self.batch:
+            reply = self._exchange(*events)
+        else:
+            for event in events[:-1]:
+                self._exchange(event)  # not a decision: the answer is checked, not taken
+            reply = self._exchange(events[-1])
         return self._action(obs, reply)
 
     def _events(self, obs: Observation) -> list[dict[str, Any]]:
@@ -703,16 +717,17 @@ def _timeout(spec: str) -> float:
     return value
 
 
-def load(command: str) -> AgentFactory:
-    """The factory of ``mjai:COMMAND`` agents: the command is checked now (it parses, its program
-    exists); each agent starts its own process at its first decision."""
-    spec = f"mjai:{command}"
+def load(command: str, batch: bool = False) -> AgentFactory:
+    """The factory of ``mjai:COMMAND`` agents (``batch``: ``mjai_batch:COMMAND``): the command is
+    checked now (it parses, its program exists); each agent starts its own process at its first
+    decision."""
+    spec = f"{'mjai_batch' if batch else 'mjai'}:{command}"
     try:
         argv = shlex.split(command)
     except ValueError as e:
         raise AgentSpecError(spec, f"the command does not parse: {e}") from None
     if not argv:
-        raise AgentSpecError(spec, "no command after mjai: (mjai:COMMAND runs an mjai bot)")
+        raise AgentSpecError(spec, "no command after the colon (mjai:COMMAND runs an mjai bot)")
     program = argv[0]
     if shutil.which(program) is None:
         where = "no such file" if os.sep in program or "/" in program else "not found on PATH"
@@ -723,9 +738,15 @@ def load(command: str) -> AgentFactory:
     text = command.strip()
 
     def make(seed: int) -> Agent:
-        return MjaiBot(text, argv, timeout)
+        return MjaiBot(text, argv, timeout, batch)
 
     return make
 
 
+def load_batch(command: str) -> AgentFactory:
+    """The factory of ``mjai_batch:COMMAND`` agents (mjai.app's dialect)."""
+    return load(command, batch=True)
+
+
 register_kind("mjai", load)
+register_kind("mjai_batch", load_batch)

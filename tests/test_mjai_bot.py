@@ -342,7 +342,7 @@ def test_a_command_that_cannot_run_is_refused_with_the_spec(
 ) -> None:
     with pytest.raises(AgentSpecError, match="cannot run 'no-such-mjai-bot': not found on PATH"):
         load_agent("mjai:no-such-mjai-bot --seat 0")
-    with pytest.raises(AgentSpecError, match="no command after mjai:"):
+    with pytest.raises(AgentSpecError, match="no command after the colon"):
         load_agent("mjai:  ")
     with pytest.raises(AgentSpecError, match="the command does not parse"):
         load_agent("mjai:python3 'unclosed")
@@ -367,3 +367,32 @@ def test_each_game_s_bot_processes_are_stopped_when_the_game_is_done(tmp_path: P
         play_match(load_profile("riichi_tenhou"), make_players([spec, "greedy"] * 2, game), game, 1)
         assert alive() == 0
     assert len(_received(tmp_path / "received.jsonl")) > 0
+
+
+# The mjai package's own rule-based bot, unchanged, in its own loop (Bot.start: mjai.app's
+# dialect, a JSON array of events a line); the player id is its argument, as mjai.app gives it.
+RIICHI_BOT = """\
+import sys
+
+sys.stderr = open(sys.argv[2], "a")
+from mjai.bot.riichibot import RiichiBot
+
+RiichiBot(int(sys.argv[1])).start()
+"""
+
+
+@needs_mjai
+def test_mjai_batch_seats_the_mjai_package_s_own_bot_in_its_own_loop(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    bot = _bot(tmp_path, "riichibot.py", RIICHI_BOT)
+    complaints, record = tmp_path / "complaints.txt", tmp_path / "match.json"
+    complaints.touch()
+    spec = f"mjai_batch:{sys.executable} {bot} 1 {complaints}"
+    args = ["play", "riichi_tenhou", "--seed", "1", "--hands", "4", "--quiet"]
+    code, out, err = _play(args + ["--record", str(record), "--bots", _seats(spec, 1)], capsys)
+    assert code == 0, err
+    assert not complaints.read_text(), "the mjai package's bot could not follow the events"
+    assert main(["replay", str(record)]) == 0
+    decisions = [d for h in json.loads(record.read_text())["hands"] for d in h["decisions"]]
+    assert any(d.get("seat") == 1 and d.get("kind") == "discard" for d in decisions)
