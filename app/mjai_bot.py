@@ -7,10 +7,12 @@ started from ``COMMAND`` (split as a shell would, :func:`shlex.split`, but run w
 started at the seat's first decision and stopped when the agent is dropped, when the program
 exits (Ctrl-C included) or after the first error.
 
-The protocol is the original mjai one (gimite's mjai server, whose client Mortal, akochan and the
-mjai bots follow): the table sends one event per line, JSON, as the seat sees it (other seats'
+The protocol is the original mjai one (gimite's mjai server: server and client send each other
+one JSON line in turn): the table sends one event per line as the seat sees it (other seats'
 draws as ``"?"``, their starting tiles as ``"?"`` too), and the bot answers each event with one
-line: an action, or ``{"type":"none"}``. Its answer to the event at which the table asks the seat
+line: an action, or ``{"type":"none"}``. ``mjai_batch:COMMAND`` speaks mjai.app's dialect instead
+(the ``mjai`` package's ``Bot.start``): at each decision the events since the last one as one
+JSON array on one line, and one answer. Its answer to the event at which the table asks the seat
 to decide is translated into one of the observation's legal actions; its answers to the other
 events are read and checked to be JSON objects, and otherwise not taken (the table did not ask the
 seat then). Riichi takes two answers, as in mjai: ``reach``, then, to the ``reach`` event sent
@@ -356,7 +358,9 @@ class _Hand:
                     step_event(Called(MeldType.KAKAN, seat, seat, obs.claim_tile, pon.tiles))
                 )
             else:
-                four = tuple(t for t in obs.hand if t.kind == obs.claim_tile.kind)
+                # Only a thirteen-orphans hand robs a concealed kong (001): of a terminal or an
+                # honor, so its four tiles are four of the robbed one (no red five among them).
+                four = (obs.claim_tile,) * 4
                 out.append(step_event(Called(MeldType.ANKAN, seat, None, None, four)))
             self.cursor = ("kan", seat)
             return
