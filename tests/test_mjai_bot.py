@@ -264,6 +264,14 @@ def test_a_bot_on_the_mjai_package_calls_declares_riichi_and_kongs(
     # Its answers were taken: the table played the calls, riichi and kongs it asked for.
     assert own >= ({"reach", "reach_accepted"} if closed else {"chi", "pon", "kakan"})
     _libriichi_reads(received, 1)
+    taken = {
+        d["kind"]
+        for h in json.loads(record.read_text())["hands"]
+        for d in h["decisions"]
+        if d["seat"] == 1
+    }
+    if closed:  # its riichi (two answers) and a hora became the table's riichi and win
+        assert "riichi" in taken and taken & {"ron", "tsumo"}
     if not closed:  # a seat that is asked every turn sees every step in the table's order
         _follow_the_table(received, record, 1)
 
