@@ -215,7 +215,7 @@ class _Hand:
         dealt = list(obs.hand)
         if obs.drawn is not None:
             dealt.remove(obs.drawn)
-        if len(dealt) != 13 or any(obs.melds[self.me]) or any(obs.rivers[self.me]):
+        if len(dealt) != 13 or obs.melds[self.me] or obs.rivers[self.me]:
             raise _Desync(f"the seat's first decision of a hand holds {len(dealt)} dealt tiles")
         # The deposits on the table when the hand began: those of riichi declared in this hand and
         # already paid are taken back out (a declaration whose discard is still open is unpaid).
