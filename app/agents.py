@@ -187,3 +187,6 @@ def _factory(spec: str, cls: type) -> AgentFactory:
 
 def _said(e: BaseException) -> str:
     return f"{type(e).__name__}: {e}" if str(e) else type(e).__name__
+
+
+from mjspec.app import mjai_bot as _mjai_bot  # noqa: E402,F401  (registers the mjai: kind)

@@ -234,7 +234,8 @@ def _parser() -> argparse.ArgumentParser:
         default="greedy",
         help="one agent for all seats or four, comma-separated, each greedy, random, "
         "path/to/FILE.py:CLASS or package.module:CLASS (a class with choose(observation); made "
-        "as CLASS(seed=N) if it takes a seed, else CLASS(); default greedy)",
+        "as CLASS(seed=N) if it takes a seed, else CLASS(); default greedy), or mjai:COMMAND, "
+        "an external bot process speaking mjai on stdin/stdout (riichi only; docs/mjai.md)",
     )
     play.add_argument(
         "--hands", type=int, help="hands to play (default: the profile's match length)"
@@ -337,8 +338,8 @@ def _parser() -> argparse.ArgumentParser:
     sim.add_argument(
         "--bots",
         default="greedy",
-        help="as for play: greedy, random, FILE.py:CLASS or MODULE:CLASS, one or four "
-        "(default greedy); each worker loads them again (MJSPEC_START_METHOD=spawn tries the "
+        help="as for play: greedy, random, FILE.py:CLASS, MODULE:CLASS or mjai:COMMAND, one or "
+        "four (default greedy); each worker loads them again (MJSPEC_START_METHOD=spawn tries the "
         "start without fork that macOS and Windows use)",
     )
     sim.add_argument(

@@ -47,7 +47,7 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
-from typing import Any, NoReturn
+from typing import Any, NoReturn, Sequence
 
 from mjspec.app.played import (
     Accepted,
@@ -81,6 +81,7 @@ from mjspec.app.tenhou import (
     _Ids,
 )
 from mjspec.runtime.hand import MeldType
+from mjspec.runtime.profile import Profile
 from mjspec.runtime.safejson import JsonInputError, loads
 from mjspec.runtime.table import SEATS
 from mjspec.runtime.tiles import Tile
@@ -90,6 +91,9 @@ __all__ = [
     "mjai_tile",
     "tile_of_mjai",
     "mjai_events",
+    "game_start",
+    "kyoku_start",
+    "step_event",
     "dumps",
     "read_mjai",
     "load_mjai",
@@ -130,42 +134,69 @@ def tile_of_mjai(name: object) -> Tile:
 
 def mjai_events(played: PlayedMatch) -> list[dict[str, Any]]:
     """The mjai event stream of a played riichi match (module docstring)."""
-    profile = played.profile
-    rounds = profile.table.match.rounds
-    out: list[dict[str, Any]] = [
-        {
-            "type": "start_game",
-            "names": [f"seat {s}" for s in range(SEATS)],
-            "kyoku_first": 4 if rounds == 1 else 0,
-            "aka_flag": bool(profile.tiles.red_fives),
-        }
-    ]
+    out: list[dict[str, Any]] = [game_start(played.profile)]
     for hand in played.hands:
         out.append(
-            {
-                "type": "start_kyoku",
-                "bakaze": hand.round_wind,
-                "dora_marker": mjai_tile(hand.indicator),
-                "kyoku": hand.dealer + 1,
-                "honba": hand.honba,
-                "kyotaku": hand.deposits,
-                "oya": hand.dealer,
-                "scores": list(hand.points),
-                "tehais": [[mjai_tile(t) for t in hand.dealt[s]] for s in range(SEATS)],
-            }
+            kyoku_start(
+                hand.round_wind,
+                hand.dealer,
+                hand.honba,
+                hand.deposits,
+                hand.points,
+                hand.indicator,
+                [[mjai_tile(t) for t in hand.dealt[s]] for s in range(SEATS)],
+            )
         )
         for st in hand.steps:
-            out.append(_event(st, hand.ura))
+            out.append(step_event(st, hand.ura))
         out.append({"type": "end_kyoku"})
     out.append({"type": "end_game"})
     return out
+
+
+def game_start(profile: Profile, seat: int | None = None) -> dict[str, Any]:
+    """The ``start_game`` event of a match under ``profile``; with ``seat``, as a live game sends
+    it to that seat's bot (``id``: the seat the bot plays)."""
+    event: dict[str, Any] = {"type": "start_game"}
+    if seat is not None:
+        event["id"] = seat
+    event["names"] = [f"seat {s}" for s in range(SEATS)]
+    event["kyoku_first"] = 4 if profile.table.match.rounds == 1 else 0
+    event["aka_flag"] = bool(profile.tiles.red_fives)
+    return event
+
+
+def kyoku_start(
+    round_wind: str,
+    dealer: int,
+    honba: int,
+    deposits: int,
+    points: Sequence[int],
+    indicator: Tile,
+    tehais: list[list[str]],
+) -> dict[str, Any]:
+    """The ``start_kyoku`` event of a hand (``tehais``: each seat's 13 tiles as mjai names, ``?``
+    for a tile the receiver may not see)."""
+    return {
+        "type": "start_kyoku",
+        "bakaze": round_wind,
+        "dora_marker": mjai_tile(indicator),
+        "kyoku": dealer + 1,
+        "honba": honba,
+        "kyotaku": deposits,
+        "oya": dealer,
+        "scores": list(points),
+        "tehais": tehais,
+    }
 
 
 def _names(tiles: tuple[Tile, ...]) -> list[str]:
     return [mjai_tile(t) for t in sorted(tiles, key=lambda t: (t.kind, t.red))]
 
 
-def _event(st: object, ura: tuple[Tile, ...]) -> dict[str, Any]:
+def step_event(st: object, ura: tuple[Tile, ...] = ()) -> dict[str, Any]:
+    """The mjai event of one played step (:mod:`mjspec.app.played`); ``ura``: the hand's
+    under-indicators, which a riichi win shows."""
     if isinstance(st, Drew):
         return {"type": "tsumo", "actor": st.seat, "pai": mjai_tile(st.tile)}
     if isinstance(st, Discarded):

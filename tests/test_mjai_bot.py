@@ -1,0 +1,406 @@
+"""An external mjai bot at the table (``--bots "mjai:COMMAND"``, app/mjai_bot.py): small bots
+written here as Python scripts, run as subprocesses by ``mjspec play`` and ``mjspec simulate``
+(spawned workers); what they receive checked against the match's own mjai export and, where the
+``mjai`` package is installed, by its libriichi state (``PlayerState``); every way a bot can fail
+refused in one line with exit status 2, the bot process gone."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from mjspec.app.agents import AgentSpecError, load_agent
+from mjspec.app.cli import main
+
+try:  # the mjai package (PyPI ``mjai``): libriichi's per-seat state, an independent reader
+    from mjai.mlibriichi.state import PlayerState
+except ImportError:  # pragma: no cover - the package is optional
+    PlayerState = None
+
+needs_mjai = pytest.mark.skipif(PlayerState is None, reason="the mjai package is not installed")
+
+# Discards what it draws, declares a win when libriichi says it may (when the mjai package is
+# there), otherwise answers none; writes every line it receives to the file named by argv[1].
+TSUMOGIRI_BOT = """\
+import json
+import sys
+
+try:
+    from mjai.mlibriichi.state import PlayerState
+except ImportError:
+    PlayerState = None
+
+log = open(sys.argv[1], "a")
+me = state = None
+for line in sys.stdin:
+    log.write(line)
+    log.flush()
+    event = json.loads(line)
+    if event["type"] == "start_game":
+        me = event["id"]
+        state = PlayerState(me) if PlayerState else None
+    cans = state.update(line) if state is not None else None
+    answer = {"type": "none"}
+    if event["type"] == "tsumo" and event["actor"] == me:
+        if cans is not None and cans.can_tsumo_agari:
+            answer = {"type": "hora", "actor": me, "target": me, "pai": event["pai"]}
+        else:
+            answer = {"type": "dahai", "actor": me, "pai": event["pai"], "tsumogiri": True}
+    elif event["type"] in ("dahai", "kakan") and event.get("actor") != me:
+        if cans is not None and cans.can_ron_agari:
+            answer = {"type": "hora", "actor": me, "target": event["actor"], "pai": event["pai"]}
+    print(json.dumps(answer), flush=True)
+"""
+
+# A bot on the mjai package's own Bot class (the mjai.app bot framework), fed one event at a
+# time: wins, riichi (two answers), kongs and calls whenever libriichi says it may (``closed``:
+# no calls, discards toward a ready hand, so that it declares riichi). Anything the package
+# complains of goes to argv[2].
+CALLING_BOT = """\
+import json
+import sys
+
+from mjai import Bot
+from mjai.bot.tools import calc_shanten, convert_mjai_to_vec34, convert_vec34_to_short
+
+log = open(sys.argv[1], "a")
+sys.stderr = open(sys.argv[2], "a")
+closed = "closed" in sys.argv[3:]
+
+
+def same(a, b):
+    return a[:2] == b[:2]
+
+
+def shanten(tiles):
+    return calc_shanten(convert_vec34_to_short(convert_mjai_to_vec34(tiles)))
+
+
+class Caller(Bot):
+    def think(self):
+        if self.can_tsumo_agari:
+            return self.action_tsumo_agari()
+        if self.can_ron_agari:
+            return self.action_ron_agari()
+        hand = self.tehai_mjai
+        if self.self_riichi_declared and not self.self_riichi_accepted and self.can_discard:
+            return self.action_discard(self.discardable_tiles_riichi_declaration[0])
+        if self.can_riichi:
+            return self.action_riichi()
+        if self.can_ankan:
+            kind = self.player_state.ankan_candidates()[0]
+            return self.action_ankan([t for t in hand if same(t, kind)])
+        if self.can_kakan:
+            kind = self.player_state.kakan_candidates()[0]
+            return self.action_kakan([t for t in hand if same(t, kind)][0])
+        last = self.last_kawa_tile
+        if not closed and self.can_daiminkan:
+            return self.action_daiminkan([t for t in hand if same(t, last)][:3])
+        if not closed and self.can_pon:
+            return self.action_pon([t for t in hand if same(t, last)][:2])
+        if not closed and self.can_chi:
+            n, suit = int(last[0]), last[1]
+            for low, high, can in (
+                (1, 2, self.can_chi_low),
+                (-1, 1, self.can_chi_mid),
+                (-2, -1, self.can_chi_high),
+            ):
+                a = [t for t in hand if t[:2] == f"{n + low}{suit}"]
+                b = [t for t in hand if t[:2] == f"{n + high}{suit}"]
+                if can and a and b:
+                    return self.action_chi([a[0], b[0]])
+        if self.can_discard:
+            tsumo = self.last_self_tsumo
+            allowed = sorted(t for t in hand if not self.forbidden_tiles[t[:2]])
+
+            def after(t):
+                rest = list(hand)
+                rest.remove(t)
+                return shanten(rest)
+
+            if closed:
+                return self.action_discard(min(allowed, key=lambda t: (after(t), t != tsumo)))
+            return self.action_discard(tsumo if tsumo in allowed else allowed[0])
+        return self.action_nothing()
+
+
+bot = None
+for line in sys.stdin:
+    log.write(line)
+    log.flush()
+    event = json.loads(line)
+    if event["type"] == "start_game":
+        bot = Caller(event["id"])
+    print(bot.react(json.dumps([event])), flush=True)
+"""
+
+
+def _bot(folder: Path, name: str, code: str) -> Path:
+    path = folder / name
+    path.write_text(code, encoding="utf-8")
+    return path
+
+
+def _seats(spec: str, seat: int) -> str:
+    specs = ["greedy"] * 4
+    specs[seat] = spec
+    return ",".join(specs)
+
+
+def _received(log: Path) -> list[dict[str, Any]]:
+    return [json.loads(line) for line in log.read_text(encoding="utf-8").splitlines()]
+
+
+def _seen_by(event: dict[str, Any], seat: int) -> dict[str, Any]:
+    """An event of the whole match as ``seat`` is shown it: other seats' draws and starting tiles
+    hidden, and other seats' ``tsumogiri`` unknown (an observation does not show it); starting
+    tiles compared as a set (their order means nothing)."""
+    out = dict(event)
+    if out["type"] == "start_kyoku":
+        out["tehais"] = [
+            sorted(h) if s == seat else ["?"] * 13 for s, h in enumerate(out["tehais"])
+        ]
+    elif out["type"] == "tsumo" and out["actor"] != seat:
+        out["pai"] = "?"
+    elif out["type"] == "dahai" and out["actor"] != seat:
+        out["tsumogiri"] = False
+    return out
+
+
+def _follow_the_table(received: list[dict[str, Any]], record: Path, seat: int) -> None:
+    """Every event the bot received is, in order, an event of the record's own mjai export
+    (app/mjai.py, written from the record by another path), as the seat may see it."""
+    exported = subprocess.run(
+        [sys.executable, "-m", "mjspec", "export", str(record), "--format", "mjai"],
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout
+    whole = iter(_seen_by(json.loads(line), seat) for line in exported.splitlines())
+    for n, event in enumerate(received):
+        event = dict(event)
+        if event["type"] == "start_game":
+            assert event.pop("id") == seat
+        if event["type"] == "start_kyoku":
+            event["tehais"] = [sorted(h) for h in event["tehais"]]
+        assert any(want == event for want in whole), f"event {n} {event} is not the table's"
+
+
+def _libriichi_reads(received: list[dict[str, Any]], seat: int) -> None:
+    """libriichi's state of the seat takes every event (it raises on one it cannot apply), and
+    the seat's own hand it keeps matches each starting hand sent."""
+    assert PlayerState is not None
+    state = PlayerState(seat)
+    for event in received:
+        state.update(json.dumps(event))
+        if event["type"] == "start_kyoku":
+            counts = [0] * 34
+            for name in event["tehais"][seat]:
+                counts[
+                    (
+                        "mpsz".index(name[1]) * 9 + int(name[0]) - 1
+                        if name[0].isdigit()
+                        else 27 + "ESWNPFC".index(name)
+                    )
+                ] += 1
+            assert list(state.tehai) == counts
+
+
+def _play(args: list[str], capsys: pytest.CaptureFixture[str]) -> tuple[int, str, str]:
+    code = main(args)
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+@pytest.mark.parametrize("seat, hands", [(0, 4), (2, 3)])
+def test_a_tsumogiri_bot_plays_a_riichi_match_and_sees_the_table_as_its_seat(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], seat: int, hands: int
+) -> None:
+    bot = _bot(tmp_path, "bot.py", TSUMOGIRI_BOT)
+    log, record = tmp_path / "received.jsonl", tmp_path / "match.json"
+    spec = f"mjai:{sys.executable} {bot} {log}"
+    args = ["play", "riichi_tenhou", "--seed", "3", "--quiet", "--record", str(record)]
+    args += ["--bots", _seats(spec, seat), "--hands", str(hands)]
+    code, out, err = _play(args, capsys)
+    assert code == 0, err
+    assert "riichi_tenhou, seed 3: totals" in out
+    assert main(["replay", str(record)]) == 0  # the record replays
+    received = _received(log)
+    assert received[0]["type"] == "start_game" and received[0]["id"] == seat
+    starts = [e for e in received if e["type"] == "start_kyoku"]
+    assert len(starts) == len(json.loads(record.read_text())["hands"])
+    # Its own draws show their tile, the others' are hidden.
+    draws = [e for e in received if e["type"] == "tsumo"]
+    assert all((e["pai"] == "?") == (e["actor"] != seat) for e in draws)
+    assert any(e["actor"] != seat for e in draws)
+    _follow_the_table(received, record, seat)
+    if PlayerState is not None:
+        _libriichi_reads(received, seat)
+
+
+@needs_mjai
+@pytest.mark.parametrize("closed", [False, True])
+def test_a_bot_on_the_mjai_package_calls_declares_riichi_and_kongs(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], closed: bool
+) -> None:
+    bot = _bot(tmp_path, "caller.py", CALLING_BOT)
+    log, complaints = tmp_path / "received.jsonl", tmp_path / "complaints.txt"
+    record = tmp_path / "match.json"
+    spec = f"mjai:{sys.executable} {bot} {log} {complaints}" + (" closed" if closed else "")
+    seed = 3 if closed else 2
+    args = ["play", "riichi_tenhou", "--seed", str(seed), "--quiet", "--record", str(record)]
+    args += ["--hands", "6" if closed else "4"]
+    code, out, err = _play(args + ["--bots", _seats(spec, 1)], capsys)
+    assert code == 0, err
+    assert not complaints.read_text(), "the mjai package's bot could not follow the events"
+    assert main(["replay", str(record)]) == 0
+    received = _received(log)
+    own = {e["type"] for e in received if e.get("actor") == 1}
+    # Its answers were taken: the table played the calls, riichi and kongs it asked for.
+    assert own >= ({"reach", "reach_accepted"} if closed else {"chi", "pon", "kakan"})
+    _libriichi_reads(received, 1)
+    taken = {
+        d["kind"]
+        for h in json.loads(record.read_text())["hands"]
+        for d in h["decisions"]
+        if d["seat"] == 1
+    }
+    if closed:  # its riichi (two answers) and a hora became the table's riichi and win
+        assert "riichi" in taken and taken & {"ron", "tsumo"}
+    if not closed:  # a seat that is asked every turn sees every step in the table's order
+        _follow_the_table(received, record, 1)
+
+
+def test_simulate_seats_the_bot_in_spawned_workers(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("MJSPEC_START_METHOD", "spawn")  # as macOS and Windows start workers
+    bot = _bot(tmp_path, "bot.py", TSUMOGIRI_BOT)
+    log = tmp_path / "received.jsonl"
+    spec = f"mjai:{sys.executable} {bot} {log}"
+    args = ["simulate", "riichi_planet", "--games", "2", "--workers", "2", "--no-progress"]
+    args += ["--hands", "2"]
+    code, out, err = _play(args + ["--bots", _seats(spec, 0)], capsys)
+    assert code == 0, err
+    assert "riichi_planet: 2 games" in out
+    received = _received(log)
+    # One bot process a game, each told its seat at the start.
+    assert [e["id"] for e in received if e["type"] == "start_game"] == [0, 0]
+
+
+BROKEN = {
+    "garbage": ("print('garbage', flush=True)", "is not JSON"),
+    "illegal": (
+        "print(json.dumps({'type': 'dahai', 'actor': e['actor'], 'pai': 'C', 'tsumogiri': False}"
+        " if e['type'] == 'tsumo' and e['actor'] == me else {'type': 'none'}), flush=True)",
+        "is not legal now: C cannot be discarded",
+    ),
+    "dies": ("raise SystemExit('the bot gave up')", "it ended without answering"),
+    "silent": ("time.sleep(30)", "no answer within 0.5 s"),
+}
+
+
+@pytest.mark.parametrize("how", sorted(BROKEN))
+def test_a_bot_that_fails_stops_the_match_in_one_line_and_is_gone(
+    tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
+    how: str,
+) -> None:
+    monkeypatch.setenv("MJSPEC_MJAI_TIMEOUT", "0.5")
+    answer, why = BROKEN[how]
+    code_text = (
+        "import json, sys, time\nme = None\nfor line in sys.stdin:\n    e = json.loads(line)\n"
+        "    if e['type'] == 'start_game':\n        me = e['id']\n"
+        "        print(json.dumps({'type': 'none'}), flush=True)\n        continue\n"
+        f"    {answer}\n"
+    )
+    bot = _bot(tmp_path, f"{how}.py", code_text)
+    record = tmp_path / "match.json"
+    args = ["play", "riichi_tenhou", "--quiet", "--record", str(record)]
+    code, out, err = _play(args + ["--bots", _seats(f"mjai:{sys.executable} {bot}", 0)], capsys)
+    assert code == 2
+    lines = err.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith("mjspec: hand 1: seat 0's agent"), err
+    assert f"mjai bot '{sys.executable} {bot}'" in err and why in err
+    assert "answering {" in err  # the event it was answering
+    assert not record.exists()  # nothing half-written
+    running = subprocess.run(["ps", "-eo", "args"], capture_output=True, text=True).stdout
+    assert str(bot) not in running  # the bot process was stopped
+
+
+def test_the_bot_of_a_game_that_is_not_riichi_is_refused_before_it_starts(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    log = tmp_path / "received.jsonl"
+    spec = f"mjai:{sys.executable} {_bot(tmp_path, 'bot.py', TSUMOGIRI_BOT)} {log}"
+    code, out, err = _play(["play", "sichuan_tfmj", "--quiet", "--bots", spec], capsys)
+    assert code == 2
+    assert "is not riichi mahjong: mjai and tenhou.net/6 describe four-player riichi only" in err
+    assert not log.exists()  # no process was started
+
+
+def test_a_command_that_cannot_run_is_refused_with_the_spec(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    with pytest.raises(AgentSpecError, match="cannot run 'no-such-mjai-bot': not found on PATH"):
+        load_agent("mjai:no-such-mjai-bot --seat 0")
+    with pytest.raises(AgentSpecError, match="no command after the colon"):
+        load_agent("mjai:  ")
+    with pytest.raises(AgentSpecError, match="the command does not parse"):
+        load_agent("mjai:python3 'unclosed")
+    monkeypatch.setenv("MJSPEC_MJAI_TIMEOUT", "soon")
+    with pytest.raises(AgentSpecError, match="MJSPEC_MJAI_TIMEOUT='soon' is not a number"):
+        load_agent(f"mjai:{sys.executable} {tmp_path / 'x.py'}")
+
+
+def test_each_game_s_bot_processes_are_stopped_when_the_game_is_done(tmp_path: Path) -> None:
+    from mjspec.app.registry import load_profile
+    from mjspec.app.simulate import make_players
+    from mjspec.runtime.match import play_match
+
+    bot = _bot(tmp_path, "bot.py", TSUMOGIRI_BOT)
+    spec = f"mjai:{sys.executable} {bot} {tmp_path / 'received.jsonl'}"
+
+    def alive() -> int:
+        running = subprocess.run(["ps", "-eo", "args"], capture_output=True, text=True).stdout
+        return sum(str(bot) in line for line in running.splitlines())
+
+    for game in range(2):  # as a simulation worker plays its games: agents made, played, dropped
+        play_match(load_profile("riichi_tenhou"), make_players([spec, "greedy"] * 2, game), game, 1)
+        assert alive() == 0
+    assert len(_received(tmp_path / "received.jsonl")) > 0
+
+
+# The mjai package's own rule-based bot, unchanged, in its own loop (Bot.start: mjai.app's
+# dialect, a JSON array of events a line); the player id is its argument, as mjai.app gives it.
+RIICHI_BOT = """\
+import sys
+
+sys.stderr = open(sys.argv[2], "a")
+from mjai.bot.riichibot import RiichiBot
+
+RiichiBot(int(sys.argv[1])).start()
+"""
+
+
+@needs_mjai
+def test_mjai_batch_seats_the_mjai_package_s_own_bot_in_its_own_loop(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    bot = _bot(tmp_path, "riichibot.py", RIICHI_BOT)
+    complaints, record = tmp_path / "complaints.txt", tmp_path / "match.json"
+    complaints.touch()
+    spec = f"mjai_batch:{sys.executable} {bot} 1 {complaints}"
+    args = ["play", "riichi_tenhou", "--seed", "1", "--hands", "4", "--quiet"]
+    code, out, err = _play(args + ["--record", str(record), "--bots", _seats(spec, 1)], capsys)
+    assert code == 0, err
+    assert not complaints.read_text(), "the mjai package's bot could not follow the events"
+    assert main(["replay", str(record)]) == 0
+    decisions = [d for h in json.loads(record.read_text())["hands"] for d in h["decisions"]]
+    assert any(d.get("seat") == 1 and d.get("kind") == "discard" for d in decisions)
