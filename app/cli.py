@@ -232,7 +232,9 @@ def _parser() -> argparse.ArgumentParser:
     play.add_argument(
         "--bots",
         default="greedy",
-        help="one bot for all seats or four, comma-separated: greedy, random (default greedy)",
+        help="one agent for all seats or four, comma-separated, each greedy, random, "
+        "path/to/FILE.py:CLASS or package.module:CLASS (a class with choose(observation); made "
+        "as CLASS(seed=N) if it takes a seed, else CLASS(); default greedy)",
     )
     play.add_argument(
         "--hands", type=int, help="hands to play (default: the profile's match length)"
@@ -332,7 +334,13 @@ def _parser() -> argparse.ArgumentParser:
     sim.add_argument("--games", type=int, default=100, help="number of games (default 100)")
     sim.add_argument("--workers", type=int, default=1, help="worker processes (default 1)")
     sim.add_argument("--seed", type=int, default=0, help="game i uses seed SEED+i (default 0)")
-    sim.add_argument("--bots", default="greedy", help="as for play (default greedy)")
+    sim.add_argument(
+        "--bots",
+        default="greedy",
+        help="as for play: greedy, random, FILE.py:CLASS or MODULE:CLASS, one or four "
+        "(default greedy); each worker loads them again (MJSPEC_START_METHOD=spawn tries the "
+        "start without fork that macOS and Windows use)",
+    )
     sim.add_argument(
         "--hands", type=int, help="hands per game (default: the profile's match length)"
     )
@@ -588,19 +596,23 @@ def _describe(profile: Profile, hand: WinningHand, score: Score) -> str:
 
 
 def _bots(text: str) -> list[str]:
+    """``--bots``: one agent spec for every seat or four, comma-separated (:mod:`.agents`), each
+    loaded once here so that a bad one is refused before play."""
+    from mjspec.app.agents import AgentSpecError, load_agent
+
     names = [n.strip() for n in text.split(",") if n.strip()]
     if len(names) not in (1, 4):
-        raise UserError(f"--bots takes one name or four, comma-separated; got {text!r}")
-    from mjspec.app.simulate import BOTS
-
+        raise UserError(f"--bots takes one spec or four, comma-separated; got {text!r}")
     for n in names:
-        if n not in BOTS:
-            raise UserError(f"unknown bot {n!r} (choose from {', '.join(BOTS)})")
+        try:
+            load_agent(n)
+        except AgentSpecError as e:  # the spec and why, in one line: exit 2
+            raise UserError(str(e)) from None
     return names
 
 
 def _cmd_play(args: argparse.Namespace) -> int:
-    from mjspec.runtime.match import Match, play_hand
+    from mjspec.runtime.match import AgentError, Match, play_hand
     from mjspec.runtime.narrate import describe_event
     from mjspec.runtime.record import match_record
     from mjspec.app.simulate import make_players
@@ -659,7 +671,10 @@ def _cmd_play(args: argparse.Namespace) -> int:
             show()
 
         show()  # the deal
-        play_hand(hand, players, on_step=step, clock=timer)
+        try:
+            play_hand(hand, players, on_step=step, clock=timer)
+        except AgentError as e:  # a seat's agent answered outside its legal actions, or raised
+            raise UserError(f"hand {n}: {e}") from None
     match.finish()
     print(
         f"{profile.id}, seed {args.seed}: totals {match.totals}; placement (first to last) "
@@ -696,9 +711,9 @@ class _Thinking:
         thinking = self
 
         class Timed:
-            def choose(self, hand: Any, seat: int, legal: Any) -> Any:
+            def choose(self, observation: Any) -> Any:
                 thinking.decided = True
-                return bot.choose(hand, seat, legal)
+                return bot.choose(observation)
 
         return Timed()
 
@@ -850,7 +865,8 @@ def _cmd_export(args: argparse.Namespace) -> int:
 
 
 def _cmd_simulate(args: argparse.Namespace) -> int:
-    from mjspec.app.simulate import SimulationInterrupted, simulate
+    from mjspec.app.simulate import SimulationInterrupted, simulate, start_method
+    from mjspec.runtime.match import AgentError
 
     options = parse_assignments(args.option)
     bind_options(
@@ -858,6 +874,10 @@ def _cmd_simulate(args: argparse.Namespace) -> int:
     )  # refuse a bad option before any worker starts
     if args.games < 1 or args.workers < 1:
         raise UserError("--games and --workers must be at least 1")
+    try:
+        start = start_method()
+    except ValueError as e:  # MJSPEC_START_METHOD names a method this platform does not have
+        raise UserError(str(e)) from None
     try:
         report = simulate(
             args.profile,
@@ -868,7 +888,10 @@ def _cmd_simulate(args: argparse.Namespace) -> int:
             hands=args.hands,
             progress=not args.no_progress,
             options=options,
+            start=start,
         )
+    except AgentError as e:  # a seat's agent answered outside its legal actions, or raised
+        raise UserError(str(e)) from None
     except SimulationInterrupted as e:
         print(f"mjspec: simulate {e}", file=sys.stderr)
         return INTERRUPTED

@@ -1,12 +1,15 @@
 """Many seeded bot games, in parallel processes, summarised.
 
 Game ``i`` of a run uses seed ``seed + i``, so any game of a run can be
-played again alone with ``mjspec play PROFILE --seed N``.
+played again alone with ``mjspec play PROFILE --seed N``. The seats' agents are named by specs
+(:mod:`mjspec.app.agents`), which the jobs carry as text: each worker process loads the agents
+itself, also when it is spawned rather than forked (macOS and Windows have no fork).
 """
 
 from __future__ import annotations
 
 import multiprocessing
+import os
 import signal
 import sys
 import time
@@ -14,27 +17,40 @@ from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any, Callable, Iterable, Mapping, Sequence
 
-from mjspec.runtime.bots import GreedyBot, RandomBot
-from mjspec.runtime.match import Player, play_match
+from mjspec.app.agents import BUILTIN, load_agent, portable
+from mjspec.runtime.match import play_match
+from mjspec.runtime.observation import Agent
 from mjspec.runtime.options import bind_options
 from mjspec.app.registry import load_profile
 from mjspec.runtime.table import SEATS
 
-BOTS: dict[str, Callable[[int], Player]] = {"greedy": GreedyBot, "random": RandomBot}
+BOTS: dict[str, Callable[[int], Agent]] = BUILTIN
+"""The bundled bots by name (:data:`mjspec.app.agents.BUILTIN`)."""
 
 
-def make_players(names: Sequence[str], seed: int) -> list[Player]:
-    """One bot per seat by name (``greedy`` or ``random``), each seeded from the game seed."""
+def make_players(names: Sequence[str], seed: int) -> list[Agent]:
+    """One agent per seat by spec (``greedy``, ``random``, ``FILE.py:CLASS``, ``MODULE:CLASS``:
+    :mod:`mjspec.app.agents`), seat ``i``'s seeded with ``seed * 4 + i``;
+    :class:`~mjspec.app.agents.AgentSpecError` for a spec that names no agent."""
     if len(names) == 1:
         names = list(names) * SEATS
     if len(names) != SEATS:
         raise ValueError(f"give one bot name or {SEATS}, got {len(names)}")
-    out = []
-    for i, n in enumerate(names):
-        if n not in BOTS:
-            raise ValueError(f"unknown bot {n!r} (choose from {', '.join(BOTS)})")
-        out.append(BOTS[n](seed * SEATS + i))
-    return out
+    return [load_agent(n)(seed * SEATS + i) for i, n in enumerate(names)]
+
+
+def start_method(given: str | None = None) -> str:
+    """How worker processes start: ``given``, else ``MJSPEC_START_METHOD``, else fork where the
+    platform has it and it is safe (not macOS), else spawn."""
+    method = given or os.environ.get("MJSPEC_START_METHOD") or None
+    available = multiprocessing.get_all_start_methods()
+    if method is None:
+        method = "fork" if "fork" in available and sys.platform != "darwin" else "spawn"
+    if method not in available:
+        raise ValueError(
+            f"worker start method {method!r} is not available here ({', '.join(available)})"
+        )
+    return method
 
 
 @dataclass
@@ -168,19 +184,22 @@ def simulate(
     hands: int | None = None,
     progress: bool = True,
     options: Mapping[str, object] | None = None,
+    start: str | None = None,
 ) -> SimulationReport:
-    """Play ``games`` seeded games with ``workers`` processes; return the report."""
+    """Play ``games`` seeded games with ``workers`` processes (started by ``start``:
+    :func:`start_method`); return the report."""
     bind_options(load_profile(profile_id), options)  # fail early on a bad option
-    make_players(bots, 0)  # fail early on a bad bot name
+    specs = tuple(portable(b) for b in bots)  # the jobs carry text: a spawned worker loads them
+    make_players(specs, 0)  # fail early on a bad bot spec
     given = tuple(sorted((options or {}).items()))
-    jobs: list[Job] = [(profile_id, seed + i, tuple(bots), hands, given) for i in range(games)]
+    jobs: list[Job] = [(profile_id, seed + i, specs, hands, given) for i in range(games)]
     t0 = time.perf_counter()
     results: list[GameSummary] = []
     try:
         if workers <= 1:
             _collect(map(play_one, jobs), games, progress, results)
         else:
-            context = multiprocessing.get_context("spawn" if sys.platform == "darwin" else "fork")
+            context = multiprocessing.get_context(start_method(start))
             # Forked workers inherit SIGINT ignored from the moment they exist (the initializer
             # covers spawn).
             previous = signal.signal(signal.SIGINT, signal.SIG_IGN)

@@ -24,11 +24,12 @@ import statistics
 import sys
 import time
 from collections.abc import Callable
-from typing import Any, Sequence
+from typing import Any
 
 from mjspec.runtime import shapes
 from mjspec.runtime.actions import Action
 from mjspec.runtime.match import play_hand
+from mjspec.runtime.observation import Observation
 from mjspec.app.registry import UnknownProfile, load_profile
 from mjspec.runtime.table import Round
 
@@ -36,8 +37,8 @@ from mjspec.runtime.table import Round
 class FirstLegal:
     """Always the first legal action the table lists."""
 
-    def choose(self, hand: Round, seat: int, legal: Sequence[Action]) -> Action:
-        return legal[0]
+    def choose(self, observation: Observation) -> Action:
+        return observation.legal[0]
 
 
 def timed(fns: dict[str, Callable[[], int]], repeats: int) -> dict[str, tuple[float, int]]:

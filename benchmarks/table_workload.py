@@ -20,20 +20,20 @@ decisions or hands printed must agree between the checkouts (the same games were
 from __future__ import annotations
 
 import argparse
-from typing import Sequence
 
 from mjspec.app.registry import load_profile
 from mjspec.app.simulate import simulate
 from mjspec.runtime.actions import Action
 from mjspec.runtime.match import play_hand
+from mjspec.runtime.observation import Observation
 from mjspec.runtime.table import Round
 
 
 class FirstLegal:
     """Always the first legal action the table lists."""
 
-    def choose(self, hand: Round, seat: int, legal: Sequence[Action]) -> Action:
-        return legal[0]
+    def choose(self, observation: Observation) -> Action:
+        return observation.legal[0]
 
 
 def play(profile_id: str, hands: int) -> int:

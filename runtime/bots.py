@@ -1,7 +1,8 @@
 """Bots that play any profile legally: a random one and a greedy one that lowers shanten.
 
-Both see only what a player may see (their own hand and the public table) and
-choose among ``legal_actions``; neither knows a profile's id.
+Both are agents (:class:`~.observation.Agent`): each decision they are handed their seat's
+:class:`~.observation.Observation` (their own hand and the public table, never the table itself)
+and choose among its legal actions; neither knows a profile's id.
 """
 
 from __future__ import annotations
@@ -10,8 +11,8 @@ import random
 from typing import Sequence
 
 from .actions import Action, ActionKind
-from .table import Round
 from .context import WinKind
+from .observation import Observation
 from .scoring import WinningHand, evaluate
 from .shapes import discard_shanten, shanten, waits
 from .tiles import N_ALL_KINDS, N_KINDS, Tile
@@ -23,8 +24,8 @@ class RandomBot:
     def __init__(self, seed: int = 0) -> None:
         self.rng = random.Random(seed)
 
-    def choose(self, hand: Round, seat: int, legal: Sequence[Action]) -> Action:
-        return self.rng.choice(list(legal))
+    def choose(self, observation: Observation) -> Action:
+        return self.rng.choice(observation.legal)
 
 
 class GreedyBot:
@@ -38,7 +39,9 @@ class GreedyBot:
     def __init__(self, seed: int = 0) -> None:
         self.rng = random.Random(seed)
 
-    def choose(self, hand: Round, seat: int, legal: Sequence[Action]) -> Action:
+    def choose(self, observation: Observation) -> Action:
+        legal = observation.legal
+        seat = observation.seat
         kinds = {a.kind for a in legal}
         for win in (ActionKind.TSUMO, ActionKind.RON):
             if win in kinds:
@@ -50,22 +53,22 @@ class GreedyBot:
         ):  # a hand this far from any ordinary win is better redealt
             return next(a for a in legal if a.kind is ActionKind.NINE_TERMINALS)
         if ActionKind.EXCHANGE in kinds:
-            return self._exchange(hand, seat, legal)
+            return self._exchange(observation, legal)
         if ActionKind.DECLARE in kinds:
-            held = {
-                s: sum(1 for t in hand.hands[seat] if t.suit == s) for s in hand.profile.tiles.suits
-            }
-            least = min(hand.profile.tiles.suits, key=lambda s: held[s])
+            suits = observation.suits
+            held = {s: sum(1 for t in observation.hand if t.suit == s) for s in suits}
+            least = min(suits, key=lambda s: held[s])
             return next(a for a in legal if a.suit == least)
         if ActionKind.DISCARD in kinds:
-            choice = self._turn(hand, seat, legal, kinds)
+            choice = self._turn(observation, legal, kinds)
             if ActionKind.ORIGINAL_CALL in kinds and choice.kind is ActionKind.DISCARD:
                 # Original Call (M 55) only with a calling hand: after it the hand may not change.
                 assert choice.tile is not None
-                rest = hand.counts[seat][:N_KINDS]  # the seat's tiles by kind, less the discard
+                # the seat's tiles by kind, less the discard
+                rest = list(observation.counts[:N_KINDS])
                 if choice.tile.kind < N_KINDS:  # a flower is no hand-forming kind
                     rest[choice.tile.kind] -= 1
-                if _shanten_of(hand, rest, len(hand.melds[seat])) == 0:
+                if _shanten_of(observation, rest, len(observation.melds[seat])) == 0:
                     return Action(ActionKind.ORIGINAL_CALL, seat, tile=choice.tile)
             if ActionKind.RIICHI in kinds and choice.kind is ActionKind.DISCARD:
                 # Ready and closed: declare riichi (its yaku and its bonus make the hand worth
@@ -76,25 +79,25 @@ class GreedyBot:
                     same[0]
                     if same
                     else min(
-                        riichi, key=lambda a: (_connectivity(hand.counts[seat], a.tile), a.tile)
+                        riichi, key=lambda a: (_connectivity(observation.counts, a.tile), a.tile)
                     )
                 )
             return choice
-        if hand.rules.riichi is not None:
+        if observation.plays_riichi:
             # Where riichi exists, a closed hand is the bot's way to a yaku: it does not call (wins
             # were taken above).
             return next(a for a in legal if a.kind is ActionKind.PASS)
-        return self._claim(hand, seat, legal)
+        return self._claim(observation, legal)
 
     # -- helpers
 
     def _turn(
-        self, hand: Round, seat: int, legal: Sequence[Action], kinds: set[ActionKind]
+        self, observation: Observation, legal: Sequence[Action], kinds: set[ActionKind]
     ) -> Action:
         discards = [a for a in legal if a.kind is _DISCARD]
-        if hand.holds_missing(seat):
+        if observation.holds_missing:
             # The missing suit must go first: throw its least connected tile.
-            counts = hand.counts[seat]
+            counts = observation.counts
 
             def least_connected(a: Action) -> tuple[int, int]:
                 tile = a.tile
@@ -103,15 +106,16 @@ class GreedyBot:
                 return (_connectivity(counts, tile), 2 * tile.kind + tile.red)
 
             return min(discards, key=least_connected)
-        n_melds = len(hand.melds[seat])
-        # The table keeps the seat's tiles counted by kind, flowers after the 34 hand-forming kinds.
-        held = hand.counts[seat]
+        n_melds = len(observation.melds[observation.seat])
+        # The seat's tiles counted by kind, flowers after the 34 hand-forming kinds.
+        held = observation.counts
         counts = held[:N_KINDS]
         if any(held[N_KINDS:]) or sum(counts) != 14 - 3 * n_melds:
             # A random bot's kept flower: throw the flower first.
             flowers = [a for a in discards if a.tile is not None and a.tile.is_flower]
             return flowers[0] if flowers else discards[0]
-        after = discard_shanten(counts, n_melds, hand.profile.shapes)
+        profile = observation.profile
+        after = discard_shanten(counts, n_melds, profile.shapes)
         best_value = 99
         best: list[Action] = []  # the discards of the lowest shanten, in the table's order
         for a in discards:
@@ -132,12 +136,12 @@ class GreedyBot:
                 else:
                     rest[kind] -= 1
                     melds = n_melds
-                if _shanten_of(hand, rest, melds) <= best_value:
+                if _shanten_of(observation, rest, melds) <= best_value:
                     return kong
-        if best_value == 0 and hand.profile.minimum is not None and len(best) > 1:
+        if best_value == 0 and profile.minimum is not None and len(best) > 1:
             # Under a win floor (GB's 8 fan) a ready hand is only worth keeping if some wait
             # is a legal win: prefer the discards whose waits score, and score the most.
-            best = _best_scoring_waits(hand, seat, best)
+            best = _best_scoring_waits(observation, best)
         # Among equals, throw the least connected tile (terminals and isolated tiles first), ties
         # broken by a draw of the bot's generator: min(best, key=(connectivity, rng.random()))
         # written
@@ -155,22 +159,23 @@ class GreedyBot:
                 choice, low, luck = a, c, r
         return choice
 
-    def _claim(self, hand: Round, seat: int, legal: Sequence[Action]) -> Action:
-        tile = hand.claims.tile
+    def _claim(self, observation: Observation, legal: Sequence[Action]) -> Action:
+        tile = observation.claim_tile
         assert tile is not None
         passing = next(a for a in legal if a.kind is ActionKind.PASS)
-        if hand.holds_missing(seat) or tile.suit == hand.missing[seat]:
+        if observation.holds_missing or tile.suit == observation.missing_suit:
             return passing
-        # The seat's tiles by kind (a held flower is no hand-forming kind): the table keeps them.
-        held = hand.counts[seat][:N_KINDS]
-        n_melds = len(hand.melds[seat])
-        now = _shanten_of(hand, held, n_melds)
+        # The seat's tiles by kind (a held flower is no hand-forming kind).
+        held = observation.counts[:N_KINDS]
+        n_melds = len(observation.melds[observation.seat])
+        shapes = observation.profile.shapes
+        now = _shanten_of(observation, held, n_melds)
         for chi in (a for a in legal if a.kind is ActionKind.CHI):
             counts = list(held)  # less the two tiles the chi takes from the hand
             for t in chi.tiles:
                 counts[t.kind] -= 1
             if sum(counts) == 14 - 3 * (n_melds + 1):
-                if min(discard_shanten(counts, n_melds + 1, hand.profile.shapes).values()) < now:
+                if min(discard_shanten(counts, n_melds + 1, shapes).values()) < now:
                     return chi
         for kind in (ActionKind.MINKAN, ActionKind.PON):
             act = next((a for a in legal if a.kind is kind), None)
@@ -179,23 +184,24 @@ class GreedyBot:
             counts = list(held)  # less the tiles the call takes (three for a kong, two for a pon)
             counts[tile.kind] = max(0, counts[tile.kind] - (3 if kind is ActionKind.MINKAN else 2))
             if kind is ActionKind.MINKAN:
-                after = _shanten_of(hand, counts, n_melds + 1)
+                after = _shanten_of(observation, counts, n_melds + 1)
                 if after <= now:
                     return act
             else:
                 if sum(counts) != 14 - 3 * (n_melds + 1):
                     continue
-                after = min(discard_shanten(counts, n_melds + 1, hand.profile.shapes).values())
+                after = min(discard_shanten(counts, n_melds + 1, shapes).values())
                 if after < now:
                     return act
         return passing
 
-    def _exchange(self, hand: Round, seat: int, legal: Sequence[Action]) -> Action:
-        tiles = hand.hands[seat]
-        by_suit = {s: [t for t in tiles if t.suit == s] for s in hand.profile.tiles.suits}
+    def _exchange(self, observation: Observation, legal: Sequence[Action]) -> Action:
+        tiles = observation.hand
+        by_suit = {s: [t for t in tiles if t.suit == s] for s in observation.suits}
         options = [s for s in by_suit if len(by_suit[s]) >= 3]
         suit = min(options, key=lambda s: len(by_suit[s]))
-        chosen = sorted(by_suit[suit], key=lambda t: (_connectivity(hand.counts[seat], t), t))[:3]
+        counts = observation.counts
+        chosen = sorted(by_suit[suit], key=lambda t: (_connectivity(counts, t), t))[:3]
         target = sorted(
             2 * t.kind + t.red for t in chosen
         )  # tiles compare as their (kind, red) keys
@@ -205,14 +211,14 @@ class GreedyBot:
         return legal[0]
 
 
-def _best_scoring_waits(hand: Round, seat: int, candidates: list[Action]) -> list[Action]:
+def _best_scoring_waits(observation: Observation, candidates: list[Action]) -> list[Action]:
     """The candidate discards that leave the best legal discard win among their waits (all of them
     if none do)."""
-    profile = hand.profile
-    tiles = hand.hands[seat]
-    melds = tuple(hand.melds[seat])
+    profile = observation.profile
+    tiles = observation.hand
+    melds = observation.melds[observation.seat]
     values: dict[Action, int] = {}
-    context = hand.win_context(seat)  # the same situation for every candidate: made once
+    context = observation.win_context()  # the same situation for every candidate: made once
     for a in candidates:
         assert a.tile is not None
         rest = list(tiles)
@@ -262,10 +268,10 @@ _NEAR = (*_NEIGHBOURS, *[()] * (N_ALL_KINDS - 27))
 _DISCARD = ActionKind.DISCARD
 
 
-def _shanten_of(hand: Round, counts: list[int], n_melds: int) -> int:
+def _shanten_of(observation: Observation, counts: Sequence[int], n_melds: int) -> int:
     """Shanten of these hand-forming counts (a held flower left out), or 8 when they do not make a
     waiting or a drawn hand: one holding a flower is not comparable, and the bot exposes flowers
     first anyway."""
     if sum(counts) not in (13 - 3 * n_melds, 14 - 3 * n_melds):
         return 8
-    return shanten(counts, n_melds, hand.profile.shapes)
+    return shanten(counts, n_melds, observation.profile.shapes)

@@ -1,16 +1,18 @@
-"""A match: hands in sequence, the dealer rule, running totals; and the bot-driven play loop."""
+"""A match: hands in sequence, the dealer rule, running totals; and the play loop that asks each
+seat's agent (:class:`~.observation.Agent`) with that seat's observation."""
 
 from __future__ import annotations
 
 import random
 import time
 from dataclasses import dataclass, field
-from typing import Any, Callable, Mapping, Protocol, Sequence
+from typing import Any, Callable, Mapping, Sequence
 
-from .actions import Action
+from .actions import Action, IllegalAction
 from .context import Wind
 from .profile import Profile
 from .rules import DealerRule, ExchangeDirection
+from .observation import Agent, Observation
 from .tiles import Tile
 from .table import ALL_AUTOMATIONS, SEATS, WINDS, Automation, Phase, Round
 
@@ -47,10 +49,13 @@ class MatchStart:
         )
 
 
-class Player(Protocol):
-    """Anything that chooses an action for a seat from the legal ones."""
+Player = Agent
+"""The former name of :class:`~.observation.Agent` (an agent chooses from its observation)."""
 
-    def choose(self, hand: Round, seat: int, legal: Sequence[Action]) -> Action: ...
+
+class AgentError(RuntimeError):
+    """An agent answered with something that is not one of its legal actions, or raised: the
+    hand stops there (the table is left as it was before the answer)."""
 
 
 @dataclass
@@ -307,18 +312,28 @@ class Match:
         return sorted(range(SEATS), key=lambda s: (-self.totals[s], s))
 
 
+lazy = Observation._of_decision
+
+
+def _refuse(agent: object, seat: int, why: str) -> AgentError:
+    return AgentError(f"seat {seat}'s agent ({type(agent).__name__}) {why}")
+
+
 class Stalled(RuntimeError):
     """The table waits for nobody although the hand is not over (a bug, never a user error)."""
 
 
 def play_hand(
     hand: Round,
-    players: Sequence[Player],
+    players: Sequence[Agent],
     on_step: Callable[[Action], None] | None = None,
     max_steps: int = 10_000,
     clock: Callable[[], float] = time.monotonic,
 ) -> None:
-    """Let ``players`` (one per seat) play ``hand`` to its end.
+    """Let ``players`` (one agent per seat) play ``hand`` to its end: each decision, the pending
+    seat's agent is asked ``choose(observe(hand, seat))`` (never given the table). An answer that
+    is not one of the observation's legal actions, or an exception from the agent, raises
+    :class:`AgentError` naming the seat and why.
 
     Where the table limits a decision's time (:meth:`Round.time_limit`: 003's claim window), an
     answer that took longer than the limit by ``clock`` (seconds) is not taken: the seat is deemed
@@ -347,15 +362,30 @@ def play_hand(
         timed = hand.clocks.clock is not None
         if timed:
             started = clock()
-        action = players[seat].choose(hand, seat, legal)
+        agent = players[seat]
+        seen = lazy(hand, seat, tuple(legal))
+        try:
+            action = agent.choose(seen)
+        except Exception as e:  # the agent's own code failed: say so in one line
+            raise _refuse(agent, seat, f"raised {type(e).__name__}: {e}") from e
+        seen._settle()  # a kept observation is completed before the table moves on
+        if type(action) is not Action:
+            raise _refuse(agent, seat, f"answered {action!r}, which is not an Action")
         if timed:
-            hand.apply_timed(action, max(0.0, clock() - started))  # the match's clock (001, 004)
+            seconds = max(0.0, clock() - started)
+            try:
+                hand.apply_timed(action, seconds)  # the match's clock (001, 004)
+            except IllegalAction as e:  # verified before anything changes
+                raise _refuse(agent, seat, f"chose {action}, which is not legal now: {e}") from None
         else:
             if limit is not None and clock() - started > limit:
                 late = hand.timeout_action(seat)
                 if late is not None:
                     action = late
-            hand.apply(action)
+            try:
+                hand.apply(action)
+            except IllegalAction as e:  # verified before anything changes
+                raise _refuse(agent, seat, f"chose {action}, which is not legal now: {e}") from None
         if on_step is not None:
             on_step(action)
         steps += 1
@@ -364,9 +394,9 @@ def play_hand(
 
 
 def play_match(
-    profile: Profile, players: Sequence[Player], seed: int, hands: int | None = None
+    profile: Profile, players: Sequence[Agent], seed: int, hands: int | None = None
 ) -> Match:
-    """Play a whole match with ``players`` and return it."""
+    """Play a whole match with ``players`` (agents, one per seat) and return it."""
     match = Match(profile, seed, hands)
     while not match.over:
         hand = match.new_hand()

@@ -15,6 +15,7 @@ from hypothesis import strategies as st
 from mjspec.app.cli import main, score_request
 from mjspec.runtime.actions import Action, ActionKind
 from mjspec.runtime.bots import GreedyBot
+from mjspec.runtime.observation import Observation, observe
 from mjspec.runtime.context import WinContext
 from mjspec.runtime.hand import Meld, MeldType
 from mjspec.runtime.match import Match, play_hand, play_match
@@ -164,7 +165,7 @@ def test_original_call_is_made_with_the_first_discard_and_fixes_the_hand() -> No
                 not any(a.kind is ActionKind.ORIGINAL_CALL for a in legal)
                 or hand.turns_taken[who] == 0
             )
-        hand.apply(GreedyBot(1).choose(hand, who, legal))
+        hand.apply(GreedyBot(1).choose(observe(hand, who, legal)))
 
 
 def _table_with_melds(winner_melds: list[str], discarder_hand: str) -> Round:
@@ -414,9 +415,9 @@ class _Recorder:
         self.bot = GreedyBot(seed)
         self.claims: list[ActionKind] = []
 
-    def choose(self, hand: Round, seat: int, legal: list[Action]) -> Action:
-        action = self.bot.choose(hand, seat, legal)
-        if hand.phase.value in ("claim", "rob"):
+    def choose(self, observation: Observation) -> Action:
+        action = self.bot.choose(observation)
+        if observation.phase.value in ("claim", "rob"):
             self.claims.append(action.kind)
         return action
 
@@ -464,7 +465,7 @@ def test_the_timeout_binds_the_claim_window_and_not_the_turn() -> None:
     assert hand.time_limit(hand.turn) is None  # the player on turn has no limit
     while hand.phase.value != "claim":
         seat = hand.pending_seats()[0]
-        hand.apply(GreedyBot(0).choose(hand, seat, hand.legal_actions(seat)))
+        hand.apply(GreedyBot(0).choose(observe(hand, seat)))
     waiting = hand.pending_seats()
     assert waiting and all(hand.time_limit(s) == 5 for s in waiting)
     assert all(hand.timeout_action(s) == Action(ActionKind.PASS, s) for s in waiting)

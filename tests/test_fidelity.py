@@ -95,6 +95,7 @@ def test_13_with_flowers_loose_east_keeps_heavens_blessing() -> None:
 def test_01_a_gb_match_plays_four_wind_rounds_of_four_hands() -> None:
     # 002 §6: East 1 to North 4. Every win's prevalent-wind pung is a pung of the round's wind.
     from mjspec.runtime.bots import GreedyBot
+    from mjspec.runtime.observation import observe
     from mjspec.runtime.match import play_match
     from mjspec.runtime.table import WINDS
 
@@ -826,6 +827,7 @@ def test_10_a_clock_applies_at_the_table_is_recorded_and_rechecked_by_replay() -
     import pytest
 
     from mjspec.runtime.bots import GreedyBot
+    from mjspec.runtime.observation import observe
     from mjspec.runtime.match import Match
     from mjspec.runtime.record import ReplayError
 
@@ -839,7 +841,7 @@ def test_10_a_clock_applies_at_the_table_is_recorded_and_rechecked_by_replay() -
     late_at = None
     while not hand.over:
         s = hand.pending_seats()[0]
-        action = GreedyBot(s).choose(hand, s, hand.legal_actions(s))
+        action = GreedyBot(s).choose(observe(hand, s))
         took = 1.0
         if late_at is None and s == seat and hand.phase is Phase.TURN:
             took, default = 10.0, hand.timeout_action(s)  # beyond 2 s + the 3 s left: out of time

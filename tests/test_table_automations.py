@@ -9,7 +9,6 @@ becomes their decision instead of the table's.
 
 from __future__ import annotations
 
-from typing import Sequence
 
 import pytest
 
@@ -17,6 +16,7 @@ from mjspec.app.registry import load_profile
 from mjspec.runtime.actions import Action, ActionKind, IllegalAction
 from mjspec.runtime.bots import GreedyBot
 from mjspec.runtime.match import play_hand
+from mjspec.runtime.observation import Observation, observe
 from mjspec.runtime.table import ALL_AUTOMATIONS, Automation, Phase, Round, StepKind
 
 PLAYABLE = ["sichuan_tfmj", "gb_mcr", "classical_xmj", "riichi_tenhou"]
@@ -24,8 +24,8 @@ NO_STEPS = Automation.RIICHI_DISCARD  # every non-player step left to the caller
 
 
 class FirstLegal:
-    def choose(self, hand: Round, seat: int, legal: Sequence[Action]) -> Action:
-        return legal[0]
+    def choose(self, observation: Observation) -> Action:
+        return observation.legal[0]
 
 
 def _events(hand: Round) -> list[dict[str, object]]:
@@ -46,7 +46,7 @@ def _play_stepwise(hand: Round) -> set[StepKind]:
             continue
         assert not hand.can_step()
         seat = hand.pending_seats()[0]
-        hand.apply(bot.choose(hand, seat, hand.legal_actions(seat)))
+        hand.apply(bot.choose(observe(hand, seat)))
     return seen
 
 
@@ -154,7 +154,7 @@ def test_a_match_hands_its_automations_to_every_round(pid: str) -> None:
                     hand.step()
                     continue
                 seat = hand.pending_seats()[0]
-                hand.apply(GreedyBot(seat).choose(hand, seat, hand.legal_actions(seat)))
+                hand.apply(GreedyBot(seat).choose(observe(hand, seat)))
         match.finish()
         assert (steps > 0) is (automations == kept)
         records.append(match_record(match))

@@ -752,6 +752,7 @@ class Round(TableState):
         if winners:
             self.discards[discarder].pop()
             self.discard_called[discarder] = True
+            self.called_discards[discarder].append(len(self.river[discarder]) - 1)
             if self.riichi is not None:
                 self.riichi.void_pending()  # a declaration discard won on: no deposit
             self._settle_rons(winners, scores, discarder, tile, robbing=False)
@@ -763,6 +764,7 @@ class Round(TableState):
         if call is not None:
             self.discards[discarder].pop()
             self.discard_called[discarder] = True
+            self.called_discards[discarder].append(len(self.river[discarder]) - 1)
             self._call(*call, tile, discarder)
             return
         self._next_draw((discarder + 1) % SEATS)

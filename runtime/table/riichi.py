@@ -24,6 +24,8 @@ class Riichi:
         self.double = [False] * SEATS
         self.ippatsu = [False] * SEATS
         self.waits: list[frozenset[int]] = [frozenset()] * SEATS
+        self.sideways: list[int | None] = [None] * SEATS
+        """Per seat: the index in its river of the declaration discard, laid sideways (001)."""
         self.pending: Seat | None = None
         """The declarer whose sideways discard awaits the claims (the deposit is paid once it
         passes)."""
@@ -110,6 +112,7 @@ class Riichi:
         self.double[seat] = first_turn and self.rules.double_riichi
         self.ippatsu[seat] = self.rules.ippatsu
         self.waits[seat] = waits
+        self.sideways[seat] = len(table.river[seat])  # the declaration discard comes next
         self.pending = seat
         return Event(EventKind.RIICHI, seat, {"double": self.double[seat]})
 

@@ -69,6 +69,9 @@ class TableState:
         self.river: list[list[Tile]] = [[] for _ in range(SEATS)]
         """Every discard, called ones included."""
         self.discard_called = [False] * SEATS
+        self.called_discards: list[list[int]] = [[] for _ in range(SEATS)]
+        """Per seat: the indices in ``river`` of its discards another seat claimed (a call or a
+        win), in order; what a player sees as the tiles turned toward the caller."""
         self.turns_taken = [0] * SEATS  # discards made
         self.discards_made = 0  # this round (Earth's Blessing: a win on East's first discard)
         self.interrupted = False  # a call or kong has been made (ends every "first turn")

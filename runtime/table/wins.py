@@ -15,7 +15,7 @@ from typing import Any, Callable, Mapping, Sequence
 from ..actions import Event, EventKind
 from ..context import WinContext, WinKind
 from ..deadwall import DeadWall
-from ..hand import MeldType
+from ..hand import Meld, MeldType
 from ..profile import Profile
 from ..scoring import Score, WinningHand, evaluate, score_losing_hand
 from ..shapes import is_complete, waits
@@ -346,12 +346,18 @@ def exhausted_kinds(table: Table) -> str:
     """Kinds (mpsz) whose four copies are all exposed on the table: in the discards or in declared
     sets, concealed kongs included (003 "Filling the only place": such a kind is not available).
     """
+    return exposed_fours(table.discards, table.melds)
+
+
+def exposed_fours(discards: Sequence[Sequence[Tile]], melds: Sequence[Sequence[Meld]]) -> str:
+    """:func:`exhausted_kinds` of these discards and melds, every seat's (public facts only: a
+    seat's observation asks it too, runtime/observation.py)."""
     shown = [0] * N_KINDS
     for s in range(SEATS):
-        for t in table.discards[s]:
+        for t in discards[s]:
             if t.kind < N_KINDS:  # a discarded bonus tile (002 §1) is no hand-forming kind
                 shown[t.kind] += 1
-        for m in table.melds[s]:
+        for m in melds[s]:
             for t in m.tiles:
                 shown[t.kind] += 1
     return format_tiles([Tile(k) for k in range(N_KINDS) if shown[k] >= 4])
