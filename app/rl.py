@@ -699,6 +699,10 @@ class MahjongEnv(AECEnv):  # type: ignore[misc, unused-ignore]  # AECEnv is unty
         self._views[seat] = (key, obs)
         return obs
 
+    def exchange_selection(self, agent: str) -> tuple[int, ...]:
+        """The faces the agent picked so far toward its exchange (empty: none)."""
+        return tuple(self._picked[self._seat[agent]])
+
     def legal(self, agent: str) -> dict[int, Action | None]:
         """The agent's legal indices now and the action each plays (:func:`legal_indices`)."""
         return legal_indices(self.observation_of(agent), self._picked[self._seat[agent]])
