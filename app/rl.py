@@ -143,6 +143,7 @@ from typing import Any, Literal, NamedTuple, Sequence
 # none of the three is installed where the extra is not (CI installs ``.[test]``), so mypy may
 # find each missing or untyped; the ignores say only that.
 import numpy as np  # type: ignore[import-not-found, unused-ignore]
+import numpy.typing as npt  # type: ignore[import-not-found, unused-ignore]
 from gymnasium import spaces  # type: ignore[import-not-found, unused-ignore]
 from pettingzoo import AECEnv  # type: ignore[import-not-found, import-untyped, unused-ignore]
 
@@ -160,7 +161,9 @@ from mjspec.runtime.tiles import N_KINDS, Suit, Tile
 
 __all__ = [
     "ACTION_BLOCKS",
+    "Block",
     "FACES",
+    "Field",
     "MahjongEnv",
     "N_ACTIONS",
     "OBSERVATION_LAYOUT",
@@ -231,7 +234,7 @@ def _blocks(*spec: tuple[ActionKind, int]) -> tuple[Block, ...]:
     return tuple(out)
 
 
-K = ActionKind
+K = ActionKind  # the blocks below read as a table
 ACTION_BLOCKS: tuple[Block, ...] = _blocks(
     (K.DISCARD, FACES),
     (K.RIICHI, FACES),
@@ -342,7 +345,7 @@ def action_indices(action: Action, observation: Observation) -> list[int]:
     return [_index(action, observation.claim_tile)]
 
 
-def action_mask(observation: Observation, picked: Sequence[int] = ()) -> Any:
+def action_mask(observation: Observation, picked: Sequence[int] = ()) -> npt.NDArray[np.int8]:
     """The int8 mask of the seat's legal actions (:func:`legal_indices`)."""
     mask = np.zeros(N_ACTIONS, dtype=np.int8)
     for i in legal_indices(observation, picked):
@@ -442,7 +445,7 @@ _MELD_TYPES = (MeldType.CHI, MeldType.PON, MeldType.MINKAN, MeldType.ANKAN, Meld
 _SOURCES = ("left", "across", "right")
 
 
-def encode(observation: Observation, picked: Sequence[int] = ()) -> Any:
+def encode(observation: Observation, picked: Sequence[int] = ()) -> npt.NDArray[np.int32]:
     """The observation vector (``int32``, :data:`OBSERVATION_SIZE` values, laid out as the module
     docstring says) of a seat's :class:`Observation` and its exchange selection so far
     (``picked``, faces). Read from the observation only."""
@@ -616,7 +619,7 @@ class MahjongEnv(AECEnv):  # type: ignore[misc, unused-ignore]  # AECEnv is unty
         self._deal()
         self._advance()
 
-    def observe(self, agent: str) -> dict[str, Any]:
+    def observe(self, agent: str) -> dict[str, npt.NDArray[Any]]:
         seat = self._seat[agent]
         obs = self.observation_of(agent)
         picked = self._picked[seat]
@@ -633,7 +636,9 @@ class MahjongEnv(AECEnv):  # type: ignore[misc, unused-ignore]  # AECEnv is unty
         try:
             index = int(action)
         except (TypeError, ValueError):
-            raise ValueError(f"{agent}: an action is an index 0-{N_ACTIONS - 1}, not {action!r}")
+            raise ValueError(
+                f"{agent}: an action is an index 0-{N_ACTIONS - 1}, not {action!r}"
+            ) from None
         if index not in legal:
             offered = ", ".join(f"{i} ({describe_index(i)})" for i in sorted(legal))
             raise ValueError(
