@@ -22,7 +22,7 @@ its kind's, so a hand's red fives can be seen and discarded apart from its plain
 
 Actions
 -------
-One ``Discrete(271)`` space; each index means one decision:
+One ``Discrete(273)`` space; each index means one decision:
 
 =========  =================  ===============================================================
 index      block              meaning
@@ -37,13 +37,15 @@ index      block              meaning
 256-261    ``chi``            chi the discard; ``j = i - 256``: the discard is the sequence's
                               lowest (``j // 2 == 0``), middle (1) or highest (2) tile, and
                               ``j % 2 == 1``: a red five from the hand goes into the sequence
-262        ``pon``            pon the discard
-263        ``minkan``         claim the discard for an open kong
-264        ``ron``            win on the discard (or rob the kong)
-265        ``tsumo``          win on the own draw
-266        ``pass``           decline every claim
-267-269    ``declare``        declare the missing suit m, p, s (``i - 267``)
-270        ``nine_terminals`` declare the abortive draw of nine terminals and honors
+262-264    ``pon``            pon the discard with ``i - 262`` red fives from the hand, where
+                              the table offers a choice of tiles (262 also when it offers one
+                              pon only and chooses the tiles itself)
+265        ``minkan``         claim the discard for an open kong
+266        ``ron``            win on the discard (or rob the kong)
+267        ``tsumo``          win on the own draw
+268        ``pass``           decline every claim
+269-271    ``declare``        declare the missing suit m, p, s (``i - 269``)
+272        ``nine_terminals`` declare the abortive draw of nine terminals and honors
 =========  =================  ===============================================================
 
 Each of the table's :class:`~mjspec.runtime.actions.ActionKind` has one block. An exchange (the
@@ -244,7 +246,7 @@ ACTION_BLOCKS: tuple[Block, ...] = _blocks(
     (K.KAKAN, N_KINDS),
     (K.FLOWER, 8),
     (K.CHI, 6),
-    (K.PON, 1),
+    (K.PON, 3),
     (K.MINKAN, 1),
     (K.RON, 1),
     (K.TSUMO, 1),
@@ -272,6 +274,8 @@ def _index(action: Action, claim_tile: Tile | None) -> int:
     if kind is K.CHI and len(action.tiles) == 2 and claim_tile is not None:
         place = sum(t.kind < claim_tile.kind for t in action.tiles)
         return block.start + 2 * place + any(t.red for t in action.tiles)
+    if kind is K.PON and tile is None and len(action.tiles) in (0, 2):
+        return block.start + sum(t.red for t in action.tiles)
     if kind is K.DECLARE and action.suit in _SUITED:
         return block.start + _SUITED.index(action.suit)
     if block.size == 1 and tile is None and not action.tiles and action.suit is None:
@@ -295,6 +299,8 @@ def describe_index(index: int) -> str:
     if kind is K.CHI:
         red = ", red five" if j % 2 else ""
         return f"chi (discard {_CHI_PLACES[j // 2]}{red})"
+    if kind is K.PON:
+        return f"pon ({j} red five{'s' if j != 1 else ''} from the hand)" if j else "pon"
     if kind is K.DECLARE:
         return f"declare {_SUITED[j].value}"
     return block.name

@@ -145,6 +145,24 @@ def test_random_masked_play_ends_every_profile(profile: str) -> None:
 
 
 @needs_rl
+def test_a_choice_of_pons_gets_an_index_each() -> None:
+    """Riichi: a pon of 5m from a hand holding 5m, 5m and 0m is two actions (the red five taken or
+    kept), two indices (the hand PettingZoo's api_test once found, seed 51)."""
+    env = rl.MahjongEnv("riichi_tenhou")
+    choose = _random(51)
+    pons: list[list[str]] = []
+
+    def watch(agent: str, mask: Any) -> Any:
+        offered = [a for a in env.observation_of(agent).legal if a.kind is ActionKind.PON]
+        if len(offered) > 1:
+            pons.append(sorted(rl.describe_index(i) for i in np.flatnonzero(mask)))
+        return choose(agent, mask)
+
+    _play(env, watch, seed=51)
+    assert pons == [["minkan", "pass", "pon", "pon (1 red five from the hand)"]]
+
+
+@needs_rl
 def test_a_match_episode_deals_hand_after_hand() -> None:
     """``episode="match"``: the hands follow one another in one episode, each rewarding its score
     changes, until the match (here three hands) is over."""
@@ -287,6 +305,29 @@ def test_the_same_seed_gives_the_same_episode(profile: str) -> None:
     assert record(11) == once
     assert record(12)[0] != once[0]
 
+    def next_deals(seed: int) -> list[Any]:  # reset() without a seed: the sequence goes on
+        env = rl.MahjongEnv(profile)
+        env.reset(seed=seed)
+        deals = [env.observe("seat_0")["observation"].tolist()]
+        for _ in range(2):
+            env.reset()
+            deals.append(env.observe("seat_0")["observation"].tolist())
+        return deals
+
+    deals = next_deals(11)
+    assert next_deals(11) == deals and deals[0] == once[0][1] and deals[1] != deals[0]
+
+
+@needs_rl
+@pytest.mark.slow
+@pytest.mark.parametrize("profile", profile_ids())
+def test_many_hands_keep_the_mask_the_legal_actions(profile: str) -> None:
+    """Fifty hands a profile, random and greedy, the mask checked at every decision (slow)."""
+    for seed in range(25):
+        _play(rl.MahjongEnv(profile), _random(seed), seed=seed)
+        env = rl.MahjongEnv(profile)
+        _play(env, _greedy(env), seed=seed)
+
 
 @needs_rl
 def test_the_vector_reads_each_field_where_the_layout_says() -> None:
@@ -347,8 +388,9 @@ def test_the_docstring_states_every_index() -> None:
 def test_an_illegal_index_is_refused_with_the_legal_ones() -> None:
     env = rl.MahjongEnv("gb_mcr")
     env.reset(seed=1)
-    with pytest.raises(ValueError, match=r"action 266 is not legal now \(legal: \d+ \(discard"):
-        env.step(266)  # pass, on one's own turn
+    (passing,) = [b.start for b in rl.ACTION_BLOCKS if b.kind is ActionKind.PASS]
+    with pytest.raises(ValueError, match=rf"action {passing} is not legal now \(legal: \d+ \(dis"):
+        env.step(passing)  # on one's own turn
     with pytest.raises(ValueError, match="an action is an index"):
         env.step("x")
     with pytest.raises(rl.UnsupportedAction, match="no index"):
@@ -379,3 +421,4 @@ def test_the_rl_page_runs_as_written(tmp_path: Path) -> None:
         for i, block in enumerate(blocks):
             exec(compile(block, f"docs/rl.md block {i + 1}", "exec"), namespace)
     assert "seat_0" in out.getvalue()
+    assert f"`Discrete({rl.N_ACTIONS})`" in text and f"\n{rl.OBSERVATION_SIZE} `int32`" in text
