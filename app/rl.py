@@ -561,6 +561,8 @@ class MahjongEnv(AECEnv):  # type: ignore[misc, unused-ignore]  # AECEnv is unty
         self.profile = load_profile(profile) if isinstance(profile, str) else profile
         if episode not in ("hand", "match"):
             raise ValueError(f"episode must be 'hand' or 'match', not {episode!r}")
+        if hands is not None and episode != "match":
+            raise ValueError("hands counts the hands of a match episode (episode='match')")
         if hands is not None and hands < 1:
             raise ValueError(f"hands must be at least 1, not {hands}")
         if not reward_scale > 0:
