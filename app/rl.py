@@ -1,8 +1,8 @@
 """The table as a PettingZoo AEC environment, for reinforcement learning on any profile.
 
-An optional extra (``pip install 'mjspec[rl]'``): this is the only module of the package that
-imports ``pettingzoo``, ``gymnasium`` or ``numpy``; ``import mjspec`` and the command line never
-import it. docs/rl.md shows it in use.
+An optional extra (``pip install -e '.[rl]'`` in the checkout): this is the only module of the
+package that imports ``pettingzoo``, ``gymnasium`` or ``numpy``; ``import mjspec`` and the
+command line never import it. docs/rl.md shows it in use.
 
 :class:`MahjongEnv` seats four agents, ``seat_0`` .. ``seat_3`` (the table's seats 0-3), at one
 profile's table. Each agent is asked in turn (``env.agent_selection``: the first seat the table

@@ -431,4 +431,7 @@ def test_the_rl_page_runs_as_written(tmp_path: Path) -> None:
         for i, block in enumerate(blocks):
             exec(compile(block, f"docs/rl.md block {i + 1}", "exec"), namespace)
     assert "seat_0" in out.getvalue()
+    assert (
+        '`describe_index(13)` is\n`"discard 5p"`' in text and rl.describe_index(13) == "discard 5p"
+    )
     assert f"`Discrete({rl.N_ACTIONS})`" in text and f"\n{rl.OBSERVATION_SIZE} `int32`" in text
