@@ -417,6 +417,10 @@ def test_render_gives_the_readable_log() -> None:
     assert first.startswith("deal: dealer seat 0")
     env.step(int(np.flatnonzero(env.observe(env.agent_selection)["action_mask"])[0]))
     assert "discards" in env.render()
+    env = rl.MahjongEnv("sichuan_tfmj", render_mode="ansi", episode="match", hands=2)
+    _play(env, _random(0), seed=1)
+    log = env.render()  # both hands, the first kept when the second was dealt
+    assert log.count("deal: dealer") == 2 and log.count("hand over") == 2
 
 
 @needs_rl
