@@ -54,9 +54,10 @@ is chosen as a sequence of picks, one tile a step: the mask offers the faces tha
 seat's selection so far toward one of its legal exchanges, the pick that completes one is played
 at the table, and the selection so far is part of the observation (``exchange_picked``). The
 same seat stays selected until its exchange is complete. Any other legal action is one index:
-the mask has exactly as many ones as the seat has legal actions (a legal list that two actions
-of would share an index raises :class:`UnsupportedAction`, as does an action of a shape the
-space does not know: neither happens with the bundled profiles).
+the mask has exactly as many ones as the seat has legal actions. Should two legal actions fall
+on one index, or an action have a shape the space does not know, :class:`UnsupportedAction` is
+raised; neither happens with the bundled profiles (tests/test_rl.py plays each one's hands,
+checking the mask at every decision).
 
 Observation
 -----------
