@@ -156,7 +156,10 @@ BAD = {
     "raising.py:Bot": "raising.py: running it raised RuntimeError: at import",
     "agent.py:Agent": "making Agent raised ValueError: no seed 0 please",
     "no_such_package.mod:Bot": "no module named 'no_such_package'",
-    "alphazero": "unknown bot (choose from greedy, random, FILE.py:CLASS, MODULE:CLASS, mjai:..., mjai_batch:...)",
+    "alphazero": (
+        "unknown bot (choose from greedy, random, FILE.py:CLASS, MODULE:CLASS, mjai:..., "
+        "mjai_batch:...)"
+    ),
 }
 
 
