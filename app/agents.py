@@ -16,8 +16,9 @@ replays.
 
 Other kinds of agent are added with :func:`register_kind` under a prefix (``PREFIX:REST``: the
 loader gets ``REST``), without touching the parser; a bot process speaking mjai over stdin and
-stdout is ``mjai:COMMAND`` (app/mjai_bot.py, which registers it). A spec is plain text, so it crosses process boundaries: a spawned
-simulation worker loads the same agents again from the specs (:func:`portable`).
+stdout is ``mjai:COMMAND`` (app/mjai_bot.py, which registers it). A spec is plain text, so it
+crosses process boundaries: a spawned simulation worker loads the same agents again from the specs
+(:func:`portable`).
 
 Every mistake in a spec (no such file, a syntax error in it, no such class, a class without
 ``choose``, a constructor that fails) is an :class:`AgentSpecError` naming the spec and why.
