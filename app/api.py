@@ -82,7 +82,9 @@ def load_profile(profile_id: str, specs: str | Path | None = None) -> Profile:
     bundled = Path(__file__).resolve().parent.parent / "specs"
     try:
         library = SpecLibrary(folder, fallback=bundled)
-        compiled = compile_profile(library.resolve_file(path), expected_id=profile_id)
+        compiled = compile_profile(
+            library.resolve_file(path), expected_id=profile_id, formatted=False
+        )
     except SpecErrors as e:
         raise SpecFolderError([str(err) for err in e.errors]) from None
     _FROM_FOLDERS[key] = compiled.engine

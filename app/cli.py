@@ -467,8 +467,11 @@ def _cmd_validate(args: argparse.Namespace) -> int:
         lib = SpecLibrary(file.parent)
         try:
             # The build's own steps (check, engine, payment formulas over their domain, the rule
-            # documents), writing nothing: a spec that validates also builds.
-            compiled = compile_profile(lib.resolve_file(file), expected_id=file.stem)
+            # documents), writing nothing: a spec that validates also builds. Black is left out:
+            # it would only lay out a file that validate does not write.
+            compiled = compile_profile(
+                lib.resolve_file(file), expected_id=file.stem, formatted=False
+            )
             _, doc_errors = document_errors([compiled], file.parent / "rules")
             if doc_errors:
                 raise SpecErrors.of(doc_errors)

@@ -94,12 +94,15 @@ def compile_profile(
     expected_id: str | None = None,
     memo: Memo | None = None,
     parent: "Compiled | None" = None,
+    formatted: bool = True,
 ) -> Compiled:
     """Check ``resolved``, render its engines and check its formulas; raise :class:`SpecErrors`.
 
     With ``parent`` (the compiled profile ``resolved`` extends) the engine module states only what
     it changes and imports the rest from the parent's (compiler/share.py); without, it is whole.
-    ``memo`` keeps black's results between builds (compiler/cache.py)."""
+    ``memo`` keeps black's results between builds (compiler/cache.py). ``formatted=False`` leaves
+    black out: the engine runs the same text unformatted (black changes only layout), for callers
+    that load the engine but write no file (``mjspec validate``, a folder loaded from Python)."""
     ir = check(resolved, expected_id=expected_id)
     if parent is not None and parent.ir.id != ir.extends:
         parent = None
@@ -123,7 +126,7 @@ def compile_profile(
         if shared is not None:
             raw, defined_in = shared.raw, dict(shared.defined_in)
             modules.update(parent.modules)
-    source = format_python(raw, memo)
+    source = format_python(raw, memo) if formatted else raw
     module = load_engine_module(source, ir.id, modules)
     engine = module.PROFILE
     if not isinstance(engine, Profile):
