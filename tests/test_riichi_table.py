@@ -903,13 +903,20 @@ KNOWN_FLOW_DIFFERENCES = {
 }
 
 
-def test_every_standard_tenhou_game_replays_at_the_table() -> None:
+@pytest.mark.parametrize(
+    "every", [pytest.param(3, id="every_third"), pytest.param(1, id="all", marks=pytest.mark.slow)]
+)
+def test_every_standard_tenhou_game_replays_at_the_table(every: int) -> None:
+    """Every standard four-player game of the two Tenhou corpora replays at the table, each hand
+    exactly (the default run takes every third game and the known flow difference; ``-m slow``
+    all of them, their hand and game counts pinned)."""
     from mjspec.app.tenhou import load_log
     from mjspec.app.tenhou_replay import replay_game
 
     paths = sorted((TENHOU_DATA / "tenhou-mjx" / "mjlog").glob("*.mjlog")) + sorted(
         (TENHOU_DATA / "tenhou-dnovikoff" / "mjlog").glob("*.xml")
     )
+    paths = [p for i, p in enumerate(paths) if i % every == 0 or p.name in KNOWN_FLOW_DIFFERENCES]
     hands = exact_games = 0
     for path in paths:
         game = load_log(path)
@@ -926,7 +933,10 @@ def test_every_standard_tenhou_game_replays_at_the_table() -> None:
         else:
             assert not outcome.flow, (path.name, outcome.flow)
             exact_games += 1
-    assert hands == 467 and exact_games == 46
+    if every == 1:
+        assert hands == 467 and exact_games == 46
+    else:
+        assert hands > 100 and exact_games >= 12, (hands, exact_games)
 
 
 # ---- robbing kongs: the two-ron limit and the triple-ron abort ("Chamadas, riichi e dora";
