@@ -148,6 +148,15 @@ def save_record(record: Mapping[str, Any], path: str | Path) -> None:
 def load_record(path: str | Path) -> dict[str, Any]:
     """Read a game record written by :func:`save_record` (or ``mjspec play --record``), with the
     limits ``mjspec replay`` applies; raises :class:`RecordError` naming the file and why."""
+    data = read_record_json(path)
+    if not isinstance(data, dict):
+        raise RecordError(f"{path}: a record is a JSON object")
+    return data
+
+
+def read_record_json(path: str | Path) -> Any:
+    """The JSON value of the file at ``path``, read within the size and depth limits of a record
+    (``mjspec replay`` and :func:`load_record`); :class:`RecordError` names the file and why."""
     where = Path(path)
     try:
         if where.stat().st_size > MAX_BYTES:
@@ -157,6 +166,4 @@ def load_record(path: str | Path) -> dict[str, Any]:
         raise RecordError(f"{where}: cannot read: {e.strerror}") from None
     except JsonInputError as e:
         raise RecordError(str(e)) from None
-    if not isinstance(data, dict):
-        raise RecordError(f"{where}: a record is a JSON object")
     return data

@@ -748,17 +748,13 @@ def _read_key(path: Path | None) -> bytes | None:
 
 
 def _cmd_replay(args: argparse.Namespace) -> int:
+    from mjspec.app.api import read_record_json
     from mjspec.app.records import RecordError, ReplayError, replay
-    from mjspec.runtime.safejson import MAX_BYTES, JsonInputError, loads
 
     key = _read_key(args.key)
     try:
-        if args.record.stat().st_size > MAX_BYTES:  # refused before it is read into memory
-            raise UserError(f"{args.record}: larger than {MAX_BYTES} bytes: not a game record")
-        record = loads(args.record.read_bytes(), str(args.record))
-    except OSError as e:
-        raise UserError(f"{args.record}: cannot read: {e.strerror}") from None
-    except JsonInputError as e:
+        record = read_record_json(args.record)  # the size is refused before the file is read
+    except RecordError as e:
         raise UserError(str(e)) from None
     try:
         summary = replay(record, key)

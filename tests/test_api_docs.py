@@ -37,7 +37,7 @@ def test_every_python_block_of_the_api_page_runs(tmp_path: Path) -> None:
         os.chdir(here)
     printed = out.getvalue()
     # What the page's prose promises of its examples:
-    assert "did you mean 'sichuan_tfmj'" in printed or "sichuan_planet" in printed
+    assert "unknown profile 'sichuan'; did you mean 'sichuan_tfmj'?" in printed
     assert "house extends sichuan_tfmj" in printed
     assert "broken.yaml" in printed  # the spec error names its file
     assert "refused:" in printed
