@@ -373,6 +373,8 @@ def play_hand(
             raise _refuse(agent, seat, f"raised {type(e).__name__}: {e}") from e
         if _refcount is None or _refcount(seen) > _HELD_HERE:
             seen._complete()  # the agent kept it: it gets its values before the table moves on
+        else:
+            seen[-1].clear()  # its source (observation.release, inline): none of it outlives it
         if type(action) is not Action:
             raise _refuse(agent, seat, f"answered {action!r}, which is not an Action")
         if timed:
