@@ -616,7 +616,7 @@ def _bots(text: str) -> list[str]:
 
 
 def _cmd_play(args: argparse.Namespace) -> int:
-    from mjspec.runtime.match import AgentError, Match, play_hand
+    from mjspec.runtime.match import AgentError, Match, play_hand, tell_match_over
     from mjspec.runtime.narrate import describe_event
     from mjspec.runtime.record import match_record
     from mjspec.app.simulate import make_players
@@ -680,6 +680,10 @@ def _cmd_play(args: argparse.Namespace) -> int:
         except AgentError as e:  # a seat's agent answered outside its legal actions, or raised
             raise UserError(f"hand {n}: {e}") from None
     match.finish()
+    try:
+        tell_match_over(match, players)
+    except AgentError as e:
+        raise UserError(f"the match's end: {e}") from None
     print(
         f"{profile.id}, seed {args.seed}: totals {match.totals}; placement (first to last) "
         f"seats {match.placements()}"
@@ -718,6 +722,9 @@ class _Thinking:
             def choose(self, observation: Any) -> Any:
                 thinking.decided = True
                 return bot.choose(observation)
+
+            def __getattr__(self, name: str) -> Any:  # hand_over, match_over: the bot's own
+                return getattr(bot, name)
 
         return Timed()
 

@@ -504,7 +504,14 @@ def _counts(hand: Sequence[Tile]) -> tuple[int, ...]:
 
 
 class Agent(Protocol):
-    """A player: given what its seat may know, it chooses one of ``observation.legal``."""
+    """A player: given what its seat may know, it chooses one of ``observation.legal``.
+
+    An agent may also have ``hand_over(observation)``, which :func:`~.match.play_hand` calls for
+    each seat the agent plays once the hand is over (the seat's observation of the ended hand:
+    phase ``over``, no legal action, its ``result``), and ``match_over(seat, totals)``, which
+    :func:`~.match.play_match` (and ``mjspec play``) calls once the match is over, with each seat's
+    final points. Both are optional (a bot that keeps nothing between decisions needs neither);
+    what they return is not read."""
 
     def choose(self, observation: Observation) -> Action: ...
 

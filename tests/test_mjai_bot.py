@@ -140,6 +140,67 @@ for line in sys.stdin:
 """
 
 
+# A bot that keeps its state across hands, as Mortal's does (libriichi's state is fed every event
+# until end_game): it adds up the scores from each hora's and ryukyoku's deltas and each
+# reach_accepted, and checks them, and the deposits, against the next start_kyoku; it wants an
+# end_kyoku after every hand and an end_game at the end, and discards what it draws. Whatever it
+# finds wrong goes to the file argv[1]; at end_game it writes its scores there as "final [...]".
+KEEPING_BOT = """\
+import json
+import sys
+
+out = open(sys.argv[1], "a")
+me = scores = None
+deposits = 0
+state = "before the game"
+
+
+def wrong(why):
+    out.write(why + "\\n")
+    out.flush()
+
+
+for line in sys.stdin:
+    event = json.loads(line)
+    kind = event["type"]
+    answer = {"type": "none"}
+    if kind == "start_game":
+        me, state = event["id"], "between hands"
+    elif kind == "start_kyoku":
+        if state != "between hands":
+            wrong(f"start_kyoku {state}: the last hand was not ended")
+        if scores is not None and (event["scores"] != scores or event["kyotaku"] != deposits):
+            wrong(f"start_kyoku {event['scores']} {event['kyotaku']}, kept {scores} {deposits}")
+        scores, deposits, state = list(event["scores"]), event["kyotaku"], "in a hand"
+    elif kind == "reach_accepted":
+        scores[event["actor"]] -= 1000
+        deposits += 1
+    elif kind in ("hora", "ryukyoku"):
+        if state not in ("in a hand", "after hora"):
+            wrong(f"{kind} {state}")
+        for seat, delta in enumerate(event["deltas"]):
+            scores[seat] += delta
+        if kind == "hora":
+            deposits = 0
+        state = "after hora" if kind == "hora" else "after the result"
+    elif kind == "end_kyoku":
+        if state not in ("after hora", "after the result"):
+            wrong(f"end_kyoku {state}: no hora or ryukyoku came")
+        state = "between hands"
+    elif kind == "end_game":
+        if state != "between hands":
+            wrong(f"end_game {state}")
+        out.write(f"final {json.dumps(scores)}\\n")
+        out.flush()
+        state = "over"
+    elif kind == "tsumo" and event["actor"] == me:
+        answer = {"type": "dahai", "actor": me, "pai": event["pai"], "tsumogiri": True}
+    print(json.dumps(answer), flush=True)
+if state != "over":
+    wrong(f"the input ended {state}: no end_game")
+"""
+
+
 def _bot(folder: Path, name: str, code: str) -> Path:
     path = folder / name
     path.write_text(code, encoding="utf-8")
@@ -172,6 +233,9 @@ def _seen_by(event: dict[str, Any], seat: int) -> dict[str, Any]:
     return out
 
 
+_RESULTS = ("hora", "ryukyoku", "end_kyoku", "end_game")
+
+
 def _follow_the_table(received: list[dict[str, Any]], record: Path, seat: int) -> None:
     """Every event the bot received is, in order, an event of the record's own mjai export
     (app/mjai.py, written from the record by another path), as the seat may see it."""
@@ -181,6 +245,8 @@ def _follow_the_table(received: list[dict[str, Any]], record: Path, seat: int) -
         text=True,
         check=True,
     ).stdout
+    results = [e for e in map(json.loads, exported.splitlines()) if e["type"] in _RESULTS]
+    assert [e for e in received if e["type"] in _RESULTS] == results  # every hand's end
     whole = iter(_seen_by(json.loads(line), seat) for line in exported.splitlines())
     for n, event in enumerate(received):
         event = dict(event)
@@ -274,6 +340,28 @@ def test_a_bot_on_the_mjai_package_calls_declares_riichi_and_kongs(
         assert "riichi" in taken and taken & {"ron", "tsumo"}
     if not closed:  # a seat that is asked every turn sees every step in the table's order
         _follow_the_table(received, record, 1)
+
+
+@pytest.mark.parametrize("seat, seed", [(0, 1), (3, 5)])
+def test_a_bot_that_keeps_its_state_across_hands_is_told_every_result_and_the_end(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], seat: int, seed: int
+) -> None:
+    """hora and ryukyoku with their deltas, end_kyoku after every hand and end_game at the end,
+    as mjai servers send them: a bot that adds up the scores from them (as libriichi's state does)
+    finds every next start_kyoku, and the match's totals, as it counted."""
+    notes = tmp_path / "notes.txt"
+    bot = _bot(tmp_path, "keeper.py", KEEPING_BOT)
+    record = tmp_path / "match.json"
+    args = ["play", "riichi_tenhou", "--seed", str(seed), "--quiet", "--record", str(record)]
+    args += ["--hands", "5", "--bots", _seats(f"mjai:{sys.executable} {bot} {notes}", seat)]
+    code, out, err = _play(args, capsys)
+    assert code == 0, err
+    said = notes.read_text().splitlines()
+    assert len(said) == 1 and said[0].startswith("final "), said
+    totals = json.loads(said[0].removeprefix("final "))
+    assert f"totals {totals}" in out
+    assert len(json.loads(record.read_text())["hands"]) == 5
+    assert totals != [25000] * 4  # points changed hands: the counting was put to the test
 
 
 def test_simulate_seats_the_bot_in_spawned_workers(
