@@ -32,6 +32,7 @@ tile it had just drawn (``tsumogiri`` is false for other seats).
 
 from __future__ import annotations
 
+import copy
 import json
 import os
 import queue
@@ -46,7 +47,7 @@ from typing import IO, Any, Sequence
 from mjspec.app.agents import AgentFactory, AgentSpecError, register_kind
 from mjspec.runtime.actions import Action, ActionKind
 from mjspec.runtime.hand import Meld, MeldType
-from mjspec.runtime.observation import Agent, Observation
+from mjspec.runtime.observation import Agent, Observation, SeenWin
 from mjspec.runtime.rules import IndicatorTiming
 from mjspec.runtime.table import SEATS, Phase
 from mjspec.runtime.tiles import Tile
@@ -196,6 +197,7 @@ class _Hand:
         self.cursor: tuple[str, int] = ("start", obs.dealer)
         self.robbed: Tile | None = None  # a kong announced during a rob window, not yet made
         self.tsumogiri = False  # whether the seat's own last discard was its drawn tile
+        self.forced: int | None = None  # the caller a trial replay takes (_caller)
         rules = obs.profile.table.dead_wall
         self.indicators = rules is not None and rules.kong_indicators
         self.open_timing = rules.open_kong_indicator if rules is not None else None
@@ -255,9 +257,10 @@ class _Hand:
         return obs.claim_from == s and obs.sideways[s] == len(obs.rivers[s]) - 1
 
     @staticmethod
-    def _declaring_won(obs: Observation, win: Any) -> bool:
+    def _declaring_won(obs: Observation, win: SeenWin) -> bool:
         """Whether ``win`` (of a hand over) was on the discard declaring its discarder's riichi."""
         s = win.discarder
+        assert s is not None  # a win on a discard
         return obs.riichi[s] and obs.sideways[s] == len(obs.rivers[s]) - 1
 
     # ---------------------------------------------------------------- the replay
@@ -337,7 +340,8 @@ class _Hand:
             if kind != "dahai" or seat != obs.claim_from:
                 return False
         elif obs.phase is Phase.ROB:
-            return kind == "kan" and seat == obs.claim_from and self.robbed is not None
+            if not (kind == "kan" and seat == obs.claim_from and self.robbed is not None):
+                return False
         else:
             raise _Desync(f"no mjai decision in phase {obs.phase.value}")
         return all(len(r) == n for r, n in zip(obs.rivers, self.rivers)) and all(
@@ -416,7 +420,10 @@ class _Hand:
         seen, sent = obs.melds[seat], self.melds[seat]
         robbed = self._robbed_at_the_end(obs, seat)
         if robbed is not None or (
-            obs.phase is Phase.ROB and obs.claim_from == seat and self.robbed is None
+            obs.phase is Phase.ROB
+            and obs.claim_from == seat
+            and self.robbed is None
+            and tuple(seen) == tuple(sent)  # a kong made earlier in the turn comes first
         ):
             # A kong announced, its tile open to robbing: the kong is made after the window.
             if robbed is None:
@@ -427,7 +434,7 @@ class _Hand:
                 (
                     m
                     for m in sent
-                    if m.type is MeldType.PON and m.tiles[0].kind == obs.claim_tile.kind
+                    if m.type is MeldType.PON and m.tiles[0].kind == robbed.kind
                 ),
                 None,
             )
@@ -494,20 +501,20 @@ class _Hand:
         index = self.rivers[seat] - 1
         caller: int | None = None
         if index in obs.called[seat]:
+            discard = obs.rivers[seat][index]
+            candidates = []
             for t in range(SEATS):
                 new = obs.melds[t][len(self.melds[t]) :]
                 if t == seat or not new or _SOURCE.get(new[0].source) != (t - seat) % SEATS:
                     continue
-                if new[0].type in _CALLS:
-                    caller = t
-                    break
-                if new[0].type is MeldType.KAKAN:
-                    # A pon that has since been added to: the call was the pon (its kong comes
-                    # on a later turn of the caller).
-                    caller = t
-                    break
-            if caller is None:
+                if new[0].claimed is not None and new[0].claimed != discard:
+                    continue  # a later call on another discard of the seat (seen since)
+                # A call, or a pon that has since been added to (its kong came on a later turn).
+                if new[0].type in _CALLS or new[0].type is MeldType.KAKAN:
+                    candidates.append(t)
+            if not candidates:
                 raise _Desync(f"seat {seat}'s discard was called, but by no meld in view")
+            caller = self._caller(obs, candidates)
         if self.accept is not None:
             out.append(step_event(Accepted(self.accept)))
             self.accept = None
@@ -527,6 +534,26 @@ class _Hand:
             self._draw(obs, out, caller)
         else:
             self.cursor = ("turn", caller)
+
+    def _caller(self, obs: Observation, candidates: list[int]) -> int:
+        """Which of ``candidates`` called the discard: the one seat whose new meld claimed it,
+        or, where two seats called tiles of that kind from the same discarder since the last
+        decision (the observation does not say which call came first), the one after whose call
+        the replay reaches the observation."""
+        forced, self.forced = self.forced, None
+        if forced is not None:
+            return forced
+        if len(candidates) == 1:
+            return candidates[0]
+        for t in candidates:
+            trial = copy.deepcopy(self)
+            trial.forced = t
+            try:
+                trial.finish(obs) if obs.phase is Phase.OVER else trial.catch_up(obs)
+            except _Desync:
+                continue
+            return t
+        raise _Desync(f"no order of the calls by seats {candidates} reaches the table's view")
 
     def _kan_made(self, obs: Observation, out: list[dict[str, Any]], seat: int) -> None:
         """After a rob window on a kong nobody robbed: the kong is made, then its replacement."""
@@ -660,23 +687,28 @@ class MjaiBot:
         its ``hora`` or ``ryukyoku`` and ``end_kyoku`` (in the batch dialect: the steps and the
         result as one array, ``end_kyoku`` alone, as mjai.app sends it); each answer is read and
         checked, and not taken."""
-        obs = observation
         if self._process is None:  # the hand ended before the seat's first decision
-            self._begin(obs)
-        out: list[dict[str, Any]] = []
-        hand = self._hand
+            self._begin(observation)
         try:
-            if hand is None or not hand.same(obs):
-                if hand is not None:
-                    out.append({"type": "end_kyoku"})
-                hand = self._hand = _Hand(obs)
-                out.append(hand.start(obs))
-            out.extend(hand.finish(obs))
+            out = self._end_events(observation)
         except _Desync as e:
             raise self._fail(f"the table's view cannot be told in mjai events ({e})") from None
-        self._hand = None
         self._send(out)
         self._send([{"type": "end_kyoku"}])
+
+    def _end_events(self, obs: Observation) -> list[dict[str, Any]]:
+        """The events from the last one sent to the result of the hand ``obs`` shows over (its
+        ``start_kyoku`` first, when the seat had no decision in it); the hand is closed."""
+        out: list[dict[str, Any]] = []
+        hand = self._hand
+        if hand is None or not hand.same(obs):
+            if hand is not None:
+                out.append({"type": "end_kyoku"})
+            hand = self._hand = _Hand(obs)
+            out.append(hand.start(obs))
+        out.extend(hand.finish(obs))
+        self._hand = None
+        return out
 
     def match_over(self, seat: int, totals: Sequence[int]) -> None:
         """The match is over (:class:`~mjspec.runtime.observation.Agent`): send ``end_game``,

@@ -492,3 +492,87 @@ def test_mjai_batch_seats_the_mjai_package_s_own_bot_in_its_own_loop(
     assert main(["replay", str(record)]) == 0
     decisions = [d for h in json.loads(record.read_text())["hands"] for d in h["decisions"]]
     assert any(d.get("seat") == 1 and d.get("kind") == "discard" for d in decisions)
+
+
+def _bridged(record: dict[str, Any], seat: int) -> list[dict[str, Any]]:
+    """The events the bridge (app/mjai_bot.py) would send ``seat`` while ``record`` is played
+    again: its decisions' events at each of the seat's decisions, the seat's own answers as the
+    bridge turns them into events (riichi's ``reach``), each hand's end (``hand_over``) and the
+    match's (``end_game``). No process: the events are what would be written to it."""
+    from mjspec.app.mjai import game_start, step_event
+    from mjspec.app.mjai_bot import MjaiBot
+    from mjspec.app.played import Declared
+    from mjspec.app.registry import load_profile as profile_of
+    from mjspec.runtime.actions import ActionKind
+    from mjspec.runtime.observation import observe
+    from mjspec.runtime.record import replay as replay_record
+    from mjspec.runtime.table import Phase
+
+    bridge = MjaiBot("(none)", ["(none)"])
+    sent: list[dict[str, Any]] = [game_start(profile_of(record["profile"]), seat)]
+    asked: list[Any] = []  # the observation of the seat's pending decision, once its events went
+
+    def observer(i: int, hand: Any, action: Any, new: Any) -> None:
+        if action is not None and action.seat == seat:  # the seat answered (MjaiBot._action)
+            (obs,) = asked
+            asked.clear()
+            assert bridge._hand is not None
+            if action.kind is ActionKind.RIICHI:  # reach, then its dahai (MjaiBot._reach)
+                bridge._hand.reach[seat] = True
+                sent.append(step_event(Declared(seat)))
+            if action.kind in (ActionKind.DISCARD, ActionKind.RIICHI):
+                bridge._hand.tsumogiri = obs.drawn == action.tile
+        if hand.phase is Phase.OVER:  # MjaiBot.hand_over
+            sent.extend(bridge._end_events(observe(hand, seat)))
+            sent.append({"type": "end_kyoku"})
+            asked.clear()
+        elif not asked and hand.pending_step is None and seat in hand.pending_seats():
+            asked.append(observe(hand, seat))  # MjaiBot.choose
+            sent.extend(bridge._events(asked[0]))
+
+    replay_record(record, profiles=profile_of, observe=observer)
+    sent.append({"type": "end_game"})
+    return sent
+
+
+def _excerpt_names() -> list[Any]:
+    from exportkit import EXCERPTS, FAST
+
+    # complex_nakis_1: two seats call tiles of one kind from one discarder between two
+    # decisions of a seat (which came first is found by replaying both orders).
+    default = (*FAST, "complex_nakis_1.json")
+    return [
+        p.name if p.name in default else pytest.param(p.name, marks=pytest.mark.slow)
+        for p in EXCERPTS
+    ]
+
+
+@pytest.mark.parametrize("name", _excerpt_names())
+def test_the_bridge_tells_every_end_of_the_tenhou_excerpts_as_the_export_does(name: str) -> None:
+    """Robbed kongs (two added kongs in one turn, the second robbed), a double ron, four riichi,
+    nine terminals (the other seats see that hand only at its end), four kongs: at every seat,
+    the bridge sends each hand's start and results (hora with its deltas and ura, ryukyoku,
+    end_kyoku) exactly as the export writes them, and every other event of the export as the seat
+    sees it (a kong of another seat that took several turns between two of the seat's decisions
+    is placed at the first: docs/mjai.md). The Tenhou excerpts are played again at the table; the
+    events are those the bridge would write to a bot's process."""
+    from collections import Counter
+
+    from exportkit import REVIEWER, imported
+
+    from mjspec.app.mjai import mjai_events
+    from mjspec.app.played import played_match
+
+    record = imported(REVIEWER / name)
+    exported = mjai_events(played_match(record))
+    for seat in range(4):
+        sent = _bridged(record, seat)
+        for event in sent:
+            if event["type"] == "start_kyoku":
+                event["tehais"] = [sorted(h) for h in event["tehais"]]
+        seen = [_seen_by(e, seat) for e in exported]
+        kept = (*_RESULTS, "start_kyoku")
+        assert [e for e in sent if e["type"] in kept] == [e for e in seen if e["type"] in kept]
+        assert Counter(e["type"] for e in sent) == Counter(e["type"] for e in seen), seat
+        others = [e for e in sent if e["type"] not in (*kept, "start_game")]
+        assert all(e in seen for e in others), seat
