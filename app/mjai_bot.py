@@ -23,9 +23,9 @@ decision's observation is compared with the events already sent, and the public 
 them are replayed in turn order (draws, discards, calls, kongs and their replacement draws, riichi,
 indicators at the moments the profile's rules turn them). At the end of a hand the agent is shown
 the seat's observation of the ended hand (``hand_over``, see
-:class:`~mjspec.runtime.observation.Agent`): the steps after the seat's last decision are replayed up to it, then come each win's ``hora``
-(its ``deltas`` and, for a riichi winner, its ``ura_markers``) or the ``ryukyoku``, and
-``end_kyoku``; at the end of the match (``match_over``) ``end_game``, after which the process is
+:class:`~mjspec.runtime.observation.Agent`): the steps after the seat's last decision are
+replayed up to it, then come each win's ``hora`` (its ``deltas`` and, for a riichi winner, its
+``ura_markers``) or the ``ryukyoku``, and ``end_kyoku``; at the end of the match (``match_over``) ``end_game``, after which the process is
 stopped. What an observation does not show is not sent: whether another seat's discard was the
 tile it had just drawn (``tsumogiri`` is false for other seats).
 """
