@@ -25,9 +25,10 @@ indicators at the moments the profile's rules turn them). At the end of a hand t
 the seat's observation of the ended hand (``hand_over``, see
 :class:`~mjspec.runtime.observation.Agent`): the steps after the seat's last decision are
 replayed up to it, then come each win's ``hora`` (its ``deltas`` and, for a riichi winner, its
-``ura_markers``) or the ``ryukyoku``, and ``end_kyoku``; at the end of the match (``match_over``) ``end_game``, after which the process is
-stopped. What an observation does not show is not sent: whether another seat's discard was the
-tile it had just drawn (``tsumogiri`` is false for other seats).
+``ura_markers``) or the ``ryukyoku``, and ``end_kyoku``; at the end of the match
+(``match_over``) ``end_game``, after which the process is stopped. What an observation does not
+show is not sent: whether another seat's discard was the tile it had just drawn (``tsumogiri`` is
+false for other seats).
 """
 
 from __future__ import annotations
