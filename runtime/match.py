@@ -374,7 +374,7 @@ def play_hand(
         if _refcount is None or _refcount(seen) > _HELD_HERE:
             seen._complete()  # the agent kept it: it gets its values before the table moves on
         else:
-            seen[-1].clear()  # its source (observation.release, inline): none of it outlives it
+            seen[-1].clear()  # its source: nothing the agent kept of it reads the table later
         if type(action) is not Action:
             raise _refuse(agent, seat, f"answered {action!r}, which is not an Action")
         if timed:

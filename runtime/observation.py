@@ -651,7 +651,8 @@ def decision_observation(hand: Round, seat: int, legal: tuple[Action, ...]) -> O
     """The lazy observation of ``seat``'s decision now (:func:`~.match.play_hand`'s, one per
     decision; see :class:`Observation`): the fields of :data:`_AT_ONCE` set, the fields of
     :data:`_LATER` copied on first use from the source (the table's public lists, never the
-    table). The caller empties the source (:func:`release`) once the decision returns."""
+    table). The caller empties the source (the tuple's last item) once the decision returns:
+    :func:`~.match.play_hand` completes the observation first when the agent kept it."""
     phase = hand.phase
     profile = hand.profile
     counts = hand.counts[seat]
@@ -800,12 +801,6 @@ _last_wins: tuple[Any, tuple[SeenWin, ...]] = (None, ())
 _last_public: tuple[Any, ...] = (None,)
 """The public lists of the round last observed: a round's decisions follow one another, so they
 are gathered once a round. Only public lists (never the table, the wall or a concealed hand)."""
-
-
-def release(observation: Observation) -> None:
-    """The decision has returned and its agent kept no reference to ``observation``: let go of
-    the table's lists all the same, in case the agent kept something else of it (its source)."""
-    observation[_SOURCE].clear()
 
 
 def _later(name: str, build: Callable[[list[Any], int], Any]) -> property:
