@@ -701,15 +701,20 @@ class MjaiBot:
         """The events from the last one sent to the result of the hand ``obs`` shows over (its
         ``start_kyoku`` first, when the seat had no decision in it); the hand is closed."""
         out: list[dict[str, Any]] = []
+        out.extend(self._hand_of(obs, out).finish(obs))
+        self._hand = None
+        return out
+
+    def _hand_of(self, obs: Observation, out: list[dict[str, Any]]) -> _Hand:
+        """The hand ``obs`` is of: the one being told, or a new one, whose ``start_kyoku`` goes
+        to ``out`` (after an ``end_kyoku`` of the last one, when no driver told its end)."""
         hand = self._hand
         if hand is None or not hand.same(obs):
             if hand is not None:
                 out.append({"type": "end_kyoku"})
             hand = self._hand = _Hand(obs)
             out.append(hand.start(obs))
-        out.extend(hand.finish(obs))
-        self._hand = None
-        return out
+        return hand
 
     def match_over(self, seat: int, totals: Sequence[int]) -> None:
         """The match is over (:class:`~mjspec.runtime.observation.Agent`): send ``end_game``,
@@ -735,13 +740,7 @@ class MjaiBot:
 
     def _events(self, obs: Observation) -> list[dict[str, Any]]:
         out: list[dict[str, Any]] = []
-        hand = self._hand
-        if hand is None or not hand.same(obs):
-            if hand is not None:
-                out.append({"type": "end_kyoku"})
-            hand = self._hand = _Hand(obs)
-            out.append(hand.start(obs))
-        out.extend(hand.catch_up(obs))
+        out.extend(self._hand_of(obs, out).catch_up(obs))
         return out
 
     # ---------------------------------------------------------------- the answer
