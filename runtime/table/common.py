@@ -205,6 +205,10 @@ class Table(Protocol):
         """Whether one more ``kind`` completes the seat's concealed tiles by shape."""
         ...
 
+    def concealed_complete(self, seat: Seat) -> bool:
+        """Whether the seat's concealed tiles complete its hand by shape (held flowers aside)."""
+        ...
+
     def in_riichi(self, seat: Seat) -> bool: ...
 
     def win_context(self, seat: Seat, **situation: Any) -> WinContext:
