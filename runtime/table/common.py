@@ -205,6 +205,10 @@ class Table(Protocol):
         """Whether one more ``kind`` completes the seat's concealed tiles by shape."""
         ...
 
+    def claim_candidates(self, kind: int, discarder: Seat, chi_seat: Seat) -> int:
+        """The seats a discard of ``kind`` may concern (a pon, a chi, a completion), as bits."""
+        ...
+
     def concealed_complete(self, seat: Seat) -> bool:
         """Whether the seat's concealed tiles complete its hand by shape (held flowers aside)."""
         ...

@@ -17,7 +17,7 @@ from ..actions import Action, Event, EventKind
 from ..context import Wind
 from ..hand import Meld
 from ..profile import Profile
-from ..shapes import is_complete, wait_mask
+from ..shapes import claim_candidates, is_complete, wait_mask
 from ..tiles import N_ALL_KINDS, N_KINDS, Tile
 from .common import SEATS, Phase, Seat, Transfer, kong_count, shape_waits
 
@@ -162,6 +162,22 @@ class TableState:
                 wait_mask(self.counts[seat][:N_KINDS], n_melds, self.profile.shapes),
             )
         return bool(cached[1] >> kind & 1)
+
+    def claim_candidates(self, kind: int, discarder: Seat, chi_seat: Seat) -> int:
+        """The seats a discard of ``kind`` may concern, as a bit set
+        (:func:`~mjspec.runtime.shapes.claim_candidates`: a pon, ``chi_seat``'s chi, a completion by
+        the wait masks kept here)."""
+        return claim_candidates(
+            kind,
+            discarder,
+            self.counts,
+            self.melds,
+            self.active,
+            self._wait_masks,
+            self.profile.shapes,
+            chi_seat,
+            bool(self.profile.tiles.flowers),
+        )
 
     def _shape_waits(self, seat: Seat, *, held_waits: bool = False) -> frozenset[int]:
         return shape_waits(self.hands[seat], self.melds[seat], self.profile, held_waits=held_waits)
