@@ -32,7 +32,7 @@ import operator
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from types import NotImplementedType
-from typing import Protocol, cast
+from typing import Protocol, TypeVar, cast
 
 from .backend import native_module
 from .hand import Arrangement, Group, GroupKind, Meld, ShapeKind, WaitKind
@@ -100,6 +100,9 @@ _ORPHAN_GET = operator.itemgetter(*_ORPHANS)
 _KNITTED_GET = tuple(operator.itemgetter(*straight) for straight in _KNITTED)
 
 
+T = TypeVar("T")
+
+
 class _NativeShapes(Protocol):
     """The functions of ``mjspec.runtime._shapes`` (runtime/native/shapes.c)."""
 
@@ -123,6 +126,9 @@ class _NativeShapes(Protocol):
         kinds: Iterable[int],
         copies: int,
     ) -> frozenset[int] | NotImplementedType: ...
+    def held_items(
+        self, items: Sequence[T], counts: Sequence[int]
+    ) -> list[T] | NotImplementedType: ...
     def claim_candidates(
         self,
         kind: int,
@@ -646,6 +652,16 @@ def wait_mask(concealed: Sequence[int], n_melds: int, rules: ShapeRules) -> int:
         if mask is not NotImplemented:
             return mask
     return _py_wait_mask(concealed, n_melds, rules)
+
+
+def held_items(items: Sequence[T], counts: Sequence[int]) -> list[T]:
+    """``items[k]`` for every kind ``k`` of ``counts`` held, in order: a turn's discards, one per
+    kind held, from the seat's discard of each kind."""
+    if _NATIVE is not None:
+        chosen = _NATIVE.held_items(items, counts)
+        if chosen is not NotImplemented:
+            return chosen
+    return [item for item, n in zip(items, counts) if n]
 
 
 def claim_candidates(

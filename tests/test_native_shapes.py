@@ -688,3 +688,17 @@ def test_claim_candidates_out_of_domain_is_left_to_the_reference() -> None:
     )
     with pytest.raises(ValueError):  # the reference's own error, through the public function
         shapes.claim_candidates(5, 0, counts, melds, [True] * 4, masks, STANDARD, -1, False)
+
+
+def test_held_items_picks_the_kinds_held() -> None:
+    """held_items: native and reference alike, every kind held once whatever its count."""
+    rng = random.Random(5)
+    items = [f"discard {k}" for k in range(42)]
+    for _ in range(200):
+        counts = [rng.choice([0, 0, 0, 1, 2, 4]) for _ in range(42)]
+        expected = [items[k] for k in range(42) if counts[k]]
+        assert NATIVE.held_items(items, counts) == expected
+        assert shapes.held_items(items, counts) == expected
+    assert NATIVE.held_items(items, (1,) * 42) is NotImplemented  # a tuple: the reference's
+    assert NATIVE.held_items(items[:3], [1] * 42) is NotImplemented  # too few items
+    assert shapes.held_items(items, [True, 0, 1]) == [items[0], items[2]]

@@ -340,6 +340,34 @@ static PyObject *py_claim_candidates(PyObject *self, PyObject *const *args, Py_s
     return PyLong_FromLong(found);
 }
 
+/* held_items(items, counts) -> list: items[k] for every k where counts[k] is not 0, in order (a
+ * turn's discards, one per kind held). NotImplemented unless both are lists, items at least as long
+ * as counts, and every count an int. */
+static PyObject *py_held_items(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
+    if (nargs != 2 || !PyList_CheckExact(args[0]) || !PyList_CheckExact(args[1]))
+        Py_RETURN_NOTIMPLEMENTED;
+    PyObject *items = args[0], *counts = args[1];
+    Py_ssize_t n = PyList_GET_SIZE(counts);
+    if (PyList_GET_SIZE(items) < n) Py_RETURN_NOTIMPLEMENTED;
+    PyObject *chosen[64];
+    Py_ssize_t found = 0;
+    if (n > 64) Py_RETURN_NOTIMPLEMENTED; /* 42 kinds at most */
+    for (Py_ssize_t k = 0; k < n; k++) {
+        PyObject *count = PyList_GET_ITEM(counts, k);
+        if (!PyLong_CheckExact(count)) Py_RETURN_NOTIMPLEMENTED;
+        int overflow = 0;
+        if (PyLong_AsLongAndOverflow(count, &overflow) == 0 && !overflow) continue;
+        chosen[found++] = PyList_GET_ITEM(items, k);
+    }
+    PyObject *out = PyList_New(found);
+    if (!out) return NULL;
+    for (Py_ssize_t i = 0; i < found; i++) {
+        Py_INCREF(chosen[i]);
+        PyList_SET_ITEM(out, i, chosen[i]);
+    }
+    return out;
+}
+
 static PyMethodDef methods[] = {
     {"is_complete", (PyCFunction)(void (*)(void))py_is_complete, METH_FASTCALL,
      "is_complete(counts, n_melds, rules) -> bool, or NotImplemented outside the native domain."},
@@ -354,6 +382,8 @@ static PyMethodDef methods[] = {
     {"claim_candidates", (PyCFunction)(void (*)(void))py_claim_candidates, METH_FASTCALL,
      "claim_candidates(kind, discarder, counts, melds, active, masks, rules, chi_seat, flowers) "
      "-> int: the seats a discard may concern, as bits, or NotImplemented."},
+    {"held_items", (PyCFunction)(void (*)(void))py_held_items, METH_FASTCALL,
+     "held_items(items, counts) -> [items[k] for k where counts[k]], or NotImplemented."},
     {NULL, NULL, 0, NULL},
 };
 

@@ -67,6 +67,9 @@ class TableState:
         # the mask made by the claim checks of the discards before them), so the self-drawn win
         # check of a turn is a bit test too. _take drops it.
         self._completed: list[tuple[int, bool] | None] = [None] * SEATS
+        self.reds_held = [0] * SEATS
+        """Per seat, the red fives among its concealed tiles (most turns hold none: a discard per
+        kind held is then the turn's discards)."""
         self.flowers: list[list[Tile]] = [[] for _ in range(SEATS)]  # exposed flowers
         self.melds: list[list[Meld]] = [[] for _ in range(SEATS)]
         self.discards: list[list[Tile]] = [[] for _ in range(SEATS)]
@@ -114,6 +117,8 @@ class TableState:
         self.hands[seat].append(tile)
         kind = tile.kind
         self.counts[seat][kind] += 1
+        if tile.red:
+            self.reds_held[seat] += 1
         masks = self._wait_masks
         cached = masks[seat]
         self._completed[seat] = (
@@ -136,6 +141,8 @@ class TableState:
         else:
             raise ValueError(f"seat {seat} does not hold {tile}")
         self.counts[seat][kind] -= 1
+        if red:
+            self.reds_held[seat] -= 1
         self._wait_masks[seat] = None
         self._completed[seat] = None
 

@@ -65,7 +65,7 @@ def options(
         seat,
         hand,
         counts,
-        red_fives=bool(profile.tiles.red_fives),
+        red_fives=table.reds_held[seat] > 0,
         keep_flowers=exposable and not rules.bonus.discard,
         missing_first=missing if rules.discard_missing_suit_first else None,
         kuikae=kuikae if must_discard else _NO_KINDS,
@@ -115,8 +115,9 @@ def discards(
     missing_first: Suit | None,
     kuikae: set[int],
 ) -> list[Action]:
-    """One DISCARD per distinct tile that may go now, in tile order (``keep_flowers``: no bonus
-    tile, M 31; ``missing_first``: only that suit, 000 §3; ``kuikae``: not those kinds, 001)."""
+    """One DISCARD per distinct tile that may go now, in tile order (``red_fives``: the hand holds
+    a red five, so a kind may be two tiles; ``keep_flowers``: no bonus tile, M 31;
+    ``missing_first``: only that suit, 000 §3; ``kuikae``: not those kinds, 001)."""
     out = discard_actions(seat, hand) if red_fives else kind_discards(seat, counts)
     if keep_flowers:
         out = [a for a in out if not a.tile.is_flower]  # type: ignore[union-attr]
