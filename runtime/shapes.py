@@ -126,6 +126,7 @@ class _NativeShapes(Protocol):
         kinds: Iterable[int],
         copies: int,
     ) -> frozenset[int] | NotImplementedType: ...
+    def remove_identical(self, items: list[T], obj: T) -> bool | NotImplementedType: ...
     def held_items(
         self, items: Sequence[T], counts: Sequence[int]
     ) -> list[T] | NotImplementedType: ...
@@ -652,6 +653,21 @@ def wait_mask(concealed: Sequence[int], n_melds: int, rules: ShapeRules) -> int:
         if mask is not NotImplemented:
             return mask
     return _py_wait_mask(concealed, n_melds, rules)
+
+
+def remove_identical(items: list[T], obj: T) -> bool:
+    """Remove the first item that is ``obj`` itself (never an equal copy: no ``==`` is asked);
+    False when none is. A tile taken from a hand is the very one the table dealt (the shared tiles
+    of :mod:`~mjspec.runtime.tiles`)."""
+    if _NATIVE is not None:
+        removed = _NATIVE.remove_identical(items, obj)
+        if removed is not NotImplemented:
+            return removed
+    for i, item in enumerate(items):
+        if item is obj:
+            del items[i]
+            return True
+    return False
 
 
 def held_items(items: Sequence[T], counts: Sequence[int]) -> list[T]:

@@ -702,3 +702,15 @@ def test_held_items_picks_the_kinds_held() -> None:
     assert NATIVE.held_items(items, (1,) * 42) is NotImplemented  # a tuple: the reference's
     assert NATIVE.held_items(items[:3], [1] * 42) is NotImplemented  # too few items
     assert shapes.held_items(items, [True, 0, 1]) == [items[0], items[2]]
+
+
+def test_remove_identical_takes_the_object_itself() -> None:
+    """remove_identical removes by identity only, natively and in the reference: an equal copy
+    stays (the table looks for one itself)."""
+    shared, copy = Tile(5), Tile(5)
+    for remove in (NATIVE.remove_identical, shapes.remove_identical):
+        items = [copy, Tile(3), shared, shared]
+        assert remove(items, shared) is True
+        assert items == [copy, Tile(3), shared] and items[0] is copy and items[2] is shared
+        assert remove(items, Tile(9)) is False and len(items) == 3
+    assert NATIVE.remove_identical((shared,), shared) is NotImplemented  # a tuple: the reference's

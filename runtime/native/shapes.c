@@ -368,6 +368,23 @@ static PyObject *py_held_items(PyObject *self, PyObject *const *args, Py_ssize_t
     return out;
 }
 
+/* remove_identical(items, obj) -> bool: remove the first item that is `obj` itself (no ==); False
+ * when none is (the table's tiles are the shared ones of runtime/tiles.py, so a tile taken from a
+ * hand is found by identity; an equal copy is the caller's to look for). NotImplemented unless
+ * `items` is a list. */
+static PyObject *py_remove_identical(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
+    if (nargs != 2 || !PyList_CheckExact(args[0])) Py_RETURN_NOTIMPLEMENTED;
+    PyObject *items = args[0], *obj = args[1];
+    Py_ssize_t n = PyList_GET_SIZE(items);
+    for (Py_ssize_t i = 0; i < n; i++) {
+        if (PyList_GET_ITEM(items, i) == obj) {
+            if (PySequence_DelItem(items, i) < 0) return NULL;
+            Py_RETURN_TRUE;
+        }
+    }
+    Py_RETURN_FALSE;
+}
+
 static PyMethodDef methods[] = {
     {"is_complete", (PyCFunction)(void (*)(void))py_is_complete, METH_FASTCALL,
      "is_complete(counts, n_melds, rules) -> bool, or NotImplemented outside the native domain."},
@@ -384,6 +401,8 @@ static PyMethodDef methods[] = {
      "-> int: the seats a discard may concern, as bits, or NotImplemented."},
     {"held_items", (PyCFunction)(void (*)(void))py_held_items, METH_FASTCALL,
      "held_items(items, counts) -> [items[k] for k where counts[k]], or NotImplemented."},
+    {"remove_identical", (PyCFunction)(void (*)(void))py_remove_identical, METH_FASTCALL,
+     "remove_identical(items, obj) -> bool: the first item that is obj removed, or NotImplemented."},
     {NULL, NULL, 0, NULL},
 };
 

@@ -17,7 +17,7 @@ from ..actions import Action, Event, EventKind
 from ..context import Wind
 from ..hand import Meld
 from ..profile import Profile
-from ..shapes import claim_candidates, is_complete, wait_mask
+from ..shapes import claim_candidates, is_complete, remove_identical, wait_mask
 from ..tiles import N_ALL_KINDS, N_KINDS, Tile
 from .common import SEATS, Phase, Seat, Transfer, kong_count, shape_waits
 
@@ -130,16 +130,17 @@ class TableState:
 
     def _take(self, seat: Seat, tile: Tile) -> None:
         hand = self.hands[seat]
-        # list.remove(tile) by kind and red: the first equal tile goes, without a dataclass == per
-        # tile (the table's tiles are the shared ones of runtime/tiles.py: identity finds the
-        # tile itself at once; any other equal tile is found by kind and red).
         kind, red = tile.kind, tile.red
-        for i, t in enumerate(hand):
-            if t is tile or (t.kind == kind and t.red == red):
-                del hand[i]
-                break
-        else:
-            raise ValueError(f"seat {seat} does not hold {tile}")
+        # The table's tiles are the shared ones of runtime/tiles.py: the tile itself is found by
+        # identity. An equal copy (a tile made elsewhere) is looked for by kind and red, without a
+        # dataclass == per tile.
+        if not remove_identical(hand, tile):
+            for i, t in enumerate(hand):
+                if t.kind == kind and t.red == red:
+                    del hand[i]
+                    break
+            else:
+                raise ValueError(f"seat {seat} does not hold {tile}")
         self.counts[seat][kind] -= 1
         if red:
             self.reds_held[seat] -= 1
