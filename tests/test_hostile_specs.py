@@ -307,7 +307,7 @@ def _validate_and_build_agree(
     validated = main(["validate", str(spec)])
     v_err = capsys.readouterr().err
     monkeypatch.setattr(build_module.Layout, "bundled", classmethod(lambda cls: layout))
-    built = main(["build"])
+    built = main(["build", "--bundled"])
     b_err = capsys.readouterr().err
     assert "Traceback" not in v_err + b_err
     assert validated in (0, 2) and built in (0, 2)
