@@ -26,7 +26,7 @@ from mjspec.runtime.native_score import backend_of
 from mjspec.runtime.options import OptionError, bind_options, parse_assignments
 from mjspec.runtime.profile import Profile
 from mjspec.app.registry import UnknownProfile, load_profile, profile_ids, use_workspace
-from mjspec.workspace import ENV as WORKSPACE_ENV
+from mjspec.runtime.workspace import ENV as WORKSPACE_ENV
 from mjspec.runtime.request import RequestError, parse_request
 from mjspec.runtime.scoring import HandError, Score, WinningHand, evaluate
 

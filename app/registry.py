@@ -6,8 +6,9 @@ import difflib
 import importlib
 import re
 from pathlib import Path
+from types import ModuleType
 
-from mjspec import workspace as _workspace
+from mjspec.runtime import workspace as _workspace
 from mjspec.runtime.profile import Profile
 
 _ID = re.compile(r"^[a-z][a-z0-9_]*$")
@@ -71,12 +72,46 @@ def load_profile(profile_id: str) -> Profile:
         ws = _current()
         assert ws is not None  # profile_ids() found the id in its build
         try:
-            module = ws.import_engine(profile_id)
+            module = _import_engine(ws, profile_id)
         except _workspace.WorkspaceError as e:
             raise UnknownProfile(str(e)) from None
     profile: Profile = module.PROFILE
     _LOADED[key] = profile
     return profile
+
+
+def _package(ws: _workspace.Workspace) -> str:
+    """The import name of a workspace's generated/ (one per folder, so two workspaces in one
+    process never meet)."""
+    import hashlib
+
+    digest = hashlib.sha256(str(ws.generated.resolve()).encode("utf-8", "surrogateescape"))
+    return f"_mjspec_workspace_{digest.hexdigest()[:16]}"
+
+
+def _import_engine(ws: _workspace.Workspace, profile_id: str) -> ModuleType:
+    """Import the engine module of ``profile_id`` from the workspace's generated/, as a package of
+    its own (its native module, beside it, is imported by the runtime under the same package when
+    its digest agrees); never an engine older than its spec."""
+    import importlib.util
+    import sys
+
+    ws.check_fresh(profile_id)
+    name = _package(ws)
+    if name not in sys.modules:
+        spec = importlib.util.spec_from_file_location(
+            name, ws.generated / "__init__.py", submodule_search_locations=[str(ws.generated)]
+        )
+        if spec is None or spec.loader is None:
+            raise _workspace.WorkspaceError(f"cannot import the engines of {ws.generated}")
+        package = importlib.util.module_from_spec(spec)
+        sys.modules[name] = package
+        try:
+            spec.loader.exec_module(package)
+        except BaseException:
+            del sys.modules[name]
+            raise
+    return importlib.import_module(f"{name}.{profile_id}")
 
 
 def use_workspace(root: Path | None) -> None:

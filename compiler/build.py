@@ -55,7 +55,7 @@ class Layout:
     runtime/context.py's SITUATION (``mjsituation.h``) and runtime/native_enums.py's NATIVE_ENUMS
     (``mjenums.h``); None: a project of its own, whose build leaves the installed runtime alone."""
     bundled_specs: Path | None = None
-    """For a workspace (a user's folder of house rules, ``mjspec/workspace.py``): the bundled specs
+    """For a workspace (a user's folder of house rules, ``runtime/workspace.py``): the bundled specs
     its specs may extend. Its build compiles only its own specs (refusing a bundled profile's
     id), writes each engine whole (importing nothing of a bundled engine) and writes the
     manifest ``generated/workspace.json``. None: a project whose specs folder holds every
@@ -71,9 +71,9 @@ class Layout:
 
     @classmethod
     def workspace(cls, root: Path) -> "Layout":
-        """A user's workspace at ``root`` (``mjspec/workspace.py``): its own ``specs/``,
+        """A user's workspace at ``root`` (``runtime/workspace.py``): its own ``specs/``,
         ``generated/`` and ``docs/``, over the bundled specs of the installed package."""
-        from mjspec import workspace
+        from mjspec.runtime import workspace
 
         bundled = cls.bundled().specs
         return cls(
@@ -90,7 +90,7 @@ class Layout:
         (refused for an installed package, which is never written to); else the folder ``root``
         (default: the current one): the package's own profiles when it is the package's source
         (how the project regenerates its engines), else a workspace of house rules."""
-        from mjspec import workspace
+        from mjspec.runtime import workspace
 
         if bundled:
             if workspace.installed_in_site_packages():
@@ -295,10 +295,10 @@ def compile_library(layout: Layout, memo: "cache.Memo | None" = None) -> BuildOu
 
         files[layout.docs / SPEC_SCHEMA_FILE] = spec_file_schema_text(profile_schema())
         if layout.bundled_specs is not None:
-            from mjspec import __version__, workspace
+            from mjspec.runtime import workspace
 
             files[layout.generated / workspace.MANIFEST] = workspace.manifest_text(
-                layout.specs, [p.id for p in out.profiles], __version__
+                layout.specs, [p.id for p in out.profiles], workspace.mjspec_version()
             )
         docs, errors = document_errors(compiled, layout.rules, layout.locale)
         files.update(docs)

@@ -71,9 +71,9 @@ def inputs_digest(layout: "Layout", sources: Iterable[Path]) -> str:
 
     add("format", str(CACHE_FORMAT).encode())
     add("python", sys.version.encode())
-    from mjspec import __version__  # a workspace's manifest names the version that built it
+    from mjspec.runtime.workspace import mjspec_version  # a workspace's manifest names it
 
-    add("mjspec", __version__.encode())
+    add("mjspec", mjspec_version().encode())
     for name in SHAPING_PACKAGES:
         try:
             version = metadata.version(name)

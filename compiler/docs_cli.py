@@ -7,7 +7,7 @@ which imports this module only when one of them runs.
 or ``--json``). ``new ID --from PROFILE`` starts a house rule: a minimal spec
 ``specs/ID.yaml`` that extends PROFILE, which builds unchanged. Both work on the
 workspace (the current folder or ``--root DIR``: ``DIR/specs``, ``DIR/generated``,
-``DIR/docs``; ``mjspec/workspace.py``), whose specs may extend the bundled ones; in the
+``DIR/docs``; ``runtime/workspace.py``), whose specs may extend the bundled ones; in the
 package's own source folder, on the bundled specs.
 """
 

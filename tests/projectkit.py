@@ -8,7 +8,7 @@ from pathlib import Path
 from conftest import ROOT
 
 #: What makes up the ``mjspec`` package: code, specs, generated engines and documents.
-COPIED = ("__init__.py", "workspace.py", "py.typed", "app", "compiler", "runtime", "generated", "specs", "docs")
+COPIED = ("__init__.py", "py.typed", "app", "compiler", "runtime", "generated", "specs", "docs")
 
 
 def copy_project(tmp_path: Path, extra: tuple[str, ...] = ()) -> Path:

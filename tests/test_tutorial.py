@@ -1,7 +1,7 @@
 """The README's "Defining a house rule" tutorial, run as written.
 
 Each command of the section's ``sh`` blocks runs in an empty folder, the
-workspace a designer starts from (``mjspec/workspace.py``): ``mjspec new`` writes
+workspace a designer starts from (``runtime/workspace.py``): ``mjspec new`` writes
 the spec there, ``mjspec build`` its engines and documents, and ``mjspec score``,
 ``play``, ``replay`` and ``simulate`` find the house rule there; the package
 (this checkout, installed editable) is not written to. ``tests/test_installed.py``

@@ -1,4 +1,4 @@
-"""The workspace: house rules in the user's own folder (``mjspec/workspace.py``), on the editable
+"""The workspace: house rules in the user's own folder (``runtime/workspace.py``), on the editable
 install. ``--root DIR`` names it from anywhere; the bundled profiles are never written to.
 (``tests/test_installed.py``, slow, walks the same from a non-editable install.)"""
 
@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from mjspec import workspace
+from mjspec.runtime import workspace
 from mjspec.compiler.build import Layout, LayoutError
 
 from conftest import ROOT

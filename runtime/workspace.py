@@ -24,15 +24,11 @@ than its spec is never used). Standard library only: the registry reads this at 
 from __future__ import annotations
 
 import hashlib
-import importlib
-import importlib.util
 import json
 import os
-import sys
 import sysconfig
 from dataclasses import dataclass
 from pathlib import Path
-from types import ModuleType
 
 #: The folders of a workspace, relative to its root.
 SPECS, GENERATED, DOCS = "specs", "generated", "docs"
@@ -70,8 +66,18 @@ def manifest_text(specs: Path, profile_ids: list[str], version: str) -> str:
 
 
 def _package_root() -> Path:
-    """The folder of the imported ``mjspec`` package."""
-    return Path(__file__).resolve().parent
+    """The folder of the imported ``mjspec`` package (this module is its runtime/workspace.py)."""
+    return Path(__file__).resolve().parent.parent
+
+
+def mjspec_version() -> str:
+    """The installed mjspec's version (a workspace's engines are rebuilt by another one)."""
+    from importlib import metadata
+
+    try:
+        return metadata.version("mjspec")
+    except metadata.PackageNotFoundError:  # a copy run from its folder, never installed
+        return "unknown"
 
 
 def installed_in_site_packages() -> bool:
@@ -138,8 +144,7 @@ class Workspace:
     def check_fresh(self, profile_id: str) -> None:
         """Raise :class:`WorkspaceError` unless the engines here were built from the specs as they
         are, by this mjspec."""
-        from mjspec import __version__
-
+        __version__ = mjspec_version()
         data = self.manifest() or {}
         if data.get("mjspec") != __version__:
             raise WorkspaceError(
@@ -159,34 +164,6 @@ class Workspace:
         except OSError:
             same = False
         return "" if same else f" --root {self.root}"
-
-    @property
-    def package(self) -> str:
-        """The import name of this workspace's generated/ (one per folder, so two workspaces in
-        one process never meet)."""
-        digest = hashlib.sha256(str(self.generated.resolve()).encode("utf-8", "surrogateescape"))
-        return f"_mjspec_workspace_{digest.hexdigest()[:16]}"
-
-    def import_engine(self, profile_id: str) -> ModuleType:
-        """Import the engine module of ``profile_id`` from generated/ (its native module, beside
-        it, is imported by the runtime under the same package when its digest agrees)."""
-        self.check_fresh(profile_id)
-        name = self.package
-        if name not in sys.modules:
-            init = self.generated / "__init__.py"
-            spec = importlib.util.spec_from_file_location(
-                name, init, submodule_search_locations=[str(self.generated)]
-            )
-            if spec is None or spec.loader is None:
-                raise WorkspaceError(f"cannot import the engines of {self.generated}")
-            package = importlib.util.module_from_spec(spec)
-            sys.modules[name] = package
-            try:
-                spec.loader.exec_module(package)
-            except BaseException:
-                del sys.modules[name]
-                raise
-        return importlib.import_module(f"{name}.{profile_id}")
 
 
 def current(default: Path | None = None) -> Workspace | None:
