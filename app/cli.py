@@ -75,7 +75,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     # bundled profiles, here and in every process this one starts (simulate's workers).
     root: Path | None = None if words == ["score", "--jsonl"] else getattr(args, "root", None)
     before = os.environ.get(WORKSPACE_ENV)
-    use_workspace(root if root is not None else Path.cwd())
+    if root is None:
+        try:
+            root = Path.cwd()
+        except OSError:  # the current folder was removed: the bundled profiles only
+            pass
+    use_workspace(root)
     try:
         result: int = run()
         return result
