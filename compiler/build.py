@@ -96,8 +96,8 @@ class Layout:
             if workspace.installed_in_site_packages():
                 raise LayoutError(
                     "--bundled: the bundled profiles of an installed mjspec are never written to; "
-                    "build house rules in a folder of your own (see the README, \"Defining a "
-                    "house rule\")"
+                    'build house rules in a folder of your own (see the README, "Defining a '
+                    'house rule")'
                 )
             return cls.bundled()
         folder = (root if root is not None else Path.cwd()).resolve()
@@ -106,7 +106,7 @@ class Layout:
         if workspace.installed_package_folder(folder):
             raise LayoutError(
                 f"{folder} is the installed mjspec package, which is never written to: keep house "
-                "rules in a folder of your own (see the README, \"Defining a house rule\")"
+                'rules in a folder of your own (see the README, "Defining a house rule")'
             )
         return cls.workspace(folder)
 

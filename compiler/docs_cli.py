@@ -168,10 +168,8 @@ def _cmd_new(args: argparse.Namespace) -> int:
     except OSError as e:
         raise _user_error(f"{_shown(path)}: cannot write: {e.strerror}") from None
     try:
-        check(
-            SpecLibrary(layout.specs, layout.root, fallback=layout.bundled_specs).resolve_file(path),
-            expected_id=pid,
-        )
+        fresh = SpecLibrary(layout.specs, layout.root, fallback=layout.bundled_specs)
+        check(fresh.resolve_file(path), expected_id=pid)
         _write_schema_copy(layout)
     except (SpecErrors, OSError):
         path.unlink()

@@ -75,7 +75,11 @@ def test_tutorial_runs_as_written(tmp_path: Path) -> None:
     pkg = tmp_path / "house_rules"  # an empty folder of the designer's
     pkg.mkdir()
     # What a build that wrote into the package would touch: its specs, engines and documents.
-    package = [ROOT / "specs", ROOT / "generated", ROOT / "docs" / "rules", ROOT / "docs" / "schema"]
+    package = [
+        ROOT / "specs",
+        ROOT / "generated",
+        *(ROOT / "docs" / d for d in ("rules", "schema")),
+    ]
     package += [p for folder in package for p in folder.rglob("*") if p.suffix != ".pyc"]
     before = {p: p.stat().st_mtime_ns for p in package if "__pycache__" not in p.parts}
     spec: Path | None = None
