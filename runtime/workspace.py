@@ -81,9 +81,16 @@ def mjspec_version() -> str:
 
 
 def installed_in_site_packages() -> bool:
-    """Whether the imported package is a non-editable install (under a site-packages folder)."""
+    """Whether the imported package is an installed copy (a non-editable install, for the
+    system, a virtual environment or the user: a site-packages or dist-packages folder)."""
+    import site
+
     here = _package_root()
+    if here.parent.name in ("site-packages", "dist-packages"):
+        return True
     places = {sysconfig.get_paths()[k] for k in ("purelib", "platlib")}
+    places.update(getattr(site, "getsitepackages", lambda: [])())
+    places.add(site.getusersitepackages())
     return any(here.is_relative_to(Path(p).resolve()) for p in places if p)
 
 
