@@ -61,6 +61,8 @@ def test_a_house_rule_from_a_non_editable_install(tmp_path: Path) -> None:
         ).stdout.strip()
     )
     assert (site / "mjspec" / "generated" / "sichuan_tfmj.py").is_file()
+    # The schema the bundled specs' editor line names is installed beside them.
+    assert (site / "mjspec" / "docs" / "schema" / "spec-1.json").is_file()
     installed = files_under(site)
     mjspec = str(venv / "bin" / "mjspec")
     folder = tmp_path / "house rules"  # a space in the path, as users have
