@@ -32,7 +32,7 @@ def editor_validator() -> jsonschema.Draft202012Validator:
 
 
 def editor_errors(text: str) -> list[str]:
-    data = yaml.safe_load(text)
+    data = yaml.load(text, Loader=getattr(yaml, "CSafeLoader", yaml.SafeLoader))  # noqa: S506
     return [
         f"{'.'.join(map(str, e.absolute_path))}: {e.message}"
         for e in editor_validator().iter_errors(data)
