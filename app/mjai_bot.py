@@ -432,11 +432,7 @@ class _Hand:
                 robbed = obs.claim_tile
             self.robbed = robbed
             pon = next(
-                (
-                    m
-                    for m in sent
-                    if m.type is MeldType.PON and m.tiles[0].kind == robbed.kind
-                ),
+                (m for m in sent if m.type is MeldType.PON and m.tiles[0].kind == robbed.kind),
                 None,
             )
             if pon is not None:

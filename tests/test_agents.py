@@ -1,5 +1,6 @@
 """Agents named by ``--bots`` (app/agents.py): files and modules, seeding, spawned workers, the
-documented examples (docs/api.md, "Your own agent") run as written, and every bad spec refused in one line."""
+documented examples (docs/api.md, "Your own agent") run as written, and every bad spec refused in
+one line."""
 
 from __future__ import annotations
 
@@ -243,5 +244,3 @@ def test_an_agent_spec_error_names_the_spec() -> None:
     with pytest.raises(AgentSpecError) as caught:
         load_agent("missing_file.py:X")
     assert caught.value.spec == "missing_file.py:X" and "no such file" in caught.value.why
-
-
