@@ -331,7 +331,7 @@ def _parser() -> argparse.ArgumentParser:
     sim = sub.add_parser(
         "simulate", help="play many seeded bot games in parallel and summarise them"
     )
-    sim.add_argument("profile", help="profile id")
+    sim.add_argument("profile", nargs="?", help="profile id (none with --merge: the files name it)")
     sim.add_argument("--games", type=int, default=100, help="number of games (default 100)")
     sim.add_argument("--workers", type=int, default=1, help="worker processes (default 1)")
     sim.add_argument("--seed", type=int, default=0, help="game i uses seed SEED+i (default 0)")
@@ -349,7 +349,19 @@ def _parser() -> argparse.ArgumentParser:
         "--option", action="append", default=[], metavar="NAME=VALUE", help=OPTION_HELP
     )
     sim.add_argument(
-        "--json", type=Path, metavar="FILE", help="also write the statistics as JSON here"
+        "--json",
+        type=Path,
+        metavar="FILE",
+        help="also write the statistics as JSON here: exact counts (docs/simulation.schema.json) "
+        "that --merge adds",
+    )
+    sim.add_argument(
+        "--merge",
+        nargs="+",
+        type=Path,
+        metavar="FILE",
+        help="add the --json files of runs over disjoint seeds (same profile, bots, options and "
+        "hands) instead of playing; prints, and with --json writes, the sum",
     )
     sim.add_argument("--no-progress", action="store_true", help="no progress bar on stderr")
     sim.set_defaults(run=_cmd_simulate)
@@ -868,12 +880,18 @@ def _cmd_simulate(args: argparse.Namespace) -> int:
     from mjspec.app.simulate import SimulationInterrupted, simulate, start_method
     from mjspec.runtime.match import AgentError
 
+    if args.merge is not None:
+        return _simulate_merge(args)
+    if args.profile is None:
+        raise UserError("simulate needs a profile id (or --merge FILE FILE ...)")
     options = parse_assignments(args.option)
     bind_options(
         load_profile(args.profile), options
     )  # refuse a bad option before any worker starts
     if args.games < 1 or args.workers < 1:
         raise UserError("--games and --workers must be at least 1")
+    if args.hands is not None and args.hands < 1:
+        raise UserError("--hands must be at least 1")
     try:
         start = start_method()
     except ValueError as e:  # MJSPEC_START_METHOD names a method this platform does not have
@@ -898,6 +916,42 @@ def _cmd_simulate(args: argparse.Namespace) -> int:
     print(report.table())
     if args.json:
         _write_json_atomic(args.json, report.to_json())
+        print(f"statistics written to {args.json}")
+    return 0
+
+
+def _simulate_merge(args: argparse.Namespace) -> int:
+    """``simulate --merge``: add the statistics of runs over disjoint seeds, exactly."""
+    from mjspec.app.simulate import seeds_text
+    from mjspec.app.statistics import MergeError, merge_all, read_statistics
+
+    if args.profile is not None:
+        raise UserError("simulate --merge takes no profile: each file names its own")
+    if len(args.merge) < 2:
+        raise UserError("simulate --merge needs two files or more")
+    runs = []
+    seconds = 0.0
+    try:
+        for path in args.merge:
+            try:
+                raw = path.read_bytes()
+            except OSError as e:
+                raise UserError(f"{path}: cannot read: {e.strerror}") from None
+            stats, run = read_statistics(raw, str(path))
+            runs.append((str(path), stats))
+            seconds += float(run.get("seconds", 0.0))
+        total = merge_all(runs)
+    except MergeError as e:
+        raise UserError(str(e)) from None
+    print(
+        f"{total.profile}: {total.games} games, {total.hands} hands (seeds "
+        f"{seeds_text(total.seeds)}), merged from {len(runs)} runs"
+    )
+    print(total.table())
+    if args.json:
+        out = total.to_json()
+        out["run"] = {"merged_from": len(runs), "seconds": round(seconds, 3)}
+        _write_json_atomic(args.json, out)
         print(f"statistics written to {args.json}")
     return 0
 

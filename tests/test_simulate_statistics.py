@@ -1,0 +1,173 @@
+"""The statistics of ``mjspec simulate`` (app/statistics.py): exact counts, merged by addition.
+
+Each check plays a few short seeded games (milliseconds each) and holds the counts to what the
+matches themselves say, the JSON to its schema, and a merge of two runs over disjoint seeds to the
+run over both.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import statistics as pystats
+from pathlib import Path
+
+import jsonschema
+import pytest
+
+from conftest import ROOT
+from mjspec.app.cli import main
+from mjspec.app.registry import load_profile
+from mjspec.app.simulate import make_players, simulate
+from mjspec.app.statistics import MergeError, Moments, Statistics, summarise
+from mjspec.runtime.match import play_match
+
+SCHEMA = json.loads((ROOT / "docs" / "simulation.schema.json").read_text("utf-8"))
+
+
+def _valid(data: object) -> None:
+    jsonschema.Draft202012Validator.check_schema(SCHEMA)
+    jsonschema.Draft202012Validator(SCHEMA).validate(data)
+
+
+def test_moments_are_the_sample_mean_spread_and_interval() -> None:
+    xs = [3, -7, 12, 0, 5, 5, -1]
+    m = Moments()
+    for x in xs:
+        m.add(x)
+    assert m.mean == pytest.approx(pystats.mean(xs))
+    assert m.spread == pytest.approx(pystats.stdev(xs))
+    lo, hi = m.interval() or (None, None)
+    half = 1.959963984540054 * pystats.stdev(xs) / math.sqrt(len(xs))
+    assert (lo, hi) == pytest.approx((pystats.mean(xs) - half, pystats.mean(xs) + half))
+    one = Moments()
+    one.add(4)
+    assert one.spread is None and one.interval() is None
+
+
+@pytest.mark.parametrize("profile_id", ["riichi_planet", "sichuan_tfmj", "classical_xmj"])
+def test_a_games_counts_are_what_its_match_says(profile_id: str) -> None:
+    profile = load_profile(profile_id)
+    seed = 3
+    match = play_match(profile, make_players(["greedy"], seed), seed, 3)
+    s = summarise(match, seed)
+    wins = [w for hand in match.hands for w in hand.wins]
+    assert s.hands == len(match.hands) == s.decisions.n == s.turns.n
+    assert sum(s.wins) == len(wins) == sum(s.totals.values())
+    assert sum(s.self_draws) + sum(s.deal_ins) == len(wins)
+    assert s.deal_ins == [sum(w.discarder == i for w in wins) for i in range(4)]
+    assert s.decisions.total == sum(len(hand.decisions) for hand in match.hands)
+    assert sum(k * v for k, v in s.totals.items()) == sum(w.score.total for w in wins)
+    assert s.pattern_counts == {
+        p: sum(q.count for w in wins for q in w.score.patterns if q.id == p)
+        for p in s.pattern_counts
+    }
+    start = profile.table.match.start_score
+    assert s.points == [t - start for t in match.totals]
+    assert sorted(s.places) == [0, 1, 2, 3]
+    assert [match.placements().index(i) for i in range(4)] == s.places
+    assert (profile.points is None) == (not s.fu)
+    assert s.exhausted == sum(hand.exhausted for hand in match.hands)
+    amounts = sum(
+        int(e.data["amount"]) for h in match.hands for e in h.events if "amount" in e.data
+    )
+    assert sum(s.payment_amounts.values()) == amounts
+
+
+def test_two_runs_over_disjoint_seeds_merge_into_the_run_over_both() -> None:
+    whole = simulate("riichi_planet", 5, hands=2, progress=False).statistics
+    first = simulate("riichi_planet", 2, hands=2, progress=False).statistics
+    rest = simulate("riichi_planet", 3, seed=2, hands=2, progress=False).statistics
+    rest.merge(first)  # in either order
+    assert rest.to_json() == whole.to_json()
+    assert whole.seeds == [[0, 4]] and whole.games == 5
+    _valid(whole.to_json())
+    with pytest.raises(MergeError, match=r"the runs overlap: both played seeds 0-1"):
+        rest.merge(first)
+    other = simulate("riichi_planet", 1, seed=9, hands=2, progress=False, bots=["random"])
+    with pytest.raises(MergeError, match=r"differ in bots"):
+        whole.merge(other.statistics)
+    apart = simulate("riichi_planet", 1, seed=9, hands=2, progress=False).statistics
+    whole.merge(apart)
+    assert whole.seeds == [[0, 4], [9, 9]]
+
+
+def _run(args: list[str], capsys: pytest.CaptureFixture[str]) -> tuple[int, str, str]:
+    code = main(args)
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def test_merge_on_the_command_line_is_exact_and_refuses_what_does_not_add(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    base = ["simulate", "sichuan_tfmj", "--hands", "2", "--no-progress", "--json"]
+    for name, games, seed in (("a", 2, 0), ("b", 2, 2), ("all", 4, 0), ("gb", 1, 4)):
+        profile = ["simulate", "gb_mcr"] if name == "gb" else base[:2]
+        args = [*profile, *base[2:], str(tmp_path / f"{name}.json")]
+        assert _run([*args, "--games", str(games), "--seed", str(seed)], capsys)[0] == 0
+    merged = tmp_path / "merged.json"
+    code, out, err = _run(
+        [
+            "simulate",
+            "--merge",
+            str(tmp_path / "b.json"),
+            str(tmp_path / "a.json"),
+            "--json",
+            str(merged),
+        ],
+        capsys,
+    )
+    assert code == 0, err
+    assert "sichuan_tfmj: 4 games, 8 hands (seeds 0-3), merged from 2 runs" in out
+    got, want = json.loads(merged.read_text()), json.loads((tmp_path / "all.json").read_text())
+    _valid(got), _valid(want)
+    assert got.pop("run")["merged_from"] == 2
+    want.pop("run")
+    assert got == want
+    a, gb = str(tmp_path / "a.json"), str(tmp_path / "gb.json")
+    assert (
+        _run(["simulate", "--merge", a, a], capsys)[2]
+        .strip()
+        .endswith("the runs overlap: both played seeds 0-1")
+    )
+    code, _, err = _run(["simulate", "--merge", a, gb], capsys)
+    assert code == 2 and "differ in profile: 'sichuan_tfmj' and 'gb_mcr'" in err
+    edited = json.loads((tmp_path / "b.json").read_text())
+    edited["counts"]["seats"][0]["wins"] += 1
+    (tmp_path / "edited.json").write_text(json.dumps(edited))
+    code, _, err = _run(["simulate", "--merge", a, str(tmp_path / "edited.json")], capsys)
+    assert code == 2 and "do not follow from its counts" in err, err
+    (tmp_path / "not.json").write_text('{"format": "mjspec-simulation"}')
+    code, _, err = _run(["simulate", "--merge", a, str(tmp_path / "not.json")], capsys)
+    assert code == 2 and "not.json: not mjspec simulate --json output" in err, err
+    code, _, err = _run(["simulate", "--merge", a], capsys)
+    assert code == 2 and "two files or more" in err
+    assert "Traceback" not in err
+
+
+@pytest.mark.parametrize("profile_id", ["riichi_planet", "gb_mcr", "classical_xmj"])
+def test_the_table_names_totals_and_points_in_the_profiles_own_units(
+    profile_id: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    profile = load_profile(profile_id)
+    code, out, _ = _run(
+        ["simulate", profile_id, "--games", "1", "--hands", "3", "--no-progress"], capsys
+    )
+    assert code == 0
+    units = {
+        line.split()[0]
+        for line in out.splitlines()
+        if line.strip().endswith(")") and "(mean" in line
+    }
+    want = {profile.total_unit} | ({profile.points.unit.en} if profile.points else set())
+    assert units == want
+    assert ("han" in units) == (profile_id == "riichi_planet")  # the issue: riichi's was "fan"
+    assert "bots: seat 0 greedy, seat 1 greedy, seat 2 greedy, seat 3 greedy" in out
+
+
+def test_statistics_are_the_same_by_any_number_of_workers() -> None:
+    one = simulate("sichuan_tfmj", 4, hands=2, progress=False)
+    two = simulate("sichuan_tfmj", 4, hands=2, progress=False, workers=2)
+    assert one.to_json()["counts"] == two.to_json()["counts"]
+    assert Statistics.from_json(one.statistics.to_json()).to_json() == one.statistics.to_json()
