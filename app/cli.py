@@ -363,6 +363,13 @@ def _parser() -> argparse.ArgumentParser:
         help="add the --json files of runs over disjoint seeds (same profile, bots, options and "
         "hands) instead of playing; prints, and with --json writes, the sum",
     )
+    sim.add_argument(
+        "--versus",
+        metavar="PROFILE",
+        help="play the same seeds with the same bots under PROFILE too and compare, game by game: "
+        "paired differences with 95%% intervals, and the patterns whose frequency changed "
+        "(docs/simulation.md)",
+    )
     sim.add_argument("--no-progress", action="store_true", help="no progress bar on stderr")
     sim.set_defaults(run=_cmd_simulate)
 
@@ -896,26 +903,33 @@ def _cmd_simulate(args: argparse.Namespace) -> int:
         start = start_method()
     except ValueError as e:  # MJSPEC_START_METHOD names a method this platform does not have
         raise UserError(str(e)) from None
+    if args.versus is not None:
+        # The same options bind under both profiles, or the comparison is refused before play.
+        bind_options(load_profile(args.versus), options)
+    run: dict[str, Any] = dict(
+        workers=args.workers,
+        seed=args.seed,
+        bots=_bots(args.bots),
+        hands=args.hands,
+        progress=not args.no_progress,
+        options=options,
+        start=start,
+    )
     try:
-        report = simulate(
-            args.profile,
-            args.games,
-            workers=args.workers,
-            seed=args.seed,
-            bots=_bots(args.bots),
-            hands=args.hands,
-            progress=not args.no_progress,
-            options=options,
-            start=start,
-        )
+        if args.versus is not None:
+            from mjspec.app.versus import versus
+
+            result: Any = versus(args.profile, args.versus, args.games, **run)
+        else:
+            result = simulate(args.profile, args.games, **run)
     except AgentError as e:  # a seat's agent answered outside its legal actions, or raised
         raise UserError(str(e)) from None
     except SimulationInterrupted as e:
         print(f"mjspec: simulate {e}", file=sys.stderr)
         return INTERRUPTED
-    print(report.table())
+    print(result.table())
     if args.json:
-        _write_json_atomic(args.json, report.to_json())
+        _write_json_atomic(args.json, result.to_json())
         print(f"statistics written to {args.json}")
     return 0
 
@@ -925,8 +939,10 @@ def _simulate_merge(args: argparse.Namespace) -> int:
     from mjspec.app.simulate import seeds_text
     from mjspec.app.statistics import MergeError, merge_all, read_statistics
 
-    if args.profile is not None:
-        raise UserError("simulate --merge takes no profile: each file names its own")
+    if args.profile is not None or args.versus is not None:
+        raise UserError(
+            "simulate --merge takes no profile (each file names its own) and no --versus"
+        )
     if len(args.merge) < 2:
         raise UserError("simulate --merge needs two files or more")
     runs = []

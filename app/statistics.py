@@ -480,8 +480,8 @@ class Statistics(Tallies):
             return (
                 "  "
                 + f"{label:<18}"
-                + "".join(f"{_fmt(v):>10}" for v in values)
-                + f"{_fmt(last):>10}"
+                + "".join(f"{figure(v):>10}" for v in values)
+                + f"{figure(last):>10}"
             )
 
         pts = overall["points"]
@@ -511,7 +511,7 @@ class Statistics(Tallies):
         )
         aborted = ", ".join(f"{k} {v}" for k, v in _counter_json(self.aborted).items())
         lines.append(
-            f"  hands: exhaustion rate {_fmt(overall['exhaustion_rate'])}, abortive draws "
+            f"  hands: exhaustion rate {figure(overall['exhaustion_rate'])}, abortive draws "
             f"{sum(self.aborted.values())}{f' ({aborted})' if aborted else ''}, tied games "
             f"{self.tied_games}"
         )
@@ -521,17 +521,19 @@ class Statistics(Tallies):
             ("turns per hand", "turns_per_hand"),
         ):
             m = overall[key]
-            lines.append(f"  {label:<20}mean {_fmt(m['mean'])}, spread {_fmt(m['spread'])}")
+            lines.append(f"  {label:<20}mean {figure(m['mean'])}, spread {figure(m['spread'])}")
         lines.append(f"  {'pattern':<24}{'wins':>8}{'per win':>10}{'counted':>9}")
         for k, v in sorted(self.pattern_wins.items(), key=lambda kv: (-kv[1], kv[0])):
             freq = d["pattern_frequency_per_win"].get(k)
-            lines.append(f"    {k:<22}{v:>8}{_fmt(freq):>10}{self.pattern_counts[k]:>9}")
-        lines.append(f"  {self.total_unit:<8}{'wins':>8}   (mean {_fmt(overall['total_per_win'])})")
+            lines.append(f"    {k:<22}{v:>8}{figure(freq):>10}{self.pattern_counts[k]:>9}")
+        lines.append(
+            f"  {self.total_unit:<8}{'wins':>8}   (mean {figure(overall['total_per_win'])})"
+        )
         for k, v in _counter_json(self.totals).items():
             lines.append(f"    {k:<6}{v:>8}")
         if self.points_unit is not None:
             lines.append(
-                f"  {self.points_unit:<8}{'wins':>8}   (mean {_fmt(overall['fu_per_win'])})"
+                f"  {self.points_unit:<8}{'wins':>8}   (mean {figure(overall['fu_per_win'])})"
             )
             for k, v in _counter_json(self.fu).items():
                 lines.append(f"    {k:<6}{v:>8}")
@@ -541,7 +543,7 @@ class Statistics(Tallies):
         return "\n".join(lines)
 
 
-def _fmt(v: Any) -> str:
+def figure(v: Any) -> str:
     """A figure for the text table: 4 decimals below 100, 1 above, '-' for none."""
     if v is None:
         return "-"
@@ -573,8 +575,10 @@ def read_statistics(raw: bytes, source: str) -> tuple[Statistics, dict[str, Any]
         raise MergeError(str(e)) from None
     if isinstance(data, dict) and data.get("format") == FORMAT + "-versus":
         raise MergeError(f"{source}: a --versus comparison; --merge adds plain runs")
+    schema = _schema()  # its plain run, not the --versus form beside it
+    run_schema = {"$ref": "#/$defs/simulation", "$defs": schema["$defs"]}
     errors = sorted(
-        jsonschema.Draft202012Validator(_schema()).iter_errors(data), key=lambda e: list(e.path)
+        jsonschema.Draft202012Validator(run_schema).iter_errors(data), key=lambda e: list(e.path)
     )
     if errors:
         first = errors[0]

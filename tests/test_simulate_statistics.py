@@ -18,8 +18,9 @@ import pytest
 from conftest import ROOT
 from mjspec.app.cli import main
 from mjspec.app.registry import load_profile
-from mjspec.app.simulate import make_players, simulate
-from mjspec.app.statistics import MergeError, Moments, Statistics, summarise
+from mjspec.app.simulate import SimulationReport, make_players, simulate
+from mjspec.app.statistics import GameSummary, MergeError, Moments, Statistics, summarise
+from mjspec.app.versus import compare, holm, paired
 from mjspec.runtime.match import play_match
 
 SCHEMA = json.loads((ROOT / "docs" / "simulation.schema.json").read_text("utf-8"))
@@ -171,3 +172,73 @@ def test_statistics_are_the_same_by_any_number_of_workers() -> None:
     two = simulate("sichuan_tfmj", 4, hands=2, progress=False, workers=2)
     assert one.to_json()["counts"] == two.to_json()["counts"]
     assert Statistics.from_json(one.statistics.to_json()).to_json() == one.statistics.to_json()
+
+
+def test_holm_adjusts_in_step_down_order() -> None:
+    assert holm([0.01, 0.04, 0.03]) == pytest.approx([0.03, 0.06, 0.06])
+    assert holm([0.5, 0.9]) == pytest.approx([1.0, 1.0])
+
+
+def _game(seed: int, points: list[int], wins: int, pattern_wins: dict[str, int]) -> GameSummary:
+    g = GameSummary(seed, hands=2, points=points, wins=[wins, 0, 0, 0])
+    g.pattern_wins.update(pattern_wins)
+    return g
+
+
+def test_a_paired_difference_of_means_is_the_mean_difference_with_its_standard_error() -> None:
+    a = [_game(i, [10 * i, -i, 0, 0], 1, {}) for i in range(6)]
+    b = [_game(i, [3 * i * i, 0, 0, 0], 1, {}) for i in range(6)]
+    d = paired("points", 0, a, b, lambda g: float(g.points[0]), lambda g: 1.0)
+    diffs = [10 * i - 3 * i * i for i in range(6)]
+    se = pystats.stdev(diffs) / math.sqrt(6)
+    assert d.difference == pytest.approx(pystats.mean(diffs))
+    assert d.ci95 == pytest.approx(
+        [pystats.mean(diffs) - 1.959963984540054 * se, pystats.mean(diffs) + 1.959963984540054 * se]
+    )
+    assert d.p == pytest.approx(math.erfc(abs(pystats.mean(diffs)) / se / math.sqrt(2)))
+
+
+def _report(profile_id: str, games: list[GameSummary]) -> SimulationReport:
+    stats = Statistics.for_run(load_profile(profile_id), ["greedy"], None, None, games)
+    return SimulationReport(stats, 1, 0.0, None, games)
+
+
+def test_a_pattern_in_every_win_of_one_side_only_changed_and_a_shared_one_did_not() -> None:
+    a = [_game(i, [0, 0, 0, 0], 1 + i % 3, {"x": 1 + i % 3, "y": i % 2}) for i in range(30)]
+    b = [_game(i, [0, 0, 0, 0], 1 + i % 3, {"y": i % 2}) for i in range(30)]
+    c = compare(_report("sichuan_tfmj", a), _report("sichuan_tfmj", b))
+    assert [d.name for d, _ in c.changed()] == ["x"]
+    (x,) = [d for d in c.patterns if d.name == "x"]
+    assert x.a == 1.0 and x.b == 0.0 and x.difference == 1.0
+    out = c.to_json()
+    _valid(out)
+    assert [p["significant"] for p in out["comparison"]["patterns"]] == [True, False]
+
+
+def test_versus_on_the_command_line_plays_both_on_the_same_seeds(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    out_file = tmp_path / "ab.json"
+    args = [
+        "simulate",
+        "riichi_planet",
+        "--versus",
+        "riichi_tenhou",
+        "--games",
+        "6",
+        "--hands",
+        "2",
+    ]
+    code, out, err = _run([*args, "--no-progress", "--json", str(out_file)], capsys)
+    assert code == 0, err
+    assert out.startswith("riichi_planet (A) versus riichi_tenhou (B): 6 games each (seeds 0-5)")
+    data = json.loads(out_file.read_text())
+    _valid(data)
+    assert data["a"]["seeds"] == data["b"]["seeds"] == [[0, 5]]
+    # Two hands of riichi_tenhou are two hands of riichi_planet (it changes the match's length
+    # only), so every paired difference is zero and no pattern changed.
+    assert data["a"]["counts"] == data["b"]["counts"]
+    assert {d["difference"] for d in data["comparison"]["statistics"]} == {0.0}
+    assert "patterns whose frequency per win changed (0 of" in out
+    code, _, err = _run(["simulate", "riichi_planet", "--versus", "nope", "--games", "1"], capsys)
+    assert code == 2 and "nope" in err
