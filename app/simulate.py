@@ -178,8 +178,6 @@ def simulate(
                     pool.imap_unordered(play_one, jobs, chunksize=chunks), games, progress, run
                 )
     except KeyboardInterrupt:
-        if progress:
-            sys.stderr.write("\n")
         raise SimulationInterrupted(stats.games, games) from None
     seconds = time.perf_counter() - t0
     stats.seeds = joined_ranges([[x, x] for x in run.seeds])
@@ -205,13 +203,39 @@ class _Run:
 
 
 def _collect(it: Iterable[GameSummary], total: int, progress: bool, run: _Run) -> None:
-    """Add the games to ``run`` as they finish (so an interruption knows how many did)."""
-    width = 30
-    for n, s in enumerate(it, 1):
-        run.add(s)
-        if progress and (n == total or n % max(1, total // 100) == 0):
-            done = int(width * n / total)
-            sys.stderr.write(f"\r[{'#' * done}{'.' * (width - done)}] {n}/{total} games")
-            sys.stderr.flush()
-    if progress:
-        sys.stderr.write("\n")
+    """Add the games to ``run`` as they finish (so an interruption knows how many did), with a
+    progress bar (:func:`progress_bar`) when asked for and stderr is a terminal."""
+    bar = progress_bar(total, run.statistics.profile) if progress else None
+    try:
+        for s in it:
+            run.add(s)
+            if bar is not None:
+                bar.update(1)
+    finally:
+        if bar is not None:
+            bar.close()
+
+
+def progress_bar(total: int, label: str) -> Any:
+    """tqdm's bar on stderr (games done, rate, elapsed and ETA), or None when stderr is not a
+    terminal: a file or a pipe gets no carriage returns."""
+    if not sys.stderr.isatty():
+        return None
+    from tqdm import tqdm
+
+    try:
+        size = os.get_terminal_size(sys.stderr.fileno())
+    except (OSError, ValueError):
+        size = os.terminal_size((0, 0))
+    # A terminal that states no size (a fresh pty says 0 x 0) gets 80 x 24: tqdm would draw an
+    # empty bar, and hide it as below the screen's last line.
+    sized = size.columns > 0 and size.lines > 0
+    return tqdm(
+        total=total,
+        desc=label,
+        unit="game",
+        file=sys.stderr,
+        dynamic_ncols=sized,
+        ncols=None if sized else 80,
+        nrows=None if sized else 24,
+    )

@@ -242,3 +242,40 @@ def test_versus_on_the_command_line_plays_both_on_the_same_seeds(
     assert "patterns whose frequency per win changed (0 of" in out
     code, _, err = _run(["simulate", "riichi_planet", "--versus", "nope", "--games", "1"], capsys)
     assert code == 2 and "nope" in err
+
+
+def _stderr_of_simulate(extra: list[str], terminal: bool) -> str:
+    """What ``simulate`` writes to stderr when it is a terminal (a pty) or a pipe."""
+    import os
+    import pty
+    import subprocess
+    import sys
+
+    args = [sys.executable, "-m", "mjspec.app.cli", "simulate", "sichuan_tfmj"]
+    args += ["--games", "3", "--hands", "1", *extra]
+    if not terminal:
+        done = subprocess.run(args, capture_output=True, cwd=ROOT)
+        assert done.returncode == 0, done.stderr
+        return done.stderr.decode()
+    master, slave = pty.openpty()
+    proc = subprocess.Popen(args, stdout=subprocess.DEVNULL, stderr=slave, cwd=ROOT)
+    os.close(slave)
+    seen = b""
+    while True:
+        try:
+            chunk = os.read(master, 4096)
+        except OSError:  # the process closed its end
+            break
+        if not chunk:
+            break
+        seen += chunk
+    os.close(master)
+    assert proc.wait(timeout=60) == 0, seen
+    return seen.decode()
+
+
+def test_the_progress_bar_shows_rate_and_eta_on_a_terminal_only() -> None:
+    shown = _stderr_of_simulate([], terminal=True)
+    assert "3/3" in shown and "game/s" in shown and "<" in shown  # done, rate, elapsed<remaining
+    assert _stderr_of_simulate([], terminal=False) == ""  # a pipe or a file: nothing, no \r
+    assert _stderr_of_simulate(["--no-progress"], terminal=True) == ""
