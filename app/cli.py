@@ -339,8 +339,9 @@ def _parser() -> argparse.ArgumentParser:
         "--bots",
         default="greedy",
         help="as for play: greedy, random, FILE.py:CLASS, MODULE:CLASS or mjai:COMMAND, one or "
-        "four (default greedy); each worker loads them again (MJSPEC_START_METHOD=spawn tries the "
-        "start without fork that macOS and Windows use)",
+        "four, comma-separated, seat 0 first (default greedy); the output names each seat's; "
+        "each worker loads them again (workers are spawned, as macOS and Windows must; "
+        "MJSPEC_START_METHOD=fork forks them)",
     )
     sim.add_argument(
         "--hands", type=int, help="hands per game (default: the profile's match length)"

@@ -40,12 +40,14 @@ def make_players(names: Sequence[str], seed: int) -> list[Agent]:
 
 
 def start_method(given: str | None = None) -> str:
-    """How worker processes start: ``given``, else ``MJSPEC_START_METHOD``, else fork where the
-    platform has it and it is safe (not macOS), else spawn."""
-    method = given or os.environ.get("MJSPEC_START_METHOD") or None
+    """How worker processes start: ``given``, else ``MJSPEC_START_METHOD``, else spawn.
+
+    Spawn is the one start every platform has (Windows has no fork, and fork is unsafe on
+    macOS), so ``--workers`` behaves alike everywhere; on Linux it costs a fresh interpreter
+    per worker at the start (docs/simulation.md gives the figure), and
+    ``MJSPEC_START_METHOD=fork`` takes fork back."""
+    method = given or os.environ.get("MJSPEC_START_METHOD") or "spawn"
     available = multiprocessing.get_all_start_methods()
-    if method is None:
-        method = "fork" if "fork" in available and sys.platform != "darwin" else "spawn"
     if method not in available:
         raise ValueError(
             f"worker start method {method!r} is not available here ({', '.join(available)})"

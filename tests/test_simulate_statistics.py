@@ -18,7 +18,7 @@ import pytest
 from conftest import ROOT
 from mjspec.app.cli import main
 from mjspec.app.registry import load_profile
-from mjspec.app.simulate import SimulationReport, make_players, simulate
+from mjspec.app.simulate import SimulationReport, make_players, simulate, start_method
 from mjspec.app.statistics import GameSummary, MergeError, Moments, Statistics, summarise
 from mjspec.app.versus import compare, holm, paired
 from mjspec.runtime.match import play_match
@@ -169,7 +169,8 @@ def test_the_table_names_totals_and_points_in_the_profiles_own_units(
 
 def test_statistics_are_the_same_by_any_number_of_workers() -> None:
     one = simulate("sichuan_tfmj", 4, hands=2, progress=False)
-    two = simulate("sichuan_tfmj", 4, hands=2, progress=False, workers=2)
+    two = simulate("sichuan_tfmj", 4, hands=2, progress=False, workers=2, start="spawn")
+    assert two.to_json()["run"]["start_method"] == "spawn"
     assert one.to_json()["counts"] == two.to_json()["counts"]
     assert Statistics.from_json(one.statistics.to_json()).to_json() == one.statistics.to_json()
 
@@ -279,3 +280,15 @@ def test_the_progress_bar_shows_rate_and_eta_on_a_terminal_only() -> None:
     assert "3/3" in shown and "game/s" in shown and "<" in shown  # done, rate, elapsed<remaining
     assert _stderr_of_simulate([], terminal=False) == ""  # a pipe or a file: nothing, no \r
     assert _stderr_of_simulate(["--no-progress"], terminal=True) == ""
+
+
+def test_workers_are_spawned_unless_the_environment_says_otherwise(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.delenv("MJSPEC_START_METHOD", raising=False)
+    assert start_method() == "spawn"  # the start every platform has
+    monkeypatch.setenv("MJSPEC_START_METHOD", "fork")
+    assert start_method() == "fork"
+    monkeypatch.setenv("MJSPEC_START_METHOD", "teleport")
+    with pytest.raises(ValueError, match="'teleport' is not available here"):
+        start_method()
