@@ -292,3 +292,23 @@ def test_workers_are_spawned_unless_the_environment_says_otherwise(
     monkeypatch.setenv("MJSPEC_START_METHOD", "teleport")
     with pytest.raises(ValueError, match="'teleport' is not available here"):
         start_method()
+
+
+def test_each_seats_agent_is_named_in_the_table_and_the_json(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    (tmp_path / "first.py").write_text(
+        "class First:\n    def choose(self, obs):\n        return obs.legal[0]\n", encoding="utf-8"
+    )
+    monkeypatch.chdir(tmp_path)
+    bots = ["random", "first.py:First", "greedy", "mjspec.runtime.bots:GreedyBot"]
+    stats = tmp_path / "s.json"
+    args = ["simulate", "sichuan_tfmj", "--games", "2", "--hands", "1", "--no-progress"]
+    code, out, err = _run([*args, "--bots", ",".join(bots), "--json", str(stats)], capsys)
+    assert code == 0, err
+    assert "  bots: " + ", ".join(f"seat {i} {b}" for i, b in enumerate(bots)) in out
+    data = json.loads(stats.read_text())
+    assert data["bots"] == bots
+    assert [s["bot"] for s in data["statistics"]["seats"]] == bots
+    code, out, err = _run([*args, "--bots", "first.py:Nobody"], capsys)
+    assert code == 2 and "first.py:Nobody" in err
