@@ -328,6 +328,8 @@ def _parser() -> argparse.ArgumentParser:
     )
     exp.set_defaults(run=_cmd_export)
 
+    from mjspec.runtime.text import LANGUAGES  # the report's languages: the specs' own
+
     sim = sub.add_parser(
         "simulate", help="play many seeded bot games in parallel and summarise them"
     )
@@ -370,6 +372,19 @@ def _parser() -> argparse.ArgumentParser:
         help="play the same seeds with the same bots under PROFILE too and compare, game by game: "
         "paired differences with 95%% intervals, and the patterns whose frequency changed "
         "(docs/simulation.md)",
+    )
+    sim.add_argument(
+        "--report",
+        type=Path,
+        metavar="FILE",
+        help="also write an HTML report with plots here: one self-contained file (needs the "
+        "'report' extra: matplotlib)",
+    )
+    sim.add_argument(
+        "--lang",
+        default="en",
+        choices=list(LANGUAGES),
+        help="the report's language (default en)",
     )
     sim.add_argument("--no-progress", action="store_true", help="no progress bar on stderr")
     sim.set_defaults(run=_cmd_simulate)
@@ -888,6 +903,7 @@ def _cmd_simulate(args: argparse.Namespace) -> int:
     from mjspec.app.simulate import SimulationInterrupted, simulate, start_method
     from mjspec.runtime.match import AgentError
 
+    _report_ready(args)
     if args.merge is not None:
         return _simulate_merge(args)
     if args.profile is None:
@@ -932,7 +948,43 @@ def _cmd_simulate(args: argparse.Namespace) -> int:
     if args.json:
         _write_json_atomic(args.json, result.to_json())
         print(f"statistics written to {args.json}")
+    if args.report:
+        _write_report(args.report, result, args.lang)
     return 0
+
+
+def _report_ready(args: argparse.Namespace) -> None:
+    """Refuse ``--report`` before any game is played when matplotlib is missing."""
+    if args.report is None:
+        return
+    import importlib.util
+
+    if importlib.util.find_spec("matplotlib") is None:
+        raise UserError(
+            "--report draws its plots with matplotlib: pip install 'mjspec[report]' (or leave "
+            "out --report)"
+        )
+
+
+def _write_report(path: Path, result: Any, lang: str) -> None:
+    """The HTML report of a run, a --versus comparison or merged statistics, written atomically."""
+    from mjspec.app.report import ReportError, run_report, versus_report
+    from mjspec.app.versus import Comparison
+    from mjspec.runtime.files import atomic_write
+
+    try:
+        page = (
+            versus_report(result, lang)
+            if isinstance(result, Comparison)
+            else run_report(result, lang)
+        )
+    except ReportError as e:
+        raise UserError(str(e)) from None
+    try:
+        atomic_write(path, page)
+    except OSError as e:
+        raise UserError(f"{path}: cannot write: {e.strerror}") from None
+    print(f"report written to {path}")
 
 
 def _simulate_merge(args: argparse.Namespace) -> int:
@@ -970,6 +1022,8 @@ def _simulate_merge(args: argparse.Namespace) -> int:
         out["run"] = {"merged_from": len(runs), "seconds": round(seconds, 3)}
         _write_json_atomic(args.json, out)
         print(f"statistics written to {args.json}")
+    if args.report:
+        _write_report(args.report, total, args.lang)
     return 0
 
 

@@ -107,6 +107,8 @@ class Tallies:
     """Decisions per hand (one observation a hand)."""
     turns: Moments = field(default_factory=Moments)
     """Turns per hand (one observation a hand)."""
+    hand_lengths: Counter[int] = field(default_factory=Counter)
+    """Hands by their number of turns (the distribution behind ``turns``)."""
     pattern_wins: Counter[str] = field(default_factory=Counter)
     pattern_counts: Counter[str] = field(default_factory=Counter)
     totals: Counter[int] = field(default_factory=Counter)
@@ -119,6 +121,7 @@ class Tallies:
         self.aborted.update(other.aborted)
         self.decisions.merge(other.decisions)
         self.turns.merge(other.turns)
+        self.hand_lengths.update(other.hand_lengths)
         self.pattern_wins.update(other.pattern_wins)
         self.pattern_counts.update(other.pattern_counts)
         self.totals.update(other.totals)
@@ -174,6 +177,7 @@ def summarise(match: Match, seed: int) -> GameSummary:
                 s.payment_events[ev.kind] += 1
                 s.payment_amounts[ev.kind] += int(data["amount"])
         s.turns.add(turns)
+        s.hand_lengths[turns] += 1
     start = match.profile.table.match.start_score
     s.points = [t - start for t in match.totals]
     order = match.placements()
@@ -221,6 +225,8 @@ class SeatCounts:
     wins: int = 0
     self_draws: int = 0
     deal_ins: int = 0
+    point_counts: Counter[int] = field(default_factory=Counter)
+    """Games by the seat's points (the distribution behind ``points``)."""
 
     def counts(self) -> dict[str, Any]:
         return {
@@ -229,6 +235,7 @@ class SeatCounts:
             "wins": self.wins,
             "self_draws": self.self_draws,
             "deal_ins": self.deal_ins,
+            "point_counts": _counter_json(self.point_counts),
         }
 
     @classmethod
@@ -239,10 +246,12 @@ class SeatCounts:
             raw["wins"],
             raw["self_draws"],
             raw["deal_ins"],
+            Counter({int(k): v for k, v in raw["point_counts"].items()}),
         )
 
     def merge(self, other: SeatCounts) -> None:
         self.points.merge(other.points)
+        self.point_counts.update(other.point_counts)
         self.places = [a + b for a, b in zip(self.places, other.places)]
         self.wins += other.wins
         self.self_draws += other.self_draws
@@ -301,6 +310,7 @@ class Statistics(Tallies):
         self.hands += s.hands
         for i, seat in enumerate(self.seats):
             seat.points.add(s.points[i])
+            seat.point_counts[s.points[i]] += 1
             seat.places[s.places[i]] += 1
             seat.wins += s.wins[i]
             seat.self_draws += s.self_draws[i]
@@ -411,6 +421,7 @@ class Statistics(Tallies):
             "hands_in_game": self.hands_in_game.counts(),
             "decisions": self.decisions.counts(),
             "turns": self.turns.counts(),
+            "hand_lengths": _counter_json(self.hand_lengths),
             "pattern_wins": _counter_json(self.pattern_wins),
             "pattern_counts": _counter_json(self.pattern_counts),
             "totals": _counter_json(self.totals),
@@ -458,6 +469,7 @@ class Statistics(Tallies):
             hands_in_game=Moments.from_counts(c["hands_in_game"]),
             decisions=Moments.from_counts(c["decisions"]),
             turns=Moments.from_counts(c["turns"]),
+            hand_lengths=Counter({int(k): v for k, v in c["hand_lengths"].items()}),
             pattern_wins=Counter(c["pattern_wins"]),
             pattern_counts=Counter(c["pattern_counts"]),
             totals=Counter({int(k): v for k, v in c["totals"].items()}),
