@@ -386,6 +386,19 @@ def _parser() -> argparse.ArgumentParser:
         choices=list(LANGUAGES),
         help="the report's language (default en)",
     )
+    sim.add_argument(
+        "--backend",
+        choices=["local", "ray"],
+        default="local",
+        help="local: worker processes here (default); ray: Ray tasks in chunks, failed chunks "
+        "retried, the same numbers (needs the 'ray' extra; Ctrl-C keeps the finished games)",
+    )
+    sim.add_argument(
+        "--address",
+        metavar="ADDRESS",
+        help="with --backend ray: an existing Ray cluster's address (default: a local Ray with "
+        "--workers CPUs)",
+    )
     sim.add_argument("--no-progress", action="store_true", help="no progress bar on stderr")
     sim.set_defaults(run=_cmd_simulate)
 
@@ -923,6 +936,13 @@ def _cmd_simulate(args: argparse.Namespace) -> int:
     if args.versus is not None:
         # The same options bind under both profiles, or the comparison is refused before play.
         bind_options(load_profile(args.versus), options)
+    if args.address is not None and args.backend != "ray":
+        raise UserError("--address names a Ray cluster: it goes with --backend ray")
+    if args.backend == "ray":
+        from mjspec.app import ray_backend
+
+        if not ray_backend.available():
+            raise UserError("--backend ray needs Ray: pip install 'mjspec[ray]'")
     run: dict[str, Any] = dict(
         workers=args.workers,
         seed=args.seed,
@@ -931,6 +951,8 @@ def _cmd_simulate(args: argparse.Namespace) -> int:
         progress=not args.no_progress,
         options=options,
         start=start,
+        backend=args.backend,
+        address=args.address,
     )
     try:
         if args.versus is not None:
@@ -942,15 +964,34 @@ def _cmd_simulate(args: argparse.Namespace) -> int:
     except AgentError as e:  # a seat's agent answered outside its legal actions, or raised
         raise UserError(str(e)) from None
     except SimulationInterrupted as e:
+        if e.partial is None or args.versus is not None:  # a comparison needs both runs whole
+            print(
+                f"mjspec: simulate interrupted: {e.finished} of {e.games} game(s) finished; "
+                "nothing written",
+                file=sys.stderr,
+            )
+            return INTERRUPTED
+        _simulate_output(args, e.partial)  # the finished games: a run over their seeds
         print(f"mjspec: simulate {e}", file=sys.stderr)
         return INTERRUPTED
+    except RuntimeError as e:
+        from mjspec.app.ray_backend import RayUnavailable
+
+        if isinstance(e, RayUnavailable):
+            raise UserError(str(e)) from None
+        raise
+    _simulate_output(args, result)
+    return 0
+
+
+def _simulate_output(args: argparse.Namespace, result: Any) -> None:
+    """The table, and the JSON and the report where asked for."""
     print(result.table())
     if args.json:
         _write_json_atomic(args.json, result.to_json())
         print(f"statistics written to {args.json}")
     if args.report:
         _write_report(args.report, result, args.lang)
-    return 0
 
 
 def _report_ready(args: argparse.Namespace) -> None:

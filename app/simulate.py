@@ -70,12 +70,15 @@ def play_one(args: Job) -> GameSummary:
 
 
 class SimulationInterrupted(Exception):
-    """Ctrl-C stopped a run: the workers are gone and nothing was written; says how far it got."""
+    """Ctrl-C stopped a run: the workers are gone; says how far it got. ``partial`` is the report
+    of the games that finished where the backend keeps them (Ray), else None: nothing written."""
 
-    def __init__(self, finished: int, games: int) -> None:
-        super().__init__(f"interrupted: {finished} of {games} game(s) finished; nothing written")
+    def __init__(self, finished: int, games: int, partial: SimulationReport | None = None) -> None:
+        kept = "their statistics kept" if partial is not None else "nothing written"
+        super().__init__(f"interrupted: {finished} of {games} game(s) finished; {kept}")
         self.finished = finished
         self.games = games
+        self.partial = partial
 
 
 def _ignore_interrupt() -> None:
@@ -95,6 +98,7 @@ class SimulationReport:
     summaries: list[GameSummary] | None = None
     """Each game's summary, by seed, when the run was asked to keep them (``--versus`` pairs
     them)."""
+    backend: str = "local"
 
     @property
     def profile(self) -> str:
@@ -107,6 +111,7 @@ class SimulationReport:
     def run_json(self) -> dict[str, Any]:
         hands = self.statistics.hands
         return {
+            "backend": self.backend,
             "workers": self.workers,
             "start_method": self.start_method,
             "seconds": round(self.seconds, 3),
@@ -123,7 +128,8 @@ class SimulationReport:
         st, run = self.statistics, self.run_json()
         return (
             f"{st.profile}: {st.games} games, {st.hands} hands (seeds {seeds_text(st.seeds)}) in "
-            f"{run['seconds']} s ({run['hands_per_second']} hands/s, {self.workers} worker(s))"
+            f"{run['seconds']} s ({run['hands_per_second']} hands/s, {self.workers} worker(s)"
+            f"{' on Ray' if self.backend == 'ray' else ''})"
         )
 
     def table(self) -> str:
@@ -146,9 +152,16 @@ def simulate(
     options: Mapping[str, object] | None = None,
     start: str | None = None,
     keep: bool = False,
+    backend: str = "local",
+    address: str | None = None,
 ) -> SimulationReport:
     """Play ``games`` seeded games with ``workers`` processes (started by ``start``:
-    :func:`start_method`); return the report (with each game's summary when ``keep``)."""
+    :func:`start_method`), or as Ray tasks (``backend="ray"``, on the cluster at ``address`` or a
+    local Ray: :mod:`mjspec.app.ray_backend`); return the report (with each game's summary when
+    ``keep``). Ctrl-C raises :class:`SimulationInterrupted`, which on Ray carries the report of
+    the games that finished."""
+    if backend not in BACKENDS:
+        raise ValueError(f"unknown backend {backend!r}; choose one of {', '.join(BACKENDS)}")
     profile = bind_options(load_profile(profile_id), options)  # fail early on a bad option
     specs = tuple(portable(b) for b in bots)  # the jobs carry text: a spawned worker loads them
     make_players(specs, 0)  # fail early on a bad bot spec
@@ -158,8 +171,26 @@ def simulate(
     run = _Run(stats, [] if keep else None)
     method = None
     t0 = time.perf_counter()
+
+    def report() -> SimulationReport:
+        stats.seeds = joined_ranges([[x, x] for x in run.seeds])
+        if run.summaries is not None:
+            run.summaries.sort(key=lambda s: s.seed)
+        return SimulationReport(
+            stats, workers, time.perf_counter() - t0, method, run.summaries, backend
+        )
+
     try:
-        if workers <= 1:
+        if backend == "ray":
+            from mjspec.app import ray_backend
+
+            source = ray_backend.play(jobs, workers=workers, address=address)
+            try:
+                _collect(source, games, progress, run)
+            except KeyboardInterrupt:
+                source.close()  # cancels the chunks still running, stops a Ray started here
+                raise SimulationInterrupted(stats.games, games, report()) from None
+        elif workers <= 1:
             _collect(map(play_one, jobs), games, progress, run)
         else:
             method = start_method(start)
@@ -181,11 +212,11 @@ def simulate(
                 )
     except KeyboardInterrupt:
         raise SimulationInterrupted(stats.games, games) from None
-    seconds = time.perf_counter() - t0
-    stats.seeds = joined_ranges([[x, x] for x in run.seeds])
-    if run.summaries is not None:
-        run.summaries.sort(key=lambda s: s.seed)
-    return SimulationReport(stats, workers, seconds, method, run.summaries)
+    return report()
+
+
+BACKENDS = ("local", "ray")
+"""Where the games are played: worker processes here, or Ray tasks (app/ray_backend.py)."""
 
 
 @dataclass
@@ -223,7 +254,7 @@ def progress_bar(total: int, label: str) -> Any:
     terminal: a file or a pipe gets no carriage returns."""
     if not sys.stderr.isatty():
         return None
-    from tqdm import tqdm
+    from tqdm import tqdm  # type: ignore[import-untyped, unused-ignore]
 
     try:
         size = os.get_terminal_size(sys.stderr.fileno())

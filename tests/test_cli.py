@@ -350,47 +350,18 @@ def test_exit_status_two_for_bad_usage() -> None:
     )
 
 
-def _read_until(fd: int, pattern: bytes) -> bytes:
-    """Read the terminal ``fd`` until ``pattern`` (a regular expression) shows."""
-    import os
-
-    seen = b""
-    while not re.search(pattern, seen):
-        try:
-            chunk = os.read(fd, 1024)
-        except OSError:  # the other end closed: the process is gone
-            chunk = b""
-        assert chunk, f"the output ended before {pattern!r} showed: {seen!r}"
-        seen += chunk
-    return seen
-
-
-def _read_rest(fd: int) -> bytes:
-    import os
-
-    rest = b""
-    while True:
-        try:
-            chunk = os.read(fd, 4096)
-        except OSError:
-            return rest
-        if not chunk:
-            return rest
-        rest += chunk
-
-
 def test_ctrl_c_during_simulate_reports_once_and_leaves_nothing(tmp_path: Path) -> None:
     """Ctrl-C reaches the whole process group, as from a terminal: one line, exit 130, no orphans,
     no file."""
     import os
-    import pty
     import signal
     import time
 
+    from ptykit import read_rest, read_until, start_on_terminal
+
     stats = tmp_path / "stats.json"
     # stderr is a terminal, as a user's is: the progress bar shows there (and only there).
-    master, slave = pty.openpty()
-    proc = subprocess.Popen(
+    proc, master = start_on_terminal(
         [
             sys.executable,
             "-m",
@@ -405,20 +376,13 @@ def test_ctrl_c_during_simulate_reports_once_and_leaves_nothing(tmp_path: Path) 
             "--json",
             str(stats),
         ],
-        stdout=subprocess.PIPE,
-        stderr=slave,
-        cwd=ROOT,
-        start_new_session=True,
-        # As from a terminal: Ctrl-C at its default. A test run started in the background of a
-        # non-interactive shell inherits SIGINT ignored, and a child would keep ignoring it.
-        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),
+        ROOT,
     )
-    os.close(slave)
     # The bar counts a finished game: the workers are running.
-    progress = _read_until(master, rb"[1-9][0-9]*/2000")
+    progress = read_until(master, rb"[1-9][0-9]*/2000")
     os.killpg(proc.pid, signal.SIGINT)
     out, _ = proc.communicate(timeout=60)
-    stderr = (progress + _read_rest(master)).decode()
+    stderr = (progress + read_rest(master)).decode()
     os.close(master)
     assert proc.returncode == 130, stderr
     assert "Traceback" not in stderr and "KeyboardInterrupt" not in stderr

@@ -16,6 +16,7 @@ import jsonschema
 import pytest
 
 from conftest import ROOT
+from ptykit import read_rest, start_on_terminal
 from mjspec.app.cli import main
 from mjspec.app.registry import load_profile
 from mjspec.app.simulate import SimulationReport, make_players, simulate, start_method
@@ -248,7 +249,6 @@ def test_versus_on_the_command_line_plays_both_on_the_same_seeds(
 def _stderr_of_simulate(extra: list[str], terminal: bool) -> str:
     """What ``simulate`` writes to stderr when it is a terminal (a pty) or a pipe."""
     import os
-    import pty
     import subprocess
     import sys
 
@@ -258,20 +258,11 @@ def _stderr_of_simulate(extra: list[str], terminal: bool) -> str:
         done = subprocess.run(args, capture_output=True, cwd=ROOT)
         assert done.returncode == 0, done.stderr
         return done.stderr.decode()
-    master, slave = pty.openpty()
-    proc = subprocess.Popen(args, stdout=subprocess.DEVNULL, stderr=slave, cwd=ROOT)
-    os.close(slave)
-    seen = b""
-    while True:
-        try:
-            chunk = os.read(master, 4096)
-        except OSError:  # the process closed its end
-            break
-        if not chunk:
-            break
-        seen += chunk
+    proc, master = start_on_terminal(args, ROOT)
+    seen = read_rest(master)
     os.close(master)
-    assert proc.wait(timeout=60) == 0, seen
+    proc.communicate(timeout=60)
+    assert proc.returncode == 0, seen
     return seen.decode()
 
 
@@ -312,3 +303,43 @@ def test_each_seats_agent_is_named_in_the_table_and_the_json(
     assert [s["bot"] for s in data["statistics"]["seats"]] == bots
     code, out, err = _run([*args, "--bots", "first.py:Nobody"], capsys)
     assert code == 2 and "first.py:Nobody" in err
+
+
+def test_backend_choices_are_checked_before_play(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from mjspec.app import ray_backend
+
+    args = ["simulate", "sichuan_tfmj", "--games", "1", "--no-progress"]
+    code, out, err = _run([*args, "--address", "10.0.0.1:6379"], capsys)
+    assert code == 2 and "--address names a Ray cluster: it goes with --backend ray" in err
+    monkeypatch.setattr(ray_backend, "available", lambda: False)
+    code, out, err = _run([*args, "--backend", "ray"], capsys)
+    assert code == 2 and "pip install 'mjspec[ray]'" in err and out == ""
+    with pytest.raises(ValueError, match="unknown backend 'cloud'"):
+        simulate("sichuan_tfmj", 1, backend="cloud")
+    assert ray_backend.chunk_size(10_000, 2) == 64 and ray_backend.chunk_size(5, 2) == 1
+
+
+def test_only_the_report_imports_matplotlib_and_only_the_ray_backend_ray() -> None:
+    """The optional extras stay optional: one module each imports them (at any depth)."""
+    import ast
+
+    owners = {"matplotlib": Path("app/report.py"), "ray": Path("app/ray_backend.py")}
+    wrong = []
+    for path in sorted(ROOT.rglob("*.py")):
+        rel = path.relative_to(ROOT)
+        if rel.parts[0] in ("tests", "build", ".venv", "benchmarks"):
+            continue
+        for node in ast.walk(ast.parse(path.read_text("utf-8"))):
+            if isinstance(node, ast.Import):
+                names = [a.name for a in node.names]
+            elif isinstance(node, ast.ImportFrom):
+                names = [node.module or ""]
+            else:
+                continue
+            for n in names:
+                top = n.split(".")[0]
+                if top in owners and rel != owners[top]:
+                    wrong.append(f"{rel}:{node.lineno}: {n}")
+    assert not wrong, "\n".join(wrong)
