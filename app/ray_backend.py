@@ -17,7 +17,8 @@ the same path); without it a local Ray is started with ``workers`` CPUs and stop
 from __future__ import annotations
 
 import logging
-from typing import TYPE_CHECKING, Any, Generator, Sequence
+from contextlib import contextmanager
+from typing import TYPE_CHECKING, Any, Generator, Iterator, Sequence
 
 from mjspec.app.statistics import GameSummary
 
@@ -45,6 +46,39 @@ def available() -> bool:
     return importlib.util.find_spec("ray") is not None
 
 
+def connect(workers: int, address: str | None) -> bool:
+    """Start a local Ray with ``workers`` CPUs, or join the cluster at ``address``, unless this
+    process is connected already; whether it connected now (and so should shut Ray down)."""
+    ray = _ray()
+    if ray.is_initialized():
+        return False
+    try:
+        if address is None:
+            ray.init(
+                num_cpus=max(1, workers),
+                include_dashboard=False,
+                log_to_driver=False,
+                logging_level=logging.ERROR,
+            )
+        else:
+            ray.init(address=address, log_to_driver=False, logging_level=logging.ERROR)
+    except (ConnectionError, RuntimeError, ValueError) as e:
+        where = address or "a local Ray"
+        raise RayUnavailable(f"cannot start or reach {where}: {e}") from None
+    return True
+
+
+@contextmanager
+def session(workers: int, address: str | None) -> Iterator[None]:
+    """One Ray for several runs (``--versus``: both profiles), shut down at the end if started."""
+    started = connect(workers, address)
+    try:
+        yield
+    finally:
+        if started:
+            _ray().shutdown()
+
+
 def play_chunk(jobs: Sequence[Job]) -> list[GameSummary]:
     """One task: the chunk's games, played as a local worker plays them."""
     from mjspec.app.simulate import play_one
@@ -69,22 +103,7 @@ def play(
     """The summaries of ``jobs`` as their chunks finish. Closing the iterator early (Ctrl-C)
     cancels the chunks not yet finished; a Ray started here is stopped either way."""
     ray = _ray()
-    started = False
-    if not ray.is_initialized():
-        try:
-            if address is None:
-                ray.init(
-                    num_cpus=max(1, workers),
-                    include_dashboard=False,
-                    log_to_driver=False,
-                    logging_level=logging.ERROR,
-                )
-            else:
-                ray.init(address=address, log_to_driver=False, logging_level=logging.ERROR)
-        except (ConnectionError, RuntimeError, ValueError) as e:
-            where = address or "a local Ray"
-            raise RayUnavailable(f"cannot start or reach {where}: {e}") from None
-        started = True
+    started = connect(workers, address)
     task = ray.remote(play_chunk).options(max_retries=retries, retry_exceptions=False)
     size = chunk or chunk_size(len(jobs), workers)
     pending = [task.remote(list(jobs[i : i + size])) for i in range(0, len(jobs), size)]

@@ -318,8 +318,16 @@ def compare(a: SimulationReport, b: SimulationReport) -> Comparison:
 def versus(profile_a: str, profile_b: str, games: int, **run: Any) -> Comparison:
     """Play the same ``games`` seeded games under each profile (``run``: the keywords of
     :func:`~mjspec.app.simulate.simulate`) and compare them."""
+    from contextlib import nullcontext
+
     from mjspec.app.simulate import simulate
 
-    a = simulate(profile_a, games, keep=True, **run)
-    b = simulate(profile_b, games, keep=True, **run)
+    shared: Any = nullcontext()
+    if run.get("backend") == "ray":  # one Ray for both runs: it takes seconds to start
+        from mjspec.app import ray_backend
+
+        shared = ray_backend.session(run.get("workers", 1), run.get("address"))
+    with shared:
+        a = simulate(profile_a, games, keep=True, **run)
+        b = simulate(profile_b, games, keep=True, **run)
     return compare(a, b)
