@@ -360,10 +360,12 @@ def _parser() -> argparse.ArgumentParser:
     )
     exp.set_defaults(run=_cmd_export)
 
+    from mjspec.runtime.text import LANGUAGES  # the report's languages: the specs' own
+
     sim = sub.add_parser(
         "simulate", help="play many seeded bot games in parallel and summarise them"
     )
-    sim.add_argument("profile", help="profile id")
+    sim.add_argument("profile", nargs="?", help="profile id (none with --merge: the files name it)")
     sim.add_argument("--games", type=int, default=100, help="number of games (default 100)")
     sim.add_argument("--workers", type=int, default=1, help="worker processes (default 1)")
     sim.add_argument("--seed", type=int, default=0, help="game i uses seed SEED+i (default 0)")
@@ -371,8 +373,9 @@ def _parser() -> argparse.ArgumentParser:
         "--bots",
         default="greedy",
         help="as for play: greedy, random, FILE.py:CLASS, MODULE:CLASS or mjai:COMMAND, one or "
-        "four (default greedy); each worker loads them again (MJSPEC_START_METHOD=spawn tries the "
-        "start without fork that macOS and Windows use)",
+        "four, comma-separated, seat 0 first (default greedy); the output names each seat's; "
+        "each worker loads them again (workers are spawned, as macOS and Windows must; "
+        "MJSPEC_START_METHOD=fork forks them)",
     )
     sim.add_argument(
         "--hands", type=int, help="hands per game (default: the profile's match length)"
@@ -381,7 +384,52 @@ def _parser() -> argparse.ArgumentParser:
         "--option", action="append", default=[], metavar="NAME=VALUE", help=OPTION_HELP
     )
     sim.add_argument(
-        "--json", type=Path, metavar="FILE", help="also write the statistics as JSON here"
+        "--json",
+        type=Path,
+        metavar="FILE",
+        help="also write the statistics as JSON here: exact counts (docs/simulation.schema.json) "
+        "that --merge adds",
+    )
+    sim.add_argument(
+        "--merge",
+        nargs="+",
+        type=Path,
+        metavar="FILE",
+        help="add the --json files of runs over disjoint seeds (same profile, bots, options and "
+        "hands) instead of playing; prints, and with --json writes, the sum",
+    )
+    sim.add_argument(
+        "--versus",
+        metavar="PROFILE",
+        help="play the same seeds with the same bots under PROFILE too and compare, game by game: "
+        "paired differences with 95%% intervals, and the patterns whose frequency changed "
+        "(docs/simulation.md)",
+    )
+    sim.add_argument(
+        "--report",
+        type=Path,
+        metavar="FILE",
+        help="also write an HTML report with plots here: one self-contained file (needs the "
+        "'report' extra: matplotlib)",
+    )
+    sim.add_argument(
+        "--lang",
+        default="en",
+        choices=list(LANGUAGES),
+        help="the report's language (default en)",
+    )
+    sim.add_argument(
+        "--backend",
+        choices=["local", "ray"],
+        default="local",
+        help="local: worker processes here (default); ray: Ray tasks in chunks, failed chunks "
+        "retried, the same numbers (needs the 'ray' extra; Ctrl-C keeps the finished games)",
+    )
+    sim.add_argument(
+        "--address",
+        metavar="ADDRESS",
+        help="with --backend ray: an existing Ray cluster's address (default: a local Ray with "
+        "--workers CPUs)",
     )
     sim.add_argument("--no-progress", action="store_true", help="no progress bar on stderr")
     sim.set_defaults(run=_cmd_simulate)
@@ -941,37 +989,155 @@ def _cmd_simulate(args: argparse.Namespace) -> int:
     from mjspec.app.simulate import SimulationInterrupted, simulate, start_method
     from mjspec.runtime.match import AgentError
 
+    _report_ready(args)
+    if args.merge is not None:
+        return _simulate_merge(args)
+    if args.profile is None:
+        raise UserError("simulate needs a profile id (or --merge FILE FILE ...)")
     options = parse_assignments(args.option)
     bind_options(
         load_profile(args.profile), options
     )  # refuse a bad option before any worker starts
     if args.games < 1 or args.workers < 1:
         raise UserError("--games and --workers must be at least 1")
+    if args.hands is not None and args.hands < 1:
+        raise UserError("--hands must be at least 1")
     try:
         start = start_method()
     except ValueError as e:  # MJSPEC_START_METHOD names a method this platform does not have
         raise UserError(str(e)) from None
+    if args.versus is not None:
+        # The same options bind under both profiles, or the comparison is refused before play.
+        bind_options(load_profile(args.versus), options)
+    if args.address is not None and args.backend != "ray":
+        raise UserError("--address names a Ray cluster: it goes with --backend ray")
+    if args.backend == "ray":
+        from mjspec.app import ray_backend
+
+        if not ray_backend.available():
+            raise UserError("--backend ray needs Ray: pip install 'mjspec[ray]'")
+    run: dict[str, Any] = dict(
+        workers=args.workers,
+        seed=args.seed,
+        bots=_bots(args.bots),
+        hands=args.hands,
+        progress=not args.no_progress,
+        options=options,
+        start=start,
+        backend=args.backend,
+        address=args.address,
+    )
     try:
-        report = simulate(
-            args.profile,
-            args.games,
-            workers=args.workers,
-            seed=args.seed,
-            bots=_bots(args.bots),
-            hands=args.hands,
-            progress=not args.no_progress,
-            options=options,
-            start=start,
-        )
+        if args.versus is not None:
+            from mjspec.app.versus import versus
+
+            result: Any = versus(args.profile, args.versus, args.games, **run)
+        else:
+            result = simulate(args.profile, args.games, **run)
     except AgentError as e:  # a seat's agent answered outside its legal actions, or raised
         raise UserError(str(e)) from None
     except SimulationInterrupted as e:
+        if e.partial is None or args.versus is not None:  # a comparison needs both runs whole
+            print(
+                f"mjspec: simulate interrupted: {e.finished} of {e.games} game(s) finished; "
+                "nothing written",
+                file=sys.stderr,
+            )
+            return INTERRUPTED
+        _simulate_output(args, e.partial)  # the finished games: a run over their seeds
         print(f"mjspec: simulate {e}", file=sys.stderr)
         return INTERRUPTED
-    print(report.table())
+    except RuntimeError as e:
+        from mjspec.app.ray_backend import RayUnavailable
+
+        if isinstance(e, RayUnavailable):
+            raise UserError(str(e)) from None
+        raise
+    _simulate_output(args, result)
+    return 0
+
+
+def _simulate_output(args: argparse.Namespace, result: Any) -> None:
+    """The table, and the JSON and the report where asked for."""
+    print(result.table())
     if args.json:
-        _write_json_atomic(args.json, report.to_json())
+        _write_json_atomic(args.json, result.to_json())
         print(f"statistics written to {args.json}")
+    if args.report:
+        _write_report(args.report, result, args.lang)
+
+
+def _report_ready(args: argparse.Namespace) -> None:
+    """Refuse ``--report`` before any game is played when matplotlib is missing."""
+    if args.report is None:
+        return
+    import importlib.util
+
+    if importlib.util.find_spec("matplotlib") is None:
+        raise UserError(
+            "--report draws its plots with matplotlib: pip install 'mjspec[report]' (or leave "
+            "out --report)"
+        )
+
+
+def _write_report(path: Path, result: Any, lang: str) -> None:
+    """The HTML report of a run, a --versus comparison or merged statistics, written atomically."""
+    from mjspec.app.report import ReportError, run_report, versus_report
+    from mjspec.app.versus import Comparison
+    from mjspec.runtime.files import atomic_write
+
+    try:
+        page = (
+            versus_report(result, lang)
+            if isinstance(result, Comparison)
+            else run_report(result, lang)
+        )
+    except ReportError as e:
+        raise UserError(str(e)) from None
+    try:
+        atomic_write(path, page)
+    except OSError as e:
+        raise UserError(f"{path}: cannot write: {e.strerror}") from None
+    print(f"report written to {path}")
+
+
+def _simulate_merge(args: argparse.Namespace) -> int:
+    """``simulate --merge``: add the statistics of runs over disjoint seeds, exactly."""
+    from mjspec.app.simulate import seeds_text
+    from mjspec.app.statistics import MergeError, merge_all, read_statistics
+
+    if args.profile is not None or args.versus is not None:
+        raise UserError(
+            "simulate --merge takes no profile (each file names its own) and no --versus"
+        )
+    if len(args.merge) < 2:
+        raise UserError("simulate --merge needs two files or more")
+    runs = []
+    seconds = 0.0
+    try:
+        for path in args.merge:
+            try:
+                raw = path.read_bytes()
+            except OSError as e:
+                raise UserError(f"{path}: cannot read: {e.strerror}") from None
+            stats, run = read_statistics(raw, str(path))
+            runs.append((str(path), stats))
+            seconds += float(run.get("seconds", 0.0))
+        total = merge_all(runs)
+    except MergeError as e:
+        raise UserError(str(e)) from None
+    print(
+        f"{total.profile}: {total.games} games, {total.hands} hands (seeds "
+        f"{seeds_text(total.seeds)}), merged from {len(runs)} runs"
+    )
+    print(total.table())
+    if args.json:
+        out = total.to_json()
+        out["run"] = {"merged_from": len(runs), "seconds": round(seconds, 3)}
+        _write_json_atomic(args.json, out)
+        print(f"statistics written to {args.json}")
+    if args.report:
+        _write_report(args.report, total, args.lang)
     return 0
 
 

@@ -13,11 +13,11 @@ import os
 import signal
 import sys
 import time
-from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any, Callable, Iterable, Mapping, Sequence
 
 from mjspec.app.agents import BUILTIN, load_agent, portable
+from mjspec.app.statistics import GameSummary, Statistics, joined_ranges, summarise
 from mjspec.runtime.match import play_match
 from mjspec.runtime.observation import Agent
 from mjspec.runtime.options import bind_options
@@ -40,34 +40,19 @@ def make_players(names: Sequence[str], seed: int) -> list[Agent]:
 
 
 def start_method(given: str | None = None) -> str:
-    """How worker processes start: ``given``, else ``MJSPEC_START_METHOD``, else fork where the
-    platform has it and it is safe (not macOS), else spawn."""
-    method = given or os.environ.get("MJSPEC_START_METHOD") or None
+    """How worker processes start: ``given``, else ``MJSPEC_START_METHOD``, else spawn.
+
+    Spawn is the one start every platform has (Windows has no fork, and fork is unsafe on
+    macOS), so ``--workers`` behaves alike everywhere; on Linux it costs a fresh interpreter
+    per worker at the start (docs/simulation.md gives the figure), and
+    ``MJSPEC_START_METHOD=fork`` takes fork back."""
+    method = given or os.environ.get("MJSPEC_START_METHOD") or "spawn"
     available = multiprocessing.get_all_start_methods()
-    if method is None:
-        method = "fork" if "fork" in available and sys.platform != "darwin" else "spawn"
     if method not in available:
         raise ValueError(
             f"worker start method {method!r} is not available here ({', '.join(available)})"
         )
     return method
-
-
-@dataclass
-class GameSummary:
-    """What one game contributes to the statistics (plain data, so it crosses process
-    boundaries)."""
-
-    seed: int
-    hands: int = 0
-    wins_by_seat: list[int] = field(default_factory=lambda: [0] * SEATS)
-    patterns: Counter[str] = field(default_factory=Counter)
-    payments: Counter[str] = field(default_factory=Counter)
-    exhausted: int = 0
-    decisions: int = 0
-    draws: int = 0
-    totals: list[int] = field(default_factory=lambda: [0] * SEATS)
-    fans: Counter[int] = field(default_factory=Counter)
 
 
 #: One game of a run: profile id, seed, bot names, hands (None: the profile's), options given by
@@ -76,35 +61,24 @@ Job = tuple[str, int, tuple[str, ...], int | None, tuple[tuple[str, object], ...
 
 
 def play_one(args: Job) -> GameSummary:
+    """The worker's entry point: play one seeded game and summarise it
+    (:func:`mjspec.app.statistics.summarise`)."""
     profile_id, seed, bots, hands, options = args
     profile = bind_options(load_profile(profile_id), dict(options))
     match = play_match(profile, make_players(bots, seed), seed, hands)
-    s = GameSummary(seed)
-    for hand in match.hands:
-        s.hands += 1
-        s.exhausted += int(hand.exhausted)
-        s.decisions += len(hand.decisions)
-        for w in hand.wins:
-            s.wins_by_seat[w.seat] += 1
-            s.fans[w.score.total] += 1
-            for p in w.score.patterns:
-                s.patterns[p.id] += p.count
-        for ev in hand.events:
-            if ev.kind == "draw":
-                s.draws += 1
-            elif "amount" in ev.data:
-                s.payments[ev.kind] += int(ev.data["amount"])
-    s.totals = list(match.totals)
-    return s
+    return summarise(match, seed)
 
 
 class SimulationInterrupted(Exception):
-    """Ctrl-C stopped a run: the workers are gone and nothing was written; says how far it got."""
+    """Ctrl-C stopped a run: the workers are gone; says how far it got. ``partial`` is the report
+    of the games that finished where the backend keeps them (Ray), else None: nothing written."""
 
-    def __init__(self, finished: int, games: int) -> None:
-        super().__init__(f"interrupted: {finished} of {games} game(s) finished; nothing written")
+    def __init__(self, finished: int, games: int, partial: SimulationReport | None = None) -> None:
+        kept = "their statistics kept" if partial is not None else "nothing written"
+        super().__init__(f"interrupted: {finished} of {games} game(s) finished; {kept}")
         self.finished = finished
         self.games = games
+        self.partial = partial
 
 
 def _ignore_interrupt() -> None:
@@ -114,64 +88,56 @@ def _ignore_interrupt() -> None:
 
 @dataclass
 class SimulationReport:
-    profile: str
-    games: int
+    """A run: its statistics (exact counts, :class:`~mjspec.app.statistics.Statistics`) and how it
+    ran (workers, start method, seconds: these alone differ between two runs of the same games)."""
+
+    statistics: Statistics
     workers: int
     seconds: float
-    summaries: list[GameSummary]
+    start_method: str | None = None
+    summaries: list[GameSummary] | None = None
+    """Each game's summary, by seed, when the run was asked to keep them (``--versus`` pairs
+    them)."""
+    backend: str = "local"
 
-    def to_json(self) -> dict[str, Any]:
-        hands = sum(s.hands for s in self.summaries) or 1
-        wins = [sum(s.wins_by_seat[i] for s in self.summaries) for i in range(SEATS)]
-        patterns: Counter[str] = Counter()
-        payments: Counter[str] = Counter()
-        fans: Counter[int] = Counter()
-        for s in self.summaries:
-            patterns.update(s.patterns)
-            payments.update(s.payments)
-            fans.update(s.fans)
-        total_wins = sum(wins) or 1
+    @property
+    def profile(self) -> str:
+        return self.statistics.profile
+
+    @property
+    def games(self) -> int:
+        return self.statistics.games
+
+    def run_json(self) -> dict[str, Any]:
+        hands = self.statistics.hands
         return {
-            "profile": self.profile,
-            "games": self.games,
-            "hands": hands,
+            "backend": self.backend,
             "workers": self.workers,
+            "start_method": self.start_method,
             "seconds": round(self.seconds, 3),
             "hands_per_second": round(hands / self.seconds, 1) if self.seconds else None,
-            "wins_per_hand_by_seat": [round(w / hands, 4) for w in wins],
-            "win_share_by_seat": [round(w / total_wins, 4) for w in wins],
-            "wins_per_hand": round(sum(wins) / hands, 4),
-            "exhaustion_rate": round(sum(s.exhausted for s in self.summaries) / hands, 4),
-            "pattern_frequency_per_win": {
-                k: round(v / total_wins, 4) for k, v in sorted(patterns.items())
-            },
-            "fan_distribution": {str(k): v for k, v in sorted(fans.items())},
-            "payments_total_by_kind": dict(sorted(payments.items())),
-            "decisions_per_hand": round(sum(s.decisions for s in self.summaries) / hands, 2),
-            "draws_per_hand": round(sum(s.draws for s in self.summaries) / hands, 2),
-            "first_seed": min((s.seed for s in self.summaries), default=None),
         }
 
+    def to_json(self) -> dict[str, Any]:
+        """The statistics' JSON (docs/simulation.schema.json) with ``run``: how it ran."""
+        out = self.statistics.to_json()
+        out["run"] = self.run_json()
+        return out
+
+    def header(self) -> str:
+        st, run = self.statistics, self.run_json()
+        return (
+            f"{st.profile}: {st.games} games, {st.hands} hands (seeds {seeds_text(st.seeds)}) in "
+            f"{run['seconds']} s ({run['hands_per_second']} hands/s, {self.workers} worker(s)"
+            f"{' on Ray' if self.backend == 'ray' else ''})"
+        )
+
     def table(self) -> str:
-        j = self.to_json()
-        lines = [
-            f"{j['profile']}: {j['games']} games, {j['hands']} hands in {j['seconds']} s "
-            f"({j['hands_per_second']} hands/s, {j['workers']} worker(s))",
-            f"  wins per hand {j['wins_per_hand']}, exhaustion rate {j['exhaustion_rate']}, "
-            f"{j['decisions_per_hand']} decisions and {j['draws_per_hand']} draws per hand",
-            "  seat        " + "".join(f"{i:>9}" for i in range(SEATS)),
-            "  wins/hand   " + "".join(f"{w:>9}" for w in j["wins_per_hand_by_seat"]),
-            "  pattern                 per win",
-        ]
-        for k, v in sorted(j["pattern_frequency_per_win"].items(), key=lambda kv: -kv[1]):
-            lines.append(f"    {k:<22}{v:>8}")
-        lines.append("  fan   wins")
-        for k, v in j["fan_distribution"].items():
-            lines.append(f"    {k:<4}{v:>6}")
-        lines.append("  payments (total units by kind)")
-        for k, v in j["payments_total_by_kind"].items():
-            lines.append(f"    {k:<22}{v:>8}")
-        return "\n".join(lines)
+        return self.header() + "\n" + self.statistics.table()
+
+
+def seeds_text(ranges: Sequence[Sequence[int]]) -> str:
+    return ", ".join(f"{lo}" if lo == hi else f"{lo}-{hi}" for lo, hi in ranges) or "none"
 
 
 def simulate(
@@ -185,21 +151,50 @@ def simulate(
     progress: bool = True,
     options: Mapping[str, object] | None = None,
     start: str | None = None,
+    keep: bool = False,
+    backend: str = "local",
+    address: str | None = None,
 ) -> SimulationReport:
     """Play ``games`` seeded games with ``workers`` processes (started by ``start``:
-    :func:`start_method`); return the report."""
-    bind_options(load_profile(profile_id), options)  # fail early on a bad option
+    :func:`start_method`), or as Ray tasks (``backend="ray"``, on the cluster at ``address`` or a
+    local Ray: :mod:`mjspec.app.ray_backend`); return the report (with each game's summary when
+    ``keep``). Ctrl-C raises :class:`SimulationInterrupted`, which on Ray carries the report of
+    the games that finished."""
+    if backend not in BACKENDS:
+        raise ValueError(f"unknown backend {backend!r}; choose one of {', '.join(BACKENDS)}")
+    profile = bind_options(load_profile(profile_id), options)  # fail early on a bad option
     specs = tuple(portable(b) for b in bots)  # the jobs carry text: a spawned worker loads them
     make_players(specs, 0)  # fail early on a bad bot spec
     given = tuple(sorted((options or {}).items()))
     jobs: list[Job] = [(profile_id, seed + i, specs, hands, given) for i in range(games)]
+    stats = Statistics.for_run(profile, [b.strip() for b in bots], hands, options)
+    run = _Run(stats, [] if keep else None)
+    method = None
     t0 = time.perf_counter()
-    results: list[GameSummary] = []
+
+    def report() -> SimulationReport:
+        stats.seeds = joined_ranges([[x, x] for x in run.seeds])
+        if run.summaries is not None:
+            run.summaries.sort(key=lambda s: s.seed)
+        return SimulationReport(
+            stats, workers, time.perf_counter() - t0, method, run.summaries, backend
+        )
+
     try:
-        if workers <= 1:
-            _collect(map(play_one, jobs), games, progress, results)
+        if backend == "ray":
+            from mjspec.app import ray_backend
+
+            source = ray_backend.play(jobs, workers=workers, address=address)
+            try:
+                _collect(source, games, progress, run)
+            except KeyboardInterrupt:
+                source.close()  # cancels the chunks still running, stops a Ray started here
+                raise SimulationInterrupted(stats.games, games, report()) from None
+        elif workers <= 1:
+            _collect(map(play_one, jobs), games, progress, run)
         else:
-            context = multiprocessing.get_context(start_method(start))
+            method = start_method(start)
+            context = multiprocessing.get_context(method)
             # Forked workers inherit SIGINT ignored from the moment they exist (the initializer
             # covers spawn).
             previous = signal.signal(signal.SIGINT, signal.SIG_IGN)
@@ -213,24 +208,67 @@ def simulate(
                 # stay responsive even when the machine is loaded.
                 chunks = max(1, min(16, games // (workers * 20)))
                 _collect(
-                    pool.imap_unordered(play_one, jobs, chunksize=chunks), games, progress, results
+                    pool.imap_unordered(play_one, jobs, chunksize=chunks), games, progress, run
                 )
     except KeyboardInterrupt:
-        if progress:
-            sys.stderr.write("\n")
-        raise SimulationInterrupted(len(results), games) from None
-    results.sort(key=lambda s: s.seed)
-    return SimulationReport(profile_id, games, workers, time.perf_counter() - t0, results)
+        raise SimulationInterrupted(stats.games, games) from None
+    return report()
 
 
-def _collect(it: Iterable[GameSummary], total: int, progress: bool, out: list[GameSummary]) -> None:
-    """Gather the games into ``out`` as they finish (so an interruption knows how many did)."""
-    width = 30
-    for n, s in enumerate(it, 1):
-        out.append(s)
-        if progress and (n == total or n % max(1, total // 100) == 0):
-            done = int(width * n / total)
-            sys.stderr.write(f"\r[{'#' * done}{'.' * (width - done)}] {n}/{total} games")
-            sys.stderr.flush()
-    if progress:
-        sys.stderr.write("\n")
+BACKENDS = ("local", "ray")
+"""Where the games are played: worker processes here, or Ray tasks (app/ray_backend.py)."""
+
+
+@dataclass
+class _Run:
+    """What a run gathers as its games finish: the statistics, the seeds, and the summaries when
+    they are kept."""
+
+    statistics: Statistics
+    summaries: list[GameSummary] | None
+    seeds: list[int] = field(default_factory=list)
+
+    def add(self, s: GameSummary) -> None:
+        self.statistics.add(s)
+        self.seeds.append(s.seed)
+        if self.summaries is not None:
+            self.summaries.append(s)
+
+
+def _collect(it: Iterable[GameSummary], total: int, progress: bool, run: _Run) -> None:
+    """Add the games to ``run`` as they finish (so an interruption knows how many did), with a
+    progress bar (:func:`progress_bar`) when asked for and stderr is a terminal."""
+    bar = progress_bar(total, run.statistics.profile) if progress else None
+    try:
+        for s in it:
+            run.add(s)
+            if bar is not None:
+                bar.update(1)
+    finally:
+        if bar is not None:
+            bar.close()
+
+
+def progress_bar(total: int, label: str) -> Any:
+    """tqdm's bar on stderr (games done, rate, elapsed and ETA), or None when stderr is not a
+    terminal: a file or a pipe gets no carriage returns."""
+    if not sys.stderr.isatty():
+        return None
+    from tqdm import tqdm  # type: ignore[import-untyped, unused-ignore]
+
+    try:
+        size = os.get_terminal_size(sys.stderr.fileno())
+    except (OSError, ValueError):
+        size = os.terminal_size((0, 0))
+    # A terminal that states no size (a fresh pty says 0 x 0) gets 80 x 24: tqdm would draw an
+    # empty bar, and hide it as below the screen's last line.
+    sized = size.columns > 0 and size.lines > 0
+    return tqdm(
+        total=total,
+        desc=label,
+        unit="game",
+        file=sys.stderr,
+        dynamic_ncols=sized,
+        ncols=None if sized else 80,
+        nrows=None if sized else 24,
+    )

@@ -357,16 +357,18 @@ def test_ctrl_c_during_simulate_reports_once_and_leaves_nothing(tmp_path: Path) 
     import signal
     import time
 
+    from ptykit import read_rest, read_until, start_on_terminal
+
     stats = tmp_path / "stats.json"
-    proc = subprocess.Popen(
+    # stderr is a terminal, as a user's is: the progress bar shows there (and only there).
+    proc, master = start_on_terminal(
         [
             sys.executable,
             "-m",
             "mjspec.app.cli",
             "simulate",
             "sichuan_tfmj",
-            # Far more than can finish before the signal, native or not; the progress bar first
-            # shows after 1% of them (app/simulate.py), so every game more is CPU spent waiting.
+            # Far more than can finish before the signal, native or not.
             "--games",
             "2000",
             "--workers",
@@ -374,23 +376,14 @@ def test_ctrl_c_during_simulate_reports_once_and_leaves_nothing(tmp_path: Path) 
             "--json",
             str(stats),
         ],
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        cwd=ROOT,
-        start_new_session=True,
-        # As from a terminal: Ctrl-C at its default. A test run started in the background of a
-        # non-interactive shell inherits SIGINT ignored, and a child would keep ignoring it.
-        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),
+        ROOT,
     )
-    assert proc.stderr is not None
-    progress = b""
-    while b"/2000 games" not in progress:  # the progress bar shows that some games have finished
-        byte = proc.stderr.read(1)
-        assert byte, "simulate ended before it could be interrupted"
-        progress += byte
+    # The bar counts a finished game: the workers are running.
+    progress = read_until(master, rb"[1-9][0-9]*/2000")
     os.killpg(proc.pid, signal.SIGINT)
-    out, err = proc.communicate(timeout=60)
-    stderr = (progress + err).decode()
+    out, _ = proc.communicate(timeout=60)
+    stderr = (progress + read_rest(master)).decode()
+    os.close(master)
     assert proc.returncode == 130, stderr
     assert "Traceback" not in stderr and "KeyboardInterrupt" not in stderr
     [line] = [ln for ln in stderr.splitlines() if "interrupted" in ln]
