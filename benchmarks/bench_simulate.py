@@ -35,7 +35,7 @@ except ImportError:  # an anchor from before the application layer held simulati
 start = time.process_time()
 report = simulate(sys.argv[1], int(sys.argv[2]), workers=1, progress=False)
 cpu = time.process_time() - start
-statistics = getattr(report, "statistics", None)  # an anchor from before it kept the games' summaries
+statistics = getattr(report, "statistics", None)  # None: an anchor from before the statistics
 hands = statistics.hands if statistics is not None else sum(s.hands for s in report.summaries)
 print(json.dumps({"cpu": cpu, "hands": hands}))
 """
