@@ -30,9 +30,8 @@ ids, no timestamps.
 
 from __future__ import annotations
 
-import json
-
 import ast
+import json
 import re
 from dataclasses import dataclass
 from functools import lru_cache
@@ -63,6 +62,7 @@ from mjspec.runtime.rules import (
 from mjspec.runtime.view import PaymentView
 
 from .catalog import NO_CONTEXT, Catalog, CatalogError, load_catalogs
+from .describe import Describer, FormulaError
 from .errors import Location, SpecError
 from .ir import ExampleIR, ExprIR, MinimumIR, PatternIR, ProfileIR, TableNoteIR
 
@@ -164,6 +164,30 @@ class Translator:
         context, msgid = message
         return self(msgid, context=context, **values)
 
+    def plural(
+        self,
+        msgid: str,
+        msgid_plural: str,
+        count: int,
+        /,
+        context: str = NO_CONTEXT,
+        **values: object,
+    ) -> Md:
+        """The form of a plural message for ``count`` (gettext's ``ngettext``), ``{count}`` and the
+        other placeholders filled."""
+        text = self.catalog.lookup_plural(msgid, count, context)
+        if text is None:
+            self.missing.append(MissingMessage(self.language, context, msgid))
+            text = msgid if count == 1 else msgid_plural
+        args = {k: _piece(v) for k, v in {"count": count, **values}.items()}
+        return Md(text.format(**args))
+
+    def either(self, parts: Sequence[str]) -> Md:
+        """Alternatives: "a, b or c" in the language's words."""
+        if len(parts) == 1:
+            return Md(_piece(parts[0]))
+        return self.marked(_ALTERNATIVES, first=self.join(parts[:-1]), last=parts[-1])
+
     def join(self, parts: Iterable[str], *, clauses: bool = False) -> Md:
         """Join pieces with the language's list (``, ``) or clause (``; ``) separator."""
         sep = self.marked(_CLAUSE_SEPARATOR if clauses else _LIST_SEPARATOR)
@@ -172,6 +196,7 @@ class Translator:
 
 _LIST_SEPARATOR = N_(", ", "list separator")
 _CLAUSE_SEPARATOR = N_("; ", "clause separator")
+_ALTERNATIVES = N_("{first} or {last}", "alternatives")
 
 
 def _piece(value: object) -> str:
@@ -341,6 +366,10 @@ _PAYS = {
     ("tsumo", "each"): N_("each opponent pays {amount}"),
     ("tsumo", "dealer"): N_("the dealer pays {amount}"),
     ("tsumo", "non_dealer"): N_("each non-dealer pays {amount}"),
+    ("ron", "east"): N_("East pays {amount}"),
+    ("ron", "non_east"): N_("each player other than East pays {amount}"),
+    ("tsumo", "east"): N_("East pays {amount}"),
+    ("tsumo", "non_east"): N_("each player other than East pays {amount}"),
 }
 _PAY_HEADER = {
     ("ron", "discarder"): N_("Discard win: the discarder pays"),
@@ -348,6 +377,10 @@ _PAY_HEADER = {
     ("tsumo", "each"): N_("Self-draw: each opponent pays"),
     ("tsumo", "dealer"): N_("Self-draw: the dealer pays"),
     ("tsumo", "non_dealer"): N_("Self-draw: each non-dealer pays"),
+    ("ron", "east"): N_("Discard win: East pays"),
+    ("ron", "non_east"): N_("Discard win: each player other than East pays"),
+    ("tsumo", "east"): N_("Self-draw: East pays"),
+    ("tsumo", "non_east"): N_("Self-draw: each player other than East pays"),
 }
 _FLAG = {
     "riichi": N_("riichi declared"),
@@ -381,6 +414,12 @@ _DIRECTION = {
     ExchangeDirection.ACROSS: N_("across"),
     ExchangeDirection.RIGHT: N_("to the right"),
 }
+# Match lengths by their names (riichi's tonpuusen and hanchan, the full game of four winds).
+_MATCH_LENGTH = {
+    1: N_("an East game (one wind round)"),
+    2: N_("an East-South game (two wind rounds)"),
+    4: N_("a full game of four wind rounds (East, South, West and North)"),
+}
 _PREFER = {
     "total": N_("the highest total"),
     "payment": N_("the highest payment"),
@@ -397,6 +436,51 @@ _COMBINE_MANY = {
     "triplets": N_("{count} triplets or kongs"),
     "sets": N_("{count} groups"),
 }
+
+
+# ---- the glossary ----------------------------------------------------------------
+
+#: The field's usual terms in each language (msgctxt "glossary" in the catalogs): the word a
+#: document of a profile that needs the term must use (tests/test_words.py holds every document
+#: to it), and the words the documents avoid (alternatives a catalog once had, "(s)" plurals).
+GLOSSARY = {
+    "han": N_("han", "glossary"),
+    "limit": N_("limit pattern", "glossary"),
+    "east_game": N_("East game", "glossary"),
+    "east_south_game": N_("East-South game", "glossary"),
+}
+GLOSSARY_AVOID = N_("words every document avoids", "glossary")
+GLOSSARY_AVOID_HAN = N_("words the documents of a profile counted in han avoid", "glossary")
+
+
+def glossary_terms(ir: ProfileIR) -> list[str]:
+    """The glossary terms a profile's documents need (keys of :data:`GLOSSARY`)."""
+    out = []
+    if ir.total_unit == "han":
+        out.append("han")
+    if any(p.limit for p in ir.patterns):
+        out.append("limit")
+    rounds = ir.table.match.rounds if ir.playable else 0
+    if rounds == 1:
+        out.append("east_game")
+    elif rounds == 2:
+        out.append("east_south_game")
+    return out
+
+
+def glossary(ir: ProfileIR, catalog: Catalog) -> tuple[dict[str, str], list[str]]:
+    """A profile's glossary in one language: the words its documents use, and those they
+    avoid."""
+    use = {}
+    for key in glossary_terms(ir):
+        context, msgid = GLOSSARY[key]
+        use[key] = catalog.lookup(msgid, context) or msgid
+    avoid_keys = [GLOSSARY_AVOID] + ([GLOSSARY_AVOID_HAN] if ir.total_unit == "han" else [])
+    avoid = []
+    for context, msgid in avoid_keys:
+        text = catalog.lookup(msgid, context) or ""
+        avoid += [w.strip() for w in text.split(";") if w.strip() and w.strip() != "-"]
+    return use, avoid
 
 
 # ---- building a document --------------------------------------------------------
@@ -420,6 +504,15 @@ class _Builder:
         self.table: TableRules | None = ir.table if ir.playable else None
         self.table_notes: tuple[TableNoteIR, ...] = ir.table_notes if ir.playable else ()
         self.clock_names: dict[str, Text] = dict(ir.clock_names)
+        self.describe = Describer(
+            tr,
+            Md,
+            escape_md,
+            unit=self.unit(),
+            points_unit=self.points_unit() if ir.points is not None else None,
+            named={a.name: self.term(a.name) for a in ir.payment_values},
+            pattern_name=self.pattern_name,
+        )
 
     # -- small helpers --
 
@@ -428,6 +521,19 @@ class _Builder:
 
     def unit(self) -> Md:
         return self._.marked(_UNIT.get(self.ir.total_unit, N_("fan")))
+
+    def words(self, expr: ExprIR, *, result: bool = False) -> Md:
+        """A number-valued formula in words (compiler/describe.py); never code."""
+        return Md(self.describe.value(expr, result=result))
+
+    def words_when(self, expr: ExprIR) -> Md:
+        """A condition in words."""
+        return Md(self.describe.condition(expr))
+
+    @staticmethod
+    def term(name: str) -> Md:
+        """A payment amount the spec names (``base``), as a term of the formulas: in italics."""
+        return Md(f"*{escape_md(name.replace('_', ' '))}*")
 
     def sections(self, parts: Sequence[str]) -> Md:
         """Rule-book sections for prose: §-marks as a list ("§9, §10"); section titles quoted and
@@ -1263,8 +1369,8 @@ class _Builder:
         if rounds > 0:
             bullets.append(
                 _(
-                    "A game lasts {count} wind round(s) of four dealer turns each, East first.",
-                    count=rounds,
+                    "A game is {length}, each wind round of four dealer turns, East first.",
+                    length=self.match_length(rounds),
                 )
             )
         elif hands == 1:
@@ -1312,12 +1418,15 @@ class _Builder:
         target = match.extension_until
         if target is not None:
             bullets.append(
-                _(
+                _.plural(
                     "If nobody has {points} points when the rounds end, the next wind round is "
-                    "played, ending after the first hand that leaves someone with that many "
-                    "(at most {count} more round(s)).",
+                    "played, ending after the first hand that leaves someone with that many (at "
+                    "most one more round).",
+                    "If nobody has {points} points when the rounds end, the next wind round is "
+                    "played, ending after the first hand that leaves someone with that many (at "
+                    "most {count} more rounds).",
+                    match.extension_rounds,
                     points=target,
-                    count=match.extension_rounds,
                 )
             )
         if match.leftover_deposits_to_first and table.riichi is not None:
@@ -1382,6 +1491,14 @@ class _Builder:
             ),
         )
 
+    def match_length(self, rounds: int) -> Md:
+        """A match of ``rounds`` wind rounds by the name players give it (the East game, the
+        East-South game), else counted with the catalog's plural forms."""
+        named = _MATCH_LENGTH.get(rounds)
+        if named is not None:
+            return self._.marked(named)
+        return self._.plural("{count} wind round", "{count} wind rounds", rounds)
+
     def clock_name(self, clock: Clock) -> Md:
         """The clock's name in the document's language (its id when the spec names it in no
         language)."""
@@ -1405,7 +1522,7 @@ class _Builder:
             rows.append((_("Win flow"), _("the first win ends the hand")))
         match = table.match
         if match.rounds > 0:
-            rows.append((_("Match"), _("{count} wind round(s)", count=match.rounds)))
+            rows.append((_("Match"), self.match_length(match.rounds)))
         elif match.hands == 1:
             rows.append((_("Match"), _("a single hand")))
         else:
@@ -1485,7 +1602,7 @@ class _Builder:
 
     def pattern_value(self, p: PatternIR) -> Md:
         if isinstance(p.value, ExprIR):
-            shown = self.formula(p.value.source)
+            shown = self.words(p.value)
         else:
             shown = Md(str(p.value))
         if p.count is not None:
@@ -1494,7 +1611,7 @@ class _Builder:
             shown = self._("{value}, closed hand only", value=shown)
         elif p.open_value is not None:
             opened = (
-                code(p.open_value.source)
+                self.words(p.open_value)
                 if isinstance(p.open_value, ExprIR)
                 else Md(str(p.open_value))
             )
@@ -1673,260 +1790,25 @@ class _Builder:
             ("ron", self.ir.payment_ron, _("Discard win")),
             ("tsumo", self.ir.payment_tsumo, _("Self-draw")),
         ):
-            phrases = [self.pays(kind, a.name, self.formula(a.expr.source)) for a in amounts]
+            phrases = [self.pays(kind, a.name, self.words(a.expr)) for a in amounts]
             out.append(_("{situation}: {payers}", situation=label, payers=_.join(phrases)))
         for a in self.ir.payment_values:
             out.append(
-                _("{name} = {formula}", name=code(a.name), formula=self.formula(a.expr.source))
+                _("{name} = {formula}", name=self.term(a.name), formula=self.words(a.expr))
             )
         return out
-
-    # A payment formula read aloud: operators as arithmetic signs, conditions and option reads in
-    # words, names as code. Anything else (a comprehension, an unknown call) shows the formula
-    # itself.
-    _ARITHMETIC: dict[type, tuple[str, int]] = {
-        ast.Add: ("+", 5),
-        ast.Sub: ("\u2212", 5),
-        ast.Mult: ("\u00d7", 6),
-        ast.Mod: ("mod", 6),
-    }
-    _COMPARISON: dict[type, str] = {
-        ast.Eq: "=",
-        ast.NotEq: "\u2260",
-        ast.Lt: "<",
-        ast.LtE: "\u2264",
-        ast.Gt: ">",
-        ast.GtE: "\u2265",
-    }
-
-    def formula(self, source: str) -> Md:
-        """``source`` (a checked payment expression) as readable text in the document's language."""
-        try:
-            tree = ast.parse(source, mode="eval")
-        except SyntaxError:
-            return code(source)
-        readable = self._value(tree.body, 0)
-        return readable if readable is not None else code(source)
-
-    def _value(self, node: ast.expr, outer: int) -> Md | None:
-        """A number-valued node; parenthesised when it binds looser than ``outer`` (0 loosest, 9 an
-        atom)."""
-        _ = self._
-        text: Md | None
-        if (
-            isinstance(node, ast.Constant)
-            and isinstance(node.value, int)
-            and not isinstance(node.value, bool)
-        ):
-            return Md(str(node.value))
-        if isinstance(node, ast.Name):
-            return code(node.id)
-        if isinstance(node, ast.IfExp):
-            chain: list[tuple[ast.expr, ast.expr]] = []
-            last: ast.expr = node
-            while isinstance(last, ast.IfExp):  # a if p else b if q else c: one list of cases
-                chain.append((last.body, last.test))
-                last = last.orelse
-            cases = [(self._value(v, 1), self._condition(c)) for v, c in chain]
-            other = self._value(last, 1)
-            if other is None or any(v is None or c is None for v, c in cases):
-                return None
-            if len(cases) == 1:
-                text = _(
-                    "{value} if {condition}, otherwise {other}",
-                    value=cases[0][0],
-                    condition=cases[0][1],
-                    other=other,
-                )
-            else:
-                listed = [_("{value} if {condition}", value=v, condition=c) for v, c in cases]
-                text = _.join([*listed, _("otherwise {other}", other=other)], clauses=True)
-            own = 0
-        elif isinstance(node, ast.BinOp):
-            rounded = self._rounded_up(node)
-            if rounded is not None:
-                text, own = rounded, 0
-            elif isinstance(node.op, ast.Pow):
-                base, power = self._value(node.left, 9), self._value(node.right, 9)
-                if base is None or power is None:
-                    return None
-                if not isinstance(node.right, (ast.Name, ast.Constant)) and not power.startswith(
-                    "("
-                ):
-                    power = Md(f"({power})")  # 2^(the lower of fan and 3), never 2^the lower...
-                text, own = Md(f"{base}^{power}"), 8
-            elif isinstance(node.op, ast.FloorDiv):
-                left, right = self._value(node.left, 6), self._value(node.right, 7)
-                if left is None or right is None:
-                    return None
-                text, own = (
-                    _("{amount} \u00f7 {divisor}, rounded down", amount=left, divisor=right),
-                    0,
-                )
-            elif type(node.op) in self._ARITHMETIC:
-                sign, own = self._ARITHMETIC[type(node.op)]
-                left, right = self._value(node.left, own), self._value(node.right, own + 1)
-                if left is None or right is None:
-                    return None
-                text = Md(f"{left} {sign} {right}")
-            else:
-                return None
-        elif isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.USub):
-            operand = self._value(node.operand, 7)
-            if operand is None:
-                return None
-            text, own = Md(f"\u2212{operand}"), 7
-        elif isinstance(node, ast.Call) and isinstance(node.func, ast.Name):
-            text, own = self._call(node), 9
-            if text is None:
-                return None
-        else:
-            return None
-        return Md(f"({text})") if own < outer else text
-
-    def _rounded_up(self, node: ast.BinOp) -> Md | None:
-        """``(x + k - 1) // k * k``: x rounded up to a multiple of k (riichi's payments)."""
-        inner = node.left
-        if not (
-            isinstance(node.op, ast.Mult)
-            and isinstance(node.right, ast.Constant)
-            and isinstance(inner, ast.BinOp)
-            and isinstance(inner.op, ast.FloorDiv)
-            and isinstance(inner.right, ast.Constant)
-            and isinstance(inner.left, ast.BinOp)
-            and isinstance(inner.left.op, ast.Add)
-            and isinstance(inner.left.right, ast.Constant)
-        ):
-            return None
-        step, divisor, less = node.right.value, inner.right.value, inner.left.right.value
-        if not (isinstance(step, int) and step == divisor and less == step - 1):
-            return None
-        amount = self._value(inner.left.left, 1)
-        return (
-            None
-            if amount is None
-            else self._("{amount}, rounded up to a multiple of {step}", amount=amount, step=step)
-        )
-
-    def _option(self, node: ast.Call) -> str | None:
-        if (
-            len(node.args) == 1
-            and isinstance(node.args[0], ast.Constant)
-            and isinstance(node.args[0].value, str)
-        ):
-            return node.args[0].value
-        return None
-
-    def _call(self, node: ast.Call) -> Md | None:
-        _ = self._
-        assert isinstance(node.func, ast.Name)
-        name = node.func.id
-        if name in ("min", "max") and len(node.args) == 2 and not node.keywords:
-            first, second = self._value(node.args[0], 1), self._value(node.args[1], 1)
-            if first is None or second is None:
-                return None
-            if name == "min":
-                return _("the lower of {first} and {second}", first=first, second=second)
-            return _("the higher of {first} and {second}", first=first, second=second)
-        option = self._option(node)
-        if option is None:
-            return None
-        if name == "option_value":
-            return code(option)
-        if name == "option_points":
-            return _("the points of {option}", option=code(option))
-        if name == "option_doubles":
-            return _("the doubles of {option}", option=code(option))
-        return None
-
-    def _condition(self, node: ast.expr) -> Md | None:
-        """A true-or-false node in words."""
-        _ = self._
-        if isinstance(node, ast.Name):
-            words = {
-                "dealer": _("the winner is the dealer"),
-                "limit": _("a limit pattern counts"),
-                "tsumo": _("the win is a self-draw"),
-                "ron": _("the win is on a discard"),
-            }
-            return words.get(node.id, code(node.id))
-        if (
-            isinstance(node, ast.Call)
-            and isinstance(node.func, ast.Name)
-            and node.func.id in ("option_on", "option_limit")
-        ):
-            option = self._option(node)
-            if option is None:
-                return None
-            if node.func.id == "option_on":
-                return _("{option} is on", option=code(option))
-            return _("{option} is the limit", option=code(option))
-        if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.Not):
-            inner = node.operand
-            if (
-                isinstance(inner, ast.Call)
-                and isinstance(inner.func, ast.Name)
-                and inner.func.id == "option_on"
-            ):
-                option = self._option(inner)
-                return None if option is None else _("{option} is off", option=code(option))
-            condition = self._condition(inner)
-            return None if condition is None else _("not ({condition})", condition=condition)
-        if isinstance(node, ast.BoolOp):
-            parts = [self._condition(v) for v in node.values]
-            if any(p is None for p in parts):
-                return None
-            # a nested and/or of the other kind keeps its brackets
-            parts = [
-                Md(f"({p})") if isinstance(v, ast.BoolOp) else p for p, v in zip(parts, node.values)
-            ]
-            out = parts[0]
-            for part in parts[1:]:
-                if isinstance(node.op, ast.And):
-                    out = _("{left} and {right}", left=out, right=part)
-                else:
-                    out = _("{left} or {right}", left=out, right=part)
-            return out
-        if (
-            isinstance(node, ast.Compare)
-            and len(node.ops) == 1
-            and type(node.ops[0]) in self._COMPARISON
-        ):
-            left, right = self._value(node.left, 5), self._value(node.comparators[0], 5)
-            if left is None or right is None:
-                return None
-            return Md(f"{left} {self._COMPARISON[type(node.ops[0])]} {right}")
-        return None
 
     def pays(self, kind: str, role: str, amount: Md | int) -> Md:
         message = _PAYS.get((kind, role))
         if message is None:
-            return self._("{name} pays {amount}", name=code(role), amount=amount)
+            return self._("{name} pays {amount}", name=self.term(role), amount=amount)
         return self._.marked(message, amount=amount)
 
     def payments(self) -> Section:
         ir, _ = self.ir, self._
         bullets = self.payment_rules()
-        paragraphs = [
-            _(
-                "Payments follow the spec's formulas. In them {fan} is the hand's total before "
-                "the cap and {capped} the total after it.",
-                fan=code("fan"),
-                capped=code("capped"),
-            )
-        ]
+        paragraphs = [_("Payments follow the spec's formulas:")]
         if ir.points is not None:
-            paragraphs.append(
-                _(
-                    "{points} is the hand's {unit} (0 when a limit pattern counts), {limit} "
-                    "whether a limit pattern counts, and {honba} the repeat counters on the "
-                    "table.",
-                    points=code("points"),
-                    unit=self.points_unit(),
-                    limit=code("limit"),
-                    honba=code("honba"),
-                )
-            )
             tables, notes = self.points_payment_tables()
         else:
             tables, notes = self.payment_tables()
@@ -1990,9 +1872,9 @@ class _Builder:
         rows = []
         for it in pts.items:
             value = (
-                self.formula(it.value.source) if isinstance(it.value, ExprIR) else Md(str(it.value))
+                self.words(it.value) if isinstance(it.value, ExprIR) else Md(str(it.value))
             )
-            when = code(it.when.source) if it.when is not None else _("always")
+            when = self.words_when(it.when) if it.when is not None else _("always")
             definition = Md(escape_md(self.text(it.definition))) if it.definition else Md("")
             rows.append(
                 (
@@ -2022,10 +1904,9 @@ class _Builder:
         if pts.result is not None:
             notes.append(
                 _(
-                    "The hand's {unit} are then {formula}, where {points} is the sum of the items.",
+                    "The hand's {unit} are then {formula}.",
                     unit=unit,
-                    formula=code(pts.result.source),
-                    points=code("points"),
+                    formula=self.words(pts.result, result=True),
                 )
             )
         return (Section(paragraphs=tuple(paragraphs), tables=(table,), notes=tuple(notes)),)
@@ -2064,7 +1945,7 @@ class _Builder:
                     + tuple(Md(" / ".join(str(v) for v in paid.values())) for _p in shown)
                 )
                 who = [
-                    _.marked(_PAY_HEADER[(kind, r)]) if (kind, r) in _PAY_HEADER else code(r)
+                    _.marked(_PAY_HEADER[(kind, r)]) if (kind, r) in _PAY_HEADER else self.term(r)
                     for r in roles
                 ]
                 corner = (
@@ -2127,7 +2008,7 @@ class _Builder:
                 for t in (False, True)
             )
             if ron == tsumo:  # a named amount that does not depend on how the hand was won
-                columns.append((code(name), ron))
+                columns.append((self.term(name), ron))
         for is_tsumo, kind in ((False, "ron"), (True, "tsumo")):
             paid = [compute_payments(engine, n, c, is_tsumo, dealer) for _l, n, c in rows]
             roles: list[str] = []
@@ -2136,7 +2017,10 @@ class _Builder:
             for role in roles:
                 header = _PAY_HEADER.get((kind, role))
                 columns.append(
-                    (_.marked(header) if header else code(role), [p.get(role, 0) for p in paid])
+                    (
+                        _.marked(header) if header else self.term(role),
+                        [p.get(role, 0) for p in paid],
+                    )
                 )
         header_row = (_.marked(_UNIT_HEADER.get(self.ir.total_unit, N_("Fan"))),) + tuple(
             h for h, _v in columns
@@ -2263,6 +2147,9 @@ class _Builder:
         for r in self.ir.requirements:
             if r.reason.en == reason:
                 return Md(escape_md(self.text(r.reason)))
+        minimum = self.ir.minimum
+        if minimum is not None and minimum.reason.en == reason:
+            return Md(escape_md(self.text(minimum.reason)))
         if reason == "not a winning shape":
             return self._("the tiles do not form a winning shape")
         return code(reason or "?")
@@ -2513,9 +2400,12 @@ def render_rule_documents(
     for ir in irs:
         engine = engines[ir.id]
         for lang in LANGUAGES:
-            files[rules_dir / f"{ir.id}.{lang}.md"] = render_document(
-                ir, engine, lang, translators[lang], names
-            )
+            try:
+                files[rules_dir / f"{ir.id}.{lang}.md"] = render_document(
+                    ir, engine, lang, translators[lang], names
+                )
+            except FormulaError as e:  # the same form fails in every language: report it once
+                return {}, [e]
     files[rules_dir / "index.md"] = render_index(irs, translators[INDEX_LANGUAGE])
     errors = _missing_message_errors(translators.values(), catalogs)
     return ({}, errors) if errors else (files, [])
@@ -2569,14 +2459,21 @@ def template_messages() -> set[tuple[str, str]]:
 def code_messages() -> set[tuple[str, str]]:
     """Every literal message of this module: ``_("...")``, ``self._("...")``, ``N_("...")``, with
     ``context=``."""
-    tree = ast.parse(Path(__file__).read_text("utf-8"))
+    here = Path(__file__).parent
+    out: set[tuple[str, str]] = set()
+    for module in (Path(__file__), here / "describe.py", *here.glob("site*.py")):
+        out |= _messages_of(ast.parse(module.read_text("utf-8")))
+    return out
+
+
+def _messages_of(tree: ast.Module) -> set[tuple[str, str]]:
     out: set[tuple[str, str]] = set()
     for node in ast.walk(tree):
         if not isinstance(node, ast.Call) or not node.args:
             continue
         f = node.func
         name = f.id if isinstance(f, ast.Name) else f.attr if isinstance(f, ast.Attribute) else ""
-        if name not in ("_", "N_"):
+        if name not in ("_", "N_", "plural"):
             continue
         first = node.args[0]
         if not (isinstance(first, ast.Constant) and isinstance(first.value, str)):
@@ -2590,7 +2487,8 @@ def code_messages() -> set[tuple[str, str]]:
             ):
                 context = kw.value.value
         if (
-            len(node.args) > 1
+            name != "plural"  # plural(msgid, msgid_plural, count): its second is the plural
+            and len(node.args) > 1
             and isinstance(node.args[1], ast.Constant)
             and isinstance(node.args[1].value, str)
         ):
