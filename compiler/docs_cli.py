@@ -1,4 +1,4 @@
-"""Commands about profiles as documents: ``mjspec diff`` and ``mjspec new``.
+"""Commands about profiles as documents: ``mjspec diff``, ``mjspec new`` and ``mjspec docs``.
 
 Their arguments are declared with the other commands in ``mjspec.app.cli``,
 which imports this module only when one of them runs.
@@ -7,7 +7,8 @@ which imports this module only when one of them runs.
 or ``--json``). ``new ID --from PROFILE`` starts a house rule: a minimal spec
 ``specs/ID.yaml`` that extends PROFILE, which builds unchanged. Both work on the
 project's own folders, or with ``--root DIR`` on a project laid out the same
-way (``DIR/specs``, ``DIR/generated``, ``DIR/docs``).
+way (``DIR/specs``, ``DIR/generated``, ``DIR/docs``). ``docs --html DIR`` writes the rule
+documents as an HTML site (``compiler/site.py``).
 """
 
 from __future__ import annotations
@@ -146,7 +147,64 @@ def _cmd_new(args: argparse.Namespace) -> int:
     return 0
 
 
+def compile_for_site(layout: Layout) -> tuple[list[Any], list[Any]]:
+    """Every profile of ``layout`` compiled in memory, parents first (what ``build`` compiles,
+    writing nothing); the compiled profiles in the library's order, or the errors."""
+    from . import cache
+    from .build import _black_salt, _parents_first
+    from .verify import compile_profile
+
+    lib = SpecLibrary(layout.specs, layout.root)
+    memo = cache.Memo(cache.memo_folder(layout, "black"), _black_salt())
+    done: dict[str, Any] = {}
+    errors: list[Any] = []
+    for pid in _parents_first(lib):
+        try:
+            resolved = lib.resolve_file(lib.path_of(pid))
+            parent = done.get(str(resolved.data.get("extends")))
+            done[pid] = compile_profile(resolved, expected_id=pid, memo=memo, parent=parent)
+        except SpecErrors as e:
+            errors.extend(e.errors)
+    return [done[pid] for pid in lib.profile_ids() if pid in done], errors
+
+
+def _cmd_docs(args: argparse.Namespace) -> int:
+    """``mjspec docs --html DIR``: the rule documents as an HTML site (compiler/site.py)."""
+    from mjspec.runtime.files import atomic_write
+
+    from .site import render_site
+
+    layout = _layout(args.root)
+    compiled, errors = compile_for_site(layout)
+    if errors:
+        raise SpecErrors(errors)
+    lib = SpecLibrary(layout.specs, layout.root)
+    ids = {c.ir.id for c in compiled}
+    diffs = {
+        c.ir.id: diff_profiles(lib, c.ir.extends, c.ir.id) for c in compiled if c.ir.extends in ids
+    }
+    pages, errors = render_site(
+        [c.ir for c in compiled], {c.ir.id: c.engine for c in compiled}, diffs, layout.locale
+    )
+    if errors:
+        raise SpecErrors(errors)
+    out: Path = args.html
+    if out.exists() and not out.is_dir():
+        raise _user_error(f"{out} exists and is not a folder (nothing was written)")
+    out.mkdir(parents=True, exist_ok=True)
+    changed = 0
+    for name, text in pages.items():
+        path, data = out / name, text.encode("utf-8")
+        if not path.exists() or path.read_bytes() != data:
+            atomic_write(path, data)
+            path.chmod(0o644)  # pages to be served or shared: readable by all, as a web folder is
+            changed += 1
+    print(f"wrote {len(pages)} page(s) to {out} ({changed} changed); open {out / 'index.html'}")
+    return 0
+
+
 #: The commands as the command line (``mjspec.app.cli``) runs them: mistakes in one line, exit
 #: status 2.
 run_diff = _one_line_errors(_cmd_diff)
 run_new = _one_line_errors(_cmd_new)
+run_docs = _one_line_errors(_cmd_docs)

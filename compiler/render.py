@@ -37,7 +37,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
 from types import ModuleType
-from typing import Any, Iterable, Mapping, Sequence
+from typing import Any, Callable, Iterable, Mapping, Sequence
 
 import jinja2
 from jinja2.ext import extract_from_ast
@@ -211,53 +211,10 @@ def _piece(value: object) -> str:
 
 # ---- tiles ------------------------------------------------------------------
 
-_SUIT_GLYPH_BASE = {Suit.MAN: 0x1F007, Suit.PIN: 0x1F019, Suit.SOU: 0x1F010}
-# Honors 1z..7z: East, South, West, North, White, Green, Red.
-_HONOR_GLYPHS = (
-    "\U0001f000",
-    "\U0001f001",
-    "\U0001f002",
-    "\U0001f003",
-    "\U0001f006",
-    "\U0001f005",
-    "\U0001f004",
-)
-# Flowers 1f..8f: plum, orchid, chrysanthemum, bamboo, spring, summer, autumn, winter
-# (Unicode orders bamboo before chrysanthemum).
-_FLOWER_GLYPHS = (
-    "\U0001f022",
-    "\U0001f023",
-    "\U0001f025",
-    "\U0001f024",
-    "\U0001f026",
-    "\U0001f027",
-    "\U0001f028",
-    "\U0001f029",
-)
-
-
-def glyph(tile: Tile) -> str:
-    """The tile's character in the Unicode Mahjong Tiles block (a red five shows as a five)."""
-    if tile.suit in _SUIT_GLYPH_BASE:
-        return chr(_SUIT_GLYPH_BASE[tile.suit] + tile.number - 1)
-    if tile.suit is Suit.HONOR:
-        return _HONOR_GLYPHS[tile.number - 1]
-    return _FLOWER_GLYPHS[tile.number - 1]
-
-
-def glyphs(tiles: Sequence[Tile]) -> str:
-    """Glyphs of ``tiles`` in order, a space between runs of different suits."""
-    out = ""
-    for i, t in enumerate(tiles):
-        if i and t.suit is not tiles[i - 1].suit:
-            out += " "
-        out += glyph(t)
-    return out
-
-
 def tiles_md(mpsz: str) -> Md:
-    """Tiles shown both ways: glyphs, then the mpsz text as code."""
-    return Md(f"{glyphs(parse_tiles(mpsz))} {code(mpsz)}")
+    """Tiles in a Markdown document: the mpsz text as code, which every font shows (the Mahjong
+    Tiles glyphs render as boxes without a font that has them; the HTML site draws tiles)."""
+    return Md(code(mpsz))
 
 
 # ---- the document model -----------------------------------------------------
@@ -490,9 +447,19 @@ class _Builder:
     """Builds one :class:`RuleDocument` from a profile's IR and engine in one language."""
 
     def __init__(
-        self, ir: ProfileIR, engine: Profile, lang: str, tr: Translator, names: Mapping[str, Text]
+        self,
+        ir: ProfileIR,
+        engine: Profile,
+        lang: str,
+        tr: Translator,
+        names: Mapping[str, Text],
+        show_tiles: Callable[[str], Md] = tiles_md,
+        page: str = "md",
     ) -> None:
         self.ir = ir
+        #: How tiles are shown (Markdown: mpsz as code; the HTML site: drawn) and the pages' suffix.
+        self.show_tiles = show_tiles
+        self.page = page
         self.engine = engine
         self.lang = lang
         self._ = tr
@@ -577,7 +544,7 @@ class _Builder:
     def doc_link(self, pid: str, lang: str | None = None) -> Md:
         lang = lang or self.lang
         label = escape_md(self.names[pid].get(lang)) if pid in self.names else escape_md(pid)
-        return Md(f"[{label}]({pid}.{lang}.md)")
+        return Md(f"[{label}]({pid}.{lang}.{self.page})")
 
     # -- the document --
 
@@ -611,7 +578,7 @@ class _Builder:
         for lang in LANGUAGES:
             name = LANGUAGE_NAMES[lang]
             parts.append(
-                f"**{name}**" if lang == self.lang else f"[{name}]({self.ir.id}.{lang}.md)"
+                f"**{name}**" if lang == self.lang else f"[{name}]({self.ir.id}.{lang}.{self.page})"
             )
         return Md(" · ".join(parts))
 
@@ -741,24 +708,23 @@ class _Builder:
         t = ir.tiles
         rows: list[tuple[Md, ...]] = []
         for s in t.suits:
-            ts = parse_tiles(f"123456789{s}")
-            rows.append((_.marked(_SUIT_NAME[s]), code(f"1{s}–9{s}"), Md(glyphs(ts))))
+            rows.append((_.marked(_SUIT_NAME[s]), code(f"1{s}–9{s}"), self.show_tiles(f"123456789{s}")))
         if t.honors:
             winds = _.join(_.marked(_WIND[w]) for w in "ESWN")
             dragons = _.join(_.marked(d) for d in _DRAGONS)
             rows.append(
-                (_("Winds ({names})", names=winds), code("1z–4z"), Md(glyphs(parse_tiles("1234z"))))
+                (_("Winds ({names})", names=winds), code("1z–4z"), self.show_tiles("1234z"))
             )
             rows.append(
                 (
                     _("Dragons ({names})", names=dragons),
                     code("5z–7z"),
-                    Md(glyphs(parse_tiles("567z"))),
+                    self.show_tiles("567z"),
                 )
             )
         if t.flowers:
             rows.append(
-                (_("Flowers and seasons"), code("1f–8f"), Md(glyphs(parse_tiles("12345678f"))))
+                (_("Flowers and seasons"), code("1f–8f"), self.show_tiles("12345678f"))
             )
         if t.red_fives:
             reds = "".join(f"0{s}" for s in t.red_fives)
@@ -766,7 +732,7 @@ class _Builder:
                 (
                     _("Red fives"),
                     code(" ".join(f"0{s}" for s in t.red_fives)),
-                    Md(glyphs(parse_tiles(reds))),
+                    self.show_tiles(reds),
                 )
             )
         none, dash = _("none in this set"), Md("—")
@@ -2053,12 +2019,12 @@ class _Builder:
         )
         hand, ctx = example_hand(self.engine, ex)
         score = evaluate(self.engine, hand, ctx)
-        lines = [_("**Hand:** {tiles}", tiles=tiles_md(ex.concealed))]
+        lines = [_("**Hand:** {tiles}", tiles=self.show_tiles(ex.concealed))]
         if ex.melds:
-            melds = [Md(f"{self.meld_name(m.type)} {tiles_md(m.tiles)}") for m in ex.melds]
+            melds = [Md(f"{self.meld_name(m.type)} {self.show_tiles(m.tiles)}") for m in ex.melds]
             lines.append(_("**Melds:** {melds}", melds=_.join(melds, clauses=True)))
         how = _("won on a discard") if ex.win == "ron" else _("self-drawn")
-        lines.append(_("**Winning tile:** {tile}, {how}", tile=tiles_md(ex.win_tile), how=how))
+        lines.append(_("**Winning tile:** {tile}, {how}", tile=self.show_tiles(ex.win_tile), how=how))
         situation = self.situation(ex.context)
         if self.ir.missing_suit == "declare" and "missing_suit" not in dict(ex.context):
             situation.append(_("no missing suit declared"))
@@ -2100,7 +2066,7 @@ class _Builder:
                     else _("round wind: {wind}", wind=wind)
                 )
             elif key in ("dora_indicators", "ura_indicators", "flowers") and isinstance(value, str):
-                tiles = tiles_md(value) if value else Md("—")
+                tiles = self.show_tiles(value) if value else Md("—")
                 label = {
                     "dora_indicators": _("dora indicators: {tiles}", tiles=tiles),
                     "ura_indicators": _("ura-dora indicators: {tiles}", tiles=tiles),
@@ -2447,7 +2413,7 @@ def template_messages() -> set[tuple[str, str]]:
     out: set[tuple[str, str]] = set()
     assert env.loader is not None
     for name in env.loader.list_templates():
-        if not name.endswith(".md.j2"):
+        if not name.endswith((".md.j2", ".html.j2")):
             continue
         source = env.loader.get_source(env, name)[0]
         for _line, func, message in extract_from_ast(env.parse(source), gettext_functions=("_",)):

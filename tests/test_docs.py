@@ -26,7 +26,6 @@ from mjspec.compiler.render import (
     all_messages,
     escape_md,
     example_hand,
-    glyph,
     load_engine,
     load_engine_module,
     render_document,
@@ -172,8 +171,7 @@ def test_payment_formulas_read_as_arithmetic_and_words(bundled: dict[str, str]) 
         "“EastDoubles” is on, otherwise 1)" in english
     )
     assert (
-        "*counted* = the lower of points × 2^(the lower of doubles and 27) and 100000000"
-        in english
+        "*counted* = the lower of points × 2^(the lower of doubles and 27) and 100000000" in english
     )
     riichi = bundled["riichi_planet.en.md"]
     assert (
@@ -195,8 +193,7 @@ def test_worked_examples_show_the_engines_result(bundled: dict[str, str]) -> Non
         for block, ex in zip(blocks, prof.examples):
             hand, ctx = example_hand(prof, ex)  # type: ignore[arg-type]
             score = evaluate(prof, hand, ctx)
-            glyphs = "".join(glyph(t) for t in parse_tiles(ex.concealed))
-            assert glyphs in block.replace(" ", "") and f"`{ex.concealed}`" in block
+            assert f"`{ex.concealed}`" in block
             assert f"`{ex.win_tile}`" in block
             if score.legal:
                 assert f"**Total:** {score.total} {prof.total_unit}" in block
@@ -206,32 +203,11 @@ def test_worked_examples_show_the_engines_result(bundled: dict[str, str]) -> Non
                 assert "**Result:** not a win" in block
 
 
-def test_glyphs_cover_the_unicode_block() -> None:
-    expected = {
-        "1m": "🀇",
-        "9m": "🀏",
-        "1p": "🀙",
-        "9p": "🀡",
-        "1s": "🀐",
-        "9s": "🀘",
-        "0p": "🀝",
-        "1z": "🀀",
-        "2z": "🀁",
-        "3z": "🀂",
-        "4z": "🀃",
-        "5z": "🀆",
-        "6z": "🀅",
-        "7z": "🀄",
-        "1f": "🀢",
-        "2f": "🀣",
-        "3f": "🀥",
-        "4f": "🀤",
-        "5f": "🀦",
-        "8f": "🀩",
-    }
-    for mpsz, char in expected.items():
-        assert glyph(parse_tiles(mpsz)[0]) == char, mpsz
-    assert len({glyph(Tile(k)) for k in range(42)}) == 42
+def test_markdown_tiles_need_no_special_font(bundled: dict[str, str]) -> None:
+    """Tiles are mpsz text in the Markdown documents: no character of the Mahjong Tiles block,
+    which most fonts lack (the HTML site draws tiles as SVG)."""
+    for name, doc in bundled.items():
+        assert not any(0x1F000 <= ord(c) <= 0x1F02F for c in doc), name
 
 
 def test_table_rules_are_read_only_where_the_engine_plays_them(tmp_path: Path) -> None:
