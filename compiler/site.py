@@ -249,6 +249,7 @@ th{background:var(--band)}
 td.r,th.r{text-align:right;font-variant-numeric:tabular-nums;white-space:nowrap}
 td.empty{background:repeating-linear-gradient(135deg,#fff,#fff 4px,var(--band) 4px,var(--band) 8px)}
 .tiles code{white-space:nowrap}
+p code,li code{overflow-wrap:anywhere}
 .tiles code{font-size:.75em;color:var(--muted);background:none}
 svg.t{width:1.5em;height:2em;vertical-align:-.55em;margin-right:1px}
 svg.sprite{position:absolute;width:0;height:0;overflow:hidden}
