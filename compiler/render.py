@@ -32,6 +32,7 @@ from __future__ import annotations
 
 import ast
 import json
+import math
 import re
 from dataclasses import dataclass
 from functools import lru_cache
@@ -62,6 +63,7 @@ from mjspec.runtime.rules import (
 from mjspec.runtime.view import PaymentView
 
 from .catalog import NO_CONTEXT, Catalog, CatalogError, load_catalogs
+from .cells import least_totals
 from .describe import Describer, FormulaError
 from .errors import Location, SpecError
 from .ir import ExampleIR, ExprIR, MinimumIR, PatternIR, ProfileIR, TableNoteIR
@@ -210,6 +212,7 @@ def _piece(value: object) -> str:
 
 
 # ---- tiles ------------------------------------------------------------------
+
 
 def tiles_md(mpsz: str) -> Md:
     """Tiles in a Markdown document: the mpsz text as code, which every font shows (the Mahjong
@@ -708,7 +711,9 @@ class _Builder:
         t = ir.tiles
         rows: list[tuple[Md, ...]] = []
         for s in t.suits:
-            rows.append((_.marked(_SUIT_NAME[s]), code(f"1{s}–9{s}"), self.show_tiles(f"123456789{s}")))
+            rows.append(
+                (_.marked(_SUIT_NAME[s]), code(f"1{s}–9{s}"), self.show_tiles(f"123456789{s}"))
+            )
         if t.honors:
             winds = _.join(_.marked(_WIND[w]) for w in "ESWN")
             dragons = _.join(_.marked(d) for d in _DRAGONS)
@@ -723,9 +728,7 @@ class _Builder:
                 )
             )
         if t.flowers:
-            rows.append(
-                (_("Flowers and seasons"), code("1f–8f"), self.show_tiles("12345678f"))
-            )
+            rows.append((_("Flowers and seasons"), code("1f–8f"), self.show_tiles("12345678f")))
         if t.red_fives:
             reds = "".join(f"0{s}" for s in t.red_fives)
             rows.append(
@@ -1759,9 +1762,7 @@ class _Builder:
             phrases = [self.pays(kind, a.name, self.words(a.expr)) for a in amounts]
             out.append(_("{situation}: {payers}", situation=label, payers=_.join(phrases)))
         for a in self.ir.payment_values:
-            out.append(
-                _("{name} = {formula}", name=self.term(a.name), formula=self.words(a.expr))
-            )
+            out.append(_("{name} = {formula}", name=self.term(a.name), formula=self.words(a.expr)))
         return out
 
     def pays(self, kind: str, role: str, amount: Md | int) -> Md:
@@ -1837,9 +1838,7 @@ class _Builder:
         unit = self.points_unit()
         rows = []
         for it in pts.items:
-            value = (
-                self.words(it.value) if isinstance(it.value, ExprIR) else Md(str(it.value))
-            )
+            value = self.words(it.value) if isinstance(it.value, ExprIR) else Md(str(it.value))
             when = self.words_when(it.when) if it.when is not None else _("always")
             definition = Md(escape_md(self.text(it.definition))) if it.definition else Md("")
             rows.append(
@@ -1886,6 +1885,7 @@ class _Builder:
         if not shown:
             return (), ()
         engine = self.engine
+        least = least_totals(ir)  # cells no hand reaches stay empty (compiler/cells.py)
         tables = []
         for dealer in (False, True):
             for is_tsumo, kind in ((False, "ron"), (True, "tsumo")):
@@ -1903,7 +1903,10 @@ class _Builder:
                             points=pts,
                         )
                         roles.extend(r for r in paid if r not in roles)
-                        cells.append(Md(" / ".join(str(v) for v in paid.values())))
+                        possible = n >= least[(is_tsumo, pts)]
+                        cells.append(
+                            Md(" / ".join(str(v) for v in paid.values()) if possible else "")
+                        )
                     body.append((Md(str(n)),) + tuple(cells))
                 paid = compute_payments(engine, 13, 13, is_tsumo, dealer, limit=True)
                 body.append(
@@ -1929,14 +1932,62 @@ class _Builder:
                 )
                 header = (corner,) + tuple(Md(f"{v} {self.points_unit()}") for v in shown)
                 tables.append(Table(header, tuple(Md("--:") for _x in header), tuple(body)))
-        return tuple(tables), (
+        notes = [
             _(
                 "Every figure is computed by the profile's engine: a row per total, a column "
                 "per {unit}; a cell lists each payer's amount in the order of the first "
                 "column's heading. The limit row is one limit pattern.",
                 unit=self.points_unit(),
-            ),
-        )
+            )
+        ]
+        facts = self.impossible_cells(least, shown)
+        if facts:
+            notes.append(
+                _(
+                    "An empty cell is a hand the rules cannot make: {facts}. This follows from "
+                    "the point items and the patterns every such hand scores.",
+                    facts=_.join(facts, clauses=True),
+                )
+            )
+        return tuple(tables), tuple(notes)
+
+    def impossible_cells(
+        self, least: Mapping[tuple[bool, int], float], shown: Sequence[int]
+    ) -> list[Md]:
+        """Why cells are empty: points no discard win (or self-draw) reaches, and the least total
+        of a hand with some points."""
+        _, unit, points_unit = self._, self.unit(), self.points_unit()
+        out = []
+        for is_tsumo in (False, True):
+            for pts in shown:
+                total = least[(is_tsumo, pts)]
+                if total == math.inf:
+                    message = (
+                        N_("no self-drawn hand has {points} {unit}")
+                        if is_tsumo
+                        else N_("no discard win has {points} {unit}")
+                    )
+                    out.append(_.marked(message, points=pts, unit=points_unit))
+                elif total > 1:
+                    message = (
+                        N_(
+                            "a self-drawn hand with {points} {unit} has at least {total} {total_unit}"
+                        )
+                        if is_tsumo
+                        else N_(
+                            "a discard win with {points} {unit} has at least {total} {total_unit}"
+                        )
+                    )
+                    out.append(
+                        _.marked(
+                            message,
+                            points=pts,
+                            unit=points_unit,
+                            total=int(total),
+                            total_unit=unit,
+                        )
+                    )
+        return out
 
     def payment_rows(self) -> list[tuple[Md, int, int]]:
         """(row label, total, capped total) for the worked payment table."""
@@ -2024,7 +2075,9 @@ class _Builder:
             melds = [Md(f"{self.meld_name(m.type)} {self.show_tiles(m.tiles)}") for m in ex.melds]
             lines.append(_("**Melds:** {melds}", melds=_.join(melds, clauses=True)))
         how = _("won on a discard") if ex.win == "ron" else _("self-drawn")
-        lines.append(_("**Winning tile:** {tile}, {how}", tile=self.show_tiles(ex.win_tile), how=how))
+        lines.append(
+            _("**Winning tile:** {tile}, {how}", tile=self.show_tiles(ex.win_tile), how=how)
+        )
         situation = self.situation(ex.context)
         if self.ir.missing_suit == "declare" and "missing_suit" not in dict(ex.context):
             situation.append(_("no missing suit declared"))

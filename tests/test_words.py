@@ -131,3 +131,34 @@ def test_each_profiles_documents_use_the_glossary(
     assert "翻" in ja and "役満" in ja and "符" in ja and "東風戦" in ja
     assert "東南戦" in bundled["riichi_tenhou.ja.md"]
     assert glossary_terms(irs["gb_mcr"]) == []  # type: ignore[arg-type]
+
+
+def test_impossible_payment_cells_are_empty_with_a_note(
+    bundled: dict[str, str], irs: dict[str, object]
+) -> None:
+    from mjspec.app.registry import load_profile
+    from mjspec.compiler.cells import least_totals
+    from mjspec.compiler.render import example_hand
+    from mjspec.runtime.scoring import evaluate
+
+    en = bundled["riichi_planet.en.md"]
+    # 1 han: 20 and 25 fu are empty on a discard and on a self-draw; 2 han 25 fu only on a
+    # self-draw; 20 fu never on a discard
+    assert "| 1 |  |  | 1000 | 1300 |" in en and "| 2 |  | 1600 | 2000 |" in en
+    assert "| 1 |  |  | 500 / 300 |" in en and "| 2 | 700 / 400 |  | 1000 / 500 |" in en
+    assert "| 3 |  | 3200 | 3900 |" in en and "| 3 | 1300 / 700 | 1600 / 800 |" in en
+    assert (
+        "no discard win has 20 fu" in en and "a self-drawn hand with 25 fu has at least 3 han" in en
+    )
+    assert "空欄" in bundled["riichi_planet.ja.md"]
+    # sound: every worked example with points lies in a cell the analysis leaves filled
+    for pid, ir in irs.items():
+        if ir.points is None or not ir.points.shown:  # type: ignore[attr-defined]
+            continue
+        least = least_totals(ir)  # type: ignore[arg-type]
+        prof = load_profile(pid)
+        for ex in ir.examples:  # type: ignore[attr-defined]
+            hand, ctx = example_hand(prof, ex)
+            score = evaluate(prof, hand, ctx)
+            if score.legal and not score.limit and score.fu in ir.points.shown:  # type: ignore
+                assert score.total >= least[(ex.win == "tsumo", score.fu)], (pid, ex.name.en)
