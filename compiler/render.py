@@ -222,6 +222,9 @@ def tiles_md(mpsz: str) -> Md:
 
 # ---- the document model -----------------------------------------------------
 
+#: The cell of a payment table that no hand reaches: empty (the HTML site hatches it).
+IMPOSSIBLE = Md("")
+
 
 @dataclass(frozen=True)
 class Table:
@@ -1905,7 +1908,9 @@ class _Builder:
                         roles.extend(r for r in paid if r not in roles)
                         possible = n >= least[(is_tsumo, pts)]
                         cells.append(
-                            Md(" / ".join(str(v) for v in paid.values()) if possible else "")
+                            Md(" / ".join(str(v) for v in paid.values()))
+                            if possible
+                            else IMPOSSIBLE
                         )
                     body.append((Md(str(n)),) + tuple(cells))
                 paid = compute_payments(engine, 13, 13, is_tsumo, dealer, limit=True)

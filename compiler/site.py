@@ -32,7 +32,16 @@ from mjspec.runtime.tiles import Suit, Tile, parse_tiles
 from .catalog import load_catalogs
 from .errors import SpecError
 from .ir import ProfileIR
-from .render import LANGUAGE_NAMES, Md, N_, Translator, _Builder, environment, escape_md
+from .render import (
+    IMPOSSIBLE,
+    LANGUAGE_NAMES,
+    N_,
+    Md,
+    Translator,
+    _Builder,
+    environment,
+    escape_md,
+)
 
 # ---- tiles as SVG ---------------------------------------------------------------------
 
@@ -246,7 +255,7 @@ padding:0 .2em;border-radius:3px}
 table{border-collapse:collapse;font-size:.9rem;min-width:60%}
 th,td{border:1px solid var(--rule);padding:.3rem .5rem;vertical-align:top;text-align:left}
 th{background:var(--band)}
-td.r,th.r{text-align:right;font-variant-numeric:tabular-nums;white-space:nowrap}
+td.r,th.r{text-align:right;font-variant-numeric:tabular-nums}
 td.empty{background:repeating-linear-gradient(135deg,#fff,#fff 4px,var(--band) 4px,var(--band) 8px)}
 .tiles code{white-space:nowrap}
 p code,li code{overflow-wrap:anywhere}
@@ -258,7 +267,7 @@ svg.sprite{position:absolute;width:0;height:0;overflow:hidden}
 th,td{padding:.2rem .3rem}}
 @media print{nav.top{display:none}body{font-size:10.5pt;color:#000}main{max-width:none;padding:0}
 a{color:#000;text-decoration:none}h2{break-after:avoid;page-break-after:avoid}
-table,.example{break-inside:avoid;page-break-inside:avoid}.scroll{overflow:visible}
+tr,.example{break-inside:avoid;page-break-inside:avoid}.scroll{overflow:visible}
 svg.t{width:1.2em;height:1.6em}}
 """.strip()
 
@@ -326,7 +335,7 @@ def render_profile_page(
     tiles = _Tiles()
     doc = _Builder(ir, engine, lang, tr, names, show_tiles=tiles, page="html").build()
     env = environment().overlay(finalize=_finalize_for(tiles))
-    body = env.get_template("rules.html.j2").render(doc=doc, _=tr)
+    body = env.get_template("rules.html.j2").render(doc=doc, _=tr, impossible=IMPOSSIBLE)
     extra = []
     if ir.extends:
         parent = names[ir.extends].get(lang) if ir.extends in names else ir.extends

@@ -116,6 +116,21 @@ def test_tiles_are_svg_drawn_from_tile_data(site: Path, bundled_build: BuildOutp
             assert re.fullmatch(r"[0-9A-Z]", letter), (k, letter)
 
 
+def test_cells_no_hand_reaches_are_hatched(site: Path, bundled_build: BuildOutput) -> None:
+    from mjspec.compiler.cells import least_totals
+
+    for ir in bundled_build.profiles:
+        text = (site / f"{ir.id}.en.html").read_text("utf-8")
+        expected = 0
+        if ir.points is not None and ir.points.shown:
+            least = least_totals(ir)
+            expected = 2 * sum(  # the tables of a dealer's win and of another player's
+                1 for (_tsumo, _pts), total in least.items() for n in range(1, 14) if n < total
+            )
+        assert text.count('<td class="empty">') == expected, ir.id
+        assert expected or ir.id != "riichi_planet"  # riichi has such cells (1 han 20 fu...)
+
+
 def test_diff_pages_list_what_a_child_changes(site: Path) -> None:
     text = (site / "riichi_tenhou_east.diff.en.html").read_text("utf-8")
     assert "<code>match.rounds</code></td><td>2</td><td>1</td>" in text
