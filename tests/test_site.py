@@ -4,7 +4,9 @@ is installed, the pages as a browser shows them."""
 
 from __future__ import annotations
 
+import bisect
 import functools
+import html
 import re
 import shutil
 import subprocess
@@ -170,3 +172,38 @@ def test_pages_in_a_headless_browser(site: Path, tmp_path: Path) -> None:
     )
     data = shot.read_bytes()
     assert data[:8] == b"\x89PNG\r\n\x1a\n" and len(data) > 20_000
+
+
+@pytest.mark.skipif(
+    _CHROMIUM is None or shutil.which("fc-list") is None,
+    reason="no browser set up on this machine (chromium and fontconfig)",
+)
+def test_every_character_of_the_site_has_a_font_here(site: Path) -> None:
+    """No page shows a missing-glyph box on this machine: every character of its text is in the
+    charset of an installed font (fontconfig's), the tiles being drawings, not characters."""
+    listing = subprocess.run(
+        ["fc-list", "--format=%{charset}\\n"], capture_output=True, text=True, timeout=60
+    ).stdout
+    ranges = []
+    for part in listing.split():
+        low, _, high = part.partition("-")
+        ranges.append((int(low, 16), int(high or low, 16)))
+    if not ranges:
+        pytest.skip("fontconfig lists no font")
+    merged: list[tuple[int, int]] = []
+    for low, high in sorted(ranges):
+        if merged and low <= merged[-1][1] + 1:
+            merged[-1] = (merged[-1][0], max(merged[-1][1], high))
+        else:
+            merged.append((low, high))
+    starts = [low for low, _ in merged]
+
+    def covered(c: str) -> bool:
+        i = bisect.bisect_right(starts, ord(c)) - 1
+        return i >= 0 and ord(c) <= merged[i][1]
+
+    for path in sorted(site.iterdir()):
+        text = re.sub(r"<style>.*?</style>", "", path.read_text("utf-8"), flags=re.S)
+        shown = set(html.unescape(re.sub(r"<[^>]+>", "", text)))
+        missing = sorted(c for c in shown if ord(c) >= 0x20 and not covered(c))
+        assert not missing, (path.name, [hex(ord(c)) for c in missing[:10]])
