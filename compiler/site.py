@@ -244,6 +244,7 @@ padding:.4rem 1rem;font-size:.9rem;display:flex;flex-wrap:wrap;gap:.3rem 1rem;al
 nav.top .langs{margin-left:auto;display:flex;flex-wrap:wrap;gap:.2rem .7rem}
 nav.top [aria-current]{font-weight:bold;color:var(--ink);text-decoration:none}
 a{color:var(--link)}
+a[hreflang]{white-space:nowrap}
 h1{font-size:1.6rem;line-height:1.25;margin:1.2rem 0 .6rem}
 h2{font-size:1.25rem;margin:2rem 0 .6rem;padding-bottom:.2rem;border-bottom:2px solid var(--rule)}
 h3{font-size:1.05rem;margin:1.4rem 0 .4rem}
