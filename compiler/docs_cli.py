@@ -174,6 +174,9 @@ def _cmd_docs(args: argparse.Namespace) -> int:
 
     from .site import render_site
 
+    out: Path = args.html
+    if out.exists() and not out.is_dir():
+        raise _user_error(f"{out} exists and is not a folder (nothing was written)")
     layout = _layout(args.root)
     compiled, errors = compile_for_site(layout)
     if errors:
@@ -188,9 +191,6 @@ def _cmd_docs(args: argparse.Namespace) -> int:
     )
     if errors:
         raise SpecErrors(errors)
-    out: Path = args.html
-    if out.exists() and not out.is_dir():
-        raise _user_error(f"{out} exists and is not a folder (nothing was written)")
     out.mkdir(parents=True, exist_ok=True)
     changed = 0
     for name, text in pages.items():

@@ -140,6 +140,18 @@ def test_diff_pages_list_what_a_child_changes(site: Path) -> None:
     assert "東風戦" in ja  # the rule reading, in the page's language
 
 
+def test_docs_html_refuses_a_file_for_its_folder(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from mjspec.app.cli import main
+
+    target = tmp_path / "site"
+    target.write_text("not a folder", "utf-8")
+    assert main(["docs", "--html", str(target)]) == 2
+    assert "is not a folder (nothing was written)" in capsys.readouterr().err
+    assert target.read_text("utf-8") == "not a folder"
+
+
 def test_the_site_is_deterministic(bundled_build: BuildOutput) -> None:
     irs = [ir for ir in bundled_build.profiles if ir.id == "sichuan_tfmj"]
     engines = {"sichuan_tfmj": load_profile("sichuan_tfmj")}
