@@ -446,6 +446,10 @@ def glossary(ir: ProfileIR, catalog: Catalog) -> tuple[dict[str, str], list[str]
     return use, avoid
 
 
+_TSUMO_LEAST = N_("a self-drawn hand with {points} {unit} has at least {total} {total_unit}")
+_RON_LEAST = N_("a discard win with {points} {unit} has at least {total} {total_unit}")
+
+
 # ---- building a document --------------------------------------------------------
 
 
@@ -1974,15 +1978,7 @@ class _Builder:
                     )
                     out.append(_.marked(message, points=pts, unit=points_unit))
                 elif total > 1:
-                    message = (
-                        N_(
-                            "a self-drawn hand with {points} {unit} has at least {total} {total_unit}"
-                        )
-                        if is_tsumo
-                        else N_(
-                            "a discard win with {points} {unit} has at least {total} {total_unit}"
-                        )
-                    )
+                    message = _TSUMO_LEAST if is_tsumo else _RON_LEAST
                     out.append(
                         _.marked(
                             message,

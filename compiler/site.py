@@ -370,11 +370,12 @@ def render_index_page(irs: Sequence[ProfileIR], lang: str, tr: Translator) -> st
             tiles,
         )
         if ir.extends in names:
-            parent = html.escape(names[ir.extends].get(lang))
+            parent_text = names[ir.extends].get(lang)
+            parent = html.escape(parent_text)
             base = (
                 f"<a href='{ir.extends}.{lang}.html'>{parent}</a><br>"
                 f"<a href='{ir.id}.diff.{lang}.html'>"
-                f"{inline_html(str(_.marked(_DIFF_LINK, parent=names[ir.extends].get(lang))), tiles)}</a>"
+                f"{inline_html(str(_.marked(_DIFF_LINK, parent=parent_text)), tiles)}</a>"
             )
         else:
             base = "—"
