@@ -25,7 +25,8 @@ from mjspec.runtime.context import ContextError
 from mjspec.runtime.native_score import backend_of
 from mjspec.runtime.options import OptionError, bind_options, parse_assignments
 from mjspec.runtime.profile import Profile
-from mjspec.app.registry import UnknownProfile, load_profile, profile_ids
+from mjspec.app.registry import UnknownProfile, load_profile, profile_ids, use_workspace
+from mjspec.runtime.workspace import ENV as WORKSPACE_ENV
 from mjspec.runtime.request import RequestError, parse_request
 from mjspec.runtime.scoring import HandError, Score, WinningHand, evaluate
 
@@ -70,6 +71,16 @@ def main(argv: Sequence[str] | None = None) -> int:
             parser.print_help()
             return BAD_INPUT
         run = lambda: args.run(args)  # noqa: E731
+    # The workspace (the current folder, or --root DIR): its house rules are found by id beside the
+    # bundled profiles, here and in every process this one starts (simulate's workers).
+    root: Path | None = None if words == ["score", "--jsonl"] else getattr(args, "root", None)
+    before = os.environ.get(WORKSPACE_ENV)
+    if root is None:
+        try:
+            root = Path.cwd()
+        except OSError:  # the current folder was removed: the bundled profiles only
+            pass
+    use_workspace(root)
     try:
         result: int = run()
         return result
@@ -96,6 +107,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     except KeyboardInterrupt:
         print("\nmjspec: interrupted", file=sys.stderr)
         return INTERRUPTED
+    finally:  # main() called from Python leaves the process's workspace as it found it
+        if before is None:
+            os.environ.pop(WORKSPACE_ENV, None)
+        else:
+            os.environ[WORKSPACE_ENV] = before
 
 
 def _silence_stdout() -> None:
@@ -157,21 +173,37 @@ def _parser() -> argparse.ArgumentParser:
     p.add_argument("--version", action="version", version=f"mjspec {mjspec.__version__}")
     sub = p.add_subparsers(dest="command", metavar="COMMAND")
 
-    b = sub.add_parser("build", help="validate and compile every bundled spec into generated/")
+    b = sub.add_parser(
+        "build",
+        help="validate and compile the workspace's specs into its generated/ and docs/",
+        description=(
+            "Compile every spec of the workspace (DIR/specs/*.yaml; DIR is the current folder or "
+            "--root) into its engines (DIR/generated/) and rule documents (DIR/docs/rules/). The "
+            "bundled profiles are never written to, except in the package's own source folder "
+            "(a checkout), whose build regenerates them."
+        ),
+    )
     b.add_argument(
         "--check",
         action="store_true",
         help="write nothing; exit 1 naming every stale generated file",
+    )
+    b.add_argument(
+        "--bundled",
+        action="store_true",
+        help="build the package's own bundled profiles, wherever the current folder is (only in "
+        "the package's source: an installed package is never written to)",
     )
     b.set_defaults(run=_compiling("build"))
 
     v = sub.add_parser("validate", help="check spec files and report every error with file:line")
     v.add_argument(
         "files",
-        nargs="+",
+        nargs="*",
         type=Path,
         metavar="FILE",
-        help="spec files (extends are looked up beside each file)",
+        help="spec files (default: every spec of the workspace); a profile a spec extends is "
+        "looked up beside it, then among the bundled profiles",
     )
     v.set_defaults(run=_compiling("validate"))
 
@@ -382,12 +414,6 @@ def _parser() -> argparse.ArgumentParser:
     d.add_argument("a", metavar="A", help="first profile id")
     d.add_argument("b", metavar="B", help="second profile id")
     d.add_argument("--json", action="store_true", help="print the differences as JSON")
-    d.add_argument(
-        "--root",
-        type=Path,
-        metavar="DIR",
-        help="a project folder with specs/ (default: this project)",
-    )
     d.set_defaults(run=_compiling("diff"))
 
     n = sub.add_parser(
@@ -405,12 +431,6 @@ def _parser() -> argparse.ArgumentParser:
     n.add_argument(
         "--from", dest="parent", required=True, metavar="PROFILE", help="the profile to extend"
     )
-    n.add_argument(
-        "--root",
-        type=Path,
-        metavar="DIR",
-        help="a project folder with specs/ (default: this project)",
-    )
     n.set_defaults(run=_compiling("new"))
 
     h = sub.add_parser(
@@ -425,21 +445,28 @@ def _parser() -> argparse.ArgumentParser:
     h.add_argument(
         "--html", type=Path, required=True, metavar="DIR", help="the folder to write the site to"
     )
-    h.add_argument(
-        "--root",
-        type=Path,
-        metavar="DIR",
-        help="a project folder with specs/ (default: this project)",
-    )
     h.set_defaults(run=_compiling("docs"))
+    for command in {id(c): c for c in sub.choices.values()}.values():
+        command.add_argument(
+            "--root",
+            type=Path,
+            metavar="DIR",
+            help="the workspace: the folder of your house rules (specs/, generated/, docs/; "
+            "default: the current folder)",
+        )
     return p
 
 
 def _cmd_build(args: argparse.Namespace) -> int:
-    from mjspec.compiler.build import Layout, build, stale_files, write_outputs
+    from mjspec.compiler.build import Layout, LayoutError, build, stale_files, write_outputs
     from mjspec.compiler.errors import SpecErrors
 
-    layout = Layout.bundled()
+    layout = Layout.chosen(args.root, args.bundled)
+    if layout.bundled_specs is not None and not any(layout.specs.glob("*.yaml")):
+        raise LayoutError(
+            f"no specs in {layout.specs}: start a house rule there with `mjspec new ID --from "
+            "PROFILE` (`mjspec list` names the profiles)"
+        )
     output = build(layout)
     if output.errors:
         raise SpecErrors.of(output.errors)
@@ -478,18 +505,41 @@ def _rel(layout: Any, path: Path) -> str:
         return str(path)
 
 
+def _from_here(path: Path) -> Path:
+    """``path`` relative to the current folder when it is below it (as a user would type it)."""
+    try:
+        return path.relative_to(Path.cwd())
+    except ValueError:
+        return path
+
+
 def _cmd_validate(args: argparse.Namespace) -> int:
+    from mjspec.compiler.build import Layout, shadowing_error
     from mjspec.compiler.errors import SpecErrors
     from mjspec.compiler.resolve import SpecLibrary
     from mjspec.compiler.verify import compile_profile, document_errors
 
+    files: list[Path] = list(args.files)
+    bundled = Layout.bundled().specs.resolve()
+    if not files:  # every spec of the workspace (of the package's source: the bundled ones)
+        layout = Layout.chosen(args.root)
+        files = [_from_here(p) for p in sorted(layout.specs.glob("*.yaml"))]
+        if not files:
+            raise UserError(
+                f"no specs in {layout.specs}: name spec files, or start a house rule with "
+                "`mjspec new ID --from PROFILE`"
+            )
+    bundled_ids = {p.stem for p in bundled.glob("*.yaml")}
     failures = 0
-    for file in args.files:
+    for file in files:
         if not file.exists():
             print(f"{file}: no such file", file=sys.stderr)
             failures += 1
             continue
-        lib = SpecLibrary(file.parent)
+        # A user's spec may extend a bundled profile: looked up beside the file first, then among
+        # the bundled specs (as the workspace's build does).
+        own = file.parent.resolve() == bundled
+        lib = SpecLibrary(file.parent, fallback=None if own else bundled)
         try:
             # The build's own steps (check, engine, payment formulas over their domain, the rule
             # documents), writing nothing: a spec that validates also builds. Black is left out:
@@ -509,18 +559,28 @@ def _cmd_validate(args: argparse.Namespace) -> int:
         print(f"{file}: ok ({ir.id}: {len(ir.patterns)} patterns, {len(ir.examples)} examples)")
         if compiled.python_only is not None:
             print(f"{compiled.python_only}: {ir.id} would be built for the Python backend only")
+        if not own and file.stem in bundled_ids:
+            # Said, not refused: a changed copy of a bundled spec is worth checking, but a
+            # workspace's build refuses it (the bundled profile would be unreachable by its id).
+            print(f"note: {shadowing_error(str(file), file.stem)}", file=sys.stderr)
     return 2 if failures else 0
 
 
 def _cmd_list(args: argparse.Namespace) -> int:
+    stale = 0
     for pid in profile_ids():
-        prof = load_profile(pid)
+        try:
+            prof = load_profile(pid)
+        except UnknownProfile as e:  # a house rule whose spec changed since the workspace's build
+            print(f"{pid}\t{e}")
+            stale += 1
+            continue
         base = f" (extends {prof.extends})" if prof.extends else ""
         print(
             f"{pid}\tv{prof.version}\tbook "
             f"{prof.source.book}\t{backend_of(prof)}\t{prof.names.en}{base}"
         )
-    return 0
+    return BAD_INPUT if stale else OK
 
 
 def _cmd_score(args: argparse.Namespace) -> int:
@@ -641,7 +701,7 @@ def _bots(text: str) -> list[str]:
 
 
 def _cmd_play(args: argparse.Namespace) -> int:
-    from mjspec.runtime.match import AgentError, Match, play_hand
+    from mjspec.runtime.match import AgentError, Match, play_hand, tell_match_over
     from mjspec.runtime.narrate import describe_event
     from mjspec.runtime.record import match_record
     from mjspec.app.simulate import make_players
@@ -705,6 +765,10 @@ def _cmd_play(args: argparse.Namespace) -> int:
         except AgentError as e:  # a seat's agent answered outside its legal actions, or raised
             raise UserError(f"hand {n}: {e}") from None
     match.finish()
+    try:
+        tell_match_over(match, players)
+    except AgentError as e:
+        raise UserError(f"the match's end: {e}") from None
     print(
         f"{profile.id}, seed {args.seed}: totals {match.totals}; placement (first to last) "
         f"seats {match.placements()}"
@@ -743,6 +807,9 @@ class _Thinking:
             def choose(self, observation: Any) -> Any:
                 thinking.decided = True
                 return bot.choose(observation)
+
+            def __getattr__(self, name: str) -> Any:  # hand_over, match_over: the bot's own
+                return getattr(bot, name)
 
         return Timed()
 

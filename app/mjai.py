@@ -232,17 +232,31 @@ def step_event(st: object, ura: tuple[Tile, ...] = ()) -> dict[str, Any]:
             "consumed": _names(st.consumed),
         }
     if isinstance(st, Won):
-        return {
-            "type": "hora",
-            "actor": st.seat,
-            "target": st.source,
-            "pai": mjai_tile(st.tile),
-            "deltas": list(st.deltas),
-            "ura_markers": [mjai_tile(t) for t in ura] if st.riichi else [],
-        }
+        return hora_event(st.seat, st.source, st.tile, st.deltas, ura if st.riichi else ())
     if isinstance(st, Ended):
-        return {"type": "ryukyoku", "deltas": list(st.deltas)}
+        return ryukyoku_event(st.deltas)
     raise ExportError(f"no mjai event for {st!r}")  # pragma: no cover - every step kind is above
+
+
+def hora_event(
+    seat: int, target: int, tile: Tile, deltas: Sequence[int], ura: Sequence[Tile] = ()
+) -> dict[str, Any]:
+    """A win's ``hora``: ``target`` the discarder (or the winner, for a self-draw), ``deltas``
+    the win's score changes (its collected sticks included, the hand's riichi deposits left out),
+    ``ura`` the under-indicators a riichi winner shows (none: an empty list)."""
+    return {
+        "type": "hora",
+        "actor": seat,
+        "target": target,
+        "pai": mjai_tile(tile),
+        "deltas": list(deltas),
+        "ura_markers": [mjai_tile(t) for t in ura],
+    }
+
+
+def ryukyoku_event(deltas: Sequence[int]) -> dict[str, Any]:
+    """A drawn hand's ``ryukyoku`` with its score changes (the riichi deposits left out)."""
+    return {"type": "ryukyoku", "deltas": list(deltas)}
 
 
 def dumps(events: list[dict[str, Any]]) -> str:

@@ -21,16 +21,19 @@ back, the declaring ``dahai``.
 The events are derived from the observations alone (the agent is never handed the table): each
 decision's observation is compared with the events already sent, and the public steps between
 them are replayed in turn order (draws, discards, calls, kongs and their replacement draws, riichi,
-indicators at the moments the profile's rules turn them). What an observation does not show is
-not sent: a hand's result (``hora``, ``ryukyoku``) and the steps after the seat's last decision
-of a hand (the next decision is in the next hand, whose rivers start empty); the match's end
-(no observation follows the last decision), and whether another seat's discard was the tile it
-had just drawn (``tsumogiri`` is false for other seats). A hand is closed with ``end_kyoku`` when
-the next one starts.
+indicators at the moments the profile's rules turn them). At the end of a hand the agent is shown
+the seat's observation of the ended hand (``hand_over``, see
+:class:`~mjspec.runtime.observation.Agent`): the steps after the seat's last decision are
+replayed up to it, then come each win's ``hora`` (its ``deltas`` and, for a riichi winner, its
+``ura_markers``) or the ``ryukyoku``, and ``end_kyoku``; at the end of the match
+(``match_over``) ``end_game``, after which the process is stopped. What an observation does not
+show is not sent: whether another seat's discard was the tile it had just drawn (``tsumogiri`` is
+false for other seats).
 """
 
 from __future__ import annotations
 
+import copy
 import json
 import os
 import queue
@@ -45,7 +48,7 @@ from typing import IO, Any, Sequence
 from mjspec.app.agents import AgentFactory, AgentSpecError, register_kind
 from mjspec.runtime.actions import Action, ActionKind
 from mjspec.runtime.hand import Meld, MeldType
-from mjspec.runtime.observation import Agent, Observation
+from mjspec.runtime.observation import Agent, Observation, SeenWin
 from mjspec.runtime.rules import IndicatorTiming
 from mjspec.runtime.table import SEATS, Phase
 from mjspec.runtime.tiles import Tile
@@ -195,6 +198,7 @@ class _Hand:
         self.cursor: tuple[str, int] = ("start", obs.dealer)
         self.robbed: Tile | None = None  # a kong announced during a rob window, not yet made
         self.tsumogiri = False  # whether the seat's own last discard was its drawn tile
+        self.forced: int | None = None  # the caller a trial replay takes (_caller)
         rules = obs.profile.table.dead_wall
         self.indicators = rules is not None and rules.kong_indicators
         self.open_timing = rules.open_kong_indicator if rules is not None else None
@@ -224,6 +228,18 @@ class _Hand:
             for s in range(SEATS)
             if obs.riichi[s] and not (obs.phase is Phase.CLAIM and self._declaring(obs, s))
         )
+        on_table = obs.deposits
+        if obs.phase is Phase.OVER and obs.result is not None:
+            # The hand is seen first at its end (it ended before the seat's first decision).
+            # A declaration won on is void, unpaid; a win took the deposits off the table: the
+            # first winner's changes add up to them (the payments between seats cancel out).
+            paid -= sum(
+                1 for w in obs.wins if w.discarder is not None and self._declaring_won(obs, w)
+            )
+            if obs.wins:
+                rules = obs.profile.table.riichi
+                assert rules is not None  # riichi_refusal checked the profile
+                on_table = sum(obs.result.win_deltas[0]) // rules.deposit
         tehais = [
             [mjai_tile(t) for t in dealt] if s == self.me else ["?"] * 13 for s in range(SEATS)
         ]
@@ -231,7 +247,7 @@ class _Hand:
             obs.round_wind.value,
             obs.dealer,
             obs.honba,
-            obs.deposits - paid,
+            on_table - paid,
             obs.points,
             obs.dora_indicators[0],
             tehais,
@@ -240,6 +256,13 @@ class _Hand:
     @staticmethod
     def _declaring(obs: Observation, s: int) -> bool:
         return obs.claim_from == s and obs.sideways[s] == len(obs.rivers[s]) - 1
+
+    @staticmethod
+    def _declaring_won(obs: Observation, win: SeenWin) -> bool:
+        """Whether ``win`` (of a hand over) was on the discard declaring its discarder's riichi."""
+        s = win.discarder
+        assert s is not None  # a win on a discard
+        return obs.riichi[s] and obs.sideways[s] == len(obs.rivers[s]) - 1
 
     # ---------------------------------------------------------------- the replay
 
@@ -255,6 +278,60 @@ class _Hand:
             self._step(obs, out)
         raise _Desync("the replay does not reach the observation")
 
+    def finish(self, obs: Observation) -> list[dict[str, Any]]:
+        """The events from the last one sent to the end of the hand ``obs`` shows over: the steps
+        after the seat's last decision, the deposit of a declaration nobody won on, indicators
+        turned, then each win's ``hora`` (or the ``ryukyoku``) with its score changes."""
+        from mjspec.app.mjai import hora_event, ryukyoku_event, step_event
+        from mjspec.app.played import Accepted
+
+        result = obs.result
+        if result is None:
+            raise _Desync("the hand is not over")
+        self.wall = obs.wall_remaining
+        out: list[dict[str, Any]] = []
+        for _ in range(1000):
+            if self._ended(obs):
+                break
+            self._step(obs, out)
+        else:
+            raise _Desync("the replay does not reach the hand's end")
+        if self.accept is not None and not any(w.discarder == self.accept for w in obs.wins):
+            out.append(step_event(Accepted(self.accept)))  # the declaring discard passed
+            self.accept = None
+        self._reveal(obs, out, len(obs.dora_indicators) - self.dora)
+        if obs.wins:
+            if any(result.other_deltas):
+                raise _Desync(f"score changes {list(result.other_deltas)} belong to no win")
+            for win, deltas in zip(obs.wins, result.win_deltas):
+                ura = result.ura_indicators if obs.riichi[win.seat] else ()
+                target = win.seat if win.discarder is None else win.discarder
+                out.append(hora_event(win.seat, target, win.tile, deltas, ura))
+        else:
+            out.append(ryukyoku_event(result.other_deltas))
+        return out
+
+    def _ended(self, obs: Observation) -> bool:
+        """Whether the replay stands where the hand ``obs`` shows over ended: after the winner's
+        draw (a self-draw, or nine terminals declared), after the discard won on or the kong
+        robbed, or after the last discard (a draw)."""
+        if not (
+            all(len(r) == n for r, n in zip(obs.rivers, self.rivers))
+            and all(tuple(m) == tuple(v) for m, v in zip(obs.melds, self.melds))
+        ):
+            return False
+        kind, seat = self.cursor
+        if obs.wins:
+            first = obs.wins[0]
+            if first.discarder is None:
+                return kind == "turn" and seat == first.seat
+            robbed = self.robbed is not None
+            return seat == first.discarder and kind == ("kan" if robbed else "dahai")
+        assert obs.result is not None
+        if obs.result.end == "nine_terminals":  # declared on a turn, before its discard
+            return kind == "turn"
+        return kind == "dahai"
+
     def _at(self, obs: Observation) -> bool:
         kind, seat = self.cursor
         if obs.phase is Phase.TURN:
@@ -264,7 +341,8 @@ class _Hand:
             if kind != "dahai" or seat != obs.claim_from:
                 return False
         elif obs.phase is Phase.ROB:
-            return kind == "kan" and seat == obs.claim_from and self.robbed is not None
+            if not (kind == "kan" and seat == obs.claim_from and self.robbed is not None):
+                return False
         else:
             raise _Desync(f"no mjai decision in phase {obs.phase.value}")
         return all(len(r) == n for r, n in zip(obs.rivers, self.rivers)) and all(
@@ -341,26 +419,32 @@ class _Hand:
         from mjspec.app.played import Called, Declared, Discarded
 
         seen, sent = obs.melds[seat], self.melds[seat]
-        if obs.phase is Phase.ROB and obs.claim_from == seat and self.robbed is None:
+        robbed = self._robbed_at_the_end(obs, seat)
+        if robbed is not None or (
+            obs.phase is Phase.ROB
+            and obs.claim_from == seat
+            and self.robbed is None
+            and tuple(seen) == tuple(sent)  # a kong made earlier in the turn comes first
+        ):
             # A kong announced, its tile open to robbing: the kong is made after the window.
-            assert obs.claim_tile is not None
-            self.robbed = obs.claim_tile
+            if robbed is None:
+                assert obs.claim_tile is not None
+                robbed = obs.claim_tile
+            self.robbed = robbed
             pon = next(
                 (
                     m
                     for m in sent
-                    if m.type is MeldType.PON and m.tiles[0].kind == obs.claim_tile.kind
+                    if m.type is MeldType.PON and m.tiles[0].kind == robbed.kind
                 ),
                 None,
             )
             if pon is not None:
-                out.append(
-                    step_event(Called(MeldType.KAKAN, seat, seat, obs.claim_tile, pon.tiles))
-                )
+                out.append(step_event(Called(MeldType.KAKAN, seat, seat, robbed, pon.tiles)))
             else:
                 # Only a thirteen-orphans hand robs a concealed kong (001): of a terminal or an
                 # honor, so its four tiles are four of the robbed one (no red five among them).
-                four = (obs.claim_tile,) * 4
+                four = (robbed,) * 4
                 out.append(step_event(Called(MeldType.ANKAN, seat, None, None, four)))
             self.cursor = ("kan", seat)
             return
@@ -399,6 +483,18 @@ class _Hand:
             self.pending_open = 0
         self.cursor = ("dahai", seat)
 
+    def _robbed_at_the_end(self, obs: Observation, seat: int) -> Tile | None:
+        """The tile of ``seat``'s kong robbed to end the hand ``obs`` shows over (None: none):
+        a win on the seat's tile while its river and melds are as sent (no discard was won on,
+        the robbed kong was never made)."""
+        if obs.phase is not Phase.OVER or self.robbed is not None:
+            return None
+        if len(obs.rivers[seat]) != self.rivers[seat] or tuple(obs.melds[seat]) != tuple(
+            self.melds[seat]
+        ):
+            return None
+        return next((w.tile for w in obs.wins if w.discarder == seat), None)
+
     def _after_discard(self, obs: Observation, out: list[dict[str, Any]], seat: int) -> None:
         from mjspec.app.mjai import step_event
         from mjspec.app.played import Accepted, Called
@@ -406,20 +502,20 @@ class _Hand:
         index = self.rivers[seat] - 1
         caller: int | None = None
         if index in obs.called[seat]:
+            discard = obs.rivers[seat][index]
+            candidates = []
             for t in range(SEATS):
                 new = obs.melds[t][len(self.melds[t]) :]
                 if t == seat or not new or _SOURCE.get(new[0].source) != (t - seat) % SEATS:
                     continue
-                if new[0].type in _CALLS:
-                    caller = t
-                    break
-                if new[0].type is MeldType.KAKAN:
-                    # A pon that has since been added to: the call was the pon (its kong comes
-                    # on a later turn of the caller).
-                    caller = t
-                    break
-            if caller is None:
+                if new[0].claimed is not None and new[0].claimed != discard:
+                    continue  # a later call on another discard of the seat (seen since)
+                # A call, or a pon that has since been added to (its kong came on a later turn).
+                if new[0].type in _CALLS or new[0].type is MeldType.KAKAN:
+                    candidates.append(t)
+            if not candidates:
                 raise _Desync(f"seat {seat}'s discard was called, but by no meld in view")
+            caller = self._caller(obs, candidates)
         if self.accept is not None:
             out.append(step_event(Accepted(self.accept)))
             self.accept = None
@@ -439,6 +535,26 @@ class _Hand:
             self._draw(obs, out, caller)
         else:
             self.cursor = ("turn", caller)
+
+    def _caller(self, obs: Observation, candidates: list[int]) -> int:
+        """Which of ``candidates`` called the discard: the one seat whose new meld claimed it,
+        or, where two seats called tiles of that kind from the same discarder since the last
+        decision (the observation does not say which call came first), the one after whose call
+        the replay reaches the observation."""
+        forced, self.forced = self.forced, None
+        if forced is not None:
+            return forced
+        if len(candidates) == 1:
+            return candidates[0]
+        for t in candidates:
+            trial = copy.deepcopy(self)
+            trial.forced = t
+            try:
+                trial.finish(obs) if obs.phase is Phase.OVER else trial.catch_up(obs)
+            except _Desync:
+                continue
+            return t
+        raise _Desync(f"no order of the calls by seats {candidates} reaches the table's view")
 
     def _kan_made(self, obs: Observation, out: list[dict[str, Any]], seat: int) -> None:
         """After a rob window on a kong nobody robbed: the kong is made, then its replacement."""
@@ -500,9 +616,10 @@ class MjaiBot:
 
     # ---------------------------------------------------------------- the conversation
 
-    def _exchange(self, *events: dict[str, Any]) -> dict[str, Any]:
+    def _exchange(self, *events: dict[str, Any], end: bool = False) -> dict[str, Any]:
         """Send one event (or, in the batch dialect, these events as one array), read the bot's
-        one answer (a JSON object with a ``type``)."""
+        one answer (a JSON object with a ``type``); ``end``: the last event (``end_game``), to
+        which a bot may answer by ending instead."""
         process = self._process
         assert process is not None
         self._last = events[-1]
@@ -510,12 +627,16 @@ class MjaiBot:
         try:
             process.send(text)
         except OSError:
+            if end:
+                return {"type": "none"}
             raise self._fail(f"it stopped reading its input ({process.why_gone()})") from None
         try:
             raw = process.receive(self.timeout)
         except queue.Empty:
             raise self._fail(f"no answer within {self.timeout:g} s") from None
         if raw is None:
+            if end:
+                return {"type": "none"}
             raise self._fail(f"it ended without answering ({process.why_gone()})")
         text = raw.decode("utf-8", "replace").strip()
         shown = text if len(text) <= 200 else text[:200] + "..."
@@ -562,15 +683,64 @@ class MjaiBot:
             reply = self._exchange(events[-1])
         return self._action(obs, reply)
 
-    def _events(self, obs: Observation) -> list[dict[str, Any]]:
+    def hand_over(self, observation: Observation) -> None:
+        """The hand is over (:class:`~mjspec.runtime.observation.Agent`): send its last steps,
+        its ``hora`` or ``ryukyoku`` and ``end_kyoku`` (in the batch dialect: the steps and the
+        result as one array, ``end_kyoku`` alone, as mjai.app sends it); each answer is read and
+        checked, and not taken."""
+        if self._process is None:  # the hand ended before the seat's first decision
+            self._begin(observation)
+        try:
+            out = self._end_events(observation)
+        except _Desync as e:
+            raise self._fail(f"the table's view cannot be told in mjai events ({e})") from None
+        self._send(out)
+        self._send([{"type": "end_kyoku"}])
+
+    def _end_events(self, obs: Observation) -> list[dict[str, Any]]:
+        """The events from the last one sent to the result of the hand ``obs`` shows over (its
+        ``start_kyoku`` first, when the seat had no decision in it); the hand is closed."""
         out: list[dict[str, Any]] = []
+        out.extend(self._hand_of(obs, out).finish(obs))
+        self._hand = None
+        return out
+
+    def _hand_of(self, obs: Observation, out: list[dict[str, Any]]) -> _Hand:
+        """The hand ``obs`` is of: the one being told, or a new one, whose ``start_kyoku`` goes
+        to ``out`` (after an ``end_kyoku`` of the last one, when no driver told its end)."""
         hand = self._hand
         if hand is None or not hand.same(obs):
             if hand is not None:
                 out.append({"type": "end_kyoku"})
             hand = self._hand = _Hand(obs)
             out.append(hand.start(obs))
-        out.extend(hand.catch_up(obs))
+        return hand
+
+    def match_over(self, seat: int, totals: Sequence[int]) -> None:
+        """The match is over (:class:`~mjspec.runtime.observation.Agent`): send ``end_game``,
+        read its answer (a bot that ends its output instead has ended as it may), stop the
+        process."""
+        if self._process is None:
+            return
+        event = {"type": "end_game"}
+        if self._hand is not None:  # a driver that did not tell the hand's end
+            self._send([{"type": "end_kyoku"}])
+            self._hand = None
+        self._exchange(event, end=True)
+        self.close()
+
+    def _send(self, events: list[dict[str, Any]]) -> None:
+        """Send events that ask nothing: one line each (one array, batch dialect), each answer
+        read and checked, not taken."""
+        if self.batch:
+            self._exchange(*events)
+        else:
+            for event in events:
+                self._exchange(event)
+
+    def _events(self, obs: Observation) -> list[dict[str, Any]]:
+        out: list[dict[str, Any]] = []
+        out.extend(self._hand_of(obs, out).catch_up(obs))
         return out
 
     # ---------------------------------------------------------------- the answer

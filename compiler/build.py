@@ -54,6 +54,12 @@ class Layout:
     """The native core's folder (``runtime/native``), which gets the headers written from
     runtime/context.py's SITUATION (``mjsituation.h``) and runtime/native_enums.py's NATIVE_ENUMS
     (``mjenums.h``); None: a project of its own, whose build leaves the installed runtime alone."""
+    bundled_specs: Path | None = None
+    """For a workspace (a user's folder of house rules, ``runtime/workspace.py``): the bundled specs
+    its specs may extend. Its build compiles only its own specs (refusing a bundled profile's
+    id), writes each engine whole (importing nothing of a bundled engine) and writes the
+    manifest ``generated/workspace.json``. None: a project whose specs folder holds every
+    profile it builds (the package's own source, or a copy laid out like it)."""
 
     @classmethod
     def at(cls, root: Path) -> "Layout":
@@ -62,6 +68,47 @@ class Layout:
         return cls(
             specs=root / "specs", generated=root / "generated", docs=root / "docs", root=root
         )
+
+    @classmethod
+    def workspace(cls, root: Path) -> "Layout":
+        """A user's workspace at ``root`` (``runtime/workspace.py``): its own ``specs/``,
+        ``generated/`` and ``docs/``, over the bundled specs of the installed package."""
+        from mjspec.runtime import workspace
+
+        bundled = cls.bundled().specs
+        return cls(
+            specs=root / workspace.SPECS,
+            generated=root / workspace.GENERATED,
+            docs=root / workspace.DOCS,
+            root=root,
+            bundled_specs=bundled,
+        )
+
+    @classmethod
+    def chosen(cls, root: Path | None, bundled: bool = False) -> "Layout":
+        """What ``mjspec build`` and ``new`` work on: with ``bundled``, the package's own profiles
+        (refused for an installed package, which is never written to); else the folder ``root``
+        (default: the current one): the package's own profiles when it is the package's source
+        (how the project regenerates its engines), else a workspace of house rules."""
+        from mjspec.runtime import workspace
+
+        if bundled:
+            if workspace.installed_in_site_packages():
+                raise LayoutError(
+                    "--bundled: the bundled profiles of an installed mjspec are never written to; "
+                    'build house rules in a folder of your own (see the README, "Defining a '
+                    'house rule")'
+                )
+            return cls.bundled()
+        folder = (root if root is not None else Path.cwd()).resolve()
+        if workspace.is_package_source(folder):
+            return cls.bundled()
+        if workspace.installed_package_folder(folder):
+            raise LayoutError(
+                f"{folder} is the installed mjspec package, which is never written to: keep house "
+                'rules in a folder of your own (see the README, "Defining a house rule")'
+            )
+        return cls.workspace(folder)
 
     @property
     def rules(self) -> Path:
@@ -192,12 +239,18 @@ def compile_library(layout: Layout, memo: "cache.Memo | None" = None) -> BuildOu
     from .verify import compile_profile, document_errors
 
     out = BuildOutput()
-    lib = SpecLibrary(layout.specs, layout.root)
+    lib = SpecLibrary(layout.specs, layout.root, fallback=layout.bundled_specs)
+    own = lib.own_ids()  # a workspace's build writes its own profiles, never the bundled ones
     compiled = []
     files: dict[Path, str] = {}
     done: dict[str, Compiled] = {}
     failed: dict[str, list[SpecError]] = {}
-    for pid in _parents_first(lib):  # a child's module imports its parent's: the parent comes first
+    if layout.bundled_specs is not None:
+        for pid in sorted(set(own) & {p.stem for p in layout.bundled_specs.glob("*.yaml")}):
+            failed[pid] = [shadowing_error(lib.display(lib.path_of(pid)), pid)]
+    for pid in _parents_first(lib, own):  # a child's module imports its parent's: parent first
+        if pid in failed:
+            continue
         try:
             # validate runs the same compile_profile: what validates, builds
             resolved = lib.resolve_file(lib.path_of(pid))
@@ -205,7 +258,7 @@ def compile_library(layout: Layout, memo: "cache.Memo | None" = None) -> BuildOu
             done[pid] = compile_profile(resolved, expected_id=pid, memo=memo, parent=parent)
         except SpecErrors as e:
             failed[pid] = list(e.errors)
-    for pid in lib.profile_ids():  # reported and written in the library's order
+    for pid in own:  # reported and written in the library's order
         if pid in failed:
             out.errors.extend(failed[pid])
             continue
@@ -235,6 +288,18 @@ def compile_library(layout: Layout, memo: "cache.Memo | None" = None) -> BuildOu
         files[layout.generated / "__init__.py"] = render_registry(
             [p.id for p in out.profiles], memo
         )
+        # The schema of a spec file, for editors (compiler/spec_schema.py): published with the
+        # documents, and named by each spec's yaml-language-server line.
+        from .check import profile_schema
+        from .spec_schema import SPEC_SCHEMA_FILE, spec_file_schema_text
+
+        files[layout.docs / SPEC_SCHEMA_FILE] = spec_file_schema_text(profile_schema())
+        if layout.bundled_specs is not None:
+            from mjspec.runtime import workspace
+
+            files[layout.generated / workspace.MANIFEST] = workspace.manifest_text(
+                layout.specs, [p.id for p in out.profiles], workspace.mjspec_version()
+            )
         docs, errors = document_errors(compiled, layout.rules, layout.locale)
         files.update(docs)
         out.errors.extend(errors)
@@ -244,13 +309,24 @@ def compile_library(layout: Layout, memo: "cache.Memo | None" = None) -> BuildOu
     return out
 
 
-def _parents_first(lib: "SpecLibrary") -> list[str]:
+def shadowing_error(file: str, profile_id: str) -> "SpecError":
+    """A workspace spec that takes a bundled profile's id: the bundled one would be unreachable."""
+    from .errors import Location, SpecError
+
+    return SpecError(
+        f"{profile_id!r} is the id of a bundled profile: a house rule needs an id of its own "
+        f"(start one with `mjspec new ID --from {profile_id}`)",
+        Location(file, 1),
+        ("id",),
+    )
+
+
+def _parents_first(lib: "SpecLibrary", ids: list[str]) -> list[str]:
     """Every profile id, each after the profile it extends (the child's module imports the
     parent's), otherwise in the library's order; a spec that cannot be read comes in that order too
     (its error is reported when it is compiled)."""
     from .errors import SpecErrors
 
-    ids = lib.profile_ids()
     parent: dict[str, str | None] = {}
     for pid in ids:
         try:

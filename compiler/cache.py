@@ -71,6 +71,9 @@ def inputs_digest(layout: "Layout", sources: Iterable[Path]) -> str:
 
     add("format", str(CACHE_FORMAT).encode())
     add("python", sys.version.encode())
+    from mjspec.runtime.workspace import mjspec_version  # a workspace's manifest names it
+
+    add("mjspec", mjspec_version().encode())
     for name in SHAPING_PACKAGES:
         try:
             version = metadata.version(name)
@@ -82,6 +85,7 @@ def inputs_digest(layout: "Layout", sources: Iterable[Path]) -> str:
         "generated",
         "docs",
         "core",
+        "bundled_specs",
     ):  # where output goes, relative to the root as output names are
         place: Path | None = getattr(layout, role)
         if place is None:
@@ -91,6 +95,8 @@ def inputs_digest(layout: "Layout", sources: Iterable[Path]) -> str:
     tops = [("specs", layout.specs)] + [(f"source {i}", p) for i, p in enumerate(sources)]
     if layout.locale is not None:
         tops.append(("locale", layout.locale))
+    if layout.bundled_specs is not None:  # a workspace's specs extend the bundled ones
+        tops.append(("bundled", layout.bundled_specs))
     for label, top in tops:
         for path in _source_files(top):
             rel = path.relative_to(top) if path != top else Path(path.name)

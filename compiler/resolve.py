@@ -52,6 +52,10 @@ class SpecLibrary:
         folders = [self.folder] + ([self.fallback] if self.fallback is not None else [])
         return sorted({p.stem for f in folders for p in f.glob("*.yaml")})
 
+    def own_ids(self) -> list[str]:
+        """The profiles of this folder alone (not of the fallback)."""
+        return sorted(p.stem for p in self.folder.glob("*.yaml"))
+
     def path_of(self, profile_id: str) -> FilePath:
         own = self.folder / f"{profile_id}.yaml"
         if self.fallback is not None and not own.exists():

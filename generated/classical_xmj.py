@@ -3727,7 +3727,7 @@ PROFILE = Profile(
 #: The digest of this profile's native engine (generated/native/classical_xmj.c) built from the
 #: same spec, or None when the profile runs on the Python backend only. A compiled native module
 #: whose digest differs (built from an older spec) is never used.
-NATIVE_DIGEST: str | None = "6b0eb57b8002c8cb26424a752775b563"
+NATIVE_DIGEST: str | None = "937460f04592f7dedb9cbe4ef785439c"
 
 # The runtime learns of this engine, and of its native module, from this call alone.
 register_engine(

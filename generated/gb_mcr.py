@@ -4099,7 +4099,7 @@ PROFILE = Profile(
 #: The digest of this profile's native engine (generated/native/gb_mcr.c) built from the
 #: same spec, or None when the profile runs on the Python backend only. A compiled native module
 #: whose digest differs (built from an older spec) is never used.
-NATIVE_DIGEST: str | None = "58967c8d1800322354bb777427183d04"
+NATIVE_DIGEST: str | None = "8c849ef9775d5d8b35a3cd3cccd02207"
 
 # The runtime learns of this engine, and of its native module, from this call alone.
 register_engine(

@@ -2428,7 +2428,7 @@ PROFILE = Profile(
 #: The digest of this profile's native engine (generated/native/riichi_planet.c) built from the
 #: same spec, or None when the profile runs on the Python backend only. A compiled native module
 #: whose digest differs (built from an older spec) is never used.
-NATIVE_DIGEST: str | None = "4c88e44223024ac36966ee2cdbc92dd7"
+NATIVE_DIGEST: str | None = "4a45e3780e8b8eee23b211fd3cbdc334"
 
 # The runtime learns of this engine, and of its native module, from this call alone.
 register_engine(

@@ -274,7 +274,7 @@ PROFILE = replace(
 #: The digest of this profile's native engine (generated/native/riichi_tenhou.c) built from the
 #: same spec, or None when the profile runs on the Python backend only. A compiled native module
 #: whose digest differs (built from an older spec) is never used.
-NATIVE_DIGEST: str | None = "dc8d8a5d6edcb31103dba8de42163df2"
+NATIVE_DIGEST: str | None = "5e0161be171ec65c210d5f176a3ceabd"
 
 # The runtime learns of this engine, and of its native module, from this call alone.
 register_engine(

@@ -52,7 +52,7 @@ PROFILE = replace(
 #: The digest of this profile's native engine (generated/native/riichi_tenhou_east.c) built from the
 #: same spec, or None when the profile runs on the Python backend only. A compiled native module
 #: whose digest differs (built from an older spec) is never used.
-NATIVE_DIGEST: str | None = "a623d1220667178231aa7fad926d3a15"
+NATIVE_DIGEST: str | None = "aa359da81479c46ecffaa31dfe989085"
 
 # The runtime learns of this engine, and of its native module, from this call alone.
 register_engine(

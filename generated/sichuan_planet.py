@@ -450,7 +450,7 @@ PROFILE = replace(
 #: The digest of this profile's native engine (generated/native/sichuan_planet.c) built from the
 #: same spec, or None when the profile runs on the Python backend only. A compiled native module
 #: whose digest differs (built from an older spec) is never used.
-NATIVE_DIGEST: str | None = "406fa83ad570337769ccf0cec73dd5e4"
+NATIVE_DIGEST: str | None = "9ab4511326fa7b2d51c62b80f7026a1a"
 
 # The runtime learns of this engine, and of its native module, from this call alone.
 register_engine(

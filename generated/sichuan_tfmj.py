@@ -774,7 +774,7 @@ PROFILE = Profile(
 #: The digest of this profile's native engine (generated/native/sichuan_tfmj.c) built from the
 #: same spec, or None when the profile runs on the Python backend only. A compiled native module
 #: whose digest differs (built from an older spec) is never used.
-NATIVE_DIGEST: str | None = "c35578b846ac5bace175cf7a9b0b389a"
+NATIVE_DIGEST: str | None = "21a8589b34bb0d2618eac7d670fa6e6f"
 
 # The runtime learns of this engine, and of its native module, from this call alone.
 register_engine(

@@ -12,7 +12,7 @@ from .actions import Action, IllegalAction
 from .context import Wind
 from .profile import Profile
 from .rules import DealerRule, ExchangeDirection
-from .observation import Agent, _refcount, decision_observation
+from .observation import Agent, _refcount, decision_observation, observe
 from .tiles import Tile
 from .table import ALL_AUTOMATIONS, SEATS, WINDS, Automation, Phase, Round
 
@@ -373,6 +373,8 @@ def play_hand(
             raise _refuse(agent, seat, f"raised {type(e).__name__}: {e}") from e
         if _refcount is None or _refcount(seen) > _HELD_HERE:
             seen._complete()  # the agent kept it: it gets its values before the table moves on
+        else:
+            seen[-1].clear()  # its source: nothing the agent kept of it reads the table later
         if type(action) is not Action:
             raise _refuse(agent, seat, f"answered {action!r}, which is not an Action")
         if timed:
@@ -395,6 +397,35 @@ def play_hand(
         steps += 1
         if steps > max_steps:
             raise Stalled(f"hand did not end within {max_steps} decisions")
+    tell_hand_over(hand, players)
+
+
+def tell_hand_over(hand: Round, players: Sequence[Agent]) -> None:
+    """Show each seat's agent that has ``hand_over`` (:class:`~.observation.Agent`) its
+    observation of the ended ``hand``; an exception from it is an :class:`AgentError`."""
+    for seat, agent in enumerate(players):
+        told = getattr(agent, "hand_over", None)
+        if told is None:
+            continue
+        try:
+            told(observe(hand, seat))
+        except Exception as e:  # the agent's own code failed: say so in one line
+            raise _refuse(agent, seat, f"raised {type(e).__name__} at the hand's end: {e}") from e
+
+
+def tell_match_over(match: Match, players: Sequence[Agent]) -> None:
+    """Tell each seat's agent that has ``match_over`` (:class:`~.observation.Agent`) that the
+    match is over, with every seat's final points; an exception from it is an
+    :class:`AgentError`."""
+    totals = tuple(match.totals)
+    for seat, agent in enumerate(players):
+        told = getattr(agent, "match_over", None)
+        if told is None:
+            continue
+        try:
+            told(seat, totals)
+        except Exception as e:  # the agent's own code failed: say so in one line
+            raise _refuse(agent, seat, f"raised {type(e).__name__} at the match's end: {e}") from e
 
 
 def play_match(
@@ -406,4 +437,5 @@ def play_match(
         hand = match.new_hand()
         play_hand(hand, players)
     match.finish()
+    tell_match_over(match, players)
     return match

@@ -54,6 +54,14 @@ every decision) and serialises to plain JSON (:meth:`Observation.to_json`; back 
 ``holds_missing``   whether the seat still holds a tile of its missing suit (it must go first)
 ``suits``           the suited suits in play, e.g. ``["m", "p", "s"]``
 ``plays_riichi``    whether the profile has riichi at all
+``result``          null until the hand is over; then how it ended, as every seat sees it:
+                    ``{"end", "win_deltas", "other_deltas", "ura_indicators"}`` (``end``:
+                    ``win``, ``exhaustion`` or an abortive draw's reason; ``win_deltas``: per
+                    win of ``wins``, in order, its score change per seat, its payments and the
+                    deposits it collects; ``other_deltas``: every other change of the hand, per
+                    seat; the riichi deposits, paid at the declaration, are in neither, but in
+                    ``scores``; ``ura_indicators``: the under-indicators, which a riichi winner
+                    turns, mpsz each)
 ==================  ===========================================================================
 
 The Python object has the same fields (tiles as :class:`~.tiles.Tile`, actions as
@@ -68,7 +76,6 @@ situation the seat's win would be scored in, as far as the seat can see it).
 from __future__ import annotations
 
 import sys
-from dataclasses import replace
 from operator import itemgetter
 
 try:  # the C getter of a named tuple's fields: the fastest read of a tuple's item by name
@@ -81,8 +88,9 @@ except ImportError:  # another interpreter: an item getter in a property
 
 from typing import TYPE_CHECKING, Any, Callable, Mapping, NamedTuple, Protocol, Sequence
 
-from .actions import Action
+from .actions import Action, EventKind
 from .context import WinContext, Wind
+from .deadwall import INDICATORS
 from .hand import Meld, MeldType
 from .profile import Profile
 from .rules import ExchangeDirection
@@ -98,6 +106,16 @@ class SeenWin(NamedTuple):
     seat: int
     discarder: int | None
     tile: Tile
+
+
+class HandResult(NamedTuple):
+    """How a hand ended, as every seat sees it once it is over (the ``result`` field; the module
+    docstring says what each holds)."""
+
+    end: str
+    win_deltas: tuple[tuple[int, ...], ...]
+    other_deltas: tuple[int, ...]
+    ura_indicators: tuple[Tile, ...]
 
 
 FIELDS: tuple[str, ...] = (
@@ -139,6 +157,7 @@ FIELDS: tuple[str, ...] = (
     "holds_missing",
     "suits",
     "plays_riichi",
+    "result",
 )
 """The observation's fields, in order (the module docstring says what each holds)."""
 
@@ -153,18 +172,20 @@ class Observation(tuple):  # type: ignore[type-arg]  # the fields set at once (s
     fields and their JSON form). Immutable: a field cannot be set or deleted.
 
     The table builds one for every decision, so it is built lazily: the fields a bot reads on
-    every decision (the seat, the legal actions, its tiles by kind, the melds, the profile ...) are
-    set at once, every other one is read from the table the first time it is asked for during the
-    decision, and kept. When the agent has answered, the observation is either dropped by
-    everybody, or, when the agent kept a reference to it (or to something holding it), completed
-    from the table before the table moves on: a kept observation always holds the values of its
-    own decision. :func:`observe` gives a complete one at once.
+    every decision (the seat, the legal actions, its tiles by kind, the melds, the profile ...) and
+    every single value are set at once; the per-seat lists (rivers, flowers, points ...) are copied
+    the first time they are asked for during the decision, and kept. They are copied from the
+    decision's source, which holds the table's public lists and the seat's own tiles, never the
+    table (:class:`~.table.Round`), the wall or another seat's concealed tiles. When the agent
+    has answered, the source is emptied; when the agent kept a reference to the observation (or
+    to something holding it), the observation is completed from it first: a kept observation
+    always holds the values of its own decision. :func:`observe` gives a complete one at once.
     """
 
     # The fields set at once are the items of a tuple (made in one step, read by a C item getter);
-    # each other one is a property that reads it from the table on first use and keeps it in the
-    # instance's dict. The tuple's last item holds the table while it may be read: a one-item
-    # list, emptied (None) when the observation is completed.
+    # each other one is a property that copies it from the source on first use and keeps it in the
+    # instance's dict. The tuple's last item is the source: a list, emptied when the decision
+    # returns (see decision_observation).
     if TYPE_CHECKING:
         profile: Profile
         seat: int
@@ -204,6 +225,7 @@ class Observation(tuple):  # type: ignore[type-arg]  # the fields set at once (s
         holds_missing: bool
         suits: tuple[Suit, ...]
         plays_riichi: bool
+        result: HandResult | None
 
     def __new__(cls, **fields: Any) -> "Observation":
         """An observation of these fields, every one of :data:`FIELDS` given by name."""
@@ -214,22 +236,21 @@ class Observation(tuple):  # type: ignore[type-arg]  # the fields set at once (s
             raise TypeError(
                 f"an observation needs every field (missing: {missing}; unknown: {unknown})"
             )
-        obs = _tuple_new(cls, (*(fields[name] for name in _AT_ONCE), [None]))
-        obs.__dict__.update((name, fields[name]) for name in _BUILDERS if name not in _AT_ONCE)
+        obs = _tuple_new(cls, (*(fields[name] for name in _AT_ONCE), []))
+        obs.__dict__.update((name, fields[name]) for name in _LATER)
         return obs
 
     def _complete(self) -> None:
-        """Read every field not yet read, and let go of the table."""
+        """Copy every field not yet read from the decision's source, and let go of it."""
         source = self[_SOURCE]
-        hand = source[0]
-        if hand is None:
+        if not source:
             return
         values = self.__dict__
         seat = self[_SEAT]
-        for name, build in _BUILDERS.items():
-            if name not in values and name not in _AT_ONCE:
-                values[name] = build(hand, seat)
-        source[0] = None
+        for name, build in _LATER.items():
+            if name not in values:
+                values[name] = build(source, seat)
+        source.clear()
 
     def __setattr__(self, name: str, value: object) -> None:
         raise AttributeError(f"an observation is immutable (cannot set {name!r})")
@@ -290,19 +311,11 @@ class Observation(tuple):  # type: ignore[type-arg]  # the fields set at once (s
         """The situation the seat's win would be scored in now, as the seat sees it: what
         :meth:`Round.win_context` gives with no special situation, except that the ura
         indicators (hidden under the dead wall until a riichi win turns them) stay empty. Made
-        once: during the decision by the table itself (every value of it is the seat's to see,
-        the ura taken out), else from the fields."""
+        once, from the fields."""
         values = self.__dict__
         known: WinContext | None = values.get("_situation")
         if known is None:
-            hand = self[_SOURCE][0]
-            if hand is None:
-                known = self._situation()
-            else:
-                known = hand.win_context(self[_SEAT])
-                if known.ura_indicators:
-                    known = replace(known, ura_indicators="")
-            values["_situation"] = known
+            known = values["_situation"] = self._situation()
         return known
 
     def _situation(self) -> WinContext:
@@ -378,6 +391,7 @@ class Observation(tuple):  # type: ignore[type-arg]  # the fields set at once (s
             "holds_missing": self.holds_missing,
             "suits": [s.value for s in self.suits],
             "plays_riichi": self.plays_riichi,
+            "result": _result_json(self.result),
         }
 
     @classmethod
@@ -392,6 +406,28 @@ class Observation(tuple):  # type: ignore[type-arg]  # the fields set at once (s
             return _from_json(raw, profile)
         except (KeyError, TypeError, ValueError, AttributeError) as e:
             raise ValueError(f"malformed observation: {type(e).__name__}: {e}") from None
+
+
+def _result_json(result: HandResult | None) -> dict[str, Any] | None:
+    if result is None:
+        return None
+    return {
+        "end": result.end,
+        "win_deltas": [list(d) for d in result.win_deltas],
+        "other_deltas": list(result.other_deltas),
+        "ura_indicators": [t.mpsz for t in result.ura_indicators],
+    }
+
+
+def _result_of_json(raw: Mapping[str, Any] | None) -> HandResult | None:
+    if raw is None:
+        return None
+    return HandResult(
+        str(raw["end"]),
+        tuple(tuple(int(n) for n in d) for d in raw["win_deltas"]),
+        tuple(int(n) for n in raw["other_deltas"]),
+        tuple(Tile.parse(t) for t in raw["ura_indicators"]),
+    )
 
 
 def _meld_json(m: Meld) -> dict[str, Any]:
@@ -456,6 +492,7 @@ def _from_json(raw: Mapping[str, Any], profile: Profile) -> Observation:
         holds_missing=bool(raw["holds_missing"]),
         suits=tuple(Suit(s) for s in raw["suits"]),
         plays_riichi=bool(raw["plays_riichi"]),
+        result=_result_of_json(raw["result"]),
     )
 
 
@@ -467,7 +504,14 @@ def _counts(hand: Sequence[Tile]) -> tuple[int, ...]:
 
 
 class Agent(Protocol):
-    """A player: given what its seat may know, it chooses one of ``observation.legal``."""
+    """A player: given what its seat may know, it chooses one of ``observation.legal``.
+
+    An agent may also have ``hand_over(observation)``, which :func:`~.match.play_hand` calls for
+    each seat the agent plays once the hand is over (the seat's observation of the ended hand:
+    phase ``over``, no legal action, its ``result``), and ``match_over(seat, totals)``, which
+    :func:`~.match.play_match` (and ``mjspec play``) calls once the match is over, with each seat's
+    final points. Both are optional (a bot that keeps nothing between decisions needs neither);
+    what they return is not read."""
 
     def choose(self, observation: Observation) -> Action: ...
 
@@ -486,133 +530,79 @@ def _rebuild(fields: dict[str, Any]) -> Observation:
     return Observation(**fields)
 
 
-# ------------------------------------------------------------ reading each field from the table
+# ------------------------------------------------------------ the decision's observation
 #
-# One function a field, ``(hand, seat) -> value``: what the seat may see of the table now. Each
-# copies (tuples), so the value stays as it was when the table moves on.
+# The observation of a decision is one tuple: the fields of _AT_ONCE (read from the table at once,
+# each an immutable value the seat may know), then its source: a list of the table's public lists
+# (and the seat's own concealed tiles) the fields of _LATER are copied from on first use. The
+# source never holds the table, the wall, the dead wall, another seat's concealed tiles or a
+# mechanism holding hidden state (the riichi waits, the claim window's answers, the exchange's
+# choices): only the lists below, each public or the seat's own. It is emptied when the decision
+# returns (completing the observation first when the agent kept it), so nothing read later sees
+# the table move on.
 
 _NO_SIDEWAYS: tuple[int | None, ...] = (None,) * SEATS
 _NO_FLAGS: tuple[bool, ...] = (False,) * SEATS
 _NO_RIICHI = (False, False, False)
 _NO_MISSING: tuple[Suit | None, ...] = (None,) * SEATS
+_NO_MELDS: tuple[tuple[Meld, ...], ...] = ((),) * SEATS
+
+# The source is a list of two items: the seat's concealed tiles (Round.hands[seat]), and the
+# round's public lists (_public_lists), whose items by index are:
+_RIVERS = 0  # Round.river: every seat's discards, claimed ones included
+_CALLED = 1  # Round.called_discards
+_FLOWERS = 2  # Round.flowers: the exposed bonus tiles
+_POINTS = 3  # Round.points
+_SCORES = 4  # Round.scores
+_ACTIVE = 5  # Round.active
+_DECLARED = 6  # Riichi.declared, or None (no riichi in the game)
+_DOUBLE = 7  # Riichi.double
+_IPPATSU = 8  # Riichi.ippatsu
+_SIDEWAYS = 9  # Riichi.sideways
+_ORIGINAL_CALL = 10  # OriginalCall.called, or None
 
 
-def _claim_tile(hand: Round, seat: int) -> Tile | None:
-    phase = hand.phase
-    return hand.claims.tile if phase is Phase.CLAIM or phase is Phase.ROB else None
+def _riichi_flags(source: list[Any], seat: int) -> tuple[bool, bool, bool]:
+    public = source[1]
+    declared = public[_DECLARED]
+    if declared is None:
+        return _NO_RIICHI
+    return (declared[seat], public[_DOUBLE][seat], public[_IPPATSU][seat])
 
 
-def _claim_from(hand: Round, seat: int) -> int | None:
-    phase = hand.phase
-    return hand.claims.discarder if phase is Phase.CLAIM or phase is Phase.ROB else None
+def _sideways(source: list[Any], seat: int) -> tuple[int | None, ...]:
+    sideways = source[1][_SIDEWAYS]
+    return tuple(sideways) if sideways is not None else _NO_SIDEWAYS
 
 
-def _riichi_flags(hand: Round, seat: int) -> tuple[bool, bool, bool]:
-    r = hand.riichi
-    return (r.declared[seat], r.double[seat], r.ippatsu[seat]) if r is not None else _NO_RIICHI
+def _riichi(source: list[Any], seat: int) -> tuple[bool, ...]:
+    declared = source[1][_DECLARED]
+    return tuple(declared) if declared is not None else _NO_FLAGS
 
 
-def _missing(hand: Round, seat: int) -> tuple[Suit | None, ...]:
-    ms = hand.missing_suit
-    if ms is None:
-        return _NO_MISSING
-    if hand.phase is Phase.DECLARE:  # the declarations are shown once every seat has made one
-        return tuple(ms.declared[s] if s == seat else None for s in range(SEATS))
-    return tuple(ms.declared)
+def _original_call(source: list[Any], seat: int) -> tuple[bool, ...]:
+    called = source[1][_ORIGINAL_CALL]
+    return tuple(called) if called is not None else _NO_FLAGS
 
 
-def _holds_missing(hand: Round, seat: int) -> bool:
-    # While the declarations are hidden none binds the seat yet (it declares, then they show).
-    return hand.phase is not Phase.DECLARE and hand.holds_missing(seat)
-
-
-def _exchange(hand: Round, seat: int) -> tuple[Tile, ...] | None:
-    ex = hand.exchange
-    return ex.choice[seat] if ex is not None and hand.phase is Phase.EXCHANGE else None
-
-
-def _exchange_direction(hand: Round, seat: int) -> ExchangeDirection | None:
-    # The direction is shown when the tiles pass (the ``exchange`` event), not before.
-    ex = hand.exchange
-    return ex.direction if ex is not None and hand.phase is not Phase.EXCHANGE else None
-
-
-def _drawn(hand: Round, seat: int) -> Tile | None:
-    return hand.last_draw if hand.phase is Phase.TURN and seat == hand.turn else None
-
-
-def _dora(hand: Round, seat: int) -> tuple[Tile, ...]:
-    dead = hand.wall.dead
-    return tuple(dead.indicators()) if dead is not None else ()
-
-
-def _wins(hand: Round, seat: int) -> tuple[SeenWin, ...]:
-    return tuple(SeenWin(w.seat, w.discarder, w.tile) for w in hand.wins)
-
-
-def _sideways(hand: Round, seat: int) -> tuple[int | None, ...]:
-    r = hand.riichi
-    return tuple(r.sideways) if r is not None else _NO_SIDEWAYS
-
-
-def _riichi(hand: Round, seat: int) -> tuple[bool, ...]:
-    r = hand.riichi
-    return tuple(r.declared) if r is not None else _NO_FLAGS
-
-
-def _original_call(hand: Round, seat: int) -> tuple[bool, ...]:
-    oc = hand.original_call
-    return tuple(oc.called) if oc is not None else _NO_FLAGS
-
-
-_BUILDERS: dict[str, Callable[[Round, int], Any]] = {
-    "profile": lambda hand, seat: hand.profile,
-    "phase": lambda hand, seat: hand.phase,
-    "turn": lambda hand, seat: hand.turn,
-    "dealer": lambda hand, seat: hand.dealer,
-    "round_wind": lambda hand, seat: hand.round_wind,
-    "seat_wind": lambda hand, seat: WINDS[(seat - hand.dealer) % SEATS],
-    "hand": lambda hand, seat: tuple(hand.hands[seat]),
-    "counts": lambda hand, seat: tuple(hand.counts[seat]),
-    "drawn": _drawn,
-    "melds": lambda hand, seat: tuple(map(tuple, hand.melds)),
-    "rivers": lambda hand, seat: tuple(map(tuple, hand.river)),
-    "called": lambda hand, seat: tuple(map(tuple, hand.called_discards)),
+_LATER: dict[str, Callable[[list[Any], int], Any]] = {
+    "hand": lambda source, seat: tuple(source[0]),
+    "rivers": lambda source, seat: tuple(map(tuple, source[1][_RIVERS])),
+    "called": lambda source, seat: tuple(map(tuple, source[1][_CALLED])),
     "sideways": _sideways,
-    "flowers": lambda hand, seat: tuple(map(tuple, hand.flowers)),
-    "concealed_counts": lambda hand, seat: tuple(map(len, hand.hands)),
+    "flowers": lambda source, seat: tuple(map(tuple, source[1][_FLOWERS])),
     "riichi": _riichi,
     "original_call": _original_call,
-    "missing": _missing,
-    "active": lambda hand, seat: tuple(hand.active),
-    "wins": _wins,
-    "points": lambda hand, seat: tuple(hand.points),
-    "scores": lambda hand, seat: tuple(hand.scores),
-    "dora_indicators": _dora,
-    "dice": lambda hand, seat: tuple(hand.dice),
-    "wall_remaining": lambda hand, seat: hand.wall_remaining,
-    "honba": lambda hand, seat: hand.honba,
-    "deposits": lambda hand, seat: hand.deposits,
-    "dealer_wins": lambda hand, seat: hand.dealer_wins,
-    "claim_tile": _claim_tile,
-    "claim_from": _claim_from,
-    "exchange": _exchange,
-    "exchange_direction": _exchange_direction,
+    "active": lambda source, seat: tuple(source[1][_ACTIVE]),
+    "points": lambda source, seat: tuple(source[1][_POINTS]),
+    "scores": lambda source, seat: tuple(source[1][_SCORES]),
     "riichi_flags": _riichi_flags,
-    "holds_missing": _holds_missing,
-    "suits": lambda hand, seat: hand.profile.tiles.suits,
-    "plays_riichi": lambda hand, seat: hand.rules.riichi is not None,
 }
-"""How each field is read from the table (every one but the seat and the legal actions, which
-the table gives)."""
+"""The fields copied from the decision's source on first use (each a copy: a tuple), from the
+source and the seat."""
 
-
-_CLAIM = Phase.CLAIM
-_ROB = Phase.ROB
-_DECLARE = Phase.DECLARE
-_SUIT_FIRST = SUIT_FIRST_KIND
-
-#: The fields :func:`decision_observation` sets at once (what a bot reads every decision).
+#: The fields :func:`decision_observation` sets at once, in the tuple's order: what a bot reads
+#: every decision, and every value the source does not hold (cheap to read: one value each).
 _AT_ONCE = (
     "seat",
     "legal",
@@ -625,29 +615,86 @@ _AT_ONCE = (
     "claim_tile",
     "suits",
     "plays_riichi",
+    "turn",
+    "dealer",
+    "round_wind",
+    "seat_wind",
+    "drawn",
+    "concealed_counts",
+    "wins",
+    "dora_indicators",
+    "dice",
+    "wall_remaining",
+    "honba",
+    "deposits",
+    "dealer_wins",
+    "claim_from",
+    "exchange",
+    "exchange_direction",
+    "result",
 )
-assert set(_BUILDERS) | {"seat", "legal"} == set(FIELDS) and set(_AT_ONCE) <= set(FIELDS)
+assert set(_AT_ONCE) | set(_LATER) == set(FIELDS) and not set(_AT_ONCE) & set(_LATER)
 _SEAT = _AT_ONCE.index("seat")
-_SOURCE = len(_AT_ONCE)  # the tuple's last item: the table, while it may be read
+_SOURCE = len(_AT_ONCE)  # the tuple's last item: the decision's source, emptied after it
+
+_CLAIM = Phase.CLAIM
+_ROB = Phase.ROB
+_DECLARE = Phase.DECLARE
+_EXCHANGE = Phase.EXCHANGE
+_TURN = Phase.TURN
+_OVER = Phase.OVER
+_SUIT_FIRST = SUIT_FIRST_KIND
+_FIRST_INDICATOR = INDICATORS[0]
 
 
 def decision_observation(hand: Round, seat: int, legal: tuple[Action, ...]) -> Observation:
     """The lazy observation of ``seat``'s decision now (:func:`~.match.play_hand`'s, one per
-    decision; see :class:`Observation`): the fields of :data:`_AT_ONCE` set, the table kept to read
-    the others from while it stands still."""
+    decision; see :class:`Observation`): the fields of :data:`_AT_ONCE` set, the fields of
+    :data:`_LATER` copied on first use from the source (the table's public lists, never the
+    table). The caller empties the source (the tuple's last item) once the decision returns:
+    :func:`~.match.play_hand` completes the observation first when the agent kept it."""
     phase = hand.phase
     profile = hand.profile
     counts = hand.counts[seat]
     ms = hand.missing_suit
     if ms is None:
         missing, holds = _NO_MISSING, False
-    elif phase is _DECLARE:
-        missing, holds = _missing(hand, seat), False
-    else:  # _missing and _holds_missing, written out: Sichuan asks them every decision
+    elif phase is _DECLARE:  # the declarations are shown once every seat has made one
+        missing, holds = tuple(d if s == seat else None for s, d in enumerate(ms.declared)), False
+    else:  # while the declarations are hidden none binds the seat yet (it declares, then they show)
         declared = ms.declared
         missing, own = tuple(declared), declared[seat]
         holds = own is not None and any(counts[_SUIT_FIRST[own] : _SUIT_FIRST[own] + 9])
-    return _tuple_new(  # in the order of _AT_ONCE, and the table last
+    if phase is _CLAIM or phase is _ROB:
+        claims = hand.claims
+        claim_tile, claim_from = claims.tile, claims.discarder
+    else:
+        claim_tile = claim_from = None
+    turn = hand.turn
+    dealer = hand.dealer
+    wall = hand.wall
+    dead = wall.dead
+    if dead is None:
+        dora: tuple[Tile, ...] = ()
+    elif dead.revealed == 1:  # the commonest case, spared the list
+        dora = (dead.tiles[_FIRST_INDICATOR],)
+    else:
+        dora = tuple(dead.indicators())
+    won = hand.wins
+    ex = hand.exchange
+    if ex is None:
+        exchange = direction = None
+    elif phase is _EXCHANGE:  # the seat's own choice while the others choose
+        exchange, direction = ex.choice[seat], None
+    else:  # the direction is shown when the tiles pass (the ``exchange`` event), not before
+        exchange, direction = None, ex.direction
+    hands = hand.hands
+    melds = hand.melds
+    global _last_public
+    public = _last_public  # read once: another thread may set it meanwhile
+    if public[0] is not hand.river:  # a new round (its lists live as long as it does)
+        public = _last_public = _public_lists(hand)
+    return _tuple_new(  # in the order of _AT_ONCE, and the source last
         Observation,
         (
             seat,
@@ -655,27 +702,121 @@ def decision_observation(hand: Round, seat: int, legal: tuple[Action, ...]) -> O
             phase,
             profile,
             tuple(counts),
-            tuple(map(tuple, hand.melds)),
+            tuple(map(tuple, melds)) if melds[0] or melds[1] or melds[2] or melds[3] else _NO_MELDS,
             missing,
             holds,
-            hand.claims.tile if phase is _CLAIM or phase is _ROB else None,
+            claim_tile,
             profile.tiles.suits,
             profile.table.riichi is not None,
-            [hand],
+            turn,
+            dealer,
+            hand.round_wind,
+            WINDS[(seat - dealer) % SEATS],
+            hand.last_draw if phase is _TURN and seat == turn else None,
+            (len(hands[0]), len(hands[1]), len(hands[2]), len(hands[3])),
+            _seen_wins(won) if won else (),
+            dora,
+            hand.dice,
+            wall.back - wall.front,  # Round.wall_remaining, without the property call
+            hand.honba,
+            hand.deposits,
+            hand.dealer_wins,
+            claim_from,
+            exchange,
+            direction,
+            _result(hand) if phase is _OVER else None,
+            [hands[seat], public],
         ),
     )
 
 
-def _later(name: str, build: Callable[[Round, int], Any]) -> property:
-    """The property of a field read on first use: from the instance's dict once read."""
+def _public_lists(hand: Round) -> tuple[Any, ...]:
+    """The round's public lists, the source's second item (``_RIVERS`` ...): the same list
+    objects the whole round (the table changes them in place, never binds new ones)."""
+    r = hand.riichi
+    oc = hand.original_call
+    return (
+        hand.river,
+        hand.called_discards,
+        hand.flowers,
+        hand.points,
+        hand.scores,
+        hand.active,
+        r.declared if r is not None else None,
+        r.double if r is not None else None,
+        r.ippatsu if r is not None else None,
+        r.sideways if r is not None else None,
+        oc.called if oc is not None else None,
+    )
+
+
+def _result(hand: Round) -> HandResult:
+    """How the hand ended (the round is over), from its events: each win's score changes are
+    those of its payments and of the deposits it collects (events of the winner), every other
+    change but the riichi deposits is the rest (as mjai and Tenhou give them; app/played.py)."""
+    end = "win"
+    per_win = {w.seat: [0] * SEATS for w in hand.wins}
+    rest = [0] * SEATS
+    for ev in hand.events:
+        kind = ev.kind
+        if kind is EventKind.EXHAUSTION:
+            end = "exhaustion"
+        elif kind is EventKind.ABORTIVE_DRAW:
+            end = str(ev.data["reason"])
+        if kind is EventKind.DEPOSIT or not any(ev.deltas):
+            continue
+        target = rest
+        if kind is EventKind.WIN_PAYMENT or kind is EventKind.DEPOSITS:
+            target = per_win.get(ev.seat, rest) if ev.seat is not None else rest
+        for s in range(SEATS):
+            target[s] += ev.deltas[s]
+    ura: tuple[Tile, ...] = ()
+    dead, r = hand.wall.dead, hand.riichi
+    if dead is not None and r is not None and dead.rules.under_indicators:
+        if any(r.declared[w.seat] for w in hand.wins):  # a riichi win turns them (001)
+            ura = tuple(dead.under_indicators())
+    return HandResult(
+        end,
+        tuple(tuple(per_win[w.seat]) for w in hand.wins),
+        tuple(rest),
+        ura,
+    )
+
+
+def _seen_wins(won: list[Any]) -> tuple[SeenWin, ...]:
+    """The round's wins as the table shows them (``Round.wins``: a list that only grows, so the
+    tuple is made once a win, not once a decision: Sichuan's bloody battle plays on after one)."""
+    global _last_wins
+    known = _last_wins  # read once: another thread may set it meanwhile
+    if known[0] is won and len(known[1]) == len(won):
+        return known[1]
+    seen = tuple([SeenWin(w.seat, w.discarder, w.tile) for w in won])
+    _last_wins = (won, seen)
+    return seen
+
+
+_last_wins: tuple[Any, tuple[SeenWin, ...]] = (None, ())
+"""The wins list last shown and its tuple (public: every win is shown when it is made)."""
+
+_last_public: tuple[Any, ...] = (None,)
+"""The public lists of the round last observed: a round's decisions follow one another, so they
+are gathered once a round. Only public lists (never the table, the wall or a concealed hand)."""
+
+
+def _later(name: str, build: Callable[[list[Any], int], Any]) -> property:
+    """The property of a field copied on first use: from the instance's dict once read."""
 
     def read(self: Observation) -> Any:
         values = self.__dict__
         value = values.get(name, _UNREAD)
         if value is _UNREAD:
-            hand = self[_SOURCE][0]
-            assert hand is not None, "a completed observation holds every field"
-            value = values[name] = build(hand, self[_SEAT])
+            source = self[_SOURCE]
+            if not source:
+                raise RuntimeError(
+                    f"the observation's {name!r} was not read during its decision, and the "
+                    "observation was not kept (the table keeps no observation nobody holds)"
+                )
+            value = values[name] = build(source, self[_SEAT])
         return value
 
     read.__name__ = name
@@ -685,6 +826,5 @@ def _later(name: str, build: Callable[[Round, int], Any]) -> property:
 _UNREAD = object()
 for _index, _name in enumerate(_AT_ONCE):
     setattr(Observation, _name, _item(_index, f"The observation's ``{_name}``."))
-for _name, _build in _BUILDERS.items():
-    if _name not in _AT_ONCE:
-        setattr(Observation, _name, _later(_name, _build))
+for _name, _build in _LATER.items():
+    setattr(Observation, _name, _later(_name, _build))

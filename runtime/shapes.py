@@ -32,7 +32,7 @@ import operator
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from types import NotImplementedType
-from typing import Protocol, cast
+from typing import Protocol, TypeVar, cast
 
 from .backend import native_module
 from .hand import Arrangement, Group, GroupKind, Meld, ShapeKind, WaitKind
@@ -100,6 +100,9 @@ _ORPHAN_GET = operator.itemgetter(*_ORPHANS)
 _KNITTED_GET = tuple(operator.itemgetter(*straight) for straight in _KNITTED)
 
 
+T = TypeVar("T")
+
+
 class _NativeShapes(Protocol):
     """The functions of ``mjspec.runtime._shapes`` (runtime/native/shapes.c)."""
 
@@ -123,6 +126,22 @@ class _NativeShapes(Protocol):
         kinds: Iterable[int],
         copies: int,
     ) -> frozenset[int] | NotImplementedType: ...
+    def remove_identical(self, items: list[T], obj: T) -> bool | NotImplementedType: ...
+    def held_items(
+        self, items: Sequence[T], counts: Sequence[int]
+    ) -> list[T] | NotImplementedType: ...
+    def claim_candidates(
+        self,
+        kind: int,
+        discarder: int,
+        counts: list[list[int]],
+        melds: list[list[Meld]],
+        active: list[bool],
+        masks: list[tuple[int, int] | None],
+        rules: ShapeRules,
+        chi_seat: int,
+        flowers: bool,
+    ) -> int | NotImplementedType: ...
 
 
 _NATIVE = cast("_NativeShapes | None", native_module("runtime._shapes"))
@@ -634,6 +653,106 @@ def wait_mask(concealed: Sequence[int], n_melds: int, rules: ShapeRules) -> int:
         if mask is not NotImplemented:
             return mask
     return _py_wait_mask(concealed, n_melds, rules)
+
+
+def remove_identical(items: list[T], obj: T) -> bool:
+    """Remove the first item that is ``obj`` itself (never an equal copy: no ``==`` is asked);
+    False when none is. A tile taken from a hand is the very one the table dealt (the shared tiles
+    of :mod:`~mjspec.runtime.tiles`)."""
+    if _NATIVE is not None:
+        removed = _NATIVE.remove_identical(items, obj)
+        if removed is not NotImplemented:
+            return removed
+    for i, item in enumerate(items):
+        if item is obj:
+            del items[i]
+            return True
+    return False
+
+
+def held_items(items: Sequence[T], counts: Sequence[int]) -> list[T]:
+    """``items[k]`` for every kind ``k`` of ``counts`` held, in order: a turn's discards, one per
+    kind held, from the seat's discard of each kind."""
+    if _NATIVE is not None:
+        chosen = _NATIVE.held_items(items, counts)
+        if chosen is not NotImplemented:
+            return chosen
+    return [item for item, n in zip(items, counts) if n]
+
+
+def claim_candidates(
+    kind: int,
+    discarder: int,
+    counts: list[list[int]],
+    melds: list[list[Meld]],
+    active: list[bool],
+    masks: list[tuple[int, int] | None],
+    rules: ShapeRules,
+    chi_seat: int,
+    flowers: bool,
+) -> int:
+    """The seats a discard of the hand-forming ``kind`` by ``discarder`` may concern, as a bit set
+    (bit ``s`` for seat ``s``): an active other seat holding two or more of the kind (a pon), the
+    ``chi_seat`` (-1: none) holding both other tiles of a sequence with it, or one the kind
+    completes by shape (a seat holding a flower aside when ``flowers``: a held flower is never part
+    of a win). A claim window looks closer only at these; most discards concern nobody.
+
+    ``counts`` per seat: the table's counts by kind, flowers after the 34 hand-forming kinds;
+    ``melds`` per seat its melds; ``masks`` the table's per-seat ``(n_melds, wait_mask)`` cache,
+    where a missing or stale entry is made as :meth:`~.table.state.TableState.completed_by` makes
+    it."""
+    if _NATIVE is not None:
+        found = _NATIVE.claim_candidates(
+            kind, discarder, counts, melds, active, masks, rules, chi_seat, flowers
+        )
+        if found is not NotImplemented:
+            return found
+    return _py_claim_candidates(
+        kind, discarder, counts, melds, active, masks, rules, chi_seat, flowers
+    )
+
+
+def _py_claim_candidates(
+    kind: int,
+    discarder: int,
+    counts: list[list[int]],
+    melds: list[list[Meld]],
+    active: list[bool],
+    masks: list[tuple[int, int] | None],
+    rules: ShapeRules,
+    chi_seat: int,
+    flowers: bool,
+) -> int:
+    """The Python reference of :func:`claim_candidates`."""
+    found = 0
+    number = kind % 9
+    for seat in range(len(counts)):
+        if seat == discarder or not active[seat]:
+            continue
+        held = counts[seat]
+        if held[kind] >= 2:
+            found |= 1 << seat
+            continue
+        if (
+            seat == chi_seat
+            and kind < 27
+            and (
+                (number >= 2 and held[kind - 2] and held[kind - 1])
+                or (1 <= number <= 7 and held[kind - 1] and held[kind + 1])
+                or (number <= 6 and held[kind + 1] and held[kind + 2])
+            )
+        ):
+            found |= 1 << seat
+            continue
+        if flowers and any(held[N_KINDS:]):
+            continue
+        n_melds = len(melds[seat])
+        cached = masks[seat]
+        if cached is None or cached[0] != n_melds:
+            cached = masks[seat] = (n_melds, wait_mask(held[:N_KINDS], n_melds, rules))
+        if cached[1] >> kind & 1:
+            found |= 1 << seat
+    return found
 
 
 def _py_wait_mask(concealed: Sequence[int], n_melds: int, rules: ShapeRules) -> int:

@@ -253,14 +253,15 @@ class TileSet:
         return len(self.kinds()) * self.copies + len(self.flower_kinds())
 
     def all_tiles(self) -> list[Tile]:
-        """The full wall in canonical (sorted) order, red fives included."""
+        """The full wall in canonical (sorted) order, red fives included: the shared tile of each
+        kind (tiles are values; a table that finds a held tile by identity finds it at once)."""
         out: list[Tile] = []
         for k in self.kinds():
             red = _KIND_NUMBER[k] == 5 and _KIND_SUIT[k] in self.red_fives
-            out.extend(Tile(k) for _ in range(self.copies - red))
+            out.extend([_PLAIN_TILES[k]] * (self.copies - red))
             if red:
-                out.append(Tile(k, red=True))
-        out.extend(Tile(k) for k in self.flower_kinds())
+                out.append(_RED_TILES[k])
+        out.extend(_PLAIN_TILES[k] for k in self.flower_kinds())
         return out
 
     def refusal(self, tile: Tile) -> str | None:

@@ -1,5 +1,5 @@
 """Agents named by ``--bots`` (app/agents.py): files and modules, seeding, spawned workers, the
-documented examples (docs/api-agents.md) run as written, and every bad spec refused in one line."""
+documented examples (docs/api.md, "Your own agent") run as written, and every bad spec refused in one line."""
 
 from __future__ import annotations
 
@@ -21,7 +21,7 @@ from mjspec.runtime.bots import GreedyBot
 
 from conftest import ROOT
 
-DOC = ROOT / "docs" / "api-agents.md"
+DOC = ROOT / "docs" / "api.md"
 
 
 def _blocks(language: str) -> list[str]:
@@ -245,9 +245,3 @@ def test_an_agent_spec_error_names_the_spec() -> None:
     assert caught.value.spec == "missing_file.py:X" and "no such file" in caught.value.why
 
 
-def test_the_documented_python_runs() -> None:
-    """The page's other Python blocks (playing from Python) run as written."""
-    blocks = [b for b in _blocks("python") if not b.splitlines()[0].endswith(".py")]
-    assert blocks
-    for block in blocks:
-        exec(compile(block, str(DOC), "exec"), {})

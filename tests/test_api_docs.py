@@ -42,6 +42,10 @@ def test_every_python_block_of_the_api_page_runs(tmp_path: Path) -> None:
     assert "broken.yaml" in printed  # the spec error names its file
     assert "refused:" in printed
     assert (tmp_path / "match.json").exists()
+    # Each documented agent played a match of its game, seated from Python (tests/test_agents.py
+    # runs the same files with --bots).
+    for pid in ("riichi_tenhou", "sichuan_tfmj", "gb_mcr"):
+        assert f"{pid} totals [" in printed
     house = namespace["house"]
     assert isinstance(house, mjspec.Profile) and house.id == "house"
 

@@ -88,13 +88,14 @@ def test_build_without_the_registry_module_writes_in_the_project(tmp_path: Path)
     (pkg / "generated" / "__init__.py").unlink()
     elsewhere = tmp_path / "elsewhere"
     elsewhere.mkdir()
-    res = mjspec(pkg, "build", cwd=elsewhere)
+    # --bundled: the package's own profiles from any folder (elsewhere would be a workspace)
+    res = mjspec(pkg, "build", "--bundled", cwd=elsewhere)
     assert res.returncode == 0, res.stderr
     assert list(elsewhere.iterdir()) == []
     assert (pkg / "generated" / "__init__.py").read_bytes() == (
         ROOT / "generated" / "__init__.py"
     ).read_bytes()
-    assert mjspec(pkg, "build", "--check", cwd=elsewhere).returncode == 0
+    assert mjspec(pkg, "build", "--check", "--bundled", cwd=elsewhere).returncode == 0
 
 
 def fake_layout(tmp_path: Path) -> Layout:

@@ -104,7 +104,7 @@ def test_id_pattern_is_anchored(tmp_path: Path, bad: str) -> None:
     text = edited("id: sichuan_tfmj", f"id: {bad}")
     errs = [str(e) for e in compile_library(make_layout(tmp_path, {"sichuan_tfmj": text})).errors]
     assert any(
-        e.startswith("specs/sichuan_tfmj.yaml:5: id: ") and "does not match" in e for e in errs
+        e.startswith("specs/sichuan_tfmj.yaml:6: id: ") and "does not match" in e for e in errs
     ), errs
 
 
@@ -307,7 +307,7 @@ def _validate_and_build_agree(
     validated = main(["validate", str(spec)])
     v_err = capsys.readouterr().err
     monkeypatch.setattr(build_module.Layout, "bundled", classmethod(lambda cls: layout))
-    built = main(["build"])
+    built = main(["build", "--bundled"])
     b_err = capsys.readouterr().err
     assert "Traceback" not in v_err + b_err
     assert validated in (0, 2) and built in (0, 2)

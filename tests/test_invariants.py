@@ -214,6 +214,7 @@ def play_traced(profile: Profile, seed: int, hands: int | None, steps: set[str])
                 for t in hand.hands[s]:
                     held[t.kind] += 1
                 assert hand.counts[s] == held
+                assert hand.reds_held[s] == sum(t.red for t in hand.hands[s])
         if "never_stalls" in steps and not hand.over:
             pending = hand.pending_seats()
             assert pending, f"nobody to act in phase {hand.phase.value}"

@@ -140,6 +140,67 @@ for line in sys.stdin:
 """
 
 
+# A bot that keeps its state across hands, as Mortal's does (libriichi's state is fed every event
+# until end_game): it adds up the scores from each hora's and ryukyoku's deltas and each
+# reach_accepted, and checks them, and the deposits, against the next start_kyoku; it wants an
+# end_kyoku after every hand and an end_game at the end, and discards what it draws. Whatever it
+# finds wrong goes to the file argv[1]; at end_game it writes its scores there as "final [...]".
+KEEPING_BOT = """\
+import json
+import sys
+
+out = open(sys.argv[1], "a")
+me = scores = None
+deposits = 0
+state = "before the game"
+
+
+def wrong(why):
+    out.write(why + "\\n")
+    out.flush()
+
+
+for line in sys.stdin:
+    event = json.loads(line)
+    kind = event["type"]
+    answer = {"type": "none"}
+    if kind == "start_game":
+        me, state = event["id"], "between hands"
+    elif kind == "start_kyoku":
+        if state != "between hands":
+            wrong(f"start_kyoku {state}: the last hand was not ended")
+        if scores is not None and (event["scores"] != scores or event["kyotaku"] != deposits):
+            wrong(f"start_kyoku {event['scores']} {event['kyotaku']}, kept {scores} {deposits}")
+        scores, deposits, state = list(event["scores"]), event["kyotaku"], "in a hand"
+    elif kind == "reach_accepted":
+        scores[event["actor"]] -= 1000
+        deposits += 1
+    elif kind in ("hora", "ryukyoku"):
+        if state not in ("in a hand", "after hora"):
+            wrong(f"{kind} {state}")
+        for seat, delta in enumerate(event["deltas"]):
+            scores[seat] += delta
+        if kind == "hora":
+            deposits = 0
+        state = "after hora" if kind == "hora" else "after the result"
+    elif kind == "end_kyoku":
+        if state not in ("after hora", "after the result"):
+            wrong(f"end_kyoku {state}: no hora or ryukyoku came")
+        state = "between hands"
+    elif kind == "end_game":
+        if state != "between hands":
+            wrong(f"end_game {state}")
+        out.write(f"final {json.dumps(scores)}\\n")
+        out.flush()
+        state = "over"
+    elif kind == "tsumo" and event["actor"] == me:
+        answer = {"type": "dahai", "actor": me, "pai": event["pai"], "tsumogiri": True}
+    print(json.dumps(answer), flush=True)
+if state != "over":
+    wrong(f"the input ended {state}: no end_game")
+"""
+
+
 def _bot(folder: Path, name: str, code: str) -> Path:
     path = folder / name
     path.write_text(code, encoding="utf-8")
@@ -172,6 +233,9 @@ def _seen_by(event: dict[str, Any], seat: int) -> dict[str, Any]:
     return out
 
 
+_RESULTS = ("hora", "ryukyoku", "end_kyoku", "end_game")
+
+
 def _follow_the_table(received: list[dict[str, Any]], record: Path, seat: int) -> None:
     """Every event the bot received is, in order, an event of the record's own mjai export
     (app/mjai.py, written from the record by another path), as the seat may see it."""
@@ -181,6 +245,8 @@ def _follow_the_table(received: list[dict[str, Any]], record: Path, seat: int) -
         text=True,
         check=True,
     ).stdout
+    results = [e for e in map(json.loads, exported.splitlines()) if e["type"] in _RESULTS]
+    assert [e for e in received if e["type"] in _RESULTS] == results  # every hand's end
     whole = iter(_seen_by(json.loads(line), seat) for line in exported.splitlines())
     for n, event in enumerate(received):
         event = dict(event)
@@ -274,6 +340,28 @@ def test_a_bot_on_the_mjai_package_calls_declares_riichi_and_kongs(
         assert "riichi" in taken and taken & {"ron", "tsumo"}
     if not closed:  # a seat that is asked every turn sees every step in the table's order
         _follow_the_table(received, record, 1)
+
+
+@pytest.mark.parametrize("seat, seed", [(0, 1), (3, 5)])
+def test_a_bot_that_keeps_its_state_across_hands_is_told_every_result_and_the_end(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], seat: int, seed: int
+) -> None:
+    """hora and ryukyoku with their deltas, end_kyoku after every hand and end_game at the end,
+    as mjai servers send them: a bot that adds up the scores from them (as libriichi's state does)
+    finds every next start_kyoku, and the match's totals, as it counted."""
+    notes = tmp_path / "notes.txt"
+    bot = _bot(tmp_path, "keeper.py", KEEPING_BOT)
+    record = tmp_path / "match.json"
+    args = ["play", "riichi_tenhou", "--seed", str(seed), "--quiet", "--record", str(record)]
+    args += ["--hands", "5", "--bots", _seats(f"mjai:{sys.executable} {bot} {notes}", seat)]
+    code, out, err = _play(args, capsys)
+    assert code == 0, err
+    said = notes.read_text().splitlines()
+    assert len(said) == 1 and said[0].startswith("final "), said
+    totals = json.loads(said[0].removeprefix("final "))
+    assert f"totals {totals}" in out
+    assert len(json.loads(record.read_text())["hands"]) == 5
+    assert totals != [25000] * 4  # points changed hands: the counting was put to the test
 
 
 def test_simulate_seats_the_bot_in_spawned_workers(
@@ -404,3 +492,87 @@ def test_mjai_batch_seats_the_mjai_package_s_own_bot_in_its_own_loop(
     assert main(["replay", str(record)]) == 0
     decisions = [d for h in json.loads(record.read_text())["hands"] for d in h["decisions"]]
     assert any(d.get("seat") == 1 and d.get("kind") == "discard" for d in decisions)
+
+
+def _bridged(record: dict[str, Any], seat: int) -> list[dict[str, Any]]:
+    """The events the bridge (app/mjai_bot.py) would send ``seat`` while ``record`` is played
+    again: its decisions' events at each of the seat's decisions, the seat's own answers as the
+    bridge turns them into events (riichi's ``reach``), each hand's end (``hand_over``) and the
+    match's (``end_game``). No process: the events are what would be written to it."""
+    from mjspec.app.mjai import game_start, step_event
+    from mjspec.app.mjai_bot import MjaiBot
+    from mjspec.app.played import Declared
+    from mjspec.app.registry import load_profile as profile_of
+    from mjspec.runtime.actions import ActionKind
+    from mjspec.runtime.observation import observe
+    from mjspec.runtime.record import replay as replay_record
+    from mjspec.runtime.table import Phase
+
+    bridge = MjaiBot("(none)", ["(none)"])
+    sent: list[dict[str, Any]] = [game_start(profile_of(record["profile"]), seat)]
+    asked: list[Any] = []  # the observation of the seat's pending decision, once its events went
+
+    def observer(i: int, hand: Any, action: Any, new: Any) -> None:
+        if action is not None and action.seat == seat:  # the seat answered (MjaiBot._action)
+            (obs,) = asked
+            asked.clear()
+            assert bridge._hand is not None
+            if action.kind is ActionKind.RIICHI:  # reach, then its dahai (MjaiBot._reach)
+                bridge._hand.reach[seat] = True
+                sent.append(step_event(Declared(seat)))
+            if action.kind in (ActionKind.DISCARD, ActionKind.RIICHI):
+                bridge._hand.tsumogiri = obs.drawn == action.tile
+        if hand.phase is Phase.OVER:  # MjaiBot.hand_over
+            sent.extend(bridge._end_events(observe(hand, seat)))
+            sent.append({"type": "end_kyoku"})
+            asked.clear()
+        elif not asked and hand.pending_step is None and seat in hand.pending_seats():
+            asked.append(observe(hand, seat))  # MjaiBot.choose
+            sent.extend(bridge._events(asked[0]))
+
+    replay_record(record, profiles=profile_of, observe=observer)
+    sent.append({"type": "end_game"})
+    return sent
+
+
+def _excerpt_names() -> list[Any]:
+    from exportkit import EXCERPTS, FAST
+
+    # complex_nakis_1: two seats call tiles of one kind from one discarder between two
+    # decisions of a seat (which came first is found by replaying both orders).
+    default = (*FAST, "complex_nakis_1.json")
+    return [
+        p.name if p.name in default else pytest.param(p.name, marks=pytest.mark.slow)
+        for p in EXCERPTS
+    ]
+
+
+@pytest.mark.parametrize("name", _excerpt_names())
+def test_the_bridge_tells_every_end_of_the_tenhou_excerpts_as_the_export_does(name: str) -> None:
+    """Robbed kongs (two added kongs in one turn, the second robbed), a double ron, four riichi,
+    nine terminals (the other seats see that hand only at its end), four kongs: at every seat,
+    the bridge sends each hand's start and results (hora with its deltas and ura, ryukyoku,
+    end_kyoku) exactly as the export writes them, and every other event of the export as the seat
+    sees it (a kong of another seat that took several turns between two of the seat's decisions
+    is placed at the first: docs/mjai.md). The Tenhou excerpts are played again at the table; the
+    events are those the bridge would write to a bot's process."""
+    from collections import Counter
+
+    from exportkit import REVIEWER, imported
+
+    from mjspec.app.mjai import mjai_events
+    from mjspec.app.played import played_match
+
+    record = imported(REVIEWER / name)
+    exported = mjai_events(played_match(record))
+    for seat in range(4):
+        sent = _bridged(record, seat)
+        for event in sent:
+            if event["type"] == "start_kyoku":
+                event["tehais"] = [sorted(h) for h in event["tehais"]]
+        seen = [_seen_by(e, seat) for e in exported]
+        kept = (*_RESULTS, "start_kyoku")
+        assert [e for e in sent if e["type"] in kept] == [e for e in seen if e["type"] in kept]
+        assert Counter(e["type"] for e in sent) == Counter(e["type"] for e in seen), seat
+        others = [e for e in sent if e["type"] not in (*kept, "start_game")]
+        assert all(e in seen for e in others), seat

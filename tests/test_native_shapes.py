@@ -558,3 +558,159 @@ def test_odd_arguments_never_crash() -> None:
             assert getattr(NATIVE, name)(*args) is NotImplemented
     assert NATIVE.is_complete(good) is NotImplemented  # wrong argument count
     assert NATIVE.waits(good, [object()], rules, (0,), 4) is NotImplemented  # a meld without tiles
+
+
+# ------------------------------------------------------------ claim candidates
+
+STANDARD = ShapeRules(seven_pairs=True, thirteen_orphans=True)
+
+
+def _table_of_four(rng: random.Random, flowers: bool) -> tuple[list[list[int]], list[list[Meld]]]:
+    """Four seats' counts by kind (42: the eight flower kinds after the 34) and melds, dealt from
+    one wall: each seat holds 13 - 3m concealed tiles for its m (0..4) melds, sometimes a flower
+    besides."""
+    wall = [k for k in range(34) for _ in range(4)]
+    rng.shuffle(wall)
+    counts, melds = [], []
+    for _ in range(4):
+        m = rng.randrange(5)
+        held = [0] * 42
+        for _ in range(13 - 3 * m):
+            held[wall.pop()] += 1
+        if flowers and rng.random() < 0.3:
+            held[34 + rng.randrange(8)] = 1
+        counts.append(held)
+        melds.append([Meld(MeldType.PON, (Tile(27 + i),) * 3) for i in range(m)])
+    return counts, melds
+
+
+def _candidates_by_definition(
+    kind: int,
+    discarder: int,
+    counts: list[list[int]],
+    melds: list[list[Meld]],
+    active: list[bool],
+    chi_seat: int,
+    flowers: bool,
+    rules: ShapeRules,
+) -> int:
+    """claim_candidates by its definition: a pon, the chi seat's sequence, or a completion checked
+    by is_complete of the hand with the tile (no wait mask)."""
+    found = 0
+    for seat in range(4):
+        if seat == discarder or not active[seat]:
+            continue
+        held = counts[seat]
+        pon = held[kind] >= 2
+        chi = (
+            seat == chi_seat
+            and kind < 27
+            and any(
+                0 <= low and low // 9 == kind // 9 == high // 9 and held[low] and held[high]
+                for low, high in ((kind - 2, kind - 1), (kind - 1, kind + 1), (kind + 1, kind + 2))
+            )
+        )
+        plus = list(held[:34])
+        plus[kind] += 1
+        wins = (
+            not (flowers and any(held[34:]))
+            and plus[kind] <= 4
+            and shapes.is_complete(plus, len(melds[seat]), rules)
+        )
+        wins = wins or (
+            not (flowers and any(held[34:]))
+            and plus[kind] == 5
+            and bool(shapes._py_wait_mask(held[:34], len(melds[seat]), rules) >> kind & 1)
+        )
+        if pon or chi or wins:
+            found |= 1 << seat
+    return found
+
+
+@pytest.mark.parametrize("flowers", [False, True])
+def test_claim_candidates_native_reference_and_definition_agree(flowers: bool) -> None:
+    """The claim window's filter: the native answer, the Python reference's and the definition's
+    are the same seats, and both leave the same wait-mask cache behind (what completed_by reads
+    afterwards)."""
+    rng = random.Random(12 if flowers else 11)
+    for _ in range(400):
+        counts, melds = _table_of_four(rng, flowers)
+        kind, discarder = rng.randrange(34), rng.randrange(4)
+        active = [rng.random() < 0.9 for _ in range(4)]
+        chi_seat = rng.choice([-1, (discarder + 1) % 4])
+        stale = [None if rng.random() < 0.5 else (len(melds[s]) + 1, 0) for s in range(4)]
+        native_masks: list[tuple[int, int] | None] = list(stale)
+        python_masks: list[tuple[int, int] | None] = list(stale)
+        got = NATIVE.claim_candidates(
+            kind, discarder, counts, melds, active, native_masks, STANDARD, chi_seat, flowers
+        )
+        reference = shapes._py_claim_candidates(
+            kind, discarder, counts, melds, active, python_masks, STANDARD, chi_seat, flowers
+        )
+        assert (
+            got
+            == reference
+            == _candidates_by_definition(
+                kind, discarder, counts, melds, active, chi_seat, flowers, STANDARD
+            )
+        )
+        assert native_masks == python_masks
+
+
+def test_claim_candidates_reads_a_kept_mask() -> None:
+    """A mask kept for the seat's melds count is used as it is (the table made it); one kept for
+    another count is made again."""
+    counts = [[0] * 42 for _ in range(4)]
+    counts[1][:34] = counts34(parse_tiles("123m456p789s1122z"))
+    melds: list[list[Meld]] = [[], [], [], []]
+    only_seat_1 = [False, True, False, False]  # the others hold nothing: they have left the hand
+    kept: list[tuple[int, int] | None] = [None, (0, 1 << 5), None, None]
+    # the kept mask says 6m completes seat 1 (it does not): the filter trusts the table's cache
+    assert NATIVE.claim_candidates(5, 0, counts, melds, only_seat_1, kept, STANDARD, -1, False) == 2
+    kept = [None, (1, 1 << 5), None, None]  # made for one meld: stale
+    assert NATIVE.claim_candidates(5, 0, counts, melds, only_seat_1, kept, STANDARD, -1, False) == 0
+    assert kept[1] == (0, (1 << 27) | (1 << 28))
+    assert kept[2] is None and kept[3] is None  # no mask is made for a seat that left
+
+
+def test_claim_candidates_out_of_domain_is_left_to_the_reference() -> None:
+    counts = [[0] * 42 for _ in range(4)]
+    counts[2][:3] = [1, 1, 1]  # three tiles: no waiting hand of 0 melds
+    melds: list[list[Meld]] = [[], [], [], []]
+    masks: list[tuple[int, int] | None] = [None] * 4
+    assert (
+        NATIVE.claim_candidates(5, 0, counts, melds, [True] * 4, masks, STANDARD, -1, False)
+        is NotImplemented
+    )
+    assert (
+        NATIVE.claim_candidates("5", 0, counts, melds, [True] * 4, masks, STANDARD, -1, False)
+        is NotImplemented
+    )
+    with pytest.raises(ValueError):  # the reference's own error, through the public function
+        shapes.claim_candidates(5, 0, counts, melds, [True] * 4, masks, STANDARD, -1, False)
+
+
+def test_held_items_picks_the_kinds_held() -> None:
+    """held_items: native and reference alike, every kind held once whatever its count."""
+    rng = random.Random(5)
+    items = [f"discard {k}" for k in range(42)]
+    for _ in range(200):
+        counts = [rng.choice([0, 0, 0, 1, 2, 4]) for _ in range(42)]
+        expected = [items[k] for k in range(42) if counts[k]]
+        assert NATIVE.held_items(items, counts) == expected
+        assert shapes.held_items(items, counts) == expected
+    assert NATIVE.held_items(items, (1,) * 42) is NotImplemented  # a tuple: the reference's
+    assert NATIVE.held_items(items[:3], [1] * 42) is NotImplemented  # too few items
+    assert shapes.held_items(items, [True, 0, 1]) == [items[0], items[2]]
+
+
+def test_remove_identical_takes_the_object_itself() -> None:
+    """remove_identical removes by identity only, natively and in the reference: an equal copy
+    stays (the table looks for one itself)."""
+    shared, copy = Tile(5), Tile(5)
+    for remove in (NATIVE.remove_identical, shapes.remove_identical):
+        items = [copy, Tile(3), shared, shared]
+        assert remove(items, shared) is True
+        assert items == [copy, Tile(3), shared] and items[0] is copy and items[2] is shared
+        assert remove(items, Tile(9)) is False and len(items) == 3
+    assert NATIVE.remove_identical((shared,), shared) is NotImplemented  # a tuple: the reference's

@@ -293,20 +293,21 @@ def test_an_answer_outside_the_legal_actions_stops_the_hand_clearly(
 
 
 def test_the_observation_is_built_lazily(monkeypatch: pytest.MonkeyPatch) -> None:
-    """play_hand's observation holds at first only what a bot reads every decision; the rest is
-    read from the table on first use, and an observation nobody kept is never completed."""
+    """play_hand's observation holds at first what a bot reads every decision and every single
+    value; the per-seat lists are copied from its source on first use, and an observation nobody
+    kept is never completed (its source is emptied all the same)."""
     hand = Round(load_profile("riichi_tenhou"), seed=1)
     lazy = observation_module.decision_observation(
         hand, hand.turn, tuple(hand.legal_actions(hand.turn))
     )
-    assert len(lazy) == len(observation_module._AT_ONCE) + 1  # those fields, and the table
+    assert len(lazy) == len(observation_module._AT_ONCE) + 1  # those fields, and the source
     assert not lazy.__dict__ and lazy.counts == tuple(hand.counts[hand.turn])
     assert lazy.rivers == tuple(map(tuple, hand.river)) and set(lazy.__dict__) == {"rivers"}
     completed: list[Observation] = []
     complete = Observation._complete
 
     def counted(self: Observation) -> None:
-        if self.__dict__["_source"] is not None:
+        if self[-1]:  # its source not yet emptied
             completed.append(self)
         complete(self)
 

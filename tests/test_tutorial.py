@@ -1,9 +1,11 @@
 """The README's "Defining a house rule" tutorial, run as written.
 
-Each command of the section's ``sh`` blocks runs in a copy of the project (the
-``mjspec`` package and its specs, generated engines and documents), imported
-from the copy through ``PYTHONPATH`` so that ``mjspec build`` writes there and
-``mjspec score`` loads the engine built there. A ``text`` block right after a
+Each command of the section's ``sh`` blocks runs in an empty folder, the
+workspace a designer starts from (``runtime/workspace.py``): ``mjspec new`` writes
+the spec there, ``mjspec build`` its engines and documents, and ``mjspec score``,
+``play``, ``replay`` and ``simulate`` find the house rule there; the package
+(this checkout, installed editable) is not written to. ``tests/test_installed.py``
+(slow) runs the same walk from a non-editable install. A ``text`` block right after a
 command is that command's exact output; the ``yaml`` block is appended to the
 spec the tutorial created; the ``markdown`` block must appear in the rendered
 English document. Commands whose output depends on the bots' play (``mjspec
@@ -22,7 +24,6 @@ import sys
 from pathlib import Path
 
 from conftest import ROOT
-from projectkit import copy_project
 
 SECTION = "## Defining a house rule"
 
@@ -54,13 +55,13 @@ def tutorial_blocks() -> list[tuple[str, str]]:
     ]
 
 
-def mjspec(pkg: Path, command: str) -> subprocess.CompletedProcess[str]:
+def mjspec(folder: Path, command: str) -> subprocess.CompletedProcess[str]:
     argv = shlex.split(command)
     assert argv[0] == "mjspec", command
-    env = dict(os.environ, PYTHONPATH=str(pkg.parent))
+    env = {k: v for k, v in os.environ.items() if k != "MJSPEC_ROOT"}
     return subprocess.run(
         [sys.executable, "-m", "mjspec.app.cli", *argv[1:]],
-        cwd=pkg,
+        cwd=folder,
         env=env,
         capture_output=True,
         text=True,
@@ -71,9 +72,16 @@ def test_tutorial_runs_as_written(tmp_path: Path) -> None:
     blocks = tutorial_blocks()
     kinds = [k for k, _ in blocks]
     assert "yaml" in kinds and "markdown" in kinds and kinds.count("sh") >= 5
-    # With the repository's black memo (when there is one), as in a checkout that has built before:
-    # black runs only on the house rule's engine, and the output is the same (compiler/cache.py).
-    pkg = copy_project(tmp_path, extra=(".mjspec-cache/black",))
+    pkg = tmp_path / "house_rules"  # an empty folder of the designer's
+    pkg.mkdir()
+    # What a build that wrote into the package would touch: its specs, engines and documents.
+    package = [
+        ROOT / "specs",
+        ROOT / "generated",
+        *(ROOT / "docs" / d for d in ("rules", "schema")),
+    ]
+    package += [p for folder in package for p in folder.rglob("*") if p.suffix != ".pyc"]
+    before = {p: p.stat().st_mtime_ns for p in package if "__pycache__" not in p.parts}
     spec: Path | None = None
     ran: list[str] = []
     for i, (kind, text) in enumerate(blocks):
@@ -118,6 +126,15 @@ def test_tutorial_runs_as_written(tmp_path: Path) -> None:
     for lang in ("en", "zh", "ja", "pt", "fr"):
         assert (pkg / "docs" / "rules" / f"{spec.stem}.{lang}.md").exists()
     assert f"]({spec.stem}.en.md)" in (pkg / "docs" / "rules" / "index.md").read_text("utf-8")
+    assert (pkg / "generated" / f"{spec.stem}.py").exists()
+    assert (pkg / "docs" / "schema" / "spec-1.json").read_bytes() == (
+        ROOT / "docs" / "schema" / "spec-1.json"
+    ).read_bytes()
+    # The package is never written to: no file of the checkout changed, none was added.
+    assert not list((ROOT / "generated").glob(f"*{spec.stem}*"))
+    assert not list((ROOT / "docs" / "rules").glob(f"{spec.stem}.*"))
+    changed = [p for p, t in before.items() if not p.exists() or p.stat().st_mtime_ns != t]
+    assert changed == [], changed
 
 
 def test_tutorial_plays_replays_and_simulates_the_house_rule() -> None:

@@ -21,539 +21,539 @@
 #define MJ_NATIVE_MAIN_classical_xmj
 #endif
 
-/* specs/classical_xmj.yaml:556 scoring.patterns.own_bonus_tile_doubles.count
+/* specs/classical_xmj.yaml:557 scoring.patterns.own_bonus_tile_doubles.count
  * spec: own_bonus if option_doubles('FlowersOwnEach') > 0 else 0 */
 static MJ_MAYBE_UNUSED int64_t classical_xmj_count_0(mj_view *v) {
     (void)v;
     return (int64_t)((((((v->options[25]) > (INT64_C(0))))) ? (v->own_bonus) : (INT64_C(0))));
 }
 
-/* specs/classical_xmj.yaml:555 scoring.patterns.own_bonus_tile_doubles.value
+/* specs/classical_xmj.yaml:556 scoring.patterns.own_bonus_tile_doubles.value
  * spec: option_doubles('FlowersOwnEach') */
 static MJ_MAYBE_UNUSED int64_t classical_xmj_value_0(mj_view *v) {
     (void)v;
     return (int64_t)(v->options[25]);
 }
 
-/* specs/classical_xmj.yaml:562 scoring.patterns.own_flower_and_season.when
+/* specs/classical_xmj.yaml:563 scoring.patterns.own_flower_and_season.when
  * spec: own_bonus == 2 and option_doubles('FlowersOwnBoth') > 0 */
 static MJ_MAYBE_UNUSED int64_t classical_xmj_when_1(mj_view *v) {
     (void)v;
     return (int64_t)(((((v->own_bonus) == (INT64_C(2)))) && (((v->options[28]) > (INT64_C(0))))));
 }
 
-/* specs/classical_xmj.yaml:561 scoring.patterns.own_flower_and_season.value
+/* specs/classical_xmj.yaml:562 scoring.patterns.own_flower_and_season.value
  * spec: option_doubles('FlowersOwnBoth') */
 static MJ_MAYBE_UNUSED int64_t classical_xmj_value_1(mj_view *v) {
     (void)v;
     return (int64_t)(v->options[28]);
 }
 
-/* specs/classical_xmj.yaml:568 scoring.patterns.bouquet.count
+/* specs/classical_xmj.yaml:569 scoring.patterns.bouquet.count
  * spec: bonus_sets if option_doubles('FlowersBouquet') > 0 else 0 */
 static MJ_MAYBE_UNUSED int64_t classical_xmj_count_2(mj_view *v) {
     (void)v;
     return (int64_t)((((((v->options[31]) > (INT64_C(0))))) ? (v->bonus_sets) : (INT64_C(0))));
 }
 
-/* specs/classical_xmj.yaml:567 scoring.patterns.bouquet.value
+/* specs/classical_xmj.yaml:568 scoring.patterns.bouquet.value
  * spec: option_doubles('FlowersBouquet') */
 static MJ_MAYBE_UNUSED int64_t classical_xmj_value_2(mj_view *v) {
     (void)v;
     return (int64_t)(v->options[31]);
 }
 
-/* specs/classical_xmj.yaml:574 scoring.patterns.dragon_set.count
+/* specs/classical_xmj.yaml:575 scoring.patterns.dragon_set.count
  * spec: sum(1 for g in sets if g.is_triplet and g.is_dragon) */
 static MJ_MAYBE_UNUSED int64_t classical_xmj_count_3(mj_view *v) {
     (void)v;
     return (int64_t)(({ int64_t _r1 = 0; for (int _i3 = 0; _i3 < v->n_sets; _i3++) { const mj_group *_it4 = v->sets[_i3]; if (((_it4)->is_triplet && (_it4)->is_dragon)) { _r1 = mj_add(&v->overflow, _r1, (int64_t)(INT64_C(1))); } } _r1; }));
 }
 
-/* specs/classical_xmj.yaml:580 scoring.patterns.own_wind_set.when
+/* specs/classical_xmj.yaml:581 scoring.patterns.own_wind_set.when
  * spec: any(g.is_triplet and g.wind is not None and g.wind == seat_wind for g in sets) */
 static MJ_MAYBE_UNUSED int64_t classical_xmj_when_4(mj_view *v) {
     (void)v;
     return (int64_t)(({ int _r1 = 0; for (int _i3 = 0; _i3 < v->n_sets; _i3++) { const mj_group *_it4 = v->sets[_i3]; if (((_it4)->is_triplet && ((((_it4)->wind) != MJ_NONE)) && ((((_it4)->wind) == (v->seat_wind))))) { _r1 = 1; goto _end2; } } _end2: ; _r1; }));
 }
 
-/* specs/classical_xmj.yaml:586 scoring.patterns.prevailing_wind_set.when
+/* specs/classical_xmj.yaml:587 scoring.patterns.prevailing_wind_set.when
  * spec: any(g.is_triplet and g.wind is not None and g.wind == round_wind for g in sets) */
 static MJ_MAYBE_UNUSED int64_t classical_xmj_when_5(mj_view *v) {
     (void)v;
     return (int64_t)(({ int _r1 = 0; for (int _i3 = 0; _i3 < v->n_sets; _i3++) { const mj_group *_it4 = v->sets[_i3]; if (((_it4)->is_triplet && ((((_it4)->wind) != MJ_NONE)) && ((((_it4)->wind) == (v->round_wind))))) { _r1 = 1; goto _end2; } } _end2: ; _r1; }));
 }
 
-/* specs/classical_xmj.yaml:592 scoring.patterns.little_three_dragons.when
+/* specs/classical_xmj.yaml:593 scoring.patterns.little_three_dragons.when
  * spec: sum(1 for g in sets if g.is_triplet and g.is_dragon) == 2 and any(g.is_pair and g.is_dragon for g in groups) */
 static MJ_MAYBE_UNUSED int64_t classical_xmj_when_6(mj_view *v) {
     (void)v;
     return (int64_t)(((((({ int64_t _r1 = 0; for (int _i3 = 0; _i3 < v->n_sets; _i3++) { const mj_group *_it4 = v->sets[_i3]; if (((_it4)->is_triplet && (_it4)->is_dragon)) { _r1 = mj_add(&v->overflow, _r1, (int64_t)(INT64_C(1))); } } _r1; })) == (INT64_C(2)))) && ({ int _r5 = 0; for (int _i7 = 0; _i7 < v->n_groups; _i7++) { const mj_group *_it8 = v->groups[_i7]; if (((_it8)->is_pair && (_it8)->is_dragon)) { _r5 = 1; goto _end6; } } _end6: ; _r5; })));
 }
 
-/* specs/classical_xmj.yaml:598 scoring.patterns.big_three_dragons.when
+/* specs/classical_xmj.yaml:599 scoring.patterns.big_three_dragons.when
  * spec: sum(1 for g in sets if g.is_triplet and g.is_dragon) == 3 */
 static MJ_MAYBE_UNUSED int64_t classical_xmj_when_7(mj_view *v) {
     (void)v;
     return (int64_t)((((({ int64_t _r1 = 0; for (int _i3 = 0; _i3 < v->n_sets; _i3++) { const mj_group *_it4 = v->sets[_i3]; if (((_it4)->is_triplet && (_it4)->is_dragon)) { _r1 = mj_add(&v->overflow, _r1, (int64_t)(INT64_C(1))); } } _r1; })) == (INT64_C(3)))));
 }
 
-/* specs/classical_xmj.yaml:604 scoring.patterns.little_four_winds.when
+/* specs/classical_xmj.yaml:605 scoring.patterns.little_four_winds.when
  * spec: sum(1 for g in sets if g.is_triplet and g.is_wind) == 3 and any(g.is_pair and g.is_wind for g in groups) */
 static MJ_MAYBE_UNUSED int64_t classical_xmj_when_8(mj_view *v) {
     (void)v;
     return (int64_t)(((((({ int64_t _r1 = 0; for (int _i3 = 0; _i3 < v->n_sets; _i3++) { const mj_group *_it4 = v->sets[_i3]; if (((_it4)->is_triplet && (_it4)->is_wind)) { _r1 = mj_add(&v->overflow, _r1, (int64_t)(INT64_C(1))); } } _r1; })) == (INT64_C(3)))) && ({ int _r5 = 0; for (int _i7 = 0; _i7 < v->n_groups; _i7++) { const mj_group *_it8 = v->groups[_i7]; if (((_it8)->is_pair && (_it8)->is_wind)) { _r5 = 1; goto _end6; } } _end6: ; _r5; })));
 }
 
-/* specs/classical_xmj.yaml:610 scoring.patterns.big_four_winds.when
+/* specs/classical_xmj.yaml:611 scoring.patterns.big_four_winds.when
  * spec: sum(1 for g in sets if g.is_triplet and g.is_wind) == 4 */
 static MJ_MAYBE_UNUSED int64_t classical_xmj_when_9(mj_view *v) {
     (void)v;
     return (int64_t)((((({ int64_t _r1 = 0; for (int _i3 = 0; _i3 < v->n_sets; _i3++) { const mj_group *_it4 = v->sets[_i3]; if (((_it4)->is_triplet && (_it4)->is_wind)) { _r1 = mj_add(&v->overflow, _r1, (int64_t)(INT64_C(1))); } } _r1; })) == (INT64_C(4)))));
 }
 
-/* specs/classical_xmj.yaml:616 scoring.patterns.three_concealed_pungs.when
+/* specs/classical_xmj.yaml:617 scoring.patterns.three_concealed_pungs.when
  * spec: sum(1 for g in sets if g.is_triplet and (concealed_at_win(g) or (g.is_claimed_kong and option_on('KongHas3Types')))) >= 3 */
 static MJ_MAYBE_UNUSED int64_t classical_xmj_when_10(mj_view *v) {
     (void)v;
     return (int64_t)((((({ int64_t _r1 = 0; for (int _i3 = 0; _i3 < v->n_sets; _i3++) { const mj_group *_it4 = v->sets[_i3]; if (((_it4)->is_triplet && (mj_concealed_at_win(v, _it4) || ((_it4)->is_claimed_kong && (v->options[48] != 0))))) { _r1 = mj_add(&v->overflow, _r1, (int64_t)(INT64_C(1))); } } _r1; })) >= (INT64_C(3)))));
 }
 
-/* specs/classical_xmj.yaml:623 scoring.patterns.no_score_hand.when
+/* specs/classical_xmj.yaml:624 scoring.patterns.no_score_hand.when
  * spec: winner and shape == 'standard' and all(g.is_sequence for g in sets) and pair is not None and not pair.is_dragon and not (pair.wind is not None and (pair.wind == seat_wind or pair.wind == round_wind)) */
 static MJ_MAYBE_UNUSED int64_t classical_xmj_when_11(mj_view *v) {
     (void)v;
     return (int64_t)((v->winner && (((v->shape) == (MJ_SHAPE_STANDARD))) && ({ int _r1 = 1; for (int _i3 = 0; _i3 < v->n_sets; _i3++) { const mj_group *_it4 = v->sets[_i3]; if (!((_it4)->is_sequence)) { _r1 = 0; goto _end2; } } _end2: ; _r1; }) && (((v->pair) != NULL)) && (!(v->pair)->is_dragon) && (!(((((v->pair)->wind) != MJ_NONE)) && (((((v->pair)->wind) == (v->seat_wind))) || ((((v->pair)->wind) == (v->round_wind))))))));
 }
 
-/* specs/classical_xmj.yaml:629 scoring.patterns.no_chows.when
+/* specs/classical_xmj.yaml:630 scoring.patterns.no_chows.when
  * spec: winner and shape == 'standard' and not any(g.is_sequence for g in sets) */
 static MJ_MAYBE_UNUSED int64_t classical_xmj_when_12(mj_view *v) {
     (void)v;
     return (int64_t)((v->winner && (((v->shape) == (MJ_SHAPE_STANDARD))) && (!({ int _r1 = 0; for (int _i3 = 0; _i3 < v->n_sets; _i3++) { const mj_group *_it4 = v->sets[_i3]; if ((_it4)->is_sequence) { _r1 = 1; goto _end2; } } _end2: ; _r1; }))));
 }
 
-/* specs/classical_xmj.yaml:635 scoring.patterns.concealed_fully.when
+/* specs/classical_xmj.yaml:636 scoring.patterns.concealed_fully.when
  * spec: winner and tsumo and option_doubles('ConcealedFully') > 0 and all(g.concealed or (g.is_claimed_kong and option_on('KongHas3Types')) for g in melds) */
 static MJ_MAYBE_UNUSED int64_t classical_xmj_when_13(mj_view *v) {
     (void)v;
     return (int64_t)((v->winner && v->tsumo && (((v->options[40]) > (INT64_C(0)))) && ({ int _r1 = 1; for (int _i3 = 0; _i3 < v->n_melds; _i3++) { const mj_group *_it4 = v->melds[_i3]; if (!(((_it4)->concealed || ((_it4)->is_claimed_kong && (v->options[48] != 0))))) { _r1 = 0; goto _end2; } } _end2: ; _r1; })));
 }
 
-/* specs/classical_xmj.yaml:634 scoring.patterns.concealed_fully.value
+/* specs/classical_xmj.yaml:635 scoring.patterns.concealed_fully.value
  * spec: option_doubles('ConcealedFully') */
 static MJ_MAYBE_UNUSED int64_t classical_xmj_value_13(mj_view *v) {
     (void)v;
     return (int64_t)(v->options[40]);
 }
 
-/* specs/classical_xmj.yaml:641 scoring.patterns.concealed_almost.when
+/* specs/classical_xmj.yaml:642 scoring.patterns.concealed_almost.when
  * spec: ((winner and ron) or (not winner and option_on('LosersPurity'))) and option_doubles('ConcealedAlmost') > 0 and all(g.concealed or (g.is_claimed_kong and option_on('KongHas3Types')) for g in melds) */
 static MJ_MAYBE_UNUSED int64_t classical_xmj_when_14(mj_view *v) {
     (void)v;
     return (int64_t)((((v->winner && v->ron) || ((!v->winner) && (v->options[45] != 0))) && (((v->options[43]) > (INT64_C(0)))) && ({ int _r1 = 1; for (int _i3 = 0; _i3 < v->n_melds; _i3++) { const mj_group *_it4 = v->melds[_i3]; if (!(((_it4)->concealed || ((_it4)->is_claimed_kong && (v->options[48] != 0))))) { _r1 = 0; goto _end2; } } _end2: ; _r1; })));
 }
 
-/* specs/classical_xmj.yaml:640 scoring.patterns.concealed_almost.value
+/* specs/classical_xmj.yaml:641 scoring.patterns.concealed_almost.value
  * spec: option_doubles('ConcealedAlmost') */
 static MJ_MAYBE_UNUSED int64_t classical_xmj_value_14(mj_view *v) {
     (void)v;
     return (int64_t)(v->options[43]);
 }
 
-/* specs/classical_xmj.yaml:647 scoring.patterns.one_suit_with_honours.when
+/* specs/classical_xmj.yaml:648 scoring.patterns.one_suit_with_honours.when
  * spec: (winner or option_on('LosersPurity')) and len(suits) == 2 and 'z' in suits */
 static MJ_MAYBE_UNUSED int64_t classical_xmj_when_15(mj_view *v) {
     (void)v;
     return (int64_t)(((v->winner || (v->options[45] != 0)) && (((mj_popcount(v->suits)) == (INT64_C(2)))) && (({ int64_t _x1 = (int64_t)(MJ_SUIT_Z); (_x1 >= 0 && _x1 < 64 && ((((uint64_t)v->suits) >> _x1) & 1u)); }))));
 }
 
-/* specs/classical_xmj.yaml:653 scoring.patterns.one_suit_only.when
+/* specs/classical_xmj.yaml:654 scoring.patterns.one_suit_only.when
  * spec: (winner or option_on('LosersPurity')) and len(suits) == 1 and 'z' not in suits */
 static MJ_MAYBE_UNUSED int64_t classical_xmj_when_16(mj_view *v) {
     (void)v;
     return (int64_t)(((v->winner || (v->options[45] != 0)) && (((mj_popcount(v->suits)) == (INT64_C(1)))) && ((!({ int64_t _x1 = (int64_t)(MJ_SUIT_Z); (_x1 >= 0 && _x1 < 64 && ((((uint64_t)v->suits) >> _x1) & 1u)); })))));
 }
 
-/* specs/classical_xmj.yaml:659 scoring.patterns.all_majors.when
+/* specs/classical_xmj.yaml:660 scoring.patterns.all_majors.when
  * spec: (winner or option_on('LosersPurity')) and all(t.is_terminal_or_honor for t in tiles) */
 static MJ_MAYBE_UNUSED int64_t classical_xmj_when_17(mj_view *v) {
     (void)v;
     return (int64_t)(((v->winner || (v->options[45] != 0)) && ({ int _r1 = 1; for (int _i3 = 0; _i3 < v->n_tiles; _i3++) { const mj_tile *_it4 = &v->tiles[_i3]; if (!((_it4)->is_terminal_or_honor)) { _r1 = 0; goto _end2; } } _end2: ; _r1; })));
 }
 
-/* specs/classical_xmj.yaml:665 scoring.patterns.all_honours.when
+/* specs/classical_xmj.yaml:666 scoring.patterns.all_honours.when
  * spec: (option_on('NoLimit') if winner else option_on('LosersPurity')) and len(suits) == 1 and 'z' in suits */
 static MJ_MAYBE_UNUSED int64_t classical_xmj_when_18(mj_view *v) {
     (void)v;
     return (int64_t)((((v->winner) ? ((v->options[6] != 0)) : ((v->options[45] != 0))) && (((mj_popcount(v->suits)) == (INT64_C(1)))) && (({ int64_t _x1 = (int64_t)(MJ_SUIT_Z); (_x1 >= 0 && _x1 < 64 && ((((uint64_t)v->suits) >> _x1) & 1u)); }))));
 }
 
-/* specs/classical_xmj.yaml:670 scoring.patterns.all_terminals.when
+/* specs/classical_xmj.yaml:671 scoring.patterns.all_terminals.when
  * spec: (option_on('NoLimit') if winner else option_on('LosersPurity')) and all(t.is_terminal for t in tiles) */
 static MJ_MAYBE_UNUSED int64_t classical_xmj_when_19(mj_view *v) {
     (void)v;
     return (int64_t)((((v->winner) ? ((v->options[6] != 0)) : ((v->options[45] != 0))) && ({ int _r1 = 1; for (int _i3 = 0; _i3 < v->n_tiles; _i3++) { const mj_tile *_it4 = &v->tiles[_i3]; if (!((_it4)->is_terminal)) { _r1 = 0; goto _end2; } } _end2: ; _r1; })));
 }
 
-/* specs/classical_xmj.yaml:676 scoring.patterns.loose_tile_win.when
+/* specs/classical_xmj.yaml:677 scoring.patterns.loose_tile_win.when
  * spec: winner and after_kong */
 static MJ_MAYBE_UNUSED int64_t classical_xmj_when_20(mj_view *v) {
     (void)v;
     return (int64_t)((v->winner && v->after_kong));
 }
 
-/* specs/classical_xmj.yaml:681 scoring.patterns.last_tile_win.when
+/* specs/classical_xmj.yaml:682 scoring.patterns.last_tile_win.when
  * spec: winner and last_tile */
 static MJ_MAYBE_UNUSED int64_t classical_xmj_when_21(mj_view *v) {
     (void)v;
     return (int64_t)((v->winner && v->last_tile));
 }
 
-/* specs/classical_xmj.yaml:705 scoring.patterns.robbing_a_kong.when
+/* specs/classical_xmj.yaml:706 scoring.patterns.robbing_a_kong.when
  * spec: winner and robbing_kong */
 static MJ_MAYBE_UNUSED int64_t classical_xmj_when_22(mj_view *v) {
     (void)v;
     return (int64_t)((v->winner && v->robbing_kong));
 }
 
-/* specs/classical_xmj.yaml:711 scoring.patterns.original_call_win.when
+/* specs/classical_xmj.yaml:712 scoring.patterns.original_call_win.when
  * spec: winner and original_call */
 static MJ_MAYBE_UNUSED int64_t classical_xmj_when_23(mj_view *v) {
     (void)v;
     return (int64_t)((v->winner && v->original_call));
 }
 
-/* specs/classical_xmj.yaml:718 scoring.patterns.heavens_blessing.when
+/* specs/classical_xmj.yaml:719 scoring.patterns.heavens_blessing.when
  * spec: winner and first_draw and dealer and tsumo */
 static MJ_MAYBE_UNUSED int64_t classical_xmj_when_24(mj_view *v) {
     (void)v;
     return (int64_t)((v->winner && v->first_draw && v->dealer && v->tsumo));
 }
 
-/* specs/classical_xmj.yaml:724 scoring.patterns.earths_blessing.when
+/* specs/classical_xmj.yaml:725 scoring.patterns.earths_blessing.when
  * spec: winner and first_draw and not dealer and ron */
 static MJ_MAYBE_UNUSED int64_t classical_xmj_when_25(mj_view *v) {
     (void)v;
     return (int64_t)((v->winner && v->first_draw && (!v->dealer) && v->ron));
 }
 
-/* specs/classical_xmj.yaml:759 scoring.patterns.plum_blossom.when
+/* specs/classical_xmj.yaml:760 scoring.patterns.plum_blossom.when
  * spec: winner and after_kong and win_tile.suit == 'p' and win_tile.number == 5 */
 static MJ_MAYBE_UNUSED int64_t classical_xmj_when_26(mj_view *v) {
     (void)v;
     return (int64_t)((v->winner && v->after_kong && (((((&v->win_tile))->suit) == (MJ_SUIT_P))) && (((((&v->win_tile))->number) == (INT64_C(5))))));
 }
 
-/* specs/classical_xmj.yaml:765 scoring.patterns.moon_from_the_sea.when
+/* specs/classical_xmj.yaml:766 scoring.patterns.moon_from_the_sea.when
  * spec: winner and tsumo and last_tile and not after_kong and win_tile.suit == 'p' and win_tile.number == 1 */
 static MJ_MAYBE_UNUSED int64_t classical_xmj_when_27(mj_view *v) {
     (void)v;
     return (int64_t)((v->winner && v->tsumo && v->last_tile && (!v->after_kong) && (((((&v->win_tile))->suit) == (MJ_SUIT_P))) && (((((&v->win_tile))->number) == (INT64_C(1))))));
 }
 
-/* specs/classical_xmj.yaml:771 scoring.patterns.carrying_pole.when
+/* specs/classical_xmj.yaml:772 scoring.patterns.carrying_pole.when
  * spec: winner and robbing_kong and win_tile.suit == 's' and win_tile.number == 2 */
 static MJ_MAYBE_UNUSED int64_t classical_xmj_when_28(mj_view *v) {
     (void)v;
     return (int64_t)((v->winner && v->robbing_kong && (((((&v->win_tile))->suit) == (MJ_SUIT_S))) && (((((&v->win_tile))->number) == (INT64_C(2))))));
 }
 
-/* specs/classical_xmj.yaml:777 scoring.patterns.kong_upon_kong.when
+/* specs/classical_xmj.yaml:778 scoring.patterns.kong_upon_kong.when
  * spec: winner and kong_upon_kong */
 static MJ_MAYBE_UNUSED int64_t classical_xmj_when_29(mj_view *v) {
     (void)v;
     return (int64_t)((v->winner && v->kong_upon_kong));
 }
 
-/* specs/classical_xmj.yaml:783 scoring.patterns.fourfold_plenty.when
+/* specs/classical_xmj.yaml:784 scoring.patterns.fourfold_plenty.when
  * spec: winner and sum(1 for g in sets if g.is_kong) == 4 */
 static MJ_MAYBE_UNUSED int64_t classical_xmj_when_30(mj_view *v) {
     (void)v;
     return (int64_t)((v->winner && (((({ int64_t _r1 = 0; for (int _i3 = 0; _i3 < v->n_sets; _i3++) { const mj_group *_it4 = v->sets[_i3]; if ((_it4)->is_kong) { _r1 = mj_add(&v->overflow, _r1, (int64_t)(INT64_C(1))); } } _r1; })) == (INT64_C(4))))));
 }
 
-/* specs/classical_xmj.yaml:789 scoring.patterns.buried_treasure.when
+/* specs/classical_xmj.yaml:790 scoring.patterns.buried_treasure.when
  * spec: winner and tsumo and shape == 'standard' and all(g.is_triplet for g in sets) and all(g.concealed or (g.is_claimed_kong and option_on('KongHas3Types')) for g in melds) */
 static MJ_MAYBE_UNUSED int64_t classical_xmj_when_31(mj_view *v) {
     (void)v;
     return (int64_t)((v->winner && v->tsumo && (((v->shape) == (MJ_SHAPE_STANDARD))) && ({ int _r1 = 1; for (int _i3 = 0; _i3 < v->n_sets; _i3++) { const mj_group *_it4 = v->sets[_i3]; if (!((_it4)->is_triplet)) { _r1 = 0; goto _end2; } } _end2: ; _r1; }) && ({ int _r5 = 1; for (int _i7 = 0; _i7 < v->n_melds; _i7++) { const mj_group *_it8 = v->melds[_i7]; if (!(((_it8)->concealed || ((_it8)->is_claimed_kong && (v->options[48] != 0))))) { _r5 = 0; goto _end6; } } _end6: ; _r5; })));
 }
 
-/* specs/classical_xmj.yaml:795 scoring.patterns.thirteen_unique_wonders.when
+/* specs/classical_xmj.yaml:796 scoring.patterns.thirteen_unique_wonders.when
  * spec: winner and shape == 'thirteen_orphans' */
 static MJ_MAYBE_UNUSED int64_t classical_xmj_when_32(mj_view *v) {
     (void)v;
     return (int64_t)((v->winner && (((v->shape) == (MJ_SHAPE_THIRTEEN_ORPHANS)))));
 }
 
-/* specs/classical_xmj.yaml:801 scoring.patterns.three_great_scholars.when
+/* specs/classical_xmj.yaml:802 scoring.patterns.three_great_scholars.when
  * spec: winner and shape == 'standard' and sum(1 for g in sets if g.is_triplet and g.is_dragon) == 3 and not any(g.is_sequence for g in sets) */
 static MJ_MAYBE_UNUSED int64_t classical_xmj_when_33(mj_view *v) {
     (void)v;
     return (int64_t)((v->winner && (((v->shape) == (MJ_SHAPE_STANDARD))) && (((({ int64_t _r1 = 0; for (int _i3 = 0; _i3 < v->n_sets; _i3++) { const mj_group *_it4 = v->sets[_i3]; if (((_it4)->is_triplet && (_it4)->is_dragon)) { _r1 = mj_add(&v->overflow, _r1, (int64_t)(INT64_C(1))); } } _r1; })) == (INT64_C(3)))) && (!({ int _r5 = 0; for (int _i7 = 0; _i7 < v->n_sets; _i7++) { const mj_group *_it8 = v->sets[_i7]; if ((_it8)->is_sequence) { _r5 = 1; goto _end6; } } _end6: ; _r5; }))));
 }
 
-/* specs/classical_xmj.yaml:807 scoring.patterns.four_blessings.when
+/* specs/classical_xmj.yaml:808 scoring.patterns.four_blessings.when
  * spec: winner and sum(1 for g in sets if g.is_triplet and g.is_wind) == 4 */
 static MJ_MAYBE_UNUSED int64_t classical_xmj_when_34(mj_view *v) {
     (void)v;
     return (int64_t)((v->winner && (((({ int64_t _r1 = 0; for (int _i3 = 0; _i3 < v->n_sets; _i3++) { const mj_group *_it4 = v->sets[_i3]; if (((_it4)->is_triplet && (_it4)->is_wind)) { _r1 = mj_add(&v->overflow, _r1, (int64_t)(INT64_C(1))); } } _r1; })) == (INT64_C(4))))));
 }
 
-/* specs/classical_xmj.yaml:813 scoring.patterns.all_honours_limit.when
+/* specs/classical_xmj.yaml:814 scoring.patterns.all_honours_limit.when
  * spec: winner and len(suits) == 1 and 'z' in suits */
 static MJ_MAYBE_UNUSED int64_t classical_xmj_when_35(mj_view *v) {
     (void)v;
     return (int64_t)((v->winner && (((mj_popcount(v->suits)) == (INT64_C(1)))) && (({ int64_t _x1 = (int64_t)(MJ_SUIT_Z); (_x1 >= 0 && _x1 < 64 && ((((uint64_t)v->suits) >> _x1) & 1u)); }))));
 }
 
-/* specs/classical_xmj.yaml:819 scoring.patterns.heads_and_tails.when
+/* specs/classical_xmj.yaml:820 scoring.patterns.heads_and_tails.when
  * spec: winner and all(t.is_terminal for t in tiles) */
 static MJ_MAYBE_UNUSED int64_t classical_xmj_when_36(mj_view *v) {
     (void)v;
     return (int64_t)((v->winner && ({ int _r1 = 1; for (int _i3 = 0; _i3 < v->n_tiles; _i3++) { const mj_tile *_it4 = &v->tiles[_i3]; if (!((_it4)->is_terminal)) { _r1 = 0; goto _end2; } } _end2: ; _r1; })));
 }
 
-/* specs/classical_xmj.yaml:825 scoring.patterns.concealed_clear_suit.when
+/* specs/classical_xmj.yaml:826 scoring.patterns.concealed_clear_suit.when
  * spec: winner and tsumo and len(suits) == 1 and 'z' not in suits and all(g.concealed or (g.is_claimed_kong and option_on('KongHas3Types')) for g in melds) */
 static MJ_MAYBE_UNUSED int64_t classical_xmj_when_37(mj_view *v) {
     (void)v;
     return (int64_t)((v->winner && v->tsumo && (((mj_popcount(v->suits)) == (INT64_C(1)))) && ((!({ int64_t _x1 = (int64_t)(MJ_SUIT_Z); (_x1 >= 0 && _x1 < 64 && ((((uint64_t)v->suits) >> _x1) & 1u)); }))) && ({ int _r2 = 1; for (int _i4 = 0; _i4 < v->n_melds; _i4++) { const mj_group *_it5 = v->melds[_i4]; if (!(((_it5)->concealed || ((_it5)->is_claimed_kong && (v->options[48] != 0))))) { _r2 = 0; goto _end3; } } _end3: ; _r2; })));
 }
 
-/* specs/classical_xmj.yaml:831 scoring.patterns.imperial_jade.when
+/* specs/classical_xmj.yaml:832 scoring.patterns.imperial_jade.when
  * spec: winner and all((t.suit == 's' and t.number in (2, 3, 4, 6, 8)) or (t.suit == 'z' and t.number == 6) for t in tiles) */
 static MJ_MAYBE_UNUSED int64_t classical_xmj_when_38(mj_view *v) {
     (void)v;
     return (int64_t)((v->winner && ({ int _r1 = 1; for (int _i3 = 0; _i3 < v->n_tiles; _i3++) { const mj_tile *_it4 = &v->tiles[_i3]; if (!(((((((_it4)->suit) == (MJ_SUIT_S))) && (({ int64_t _x5 = (int64_t)((_it4)->number); (_x5 == (INT64_C(2)) || _x5 == (INT64_C(3)) || _x5 == (INT64_C(4)) || _x5 == (INT64_C(6)) || _x5 == (INT64_C(8))); }))) || (((((_it4)->suit) == (MJ_SUIT_Z))) && ((((_it4)->number) == (INT64_C(6)))))))) { _r1 = 0; goto _end2; } } _end2: ; _r1; })));
 }
 
-/* specs/classical_xmj.yaml:837 scoring.patterns.nine_gates.when
+/* specs/classical_xmj.yaml:838 scoring.patterns.nine_gates.when
  * spec: winner and len(melds) == 0 and len(suits) == 1 and 'z' not in suits and all(all(concealed_count_of(s, n) - (1 if win_tile.suit == s and win_tile.number == n else 0) == (3 if n == 1 or n == 9 else 1) for n in (1, 2, 3, 4, 5, 6, 7, 8, 9)) for s in suits) */
 static MJ_MAYBE_UNUSED int64_t classical_xmj_when_39(mj_view *v) {
     (void)v;
     return (int64_t)((v->winner && (((((int64_t)v->n_melds)) == (INT64_C(0)))) && (((mj_popcount(v->suits)) == (INT64_C(1)))) && ((!({ int64_t _x1 = (int64_t)(MJ_SUIT_Z); (_x1 >= 0 && _x1 < 64 && ((((uint64_t)v->suits) >> _x1) & 1u)); }))) && ({ int _r2 = 1; for (int64_t _it5 = 0; _it5 < 4; _it5++) { if (!((v->suits >> _it5) & 1u)) continue; if (!(({ int _r6 = 1; static const int64_t _a10[] = {INT64_C(1), INT64_C(2), INT64_C(3), INT64_C(4), INT64_C(5), INT64_C(6), INT64_C(7), INT64_C(8), INT64_C(9)}; for (int _i8 = 0; _i8 < 9; _i8++) { int64_t _it9 = _a10[_i8]; if (!((((mj_sub(&v->overflow, ((int64_t)(mj_count_in(v->concealed_counts, (int)(_it5), ((int64_t)(_it9))))), ((int64_t)(((((((((&v->win_tile))->suit) == (_it5))) && (((((&v->win_tile))->number) == (_it9))))) ? (INT64_C(1)) : (INT64_C(0))))))) == (((((((_it9) == (INT64_C(1)))) || (((_it9) == (INT64_C(9)))))) ? (INT64_C(3)) : (INT64_C(1)))))))) { _r6 = 0; goto _end7; } } _end7: ; _r6; }))) { _r2 = 0; goto _end3; } } _end3: ; _r2; })));
 }
 
-/* specs/classical_xmj.yaml:849 scoring.patterns.east_thirteenth_win.when
+/* specs/classical_xmj.yaml:850 scoring.patterns.east_thirteenth_win.when
  * spec: winner and dealer and dealer_wins >= 12 */
 static MJ_MAYBE_UNUSED int64_t classical_xmj_when_40(mj_view *v) {
     (void)v;
     return (int64_t)((v->winner && v->dealer && (((v->dealer_wins) >= (INT64_C(12))))));
 }
 
-/* specs/classical_xmj.yaml:855 scoring.patterns.wriggling_snake.when
+/* specs/classical_xmj.yaml:856 scoring.patterns.wriggling_snake.when
  * spec: winner and shape == 'standard' and len(suits) == 1 and 'z' not in suits and pair is not None and any(g.is_triplet and g.number == 1 for g in sets) and any(g.is_triplet and g.number == 9 for g in sets) and ((pair.number == 2 and any(g.is_sequence and g.number == 3 for g in sets) and any(g.is_sequence and g.number == 6 for g in sets)) or (pair.number == 5 and any(g.is_sequence and g.number == 2 for g in sets) and any(g.is_sequence and g.number == 6 for g in sets)) or (pair.number == 8 and any(g.is_sequence and g.number == 2 for g in sets) and any(g.is_sequence and g.number == 5 for g in sets))) */
 static MJ_MAYBE_UNUSED int64_t classical_xmj_when_41(mj_view *v) {
     (void)v;
     return (int64_t)((v->winner && (((v->shape) == (MJ_SHAPE_STANDARD))) && (((mj_popcount(v->suits)) == (INT64_C(1)))) && ((!({ int64_t _x1 = (int64_t)(MJ_SUIT_Z); (_x1 >= 0 && _x1 < 64 && ((((uint64_t)v->suits) >> _x1) & 1u)); }))) && (((v->pair) != NULL)) && ({ int _r2 = 0; for (int _i4 = 0; _i4 < v->n_sets; _i4++) { const mj_group *_it5 = v->sets[_i4]; if (((_it5)->is_triplet && ((((_it5)->number) == (INT64_C(1)))))) { _r2 = 1; goto _end3; } } _end3: ; _r2; }) && ({ int _r6 = 0; for (int _i8 = 0; _i8 < v->n_sets; _i8++) { const mj_group *_it9 = v->sets[_i8]; if (((_it9)->is_triplet && ((((_it9)->number) == (INT64_C(9)))))) { _r6 = 1; goto _end7; } } _end7: ; _r6; }) && ((((((v->pair)->number) == (INT64_C(2)))) && ({ int _r10 = 0; for (int _i12 = 0; _i12 < v->n_sets; _i12++) { const mj_group *_it13 = v->sets[_i12]; if (((_it13)->is_sequence && ((((_it13)->number) == (INT64_C(3)))))) { _r10 = 1; goto _end11; } } _end11: ; _r10; }) && ({ int _r14 = 0; for (int _i16 = 0; _i16 < v->n_sets; _i16++) { const mj_group *_it17 = v->sets[_i16]; if (((_it17)->is_sequence && ((((_it17)->number) == (INT64_C(6)))))) { _r14 = 1; goto _end15; } } _end15: ; _r14; })) || (((((v->pair)->number) == (INT64_C(5)))) && ({ int _r18 = 0; for (int _i20 = 0; _i20 < v->n_sets; _i20++) { const mj_group *_it21 = v->sets[_i20]; if (((_it21)->is_sequence && ((((_it21)->number) == (INT64_C(2)))))) { _r18 = 1; goto _end19; } } _end19: ; _r18; }) && ({ int _r22 = 0; for (int _i24 = 0; _i24 < v->n_sets; _i24++) { const mj_group *_it25 = v->sets[_i24]; if (((_it25)->is_sequence && ((((_it25)->number) == (INT64_C(6)))))) { _r22 = 1; goto _end23; } } _end23: ; _r22; })) || (((((v->pair)->number) == (INT64_C(8)))) && ({ int _r26 = 0; for (int _i28 = 0; _i28 < v->n_sets; _i28++) { const mj_group *_it29 = v->sets[_i28]; if (((_it29)->is_sequence && ((((_it29)->number) == (INT64_C(2)))))) { _r26 = 1; goto _end27; } } _end27: ; _r26; }) && ({ int _r30 = 0; for (int _i32 = 0; _i32 < v->n_sets; _i32++) { const mj_group *_it33 = v->sets[_i32]; if (((_it33)->is_sequence && ((((_it33)->number) == (INT64_C(5)))))) { _r30 = 1; goto _end31; } } _end31: ; _r30; })))));
 }
 
-/* specs/classical_xmj.yaml:865 scoring.patterns.own_bonus_tile_limit.when
+/* specs/classical_xmj.yaml:866 scoring.patterns.own_bonus_tile_limit.when
  * spec: own_bonus > 0 and option_limit('FlowersOwnEach') */
 static MJ_MAYBE_UNUSED int64_t classical_xmj_when_42(mj_view *v) {
     (void)v;
     return (int64_t)(((((v->own_bonus) > (INT64_C(0)))) && (v->options[26] != 0)));
 }
 
-/* specs/classical_xmj.yaml:872 scoring.patterns.own_flower_and_season_limit.when
+/* specs/classical_xmj.yaml:873 scoring.patterns.own_flower_and_season_limit.when
  * spec: own_bonus == 2 and option_limit('FlowersOwnBoth') */
 static MJ_MAYBE_UNUSED int64_t classical_xmj_when_43(mj_view *v) {
     (void)v;
     return (int64_t)(((((v->own_bonus) == (INT64_C(2)))) && (v->options[29] != 0)));
 }
 
-/* specs/classical_xmj.yaml:879 scoring.patterns.bouquet_limit.when
+/* specs/classical_xmj.yaml:880 scoring.patterns.bouquet_limit.when
  * spec: bonus_sets > 0 and option_limit('FlowersBouquet') */
 static MJ_MAYBE_UNUSED int64_t classical_xmj_when_44(mj_view *v) {
     (void)v;
     return (int64_t)(((((v->bonus_sets) > (INT64_C(0)))) && (v->options[32] != 0)));
 }
 
-/* specs/classical_xmj.yaml:886 scoring.patterns.concealed_fully_limit.when
+/* specs/classical_xmj.yaml:887 scoring.patterns.concealed_fully_limit.when
  * spec: winner and tsumo and option_limit('ConcealedFully') and all(g.concealed or (g.is_claimed_kong and option_on('KongHas3Types')) for g in melds) */
 static MJ_MAYBE_UNUSED int64_t classical_xmj_when_45(mj_view *v) {
     (void)v;
     return (int64_t)((v->winner && v->tsumo && (v->options[41] != 0) && ({ int _r1 = 1; for (int _i3 = 0; _i3 < v->n_melds; _i3++) { const mj_group *_it4 = v->melds[_i3]; if (!(((_it4)->concealed || ((_it4)->is_claimed_kong && (v->options[48] != 0))))) { _r1 = 0; goto _end2; } } _end2: ; _r1; })));
 }
 
-/* specs/classical_xmj.yaml:892 scoring.patterns.concealed_almost_limit.when
+/* specs/classical_xmj.yaml:893 scoring.patterns.concealed_almost_limit.when
  * spec: ((winner and ron) or (not winner and option_on('LosersPurity'))) and option_limit('ConcealedAlmost') and all(g.concealed or (g.is_claimed_kong and option_on('KongHas3Types')) for g in melds) */
 static MJ_MAYBE_UNUSED int64_t classical_xmj_when_46(mj_view *v) {
     (void)v;
     return (int64_t)((((v->winner && v->ron) || ((!v->winner) && (v->options[45] != 0))) && (v->options[44] != 0) && ({ int _r1 = 1; for (int _i3 = 0; _i3 < v->n_melds; _i3++) { const mj_group *_it4 = v->melds[_i3]; if (!(((_it4)->concealed || ((_it4)->is_claimed_kong && (v->options[48] != 0))))) { _r1 = 0; goto _end2; } } _end2: ; _r1; })));
 }
 
-/* specs/classical_xmj.yaml:431 scoring.points.items.bonus_tiles.value
+/* specs/classical_xmj.yaml:432 scoring.points.items.bonus_tiles.value
  * spec: 4 * flowers */
 static MJ_MAYBE_UNUSED int64_t classical_xmj_point_value_0(mj_view *v) {
     (void)v;
     return (int64_t)(mj_mul(&v->overflow, ((int64_t)(INT64_C(4))), ((int64_t)(v->flowers))));
 }
 
-/* specs/classical_xmj.yaml:435 scoring.points.items.pungs_and_kongs.value
+/* specs/classical_xmj.yaml:436 scoring.points.items.pungs_and_kongs.value
  * spec: sum((4 if g.has_terminal_or_honor else 2) * (2 if concealed_at_win(g) else 1) * (4 if g.is_kong else 1) for g in sets if g.is_triplet) */
 static MJ_MAYBE_UNUSED int64_t classical_xmj_point_value_1(mj_view *v) {
     (void)v;
     return (int64_t)(({ int64_t _r1 = 0; for (int _i3 = 0; _i3 < v->n_sets; _i3++) { const mj_group *_it4 = v->sets[_i3]; if ((_it4)->is_triplet) { _r1 = mj_add(&v->overflow, _r1, (int64_t)(mj_mul(&v->overflow, ((int64_t)(mj_mul(&v->overflow, ((int64_t)((((_it4)->has_terminal_or_honor) ? (INT64_C(4)) : (INT64_C(2))))), ((int64_t)(((mj_concealed_at_win(v, _it4)) ? (INT64_C(2)) : (INT64_C(1)))))))), ((int64_t)((((_it4)->is_kong) ? (INT64_C(4)) : (INT64_C(1)))))))); } } _r1; }));
 }
 
-/* specs/classical_xmj.yaml:445 scoring.points.items.pairs.value
+/* specs/classical_xmj.yaml:446 scoring.points.items.pairs.value
  * spec: sum((2 if g.is_dragon else 0) + (2 if g.wind is not None and g.wind == seat_wind else 0) + (2 if g.wind is not None and g.wind == round_wind else 0) for g in groups if g.is_pair) */
 static MJ_MAYBE_UNUSED int64_t classical_xmj_point_value_2(mj_view *v) {
     (void)v;
     return (int64_t)(({ int64_t _r1 = 0; for (int _i3 = 0; _i3 < v->n_groups; _i3++) { const mj_group *_it4 = v->groups[_i3]; if ((_it4)->is_pair) { _r1 = mj_add(&v->overflow, _r1, (int64_t)(mj_add(&v->overflow, ((int64_t)(mj_add(&v->overflow, ((int64_t)((((_it4)->is_dragon) ? (INT64_C(2)) : (INT64_C(0))))), ((int64_t)((((((((_it4)->wind) != MJ_NONE)) && ((((_it4)->wind) == (v->seat_wind))))) ? (INT64_C(2)) : (INT64_C(0)))))))), ((int64_t)((((((((_it4)->wind) != MJ_NONE)) && ((((_it4)->wind) == (v->round_wind))))) ? (INT64_C(2)) : (INT64_C(0)))))))); } } _r1; }));
 }
 
-/* specs/classical_xmj.yaml:456 scoring.points.items.mah_jong.when
+/* specs/classical_xmj.yaml:457 scoring.points.items.mah_jong.when
  * spec: winner */
 static MJ_MAYBE_UNUSED int64_t classical_xmj_point_when_3(mj_view *v) {
     (void)v;
     return (int64_t)(v->winner);
 }
 
-/* specs/classical_xmj.yaml:455 scoring.points.items.mah_jong.value
+/* specs/classical_xmj.yaml:456 scoring.points.items.mah_jong.value
  * spec: option_value('MahJongScore') */
 static MJ_MAYBE_UNUSED int64_t classical_xmj_point_value_3(mj_view *v) {
     (void)v;
     return (int64_t)(v->options[9]);
 }
 
-/* specs/classical_xmj.yaml:460 scoring.points.items.seven_pairs_bonus.when
+/* specs/classical_xmj.yaml:461 scoring.points.items.seven_pairs_bonus.when
  * spec: winner and shape == 'seven_pairs' */
 static MJ_MAYBE_UNUSED int64_t classical_xmj_point_when_4(mj_view *v) {
     (void)v;
     return (int64_t)((v->winner && (((v->shape) == (MJ_SHAPE_SEVEN_PAIRS)))));
 }
 
-/* specs/classical_xmj.yaml:459 scoring.points.items.seven_pairs_bonus.value
+/* specs/classical_xmj.yaml:460 scoring.points.items.seven_pairs_bonus.value
  * spec: option_value('SevenPairsVal') */
 static MJ_MAYBE_UNUSED int64_t classical_xmj_point_value_4(mj_view *v) {
     (void)v;
     return (int64_t)(v->options[15]);
 }
 
-/* specs/classical_xmj.yaml:465 scoring.points.items.from_the_wall.when
+/* specs/classical_xmj.yaml:466 scoring.points.items.from_the_wall.when
  * spec: winner and tsumo and not after_kong */
 static MJ_MAYBE_UNUSED int64_t classical_xmj_point_when_5(mj_view *v) {
     (void)v;
     return (int64_t)((v->winner && v->tsumo && (!v->after_kong)));
 }
 
-/* specs/classical_xmj.yaml:486 scoring.points.items.only_place.when
+/* specs/classical_xmj.yaml:487 scoring.points.items.only_place.when
  * spec: winner and shape == 'standard' and only_live_wait */
 static MJ_MAYBE_UNUSED int64_t classical_xmj_point_when_6(mj_view *v) {
     (void)v;
     return (int64_t)((v->winner && (((v->shape) == (MJ_SHAPE_STANDARD))) && mj_wait_fact(v, &v->only_live_wait)));
 }
 
-/* specs/classical_xmj.yaml:521 scoring.points.items.fishing_the_eyes.when
+/* specs/classical_xmj.yaml:522 scoring.points.items.fishing_the_eyes.when
  * spec: winner and shape == 'standard' and wait == 'single' */
 static MJ_MAYBE_UNUSED int64_t classical_xmj_point_when_7(mj_view *v) {
     (void)v;
     return (int64_t)((v->winner && (((v->shape) == (MJ_SHAPE_STANDARD))) && (((v->wait) == (MJ_WAIT_SINGLE)))));
 }
 
-/* specs/classical_xmj.yaml:520 scoring.points.items.fishing_the_eyes.value
+/* specs/classical_xmj.yaml:521 scoring.points.items.fishing_the_eyes.value
  * spec: 4 if pair is not None and pair.is_terminal_or_honor_group else 2 */
 static MJ_MAYBE_UNUSED int64_t classical_xmj_point_value_7(mj_view *v) {
     (void)v;
     return (int64_t)(((((((v->pair) != NULL)) && (v->pair)->is_terminal_or_honor_group)) ? (INT64_C(4)) : (INT64_C(2))));
 }
 
-/* specs/classical_xmj.yaml:531 scoring.points.items.own_bonus_tile_points.value
+/* specs/classical_xmj.yaml:532 scoring.points.items.own_bonus_tile_points.value
  * spec: option_points('FlowersOwnEach') * own_bonus */
 static MJ_MAYBE_UNUSED int64_t classical_xmj_point_value_8(mj_view *v) {
     (void)v;
     return (int64_t)(mj_mul(&v->overflow, ((int64_t)(v->options[24])), ((int64_t)(v->own_bonus))));
 }
 
-/* specs/classical_xmj.yaml:536 scoring.points.items.own_flower_and_season_points.when
+/* specs/classical_xmj.yaml:537 scoring.points.items.own_flower_and_season_points.when
  * spec: own_bonus == 2 */
 static MJ_MAYBE_UNUSED int64_t classical_xmj_point_when_9(mj_view *v) {
     (void)v;
     return (int64_t)((((v->own_bonus) == (INT64_C(2)))));
 }
 
-/* specs/classical_xmj.yaml:535 scoring.points.items.own_flower_and_season_points.value
+/* specs/classical_xmj.yaml:536 scoring.points.items.own_flower_and_season_points.value
  * spec: option_points('FlowersOwnBoth') */
 static MJ_MAYBE_UNUSED int64_t classical_xmj_point_value_9(mj_view *v) {
     (void)v;
     return (int64_t)(v->options[27]);
 }
 
-/* specs/classical_xmj.yaml:540 scoring.points.items.bouquet_points.value
+/* specs/classical_xmj.yaml:541 scoring.points.items.bouquet_points.value
  * spec: option_points('FlowersBouquet') * bonus_sets */
 static MJ_MAYBE_UNUSED int64_t classical_xmj_point_value_10(mj_view *v) {
     (void)v;
     return (int64_t)(mj_mul(&v->overflow, ((int64_t)(v->options[30])), ((int64_t)(v->bonus_sets))));
 }
 
-/* specs/classical_xmj.yaml:545 scoring.points.items.concealed_fully_points.when
+/* specs/classical_xmj.yaml:546 scoring.points.items.concealed_fully_points.when
  * spec: winner and tsumo and all(g.concealed or (g.is_claimed_kong and option_on('KongHas3Types')) for g in melds) */
 static MJ_MAYBE_UNUSED int64_t classical_xmj_point_when_11(mj_view *v) {
     (void)v;
     return (int64_t)((v->winner && v->tsumo && ({ int _r1 = 1; for (int _i3 = 0; _i3 < v->n_melds; _i3++) { const mj_group *_it4 = v->melds[_i3]; if (!(((_it4)->concealed || ((_it4)->is_claimed_kong && (v->options[48] != 0))))) { _r1 = 0; goto _end2; } } _end2: ; _r1; })));
 }
 
-/* specs/classical_xmj.yaml:544 scoring.points.items.concealed_fully_points.value
+/* specs/classical_xmj.yaml:545 scoring.points.items.concealed_fully_points.value
  * spec: option_points('ConcealedFully') */
 static MJ_MAYBE_UNUSED int64_t classical_xmj_point_value_11(mj_view *v) {
     (void)v;
     return (int64_t)(v->options[39]);
 }
 
-/* specs/classical_xmj.yaml:549 scoring.points.items.concealed_almost_points.when
+/* specs/classical_xmj.yaml:550 scoring.points.items.concealed_almost_points.when
  * spec: ((winner and ron) or (not winner and option_on('LosersPurity'))) and all(g.concealed or (g.is_claimed_kong and option_on('KongHas3Types')) for g in melds) */
 static MJ_MAYBE_UNUSED int64_t classical_xmj_point_when_12(mj_view *v) {
     (void)v;
     return (int64_t)((((v->winner && v->ron) || ((!v->winner) && (v->options[45] != 0))) && ({ int _r1 = 1; for (int _i3 = 0; _i3 < v->n_melds; _i3++) { const mj_group *_it4 = v->melds[_i3]; if (!(((_it4)->concealed || ((_it4)->is_claimed_kong && (v->options[48] != 0))))) { _r1 = 0; goto _end2; } } _end2: ; _r1; })));
 }
 
-/* specs/classical_xmj.yaml:548 scoring.points.items.concealed_almost_points.value
+/* specs/classical_xmj.yaml:549 scoring.points.items.concealed_almost_points.value
  * spec: option_points('ConcealedAlmost') */
 static MJ_MAYBE_UNUSED int64_t classical_xmj_point_value_12(mj_view *v) {
     (void)v;
     return (int64_t)(v->options[42]);
 }
 
-/* specs/classical_xmj.yaml:904 payments.values.counted
+/* specs/classical_xmj.yaml:905 payments.values.counted
  * spec: min(points * 2 ** min(fan, 27), 100000000) */
 static MJ_MAYBE_UNUSED int64_t classical_xmj_values_0(mj_pay *v) {
     (void)v;
     return (int64_t)(mj_min2(((int64_t)(mj_mul(&v->overflow, ((int64_t)(v->points)), ((int64_t)(mj_pow(&v->overflow, ((int64_t)(INT64_C(2))), ((int64_t)(mj_min2(((int64_t)(v->fan)), ((int64_t)(INT64_C(27)))))))))))), ((int64_t)(INT64_C(100000000)))));
 }
 
-/* specs/classical_xmj.yaml:905 payments.values.score
+/* specs/classical_xmj.yaml:906 payments.values.score
  * spec: (option_value('ScoreLimit') if limit else min(counted, option_value('ScoreLimit'))) if not option_on('NoLimit') else (max(option_value('ScoreLimit'), counted) if limit else counted) */
 static MJ_MAYBE_UNUSED int64_t classical_xmj_values_1(mj_pay *v) {
     (void)v;
     return (int64_t)((((!(v->options[6] != 0))) ? (((v->limit) ? (v->options[3]) : (mj_min2(((int64_t)(v->named[0])), ((int64_t)(v->options[3])))))) : (((v->limit) ? (mj_max2(((int64_t)(v->options[3])), ((int64_t)(v->named[0])))) : (v->named[0])))));
 }
 
-/* specs/classical_xmj.yaml:907 payments.ron.east
+/* specs/classical_xmj.yaml:908 payments.ron.east
  * spec: score * (2 if option_on('EastDoubles') else 1) */
 static MJ_MAYBE_UNUSED int64_t classical_xmj_ron_0(mj_pay *v) {
     (void)v;
     return (int64_t)(mj_mul(&v->overflow, ((int64_t)(v->named[1])), ((int64_t)((((v->options[51] != 0)) ? (INT64_C(2)) : (INT64_C(1)))))));
 }
 
-/* specs/classical_xmj.yaml:908 payments.ron.non_east
+/* specs/classical_xmj.yaml:909 payments.ron.non_east
  * spec: score * (2 if dealer and option_on('EastDoubles') else 1) */
 static MJ_MAYBE_UNUSED int64_t classical_xmj_ron_1(mj_pay *v) {
     (void)v;
     return (int64_t)(mj_mul(&v->overflow, ((int64_t)(v->named[1])), ((int64_t)((((v->dealer && (v->options[51] != 0))) ? (INT64_C(2)) : (INT64_C(1)))))));
 }
 
-/* specs/classical_xmj.yaml:910 payments.tsumo.east
+/* specs/classical_xmj.yaml:911 payments.tsumo.east
  * spec: score * (2 if option_on('EastDoubles') else 1) * (2 if option_on('DiscDoubles') else 1) */
 static MJ_MAYBE_UNUSED int64_t classical_xmj_tsumo_0(mj_pay *v) {
     (void)v;
     return (int64_t)(mj_mul(&v->overflow, ((int64_t)(mj_mul(&v->overflow, ((int64_t)(v->named[1])), ((int64_t)((((v->options[51] != 0)) ? (INT64_C(2)) : (INT64_C(1)))))))), ((int64_t)((((v->options[57] != 0)) ? (INT64_C(2)) : (INT64_C(1)))))));
 }
 
-/* specs/classical_xmj.yaml:911 payments.tsumo.non_east
+/* specs/classical_xmj.yaml:912 payments.tsumo.non_east
  * spec: score * (2 if dealer and option_on('EastDoubles') else 1) * (2 if option_on('DiscDoubles') else 1) */
 static MJ_MAYBE_UNUSED int64_t classical_xmj_tsumo_1(mj_pay *v) {
     (void)v;
@@ -707,5 +707,5 @@ static MJ_MAYBE_UNUSED const mj_profile classical_xmj_profile = {
 };
 
 #ifdef MJ_NATIVE_MAIN_classical_xmj
-MJ_NATIVE_MODULE(classical_xmj, "6b0eb57b8002c8cb26424a752775b563")
+MJ_NATIVE_MODULE(classical_xmj, "937460f04592f7dedb9cbe4ef785439c")
 #endif

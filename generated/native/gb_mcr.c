@@ -21,574 +21,574 @@
 #define MJ_NATIVE_MAIN_gb_mcr
 #endif
 
-/* specs/gb_mcr.yaml:182 scoring.patterns.big_four_winds.when
+/* specs/gb_mcr.yaml:183 scoring.patterns.big_four_winds.when
  * spec: all(g.is_wind for g in members) */
 static MJ_MAYBE_UNUSED int64_t gb_mcr_when_0(mj_view *v) {
     (void)v;
     return (int64_t)(({ int _r1 = 1; for (int _i3 = 0; _i3 < v->n_members; _i3++) { const mj_group *_it4 = v->members[_i3]; if (!((_it4)->is_wind)) { _r1 = 0; goto _end2; } } _end2: ; _r1; }));
 }
 
-/* specs/gb_mcr.yaml:200 scoring.patterns.big_three_dragons.when
+/* specs/gb_mcr.yaml:201 scoring.patterns.big_three_dragons.when
  * spec: all(g.is_dragon for g in members) */
 static MJ_MAYBE_UNUSED int64_t gb_mcr_when_1(mj_view *v) {
     (void)v;
     return (int64_t)(({ int _r1 = 1; for (int _i3 = 0; _i3 < v->n_members; _i3++) { const mj_group *_it4 = v->members[_i3]; if (!((_it4)->is_dragon)) { _r1 = 0; goto _end2; } } _end2: ; _r1; }));
 }
 
-/* specs/gb_mcr.yaml:217 scoring.patterns.all_green.when
+/* specs/gb_mcr.yaml:218 scoring.patterns.all_green.when
  * spec: all((t.suit == 's' and t.number in (2, 3, 4, 6, 8)) or (t.suit == 'z' and t.number == 6) for t in tiles) */
 static MJ_MAYBE_UNUSED int64_t gb_mcr_when_2(mj_view *v) {
     (void)v;
     return (int64_t)(({ int _r1 = 1; for (int _i3 = 0; _i3 < v->n_tiles; _i3++) { const mj_tile *_it4 = &v->tiles[_i3]; if (!(((((((_it4)->suit) == (MJ_SUIT_S))) && (({ int64_t _x5 = (int64_t)((_it4)->number); (_x5 == (INT64_C(2)) || _x5 == (INT64_C(3)) || _x5 == (INT64_C(4)) || _x5 == (INT64_C(6)) || _x5 == (INT64_C(8))); }))) || (((((_it4)->suit) == (MJ_SUIT_Z))) && ((((_it4)->number) == (INT64_C(6)))))))) { _r1 = 0; goto _end2; } } _end2: ; _r1; }));
 }
 
-/* specs/gb_mcr.yaml:234 scoring.patterns.nine_gates.when
+/* specs/gb_mcr.yaml:235 scoring.patterns.nine_gates.when
  * spec: shape == 'standard' and len(melds) == 0 and len(suits) == 1 and win_tile.is_suited and all(count_of(win_tile.suit, n) - (1 if n == win_tile.number else 0) == (3 if n in (1, 9) else 1) for n in (1, 2, 3, 4, 5, 6, 7, 8, 9)) */
 static MJ_MAYBE_UNUSED int64_t gb_mcr_when_3(mj_view *v) {
     (void)v;
     return (int64_t)(((((v->shape) == (MJ_SHAPE_STANDARD))) && (((((int64_t)v->n_melds)) == (INT64_C(0)))) && (((mj_popcount(v->suits)) == (INT64_C(1)))) && ((&v->win_tile))->is_suited && ({ int _r1 = 1; static const int64_t _a5[] = {INT64_C(1), INT64_C(2), INT64_C(3), INT64_C(4), INT64_C(5), INT64_C(6), INT64_C(7), INT64_C(8), INT64_C(9)}; for (int _i3 = 0; _i3 < 9; _i3++) { int64_t _it4 = _a5[_i3]; if (!((((mj_sub(&v->overflow, ((int64_t)(mj_count_in(v->counts, (int)(((&v->win_tile))->suit), ((int64_t)(_it4))))), ((int64_t)((((((_it4) == (((&v->win_tile))->number)))) ? (INT64_C(1)) : (INT64_C(0))))))) == ((((({ int64_t _x6 = (int64_t)(_it4); (_x6 == (INT64_C(1)) || _x6 == (INT64_C(9))); }))) ? (INT64_C(3)) : (INT64_C(1)))))))) { _r1 = 0; goto _end2; } } _end2: ; _r1; })));
 }
 
-/* specs/gb_mcr.yaml:263 scoring.patterns.four_kongs.when
+/* specs/gb_mcr.yaml:264 scoring.patterns.four_kongs.when
  * spec: len([g for g in melds if g.is_kong]) == 4 */
 static MJ_MAYBE_UNUSED int64_t gb_mcr_when_4(mj_view *v) {
     (void)v;
     return (int64_t)((((({ int64_t _r1 = 0; for (int _i3 = 0; _i3 < v->n_melds; _i3++) { const mj_group *_it4 = v->melds[_i3]; if ((_it4)->is_kong) { _r1++; } } _r1; })) == (INT64_C(4)))));
 }
 
-/* specs/gb_mcr.yaml:280 scoring.patterns.seven_shifted_pairs.when
+/* specs/gb_mcr.yaml:281 scoring.patterns.seven_shifted_pairs.when
  * spec: shape == 'seven_pairs' and len(suits) == 1 and 'z' not in suits and len({t.number for t in tiles}) == 7 and max(t.number for t in tiles) - min(t.number for t in tiles) == 6 */
 static MJ_MAYBE_UNUSED int64_t gb_mcr_when_5(mj_view *v) {
     (void)v;
     return (int64_t)(((((v->shape) == (MJ_SHAPE_SEVEN_PAIRS))) && (((mj_popcount(v->suits)) == (INT64_C(1)))) && ((!({ int64_t _x1 = (int64_t)(MJ_SUIT_Z); (_x1 >= 0 && _x1 < 64 && ((((uint64_t)v->suits) >> _x1) & 1u)); }))) && (((mj_popcount(({ uint64_t _m2 = 0; for (int _i4 = 0; _i4 < v->n_tiles; _i4++) { const mj_tile *_it5 = &v->tiles[_i4]; { int64_t _x3 = (int64_t)((_it5)->number); if (_x3 < 0 || _x3 > 63) v->overflow = 1; else _m2 |= UINT64_C(1) << _x3; } } _m2; }))) == (INT64_C(7)))) && (((mj_sub(&v->overflow, ((int64_t)(({ int64_t _r6 = 0; int _have8 = 0; for (int _i10 = 0; _i10 < v->n_tiles; _i10++) { const mj_tile *_it11 = &v->tiles[_i10]; { int64_t _x9 = (int64_t)((_it11)->number); if (!_have8 || _x9 > _r6) { _r6 = _x9; _have8 = 1; } } } if (!_have8) v->overflow = 1; _r6; }))), ((int64_t)(({ int64_t _r12 = 0; int _have14 = 0; for (int _i16 = 0; _i16 < v->n_tiles; _i16++) { const mj_tile *_it17 = &v->tiles[_i16]; { int64_t _x15 = (int64_t)((_it17)->number); if (!_have14 || _x15 < _r12) { _r12 = _x15; _have14 = 1; } } } if (!_have14) v->overflow = 1; _r12; }))))) == (INT64_C(6))))));
 }
 
-/* specs/gb_mcr.yaml:297 scoring.patterns.thirteen_orphans.when
+/* specs/gb_mcr.yaml:298 scoring.patterns.thirteen_orphans.when
  * spec: shape == 'thirteen_orphans' */
 static MJ_MAYBE_UNUSED int64_t gb_mcr_when_6(mj_view *v) {
     (void)v;
     return (int64_t)((((v->shape) == (MJ_SHAPE_THIRTEEN_ORPHANS))));
 }
 
-/* specs/gb_mcr.yaml:314 scoring.patterns.all_terminals.when
+/* specs/gb_mcr.yaml:315 scoring.patterns.all_terminals.when
  * spec: all(t.is_terminal for t in tiles) */
 static MJ_MAYBE_UNUSED int64_t gb_mcr_when_7(mj_view *v) {
     (void)v;
     return (int64_t)(({ int _r1 = 1; for (int _i3 = 0; _i3 < v->n_tiles; _i3++) { const mj_tile *_it4 = &v->tiles[_i3]; if (!((_it4)->is_terminal)) { _r1 = 0; goto _end2; } } _end2: ; _r1; }));
 }
 
-/* specs/gb_mcr.yaml:331 scoring.patterns.little_four_winds.when
+/* specs/gb_mcr.yaml:332 scoring.patterns.little_four_winds.when
  * spec: shape == 'standard' and pair is not None and pair.is_wind and len([g for g in sets if g.is_triplet and g.is_wind]) == 3 */
 static MJ_MAYBE_UNUSED int64_t gb_mcr_when_8(mj_view *v) {
     (void)v;
     return (int64_t)(((((v->shape) == (MJ_SHAPE_STANDARD))) && (((v->pair) != NULL)) && (v->pair)->is_wind && (((({ int64_t _r1 = 0; for (int _i3 = 0; _i3 < v->n_sets; _i3++) { const mj_group *_it4 = v->sets[_i3]; if (((_it4)->is_triplet && (_it4)->is_wind)) { _r1++; } } _r1; })) == (INT64_C(3))))));
 }
 
-/* specs/gb_mcr.yaml:348 scoring.patterns.little_three_dragons.when
+/* specs/gb_mcr.yaml:349 scoring.patterns.little_three_dragons.when
  * spec: shape == 'standard' and pair is not None and pair.is_dragon and len([g for g in sets if g.is_triplet and g.is_dragon]) == 2 */
 static MJ_MAYBE_UNUSED int64_t gb_mcr_when_9(mj_view *v) {
     (void)v;
     return (int64_t)(((((v->shape) == (MJ_SHAPE_STANDARD))) && (((v->pair) != NULL)) && (v->pair)->is_dragon && (((({ int64_t _r1 = 0; for (int _i3 = 0; _i3 < v->n_sets; _i3++) { const mj_group *_it4 = v->sets[_i3]; if (((_it4)->is_triplet && (_it4)->is_dragon)) { _r1++; } } _r1; })) == (INT64_C(2))))));
 }
 
-/* specs/gb_mcr.yaml:365 scoring.patterns.all_honors.when
+/* specs/gb_mcr.yaml:366 scoring.patterns.all_honors.when
  * spec: all(t.is_honor for t in tiles) */
 static MJ_MAYBE_UNUSED int64_t gb_mcr_when_10(mj_view *v) {
     (void)v;
     return (int64_t)(({ int _r1 = 1; for (int _i3 = 0; _i3 < v->n_tiles; _i3++) { const mj_tile *_it4 = &v->tiles[_i3]; if (!((_it4)->is_honor)) { _r1 = 0; goto _end2; } } _end2: ; _r1; }));
 }
 
-/* specs/gb_mcr.yaml:382 scoring.patterns.four_concealed_pungs.when
+/* specs/gb_mcr.yaml:383 scoring.patterns.four_concealed_pungs.when
  * spec: concealed_triplets == 4 */
 static MJ_MAYBE_UNUSED int64_t gb_mcr_when_11(mj_view *v) {
     (void)v;
     return (int64_t)((((v->concealed_triplets) == (INT64_C(4)))));
 }
 
-/* specs/gb_mcr.yaml:399 scoring.patterns.pure_terminal_chows.when
+/* specs/gb_mcr.yaml:400 scoring.patterns.pure_terminal_chows.when
  * spec: shape == 'standard' and pair is not None and pair.suit != 'z' and pair.number == 5 and len([g for g in sets if g.is_sequence and g.suit == pair.suit and g.number == 1]) == 2 and len([g for g in sets if g.is_sequence and g.suit == pair.suit and g.number == 7]) == 2 */
 static MJ_MAYBE_UNUSED int64_t gb_mcr_when_12(mj_view *v) {
     (void)v;
     return (int64_t)(((((v->shape) == (MJ_SHAPE_STANDARD))) && (((v->pair) != NULL)) && ((((v->pair)->suit) != (MJ_SUIT_Z))) && ((((v->pair)->number) == (INT64_C(5)))) && (((({ int64_t _r1 = 0; for (int _i3 = 0; _i3 < v->n_sets; _i3++) { const mj_group *_it4 = v->sets[_i3]; if (((_it4)->is_sequence && ((((_it4)->suit) == ((v->pair)->suit))) && ((((_it4)->number) == (INT64_C(1)))))) { _r1++; } } _r1; })) == (INT64_C(2)))) && (((({ int64_t _r5 = 0; for (int _i7 = 0; _i7 < v->n_sets; _i7++) { const mj_group *_it8 = v->sets[_i7]; if (((_it8)->is_sequence && ((((_it8)->suit) == ((v->pair)->suit))) && ((((_it8)->number) == (INT64_C(7)))))) { _r5++; } } _r5; })) == (INT64_C(2))))));
 }
 
-/* specs/gb_mcr.yaml:417 scoring.patterns.quadruple_chow.when
+/* specs/gb_mcr.yaml:418 scoring.patterns.quadruple_chow.when
  * spec: a.suit == b.suit == c.suit == d.suit and a.number == b.number == c.number == d.number */
 static MJ_MAYBE_UNUSED int64_t gb_mcr_when_13(mj_view *v) {
     (void)v;
     return (int64_t)((((((v->members[0])->suit) == ((v->members[1])->suit)) && (((v->members[1])->suit) == ((v->members[2])->suit)) && (((v->members[2])->suit) == ((v->members[3])->suit))) && ((((v->members[0])->number) == ((v->members[1])->number)) && (((v->members[1])->number) == ((v->members[2])->number)) && (((v->members[2])->number) == ((v->members[3])->number)))));
 }
 
-/* specs/gb_mcr.yaml:435 scoring.patterns.four_pure_shifted_pungs.when
+/* specs/gb_mcr.yaml:436 scoring.patterns.four_pure_shifted_pungs.when
  * spec: a.suit != 'z' and a.suit == b.suit == c.suit == d.suit and b.number == a.number + 1 and c.number == b.number + 1 and d.number == c.number + 1 */
 static MJ_MAYBE_UNUSED int64_t gb_mcr_when_14(mj_view *v) {
     (void)v;
     return (int64_t)((((((v->members[0])->suit) != (MJ_SUIT_Z))) && ((((v->members[0])->suit) == ((v->members[1])->suit)) && (((v->members[1])->suit) == ((v->members[2])->suit)) && (((v->members[2])->suit) == ((v->members[3])->suit))) && ((((v->members[1])->number) == (mj_add(&v->overflow, ((int64_t)((v->members[0])->number)), ((int64_t)(INT64_C(1))))))) && ((((v->members[2])->number) == (mj_add(&v->overflow, ((int64_t)((v->members[1])->number)), ((int64_t)(INT64_C(1))))))) && ((((v->members[3])->number) == (mj_add(&v->overflow, ((int64_t)((v->members[2])->number)), ((int64_t)(INT64_C(1)))))))));
 }
 
-/* specs/gb_mcr.yaml:453 scoring.patterns.four_pure_shifted_chows.when
+/* specs/gb_mcr.yaml:454 scoring.patterns.four_pure_shifted_chows.when
  * spec: a.suit == b.suit == c.suit == d.suit and b.number - a.number in (1, 2) and c.number - b.number == b.number - a.number and d.number - c.number == b.number - a.number */
 static MJ_MAYBE_UNUSED int64_t gb_mcr_when_15(mj_view *v) {
     (void)v;
     return (int64_t)((((((v->members[0])->suit) == ((v->members[1])->suit)) && (((v->members[1])->suit) == ((v->members[2])->suit)) && (((v->members[2])->suit) == ((v->members[3])->suit))) && (({ int64_t _x1 = (int64_t)(mj_sub(&v->overflow, ((int64_t)((v->members[1])->number)), ((int64_t)((v->members[0])->number)))); (_x1 == (INT64_C(1)) || _x1 == (INT64_C(2))); })) && (((mj_sub(&v->overflow, ((int64_t)((v->members[2])->number)), ((int64_t)((v->members[1])->number)))) == (mj_sub(&v->overflow, ((int64_t)((v->members[1])->number)), ((int64_t)((v->members[0])->number)))))) && (((mj_sub(&v->overflow, ((int64_t)((v->members[3])->number)), ((int64_t)((v->members[2])->number)))) == (mj_sub(&v->overflow, ((int64_t)((v->members[1])->number)), ((int64_t)((v->members[0])->number))))))));
 }
 
-/* specs/gb_mcr.yaml:470 scoring.patterns.three_kongs.when
+/* specs/gb_mcr.yaml:471 scoring.patterns.three_kongs.when
  * spec: len([g for g in melds if g.is_kong]) == 3 */
 static MJ_MAYBE_UNUSED int64_t gb_mcr_when_16(mj_view *v) {
     (void)v;
     return (int64_t)((((({ int64_t _r1 = 0; for (int _i3 = 0; _i3 < v->n_melds; _i3++) { const mj_group *_it4 = v->melds[_i3]; if ((_it4)->is_kong) { _r1++; } } _r1; })) == (INT64_C(3)))));
 }
 
-/* specs/gb_mcr.yaml:486 scoring.patterns.all_terminals_and_honors.when
+/* specs/gb_mcr.yaml:487 scoring.patterns.all_terminals_and_honors.when
  * spec: all(t.is_terminal_or_honor for t in tiles) */
 static MJ_MAYBE_UNUSED int64_t gb_mcr_when_17(mj_view *v) {
     (void)v;
     return (int64_t)(({ int _r1 = 1; for (int _i3 = 0; _i3 < v->n_tiles; _i3++) { const mj_tile *_it4 = &v->tiles[_i3]; if (!((_it4)->is_terminal_or_honor)) { _r1 = 0; goto _end2; } } _end2: ; _r1; }));
 }
 
-/* specs/gb_mcr.yaml:503 scoring.patterns.seven_pairs.when
+/* specs/gb_mcr.yaml:504 scoring.patterns.seven_pairs.when
  * spec: shape == 'seven_pairs' */
 static MJ_MAYBE_UNUSED int64_t gb_mcr_when_18(mj_view *v) {
     (void)v;
     return (int64_t)((((v->shape) == (MJ_SHAPE_SEVEN_PAIRS))));
 }
 
-/* specs/gb_mcr.yaml:520 scoring.patterns.greater_honors_and_knitted_tiles.when
+/* specs/gb_mcr.yaml:521 scoring.patterns.greater_honors_and_knitted_tiles.when
  * spec: shape == 'honors_and_knitted' and len([t for t in tiles if t.is_honor]) == 7 */
 static MJ_MAYBE_UNUSED int64_t gb_mcr_when_19(mj_view *v) {
     (void)v;
     return (int64_t)(((((v->shape) == (MJ_SHAPE_HONORS_AND_KNITTED))) && (((({ int64_t _r1 = 0; for (int _i3 = 0; _i3 < v->n_tiles; _i3++) { const mj_tile *_it4 = &v->tiles[_i3]; if ((_it4)->is_honor) { _r1++; } } _r1; })) == (INT64_C(7))))));
 }
 
-/* specs/gb_mcr.yaml:537 scoring.patterns.all_even_pungs.when
+/* specs/gb_mcr.yaml:538 scoring.patterns.all_even_pungs.when
  * spec: shape == 'standard' and all(g.is_triplet for g in sets) and all(g.suit != 'z' and g.number % 2 == 0 for g in groups) */
 static MJ_MAYBE_UNUSED int64_t gb_mcr_when_20(mj_view *v) {
     (void)v;
     return (int64_t)(((((v->shape) == (MJ_SHAPE_STANDARD))) && ({ int _r1 = 1; for (int _i3 = 0; _i3 < v->n_sets; _i3++) { const mj_group *_it4 = v->sets[_i3]; if (!((_it4)->is_triplet)) { _r1 = 0; goto _end2; } } _end2: ; _r1; }) && ({ int _r5 = 1; for (int _i7 = 0; _i7 < v->n_groups; _i7++) { const mj_group *_it8 = v->groups[_i7]; if (!((((((_it8)->suit) != (MJ_SUIT_Z))) && (((mj_mod(&v->overflow, ((int64_t)((_it8)->number)), ((int64_t)(INT64_C(2))))) == (INT64_C(0))))))) { _r5 = 0; goto _end6; } } _end6: ; _r5; })));
 }
 
-/* specs/gb_mcr.yaml:554 scoring.patterns.full_flush.when
+/* specs/gb_mcr.yaml:555 scoring.patterns.full_flush.when
  * spec: len(suits) == 1 and 'z' not in suits */
 static MJ_MAYBE_UNUSED int64_t gb_mcr_when_21(mj_view *v) {
     (void)v;
     return (int64_t)(((((mj_popcount(v->suits)) == (INT64_C(1)))) && ((!({ int64_t _x1 = (int64_t)(MJ_SUIT_Z); (_x1 >= 0 && _x1 < 64 && ((((uint64_t)v->suits) >> _x1) & 1u)); })))));
 }
 
-/* specs/gb_mcr.yaml:572 scoring.patterns.pure_triple_chow.when
+/* specs/gb_mcr.yaml:573 scoring.patterns.pure_triple_chow.when
  * spec: a.suit == b.suit == c.suit and a.number == b.number == c.number */
 static MJ_MAYBE_UNUSED int64_t gb_mcr_when_22(mj_view *v) {
     (void)v;
     return (int64_t)((((((v->members[0])->suit) == ((v->members[1])->suit)) && (((v->members[1])->suit) == ((v->members[2])->suit))) && ((((v->members[0])->number) == ((v->members[1])->number)) && (((v->members[1])->number) == ((v->members[2])->number)))));
 }
 
-/* specs/gb_mcr.yaml:590 scoring.patterns.pure_shifted_pungs.when
+/* specs/gb_mcr.yaml:591 scoring.patterns.pure_shifted_pungs.when
  * spec: a.suit != 'z' and a.suit == b.suit == c.suit and b.number == a.number + 1 and c.number == b.number + 1 */
 static MJ_MAYBE_UNUSED int64_t gb_mcr_when_23(mj_view *v) {
     (void)v;
     return (int64_t)((((((v->members[0])->suit) != (MJ_SUIT_Z))) && ((((v->members[0])->suit) == ((v->members[1])->suit)) && (((v->members[1])->suit) == ((v->members[2])->suit))) && ((((v->members[1])->number) == (mj_add(&v->overflow, ((int64_t)((v->members[0])->number)), ((int64_t)(INT64_C(1))))))) && ((((v->members[2])->number) == (mj_add(&v->overflow, ((int64_t)((v->members[1])->number)), ((int64_t)(INT64_C(1)))))))));
 }
 
-/* specs/gb_mcr.yaml:606 scoring.patterns.upper_tiles.when
+/* specs/gb_mcr.yaml:607 scoring.patterns.upper_tiles.when
  * spec: all(t.is_suited and t.number >= 7 for t in tiles) */
 static MJ_MAYBE_UNUSED int64_t gb_mcr_when_24(mj_view *v) {
     (void)v;
     return (int64_t)(({ int _r1 = 1; for (int _i3 = 0; _i3 < v->n_tiles; _i3++) { const mj_tile *_it4 = &v->tiles[_i3]; if (!(((_it4)->is_suited && ((((_it4)->number) >= (INT64_C(7))))))) { _r1 = 0; goto _end2; } } _end2: ; _r1; }));
 }
 
-/* specs/gb_mcr.yaml:623 scoring.patterns.middle_tiles.when
+/* specs/gb_mcr.yaml:624 scoring.patterns.middle_tiles.when
  * spec: all(t.is_suited and 4 <= t.number <= 6 for t in tiles) */
 static MJ_MAYBE_UNUSED int64_t gb_mcr_when_25(mj_view *v) {
     (void)v;
     return (int64_t)(({ int _r1 = 1; for (int _i3 = 0; _i3 < v->n_tiles; _i3++) { const mj_tile *_it4 = &v->tiles[_i3]; if (!(((_it4)->is_suited && (((INT64_C(4)) <= ((_it4)->number)) && (((_it4)->number) <= (INT64_C(6))))))) { _r1 = 0; goto _end2; } } _end2: ; _r1; }));
 }
 
-/* specs/gb_mcr.yaml:640 scoring.patterns.lower_tiles.when
+/* specs/gb_mcr.yaml:641 scoring.patterns.lower_tiles.when
  * spec: all(t.is_suited and t.number <= 3 for t in tiles) */
 static MJ_MAYBE_UNUSED int64_t gb_mcr_when_26(mj_view *v) {
     (void)v;
     return (int64_t)(({ int _r1 = 1; for (int _i3 = 0; _i3 < v->n_tiles; _i3++) { const mj_tile *_it4 = &v->tiles[_i3]; if (!(((_it4)->is_suited && ((((_it4)->number) <= (INT64_C(3))))))) { _r1 = 0; goto _end2; } } _end2: ; _r1; }));
 }
 
-/* specs/gb_mcr.yaml:658 scoring.patterns.pure_straight.when
+/* specs/gb_mcr.yaml:659 scoring.patterns.pure_straight.when
  * spec: a.suit == b.suit == c.suit and a.number == 1 and b.number == 4 and c.number == 7 */
 static MJ_MAYBE_UNUSED int64_t gb_mcr_when_27(mj_view *v) {
     (void)v;
     return (int64_t)((((((v->members[0])->suit) == ((v->members[1])->suit)) && (((v->members[1])->suit) == ((v->members[2])->suit))) && ((((v->members[0])->number) == (INT64_C(1)))) && ((((v->members[1])->number) == (INT64_C(4)))) && ((((v->members[2])->number) == (INT64_C(7))))));
 }
 
-/* specs/gb_mcr.yaml:675 scoring.patterns.three_suited_terminal_chows.when
+/* specs/gb_mcr.yaml:676 scoring.patterns.three_suited_terminal_chows.when
  * spec: shape == 'standard' and pair is not None and pair.suit != 'z' and pair.number == 5 and all(g.is_sequence and g.suit != pair.suit for g in sets) and len({g.suit for g in sets if g.number == 1}) == 2 and len({g.suit for g in sets if g.number == 7}) == 2 */
 static MJ_MAYBE_UNUSED int64_t gb_mcr_when_28(mj_view *v) {
     (void)v;
     return (int64_t)(((((v->shape) == (MJ_SHAPE_STANDARD))) && (((v->pair) != NULL)) && ((((v->pair)->suit) != (MJ_SUIT_Z))) && ((((v->pair)->number) == (INT64_C(5)))) && ({ int _r1 = 1; for (int _i3 = 0; _i3 < v->n_sets; _i3++) { const mj_group *_it4 = v->sets[_i3]; if (!(((_it4)->is_sequence && ((((_it4)->suit) != ((v->pair)->suit)))))) { _r1 = 0; goto _end2; } } _end2: ; _r1; }) && (((mj_popcount(({ uint64_t _m5 = 0; for (int _i7 = 0; _i7 < v->n_sets; _i7++) { const mj_group *_it8 = v->sets[_i7]; if (((((_it8)->number) == (INT64_C(1))))) { { int64_t _x6 = (int64_t)((_it8)->suit); if (_x6 < 0 || _x6 > 63) v->overflow = 1; else _m5 |= UINT64_C(1) << _x6; } } } _m5; }))) == (INT64_C(2)))) && (((mj_popcount(({ uint64_t _m9 = 0; for (int _i11 = 0; _i11 < v->n_sets; _i11++) { const mj_group *_it12 = v->sets[_i11]; if (((((_it12)->number) == (INT64_C(7))))) { { int64_t _x10 = (int64_t)((_it12)->suit); if (_x10 < 0 || _x10 > 63) v->overflow = 1; else _m9 |= UINT64_C(1) << _x10; } } } _m9; }))) == (INT64_C(2))))));
 }
 
-/* specs/gb_mcr.yaml:693 scoring.patterns.pure_shifted_chows.when
+/* specs/gb_mcr.yaml:694 scoring.patterns.pure_shifted_chows.when
  * spec: a.suit == b.suit == c.suit and b.number - a.number in (1, 2) and c.number - b.number == b.number - a.number */
 static MJ_MAYBE_UNUSED int64_t gb_mcr_when_29(mj_view *v) {
     (void)v;
     return (int64_t)((((((v->members[0])->suit) == ((v->members[1])->suit)) && (((v->members[1])->suit) == ((v->members[2])->suit))) && (({ int64_t _x1 = (int64_t)(mj_sub(&v->overflow, ((int64_t)((v->members[1])->number)), ((int64_t)((v->members[0])->number)))); (_x1 == (INT64_C(1)) || _x1 == (INT64_C(2))); })) && (((mj_sub(&v->overflow, ((int64_t)((v->members[2])->number)), ((int64_t)((v->members[1])->number)))) == (mj_sub(&v->overflow, ((int64_t)((v->members[1])->number)), ((int64_t)((v->members[0])->number))))))));
 }
 
-/* specs/gb_mcr.yaml:709 scoring.patterns.all_fives.when
+/* specs/gb_mcr.yaml:710 scoring.patterns.all_fives.when
  * spec: shape == 'standard' and all(g.suit != 'z' and (g.number >= 3 and g.number <= 5 if g.is_sequence else g.number == 5) for g in groups) */
 static MJ_MAYBE_UNUSED int64_t gb_mcr_when_30(mj_view *v) {
     (void)v;
     return (int64_t)(((((v->shape) == (MJ_SHAPE_STANDARD))) && ({ int _r1 = 1; for (int _i3 = 0; _i3 < v->n_groups; _i3++) { const mj_group *_it4 = v->groups[_i3]; if (!((((((_it4)->suit) != (MJ_SUIT_Z))) && (((_it4)->is_sequence) ? ((((((_it4)->number) >= (INT64_C(3)))) && ((((_it4)->number) <= (INT64_C(5)))))) : (((((_it4)->number) == (INT64_C(5))))))))) { _r1 = 0; goto _end2; } } _end2: ; _r1; })));
 }
 
-/* specs/gb_mcr.yaml:727 scoring.patterns.triple_pung.when
+/* specs/gb_mcr.yaml:728 scoring.patterns.triple_pung.when
  * spec: all(g.suit != 'z' for g in members) and len({g.suit for g in members}) == 3 and a.number == b.number == c.number */
 static MJ_MAYBE_UNUSED int64_t gb_mcr_when_31(mj_view *v) {
     (void)v;
     return (int64_t)((({ int _r1 = 1; for (int _i3 = 0; _i3 < v->n_members; _i3++) { const mj_group *_it4 = v->members[_i3]; if (!(((((_it4)->suit) != (MJ_SUIT_Z))))) { _r1 = 0; goto _end2; } } _end2: ; _r1; }) && (((mj_popcount(({ uint64_t _m5 = 0; for (int _i7 = 0; _i7 < v->n_members; _i7++) { const mj_group *_it8 = v->members[_i7]; { int64_t _x6 = (int64_t)((_it8)->suit); if (_x6 < 0 || _x6 > 63) v->overflow = 1; else _m5 |= UINT64_C(1) << _x6; } } _m5; }))) == (INT64_C(3)))) && ((((v->members[0])->number) == ((v->members[1])->number)) && (((v->members[1])->number) == ((v->members[2])->number)))));
 }
 
-/* specs/gb_mcr.yaml:744 scoring.patterns.three_concealed_pungs.when
+/* specs/gb_mcr.yaml:745 scoring.patterns.three_concealed_pungs.when
  * spec: concealed_triplets == 3 */
 static MJ_MAYBE_UNUSED int64_t gb_mcr_when_32(mj_view *v) {
     (void)v;
     return (int64_t)((((v->concealed_triplets) == (INT64_C(3)))));
 }
 
-/* specs/gb_mcr.yaml:760 scoring.patterns.lesser_honors_and_knitted_tiles.when
+/* specs/gb_mcr.yaml:761 scoring.patterns.lesser_honors_and_knitted_tiles.when
  * spec: shape == 'honors_and_knitted' */
 static MJ_MAYBE_UNUSED int64_t gb_mcr_when_33(mj_view *v) {
     (void)v;
     return (int64_t)((((v->shape) == (MJ_SHAPE_HONORS_AND_KNITTED))));
 }
 
-/* specs/gb_mcr.yaml:777 scoring.patterns.knitted_straight.when
+/* specs/gb_mcr.yaml:778 scoring.patterns.knitted_straight.when
  * spec: shape == 'knitted_straight' or (shape == 'honors_and_knitted' and len([t for t in tiles if t.is_suited]) == 9) */
 static MJ_MAYBE_UNUSED int64_t gb_mcr_when_34(mj_view *v) {
     (void)v;
     return (int64_t)(((((v->shape) == (MJ_SHAPE_KNITTED_STRAIGHT))) || ((((v->shape) == (MJ_SHAPE_HONORS_AND_KNITTED))) && (((({ int64_t _r1 = 0; for (int _i3 = 0; _i3 < v->n_tiles; _i3++) { const mj_tile *_it4 = &v->tiles[_i3]; if ((_it4)->is_suited) { _r1++; } } _r1; })) == (INT64_C(9)))))));
 }
 
-/* specs/gb_mcr.yaml:793 scoring.patterns.upper_four.when
+/* specs/gb_mcr.yaml:794 scoring.patterns.upper_four.when
  * spec: all(t.is_suited and t.number >= 6 for t in tiles) */
 static MJ_MAYBE_UNUSED int64_t gb_mcr_when_35(mj_view *v) {
     (void)v;
     return (int64_t)(({ int _r1 = 1; for (int _i3 = 0; _i3 < v->n_tiles; _i3++) { const mj_tile *_it4 = &v->tiles[_i3]; if (!(((_it4)->is_suited && ((((_it4)->number) >= (INT64_C(6))))))) { _r1 = 0; goto _end2; } } _end2: ; _r1; }));
 }
 
-/* specs/gb_mcr.yaml:810 scoring.patterns.lower_four.when
+/* specs/gb_mcr.yaml:811 scoring.patterns.lower_four.when
  * spec: all(t.is_suited and t.number <= 4 for t in tiles) */
 static MJ_MAYBE_UNUSED int64_t gb_mcr_when_36(mj_view *v) {
     (void)v;
     return (int64_t)(({ int _r1 = 1; for (int _i3 = 0; _i3 < v->n_tiles; _i3++) { const mj_tile *_it4 = &v->tiles[_i3]; if (!(((_it4)->is_suited && ((((_it4)->number) <= (INT64_C(4))))))) { _r1 = 0; goto _end2; } } _end2: ; _r1; }));
 }
 
-/* specs/gb_mcr.yaml:846 scoring.patterns.mixed_straight.when
+/* specs/gb_mcr.yaml:847 scoring.patterns.mixed_straight.when
  * spec: len({g.suit for g in members}) == 3 and {g.number for g in members} == {1, 4, 7} */
 static MJ_MAYBE_UNUSED int64_t gb_mcr_when_38(mj_view *v) {
     (void)v;
     return (int64_t)(((((mj_popcount(({ uint64_t _m1 = 0; for (int _i3 = 0; _i3 < v->n_members; _i3++) { const mj_group *_it4 = v->members[_i3]; { int64_t _x2 = (int64_t)((_it4)->suit); if (_x2 < 0 || _x2 > 63) v->overflow = 1; else _m1 |= UINT64_C(1) << _x2; } } _m1; }))) == (INT64_C(3)))) && (((({ uint64_t _m5 = 0; for (int _i7 = 0; _i7 < v->n_members; _i7++) { const mj_group *_it8 = v->members[_i7]; { int64_t _x6 = (int64_t)((_it8)->number); if (_x6 < 0 || _x6 > 63) v->overflow = 1; else _m5 |= UINT64_C(1) << _x6; } } _m5; })) == (UINT64_C(0x92))))));
 }
 
-/* specs/gb_mcr.yaml:862 scoring.patterns.reversible_tiles.when
+/* specs/gb_mcr.yaml:863 scoring.patterns.reversible_tiles.when
  * spec: all((t.suit == 'p' and t.number in (1, 2, 3, 4, 5, 8, 9)) or (t.suit == 's' and t.number in (2, 4, 5, 6, 8, 9)) or (t.suit == 'z' and t.number == 5) for t in tiles) */
 static MJ_MAYBE_UNUSED int64_t gb_mcr_when_39(mj_view *v) {
     (void)v;
     return (int64_t)(({ int _r1 = 1; for (int _i3 = 0; _i3 < v->n_tiles; _i3++) { const mj_tile *_it4 = &v->tiles[_i3]; if (!(((((((_it4)->suit) == (MJ_SUIT_P))) && (({ int64_t _x5 = (int64_t)((_it4)->number); (_x5 == (INT64_C(1)) || _x5 == (INT64_C(2)) || _x5 == (INT64_C(3)) || _x5 == (INT64_C(4)) || _x5 == (INT64_C(5)) || _x5 == (INT64_C(8)) || _x5 == (INT64_C(9))); }))) || (((((_it4)->suit) == (MJ_SUIT_S))) && (({ int64_t _x6 = (int64_t)((_it4)->number); (_x6 == (INT64_C(2)) || _x6 == (INT64_C(4)) || _x6 == (INT64_C(5)) || _x6 == (INT64_C(6)) || _x6 == (INT64_C(8)) || _x6 == (INT64_C(9))); }))) || (((((_it4)->suit) == (MJ_SUIT_Z))) && ((((_it4)->number) == (INT64_C(5)))))))) { _r1 = 0; goto _end2; } } _end2: ; _r1; }));
 }
 
-/* specs/gb_mcr.yaml:880 scoring.patterns.mixed_triple_chow.when
+/* specs/gb_mcr.yaml:881 scoring.patterns.mixed_triple_chow.when
  * spec: len({g.suit for g in members}) == 3 and a.number == b.number == c.number */
 static MJ_MAYBE_UNUSED int64_t gb_mcr_when_40(mj_view *v) {
     (void)v;
     return (int64_t)(((((mj_popcount(({ uint64_t _m1 = 0; for (int _i3 = 0; _i3 < v->n_members; _i3++) { const mj_group *_it4 = v->members[_i3]; { int64_t _x2 = (int64_t)((_it4)->suit); if (_x2 < 0 || _x2 > 63) v->overflow = 1; else _m1 |= UINT64_C(1) << _x2; } } _m1; }))) == (INT64_C(3)))) && ((((v->members[0])->number) == ((v->members[1])->number)) && (((v->members[1])->number) == ((v->members[2])->number)))));
 }
 
-/* specs/gb_mcr.yaml:898 scoring.patterns.mixed_shifted_pungs.when
+/* specs/gb_mcr.yaml:899 scoring.patterns.mixed_shifted_pungs.when
  * spec: all(g.suit != 'z' for g in members) and len({g.suit for g in members}) == 3 and len({g.number for g in members}) == 3 and max(g.number for g in members) - min(g.number for g in members) == 2 */
 static MJ_MAYBE_UNUSED int64_t gb_mcr_when_41(mj_view *v) {
     (void)v;
     return (int64_t)((({ int _r1 = 1; for (int _i3 = 0; _i3 < v->n_members; _i3++) { const mj_group *_it4 = v->members[_i3]; if (!(((((_it4)->suit) != (MJ_SUIT_Z))))) { _r1 = 0; goto _end2; } } _end2: ; _r1; }) && (((mj_popcount(({ uint64_t _m5 = 0; for (int _i7 = 0; _i7 < v->n_members; _i7++) { const mj_group *_it8 = v->members[_i7]; { int64_t _x6 = (int64_t)((_it8)->suit); if (_x6 < 0 || _x6 > 63) v->overflow = 1; else _m5 |= UINT64_C(1) << _x6; } } _m5; }))) == (INT64_C(3)))) && (((mj_popcount(({ uint64_t _m9 = 0; for (int _i11 = 0; _i11 < v->n_members; _i11++) { const mj_group *_it12 = v->members[_i11]; { int64_t _x10 = (int64_t)((_it12)->number); if (_x10 < 0 || _x10 > 63) v->overflow = 1; else _m9 |= UINT64_C(1) << _x10; } } _m9; }))) == (INT64_C(3)))) && (((mj_sub(&v->overflow, ((int64_t)(({ int64_t _r13 = 0; int _have15 = 0; for (int _i17 = 0; _i17 < v->n_members; _i17++) { const mj_group *_it18 = v->members[_i17]; { int64_t _x16 = (int64_t)((_it18)->number); if (!_have15 || _x16 > _r13) { _r13 = _x16; _have15 = 1; } } } if (!_have15) v->overflow = 1; _r13; }))), ((int64_t)(({ int64_t _r19 = 0; int _have21 = 0; for (int _i23 = 0; _i23 < v->n_members; _i23++) { const mj_group *_it24 = v->members[_i23]; { int64_t _x22 = (int64_t)((_it24)->number); if (!_have21 || _x22 < _r19) { _r19 = _x22; _have21 = 1; } } } if (!_have21) v->overflow = 1; _r19; }))))) == (INT64_C(2))))));
 }
 
-/* specs/gb_mcr.yaml:914 scoring.patterns.chicken_hand.when
+/* specs/gb_mcr.yaml:915 scoring.patterns.chicken_hand.when
  * spec: True */
 static MJ_MAYBE_UNUSED int64_t gb_mcr_when_42(mj_view *v) {
     (void)v;
     return (int64_t)(1);
 }
 
-/* specs/gb_mcr.yaml:931 scoring.patterns.last_tile_draw.when
+/* specs/gb_mcr.yaml:932 scoring.patterns.last_tile_draw.when
  * spec: tsumo and last_tile */
 static MJ_MAYBE_UNUSED int64_t gb_mcr_when_43(mj_view *v) {
     (void)v;
     return (int64_t)((v->tsumo && v->last_tile));
 }
 
-/* specs/gb_mcr.yaml:948 scoring.patterns.last_tile_claim.when
+/* specs/gb_mcr.yaml:949 scoring.patterns.last_tile_claim.when
  * spec: ron and last_tile */
 static MJ_MAYBE_UNUSED int64_t gb_mcr_when_44(mj_view *v) {
     (void)v;
     return (int64_t)((v->ron && v->last_tile));
 }
 
-/* specs/gb_mcr.yaml:964 scoring.patterns.out_with_replacement_tile.when
+/* specs/gb_mcr.yaml:965 scoring.patterns.out_with_replacement_tile.when
  * spec: tsumo and after_kong and any(g.is_kong for g in melds) */
 static MJ_MAYBE_UNUSED int64_t gb_mcr_when_45(mj_view *v) {
     (void)v;
     return (int64_t)((v->tsumo && v->after_kong && ({ int _r1 = 0; for (int _i3 = 0; _i3 < v->n_melds; _i3++) { const mj_group *_it4 = v->melds[_i3]; if ((_it4)->is_kong) { _r1 = 1; goto _end2; } } _end2: ; _r1; })));
 }
 
-/* specs/gb_mcr.yaml:981 scoring.patterns.robbing_the_kong.when
+/* specs/gb_mcr.yaml:982 scoring.patterns.robbing_the_kong.when
  * spec: ron and robbing_kong and count_of(win_tile.suit, win_tile.number) == 1 */
 static MJ_MAYBE_UNUSED int64_t gb_mcr_when_46(mj_view *v) {
     (void)v;
     return (int64_t)((v->ron && v->robbing_kong && (((mj_count_in(v->counts, (int)(((&v->win_tile))->suit), ((int64_t)(((&v->win_tile))->number)))) == (INT64_C(1))))));
 }
 
-/* specs/gb_mcr.yaml:998 scoring.patterns.all_pungs.when
+/* specs/gb_mcr.yaml:999 scoring.patterns.all_pungs.when
  * spec: shape == 'standard' and all(g.is_triplet for g in sets) */
 static MJ_MAYBE_UNUSED int64_t gb_mcr_when_47(mj_view *v) {
     (void)v;
     return (int64_t)(((((v->shape) == (MJ_SHAPE_STANDARD))) && ({ int _r1 = 1; for (int _i3 = 0; _i3 < v->n_sets; _i3++) { const mj_group *_it4 = v->sets[_i3]; if (!((_it4)->is_triplet)) { _r1 = 0; goto _end2; } } _end2: ; _r1; })));
 }
 
-/* specs/gb_mcr.yaml:1014 scoring.patterns.half_flush.when
+/* specs/gb_mcr.yaml:1015 scoring.patterns.half_flush.when
  * spec: len(suits) == 2 and 'z' in suits */
 static MJ_MAYBE_UNUSED int64_t gb_mcr_when_48(mj_view *v) {
     (void)v;
     return (int64_t)(((((mj_popcount(v->suits)) == (INT64_C(2)))) && (({ int64_t _x1 = (int64_t)(MJ_SUIT_Z); (_x1 >= 0 && _x1 < 64 && ((((uint64_t)v->suits) >> _x1) & 1u)); }))));
 }
 
-/* specs/gb_mcr.yaml:1031 scoring.patterns.mixed_shifted_chows.when
+/* specs/gb_mcr.yaml:1032 scoring.patterns.mixed_shifted_chows.when
  * spec: len({g.suit for g in members}) == 3 and len({g.number for g in members}) == 3 and max(g.number for g in members) - min(g.number for g in members) == 2 */
 static MJ_MAYBE_UNUSED int64_t gb_mcr_when_49(mj_view *v) {
     (void)v;
     return (int64_t)(((((mj_popcount(({ uint64_t _m1 = 0; for (int _i3 = 0; _i3 < v->n_members; _i3++) { const mj_group *_it4 = v->members[_i3]; { int64_t _x2 = (int64_t)((_it4)->suit); if (_x2 < 0 || _x2 > 63) v->overflow = 1; else _m1 |= UINT64_C(1) << _x2; } } _m1; }))) == (INT64_C(3)))) && (((mj_popcount(({ uint64_t _m5 = 0; for (int _i7 = 0; _i7 < v->n_members; _i7++) { const mj_group *_it8 = v->members[_i7]; { int64_t _x6 = (int64_t)((_it8)->number); if (_x6 < 0 || _x6 > 63) v->overflow = 1; else _m5 |= UINT64_C(1) << _x6; } } _m5; }))) == (INT64_C(3)))) && (((mj_sub(&v->overflow, ((int64_t)(({ int64_t _r9 = 0; int _have11 = 0; for (int _i13 = 0; _i13 < v->n_members; _i13++) { const mj_group *_it14 = v->members[_i13]; { int64_t _x12 = (int64_t)((_it14)->number); if (!_have11 || _x12 > _r9) { _r9 = _x12; _have11 = 1; } } } if (!_have11) v->overflow = 1; _r9; }))), ((int64_t)(({ int64_t _r15 = 0; int _have17 = 0; for (int _i19 = 0; _i19 < v->n_members; _i19++) { const mj_group *_it20 = v->members[_i19]; { int64_t _x18 = (int64_t)((_it20)->number); if (!_have17 || _x18 < _r15) { _r15 = _x18; _have17 = 1; } } } if (!_have17) v->overflow = 1; _r15; }))))) == (INT64_C(2))))));
 }
 
-/* specs/gb_mcr.yaml:1047 scoring.patterns.all_types.when
+/* specs/gb_mcr.yaml:1048 scoring.patterns.all_types.when
  * spec: len(suits) == 4 and any(t.is_wind for t in tiles) and any(t.is_dragon for t in tiles) */
 static MJ_MAYBE_UNUSED int64_t gb_mcr_when_50(mj_view *v) {
     (void)v;
     return (int64_t)(((((mj_popcount(v->suits)) == (INT64_C(4)))) && ({ int _r1 = 0; for (int _i3 = 0; _i3 < v->n_tiles; _i3++) { const mj_tile *_it4 = &v->tiles[_i3]; if ((_it4)->is_wind) { _r1 = 1; goto _end2; } } _end2: ; _r1; }) && ({ int _r5 = 0; for (int _i7 = 0; _i7 < v->n_tiles; _i7++) { const mj_tile *_it8 = &v->tiles[_i7]; if ((_it8)->is_dragon) { _r5 = 1; goto _end6; } } _end6: ; _r5; })));
 }
 
-/* specs/gb_mcr.yaml:1063 scoring.patterns.melded_hand.when
+/* specs/gb_mcr.yaml:1064 scoring.patterns.melded_hand.when
  * spec: ron and len([g for g in melds if not g.concealed]) == 4 */
 static MJ_MAYBE_UNUSED int64_t gb_mcr_when_51(mj_view *v) {
     (void)v;
     return (int64_t)((v->ron && (((({ int64_t _r1 = 0; for (int _i3 = 0; _i3 < v->n_melds; _i3++) { const mj_group *_it4 = v->melds[_i3]; if ((!(_it4)->concealed)) { _r1++; } } _r1; })) == (INT64_C(4))))));
 }
 
-/* specs/gb_mcr.yaml:1080 scoring.patterns.two_concealed_kongs.when
+/* specs/gb_mcr.yaml:1081 scoring.patterns.two_concealed_kongs.when
  * spec: len([g for g in melds if g.is_kong]) == 2 and len([g for g in melds if g.is_kong and g.concealed]) == 2 */
 static MJ_MAYBE_UNUSED int64_t gb_mcr_when_52(mj_view *v) {
     (void)v;
     return (int64_t)(((((({ int64_t _r1 = 0; for (int _i3 = 0; _i3 < v->n_melds; _i3++) { const mj_group *_it4 = v->melds[_i3]; if ((_it4)->is_kong) { _r1++; } } _r1; })) == (INT64_C(2)))) && (((({ int64_t _r5 = 0; for (int _i7 = 0; _i7 < v->n_melds; _i7++) { const mj_group *_it8 = v->melds[_i7]; if (((_it8)->is_kong && (_it8)->concealed)) { _r5++; } } _r5; })) == (INT64_C(2))))));
 }
 
-/* specs/gb_mcr.yaml:1113 scoring.patterns.two_dragon_pungs.when
+/* specs/gb_mcr.yaml:1114 scoring.patterns.two_dragon_pungs.when
  * spec: a.is_dragon and b.is_dragon */
 static MJ_MAYBE_UNUSED int64_t gb_mcr_when_53(mj_view *v) {
     (void)v;
     return (int64_t)(((v->members[0])->is_dragon && (v->members[1])->is_dragon));
 }
 
-/* specs/gb_mcr.yaml:1130 scoring.patterns.outside_hand.when
+/* specs/gb_mcr.yaml:1131 scoring.patterns.outside_hand.when
  * spec: shape == 'standard' and all(g.has_terminal_or_honor for g in groups) */
 static MJ_MAYBE_UNUSED int64_t gb_mcr_when_54(mj_view *v) {
     (void)v;
     return (int64_t)(((((v->shape) == (MJ_SHAPE_STANDARD))) && ({ int _r1 = 1; for (int _i3 = 0; _i3 < v->n_groups; _i3++) { const mj_group *_it4 = v->groups[_i3]; if (!((_it4)->has_terminal_or_honor)) { _r1 = 0; goto _end2; } } _end2: ; _r1; })));
 }
 
-/* specs/gb_mcr.yaml:1146 scoring.patterns.fully_concealed_hand.when
+/* specs/gb_mcr.yaml:1147 scoring.patterns.fully_concealed_hand.when
  * spec: tsumo and is_closed */
 static MJ_MAYBE_UNUSED int64_t gb_mcr_when_55(mj_view *v) {
     (void)v;
     return (int64_t)((v->tsumo && v->is_closed));
 }
 
-/* specs/gb_mcr.yaml:1163 scoring.patterns.two_melded_kongs.when
+/* specs/gb_mcr.yaml:1164 scoring.patterns.two_melded_kongs.when
  * spec: len([g for g in melds if g.is_kong]) == 2 and len([g for g in melds if g.is_kong and g.concealed]) <= 1 */
 static MJ_MAYBE_UNUSED int64_t gb_mcr_when_56(mj_view *v) {
     (void)v;
     return (int64_t)(((((({ int64_t _r1 = 0; for (int _i3 = 0; _i3 < v->n_melds; _i3++) { const mj_group *_it4 = v->melds[_i3]; if ((_it4)->is_kong) { _r1++; } } _r1; })) == (INT64_C(2)))) && (((({ int64_t _r5 = 0; for (int _i7 = 0; _i7 < v->n_melds; _i7++) { const mj_group *_it8 = v->melds[_i7]; if (((_it8)->is_kong && (_it8)->concealed)) { _r5++; } } _r5; })) <= (INT64_C(1))))));
 }
 
-/* specs/gb_mcr.yaml:1179 scoring.patterns.last_tile.when
+/* specs/gb_mcr.yaml:1180 scoring.patterns.last_tile.when
  * spec: (fourth_tile and concealed_count_of(win_tile.suit, win_tile.number) == 1) or count_of(win_tile.suit, win_tile.number) - concealed_count_of(win_tile.suit, win_tile.number) == 3 */
 static MJ_MAYBE_UNUSED int64_t gb_mcr_when_57(mj_view *v) {
     (void)v;
     return (int64_t)(((v->fourth_tile && (((mj_count_in(v->concealed_counts, (int)(((&v->win_tile))->suit), ((int64_t)(((&v->win_tile))->number)))) == (INT64_C(1))))) || (((mj_sub(&v->overflow, ((int64_t)(mj_count_in(v->counts, (int)(((&v->win_tile))->suit), ((int64_t)(((&v->win_tile))->number))))), ((int64_t)(mj_count_in(v->concealed_counts, (int)(((&v->win_tile))->suit), ((int64_t)(((&v->win_tile))->number))))))) == (INT64_C(3))))));
 }
 
-/* specs/gb_mcr.yaml:1196 scoring.patterns.dragon_pung.when
+/* specs/gb_mcr.yaml:1197 scoring.patterns.dragon_pung.when
  * spec: a.is_dragon */
 static MJ_MAYBE_UNUSED int64_t gb_mcr_when_58(mj_view *v) {
     (void)v;
     return (int64_t)((v->members[0])->is_dragon);
 }
 
-/* specs/gb_mcr.yaml:1213 scoring.patterns.prevalent_wind.when
+/* specs/gb_mcr.yaml:1214 scoring.patterns.prevalent_wind.when
  * spec: a.wind is not None and a.wind == round_wind */
 static MJ_MAYBE_UNUSED int64_t gb_mcr_when_59(mj_view *v) {
     (void)v;
     return (int64_t)((((((v->members[0])->wind) != MJ_NONE)) && ((((v->members[0])->wind) == (v->round_wind)))));
 }
 
-/* specs/gb_mcr.yaml:1231 scoring.patterns.seat_wind.when
+/* specs/gb_mcr.yaml:1232 scoring.patterns.seat_wind.when
  * spec: a.wind is not None and a.wind == seat_wind */
 static MJ_MAYBE_UNUSED int64_t gb_mcr_when_60(mj_view *v) {
     (void)v;
     return (int64_t)((((((v->members[0])->wind) != MJ_NONE)) && ((((v->members[0])->wind) == (v->seat_wind)))));
 }
 
-/* specs/gb_mcr.yaml:1248 scoring.patterns.concealed_hand.when
+/* specs/gb_mcr.yaml:1249 scoring.patterns.concealed_hand.when
  * spec: ron and is_closed */
 static MJ_MAYBE_UNUSED int64_t gb_mcr_when_61(mj_view *v) {
     (void)v;
     return (int64_t)((v->ron && v->is_closed));
 }
 
-/* specs/gb_mcr.yaml:1264 scoring.patterns.all_chows.when
+/* specs/gb_mcr.yaml:1265 scoring.patterns.all_chows.when
  * spec: shape in ('standard', 'knitted_straight') and all(g.is_sequence for g in sets) and pair is not None and pair.suit != 'z' */
 static MJ_MAYBE_UNUSED int64_t gb_mcr_when_62(mj_view *v) {
     (void)v;
     return (int64_t)(((({ int64_t _x1 = (int64_t)(v->shape); (_x1 == (MJ_SHAPE_STANDARD) || _x1 == (MJ_SHAPE_KNITTED_STRAIGHT)); })) && ({ int _r2 = 1; for (int _i4 = 0; _i4 < v->n_sets; _i4++) { const mj_group *_it5 = v->sets[_i4]; if (!((_it5)->is_sequence)) { _r2 = 0; goto _end3; } } _end3: ; _r2; }) && (((v->pair) != NULL)) && ((((v->pair)->suit) != (MJ_SUIT_Z)))));
 }
 
-/* specs/gb_mcr.yaml:1281 scoring.patterns.tile_hog.count
+/* specs/gb_mcr.yaml:1282 scoring.patterns.tile_hog.count
  * spec: four_of_a_kinds - len([g for g in melds if g.is_kong]) */
 static MJ_MAYBE_UNUSED int64_t gb_mcr_count_63(mj_view *v) {
     (void)v;
     return (int64_t)(mj_sub(&v->overflow, ((int64_t)(v->four_of_a_kinds)), ((int64_t)(({ int64_t _r1 = 0; for (int _i3 = 0; _i3 < v->n_melds; _i3++) { const mj_group *_it4 = v->melds[_i3]; if ((_it4)->is_kong) { _r1++; } } _r1; })))));
 }
 
-/* specs/gb_mcr.yaml:1298 scoring.patterns.double_pung.when
+/* specs/gb_mcr.yaml:1299 scoring.patterns.double_pung.when
  * spec: a.suit != 'z' and b.suit != 'z' and a.suit != b.suit and a.number == b.number */
 static MJ_MAYBE_UNUSED int64_t gb_mcr_when_64(mj_view *v) {
     (void)v;
     return (int64_t)((((((v->members[0])->suit) != (MJ_SUIT_Z))) && ((((v->members[1])->suit) != (MJ_SUIT_Z))) && ((((v->members[0])->suit) != ((v->members[1])->suit))) && ((((v->members[0])->number) == ((v->members[1])->number)))));
 }
 
-/* specs/gb_mcr.yaml:1314 scoring.patterns.two_concealed_pungs.when
+/* specs/gb_mcr.yaml:1315 scoring.patterns.two_concealed_pungs.when
  * spec: concealed_triplets == 2 */
 static MJ_MAYBE_UNUSED int64_t gb_mcr_when_65(mj_view *v) {
     (void)v;
     return (int64_t)((((v->concealed_triplets) == (INT64_C(2)))));
 }
 
-/* specs/gb_mcr.yaml:1330 scoring.patterns.concealed_kong.when
+/* specs/gb_mcr.yaml:1331 scoring.patterns.concealed_kong.when
  * spec: len([g for g in melds if g.is_kong and g.concealed]) == 1 and len([g for g in melds if g.is_kong]) <= 2 */
 static MJ_MAYBE_UNUSED int64_t gb_mcr_when_66(mj_view *v) {
     (void)v;
     return (int64_t)(((((({ int64_t _r1 = 0; for (int _i3 = 0; _i3 < v->n_melds; _i3++) { const mj_group *_it4 = v->melds[_i3]; if (((_it4)->is_kong && (_it4)->concealed)) { _r1++; } } _r1; })) == (INT64_C(1)))) && (((({ int64_t _r5 = 0; for (int _i7 = 0; _i7 < v->n_melds; _i7++) { const mj_group *_it8 = v->melds[_i7]; if ((_it8)->is_kong) { _r5++; } } _r5; })) <= (INT64_C(2))))));
 }
 
-/* specs/gb_mcr.yaml:1346 scoring.patterns.all_simples.when
+/* specs/gb_mcr.yaml:1347 scoring.patterns.all_simples.when
  * spec: all(not t.is_terminal_or_honor for t in tiles) */
 static MJ_MAYBE_UNUSED int64_t gb_mcr_when_67(mj_view *v) {
     (void)v;
     return (int64_t)(({ int _r1 = 1; for (int _i3 = 0; _i3 < v->n_tiles; _i3++) { const mj_tile *_it4 = &v->tiles[_i3]; if (!((!(_it4)->is_terminal_or_honor))) { _r1 = 0; goto _end2; } } _end2: ; _r1; }));
 }
 
-/* specs/gb_mcr.yaml:1364 scoring.patterns.pure_double_chow.when
+/* specs/gb_mcr.yaml:1365 scoring.patterns.pure_double_chow.when
  * spec: a.suit == b.suit and a.number == b.number */
 static MJ_MAYBE_UNUSED int64_t gb_mcr_when_68(mj_view *v) {
     (void)v;
     return (int64_t)((((((v->members[0])->suit) == ((v->members[1])->suit))) && ((((v->members[0])->number) == ((v->members[1])->number)))));
 }
 
-/* specs/gb_mcr.yaml:1381 scoring.patterns.mixed_double_chow.when
+/* specs/gb_mcr.yaml:1382 scoring.patterns.mixed_double_chow.when
  * spec: a.suit != b.suit and a.number == b.number */
 static MJ_MAYBE_UNUSED int64_t gb_mcr_when_69(mj_view *v) {
     (void)v;
     return (int64_t)((((((v->members[0])->suit) != ((v->members[1])->suit))) && ((((v->members[0])->number) == ((v->members[1])->number)))));
 }
 
-/* specs/gb_mcr.yaml:1398 scoring.patterns.short_straight.when
+/* specs/gb_mcr.yaml:1399 scoring.patterns.short_straight.when
  * spec: a.suit == b.suit and b.number == a.number + 3 */
 static MJ_MAYBE_UNUSED int64_t gb_mcr_when_70(mj_view *v) {
     (void)v;
     return (int64_t)((((((v->members[0])->suit) == ((v->members[1])->suit))) && ((((v->members[1])->number) == (mj_add(&v->overflow, ((int64_t)((v->members[0])->number)), ((int64_t)(INT64_C(3)))))))));
 }
 
-/* specs/gb_mcr.yaml:1415 scoring.patterns.two_terminal_chows.when
+/* specs/gb_mcr.yaml:1416 scoring.patterns.two_terminal_chows.when
  * spec: a.suit == b.suit and a.number == 1 and b.number == 7 */
 static MJ_MAYBE_UNUSED int64_t gb_mcr_when_71(mj_view *v) {
     (void)v;
     return (int64_t)((((((v->members[0])->suit) == ((v->members[1])->suit))) && ((((v->members[0])->number) == (INT64_C(1)))) && ((((v->members[1])->number) == (INT64_C(7))))));
 }
 
-/* specs/gb_mcr.yaml:1432 scoring.patterns.pung_of_terminals_or_honors.when
+/* specs/gb_mcr.yaml:1433 scoring.patterns.pung_of_terminals_or_honors.when
  * spec: a.is_wind or (a.suit != 'z' and a.number in (1, 9)) */
 static MJ_MAYBE_UNUSED int64_t gb_mcr_when_72(mj_view *v) {
     (void)v;
     return (int64_t)(((v->members[0])->is_wind || (((((v->members[0])->suit) != (MJ_SUIT_Z))) && (({ int64_t _x1 = (int64_t)((v->members[0])->number); (_x1 == (INT64_C(1)) || _x1 == (INT64_C(9))); })))));
 }
 
-/* specs/gb_mcr.yaml:1448 scoring.patterns.melded_kong.when
+/* specs/gb_mcr.yaml:1449 scoring.patterns.melded_kong.when
  * spec: len([g for g in melds if g.is_kong]) == 1 and len([g for g in melds if g.is_kong and g.concealed]) == 0 */
 static MJ_MAYBE_UNUSED int64_t gb_mcr_when_73(mj_view *v) {
     (void)v;
     return (int64_t)(((((({ int64_t _r1 = 0; for (int _i3 = 0; _i3 < v->n_melds; _i3++) { const mj_group *_it4 = v->melds[_i3]; if ((_it4)->is_kong) { _r1++; } } _r1; })) == (INT64_C(1)))) && (((({ int64_t _r5 = 0; for (int _i7 = 0; _i7 < v->n_melds; _i7++) { const mj_group *_it8 = v->melds[_i7]; if (((_it8)->is_kong && (_it8)->concealed)) { _r5++; } } _r5; })) == (INT64_C(0))))));
 }
 
-/* specs/gb_mcr.yaml:1464 scoring.patterns.one_voided_suit.when
+/* specs/gb_mcr.yaml:1465 scoring.patterns.one_voided_suit.when
  * spec: len({t.suit for t in tiles if t.is_suited}) == 2 */
 static MJ_MAYBE_UNUSED int64_t gb_mcr_when_74(mj_view *v) {
     (void)v;
     return (int64_t)((((mj_popcount(({ uint64_t _m1 = 0; for (int _i3 = 0; _i3 < v->n_tiles; _i3++) { const mj_tile *_it4 = &v->tiles[_i3]; if ((_it4)->is_suited) { { int64_t _x2 = (int64_t)((_it4)->suit); if (_x2 < 0 || _x2 > 63) v->overflow = 1; else _m1 |= UINT64_C(1) << _x2; } } } _m1; }))) == (INT64_C(2)))));
 }
 
-/* specs/gb_mcr.yaml:1480 scoring.patterns.no_honors.when
+/* specs/gb_mcr.yaml:1481 scoring.patterns.no_honors.when
  * spec: 'z' not in suits */
 static MJ_MAYBE_UNUSED int64_t gb_mcr_when_75(mj_view *v) {
     (void)v;
     return (int64_t)(((!({ int64_t _x1 = (int64_t)(MJ_SUIT_Z); (_x1 >= 0 && _x1 < 64 && ((((uint64_t)v->suits) >> _x1) & 1u)); }))));
 }
 
-/* specs/gb_mcr.yaml:1496 scoring.patterns.edge_wait.when
+/* specs/gb_mcr.yaml:1497 scoring.patterns.edge_wait.when
  * spec: wait == 'edge' and only_wait */
 static MJ_MAYBE_UNUSED int64_t gb_mcr_when_76(mj_view *v) {
     (void)v;
     return (int64_t)(((((v->wait) == (MJ_WAIT_EDGE))) && mj_wait_fact(v, &v->only_wait)));
 }
 
-/* specs/gb_mcr.yaml:1512 scoring.patterns.closed_wait.when
+/* specs/gb_mcr.yaml:1513 scoring.patterns.closed_wait.when
  * spec: wait == 'closed' and only_wait */
 static MJ_MAYBE_UNUSED int64_t gb_mcr_when_77(mj_view *v) {
     (void)v;
     return (int64_t)(((((v->wait) == (MJ_WAIT_CLOSED))) && mj_wait_fact(v, &v->only_wait)));
 }
 
-/* specs/gb_mcr.yaml:1528 scoring.patterns.single_wait.when
+/* specs/gb_mcr.yaml:1529 scoring.patterns.single_wait.when
  * spec: wait == 'single' and only_wait */
 static MJ_MAYBE_UNUSED int64_t gb_mcr_when_78(mj_view *v) {
     (void)v;
     return (int64_t)(((((v->wait) == (MJ_WAIT_SINGLE))) && mj_wait_fact(v, &v->only_wait)));
 }
 
-/* specs/gb_mcr.yaml:1544 scoring.patterns.self_drawn.when
+/* specs/gb_mcr.yaml:1545 scoring.patterns.self_drawn.when
  * spec: tsumo */
 static MJ_MAYBE_UNUSED int64_t gb_mcr_when_79(mj_view *v) {
     (void)v;
     return (int64_t)(v->tsumo);
 }
 
-/* specs/gb_mcr.yaml:1560 scoring.patterns.flower_tiles.count
+/* specs/gb_mcr.yaml:1561 scoring.patterns.flower_tiles.count
  * spec: flowers */
 static MJ_MAYBE_UNUSED int64_t gb_mcr_count_80(mj_view *v) {
     (void)v;
     return (int64_t)(v->flowers);
 }
 
-/* specs/gb_mcr.yaml:1579 payments.ron.discarder
+/* specs/gb_mcr.yaml:1580 payments.ron.discarder
  * spec: fan + 8 */
 static MJ_MAYBE_UNUSED int64_t gb_mcr_ron_0(mj_pay *v) {
     (void)v;
     return (int64_t)(mj_add(&v->overflow, ((int64_t)(v->fan)), ((int64_t)(INT64_C(8)))));
 }
 
-/* specs/gb_mcr.yaml:1580 payments.ron.others
+/* specs/gb_mcr.yaml:1581 payments.ron.others
  * spec: 8 */
 static MJ_MAYBE_UNUSED int64_t gb_mcr_ron_1(mj_pay *v) {
     (void)v;
@@ -843,5 +843,5 @@ static MJ_MAYBE_UNUSED const mj_profile gb_mcr_profile = {
 };
 
 #ifdef MJ_NATIVE_MAIN_gb_mcr
-MJ_NATIVE_MODULE(gb_mcr, "58967c8d1800322354bb777427183d04")
+MJ_NATIVE_MODULE(gb_mcr, "8c849ef9775d5d8b35a3cd3cccd02207")
 #endif

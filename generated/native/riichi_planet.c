@@ -21,406 +21,406 @@
 #define MJ_NATIVE_MAIN_riichi_planet
 #endif
 
-/* specs/riichi_planet.yaml:62 scoring.patterns.riichi.when
+/* specs/riichi_planet.yaml:63 scoring.patterns.riichi.when
  * spec: riichi */
 static MJ_MAYBE_UNUSED int64_t riichi_planet_when_0(mj_view *v) {
     (void)v;
     return (int64_t)(v->riichi);
 }
 
-/* specs/riichi_planet.yaml:74 scoring.patterns.double_riichi.when
+/* specs/riichi_planet.yaml:75 scoring.patterns.double_riichi.when
  * spec: double_riichi */
 static MJ_MAYBE_UNUSED int64_t riichi_planet_when_1(mj_view *v) {
     (void)v;
     return (int64_t)(v->double_riichi);
 }
 
-/* specs/riichi_planet.yaml:87 scoring.patterns.ippatsu.when
+/* specs/riichi_planet.yaml:88 scoring.patterns.ippatsu.when
  * spec: ippatsu and riichi */
 static MJ_MAYBE_UNUSED int64_t riichi_planet_when_2(mj_view *v) {
     (void)v;
     return (int64_t)((v->ippatsu && v->riichi));
 }
 
-/* specs/riichi_planet.yaml:99 scoring.patterns.menzen_tsumo.when
+/* specs/riichi_planet.yaml:100 scoring.patterns.menzen_tsumo.when
  * spec: tsumo */
 static MJ_MAYBE_UNUSED int64_t riichi_planet_when_3(mj_view *v) {
     (void)v;
     return (int64_t)(v->tsumo);
 }
 
-/* specs/riichi_planet.yaml:115 scoring.patterns.tanyao.when
+/* specs/riichi_planet.yaml:116 scoring.patterns.tanyao.when
  * spec: all(not t.is_terminal_or_honor for t in tiles) */
 static MJ_MAYBE_UNUSED int64_t riichi_planet_when_4(mj_view *v) {
     (void)v;
     return (int64_t)(({ int _r1 = 1; for (int _i3 = 0; _i3 < v->n_tiles; _i3++) { const mj_tile *_it4 = &v->tiles[_i3]; if (!((!(_it4)->is_terminal_or_honor))) { _r1 = 0; goto _end2; } } _end2: ; _r1; }));
 }
 
-/* specs/riichi_planet.yaml:127 scoring.patterns.pinfu.when
+/* specs/riichi_planet.yaml:128 scoring.patterns.pinfu.when
  * spec: shape == 'standard' and wait == 'two_sided' and all(g.is_sequence for g in sets) and not (pair is not None and (pair.is_dragon or pair.wind is not None and (pair.wind == seat_wind or pair.wind == round_wind))) */
 static MJ_MAYBE_UNUSED int64_t riichi_planet_when_5(mj_view *v) {
     (void)v;
     return (int64_t)(((((v->shape) == (MJ_SHAPE_STANDARD))) && (((v->wait) == (MJ_WAIT_TWO_SIDED))) && ({ int _r1 = 1; for (int _i3 = 0; _i3 < v->n_sets; _i3++) { const mj_group *_it4 = v->sets[_i3]; if (!((_it4)->is_sequence)) { _r1 = 0; goto _end2; } } _end2: ; _r1; }) && (!((((v->pair) != NULL)) && ((v->pair)->is_dragon || (((((v->pair)->wind) != MJ_NONE)) && (((((v->pair)->wind) == (v->seat_wind))) || ((((v->pair)->wind) == (v->round_wind))))))))));
 }
 
-/* specs/riichi_planet.yaml:141 scoring.patterns.iipeikou.when
+/* specs/riichi_planet.yaml:142 scoring.patterns.iipeikou.when
  * spec: any(g.is_sequence and sum(1 for h in sets if h.is_sequence and h.suit == g.suit and h.number == g.number) >= 2 for g in sets) */
 static MJ_MAYBE_UNUSED int64_t riichi_planet_when_6(mj_view *v) {
     (void)v;
     return (int64_t)(({ int _r1 = 0; for (int _i3 = 0; _i3 < v->n_sets; _i3++) { const mj_group *_it4 = v->sets[_i3]; if (((_it4)->is_sequence && (((({ int64_t _r5 = 0; for (int _i7 = 0; _i7 < v->n_sets; _i7++) { const mj_group *_it8 = v->sets[_i7]; if (((_it8)->is_sequence && ((((_it8)->suit) == ((_it4)->suit))) && ((((_it8)->number) == ((_it4)->number))))) { _r5 = mj_add(&v->overflow, _r5, (int64_t)(INT64_C(1))); } } _r5; })) >= (INT64_C(2)))))) { _r1 = 1; goto _end2; } } _end2: ; _r1; }));
 }
 
-/* specs/riichi_planet.yaml:154 scoring.patterns.white_dragon.when
+/* specs/riichi_planet.yaml:155 scoring.patterns.white_dragon.when
  * spec: any(g.is_triplet and g.is_dragon and g.number == 5 for g in sets) */
 static MJ_MAYBE_UNUSED int64_t riichi_planet_when_7(mj_view *v) {
     (void)v;
     return (int64_t)(({ int _r1 = 0; for (int _i3 = 0; _i3 < v->n_sets; _i3++) { const mj_group *_it4 = v->sets[_i3]; if (((_it4)->is_triplet && (_it4)->is_dragon && ((((_it4)->number) == (INT64_C(5)))))) { _r1 = 1; goto _end2; } } _end2: ; _r1; }));
 }
 
-/* specs/riichi_planet.yaml:165 scoring.patterns.green_dragon.when
+/* specs/riichi_planet.yaml:166 scoring.patterns.green_dragon.when
  * spec: any(g.is_triplet and g.is_dragon and g.number == 6 for g in sets) */
 static MJ_MAYBE_UNUSED int64_t riichi_planet_when_8(mj_view *v) {
     (void)v;
     return (int64_t)(({ int _r1 = 0; for (int _i3 = 0; _i3 < v->n_sets; _i3++) { const mj_group *_it4 = v->sets[_i3]; if (((_it4)->is_triplet && (_it4)->is_dragon && ((((_it4)->number) == (INT64_C(6)))))) { _r1 = 1; goto _end2; } } _end2: ; _r1; }));
 }
 
-/* specs/riichi_planet.yaml:176 scoring.patterns.red_dragon.when
+/* specs/riichi_planet.yaml:177 scoring.patterns.red_dragon.when
  * spec: any(g.is_triplet and g.is_dragon and g.number == 7 for g in sets) */
 static MJ_MAYBE_UNUSED int64_t riichi_planet_when_9(mj_view *v) {
     (void)v;
     return (int64_t)(({ int _r1 = 0; for (int _i3 = 0; _i3 < v->n_sets; _i3++) { const mj_group *_it4 = v->sets[_i3]; if (((_it4)->is_triplet && (_it4)->is_dragon && ((((_it4)->number) == (INT64_C(7)))))) { _r1 = 1; goto _end2; } } _end2: ; _r1; }));
 }
 
-/* specs/riichi_planet.yaml:187 scoring.patterns.seat_wind.when
+/* specs/riichi_planet.yaml:188 scoring.patterns.seat_wind.when
  * spec: any(g.is_triplet and g.wind is not None and g.wind == seat_wind for g in sets) */
 static MJ_MAYBE_UNUSED int64_t riichi_planet_when_10(mj_view *v) {
     (void)v;
     return (int64_t)(({ int _r1 = 0; for (int _i3 = 0; _i3 < v->n_sets; _i3++) { const mj_group *_it4 = v->sets[_i3]; if (((_it4)->is_triplet && ((((_it4)->wind) != MJ_NONE)) && ((((_it4)->wind) == (v->seat_wind))))) { _r1 = 1; goto _end2; } } _end2: ; _r1; }));
 }
 
-/* specs/riichi_planet.yaml:198 scoring.patterns.round_wind.when
+/* specs/riichi_planet.yaml:199 scoring.patterns.round_wind.when
  * spec: any(g.is_triplet and g.wind is not None and g.wind == round_wind for g in sets) */
 static MJ_MAYBE_UNUSED int64_t riichi_planet_when_11(mj_view *v) {
     (void)v;
     return (int64_t)(({ int _r1 = 0; for (int _i3 = 0; _i3 < v->n_sets; _i3++) { const mj_group *_it4 = v->sets[_i3]; if (((_it4)->is_triplet && ((((_it4)->wind) != MJ_NONE)) && ((((_it4)->wind) == (v->round_wind))))) { _r1 = 1; goto _end2; } } _end2: ; _r1; }));
 }
 
-/* specs/riichi_planet.yaml:209 scoring.patterns.haitei.when
+/* specs/riichi_planet.yaml:210 scoring.patterns.haitei.when
  * spec: last_tile and tsumo */
 static MJ_MAYBE_UNUSED int64_t riichi_planet_when_12(mj_view *v) {
     (void)v;
     return (int64_t)((v->last_tile && v->tsumo));
 }
 
-/* specs/riichi_planet.yaml:226 scoring.patterns.houtei.when
+/* specs/riichi_planet.yaml:227 scoring.patterns.houtei.when
  * spec: last_tile and ron */
 static MJ_MAYBE_UNUSED int64_t riichi_planet_when_13(mj_view *v) {
     (void)v;
     return (int64_t)((v->last_tile && v->ron));
 }
 
-/* specs/riichi_planet.yaml:237 scoring.patterns.rinshan.when
+/* specs/riichi_planet.yaml:238 scoring.patterns.rinshan.when
  * spec: after_kong and tsumo */
 static MJ_MAYBE_UNUSED int64_t riichi_planet_when_14(mj_view *v) {
     (void)v;
     return (int64_t)((v->after_kong && v->tsumo));
 }
 
-/* specs/riichi_planet.yaml:248 scoring.patterns.chankan.when
+/* specs/riichi_planet.yaml:249 scoring.patterns.chankan.when
  * spec: robbing_kong */
 static MJ_MAYBE_UNUSED int64_t riichi_planet_when_15(mj_view *v) {
     (void)v;
     return (int64_t)(v->robbing_kong);
 }
 
-/* specs/riichi_planet.yaml:260 scoring.patterns.chiitoitsu.when
+/* specs/riichi_planet.yaml:261 scoring.patterns.chiitoitsu.when
  * spec: shape == 'seven_pairs' */
 static MJ_MAYBE_UNUSED int64_t riichi_planet_when_16(mj_view *v) {
     (void)v;
     return (int64_t)((((v->shape) == (MJ_SHAPE_SEVEN_PAIRS))));
 }
 
-/* specs/riichi_planet.yaml:271 scoring.patterns.toitoi.when
+/* specs/riichi_planet.yaml:272 scoring.patterns.toitoi.when
  * spec: shape == 'standard' and all(g.is_triplet for g in sets) */
 static MJ_MAYBE_UNUSED int64_t riichi_planet_when_17(mj_view *v) {
     (void)v;
     return (int64_t)(((((v->shape) == (MJ_SHAPE_STANDARD))) && ({ int _r1 = 1; for (int _i3 = 0; _i3 < v->n_sets; _i3++) { const mj_group *_it4 = v->sets[_i3]; if (!((_it4)->is_triplet)) { _r1 = 0; goto _end2; } } _end2: ; _r1; })));
 }
 
-/* specs/riichi_planet.yaml:282 scoring.patterns.sanankou.when
+/* specs/riichi_planet.yaml:283 scoring.patterns.sanankou.when
  * spec: concealed_triplets >= 3 */
 static MJ_MAYBE_UNUSED int64_t riichi_planet_when_18(mj_view *v) {
     (void)v;
     return (int64_t)((((v->concealed_triplets) >= (INT64_C(3)))));
 }
 
-/* specs/riichi_planet.yaml:293 scoring.patterns.sankantsu.when
+/* specs/riichi_planet.yaml:294 scoring.patterns.sankantsu.when
  * spec: sum(1 for g in sets if g.is_kong) == 3 */
 static MJ_MAYBE_UNUSED int64_t riichi_planet_when_19(mj_view *v) {
     (void)v;
     return (int64_t)((((({ int64_t _r1 = 0; for (int _i3 = 0; _i3 < v->n_sets; _i3++) { const mj_group *_it4 = v->sets[_i3]; if ((_it4)->is_kong) { _r1 = mj_add(&v->overflow, _r1, (int64_t)(INT64_C(1))); } } _r1; })) == (INT64_C(3)))));
 }
 
-/* specs/riichi_planet.yaml:304 scoring.patterns.sanshoku_doukou.when
+/* specs/riichi_planet.yaml:305 scoring.patterns.sanshoku_doukou.when
  * spec: any(g.is_triplet and len({h.suit for h in sets if h.is_triplet and h.number == g.number and h.suit != 'z'}) == 3 for g in sets) */
 static MJ_MAYBE_UNUSED int64_t riichi_planet_when_20(mj_view *v) {
     (void)v;
     return (int64_t)(({ int _r1 = 0; for (int _i3 = 0; _i3 < v->n_sets; _i3++) { const mj_group *_it4 = v->sets[_i3]; if (((_it4)->is_triplet && (((mj_popcount(({ uint64_t _m5 = 0; for (int _i7 = 0; _i7 < v->n_sets; _i7++) { const mj_group *_it8 = v->sets[_i7]; if (((_it8)->is_triplet && ((((_it8)->number) == ((_it4)->number))) && ((((_it8)->suit) != (MJ_SUIT_Z))))) { { int64_t _x6 = (int64_t)((_it8)->suit); if (_x6 < 0 || _x6 > 63) v->overflow = 1; else _m5 |= UINT64_C(1) << _x6; } } } _m5; }))) == (INT64_C(3)))))) { _r1 = 1; goto _end2; } } _end2: ; _r1; }));
 }
 
-/* specs/riichi_planet.yaml:315 scoring.patterns.honroutou.when
+/* specs/riichi_planet.yaml:316 scoring.patterns.honroutou.when
  * spec: all(t.is_terminal_or_honor for t in tiles) */
 static MJ_MAYBE_UNUSED int64_t riichi_planet_when_21(mj_view *v) {
     (void)v;
     return (int64_t)(({ int _r1 = 1; for (int _i3 = 0; _i3 < v->n_tiles; _i3++) { const mj_tile *_it4 = &v->tiles[_i3]; if (!((_it4)->is_terminal_or_honor)) { _r1 = 0; goto _end2; } } _end2: ; _r1; }));
 }
 
-/* specs/riichi_planet.yaml:326 scoring.patterns.shousangen.when
+/* specs/riichi_planet.yaml:327 scoring.patterns.shousangen.when
  * spec: sum(1 for g in sets if g.is_triplet and g.is_dragon) == 2 and pair is not None and pair.is_dragon */
 static MJ_MAYBE_UNUSED int64_t riichi_planet_when_22(mj_view *v) {
     (void)v;
     return (int64_t)(((((({ int64_t _r1 = 0; for (int _i3 = 0; _i3 < v->n_sets; _i3++) { const mj_group *_it4 = v->sets[_i3]; if (((_it4)->is_triplet && (_it4)->is_dragon)) { _r1 = mj_add(&v->overflow, _r1, (int64_t)(INT64_C(1))); } } _r1; })) == (INT64_C(2)))) && (((v->pair) != NULL)) && (v->pair)->is_dragon));
 }
 
-/* specs/riichi_planet.yaml:338 scoring.patterns.sanshoku.when
+/* specs/riichi_planet.yaml:339 scoring.patterns.sanshoku.when
  * spec: any(g.is_sequence and len({h.suit for h in sets if h.is_sequence and h.number == g.number}) == 3 for g in sets) */
 static MJ_MAYBE_UNUSED int64_t riichi_planet_when_23(mj_view *v) {
     (void)v;
     return (int64_t)(({ int _r1 = 0; for (int _i3 = 0; _i3 < v->n_sets; _i3++) { const mj_group *_it4 = v->sets[_i3]; if (((_it4)->is_sequence && (((mj_popcount(({ uint64_t _m5 = 0; for (int _i7 = 0; _i7 < v->n_sets; _i7++) { const mj_group *_it8 = v->sets[_i7]; if (((_it8)->is_sequence && ((((_it8)->number) == ((_it4)->number))))) { { int64_t _x6 = (int64_t)((_it8)->suit); if (_x6 < 0 || _x6 > 63) v->overflow = 1; else _m5 |= UINT64_C(1) << _x6; } } } _m5; }))) == (INT64_C(3)))))) { _r1 = 1; goto _end2; } } _end2: ; _r1; }));
 }
 
-/* specs/riichi_planet.yaml:350 scoring.patterns.ittsu.when
+/* specs/riichi_planet.yaml:351 scoring.patterns.ittsu.when
  * spec: any(g.is_sequence and g.number == 1 and any(h.is_sequence and h.suit == g.suit and h.number == 4 for h in sets) and any(h.is_sequence and h.suit == g.suit and h.number == 7 for h in sets) for g in sets) */
 static MJ_MAYBE_UNUSED int64_t riichi_planet_when_24(mj_view *v) {
     (void)v;
     return (int64_t)(({ int _r1 = 0; for (int _i3 = 0; _i3 < v->n_sets; _i3++) { const mj_group *_it4 = v->sets[_i3]; if (((_it4)->is_sequence && ((((_it4)->number) == (INT64_C(1)))) && ({ int _r5 = 0; for (int _i7 = 0; _i7 < v->n_sets; _i7++) { const mj_group *_it8 = v->sets[_i7]; if (((_it8)->is_sequence && ((((_it8)->suit) == ((_it4)->suit))) && ((((_it8)->number) == (INT64_C(4)))))) { _r5 = 1; goto _end6; } } _end6: ; _r5; }) && ({ int _r9 = 0; for (int _i11 = 0; _i11 < v->n_sets; _i11++) { const mj_group *_it12 = v->sets[_i11]; if (((_it12)->is_sequence && ((((_it12)->suit) == ((_it4)->suit))) && ((((_it12)->number) == (INT64_C(7)))))) { _r9 = 1; goto _end10; } } _end10: ; _r9; }))) { _r1 = 1; goto _end2; } } _end2: ; _r1; }));
 }
 
-/* specs/riichi_planet.yaml:365 scoring.patterns.chanta.when
+/* specs/riichi_planet.yaml:366 scoring.patterns.chanta.when
  * spec: shape == 'standard' and all(g.has_terminal_or_honor for g in groups) and any(g.is_sequence for g in sets) and 'z' in suits */
 static MJ_MAYBE_UNUSED int64_t riichi_planet_when_25(mj_view *v) {
     (void)v;
     return (int64_t)(((((v->shape) == (MJ_SHAPE_STANDARD))) && ({ int _r1 = 1; for (int _i3 = 0; _i3 < v->n_groups; _i3++) { const mj_group *_it4 = v->groups[_i3]; if (!((_it4)->has_terminal_or_honor)) { _r1 = 0; goto _end2; } } _end2: ; _r1; }) && ({ int _r5 = 0; for (int _i7 = 0; _i7 < v->n_sets; _i7++) { const mj_group *_it8 = v->sets[_i7]; if ((_it8)->is_sequence) { _r5 = 1; goto _end6; } } _end6: ; _r5; }) && (({ int64_t _x9 = (int64_t)(MJ_SUIT_Z); (_x9 >= 0 && _x9 < 64 && ((((uint64_t)v->suits) >> _x9) & 1u)); }))));
 }
 
-/* specs/riichi_planet.yaml:377 scoring.patterns.ryanpeikou.when
+/* specs/riichi_planet.yaml:378 scoring.patterns.ryanpeikou.when
  * spec: shape == 'standard' and all(g.is_sequence and sum(1 for h in sets if h.is_sequence and h.suit == g.suit and h.number == g.number) in (2, 4) for g in sets) */
 static MJ_MAYBE_UNUSED int64_t riichi_planet_when_26(mj_view *v) {
     (void)v;
     return (int64_t)(((((v->shape) == (MJ_SHAPE_STANDARD))) && ({ int _r1 = 1; for (int _i3 = 0; _i3 < v->n_sets; _i3++) { const mj_group *_it4 = v->sets[_i3]; if (!(((_it4)->is_sequence && (({ int64_t _x9 = (int64_t)(({ int64_t _r5 = 0; for (int _i7 = 0; _i7 < v->n_sets; _i7++) { const mj_group *_it8 = v->sets[_i7]; if (((_it8)->is_sequence && ((((_it8)->suit) == ((_it4)->suit))) && ((((_it8)->number) == ((_it4)->number))))) { _r5 = mj_add(&v->overflow, _r5, (int64_t)(INT64_C(1))); } } _r5; })); (_x9 == (INT64_C(2)) || _x9 == (INT64_C(4))); }))))) { _r1 = 0; goto _end2; } } _end2: ; _r1; })));
 }
 
-/* specs/riichi_planet.yaml:398 scoring.patterns.honitsu.when
+/* specs/riichi_planet.yaml:399 scoring.patterns.honitsu.when
  * spec: len(suits) == 2 and 'z' in suits */
 static MJ_MAYBE_UNUSED int64_t riichi_planet_when_27(mj_view *v) {
     (void)v;
     return (int64_t)(((((mj_popcount(v->suits)) == (INT64_C(2)))) && (({ int64_t _x1 = (int64_t)(MJ_SUIT_Z); (_x1 >= 0 && _x1 < 64 && ((((uint64_t)v->suits) >> _x1) & 1u)); }))));
 }
 
-/* specs/riichi_planet.yaml:410 scoring.patterns.junchan.when
+/* specs/riichi_planet.yaml:411 scoring.patterns.junchan.when
  * spec: shape == 'standard' and all(g.has_terminal_or_honor for g in groups) and any(g.is_sequence for g in sets) and 'z' not in suits */
 static MJ_MAYBE_UNUSED int64_t riichi_planet_when_28(mj_view *v) {
     (void)v;
     return (int64_t)(((((v->shape) == (MJ_SHAPE_STANDARD))) && ({ int _r1 = 1; for (int _i3 = 0; _i3 < v->n_groups; _i3++) { const mj_group *_it4 = v->groups[_i3]; if (!((_it4)->has_terminal_or_honor)) { _r1 = 0; goto _end2; } } _end2: ; _r1; }) && ({ int _r5 = 0; for (int _i7 = 0; _i7 < v->n_sets; _i7++) { const mj_group *_it8 = v->sets[_i7]; if ((_it8)->is_sequence) { _r5 = 1; goto _end6; } } _end6: ; _r5; }) && ((!({ int64_t _x9 = (int64_t)(MJ_SUIT_Z); (_x9 >= 0 && _x9 < 64 && ((((uint64_t)v->suits) >> _x9) & 1u)); })))));
 }
 
-/* specs/riichi_planet.yaml:422 scoring.patterns.chinitsu.when
+/* specs/riichi_planet.yaml:423 scoring.patterns.chinitsu.when
  * spec: len(suits) == 1 and 'z' not in suits */
 static MJ_MAYBE_UNUSED int64_t riichi_planet_when_29(mj_view *v) {
     (void)v;
     return (int64_t)(((((mj_popcount(v->suits)) == (INT64_C(1)))) && ((!({ int64_t _x1 = (int64_t)(MJ_SUIT_Z); (_x1 >= 0 && _x1 < 64 && ((((uint64_t)v->suits) >> _x1) & 1u)); })))));
 }
 
-/* specs/riichi_planet.yaml:436 scoring.patterns.dora.count
+/* specs/riichi_planet.yaml:437 scoring.patterns.dora.count
  * spec: sum(count_of(d.suit, d.number % 9 + 1 if d.is_suited else (d.number % 4 + 1 if d.is_wind else (d.number - 4) % 3 + 5)) for d in dora_indicators) */
 static MJ_MAYBE_UNUSED int64_t riichi_planet_count_30(mj_view *v) {
     (void)v;
     return (int64_t)(({ int64_t _r1 = 0; for (int _i3 = 0; _i3 < v->n_dora_indicators; _i3++) { const mj_tile *_it4 = &v->dora_indicators[_i3]; _r1 = mj_add(&v->overflow, _r1, (int64_t)(mj_count_in(v->counts, (int)((_it4)->suit), ((int64_t)((((_it4)->is_suited) ? (mj_add(&v->overflow, ((int64_t)(mj_mod(&v->overflow, ((int64_t)((_it4)->number)), ((int64_t)(INT64_C(9)))))), ((int64_t)(INT64_C(1))))) : ((((_it4)->is_wind) ? (mj_add(&v->overflow, ((int64_t)(mj_mod(&v->overflow, ((int64_t)((_it4)->number)), ((int64_t)(INT64_C(4)))))), ((int64_t)(INT64_C(1))))) : (mj_add(&v->overflow, ((int64_t)(mj_mod(&v->overflow, ((int64_t)(mj_sub(&v->overflow, ((int64_t)((_it4)->number)), ((int64_t)(INT64_C(4)))))), ((int64_t)(INT64_C(3)))))), ((int64_t)(INT64_C(5))))))))))))); } _r1; }));
 }
 
-/* specs/riichi_planet.yaml:450 scoring.patterns.ura_dora.count
+/* specs/riichi_planet.yaml:451 scoring.patterns.ura_dora.count
  * spec: sum(count_of(d.suit, d.number % 9 + 1 if d.is_suited else (d.number % 4 + 1 if d.is_wind else (d.number - 4) % 3 + 5)) for d in ura_indicators) if riichi else 0 */
 static MJ_MAYBE_UNUSED int64_t riichi_planet_count_31(mj_view *v) {
     (void)v;
     return (int64_t)(((v->riichi) ? (({ int64_t _r1 = 0; for (int _i3 = 0; _i3 < v->n_ura_indicators; _i3++) { const mj_tile *_it4 = &v->ura_indicators[_i3]; _r1 = mj_add(&v->overflow, _r1, (int64_t)(mj_count_in(v->counts, (int)((_it4)->suit), ((int64_t)((((_it4)->is_suited) ? (mj_add(&v->overflow, ((int64_t)(mj_mod(&v->overflow, ((int64_t)((_it4)->number)), ((int64_t)(INT64_C(9)))))), ((int64_t)(INT64_C(1))))) : ((((_it4)->is_wind) ? (mj_add(&v->overflow, ((int64_t)(mj_mod(&v->overflow, ((int64_t)((_it4)->number)), ((int64_t)(INT64_C(4)))))), ((int64_t)(INT64_C(1))))) : (mj_add(&v->overflow, ((int64_t)(mj_mod(&v->overflow, ((int64_t)(mj_sub(&v->overflow, ((int64_t)((_it4)->number)), ((int64_t)(INT64_C(4)))))), ((int64_t)(INT64_C(3)))))), ((int64_t)(INT64_C(5))))))))))))); } _r1; })) : (INT64_C(0))));
 }
 
-/* specs/riichi_planet.yaml:464 scoring.patterns.red_fives.count
+/* specs/riichi_planet.yaml:465 scoring.patterns.red_fives.count
  * spec: sum(1 for t in tiles if t.red) */
 static MJ_MAYBE_UNUSED int64_t riichi_planet_count_32(mj_view *v) {
     (void)v;
     return (int64_t)(({ int64_t _r1 = 0; for (int _i3 = 0; _i3 < v->n_tiles; _i3++) { const mj_tile *_it4 = &v->tiles[_i3]; if ((_it4)->red) { _r1 = mj_add(&v->overflow, _r1, (int64_t)(INT64_C(1))); } } _r1; }));
 }
 
-/* specs/riichi_planet.yaml:478 scoring.patterns.kokushi.when
+/* specs/riichi_planet.yaml:479 scoring.patterns.kokushi.when
  * spec: shape == 'thirteen_orphans' */
 static MJ_MAYBE_UNUSED int64_t riichi_planet_when_33(mj_view *v) {
     (void)v;
     return (int64_t)((((v->shape) == (MJ_SHAPE_THIRTEEN_ORPHANS))));
 }
 
-/* specs/riichi_planet.yaml:490 scoring.patterns.kokushi_thirteen_wait.when
+/* specs/riichi_planet.yaml:491 scoring.patterns.kokushi_thirteen_wait.when
  * spec: shape == 'thirteen_orphans' and wait == 'thirteen_sided' */
 static MJ_MAYBE_UNUSED int64_t riichi_planet_when_34(mj_view *v) {
     (void)v;
     return (int64_t)(((((v->shape) == (MJ_SHAPE_THIRTEEN_ORPHANS))) && (((v->wait) == (MJ_WAIT_THIRTEEN_SIDED)))));
 }
 
-/* specs/riichi_planet.yaml:503 scoring.patterns.suuankou.when
+/* specs/riichi_planet.yaml:504 scoring.patterns.suuankou.when
  * spec: concealed_triplets == 4 */
 static MJ_MAYBE_UNUSED int64_t riichi_planet_when_35(mj_view *v) {
     (void)v;
     return (int64_t)((((v->concealed_triplets) == (INT64_C(4)))));
 }
 
-/* specs/riichi_planet.yaml:515 scoring.patterns.suuankou_single_wait.when
+/* specs/riichi_planet.yaml:516 scoring.patterns.suuankou_single_wait.when
  * spec: concealed_triplets == 4 and wait == 'single' */
 static MJ_MAYBE_UNUSED int64_t riichi_planet_when_36(mj_view *v) {
     (void)v;
     return (int64_t)(((((v->concealed_triplets) == (INT64_C(4)))) && (((v->wait) == (MJ_WAIT_SINGLE)))));
 }
 
-/* specs/riichi_planet.yaml:528 scoring.patterns.daisangen.when
+/* specs/riichi_planet.yaml:529 scoring.patterns.daisangen.when
  * spec: sum(1 for g in sets if g.is_triplet and g.is_dragon) == 3 */
 static MJ_MAYBE_UNUSED int64_t riichi_planet_when_37(mj_view *v) {
     (void)v;
     return (int64_t)((((({ int64_t _r1 = 0; for (int _i3 = 0; _i3 < v->n_sets; _i3++) { const mj_group *_it4 = v->sets[_i3]; if (((_it4)->is_triplet && (_it4)->is_dragon)) { _r1 = mj_add(&v->overflow, _r1, (int64_t)(INT64_C(1))); } } _r1; })) == (INT64_C(3)))));
 }
 
-/* specs/riichi_planet.yaml:540 scoring.patterns.shousuushii.when
+/* specs/riichi_planet.yaml:541 scoring.patterns.shousuushii.when
  * spec: sum(1 for g in sets if g.is_triplet and g.is_wind) == 3 and pair is not None and pair.is_wind */
 static MJ_MAYBE_UNUSED int64_t riichi_planet_when_38(mj_view *v) {
     (void)v;
     return (int64_t)(((((({ int64_t _r1 = 0; for (int _i3 = 0; _i3 < v->n_sets; _i3++) { const mj_group *_it4 = v->sets[_i3]; if (((_it4)->is_triplet && (_it4)->is_wind)) { _r1 = mj_add(&v->overflow, _r1, (int64_t)(INT64_C(1))); } } _r1; })) == (INT64_C(3)))) && (((v->pair) != NULL)) && (v->pair)->is_wind));
 }
 
-/* specs/riichi_planet.yaml:552 scoring.patterns.daisuushii.when
+/* specs/riichi_planet.yaml:553 scoring.patterns.daisuushii.when
  * spec: sum(1 for g in sets if g.is_triplet and g.is_wind) == 4 */
 static MJ_MAYBE_UNUSED int64_t riichi_planet_when_39(mj_view *v) {
     (void)v;
     return (int64_t)((((({ int64_t _r1 = 0; for (int _i3 = 0; _i3 < v->n_sets; _i3++) { const mj_group *_it4 = v->sets[_i3]; if (((_it4)->is_triplet && (_it4)->is_wind)) { _r1 = mj_add(&v->overflow, _r1, (int64_t)(INT64_C(1))); } } _r1; })) == (INT64_C(4)))));
 }
 
-/* specs/riichi_planet.yaml:564 scoring.patterns.tsuuiisou.when
+/* specs/riichi_planet.yaml:565 scoring.patterns.tsuuiisou.when
  * spec: all(t.is_honor for t in tiles) */
 static MJ_MAYBE_UNUSED int64_t riichi_planet_when_40(mj_view *v) {
     (void)v;
     return (int64_t)(({ int _r1 = 1; for (int _i3 = 0; _i3 < v->n_tiles; _i3++) { const mj_tile *_it4 = &v->tiles[_i3]; if (!((_it4)->is_honor)) { _r1 = 0; goto _end2; } } _end2: ; _r1; }));
 }
 
-/* specs/riichi_planet.yaml:576 scoring.patterns.chinroutou.when
+/* specs/riichi_planet.yaml:577 scoring.patterns.chinroutou.when
  * spec: all(t.is_terminal for t in tiles) */
 static MJ_MAYBE_UNUSED int64_t riichi_planet_when_41(mj_view *v) {
     (void)v;
     return (int64_t)(({ int _r1 = 1; for (int _i3 = 0; _i3 < v->n_tiles; _i3++) { const mj_tile *_it4 = &v->tiles[_i3]; if (!((_it4)->is_terminal)) { _r1 = 0; goto _end2; } } _end2: ; _r1; }));
 }
 
-/* specs/riichi_planet.yaml:594 scoring.patterns.ryuuiisou.when
+/* specs/riichi_planet.yaml:595 scoring.patterns.ryuuiisou.when
  * spec: all((t.suit == 's' and t.number in (2, 3, 4, 6, 8)) or (t.suit == 'z' and t.number == 6) for t in tiles) */
 static MJ_MAYBE_UNUSED int64_t riichi_planet_when_42(mj_view *v) {
     (void)v;
     return (int64_t)(({ int _r1 = 1; for (int _i3 = 0; _i3 < v->n_tiles; _i3++) { const mj_tile *_it4 = &v->tiles[_i3]; if (!(((((((_it4)->suit) == (MJ_SUIT_S))) && (({ int64_t _x5 = (int64_t)((_it4)->number); (_x5 == (INT64_C(2)) || _x5 == (INT64_C(3)) || _x5 == (INT64_C(4)) || _x5 == (INT64_C(6)) || _x5 == (INT64_C(8))); }))) || (((((_it4)->suit) == (MJ_SUIT_Z))) && ((((_it4)->number) == (INT64_C(6)))))))) { _r1 = 0; goto _end2; } } _end2: ; _r1; }));
 }
 
-/* specs/riichi_planet.yaml:613 scoring.patterns.chuuren.when
+/* specs/riichi_planet.yaml:614 scoring.patterns.chuuren.when
  * spec: len(melds) == 0 and len(suits) == 1 and 'z' not in suits and all(count_of(win_tile.suit, n) >= (3 if n == 1 or n == 9 else 1) for n in (1, 2, 3, 4, 5, 6, 7, 8, 9)) */
 static MJ_MAYBE_UNUSED int64_t riichi_planet_when_43(mj_view *v) {
     (void)v;
     return (int64_t)(((((((int64_t)v->n_melds)) == (INT64_C(0)))) && (((mj_popcount(v->suits)) == (INT64_C(1)))) && ((!({ int64_t _x1 = (int64_t)(MJ_SUIT_Z); (_x1 >= 0 && _x1 < 64 && ((((uint64_t)v->suits) >> _x1) & 1u)); }))) && ({ int _r2 = 1; static const int64_t _a6[] = {INT64_C(1), INT64_C(2), INT64_C(3), INT64_C(4), INT64_C(5), INT64_C(6), INT64_C(7), INT64_C(8), INT64_C(9)}; for (int _i4 = 0; _i4 < 9; _i4++) { int64_t _it5 = _a6[_i4]; if (!((((mj_count_in(v->counts, (int)(((&v->win_tile))->suit), ((int64_t)(_it5)))) >= (((((((_it5) == (INT64_C(1)))) || (((_it5) == (INT64_C(9)))))) ? (INT64_C(3)) : (INT64_C(1)))))))) { _r2 = 0; goto _end3; } } _end3: ; _r2; })));
 }
 
-/* specs/riichi_planet.yaml:628 scoring.patterns.junsei_chuuren.when
+/* specs/riichi_planet.yaml:629 scoring.patterns.junsei_chuuren.when
  * spec: len(melds) == 0 and len(suits) == 1 and 'z' not in suits and all(concealed_count_of(win_tile.suit, n) - (1 if n == win_tile.number else 0) == (3 if n == 1 or n == 9 else 1) for n in (1, 2, 3, 4, 5, 6, 7, 8, 9)) */
 static MJ_MAYBE_UNUSED int64_t riichi_planet_when_44(mj_view *v) {
     (void)v;
     return (int64_t)(((((((int64_t)v->n_melds)) == (INT64_C(0)))) && (((mj_popcount(v->suits)) == (INT64_C(1)))) && ((!({ int64_t _x1 = (int64_t)(MJ_SUIT_Z); (_x1 >= 0 && _x1 < 64 && ((((uint64_t)v->suits) >> _x1) & 1u)); }))) && ({ int _r2 = 1; static const int64_t _a6[] = {INT64_C(1), INT64_C(2), INT64_C(3), INT64_C(4), INT64_C(5), INT64_C(6), INT64_C(7), INT64_C(8), INT64_C(9)}; for (int _i4 = 0; _i4 < 9; _i4++) { int64_t _it5 = _a6[_i4]; if (!((((mj_sub(&v->overflow, ((int64_t)(mj_count_in(v->concealed_counts, (int)(((&v->win_tile))->suit), ((int64_t)(_it5))))), ((int64_t)((((((_it5) == (((&v->win_tile))->number)))) ? (INT64_C(1)) : (INT64_C(0))))))) == (((((((_it5) == (INT64_C(1)))) || (((_it5) == (INT64_C(9)))))) ? (INT64_C(3)) : (INT64_C(1)))))))) { _r2 = 0; goto _end3; } } _end3: ; _r2; })));
 }
 
-/* specs/riichi_planet.yaml:644 scoring.patterns.suukantsu.when
+/* specs/riichi_planet.yaml:645 scoring.patterns.suukantsu.when
  * spec: sum(1 for g in sets if g.is_kong) == 4 */
 static MJ_MAYBE_UNUSED int64_t riichi_planet_when_45(mj_view *v) {
     (void)v;
     return (int64_t)((((({ int64_t _r1 = 0; for (int _i3 = 0; _i3 < v->n_sets; _i3++) { const mj_group *_it4 = v->sets[_i3]; if ((_it4)->is_kong) { _r1 = mj_add(&v->overflow, _r1, (int64_t)(INT64_C(1))); } } _r1; })) == (INT64_C(4)))));
 }
 
-/* specs/riichi_planet.yaml:656 scoring.patterns.tenhou.when
+/* specs/riichi_planet.yaml:657 scoring.patterns.tenhou.when
  * spec: first_draw and tsumo and dealer */
 static MJ_MAYBE_UNUSED int64_t riichi_planet_when_46(mj_view *v) {
     (void)v;
     return (int64_t)((v->first_draw && v->tsumo && v->dealer));
 }
 
-/* specs/riichi_planet.yaml:668 scoring.patterns.chiihou.when
+/* specs/riichi_planet.yaml:669 scoring.patterns.chiihou.when
  * spec: first_draw and tsumo and not dealer */
 static MJ_MAYBE_UNUSED int64_t riichi_planet_when_47(mj_view *v) {
     (void)v;
     return (int64_t)((v->first_draw && v->tsumo && (!v->dealer)));
 }
 
-/* specs/riichi_planet.yaml:689 scoring.points.items.closed_ron.when
+/* specs/riichi_planet.yaml:690 scoring.points.items.closed_ron.when
  * spec: is_closed and ron */
 static MJ_MAYBE_UNUSED int64_t riichi_planet_point_when_1(mj_view *v) {
     (void)v;
     return (int64_t)((v->is_closed && v->ron));
 }
 
-/* specs/riichi_planet.yaml:693 scoring.points.items.tsumo.when
+/* specs/riichi_planet.yaml:694 scoring.points.items.tsumo.when
  * spec: tsumo and not counted('pinfu') */
 static MJ_MAYBE_UNUSED int64_t riichi_planet_point_when_2(mj_view *v) {
     (void)v;
     return (int64_t)((v->tsumo && (!mj_counted(v, 5))));
 }
 
-/* specs/riichi_planet.yaml:696 scoring.points.items.value_pair.value
+/* specs/riichi_planet.yaml:697 scoring.points.items.value_pair.value
  * spec: 0 if pair is None else (2 if pair.is_dragon else 0) + (2 if pair.wind is not None and pair.wind == seat_wind else 0) + (2 if pair.wind is not None and pair.wind == round_wind else 0) */
 static MJ_MAYBE_UNUSED int64_t riichi_planet_point_value_3(mj_view *v) {
     (void)v;
     return (int64_t)((((((v->pair) == NULL))) ? (INT64_C(0)) : (mj_add(&v->overflow, ((int64_t)(mj_add(&v->overflow, ((int64_t)((((v->pair)->is_dragon) ? (INT64_C(2)) : (INT64_C(0))))), ((int64_t)((((((((v->pair)->wind) != MJ_NONE)) && ((((v->pair)->wind) == (v->seat_wind))))) ? (INT64_C(2)) : (INT64_C(0)))))))), ((int64_t)((((((((v->pair)->wind) != MJ_NONE)) && ((((v->pair)->wind) == (v->round_wind))))) ? (INT64_C(2)) : (INT64_C(0)))))))));
 }
 
-/* specs/riichi_planet.yaml:700 scoring.points.items.wait.when
+/* specs/riichi_planet.yaml:701 scoring.points.items.wait.when
  * spec: wait in ('edge', 'closed', 'single') */
 static MJ_MAYBE_UNUSED int64_t riichi_planet_point_when_4(mj_view *v) {
     (void)v;
     return (int64_t)((({ int64_t _x1 = (int64_t)(v->wait); (_x1 == (MJ_WAIT_EDGE) || _x1 == (MJ_WAIT_CLOSED) || _x1 == (MJ_WAIT_SINGLE)); })));
 }
 
-/* specs/riichi_planet.yaml:703 scoring.points.items.triplets.value
+/* specs/riichi_planet.yaml:704 scoring.points.items.triplets.value
  * spec: sum((4 if g.has_terminal_or_honor else 2) * (2 if concealed_at_win(g) else 1) * (4 if g.is_kong else 1) for g in sets if g.is_triplet) */
 static MJ_MAYBE_UNUSED int64_t riichi_planet_point_value_5(mj_view *v) {
     (void)v;
     return (int64_t)(({ int64_t _r1 = 0; for (int _i3 = 0; _i3 < v->n_sets; _i3++) { const mj_group *_it4 = v->sets[_i3]; if ((_it4)->is_triplet) { _r1 = mj_add(&v->overflow, _r1, (int64_t)(mj_mul(&v->overflow, ((int64_t)(mj_mul(&v->overflow, ((int64_t)((((_it4)->has_terminal_or_honor) ? (INT64_C(4)) : (INT64_C(2))))), ((int64_t)(((mj_concealed_at_win(v, _it4)) ? (INT64_C(2)) : (INT64_C(1)))))))), ((int64_t)((((_it4)->is_kong) ? (INT64_C(4)) : (INT64_C(1)))))))); } } _r1; }));
 }
 
-/* specs/riichi_planet.yaml:713 scoring.points.result
+/* specs/riichi_planet.yaml:714 scoring.points.result
  * spec: 25 if shape == 'seven_pairs' else max(30 if ron and not is_closed else 0, (points + 9) // 10 * 10) */
 static MJ_MAYBE_UNUSED int64_t riichi_planet_points_result(mj_view *v) {
     (void)v;
     return (int64_t)((((((v->shape) == (MJ_SHAPE_SEVEN_PAIRS)))) ? (INT64_C(25)) : (mj_max2(((int64_t)((((v->ron && (!v->is_closed))) ? (INT64_C(30)) : (INT64_C(0))))), ((int64_t)(mj_mul(&v->overflow, ((int64_t)(mj_floordiv(&v->overflow, ((int64_t)(mj_add(&v->overflow, ((int64_t)(v->points)), ((int64_t)(INT64_C(9)))))), ((int64_t)(INT64_C(10)))))), ((int64_t)(INT64_C(10))))))))));
 }
 
-/* specs/riichi_planet.yaml:722 payments.values.base
+/* specs/riichi_planet.yaml:723 payments.values.base
  * spec: 8000 * (fan // 13) if limit else 8000 if fan >= 13 else 6000 if fan >= 11 else 4000 if fan >= 8 else 3000 if fan >= 6 else 2000 if fan >= 5 else min(2000, points * 2 ** (fan + 2)) */
 static MJ_MAYBE_UNUSED int64_t riichi_planet_values_0(mj_pay *v) {
     (void)v;
     return (int64_t)(((v->limit) ? (mj_mul(&v->overflow, ((int64_t)(INT64_C(8000))), ((int64_t)(mj_floordiv(&v->overflow, ((int64_t)(v->fan)), ((int64_t)(INT64_C(13)))))))) : ((((((v->fan) >= (INT64_C(13))))) ? (INT64_C(8000)) : ((((((v->fan) >= (INT64_C(11))))) ? (INT64_C(6000)) : ((((((v->fan) >= (INT64_C(8))))) ? (INT64_C(4000)) : ((((((v->fan) >= (INT64_C(6))))) ? (INT64_C(3000)) : ((((((v->fan) >= (INT64_C(5))))) ? (INT64_C(2000)) : (mj_min2(((int64_t)(INT64_C(2000))), ((int64_t)(mj_mul(&v->overflow, ((int64_t)(v->points)), ((int64_t)(mj_pow(&v->overflow, ((int64_t)(INT64_C(2))), ((int64_t)(mj_add(&v->overflow, ((int64_t)(v->fan)), ((int64_t)(INT64_C(2))))))))))))))))))))))))));
 }
 
-/* specs/riichi_planet.yaml:726 payments.ron.discarder
+/* specs/riichi_planet.yaml:727 payments.ron.discarder
  * spec: ((6 if dealer else 4) * base + 99) // 100 * 100 + 300 * honba */
 static MJ_MAYBE_UNUSED int64_t riichi_planet_ron_0(mj_pay *v) {
     (void)v;
     return (int64_t)(mj_add(&v->overflow, ((int64_t)(mj_mul(&v->overflow, ((int64_t)(mj_floordiv(&v->overflow, ((int64_t)(mj_add(&v->overflow, ((int64_t)(mj_mul(&v->overflow, ((int64_t)(((v->dealer) ? (INT64_C(6)) : (INT64_C(4))))), ((int64_t)(v->named[0]))))), ((int64_t)(INT64_C(99)))))), ((int64_t)(INT64_C(100)))))), ((int64_t)(INT64_C(100)))))), ((int64_t)(mj_mul(&v->overflow, ((int64_t)(INT64_C(300))), ((int64_t)(v->honba)))))));
 }
 
-/* specs/riichi_planet.yaml:728 payments.tsumo.dealer
+/* specs/riichi_planet.yaml:729 payments.tsumo.dealer
  * spec: (2 * base + 99) // 100 * 100 + 100 * honba */
 static MJ_MAYBE_UNUSED int64_t riichi_planet_tsumo_0(mj_pay *v) {
     (void)v;
     return (int64_t)(mj_add(&v->overflow, ((int64_t)(mj_mul(&v->overflow, ((int64_t)(mj_floordiv(&v->overflow, ((int64_t)(mj_add(&v->overflow, ((int64_t)(mj_mul(&v->overflow, ((int64_t)(INT64_C(2))), ((int64_t)(v->named[0]))))), ((int64_t)(INT64_C(99)))))), ((int64_t)(INT64_C(100)))))), ((int64_t)(INT64_C(100)))))), ((int64_t)(mj_mul(&v->overflow, ((int64_t)(INT64_C(100))), ((int64_t)(v->honba)))))));
 }
 
-/* specs/riichi_planet.yaml:729 payments.tsumo.non_dealer
+/* specs/riichi_planet.yaml:730 payments.tsumo.non_dealer
  * spec: ((2 if dealer else 1) * base + 99) // 100 * 100 + 100 * honba */
 static MJ_MAYBE_UNUSED int64_t riichi_planet_tsumo_1(mj_pay *v) {
     (void)v;
@@ -578,5 +578,5 @@ static MJ_MAYBE_UNUSED const mj_profile riichi_planet_profile = {
 };
 
 #ifdef MJ_NATIVE_MAIN_riichi_planet
-MJ_NATIVE_MODULE(riichi_planet, "4c88e44223024ac36966ee2cdbc92dd7")
+MJ_NATIVE_MODULE(riichi_planet, "4a45e3780e8b8eee23b211fd3cbdc334")
 #endif

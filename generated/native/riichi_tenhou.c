@@ -4,7 +4,7 @@
  * Native engine of profile riichi_tenhou: the profile's tables and one C
  * function per spec expression, lowered by compiler/native.py; every mechanism
  * lives in the native core (runtime/native/score.c), which reads PROFILE.
- * It extends riichi_planet: this file includes that one's (digest 4c88e44223024ac36966ee2cdbc92dd7)
+ * It extends riichi_planet: this file includes that one's (digest 4a45e3780e8b8eee23b211fd3cbdc334)
  * and writes only the functions, tables and table rows that differ from those it includes.
  * Every name starts with the profile id, so that a profile extending this one can
  * include this file in turn; its module init is compiled only when this file is the
@@ -65,5 +65,5 @@ static MJ_MAYBE_UNUSED const mj_profile riichi_tenhou_profile = {
 };
 
 #ifdef MJ_NATIVE_MAIN_riichi_tenhou
-MJ_NATIVE_MODULE(riichi_tenhou, "dc8d8a5d6edcb31103dba8de42163df2")
+MJ_NATIVE_MODULE(riichi_tenhou, "5e0161be171ec65c210d5f176a3ceabd")
 #endif

@@ -4,7 +4,7 @@
  * Native engine of profile riichi_tenhou_east: the profile's tables and one C
  * function per spec expression, lowered by compiler/native.py; every mechanism
  * lives in the native core (runtime/native/score.c), which reads PROFILE.
- * It extends riichi_tenhou: this file includes that one's (digest dc8d8a5d6edcb31103dba8de42163df2)
+ * It extends riichi_tenhou: this file includes that one's (digest 5e0161be171ec65c210d5f176a3ceabd)
  * and writes only the functions, tables and table rows that differ from those it includes.
  * Every name starts with the profile id, so that a profile extending this one can
  * include this file in turn; its module init is compiled only when this file is the
@@ -38,5 +38,5 @@ static MJ_MAYBE_UNUSED const mj_profile riichi_tenhou_east_profile = {
 };
 
 #ifdef MJ_NATIVE_MAIN_riichi_tenhou_east
-MJ_NATIVE_MODULE(riichi_tenhou_east, "a623d1220667178231aa7fad926d3a15")
+MJ_NATIVE_MODULE(riichi_tenhou_east, "aa359da81479c46ecffaa31dfe989085")
 #endif

@@ -4,7 +4,7 @@
  * Native engine of profile sichuan_planet: the profile's tables and one C
  * function per spec expression, lowered by compiler/native.py; every mechanism
  * lives in the native core (runtime/native/score.c), which reads PROFILE.
- * It extends sichuan_tfmj: this file includes that one's (digest c35578b846ac5bace175cf7a9b0b389a)
+ * It extends sichuan_tfmj: this file includes that one's (digest 21a8589b34bb0d2618eac7d670fa6e6f)
  * and writes only the functions, tables and table rows that differ from those it includes.
  * Every name starts with the profile id, so that a profile extending this one can
  * include this file in turn; its module init is compiled only when this file is the
@@ -25,7 +25,7 @@
 #define MJ_NATIVE_PARENT
 #include "sichuan_tfmj.c"
 
-/* specs/sichuan_planet.yaml:234 scoring.patterns.ping_hu.when
+/* specs/sichuan_planet.yaml:235 scoring.patterns.ping_hu.when
  * spec: shape == 'standard' */
 static MJ_MAYBE_UNUSED int64_t sichuan_planet_when_0(mj_view *v) {
     (void)v;
@@ -70,5 +70,5 @@ static MJ_MAYBE_UNUSED const mj_profile sichuan_planet_profile = {
 };
 
 #ifdef MJ_NATIVE_MAIN_sichuan_planet
-MJ_NATIVE_MODULE(sichuan_planet, "406fa83ad570337769ccf0cec73dd5e4")
+MJ_NATIVE_MODULE(sichuan_planet, "9ab4511326fa7b2d51c62b80f7026a1a")
 #endif

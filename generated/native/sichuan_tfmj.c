@@ -21,98 +21,98 @@
 #define MJ_NATIVE_MAIN_sichuan_tfmj
 #endif
 
-/* specs/sichuan_tfmj.yaml:268 scoring.patterns.ping_hu.when
+/* specs/sichuan_tfmj.yaml:269 scoring.patterns.ping_hu.when
  * spec: True */
 static MJ_MAYBE_UNUSED int64_t sichuan_tfmj_when_0(mj_view *v) {
     (void)v;
     return (int64_t)(1);
 }
 
-/* specs/sichuan_tfmj.yaml:285 scoring.patterns.all_triplets.when
+/* specs/sichuan_tfmj.yaml:286 scoring.patterns.all_triplets.when
  * spec: shape == 'standard' and all(g.is_triplet for g in sets) */
 static MJ_MAYBE_UNUSED int64_t sichuan_tfmj_when_1(mj_view *v) {
     (void)v;
     return (int64_t)(((((v->shape) == (MJ_SHAPE_STANDARD))) && ({ int _r1 = 1; for (int _i3 = 0; _i3 < v->n_sets; _i3++) { const mj_group *_it4 = v->sets[_i3]; if (!((_it4)->is_triplet)) { _r1 = 0; goto _end2; } } _end2: ; _r1; })));
 }
 
-/* specs/sichuan_tfmj.yaml:301 scoring.patterns.full_flush.when
+/* specs/sichuan_tfmj.yaml:302 scoring.patterns.full_flush.when
  * spec: len(suits) == 1 */
 static MJ_MAYBE_UNUSED int64_t sichuan_tfmj_when_2(mj_view *v) {
     (void)v;
     return (int64_t)((((mj_popcount(v->suits)) == (INT64_C(1)))));
 }
 
-/* specs/sichuan_tfmj.yaml:318 scoring.patterns.seven_pairs.when
+/* specs/sichuan_tfmj.yaml:319 scoring.patterns.seven_pairs.when
  * spec: shape == 'seven_pairs' */
 static MJ_MAYBE_UNUSED int64_t sichuan_tfmj_when_3(mj_view *v) {
     (void)v;
     return (int64_t)((((v->shape) == (MJ_SHAPE_SEVEN_PAIRS))));
 }
 
-/* specs/sichuan_tfmj.yaml:334 scoring.patterns.root.count
+/* specs/sichuan_tfmj.yaml:335 scoring.patterns.root.count
  * spec: four_of_a_kinds */
 static MJ_MAYBE_UNUSED int64_t sichuan_tfmj_count_4(mj_view *v) {
     (void)v;
     return (int64_t)(v->four_of_a_kinds);
 }
 
-/* specs/sichuan_tfmj.yaml:350 scoring.patterns.golden_hook.when
+/* specs/sichuan_tfmj.yaml:351 scoring.patterns.golden_hook.when
  * spec: shape == 'standard' and all(g.is_triplet for g in sets) and len(melds) == 4 and wait == 'single' */
 static MJ_MAYBE_UNUSED int64_t sichuan_tfmj_when_5(mj_view *v) {
     (void)v;
     return (int64_t)(((((v->shape) == (MJ_SHAPE_STANDARD))) && ({ int _r1 = 1; for (int _i3 = 0; _i3 < v->n_sets; _i3++) { const mj_group *_it4 = v->sets[_i3]; if (!((_it4)->is_triplet)) { _r1 = 0; goto _end2; } } _end2: ; _r1; }) && (((((int64_t)v->n_melds)) == (INT64_C(4)))) && (((v->wait) == (MJ_WAIT_SINGLE)))));
 }
 
-/* specs/sichuan_tfmj.yaml:372 scoring.patterns.hai_di.when
+/* specs/sichuan_tfmj.yaml:373 scoring.patterns.hai_di.when
  * spec: last_tile */
 static MJ_MAYBE_UNUSED int64_t sichuan_tfmj_when_6(mj_view *v) {
     (void)v;
     return (int64_t)(v->last_tile);
 }
 
-/* specs/sichuan_tfmj.yaml:388 scoring.patterns.kong_bloom.when
+/* specs/sichuan_tfmj.yaml:389 scoring.patterns.kong_bloom.when
  * spec: tsumo and after_kong */
 static MJ_MAYBE_UNUSED int64_t sichuan_tfmj_when_7(mj_view *v) {
     (void)v;
     return (int64_t)((v->tsumo && v->after_kong));
 }
 
-/* specs/sichuan_tfmj.yaml:404 scoring.patterns.kong_shot.when
+/* specs/sichuan_tfmj.yaml:405 scoring.patterns.kong_shot.when
  * spec: ron and kong_shot */
 static MJ_MAYBE_UNUSED int64_t sichuan_tfmj_when_8(mj_view *v) {
     (void)v;
     return (int64_t)((v->ron && v->kong_shot));
 }
 
-/* specs/sichuan_tfmj.yaml:420 scoring.patterns.robbing_kong.when
+/* specs/sichuan_tfmj.yaml:421 scoring.patterns.robbing_kong.when
  * spec: ron and robbing_kong */
 static MJ_MAYBE_UNUSED int64_t sichuan_tfmj_when_9(mj_view *v) {
     (void)v;
     return (int64_t)((v->ron && v->robbing_kong));
 }
 
-/* specs/sichuan_tfmj.yaml:197 win.requirements.missing_suit_absent
+/* specs/sichuan_tfmj.yaml:198 win.requirements.missing_suit_absent
  * spec: missing_suit not in suits if missing_suit else len(suits) < 3 */
 static MJ_MAYBE_UNUSED int64_t sichuan_tfmj_require_0(mj_view *v) {
     (void)v;
     return (int64_t)(((((v->missing_suit) != MJ_NONE)) ? (((!({ int64_t _x1 = (int64_t)(v->missing_suit); (_x1 >= 0 && _x1 < 64 && ((((uint64_t)v->suits) >> _x1) & 1u)); })))) : ((((mj_popcount(v->suits)) < (INT64_C(3)))))));
 }
 
-/* specs/sichuan_tfmj.yaml:438 payments.values.unit
+/* specs/sichuan_tfmj.yaml:439 payments.values.unit
  * spec: 2 ** min(fan, 3) */
 static MJ_MAYBE_UNUSED int64_t sichuan_tfmj_values_0(mj_pay *v) {
     (void)v;
     return (int64_t)(mj_pow(&v->overflow, ((int64_t)(INT64_C(2))), ((int64_t)(mj_min2(((int64_t)(v->fan)), ((int64_t)(INT64_C(3))))))));
 }
 
-/* specs/sichuan_tfmj.yaml:440 payments.ron.discarder
+/* specs/sichuan_tfmj.yaml:441 payments.ron.discarder
  * spec: unit */
 static MJ_MAYBE_UNUSED int64_t sichuan_tfmj_ron_0(mj_pay *v) {
     (void)v;
     return (int64_t)(v->named[0]);
 }
 
-/* specs/sichuan_tfmj.yaml:442 payments.tsumo.each
+/* specs/sichuan_tfmj.yaml:443 payments.tsumo.each
  * spec: unit + 1 */
 static MJ_MAYBE_UNUSED int64_t sichuan_tfmj_tsumo_0(mj_pay *v) {
     (void)v;
@@ -192,5 +192,5 @@ static MJ_MAYBE_UNUSED const mj_profile sichuan_tfmj_profile = {
 };
 
 #ifdef MJ_NATIVE_MAIN_sichuan_tfmj
-MJ_NATIVE_MODULE(sichuan_tfmj, "c35578b846ac5bace175cf7a9b0b389a")
+MJ_NATIVE_MODULE(sichuan_tfmj, "21a8589b34bb0d2618eac7d670fa6e6f")
 #endif

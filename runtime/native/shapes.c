@@ -237,6 +237,154 @@ static PyObject *py_waits(PyObject *self, PyObject *const *args, Py_ssize_t narg
     return out;
 }
 
+
+/* claim_candidates(kind, discarder, counts, melds, active, masks, rules, chi_seat, flowers) -> int
+ *
+ * The seats a discard of `kind` may concern, as a bit set (runtime/shapes.py's reference says
+ * which): an active other seat that holds two or more of the kind, the chi seat holding both other
+ * tiles of a sequence with it, or one the kind completes by its wait mask (a seat holding a flower
+ * aside when `flowers`). `masks` is the table's per-seat cache of (n_melds, mask): a missing or
+ * stale entry is made here, as the table would. `counts` is per seat a list of the 34 kinds and
+ * any flower kinds after them. NotImplemented, with nothing changed, outside the native domain. */
+static PyObject *py_claim_candidates(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
+    int kind, discarder, chi_seat;
+    mjs_rules r;
+    if (nargs != 9) Py_RETURN_NOTIMPLEMENTED;
+    PyObject *counts = args[2], *melds = args[3], *active = args[4], *masks = args[5];
+    if (!read_small(args[0], 0, MJS_KINDS - 1, &kind) || !read_small(args[1], 0, 3, &discarder) ||
+        !read_small(args[7], -1, 3, &chi_seat) || !read_rules(args[6], &r))
+        Py_RETURN_NOTIMPLEMENTED;
+    if (!PyList_CheckExact(counts) || PyList_GET_SIZE(counts) != 4 || !PyList_CheckExact(melds) ||
+        PyList_GET_SIZE(melds) != 4 || !PyList_CheckExact(active) || PyList_GET_SIZE(active) != 4 ||
+        !PyList_CheckExact(masks) || PyList_GET_SIZE(masks) != 4 || !PyBool_Check(args[8]))
+        Py_RETURN_NOTIMPLEMENTED;
+    int flowers = args[8] == Py_True;
+    /* Read every seat first: outside the native domain nothing is written (but for a later seat's
+     * wrong tile total, below). */
+    uint8_t c[4][MJS_KINDS];
+    int n_melds[4], total[4], holds_flower[4], need[4];
+    PyObject *seat_counts;
+    for (int seat = 0; seat < 4; seat++) {
+        need[seat] = 0;
+        if (seat == discarder) continue;
+        PyObject *on = PyList_GET_ITEM(active, seat);
+        if (!PyBool_Check(on)) Py_RETURN_NOTIMPLEMENTED;
+        if (on != Py_True) continue;
+        seat_counts = PyList_GET_ITEM(counts, seat);
+        if (!PyList_CheckExact(seat_counts) || PyList_GET_SIZE(seat_counts) < MJS_KINDS)
+            Py_RETURN_NOTIMPLEMENTED;
+        PyObject **items = ((PyListObject *)seat_counts)->ob_item;
+        Py_ssize_t size = PyList_GET_SIZE(seat_counts);
+        int sum = 0;
+        for (int k = 0; k < MJS_KINDS; k++) {
+            int v;
+            if (!read_small(items[k], 0, 4, &v)) Py_RETURN_NOTIMPLEMENTED;
+            c[seat][k] = (uint8_t)v;
+            sum += v;
+        }
+        holds_flower[seat] = 0;
+        for (Py_ssize_t k = MJS_KINDS; k < size; k++) {
+            int v;
+            if (!read_small(items[k], 0, 4, &v)) Py_RETURN_NOTIMPLEMENTED;
+            if (v) holds_flower[seat] = 1;
+        }
+        PyObject *own = PyList_GET_ITEM(melds, seat);
+        if (!PyList_CheckExact(own) || PyList_GET_SIZE(own) > 4) Py_RETURN_NOTIMPLEMENTED;
+        n_melds[seat] = (int)PyList_GET_SIZE(own);
+        total[seat] = sum;
+        need[seat] = 1;
+    }
+    long found = 0;
+    int suited = kind < 27, n = kind % 9;
+    for (int seat = 0; seat < 4; seat++) {
+        if (!need[seat]) continue;
+        uint8_t *h = c[seat];
+        if (h[kind] >= 2) {
+            found |= 1L << seat;
+            continue;
+        }
+        if (seat == chi_seat && suited &&
+            ((n >= 2 && h[kind - 2] && h[kind - 1]) ||
+             (n >= 1 && n <= 7 && h[kind - 1] && h[kind + 1]) ||
+             (n <= 6 && h[kind + 1] && h[kind + 2]))) {
+            found |= 1L << seat;
+            continue;
+        }
+        if (flowers && holds_flower[seat]) continue;
+        /* The cached mask, when it was made for this many melds. */
+        PyObject *entry = PyList_GET_ITEM(masks, seat);
+        uint64_t mask;
+        int cached = 0;
+        if (PyTuple_CheckExact(entry) && PyTuple_GET_SIZE(entry) == 2) {
+            PyObject *made_for = PyTuple_GET_ITEM(entry, 0), *bits = PyTuple_GET_ITEM(entry, 1);
+            int m;
+            if (read_small(made_for, 0, 4, &m) && m == n_melds[seat] && PyLong_CheckExact(bits)) {
+                mask = PyLong_AsUnsignedLongLong(bits);
+                if (mask == (uint64_t)-1 && PyErr_Occurred()) return NULL;
+                cached = 1;
+            }
+        } else if (entry != Py_None) {
+            Py_RETURN_NOTIMPLEMENTED; /* not the table's (n_melds, mask) pair */
+        }
+        if (!cached) {
+            /* Not a waiting hand's tile count: the reference raises what that means. A mask
+             * written for an earlier seat stays: it is the one the table would make. */
+            if (total[seat] != 13 - 3 * n_melds[seat]) Py_RETURN_NOTIMPLEMENTED;
+            mask = mjs_wait_mask(h, n_melds[seat], &r);
+            PyObject *made = Py_BuildValue("(iK)", n_melds[seat], (unsigned long long)mask);
+            if (!made) return NULL;
+            PyList_SetItem(masks, seat, made); /* steals the reference, drops the old entry */
+        }
+        if (mask >> kind & 1) found |= 1L << seat;
+    }
+    return PyLong_FromLong(found);
+}
+
+/* held_items(items, counts) -> list: items[k] for every k where counts[k] is not 0, in order (a
+ * turn's discards, one per kind held). NotImplemented unless both are lists, items at least as long
+ * as counts, and every count an int. */
+static PyObject *py_held_items(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
+    if (nargs != 2 || !PyList_CheckExact(args[0]) || !PyList_CheckExact(args[1]))
+        Py_RETURN_NOTIMPLEMENTED;
+    PyObject *items = args[0], *counts = args[1];
+    Py_ssize_t n = PyList_GET_SIZE(counts);
+    if (PyList_GET_SIZE(items) < n) Py_RETURN_NOTIMPLEMENTED;
+    PyObject *chosen[64];
+    Py_ssize_t found = 0;
+    if (n > 64) Py_RETURN_NOTIMPLEMENTED; /* 42 kinds at most */
+    for (Py_ssize_t k = 0; k < n; k++) {
+        PyObject *count = PyList_GET_ITEM(counts, k);
+        if (!PyLong_CheckExact(count)) Py_RETURN_NOTIMPLEMENTED;
+        int overflow = 0;
+        if (PyLong_AsLongAndOverflow(count, &overflow) == 0 && !overflow) continue;
+        chosen[found++] = PyList_GET_ITEM(items, k);
+    }
+    PyObject *out = PyList_New(found);
+    if (!out) return NULL;
+    for (Py_ssize_t i = 0; i < found; i++) {
+        Py_INCREF(chosen[i]);
+        PyList_SET_ITEM(out, i, chosen[i]);
+    }
+    return out;
+}
+
+/* remove_identical(items, obj) -> bool: remove the first item that is `obj` itself (no ==); False
+ * when none is (the table's tiles are the shared ones of runtime/tiles.py, so a tile taken from a
+ * hand is found by identity; an equal copy is the caller's to look for). NotImplemented unless
+ * `items` is a list. */
+static PyObject *py_remove_identical(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
+    if (nargs != 2 || !PyList_CheckExact(args[0])) Py_RETURN_NOTIMPLEMENTED;
+    PyObject *items = args[0], *obj = args[1];
+    Py_ssize_t n = PyList_GET_SIZE(items);
+    for (Py_ssize_t i = 0; i < n; i++) {
+        if (PyList_GET_ITEM(items, i) == obj) {
+            if (PySequence_DelItem(items, i) < 0) return NULL;
+            Py_RETURN_TRUE;
+        }
+    }
+    Py_RETURN_FALSE;
+}
+
 static PyMethodDef methods[] = {
     {"is_complete", (PyCFunction)(void (*)(void))py_is_complete, METH_FASTCALL,
      "is_complete(counts, n_melds, rules) -> bool, or NotImplemented outside the native domain."},
@@ -248,6 +396,13 @@ static PyMethodDef methods[] = {
      "shanten(counts, n_melds, rules) -> int, or NotImplemented outside the native domain."},
     {"discard_shanten", (PyCFunction)(void (*)(void))py_discard_shanten, METH_FASTCALL,
      "discard_shanten(counts, n_melds, rules) -> {kind: shanten}, or NotImplemented."},
+    {"claim_candidates", (PyCFunction)(void (*)(void))py_claim_candidates, METH_FASTCALL,
+     "claim_candidates(kind, discarder, counts, melds, active, masks, rules, chi_seat, flowers) "
+     "-> int: the seats a discard may concern, as bits, or NotImplemented."},
+    {"held_items", (PyCFunction)(void (*)(void))py_held_items, METH_FASTCALL,
+     "held_items(items, counts) -> [items[k] for k where counts[k]], or NotImplemented."},
+    {"remove_identical", (PyCFunction)(void (*)(void))py_remove_identical, METH_FASTCALL,
+     "remove_identical(items, obj) -> bool: the first item that is obj removed, or NotImplemented."},
     {NULL, NULL, 0, NULL},
 };
 

@@ -133,11 +133,16 @@ class Claims:
         # The last discard is callable only where the rules allow.
         calls_open = calls.last_discard_callable or live_wall
         chi_seat = (discarder + 1) % SEATS if calls.chi and kind < 27 else -1
+        # Most discards concern nobody: one test of every seat's tiles says which to look at.
+        candidates = table.claim_candidates(kind, discarder, chi_seat)
+        if not candidates:
+            self.options = options
+            return False
         chi_pairs = _CHI_PAIRS[kind]
         active, all_counts, completed_by = table.active, table.counts, table.completed_by
         flowers = self.flowers
         for seat in _OTHERS[discarder]:  # nearest the discarder first
-            if not active[seat]:
+            if not active[seat] or not candidates >> seat & 1:
                 continue
             acts: list[Action] | None = None
             counts = all_counts[seat]

@@ -17,7 +17,7 @@ from ..context import WinContext, Wind
 from ..hand import Meld, MeldType
 from ..scoring import Score
 from ..profile import Profile
-from ..shapes import waits
+from ..shapes import held_items, waits
 from ..tiles import _PLAIN_TILES, _RED_TILES, N_ALL_KINDS, N_KINDS, SUIT_LAYOUT, Suit, Tile
 
 Seat: TypeAlias = int
@@ -205,6 +205,19 @@ class Table(Protocol):
         """Whether one more ``kind`` completes the seat's concealed tiles by shape."""
         ...
 
+    def claim_candidates(self, kind: int, discarder: Seat, chi_seat: Seat) -> int:
+        """The seats a discard of ``kind`` may concern (a pon, a chi, a completion), as bits."""
+        ...
+
+    @property
+    def reds_held(self) -> list[int]:
+        """Per seat, the red fives among its concealed tiles."""
+        ...
+
+    def concealed_complete(self, seat: Seat) -> bool:
+        """Whether the seat's concealed tiles complete its hand by shape (held flowers aside)."""
+        ...
+
     def in_riichi(self, seat: Seat) -> bool: ...
 
     def win_context(self, seat: Seat, **situation: Any) -> WinContext:
@@ -268,14 +281,17 @@ for _seat in range(SEATS):
         )
 del _seat, _tile
 
-_PLAIN_KEYS = [2 * kind for kind in range(N_ALL_KINDS)]
+_PLAIN_DISCARDS: list[list[Action]] = [
+    [_DISCARD_ACTIONS[seat][2 * kind] for kind in range(N_ALL_KINDS)]  # type: ignore[misc]
+    for seat in range(SEATS)
+]
+"""Per seat, by kind: the DISCARD of the kind's plain tile."""
 
 
 def kind_discards(seat: Seat, counts: Sequence[int]) -> list[Action]:
-    """One DISCARD per kind held, in tile order, from the seat's counts: for a tile set without red
-    fives, where a kind is one tile (half the time of :func:`discard_actions`)."""
-    by_key = _DISCARD_ACTIONS[seat]
-    return [by_key[key] for key, n in zip(_PLAIN_KEYS, counts) if n]  # type: ignore[misc]
+    """One DISCARD per kind held, in tile order, from the seat's counts: for a hand without a red
+    five, where a kind is one tile (a native pick by counts, not a look at each tile)."""
+    return held_items(_PLAIN_DISCARDS[seat], counts)
 
 
 def discard_actions(seat: Seat, tiles: Sequence[Tile]) -> list[Action]:

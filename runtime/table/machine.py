@@ -611,9 +611,12 @@ class Round(TableState):
         if self.furiten is not None:
             self.furiten.discarded(seat, tile.kind)
         self.must_discard = False
-        self.claims.kuikae = set()
+        claims = self.claims
+        if claims.kuikae:
+            claims.kuikae = set()
         self.last_draw = None
-        if self.wall.dead is not None:
+        dead = self.wall.dead
+        if dead is not None and dead.pending:
             # an open kong's indicator comes with its replacement discard (001)
             self._indicators(self.wall.reveal_pending())
         self._open_claims(seat, tile, after_kong=after_kong, last_tile=last)

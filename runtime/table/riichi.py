@@ -13,6 +13,8 @@ from ..shapes import discard_shanten, shanten
 from ..tiles import N_KINDS, Tile
 from .common import SEATS, TSUMO, Seat, Table, action, closed, discard_action, shape_waits
 
+_NO_IPPATSU = (False,) * SEATS
+
 
 class Riichi:
     """Who declared riichi, their waits and one-shot go-around, and the declaration awaiting its
@@ -118,7 +120,8 @@ class Riichi:
 
     def interrupt(self) -> None:
         """A call or kong breaks every riichi's one-shot go-around (001)."""
-        self.ippatsu = [False] * SEATS
+        # In place: an observation's source holds this list for the whole round.
+        self.ippatsu[:] = _NO_IPPATSU
 
     def void_pending(self) -> None:
         """The declaration discard was won on: the riichi stands void, no deposit."""

@@ -17,7 +17,7 @@ from ..actions import Action, Event, EventKind
 from ..context import Wind
 from ..hand import Meld
 from ..profile import Profile
-from ..shapes import wait_mask
+from ..shapes import claim_candidates, is_complete, remove_identical, wait_mask
 from ..tiles import N_ALL_KINDS, N_KINDS, Tile
 from .common import SEATS, Phase, Seat, Transfer, kong_count, shape_waits
 
@@ -62,6 +62,14 @@ class TableState:
         # Each seat's wait mask (bit k: one more k completes its concealed tiles) with the melds
         # count it was made for; _give/_take drop it, so a claim check on a discard is a bit test.
         self._wait_masks: list[tuple[int, int] | None] = [None] * SEATS
+        # Whether the tile _give just added completed the seat's concealed tiles, with the melds
+        # count that holds for: the bit of the wait mask the seat had before it (most draws find
+        # the mask made by the claim checks of the discards before them), so the self-drawn win
+        # check of a turn is a bit test too. _take drops it.
+        self._completed: list[tuple[int, bool] | None] = [None] * SEATS
+        self.reds_held = [0] * SEATS
+        """Per seat, the red fives among its concealed tiles (most turns hold none: a discard per
+        kind held is then the turn's discards)."""
         self.flowers: list[list[Tile]] = [[] for _ in range(SEATS)]  # exposed flowers
         self.melds: list[list[Meld]] = [[] for _ in range(SEATS)]
         self.discards: list[list[Tile]] = [[] for _ in range(SEATS)]
@@ -107,22 +115,47 @@ class TableState:
 
     def _give(self, seat: Seat, tile: Tile) -> None:
         self.hands[seat].append(tile)
-        self.counts[seat][tile.kind] += 1
-        self._wait_masks[seat] = None
+        kind = tile.kind
+        self.counts[seat][kind] += 1
+        if tile.red:
+            self.reds_held[seat] += 1
+        masks = self._wait_masks
+        cached = masks[seat]
+        self._completed[seat] = (
+            (cached[0], bool(cached[1] >> kind & 1))
+            if cached is not None and kind < N_KINDS
+            else None
+        )
+        masks[seat] = None
 
     def _take(self, seat: Seat, tile: Tile) -> None:
         hand = self.hands[seat]
-        # list.remove(tile) by kind and red: the first equal tile goes, without a dataclass == per
-        # tile.
         kind, red = tile.kind, tile.red
-        for i, t in enumerate(hand):
-            if t.kind == kind and t.red == red:
-                del hand[i]
-                break
-        else:
-            raise ValueError(f"seat {seat} does not hold {tile}")
+        # The table's tiles are the shared ones of runtime/tiles.py: the tile itself is found by
+        # identity. An equal copy (a tile made elsewhere) is looked for by kind and red, without a
+        # dataclass == per tile.
+        if not remove_identical(hand, tile):
+            for i, t in enumerate(hand):
+                if t.kind == kind and t.red == red:
+                    del hand[i]
+                    break
+            else:
+                raise ValueError(f"seat {seat} does not hold {tile}")
         self.counts[seat][kind] -= 1
+        if red:
+            self.reds_held[seat] -= 1
         self._wait_masks[seat] = None
+        self._completed[seat] = None
+
+    def concealed_complete(self, seat: Seat) -> bool:
+        """Whether the seat's concealed tiles (held flowers aside; callers refuse those) form a
+        complete hand with its melds, by shape: the bit :meth:`_give` kept where it could, else
+        :func:`~mjspec.runtime.shapes.is_complete`."""
+        n_melds = len(self.melds[seat])
+        known = self._completed[seat]
+        if known is not None and known[0] == n_melds:
+            return known[1]
+        return is_complete(self.counts[seat][:N_KINDS], n_melds, self.profile.shapes)
 
     def completed_by(self, seat: Seat, kind: int) -> bool:
         """Whether one more tile of ``kind`` completes the seat's concealed tiles (held flowers
@@ -137,6 +170,22 @@ class TableState:
                 wait_mask(self.counts[seat][:N_KINDS], n_melds, self.profile.shapes),
             )
         return bool(cached[1] >> kind & 1)
+
+    def claim_candidates(self, kind: int, discarder: Seat, chi_seat: Seat) -> int:
+        """The seats a discard of ``kind`` may concern, as a bit set
+        (:func:`~mjspec.runtime.shapes.claim_candidates`: a pon, ``chi_seat``'s chi, a completion by
+        the wait masks kept here)."""
+        return claim_candidates(
+            kind,
+            discarder,
+            self.counts,
+            self.melds,
+            self.active,
+            self._wait_masks,
+            self.profile.shapes,
+            chi_seat,
+            bool(self.profile.tiles.flowers),
+        )
 
     def _shape_waits(self, seat: Seat, *, held_waits: bool = False) -> frozenset[int]:
         return shape_waits(self.hands[seat], self.melds[seat], self.profile, held_waits=held_waits)

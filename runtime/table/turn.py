@@ -47,15 +47,26 @@ def options(
     counts = table.counts[seat]
     must_discard = table.must_discard
     out: list[Action] = []
+    holds_flower = bool(profile.tiles.flowers) and any(counts[N_KINDS:])
     if not must_discard and not (missing is not None and calls.missing_suit_blocks_calls):
-        if table.tsumo_score(seat) is not None:
+        # A win needs a complete hand first (a held flower is never part of one): most turns spare
+        # the score's look.
+        if (
+            not holds_flower
+            and table.last_draw is not None  # a self-drawn win is on a drawn tile
+            and table.concealed_complete(seat)
+            and table.tsumo_score(seat) is not None
+        ):
             out.append(TSUMO[seat])
         melds = table.melds[seat]
-        # Only four of a kind held or a pon can make a kong: most turns spare the offers' call.
-        if ((calls.ankan and 4 in counts) or (calls.kakan and melds)) and table.kong_allowed():
-            out.extend(kong_offers(seat, counts, melds, calls, table.last_draw))
+        # Only four of a kind held or a pon can make a kong: most turns spare the offers' call,
+        # and most pons have no fourth tile in hand, which spares the look at the wall.
+        if (calls.ankan and 4 in counts) or (calls.kakan and melds):
+            kongs = kong_offers(seat, counts, melds, calls, table.last_draw)
+            if kongs and table.kong_allowed():
+                out.extend(kongs)
     exposable = False
-    if profile.tiles.flowers and any(counts[N_KINDS:]):
+    if holds_flower:
         # A held flower may be exposed on one's turn, after a call too; its replacement needs a
         # tile.
         exposable = table.wall_remaining > 0
@@ -65,7 +76,7 @@ def options(
         seat,
         hand,
         counts,
-        red_fives=bool(profile.tiles.red_fives),
+        red_fives=table.reds_held[seat] > 0,
         keep_flowers=exposable and not rules.bonus.discard,
         missing_first=missing if rules.discard_missing_suit_first else None,
         kuikae=kuikae if must_discard else _NO_KINDS,
@@ -115,8 +126,9 @@ def discards(
     missing_first: Suit | None,
     kuikae: set[int],
 ) -> list[Action]:
-    """One DISCARD per distinct tile that may go now, in tile order (``keep_flowers``: no bonus
-    tile, M 31; ``missing_first``: only that suit, 000 §3; ``kuikae``: not those kinds, 001)."""
+    """One DISCARD per distinct tile that may go now, in tile order (``red_fives``: the hand holds
+    a red five, so a kind may be two tiles; ``keep_flowers``: no bonus tile, M 31;
+    ``missing_first``: only that suit, 000 §3; ``kuikae``: not those kinds, 001)."""
     out = discard_actions(seat, hand) if red_fives else kind_discards(seat, counts)
     if keep_flowers:
         out = [a for a in out if not a.tile.is_flower]  # type: ignore[union-attr]

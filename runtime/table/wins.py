@@ -18,7 +18,7 @@ from ..deadwall import DeadWall
 from ..hand import Meld, MeldType
 from ..profile import Profile
 from ..scoring import Score, WinningHand, evaluate, score_losing_hand
-from ..shapes import is_complete, waits
+from ..shapes import waits
 from ..tiles import N_KINDS, Suit, Tile, format_tiles
 from .common import SEATS, WINDS, Seat, Table, WinRecord
 
@@ -34,7 +34,6 @@ class Wins:
     def __init__(self, profile: Profile) -> None:
         self.profile = profile
         self._flowers = profile.tiles.flowers  # whether a seat can hold a flower at all
-        self._shapes = profile.shapes
         self._live_wait = "only_live_wait" in profile.needs
         self.records: list[WinRecord] = []
         self.events = 0
@@ -120,9 +119,7 @@ class Wins:
         if drawn is None:
             return None
         counts = table.counts[seat]
-        if (self._flowers and any(counts[N_KINDS:])) or not is_complete(
-            counts[:N_KINDS], len(table.melds[seat]), self._shapes
-        ):
+        if (self._flowers and any(counts[N_KINDS:])) or not table.concealed_complete(seat):
             return None  # an unexposed flower is never part of a winning shape
         hand = table.hands[seat]
         rest = list(hand)
