@@ -6,7 +6,7 @@ input (bad YAML, an unknown key, bad tile notation, an unknown profile, a
 malformed record), reported as ``file:line: path: message`` or one line and
 never a traceback; 130 interrupted (Ctrl-C).
 
-Only ``build``, ``validate``, ``diff`` and ``new`` import the compiler (and with
+Only ``build``, ``validate``, ``diff``, ``new`` and ``docs`` import the compiler (and with
 it black, jinja2 and jsonschema), inside the command: scoring, play, replay and
 simulation start on the runtime alone.
 """
@@ -133,10 +133,15 @@ def _compiling(command: str) -> Callable[[argparse.Namespace], int]:
         from mjspec.compiler.errors import SpecErrors
 
         try:
-            if command in ("diff", "new"):
+            if command in ("diff", "new", "docs"):
                 from mjspec.compiler import docs_cli
 
-                return docs_cli.run_diff(args) if command == "diff" else docs_cli.run_new(args)
+                run = {
+                    "diff": docs_cli.run_diff,
+                    "new": docs_cli.run_new,
+                    "docs": docs_cli.run_docs,
+                }
+                return run[command](args)
             return _cmd_build(args) if command == "build" else _cmd_validate(args)
         except SpecErrors as e:
             for err in e.errors:
@@ -475,6 +480,20 @@ def _parser() -> argparse.ArgumentParser:
         "--from", dest="parent", required=True, metavar="PROFILE", help="the profile to extend"
     )
     n.set_defaults(run=_compiling("new"))
+
+    h = sub.add_parser(
+        "docs",
+        help="write the rule documents as an HTML site",
+        description=(
+            "Write every profile's rule document in every language as HTML pages (tiles drawn "
+            "as SVG, a language switcher, the index of profiles, each profile's differences from "
+            "its parent), for reading on a phone or printing. No script, no network resource."
+        ),
+    )
+    h.add_argument(
+        "--html", type=Path, required=True, metavar="DIR", help="the folder to write the site to"
+    )
+    h.set_defaults(run=_compiling("docs"))
     for command in {id(c): c for c in sub.choices.values()}.values():
         command.add_argument(
             "--root",

@@ -1,4 +1,4 @@
-"""Commands about profiles as documents: ``mjspec diff`` and ``mjspec new``.
+"""Commands about profiles as documents: ``mjspec diff``, ``mjspec new`` and ``mjspec docs``.
 
 Their arguments are declared with the other commands in ``mjspec.app.cli``,
 which imports this module only when one of them runs.
@@ -8,7 +8,9 @@ or ``--json``). ``new ID --from PROFILE`` starts a house rule: a minimal spec
 ``specs/ID.yaml`` that extends PROFILE, which builds unchanged. Both work on the
 workspace (the current folder or ``--root DIR``: ``DIR/specs``, ``DIR/generated``,
 ``DIR/docs``; ``runtime/workspace.py``), whose specs may extend the bundled ones; in the
-package's own source folder, on the bundled specs.
+package's own source folder, on the bundled specs. ``docs --html DIR`` writes the rule documents
+of the workspace's profiles (and of the profiles they extend) as an HTML site
+(``compiler/site.py``).
 """
 
 from __future__ import annotations
@@ -183,6 +185,81 @@ def _cmd_new(args: argparse.Namespace) -> int:
     return 0
 
 
+def compile_for_site(layout: Layout) -> tuple[list[Any], list[Any]]:
+    """The workspace's profiles and the profiles they extend, compiled in memory, parents first
+    (what ``build`` compiles, writing nothing): the compiled profiles in the library's order, or
+    the errors. A workspace spec that takes a bundled id is refused, as ``build`` refuses it."""
+    from . import cache
+    from .build import _black_salt, _parents_first, shadowing_error
+    from .verify import compile_profile
+
+    lib = _library(layout)
+    own = lib.own_ids()
+    errors: list[Any] = []
+    if layout.bundled_specs is not None:
+        for pid in sorted(set(own) & {p.stem for p in layout.bundled_specs.glob("*.yaml")}):
+            errors.append(shadowing_error(lib.display(lib.path_of(pid)), pid))
+    if errors:
+        return [], errors
+    ids = list(own)
+    for pid in own:  # the parents' pages too: a child's page links to its parent and their diff
+        seen = pid
+        while True:
+            try:
+                above = lib.load(lib.path_of(seen)).data.get("extends")
+            except (SpecErrors, AttributeError):
+                break
+            if not isinstance(above, str) or above in ids or above not in lib.profile_ids():
+                break
+            ids.append(above)
+            seen = above
+    memo = cache.Memo(cache.memo_folder(layout, "black"), _black_salt())
+    done: dict[str, Any] = {}
+    for pid in _parents_first(lib, ids):
+        try:
+            resolved = lib.resolve_file(lib.path_of(pid))
+            parent = done.get(str(resolved.data.get("extends")))
+            done[pid] = compile_profile(resolved, expected_id=pid, memo=memo, parent=parent)
+        except SpecErrors as e:
+            errors.extend(e.errors)
+    return [done[pid] for pid in sorted(ids) if pid in done], errors
+
+
+def _cmd_docs(args: argparse.Namespace) -> int:
+    """``mjspec docs --html DIR``: the rule documents as an HTML site (compiler/site.py)."""
+    from mjspec.runtime.files import atomic_write
+
+    from .site import render_site
+
+    out: Path = args.html
+    if out.exists() and not out.is_dir():
+        raise _user_error(f"{out} exists and is not a folder (nothing was written)")
+    layout = _layout(args.root)
+    compiled, errors = compile_for_site(layout)
+    if errors:
+        raise SpecErrors(errors)
+    lib = _library(layout)
+    ids = {c.ir.id for c in compiled}
+    diffs = {
+        c.ir.id: diff_profiles(lib, c.ir.extends, c.ir.id) for c in compiled if c.ir.extends in ids
+    }
+    pages, errors = render_site(
+        [c.ir for c in compiled], {c.ir.id: c.engine for c in compiled}, diffs, layout.locale
+    )
+    if errors:
+        raise SpecErrors(errors)
+    out.mkdir(parents=True, exist_ok=True)
+    changed = 0
+    for name, text in pages.items():
+        path, data = out / name, text.encode("utf-8")
+        if not path.exists() or path.read_bytes() != data:
+            atomic_write(path, data)
+            path.chmod(0o644)  # pages to be served or shared: readable by all, as a web folder is
+            changed += 1
+    print(f"wrote {len(pages)} page(s) to {out} ({changed} changed); open {out / 'index.html'}")
+    return 0
+
+
 def _write_schema_copy(layout: Layout) -> None:
     """The spec-file schema at ``docs/schema/spec-1.json`` of a workspace, which the specs'
     ``yaml-language-server`` line names: an editor checks a spec offline, against the schema of
@@ -204,3 +281,4 @@ def _write_schema_copy(layout: Layout) -> None:
 #: status 2.
 run_diff = _one_line_errors(_cmd_diff)
 run_new = _one_line_errors(_cmd_new)
+run_docs = _one_line_errors(_cmd_docs)

@@ -30,15 +30,15 @@ ids, no timestamps.
 
 from __future__ import annotations
 
-import json
-
 import ast
+import json
+import math
 import re
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
 from types import ModuleType
-from typing import Any, Iterable, Mapping, Sequence
+from typing import Any, Callable, Iterable, Mapping, Sequence
 
 import jinja2
 from jinja2.ext import extract_from_ast
@@ -63,6 +63,8 @@ from mjspec.runtime.rules import (
 from mjspec.runtime.view import PaymentView
 
 from .catalog import NO_CONTEXT, Catalog, CatalogError, load_catalogs
+from .cells import least_totals
+from .describe import Describer, FormulaError
 from .errors import Location, SpecError
 from .ir import ExampleIR, ExprIR, MinimumIR, PatternIR, ProfileIR, TableNoteIR
 
@@ -164,6 +166,30 @@ class Translator:
         context, msgid = message
         return self(msgid, context=context, **values)
 
+    def plural(
+        self,
+        msgid: str,
+        msgid_plural: str,
+        count: int,
+        /,
+        context: str = NO_CONTEXT,
+        **values: object,
+    ) -> Md:
+        """The form of a plural message for ``count`` (gettext's ``ngettext``), ``{count}`` and the
+        other placeholders filled."""
+        text = self.catalog.lookup_plural(msgid, count, context)
+        if text is None:
+            self.missing.append(MissingMessage(self.language, context, msgid))
+            text = msgid if count == 1 else msgid_plural
+        args = {k: _piece(v) for k, v in {"count": count, **values}.items()}
+        return Md(text.format(**args))
+
+    def either(self, parts: Sequence[str]) -> Md:
+        """Alternatives: "a, b or c" in the language's words."""
+        if len(parts) == 1:
+            return Md(_piece(parts[0]))
+        return self.marked(_ALTERNATIVES, first=self.join(parts[:-1]), last=parts[-1])
+
     def join(self, parts: Iterable[str], *, clauses: bool = False) -> Md:
         """Join pieces with the language's list (``, ``) or clause (``; ``) separator."""
         sep = self.marked(_CLAUSE_SEPARATOR if clauses else _LIST_SEPARATOR)
@@ -172,6 +198,7 @@ class Translator:
 
 _LIST_SEPARATOR = N_(", ", "list separator")
 _CLAUSE_SEPARATOR = N_("; ", "clause separator")
+_ALTERNATIVES = N_("{first} or {last}", "alternatives")
 
 
 def _piece(value: object) -> str:
@@ -186,56 +213,17 @@ def _piece(value: object) -> str:
 
 # ---- tiles ------------------------------------------------------------------
 
-_SUIT_GLYPH_BASE = {Suit.MAN: 0x1F007, Suit.PIN: 0x1F019, Suit.SOU: 0x1F010}
-# Honors 1z..7z: East, South, West, North, White, Green, Red.
-_HONOR_GLYPHS = (
-    "\U0001f000",
-    "\U0001f001",
-    "\U0001f002",
-    "\U0001f003",
-    "\U0001f006",
-    "\U0001f005",
-    "\U0001f004",
-)
-# Flowers 1f..8f: plum, orchid, chrysanthemum, bamboo, spring, summer, autumn, winter
-# (Unicode orders bamboo before chrysanthemum).
-_FLOWER_GLYPHS = (
-    "\U0001f022",
-    "\U0001f023",
-    "\U0001f025",
-    "\U0001f024",
-    "\U0001f026",
-    "\U0001f027",
-    "\U0001f028",
-    "\U0001f029",
-)
-
-
-def glyph(tile: Tile) -> str:
-    """The tile's character in the Unicode Mahjong Tiles block (a red five shows as a five)."""
-    if tile.suit in _SUIT_GLYPH_BASE:
-        return chr(_SUIT_GLYPH_BASE[tile.suit] + tile.number - 1)
-    if tile.suit is Suit.HONOR:
-        return _HONOR_GLYPHS[tile.number - 1]
-    return _FLOWER_GLYPHS[tile.number - 1]
-
-
-def glyphs(tiles: Sequence[Tile]) -> str:
-    """Glyphs of ``tiles`` in order, a space between runs of different suits."""
-    out = ""
-    for i, t in enumerate(tiles):
-        if i and t.suit is not tiles[i - 1].suit:
-            out += " "
-        out += glyph(t)
-    return out
-
 
 def tiles_md(mpsz: str) -> Md:
-    """Tiles shown both ways: glyphs, then the mpsz text as code."""
-    return Md(f"{glyphs(parse_tiles(mpsz))} {code(mpsz)}")
+    """Tiles in a Markdown document: the mpsz text as code, which every font shows (the Mahjong
+    Tiles glyphs render as boxes without a font that has them; the HTML site draws tiles)."""
+    return Md(code(mpsz))
 
 
 # ---- the document model -----------------------------------------------------
+
+#: The cell of a payment table that no hand reaches: empty (the HTML site hatches it).
+IMPOSSIBLE = Md("")
 
 
 @dataclass(frozen=True)
@@ -341,6 +329,10 @@ _PAYS = {
     ("tsumo", "each"): N_("each opponent pays {amount}"),
     ("tsumo", "dealer"): N_("the dealer pays {amount}"),
     ("tsumo", "non_dealer"): N_("each non-dealer pays {amount}"),
+    ("ron", "east"): N_("East pays {amount}"),
+    ("ron", "non_east"): N_("each player other than East pays {amount}"),
+    ("tsumo", "east"): N_("East pays {amount}"),
+    ("tsumo", "non_east"): N_("each player other than East pays {amount}"),
 }
 _PAY_HEADER = {
     ("ron", "discarder"): N_("Discard win: the discarder pays"),
@@ -348,6 +340,10 @@ _PAY_HEADER = {
     ("tsumo", "each"): N_("Self-draw: each opponent pays"),
     ("tsumo", "dealer"): N_("Self-draw: the dealer pays"),
     ("tsumo", "non_dealer"): N_("Self-draw: each non-dealer pays"),
+    ("ron", "east"): N_("Discard win: East pays"),
+    ("ron", "non_east"): N_("Discard win: each player other than East pays"),
+    ("tsumo", "east"): N_("Self-draw: East pays"),
+    ("tsumo", "non_east"): N_("Self-draw: each player other than East pays"),
 }
 _FLAG = {
     "riichi": N_("riichi declared"),
@@ -381,6 +377,12 @@ _DIRECTION = {
     ExchangeDirection.ACROSS: N_("across"),
     ExchangeDirection.RIGHT: N_("to the right"),
 }
+# Match lengths by their names (riichi's tonpuusen and hanchan, the full game of four winds).
+_MATCH_LENGTH = {
+    1: N_("an East game (one wind round)"),
+    2: N_("an East-South game (two wind rounds)"),
+    4: N_("a full game of four wind rounds (East, South, West and North)"),
+}
 _PREFER = {
     "total": N_("the highest total"),
     "payment": N_("the highest payment"),
@@ -399,6 +401,55 @@ _COMBINE_MANY = {
 }
 
 
+# ---- the glossary ----------------------------------------------------------------
+
+#: The field's usual terms in each language (msgctxt "glossary" in the catalogs): the word a
+#: document of a profile that needs the term must use (tests/test_words.py holds every document
+#: to it), and the words the documents avoid (alternatives a catalog once had, "(s)" plurals).
+GLOSSARY = {
+    "han": N_("han", "glossary"),
+    "limit": N_("limit pattern", "glossary"),
+    "east_game": N_("East game", "glossary"),
+    "east_south_game": N_("East-South game", "glossary"),
+}
+GLOSSARY_AVOID = N_("words every document avoids", "glossary")
+GLOSSARY_AVOID_HAN = N_("words the documents of a profile counted in han avoid", "glossary")
+
+
+def glossary_terms(ir: ProfileIR) -> list[str]:
+    """The glossary terms a profile's documents need (keys of :data:`GLOSSARY`)."""
+    out = []
+    if ir.total_unit == "han":
+        out.append("han")
+    if any(p.limit for p in ir.patterns):
+        out.append("limit")
+    rounds = ir.table.match.rounds if ir.playable else 0
+    if rounds == 1:
+        out.append("east_game")
+    elif rounds == 2:
+        out.append("east_south_game")
+    return out
+
+
+def glossary(ir: ProfileIR, catalog: Catalog) -> tuple[dict[str, str], list[str]]:
+    """A profile's glossary in one language: the words its documents use, and those they
+    avoid."""
+    use = {}
+    for key in glossary_terms(ir):
+        context, msgid = GLOSSARY[key]
+        use[key] = catalog.lookup(msgid, context) or msgid
+    avoid_keys = [GLOSSARY_AVOID] + ([GLOSSARY_AVOID_HAN] if ir.total_unit == "han" else [])
+    avoid = []
+    for context, msgid in avoid_keys:
+        text = catalog.lookup(msgid, context) or ""
+        avoid += [w.strip() for w in text.split(";") if w.strip() and w.strip() != "-"]
+    return use, avoid
+
+
+_TSUMO_LEAST = N_("a self-drawn hand with {points} {unit} has at least {total} {total_unit}")
+_RON_LEAST = N_("a discard win with {points} {unit} has at least {total} {total_unit}")
+
+
 # ---- building a document --------------------------------------------------------
 
 
@@ -406,9 +457,19 @@ class _Builder:
     """Builds one :class:`RuleDocument` from a profile's IR and engine in one language."""
 
     def __init__(
-        self, ir: ProfileIR, engine: Profile, lang: str, tr: Translator, names: Mapping[str, Text]
+        self,
+        ir: ProfileIR,
+        engine: Profile,
+        lang: str,
+        tr: Translator,
+        names: Mapping[str, Text],
+        show_tiles: Callable[[str], Md] = tiles_md,
+        page: str = "md",
     ) -> None:
         self.ir = ir
+        #: How tiles are shown (Markdown: mpsz as code; the HTML site: drawn) and the pages' suffix.
+        self.show_tiles = show_tiles
+        self.page = page
         self.engine = engine
         self.lang = lang
         self._ = tr
@@ -420,6 +481,15 @@ class _Builder:
         self.table: TableRules | None = ir.table if ir.playable else None
         self.table_notes: tuple[TableNoteIR, ...] = ir.table_notes if ir.playable else ()
         self.clock_names: dict[str, Text] = dict(ir.clock_names)
+        self.describe = Describer(
+            tr,
+            Md,
+            escape_md,
+            unit=self.unit(),
+            points_unit=self.points_unit() if ir.points is not None else None,
+            named={a.name: self.term(a.name) for a in ir.payment_values},
+            pattern_name=self.pattern_name,
+        )
 
     # -- small helpers --
 
@@ -428,6 +498,19 @@ class _Builder:
 
     def unit(self) -> Md:
         return self._.marked(_UNIT.get(self.ir.total_unit, N_("fan")))
+
+    def words(self, expr: ExprIR, *, result: bool = False) -> Md:
+        """A number-valued formula in words (compiler/describe.py); never code."""
+        return Md(self.describe.value(expr, result=result))
+
+    def words_when(self, expr: ExprIR) -> Md:
+        """A condition in words."""
+        return Md(self.describe.condition(expr))
+
+    @staticmethod
+    def term(name: str) -> Md:
+        """A payment amount the spec names (``base``), as a term of the formulas: in italics."""
+        return Md(f"*{escape_md(name.replace('_', ' '))}*")
 
     def sections(self, parts: Sequence[str]) -> Md:
         """Rule-book sections for prose: §-marks as a list ("§9, §10"); section titles quoted and
@@ -471,7 +554,7 @@ class _Builder:
     def doc_link(self, pid: str, lang: str | None = None) -> Md:
         lang = lang or self.lang
         label = escape_md(self.names[pid].get(lang)) if pid in self.names else escape_md(pid)
-        return Md(f"[{label}]({pid}.{lang}.md)")
+        return Md(f"[{label}]({pid}.{lang}.{self.page})")
 
     # -- the document --
 
@@ -505,7 +588,7 @@ class _Builder:
         for lang in LANGUAGES:
             name = LANGUAGE_NAMES[lang]
             parts.append(
-                f"**{name}**" if lang == self.lang else f"[{name}]({self.ir.id}.{lang}.md)"
+                f"**{name}**" if lang == self.lang else f"[{name}]({self.ir.id}.{lang}.{self.page})"
             )
         return Md(" · ".join(parts))
 
@@ -635,32 +718,31 @@ class _Builder:
         t = ir.tiles
         rows: list[tuple[Md, ...]] = []
         for s in t.suits:
-            ts = parse_tiles(f"123456789{s}")
-            rows.append((_.marked(_SUIT_NAME[s]), code(f"1{s}–9{s}"), Md(glyphs(ts))))
+            rows.append(
+                (_.marked(_SUIT_NAME[s]), code(f"1{s}–9{s}"), self.show_tiles(f"123456789{s}"))
+            )
         if t.honors:
             winds = _.join(_.marked(_WIND[w]) for w in "ESWN")
             dragons = _.join(_.marked(d) for d in _DRAGONS)
             rows.append(
-                (_("Winds ({names})", names=winds), code("1z–4z"), Md(glyphs(parse_tiles("1234z"))))
+                (_("Winds ({names})", names=winds), code("1z–4z"), self.show_tiles("1234z"))
             )
             rows.append(
                 (
                     _("Dragons ({names})", names=dragons),
                     code("5z–7z"),
-                    Md(glyphs(parse_tiles("567z"))),
+                    self.show_tiles("567z"),
                 )
             )
         if t.flowers:
-            rows.append(
-                (_("Flowers and seasons"), code("1f–8f"), Md(glyphs(parse_tiles("12345678f"))))
-            )
+            rows.append((_("Flowers and seasons"), code("1f–8f"), self.show_tiles("12345678f")))
         if t.red_fives:
             reds = "".join(f"0{s}" for s in t.red_fives)
             rows.append(
                 (
                     _("Red fives"),
                     code(" ".join(f"0{s}" for s in t.red_fives)),
-                    Md(glyphs(parse_tiles(reds))),
+                    self.show_tiles(reds),
                 )
             )
         none, dash = _("none in this set"), Md("—")
@@ -1263,8 +1345,8 @@ class _Builder:
         if rounds > 0:
             bullets.append(
                 _(
-                    "A game lasts {count} wind round(s) of four dealer turns each, East first.",
-                    count=rounds,
+                    "A game is {length}, each wind round of four dealer turns, East first.",
+                    length=self.match_length(rounds),
                 )
             )
         elif hands == 1:
@@ -1312,12 +1394,15 @@ class _Builder:
         target = match.extension_until
         if target is not None:
             bullets.append(
-                _(
+                _.plural(
                     "If nobody has {points} points when the rounds end, the next wind round is "
-                    "played, ending after the first hand that leaves someone with that many "
-                    "(at most {count} more round(s)).",
+                    "played, ending after the first hand that leaves someone with that many (at "
+                    "most one more round).",
+                    "If nobody has {points} points when the rounds end, the next wind round is "
+                    "played, ending after the first hand that leaves someone with that many (at "
+                    "most {count} more rounds).",
+                    match.extension_rounds,
                     points=target,
-                    count=match.extension_rounds,
                 )
             )
         if match.leftover_deposits_to_first and table.riichi is not None:
@@ -1382,6 +1467,14 @@ class _Builder:
             ),
         )
 
+    def match_length(self, rounds: int) -> Md:
+        """A match of ``rounds`` wind rounds by the name players give it (the East game, the
+        East-South game), else counted with the catalog's plural forms."""
+        named = _MATCH_LENGTH.get(rounds)
+        if named is not None:
+            return self._.marked(named)
+        return self._.plural("{count} wind round", "{count} wind rounds", rounds)
+
     def clock_name(self, clock: Clock) -> Md:
         """The clock's name in the document's language (its id when the spec names it in no
         language)."""
@@ -1405,7 +1498,7 @@ class _Builder:
             rows.append((_("Win flow"), _("the first win ends the hand")))
         match = table.match
         if match.rounds > 0:
-            rows.append((_("Match"), _("{count} wind round(s)", count=match.rounds)))
+            rows.append((_("Match"), self.match_length(match.rounds)))
         elif match.hands == 1:
             rows.append((_("Match"), _("a single hand")))
         else:
@@ -1485,7 +1578,7 @@ class _Builder:
 
     def pattern_value(self, p: PatternIR) -> Md:
         if isinstance(p.value, ExprIR):
-            shown = self.formula(p.value.source)
+            shown = self.words(p.value)
         else:
             shown = Md(str(p.value))
         if p.count is not None:
@@ -1494,7 +1587,7 @@ class _Builder:
             shown = self._("{value}, closed hand only", value=shown)
         elif p.open_value is not None:
             opened = (
-                code(p.open_value.source)
+                self.words(p.open_value)
                 if isinstance(p.open_value, ExprIR)
                 else Md(str(p.open_value))
             )
@@ -1673,260 +1766,23 @@ class _Builder:
             ("ron", self.ir.payment_ron, _("Discard win")),
             ("tsumo", self.ir.payment_tsumo, _("Self-draw")),
         ):
-            phrases = [self.pays(kind, a.name, self.formula(a.expr.source)) for a in amounts]
+            phrases = [self.pays(kind, a.name, self.words(a.expr)) for a in amounts]
             out.append(_("{situation}: {payers}", situation=label, payers=_.join(phrases)))
         for a in self.ir.payment_values:
-            out.append(
-                _("{name} = {formula}", name=code(a.name), formula=self.formula(a.expr.source))
-            )
+            out.append(_("{name} = {formula}", name=self.term(a.name), formula=self.words(a.expr)))
         return out
-
-    # A payment formula read aloud: operators as arithmetic signs, conditions and option reads in
-    # words, names as code. Anything else (a comprehension, an unknown call) shows the formula
-    # itself.
-    _ARITHMETIC: dict[type, tuple[str, int]] = {
-        ast.Add: ("+", 5),
-        ast.Sub: ("\u2212", 5),
-        ast.Mult: ("\u00d7", 6),
-        ast.Mod: ("mod", 6),
-    }
-    _COMPARISON: dict[type, str] = {
-        ast.Eq: "=",
-        ast.NotEq: "\u2260",
-        ast.Lt: "<",
-        ast.LtE: "\u2264",
-        ast.Gt: ">",
-        ast.GtE: "\u2265",
-    }
-
-    def formula(self, source: str) -> Md:
-        """``source`` (a checked payment expression) as readable text in the document's language."""
-        try:
-            tree = ast.parse(source, mode="eval")
-        except SyntaxError:
-            return code(source)
-        readable = self._value(tree.body, 0)
-        return readable if readable is not None else code(source)
-
-    def _value(self, node: ast.expr, outer: int) -> Md | None:
-        """A number-valued node; parenthesised when it binds looser than ``outer`` (0 loosest, 9 an
-        atom)."""
-        _ = self._
-        text: Md | None
-        if (
-            isinstance(node, ast.Constant)
-            and isinstance(node.value, int)
-            and not isinstance(node.value, bool)
-        ):
-            return Md(str(node.value))
-        if isinstance(node, ast.Name):
-            return code(node.id)
-        if isinstance(node, ast.IfExp):
-            chain: list[tuple[ast.expr, ast.expr]] = []
-            last: ast.expr = node
-            while isinstance(last, ast.IfExp):  # a if p else b if q else c: one list of cases
-                chain.append((last.body, last.test))
-                last = last.orelse
-            cases = [(self._value(v, 1), self._condition(c)) for v, c in chain]
-            other = self._value(last, 1)
-            if other is None or any(v is None or c is None for v, c in cases):
-                return None
-            if len(cases) == 1:
-                text = _(
-                    "{value} if {condition}, otherwise {other}",
-                    value=cases[0][0],
-                    condition=cases[0][1],
-                    other=other,
-                )
-            else:
-                listed = [_("{value} if {condition}", value=v, condition=c) for v, c in cases]
-                text = _.join([*listed, _("otherwise {other}", other=other)], clauses=True)
-            own = 0
-        elif isinstance(node, ast.BinOp):
-            rounded = self._rounded_up(node)
-            if rounded is not None:
-                text, own = rounded, 0
-            elif isinstance(node.op, ast.Pow):
-                base, power = self._value(node.left, 9), self._value(node.right, 9)
-                if base is None or power is None:
-                    return None
-                if not isinstance(node.right, (ast.Name, ast.Constant)) and not power.startswith(
-                    "("
-                ):
-                    power = Md(f"({power})")  # 2^(the lower of fan and 3), never 2^the lower...
-                text, own = Md(f"{base}^{power}"), 8
-            elif isinstance(node.op, ast.FloorDiv):
-                left, right = self._value(node.left, 6), self._value(node.right, 7)
-                if left is None or right is None:
-                    return None
-                text, own = (
-                    _("{amount} \u00f7 {divisor}, rounded down", amount=left, divisor=right),
-                    0,
-                )
-            elif type(node.op) in self._ARITHMETIC:
-                sign, own = self._ARITHMETIC[type(node.op)]
-                left, right = self._value(node.left, own), self._value(node.right, own + 1)
-                if left is None or right is None:
-                    return None
-                text = Md(f"{left} {sign} {right}")
-            else:
-                return None
-        elif isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.USub):
-            operand = self._value(node.operand, 7)
-            if operand is None:
-                return None
-            text, own = Md(f"\u2212{operand}"), 7
-        elif isinstance(node, ast.Call) and isinstance(node.func, ast.Name):
-            text, own = self._call(node), 9
-            if text is None:
-                return None
-        else:
-            return None
-        return Md(f"({text})") if own < outer else text
-
-    def _rounded_up(self, node: ast.BinOp) -> Md | None:
-        """``(x + k - 1) // k * k``: x rounded up to a multiple of k (riichi's payments)."""
-        inner = node.left
-        if not (
-            isinstance(node.op, ast.Mult)
-            and isinstance(node.right, ast.Constant)
-            and isinstance(inner, ast.BinOp)
-            and isinstance(inner.op, ast.FloorDiv)
-            and isinstance(inner.right, ast.Constant)
-            and isinstance(inner.left, ast.BinOp)
-            and isinstance(inner.left.op, ast.Add)
-            and isinstance(inner.left.right, ast.Constant)
-        ):
-            return None
-        step, divisor, less = node.right.value, inner.right.value, inner.left.right.value
-        if not (isinstance(step, int) and step == divisor and less == step - 1):
-            return None
-        amount = self._value(inner.left.left, 1)
-        return (
-            None
-            if amount is None
-            else self._("{amount}, rounded up to a multiple of {step}", amount=amount, step=step)
-        )
-
-    def _option(self, node: ast.Call) -> str | None:
-        if (
-            len(node.args) == 1
-            and isinstance(node.args[0], ast.Constant)
-            and isinstance(node.args[0].value, str)
-        ):
-            return node.args[0].value
-        return None
-
-    def _call(self, node: ast.Call) -> Md | None:
-        _ = self._
-        assert isinstance(node.func, ast.Name)
-        name = node.func.id
-        if name in ("min", "max") and len(node.args) == 2 and not node.keywords:
-            first, second = self._value(node.args[0], 1), self._value(node.args[1], 1)
-            if first is None or second is None:
-                return None
-            if name == "min":
-                return _("the lower of {first} and {second}", first=first, second=second)
-            return _("the higher of {first} and {second}", first=first, second=second)
-        option = self._option(node)
-        if option is None:
-            return None
-        if name == "option_value":
-            return code(option)
-        if name == "option_points":
-            return _("the points of {option}", option=code(option))
-        if name == "option_doubles":
-            return _("the doubles of {option}", option=code(option))
-        return None
-
-    def _condition(self, node: ast.expr) -> Md | None:
-        """A true-or-false node in words."""
-        _ = self._
-        if isinstance(node, ast.Name):
-            words = {
-                "dealer": _("the winner is the dealer"),
-                "limit": _("a limit pattern counts"),
-                "tsumo": _("the win is a self-draw"),
-                "ron": _("the win is on a discard"),
-            }
-            return words.get(node.id, code(node.id))
-        if (
-            isinstance(node, ast.Call)
-            and isinstance(node.func, ast.Name)
-            and node.func.id in ("option_on", "option_limit")
-        ):
-            option = self._option(node)
-            if option is None:
-                return None
-            if node.func.id == "option_on":
-                return _("{option} is on", option=code(option))
-            return _("{option} is the limit", option=code(option))
-        if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.Not):
-            inner = node.operand
-            if (
-                isinstance(inner, ast.Call)
-                and isinstance(inner.func, ast.Name)
-                and inner.func.id == "option_on"
-            ):
-                option = self._option(inner)
-                return None if option is None else _("{option} is off", option=code(option))
-            condition = self._condition(inner)
-            return None if condition is None else _("not ({condition})", condition=condition)
-        if isinstance(node, ast.BoolOp):
-            parts = [self._condition(v) for v in node.values]
-            if any(p is None for p in parts):
-                return None
-            # a nested and/or of the other kind keeps its brackets
-            parts = [
-                Md(f"({p})") if isinstance(v, ast.BoolOp) else p for p, v in zip(parts, node.values)
-            ]
-            out = parts[0]
-            for part in parts[1:]:
-                if isinstance(node.op, ast.And):
-                    out = _("{left} and {right}", left=out, right=part)
-                else:
-                    out = _("{left} or {right}", left=out, right=part)
-            return out
-        if (
-            isinstance(node, ast.Compare)
-            and len(node.ops) == 1
-            and type(node.ops[0]) in self._COMPARISON
-        ):
-            left, right = self._value(node.left, 5), self._value(node.comparators[0], 5)
-            if left is None or right is None:
-                return None
-            return Md(f"{left} {self._COMPARISON[type(node.ops[0])]} {right}")
-        return None
 
     def pays(self, kind: str, role: str, amount: Md | int) -> Md:
         message = _PAYS.get((kind, role))
         if message is None:
-            return self._("{name} pays {amount}", name=code(role), amount=amount)
+            return self._("{name} pays {amount}", name=self.term(role), amount=amount)
         return self._.marked(message, amount=amount)
 
     def payments(self) -> Section:
         ir, _ = self.ir, self._
         bullets = self.payment_rules()
-        paragraphs = [
-            _(
-                "Payments follow the spec's formulas. In them {fan} is the hand's total before "
-                "the cap and {capped} the total after it.",
-                fan=code("fan"),
-                capped=code("capped"),
-            )
-        ]
+        paragraphs = [_("Payments follow the spec's formulas:")]
         if ir.points is not None:
-            paragraphs.append(
-                _(
-                    "{points} is the hand's {unit} (0 when a limit pattern counts), {limit} "
-                    "whether a limit pattern counts, and {honba} the repeat counters on the "
-                    "table.",
-                    points=code("points"),
-                    unit=self.points_unit(),
-                    limit=code("limit"),
-                    honba=code("honba"),
-                )
-            )
             tables, notes = self.points_payment_tables()
         else:
             tables, notes = self.payment_tables()
@@ -1989,10 +1845,8 @@ class _Builder:
         unit = self.points_unit()
         rows = []
         for it in pts.items:
-            value = (
-                self.formula(it.value.source) if isinstance(it.value, ExprIR) else Md(str(it.value))
-            )
-            when = code(it.when.source) if it.when is not None else _("always")
+            value = self.words(it.value) if isinstance(it.value, ExprIR) else Md(str(it.value))
+            when = self.words_when(it.when) if it.when is not None else _("always")
             definition = Md(escape_md(self.text(it.definition))) if it.definition else Md("")
             rows.append(
                 (
@@ -2022,10 +1876,9 @@ class _Builder:
         if pts.result is not None:
             notes.append(
                 _(
-                    "The hand's {unit} are then {formula}, where {points} is the sum of the items.",
+                    "The hand's {unit} are then {formula}.",
                     unit=unit,
-                    formula=code(pts.result.source),
-                    points=code("points"),
+                    formula=self.words(pts.result, result=True),
                 )
             )
         return (Section(paragraphs=tuple(paragraphs), tables=(table,), notes=tuple(notes)),)
@@ -2039,6 +1892,7 @@ class _Builder:
         if not shown:
             return (), ()
         engine = self.engine
+        least = least_totals(ir)  # cells no hand reaches stay empty (compiler/cells.py)
         tables = []
         for dealer in (False, True):
             for is_tsumo, kind in ((False, "ron"), (True, "tsumo")):
@@ -2056,7 +1910,12 @@ class _Builder:
                             points=pts,
                         )
                         roles.extend(r for r in paid if r not in roles)
-                        cells.append(Md(" / ".join(str(v) for v in paid.values())))
+                        possible = n >= least[(is_tsumo, pts)]
+                        cells.append(
+                            Md(" / ".join(str(v) for v in paid.values()))
+                            if possible
+                            else IMPOSSIBLE
+                        )
                     body.append((Md(str(n)),) + tuple(cells))
                 paid = compute_payments(engine, 13, 13, is_tsumo, dealer, limit=True)
                 body.append(
@@ -2064,7 +1923,7 @@ class _Builder:
                     + tuple(Md(" / ".join(str(v) for v in paid.values())) for _p in shown)
                 )
                 who = [
-                    _.marked(_PAY_HEADER[(kind, r)]) if (kind, r) in _PAY_HEADER else code(r)
+                    _.marked(_PAY_HEADER[(kind, r)]) if (kind, r) in _PAY_HEADER else self.term(r)
                     for r in roles
                 ]
                 corner = (
@@ -2082,14 +1941,54 @@ class _Builder:
                 )
                 header = (corner,) + tuple(Md(f"{v} {self.points_unit()}") for v in shown)
                 tables.append(Table(header, tuple(Md("--:") for _x in header), tuple(body)))
-        return tuple(tables), (
+        notes = [
             _(
                 "Every figure is computed by the profile's engine: a row per total, a column "
                 "per {unit}; a cell lists each payer's amount in the order of the first "
                 "column's heading. The limit row is one limit pattern.",
                 unit=self.points_unit(),
-            ),
-        )
+            )
+        ]
+        facts = self.impossible_cells(least, shown)
+        if facts:
+            notes.append(
+                _(
+                    "An empty cell is a hand the rules cannot make: {facts}. This follows from "
+                    "the point items and the patterns every such hand scores.",
+                    facts=_.join(facts, clauses=True),
+                )
+            )
+        return tuple(tables), tuple(notes)
+
+    def impossible_cells(
+        self, least: Mapping[tuple[bool, int], float], shown: Sequence[int]
+    ) -> list[Md]:
+        """Why cells are empty: points no discard win (or self-draw) reaches, and the least total
+        of a hand with some points."""
+        _, unit, points_unit = self._, self.unit(), self.points_unit()
+        out = []
+        for is_tsumo in (False, True):
+            for pts in shown:
+                total = least[(is_tsumo, pts)]
+                if total == math.inf:
+                    message = (
+                        N_("no self-drawn hand has {points} {unit}")
+                        if is_tsumo
+                        else N_("no discard win has {points} {unit}")
+                    )
+                    out.append(_.marked(message, points=pts, unit=points_unit))
+                elif total > 1:
+                    message = _TSUMO_LEAST if is_tsumo else _RON_LEAST
+                    out.append(
+                        _.marked(
+                            message,
+                            points=pts,
+                            unit=points_unit,
+                            total=int(total),
+                            total_unit=unit,
+                        )
+                    )
+        return out
 
     def payment_rows(self) -> list[tuple[Md, int, int]]:
         """(row label, total, capped total) for the worked payment table."""
@@ -2127,7 +2026,7 @@ class _Builder:
                 for t in (False, True)
             )
             if ron == tsumo:  # a named amount that does not depend on how the hand was won
-                columns.append((code(name), ron))
+                columns.append((self.term(name), ron))
         for is_tsumo, kind in ((False, "ron"), (True, "tsumo")):
             paid = [compute_payments(engine, n, c, is_tsumo, dealer) for _l, n, c in rows]
             roles: list[str] = []
@@ -2136,7 +2035,10 @@ class _Builder:
             for role in roles:
                 header = _PAY_HEADER.get((kind, role))
                 columns.append(
-                    (_.marked(header) if header else code(role), [p.get(role, 0) for p in paid])
+                    (
+                        _.marked(header) if header else self.term(role),
+                        [p.get(role, 0) for p in paid],
+                    )
                 )
         header_row = (_.marked(_UNIT_HEADER.get(self.ir.total_unit, N_("Fan"))),) + tuple(
             h for h, _v in columns
@@ -2169,12 +2071,14 @@ class _Builder:
         )
         hand, ctx = example_hand(self.engine, ex)
         score = evaluate(self.engine, hand, ctx)
-        lines = [_("**Hand:** {tiles}", tiles=tiles_md(ex.concealed))]
+        lines = [_("**Hand:** {tiles}", tiles=self.show_tiles(ex.concealed))]
         if ex.melds:
-            melds = [Md(f"{self.meld_name(m.type)} {tiles_md(m.tiles)}") for m in ex.melds]
+            melds = [Md(f"{self.meld_name(m.type)} {self.show_tiles(m.tiles)}") for m in ex.melds]
             lines.append(_("**Melds:** {melds}", melds=_.join(melds, clauses=True)))
         how = _("won on a discard") if ex.win == "ron" else _("self-drawn")
-        lines.append(_("**Winning tile:** {tile}, {how}", tile=tiles_md(ex.win_tile), how=how))
+        lines.append(
+            _("**Winning tile:** {tile}, {how}", tile=self.show_tiles(ex.win_tile), how=how)
+        )
         situation = self.situation(ex.context)
         if self.ir.missing_suit == "declare" and "missing_suit" not in dict(ex.context):
             situation.append(_("no missing suit declared"))
@@ -2216,7 +2120,7 @@ class _Builder:
                     else _("round wind: {wind}", wind=wind)
                 )
             elif key in ("dora_indicators", "ura_indicators", "flowers") and isinstance(value, str):
-                tiles = tiles_md(value) if value else Md("—")
+                tiles = self.show_tiles(value) if value else Md("—")
                 label = {
                     "dora_indicators": _("dora indicators: {tiles}", tiles=tiles),
                     "ura_indicators": _("ura-dora indicators: {tiles}", tiles=tiles),
@@ -2263,6 +2167,9 @@ class _Builder:
         for r in self.ir.requirements:
             if r.reason.en == reason:
                 return Md(escape_md(self.text(r.reason)))
+        minimum = self.ir.minimum
+        if minimum is not None and minimum.reason.en == reason:
+            return Md(escape_md(self.text(minimum.reason)))
         if reason == "not a winning shape":
             return self._("the tiles do not form a winning shape")
         return code(reason or "?")
@@ -2513,9 +2420,12 @@ def render_rule_documents(
     for ir in irs:
         engine = engines[ir.id]
         for lang in LANGUAGES:
-            files[rules_dir / f"{ir.id}.{lang}.md"] = render_document(
-                ir, engine, lang, translators[lang], names
-            )
+            try:
+                files[rules_dir / f"{ir.id}.{lang}.md"] = render_document(
+                    ir, engine, lang, translators[lang], names
+                )
+            except FormulaError as e:  # the same form fails in every language: report it once
+                return {}, [e]
     files[rules_dir / "index.md"] = render_index(irs, translators[INDEX_LANGUAGE])
     errors = _missing_message_errors(translators.values(), catalogs)
     return ({}, errors) if errors else (files, [])
@@ -2557,7 +2467,7 @@ def template_messages() -> set[tuple[str, str]]:
     out: set[tuple[str, str]] = set()
     assert env.loader is not None
     for name in env.loader.list_templates():
-        if not name.endswith(".md.j2"):
+        if not name.endswith((".md.j2", ".html.j2")):
             continue
         source = env.loader.get_source(env, name)[0]
         for _line, func, message in extract_from_ast(env.parse(source), gettext_functions=("_",)):
@@ -2569,14 +2479,21 @@ def template_messages() -> set[tuple[str, str]]:
 def code_messages() -> set[tuple[str, str]]:
     """Every literal message of this module: ``_("...")``, ``self._("...")``, ``N_("...")``, with
     ``context=``."""
-    tree = ast.parse(Path(__file__).read_text("utf-8"))
+    here = Path(__file__).parent
+    out: set[tuple[str, str]] = set()
+    for module in (Path(__file__), here / "describe.py", *here.glob("site*.py")):
+        out |= _messages_of(ast.parse(module.read_text("utf-8")))
+    return out
+
+
+def _messages_of(tree: ast.Module) -> set[tuple[str, str]]:
     out: set[tuple[str, str]] = set()
     for node in ast.walk(tree):
         if not isinstance(node, ast.Call) or not node.args:
             continue
         f = node.func
         name = f.id if isinstance(f, ast.Name) else f.attr if isinstance(f, ast.Attribute) else ""
-        if name not in ("_", "N_"):
+        if name not in ("_", "N_", "plural"):
             continue
         first = node.args[0]
         if not (isinstance(first, ast.Constant) and isinstance(first.value, str)):
@@ -2590,7 +2507,8 @@ def code_messages() -> set[tuple[str, str]]:
             ):
                 context = kw.value.value
         if (
-            len(node.args) > 1
+            name != "plural"  # plural(msgid, msgid_plural, count): its second is the plural
+            and len(node.args) > 1
             and isinstance(node.args[1], ast.Constant)
             and isinstance(node.args[1].value, str)
         ):
