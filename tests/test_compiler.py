@@ -239,11 +239,14 @@ def _build_under_hash_seed(seed: str, memo: Path, salt: str) -> bytes:
     return res.stdout
 
 
+@pytest.mark.slow
 def test_generation_is_deterministic_across_hash_seeds(
     tmp_path: Path, bundled_build: BuildOutput
 ) -> None:
     """Every output (engines, C sources, documents) is the same under two hash seeds: the session
-    build's, and a fixed other one in a fresh process; three fixed seeds under ``-m slow``."""
+    build's, and a fixed other one in a fresh process; three fixed seeds in the next test. Slow:
+    the default run holds two builds under random hash seeds to the committed files already (CI's
+    ``mjspec build --check``, and the session build in test_bundled_generated_files_are_fresh)."""
     from mjspec.compiler.build import _black_salt
 
     ours = os.environ.get("PYTHONHASHSEED")  # unset or "random": this run's seed is random
