@@ -416,7 +416,8 @@ def run_report(report: SimulationReport | Statistics, lang: str = "en") -> str:
     if not isinstance(report, Statistics):
         run = report.run_json()
         page.p(
-            f"{w('run')}: {run['workers']} {w('workers')}, {run['seconds']} {w('seconds')}",
+            # the count after its label: no plural to agree with it ("1 workers")
+            f"{w('run')}: {run['seconds']} {w('seconds')}, {w('workers')}: {run['workers']}",
             "note",
         )
     _seat_table(page, st)
